@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import {
+  DEFAULT_EXPORT_FEE,
+  DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+  DEFAULT_INBOX_RETENTION_SECONDS,
+} from './contract/retention';
+
+export interface ServiceConfig {
+  /** DynamoDB table holding accounts, ledger entries and idempotency/inbox records. */
+  readonly tableName: string;
+  /** How long a request idempotency record replays (contract §4). */
+  readonly idempotencyRetentionSeconds: number;
+  /** How long an event id is remembered by the inbox (contract §6). */
+  readonly inboxRetentionSeconds: number;
+  /** Fee debited per export task, in minor units (contract §5). */
+  readonly exportFee: number;
+}
+
+const positiveInt = (fallback: number) =>
+  z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(fallback);
+
+const envSchema = z.object({
+  TABLE_NAME: z.string().min(1, 'TABLE_NAME must name the ledger table'),
+  IDEMPOTENCY_RETENTION_SECONDS: positiveInt(DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
+  INBOX_RETENTION_SECONDS: positiveInt(DEFAULT_INBOX_RETENTION_SECONDS),
+  EXPORT_FEE: positiveInt(DEFAULT_EXPORT_FEE),
+});
+
+/** Reads and validates configuration once at cold start; a bad value fails loudly. */
+export function loadConfig(env: Record<string, string | undefined>): ServiceConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    tableName: e.TABLE_NAME,
+    idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_SECONDS,
+    inboxRetentionSeconds: e.INBOX_RETENTION_SECONDS,
+    exportFee: e.EXPORT_FEE,
+  };
+}

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import {
+  Account,
+  CreateAccountBody,
+  PostTransactionBody,
+  Problem,
+  Transaction,
+  TransactionPage,
+} from './schemas';
+
+export interface PublishedRetention {
+  readonly idempotencyRetentionSeconds: number;
+  readonly inboxRetentionSeconds: number;
+}
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io });
+  return rest;
+};
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+const json = (description: string, ref: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+
+const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: true,
+  description:
+    'Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key).',
+  schema: { type: 'string', minLength: 1, maxLength: 257 },
+};
+
+const accountIdParam = {
+  name: 'accountId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+};
+
+const replayedHeader = {
+  'Idempotent-Replayed': {
+    description: 'Present and `true` when this is the replay of the first response.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const commonErrors = {
+  '400': problem('validation_failed, idempotency_key_missing or idempotency_key_invalid'),
+  '401': problem('unauthenticated'),
+  '404': problem('not_found: unknown or owned by another principal'),
+  '413': problem('payload_too_large'),
+  '415': problem('unsupported_media_type'),
+  '422': problem('idempotency_key_reused'),
+  '500': problem('internal'),
+  '503': problem('unavailable (has Retry-After)'),
+};
+
+/**
+ * The OpenAPI 3.1 document. Schemas are generated from the same zod schemas that validate
+ * requests, and the retention values come from the running configuration, so the published
+ * contract and the enforced TTL cannot drift apart.
+ */
+export function buildOpenApiDocument(retention: PublishedRetention) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'idempotent-ledger',
+      version: '1.0.0',
+      description: 'Exactly-once money movements: every POST is guarded by an Idempotency-Key.',
+      'x-idempotency-retention-seconds': retention.idempotencyRetentionSeconds,
+      'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
+    },
+    security: [{ principal: [] }],
+    paths: {
+      '/v1/accounts': {
+        post: {
+          operationId: 'createAccount',
+          parameters: [idempotencyKeyHeader],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/CreateAccount' } },
+            },
+          },
+          responses: {
+            '201': {
+              ...json('Account created (or its replay)', 'Account'),
+              headers: replayedHeader,
+            },
+            ...commonErrors,
+            '409': problem('idempotency_key_in_use (has Retry-After)'),
+          },
+        },
+      },
+      '/v1/accounts/{accountId}': {
+        get: {
+          operationId: 'getAccount',
+          parameters: [accountIdParam],
+          responses: {
+            '200': json('The account', 'Account'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+          },
+        },
+      },
+      '/v1/accounts/{accountId}/transactions': {
+        post: {
+          operationId: 'postTransaction',
+          parameters: [accountIdParam, idempotencyKeyHeader],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/PostTransaction' } },
+            },
+          },
+          responses: {
+            '201': {
+              ...json('Transaction posted (or its replay)', 'Transaction'),
+              headers: replayedHeader,
+            },
+            ...commonErrors,
+            '409': problem('insufficient_funds, payment_id_conflict or idempotency_key_in_use'),
+            '422': problem('idempotency_key_reused or currency_mismatch'),
+          },
+        },
+        get: {
+          operationId: 'listTransactions',
+          parameters: [
+            accountIdParam,
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            },
+            { name: 'cursor', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': json('Newest first, HTTP and event entries alike', 'TransactionPage'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+          },
+        },
+      },
+      '/v1/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          security: [],
+          responses: { '200': { description: 'This document' } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        principal: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'JWT (sub claim) or AWS SigV4 (IAM caller ARN), as the deployment configures.',
+        },
+      },
+      schemas: {
+        CreateAccount: jsonSchema(CreateAccountBody, 'input'),
+        PostTransaction: jsonSchema(PostTransactionBody, 'input'),
+        Account: jsonSchema(Account, 'output'),
+        Transaction: jsonSchema(Transaction, 'output'),
+        TransactionPage: jsonSchema(TransactionPage, 'output'),
+        Problem: jsonSchema(Problem, 'output'),
+      },
+    },
+  };
+}
+
+function pick<T extends Record<string, unknown>>(source: T, ...names: (keyof T)[]): Partial<T> {
+  return Object.fromEntries(names.map((n) => [n, source[n]])) as Partial<T>;
+}

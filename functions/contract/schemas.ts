@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../core/money';
+
+/** Request and response shapes of CONTRACT §5: validation and the OpenAPI document share them. */
+
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code')
+  .refine(isIsoCurrency, 'must be an ISO 4217 currency code')
+  .meta({ description: 'ISO 4217 currency code', example: 'EUR' });
+
+export const Amount = z
+  .number()
+  .int('must be an integer number of minor units')
+  .min(MIN_AMOUNT)
+  .max(MAX_AMOUNT)
+  .meta({ description: 'Integer amount in minor units' });
+
+export const Uuid = z.uuid();
+
+export const PaymentId = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,128}$/, 'must be 1–128 printable ASCII characters without spaces')
+  .meta({ description: 'Business unique key per account; never expires' });
+
+export const CreateAccountBody = z.strictObject({
+  currency: Currency,
+  name: z.string().min(1).max(200).optional(),
+});
+
+export const PostTransactionBody = z.strictObject({
+  type: z.enum(['credit', 'debit']),
+  amount: Amount,
+  currency: Currency,
+  reference: z.string().min(1).max(256).optional(),
+  paymentId: PaymentId.optional(),
+});
+
+export const ListTransactionsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(1024).optional(),
+});
+
+export const AccountPath = z.strictObject({ accountId: Uuid });
+
+const Timestamp = z.iso.datetime();
+
+export const Account = z.object({
+  id: Uuid,
+  currency: Currency,
+  balance: z.number().int(),
+  name: z.string().optional(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const Transaction = z.object({
+  id: Uuid,
+  accountId: Uuid,
+  type: z.enum(['credit', 'debit']),
+  amount: Amount,
+  currency: Currency,
+  reference: z.string().optional(),
+  paymentId: z.string().optional(),
+  origin: z.enum(['http', 'event']),
+  createdAt: Timestamp,
+});
+
+export const TransactionPage = z.object({
+  items: z.array(Transaction),
+  nextCursor: z.string().nullable(),
+});
+
+export const Problem = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * Canonical JSON: object keys sorted by code unit, no insignificant whitespace, numbers and
+ * strings as JSON.stringify writes them. Two bodies that differ only in key order or
+ * whitespace canonicalize to the same text.
+ */
+export function canonicalJson(value: Json): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as Json)}`).join(',')}}`;
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * SHA-256 over (operation, path parameters, parsed body), computed on the request exactly as
+ * received (before defaults are applied), so the first request and its retry hash alike.
+ */
+export function requestFingerprint(
+  operation: string,
+  pathParameters: Record<string, string>,
+  body: Json,
+): string {
+  return sha256Hex(canonicalJson({ operation, pathParameters, body }));
+}
+
+/**
+ * The storage identity of an idempotency scope. Hashing keeps raw client keys out of the table
+ * and the logs, and makes any printable key safe inside a DynamoDB key.
+ */
+export function idempotencyScopeId(principal: string, operation: string, key: string): string {
+  return sha256Hex(JSON.stringify([principal, operation, key]));
+}

@@ -1,0 +1,48 @@
+/** Domain records as the service stores and returns them. */
+
+export type TransactionType = 'credit' | 'debit';
+export type EntryOrigin = 'http' | 'event';
+
+export interface Account {
+  readonly id: string;
+  readonly currency: string;
+  readonly balance: number;
+  readonly name?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** An account as stored: the public view plus its owner. */
+export interface AccountRecord extends Account {
+  readonly ownerId: string;
+}
+
+export interface LedgerEntry {
+  readonly id: string;
+  readonly accountId: string;
+  readonly type: TransactionType;
+  readonly amount: number;
+  readonly currency: string;
+  readonly reference?: string;
+  readonly paymentId?: string;
+  readonly origin: EntryOrigin;
+  readonly createdAt: string;
+}
+
+/** The response an idempotency record replays, byte for byte. */
+export interface StoredResponse {
+  readonly statusCode: number;
+  readonly body: string;
+}
+
+export interface IdempotencyRecord extends StoredResponse {
+  readonly fingerprint: string;
+  /** Epoch seconds after which the record counts as absent. */
+  readonly expiresAt: number;
+}
+
+/** Public view of an account: the owner is never returned. */
+export function accountView(record: AccountRecord): Account {
+  const { ownerId: _owner, ...account } = record;
+  return account;
+}

@@ -1,0 +1,52 @@
+import type { AccountRecord, IdempotencyRecord, LedgerEntry, StoredResponse } from './model';
+
+/** What a first request claims: its scope, fingerprint and the response a replay returns. */
+export interface IdempotencyClaim {
+  readonly scopeId: string;
+  readonly fingerprint: string;
+  /** Epoch seconds; the record counts as absent once `nowSeconds` passes it. */
+  readonly expiresAt: number;
+  readonly nowSeconds: number;
+  readonly response: StoredResponse;
+}
+
+/**
+ * The facts a storage write reports; the core decides what they mean. Only the failure that
+ * matters most is reported: an existing claim, then the account, then the payment id.
+ */
+export type WriteResult =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'claimed'; readonly record: IdempotencyRecord }
+  | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
+  | { readonly kind: 'payment_id_taken' };
+
+export type RecordResult =
+  | { readonly kind: 'recorded' }
+  | { readonly kind: 'claimed'; readonly record: IdempotencyRecord };
+
+export interface EntryGuard {
+  /** The account must exist and belong to this principal. */
+  readonly ownerId: string;
+  /** The account must hold this currency. */
+  readonly currency: string;
+  /** For debits: the balance must cover the amount. */
+  readonly requireBalanceAtLeast?: number;
+}
+
+export interface EntryPage {
+  readonly items: LedgerEntry[];
+  readonly nextCursor: string | null;
+}
+
+/**
+ * Storage the ledger needs. Every method that changes state is ONE atomic write: the claim and
+ * its effects commit together or not at all.
+ */
+export interface LedgerPort {
+  createAccount(claim: IdempotencyClaim, account: AccountRecord): Promise<WriteResult>;
+  postEntry(claim: IdempotencyClaim, entry: LedgerEntry, guard: EntryGuard): Promise<WriteResult>;
+  /** Stores a rejection so that it replays; loses to a claim committed meanwhile. */
+  recordResponse(claim: IdempotencyClaim): Promise<RecordResult>;
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
+}

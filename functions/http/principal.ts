@@ -1,0 +1,17 @@
+import { UnauthenticatedError } from '../core/errors';
+import type { HttpEvent } from './types';
+
+/**
+ * The caller as API Gateway authenticated it: the JWT `sub` claim, or the IAM caller ARN.
+ * Headers are never trusted here; the local stack maps its `X-Principal-Id` into the JWT shape.
+ */
+export function principalOf(event: HttpEvent): string {
+  const authorizer = event.requestContext.authorizer as
+    | { jwt?: { claims?: Record<string, unknown> }; iam?: { userArn?: unknown } }
+    | undefined;
+  const sub = authorizer?.jwt?.claims?.sub;
+  if (typeof sub === 'string' && sub.length > 0) return sub;
+  const arn = authorizer?.iam?.userArn;
+  if (typeof arn === 'string' && arn.length > 0) return arn;
+  throw new UnauthenticatedError();
+}

@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../core/errors';
+import type { Json } from '../core/fingerprint';
+import type { HttpEvent } from './types';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export function header(event: HttpEvent, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted) return value;
+  }
+  return undefined;
+}
+
+function isJsonMediaType(contentType: string): boolean {
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+/** The body as parsed JSON, after the size (413), media type (415) and syntax (400) checks. */
+export function readJsonBody(event: HttpEvent): Json {
+  const raw = event.body
+    ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
+    : Buffer.alloc(0);
+  if (raw.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  const contentType = header(event, 'content-type');
+  if (contentType !== undefined && !isJsonMediaType(contentType)) {
+    throw new UnsupportedMediaTypeError();
+  }
+  if (raw.byteLength === 0) {
+    throw new ValidationError('A JSON request body is required.', [
+      { path: '', message: 'body is required' },
+    ]);
+  }
+  if (contentType === undefined) throw new UnsupportedMediaTypeError();
+  try {
+    return JSON.parse(raw.toString('utf8')) as Json;
+  } catch (error) {
+    throw new ValidationError('The request body is not valid JSON.', [], error);
+  }
+}
+
+/** Validates against a schema; unknown fields and every failing path are reported. */
+export function parseWith<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  where: string,
+): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => ({
+    path: [where, ...issue.path.map(String)].filter(Boolean).join('.'),
+    message: issue.message,
+  }));
+  throw new ValidationError(`The request ${where || 'body'} failed validation.`, errors);
+}

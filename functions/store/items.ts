@@ -1,0 +1,150 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { AccountRecord, IdempotencyRecord, LedgerEntry } from '../core/model';
+import type { IdempotencyClaim } from '../core/ports';
+import { keys, TTL_ATTRIBUTE } from './keys';
+
+/** Builders for the items each transaction writes; conditions are named after what they guard. */
+
+const toAttributes = (value: Record<string, unknown>) =>
+  marshall(value, { removeUndefinedValues: true, convertClassInstanceToMap: false });
+
+/** The claim is free when no record exists or the stored one has expired (TTL deletes lazily). */
+export const CLAIM_FREE = `attribute_not_exists(pk) OR #expiresAt < :now`;
+
+export function claimItem(tableName: string, claim: IdempotencyClaim): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.idempotency(claim.scopeId),
+        fingerprint: claim.fingerprint,
+        statusCode: claim.response.statusCode,
+        body: claim.response.body,
+        [TTL_ATTRIBUTE]: claim.expiresAt,
+      }),
+      ConditionExpression: CLAIM_FREE,
+      ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: toAttributes({ ':now': claim.nowSeconds }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+export function newAccountItem(tableName: string, account: AccountRecord): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({ ...keys.account(account.id), kind: 'account', ...account }),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export interface BalanceChange {
+  readonly accountId: string;
+  readonly delta: number;
+  readonly at: string;
+  readonly ownerId?: string;
+  readonly currency: string;
+  readonly requireBalanceAtLeast?: number;
+}
+
+/** Applies a delta only to an existing account of the right owner and currency with cover. */
+export function balanceUpdateItem(tableName: string, change: BalanceChange): TransactWriteItem {
+  const conditions = ['attribute_exists(pk)', '#currency = :currency'];
+  const values: Record<string, unknown> = {
+    ':delta': change.delta,
+    ':at': change.at,
+    ':currency': change.currency,
+  };
+  if (change.ownerId !== undefined) {
+    conditions.push('#ownerId = :ownerId');
+    values[':ownerId'] = change.ownerId;
+  }
+  if (change.requireBalanceAtLeast !== undefined) {
+    conditions.push('#balance >= :required');
+    values[':required'] = change.requireBalanceAtLeast;
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: toAttributes(keys.account(change.accountId)),
+      UpdateExpression: 'SET #balance = #balance + :delta, #updatedAt = :at',
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: {
+        '#balance': 'balance',
+        '#updatedAt': 'updatedAt',
+        '#currency': 'currency',
+        ...(change.ownerId === undefined ? {} : { '#ownerId': 'ownerId' }),
+      },
+      ExpressionAttributeValues: toAttributes(values),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+export function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.entry(entry.accountId, entry.createdAt, entry.id),
+        kind: 'entry',
+        ...entry,
+      }),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export function paymentItem(tableName: string, entry: LedgerEntry): TransactWriteItem | undefined {
+  if (entry.paymentId === undefined) return undefined;
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.payment(entry.accountId, entry.paymentId),
+        kind: 'payment',
+        entryId: entry.id,
+        createdAt: entry.createdAt,
+      }),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export function toIdempotencyRecord(item: Record<string, unknown>): IdempotencyRecord {
+  return {
+    fingerprint: String(item.fingerprint),
+    statusCode: Number(item.statusCode),
+    body: String(item.body),
+    expiresAt: Number(item[TTL_ATTRIBUTE]),
+  };
+}
+
+export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
+  return {
+    id: String(item.id),
+    ownerId: String(item.ownerId),
+    currency: String(item.currency),
+    balance: Number(item.balance),
+    ...(typeof item.name === 'string' ? { name: item.name } : {}),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+}
+
+export function toLedgerEntry(item: Record<string, unknown>): LedgerEntry {
+  return {
+    id: String(item.id),
+    accountId: String(item.accountId),
+    type: item.type === 'debit' ? 'debit' : 'credit',
+    amount: Number(item.amount),
+    currency: String(item.currency),
+    ...(typeof item.reference === 'string' ? { reference: item.reference } : {}),
+    ...(typeof item.paymentId === 'string' ? { paymentId: item.paymentId } : {}),
+    origin: item.origin === 'event' ? 'event' : 'http',
+    createdAt: String(item.createdAt),
+  };
+}

@@ -1,0 +1,133 @@
+import { type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AccountRecord, LedgerEntry } from '../core/model';
+import { balanceDelta } from '../core/money';
+import type {
+  EntryGuard,
+  EntryPage,
+  IdempotencyClaim,
+  LedgerPort,
+  RecordResult,
+  WriteResult,
+} from '../core/ports';
+import { decodeCursor, encodeCursor } from './cursor';
+import {
+  balanceUpdateItem,
+  claimItem,
+  entryItem,
+  newAccountItem,
+  paymentItem,
+  toAccountRecord,
+  toIdempotencyRecord,
+  toLedgerEntry,
+} from './items';
+import { ENTRY_SK_PREFIX, keys } from './keys';
+import { storageError } from './sdk-errors';
+import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
+
+export interface LedgerStoreOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+type Role = 'claim' | 'account' | 'entry' | 'payment';
+
+/** The DynamoDB adapter for the ledger: the only place that speaks DynamoDB. */
+export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
+  const { client, tableName } = options;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+
+  async function write(parts: TransactPart<Role>[]): Promise<WriteResult> {
+    const outcome = await transactWithRetry(client, parts, retry);
+    if (outcome.kind === 'committed') return outcome;
+    const { failed } = outcome;
+    const claimed = failed.get('claim');
+    if (failed.has('claim') && claimed)
+      return { kind: 'claimed', record: toIdempotencyRecord(claimed) };
+    if (failed.has('account')) {
+      const account = failed.get('account');
+      return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
+    }
+    if (failed.has('payment')) return { kind: 'payment_id_taken' };
+    throw new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);
+  }
+
+  return {
+    createAccount(claim: IdempotencyClaim, account: AccountRecord) {
+      return write([
+        { role: 'claim', item: claimItem(tableName, claim) },
+        { role: 'account', item: newAccountItem(tableName, account) },
+      ]);
+    },
+
+    postEntry(claim: IdempotencyClaim, entry: LedgerEntry, guard: EntryGuard) {
+      const parts: TransactPart<Role>[] = [
+        { role: 'claim', item: claimItem(tableName, claim) },
+        {
+          role: 'account',
+          item: balanceUpdateItem(tableName, {
+            accountId: entry.accountId,
+            delta: balanceDelta(entry.type, entry.amount),
+            at: entry.createdAt,
+            ...guard,
+          }),
+        },
+        { role: 'entry', item: entryItem(tableName, entry) },
+      ];
+      const payment = paymentItem(tableName, entry);
+      if (payment) parts.push({ role: 'payment', item: payment });
+      return write(parts);
+    },
+
+    async recordResponse(claim: IdempotencyClaim): Promise<RecordResult> {
+      const result = await write([{ role: 'claim', item: claimItem(tableName, claim) }]);
+      if (result.kind === 'committed') return { kind: 'recorded' };
+      if (result.kind === 'claimed') return result;
+      throw new Error(`unexpected outcome ${result.kind} when recording a response`);
+    },
+
+    async getAccount(accountId: string) {
+      try {
+        const { Item } = await client.send(
+          new GetItemCommand({
+            TableName: tableName,
+            Key: marshall(keys.account(accountId)),
+            ConsistentRead: true,
+          }),
+        );
+        return Item ? toAccountRecord(unmarshall(Item)) : undefined;
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+
+    async listEntries(
+      accountId: string,
+      limit: number,
+      cursor: string | undefined,
+    ): Promise<EntryPage> {
+      const { pk } = keys.account(accountId);
+      const startKey = cursor === undefined ? undefined : { pk, sk: decodeCursor(cursor) };
+      try {
+        // One extra item tells whether another page exists without an empty last page.
+        const { Items = [] } = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: marshall({ ':pk': pk, ':prefix': ENTRY_SK_PREFIX }),
+            ScanIndexForward: false,
+            Limit: limit + 1,
+            ...(startKey ? { ExclusiveStartKey: marshall(startKey) } : {}),
+          }),
+        );
+        const page = Items.slice(0, limit).map((item) => unmarshall(item));
+        const last = page.at(-1);
+        const nextCursor = Items.length > limit && last ? encodeCursor(String(last.sk)) : null;
+        return { items: page.map(toLedgerEntry), nextCursor };
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { InternalError, UnavailableError } from '../core/errors';
+
+/** Errors that mean "storage did not answer in time or refused for load": retry later. */
+const UNAVAILABLE_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TransactionInProgressException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
+
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (UNAVAILABLE_NAMES.has(error.name)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  return (error as { $fault?: unknown }).$fault === 'server';
+}
+
+/** Maps an SDK failure to a typed error; the SDK message stays in `cause`, never in a response. */
+export function storageError(error: unknown): Error {
+  return isUnavailable(error) ? new UnavailableError(error) : new InternalError(error);
+}

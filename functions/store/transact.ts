@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type DynamoDBClient,
+  TransactionCanceledException,
+  type TransactWriteItem,
+  TransactWriteItemsCommand,
+} from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { IdempotencyKeyInUseError, InternalError, UnavailableError } from '../core/errors';
+import { storageError } from './sdk-errors';
+
+/** One item of a transaction, named by what it means to the caller. */
+export interface TransactPart<Role extends string> {
+  readonly role: Role;
+  readonly item: TransactWriteItem;
+}
+
+/** A cancelled transaction's failed conditions, each with the item's state at that moment. */
+export type TransactOutcome<Role extends string> =
+  | { readonly kind: 'committed' }
+  | {
+      readonly kind: 'conditions_failed';
+      readonly failed: ReadonlyMap<Role, Record<string, unknown> | undefined>;
+    };
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
+  readonly newToken: () => string;
+  /** Called before each retry, e.g. to count conflicts. */
+  readonly onRetry?: (reason: string) => void;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 20,
+  maxDelayMs: 400,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+  newToken: randomUUID,
+};
+
+const RETRYABLE_REASONS = new Set([
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+]);
+
+/**
+ * Runs ONE TransactWriteItems, retrying cancellations caused by contention or throttling with
+ * full-jitter backoff. Each attempt carries one random ClientRequestToken, which the SDK's own
+ * retries of that attempt reuse: a lost response followed by an SDK retry is answered from the
+ * token instead of being applied twice. A fresh token per attempt is safe because an attempt is
+ * only repeated after DynamoDB answered that it was cancelled.
+ */
+export async function transactWithRetry<Role extends string>(
+  client: DynamoDBClient,
+  parts: readonly TransactPart<Role>[],
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<TransactOutcome<Role>> {
+  const TransactItems = parts.map((p) => p.item);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.send(
+        new TransactWriteItemsCommand({ TransactItems, ClientRequestToken: policy.newToken() }),
+      );
+      return { kind: 'committed' };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw storageError(error);
+      const reasons = error.CancellationReasons ?? [];
+      const retryIndex = reasons.findIndex((r) => RETRYABLE_REASONS.has(r.Code ?? ''));
+      if (retryIndex >= 0) {
+        const reason = reasons[retryIndex]?.Code ?? 'unknown';
+        if (attempt >= policy.maxAttempts) throw exhausted(parts[retryIndex]?.role, reason, error);
+        policy.onRetry?.(reason);
+        await policy.sleep(backoffMs(attempt, policy));
+        continue;
+      }
+      const failed = new Map<Role, Record<string, unknown> | undefined>();
+      reasons.forEach((reason, index) => {
+        const part = parts[index];
+        if (reason.Code === 'ConditionalCheckFailed' && part) {
+          failed.set(part.role, reason.Item ? unmarshall(reason.Item) : undefined);
+        }
+      });
+      if (failed.size === 0) throw new InternalError(error);
+      return { kind: 'conditions_failed', failed };
+    }
+  }
+}
+
+function backoffMs(attempt: number, policy: RetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.floor(policy.random() * ceiling);
+}
+
+/** Contention on the idempotency record itself means another request holds the key. */
+function exhausted(role: string | undefined, reason: string, cause: unknown): Error {
+  if (role === 'claim' && reason === 'TransactionConflict')
+    return new IdempotencyKeyInUseError(cause);
+  return new UnavailableError(cause);
+}

@@ -1,0 +1,62 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createHttpApp } from '../../functions/http/app';
+import type { HttpHandler } from '../../functions/http/types';
+import { createLedgerStore } from '../../functions/store/ledger-store';
+import { createTestTable } from '../support/dynamo';
+import { httpEvent } from '../support/http-event';
+
+let client: DynamoDBClient;
+let drop: () => Promise<void>;
+let app: HttpHandler;
+const commands: string[] = [];
+
+beforeAll(async () => {
+  const table = await createTestTable();
+  ({ client, drop } = table);
+  // Counts every DynamoDB command that leaves the client, SDK retries included.
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      commands.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'finalizeRequest', name: 'countRoundTrips' },
+  );
+  app = createHttpApp({
+    ledger: createLedgerStore({ client, tableName: table.tableName }),
+    config: {
+      tableName: table.tableName,
+      idempotencyRetentionSeconds: 3600,
+      inboxRetentionSeconds: 3600,
+      exportFee: 100,
+    },
+  });
+});
+
+afterAll(() => drop());
+
+async function roundTrips(run: () => Promise<unknown>): Promise<string[]> {
+  commands.length = 0;
+  await run();
+  return [...commands];
+}
+
+const send = (key: string, body: unknown, path = '/v1/accounts') =>
+  app(httpEvent('POST', path, { principal: 'carol', idempotencyKey: key, body }));
+
+it('costs one DynamoDB round trip for a first request, a replay and a mismatch', async () => {
+  let accountId = '';
+  const create = await roundTrips(async () => {
+    accountId = JSON.parse((await send('rt-acct', { currency: 'EUR' })).body).id;
+  });
+  const path = `/v1/accounts/${accountId}/transactions`;
+  const credit = { type: 'credit', amount: 10, currency: 'EUR' };
+  const first = await roundTrips(() => send('rt-1', credit, path));
+  const replay = await roundTrips(() => send('rt-1', credit, path));
+  const mismatch = await roundTrips(() => send('rt-1', { ...credit, amount: 11 }, path));
+  console.log({ create, first, replay, mismatch });
+  expect(create).toEqual(['TransactWriteItemsCommand']);
+  expect(first).toEqual(['TransactWriteItemsCommand']);
+  expect(replay).toEqual(['TransactWriteItemsCommand']);
+  expect(mismatch).toEqual(['TransactWriteItemsCommand']);
+});
