@@ -5,7 +5,7 @@ import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../core/money';
 
 export const Currency = z
   .string()
-  .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code')
+  .regex(/^[A-Z]{3}$/, { message: 'must be a three-letter ISO 4217 code', abort: true })
   .refine(isIsoCurrency, 'must be an ISO 4217 currency code')
   .meta({ description: 'ISO 4217 currency code', example: 'EUR' });
 

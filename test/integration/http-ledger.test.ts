@@ -256,7 +256,12 @@ describe('transaction listing', () => {
 
   it('rejects a forged cursor and an out-of-range limit with 400', async () => {
     const accountId = await newAccount();
-    for (const query of [{ cursor: 'bm90LWEtY3Vyc29y' }, { limit: '101' }, { limit: '0' }]) {
+    const queries: Record<string, string>[] = [
+      { cursor: 'bm90LWEtY3Vyc29y' },
+      { limit: '101' },
+      { limit: '0' },
+    ];
+    for (const query of queries) {
       const res = await call('GET', `/v1/accounts/${accountId}/transactions`, { query });
       expect(res.statusCode).toBe(400);
       expect(JSON.parse(res.body).code).toBe('validation_failed');
