@@ -28,6 +28,7 @@ export default defineConfig({
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -1,0 +1,254 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  onlyLogicalId,
+  propertiesOf,
+  propertiesOfId,
+  SYNTH_HOOK_TIMEOUT_MS,
+  type SynthesizedLedger,
+  synthLedger,
+} from './synth';
+
+/** The public contract, written out independently of lib/ on purpose. */
+const PROTECTED_ROUTES = [
+  'POST /v1/accounts',
+  'GET /v1/accounts/{accountId}',
+  'POST /v1/accounts/{accountId}/transactions',
+  'GET /v1/accounts/{accountId}/transactions',
+  'GET /v1/accounts/{accountId}/event-sources',
+  'POST /v1/accounts/{accountId}/exports',
+  'GET /v1/tasks/{taskId}',
+  'POST /v1/tasks/{taskId}/reruns',
+];
+const PUBLIC_ROUTES = ['GET /v1/openapi.json'];
+
+const TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
+
+const ISSUER = 'https://issuer.example.com/';
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+function statementsOf(template: Template): Statement[] {
+  return Object.values(propertiesOf(template, 'AWS::IAM::Policy')).flatMap(
+    (p) => (p.PolicyDocument as { Statement: Statement[] }).Statement,
+  );
+}
+
+const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+function routesByKey(template: Template): Map<string, Record<string, unknown>> {
+  const routes = Object.values(propertiesOf(template, 'AWS::ApiGatewayV2::Route'));
+  return new Map(routes.map((r) => [r.RouteKey as string, r]));
+}
+
+/** `{ 'Fn::ImportValue': name }` in the stateless stack → the stateful output's value. */
+function exportedValue(ledger: SynthesizedLedger, imported: unknown): unknown {
+  const name = (imported as { 'Fn::ImportValue': string })['Fn::ImportValue'];
+  const outputs = ledger.stateful.findOutputs('*') as Record<
+    string,
+    { Value: unknown; Export?: { Name: string } }
+  >;
+  return Object.values(outputs).find((o) => o.Export?.Name === name)?.Value;
+}
+
+describe('StatelessStack (IAM auth, default config)', () => {
+  let ledger: SynthesizedLedger;
+  let template: Template;
+  let tableId: string;
+  let functionId: string;
+
+  beforeAll(() => {
+    ledger = synthLedger();
+    template = ledger.stateless;
+    tableId = onlyLogicalId(ledger.stateful, 'AWS::DynamoDB::Table');
+    functionId = onlyLogicalId(template, 'AWS::Lambda::Function');
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  it('runs the HTTP function on Node.js 22, arm64, 512 MB, 10 s, ESM handler', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 10,
+      Handler: 'index.handler',
+    });
+  });
+
+  it('passes table name, retention windows, export fee and source maps via env', () => {
+    const fn = propertiesOfId(template, 'AWS::Lambda::Function', functionId);
+    const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(vars).toEqual({
+      TABLE_NAME: { 'Fn::ImportValue': expect.any(String) },
+      IDEMPOTENCY_RETENTION_SECONDS: '86400',
+      INBOX_RETENTION_SECONDS: '2592000',
+      EXPORT_FEE: '100',
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
+  });
+
+  it('logs the function to its own log group with one-month retention', () => {
+    const fn = propertiesOfId(template, 'AWS::Lambda::Function', functionId);
+    const ref = (fn.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+    expect(propertiesOf(template, 'AWS::Logs::LogGroup')[ref]).toEqual({ RetentionInDays: 30 });
+  });
+
+  it('grants only item-level table actions, scoped to the table ARN', () => {
+    const statements = statementsOf(template);
+    expect(statements).toHaveLength(1);
+    const [statement] = statements;
+    expect(statement?.Effect).toBe('Allow');
+    expect(asList(statement?.Action ?? []).sort()).toEqual([...TABLE_ACTIONS].sort());
+    expect(exportedValue(ledger, statement?.Resource)).toEqual({
+      'Fn::GetAtt': [tableId, 'Arn'],
+    });
+  });
+
+  it('has no wildcard resource, DeleteItem, Scan or dynamodb:* anywhere', () => {
+    for (const t of [template, ledger.stateful]) {
+      for (const statement of statementsOf(t)) {
+        const actions = asList(statement.Action);
+        expect(actions).not.toContain('dynamodb:DeleteItem');
+        expect(actions).not.toContain('dynamodb:Scan');
+        expect(actions).not.toContain('dynamodb:*');
+        expect(actions).not.toContain('*');
+        for (const resource of asList(statement.Resource)) {
+          expect(typeof resource === 'string' && resource.includes('*')).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('creates exactly the contract routes', () => {
+    expect([...routesByKey(template).keys()].sort()).toEqual(
+      [...PROTECTED_ROUTES, ...PUBLIC_ROUTES].sort(),
+    );
+  });
+
+  it('protects every route with AWS_IAM except the public OpenAPI document', () => {
+    const routes = routesByKey(template);
+    for (const key of PROTECTED_ROUTES) {
+      expect(routes.get(key), key).toMatchObject({ AuthorizationType: 'AWS_IAM' });
+    }
+    for (const key of PUBLIC_ROUTES) {
+      expect(routes.get(key), key).toMatchObject({ AuthorizationType: 'NONE' });
+    }
+    template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+  });
+
+  it('sends every route to one payload 2.0 Lambda proxy integration', () => {
+    const integrationId = onlyLogicalId(template, 'AWS::ApiGatewayV2::Integration');
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+      IntegrationUri: { 'Fn::GetAtt': [functionId, 'Arn'] },
+    });
+    for (const [key, route] of routesByKey(template)) {
+      expect(route.Target, key).toEqual({
+        'Fn::Join': ['', ['integrations/', { Ref: integrationId }]],
+      });
+    }
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'apigateway.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] },
+    });
+  });
+
+  it('throttles the auto-deployed $default stage (rate 100, burst 200)', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+    });
+  });
+
+  it('writes JSON access logs to a log group with one-month retention', () => {
+    const stage = Object.values(propertiesOf(template, 'AWS::ApiGatewayV2::Stage'))[0];
+    const settings = stage?.AccessLogSettings as {
+      DestinationArn: { 'Fn::GetAtt': [string, string] };
+      Format: string;
+    };
+    const [logGroupId] = settings.DestinationArn['Fn::GetAtt'];
+    expect(propertiesOf(template, 'AWS::Logs::LogGroup')[logGroupId]).toEqual({
+      RetentionInDays: 30,
+    });
+    expect(JSON.parse(settings.Format)).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+    });
+  });
+
+  it('outputs the API URL', () => {
+    const apiId = onlyLogicalId(template, 'AWS::ApiGatewayV2::Api');
+    template.hasOutput('ApiUrl', {
+      Value: {
+        'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('^https://'), { Ref: apiId }])],
+      },
+    });
+  });
+});
+
+describe('StatelessStack (JWT auth, custom retention)', () => {
+  let template: Template;
+
+  beforeAll(() => {
+    template = synthLedger({
+      stage: 'prod',
+      jwtIssuer: ISSUER,
+      jwtAudience: 'ledger-api,ledger-cli',
+      idempotencyRetentionSeconds: '3600',
+      inboxRetentionSeconds: 7200,
+      exportFee: '250',
+    }).stateless;
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  it('configures one JWT authorizer from jwtIssuer and jwtAudience', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: { Issuer: ISSUER, Audience: ['ledger-api', 'ledger-cli'] },
+    });
+  });
+
+  it('protects every route with the JWT authorizer except the public OpenAPI document', () => {
+    const authorizerId = onlyLogicalId(template, 'AWS::ApiGatewayV2::Authorizer');
+    const routes = routesByKey(template);
+    expect(routes.size).toBe(PROTECTED_ROUTES.length + PUBLIC_ROUTES.length);
+    for (const key of PROTECTED_ROUTES) {
+      expect(routes.get(key), key).toMatchObject({
+        AuthorizationType: 'JWT',
+        AuthorizerId: { Ref: authorizerId },
+      });
+    }
+    for (const key of PUBLIC_ROUTES) {
+      expect(routes.get(key), key).toMatchObject({ AuthorizationType: 'NONE' });
+      expect(routes.get(key)?.AuthorizerId, key).toBeUndefined();
+    }
+  });
+
+  it('passes the configured retention windows and fee to the function', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          IDEMPOTENCY_RETENTION_SECONDS: '3600',
+          INBOX_RETENTION_SECONDS: '7200',
+          EXPORT_FEE: '250',
+        }),
+      },
+    });
+  });
+});
