@@ -1,0 +1,59 @@
+import { loadConfig, type ServiceConfig } from '../functions/config';
+
+/** What `npm start` reads from the environment (contract §9). */
+export interface LocalSettings {
+  /** HTTP API port on 127.0.0.1. @default 3000 */
+  readonly port: number;
+  /** Port for the DynamoDB Local the stack starts. @default 8000 */
+  readonly dynamoPort: number;
+  /** An already running DynamoDB to use instead of starting DynamoDB Local. */
+  readonly dynamoEndpoint: string | undefined;
+  /** The handler configuration; TABLE_NAME defaults to `ledger`. */
+  readonly config: ServiceConfig;
+}
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_DYNAMODB_PORT = 8000;
+export const DEFAULT_TABLE_NAME = 'ledger';
+
+/** Reads and validates the local stack's variables; a bad value throws a readable error. */
+export function readLocalSettings(env: Record<string, string | undefined>): LocalSettings {
+  const given = (name: string) => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  return {
+    port: parsePort('PORT', given('PORT'), DEFAULT_PORT),
+    dynamoPort: parsePort('DYNAMODB_PORT', given('DYNAMODB_PORT'), DEFAULT_DYNAMODB_PORT),
+    dynamoEndpoint: parseEndpoint('DYNAMODB_ENDPOINT', given('DYNAMODB_ENDPOINT')),
+    config: loadConfig({
+      TABLE_NAME: given('TABLE_NAME') ?? DEFAULT_TABLE_NAME,
+      IDEMPOTENCY_RETENTION_SECONDS: given('IDEMPOTENCY_RETENTION_SECONDS'),
+      INBOX_RETENTION_SECONDS: given('INBOX_RETENTION_SECONDS'),
+      EXPORT_FEE: given('EXPORT_FEE'),
+    }),
+  };
+}
+
+function parsePort(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65_535) {
+    throw new Error(`${name} must be a port number between 1 and 65535 (got "${value}")`);
+  }
+  return port;
+}
+
+function parseEndpoint(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be a URL such as http://127.0.0.1:8000 (got "${value}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${name} must be an http(s) URL (got "${value}")`);
+  }
+  return value.replace(/\/+$/, '');
+}

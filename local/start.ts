@@ -1,0 +1,110 @@
+/**
+ * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
+ * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
+ * Later services (SQS emulator, queue poller, outbox dispatcher) slot in as further steps.
+ */
+import { banner } from './banner';
+import { startDynamoService } from './services/dynamodb';
+import { reserveHttpPort, startHttpService } from './services/http';
+import { Lifecycle } from './services/lifecycle';
+import { type LocalSettings, readLocalSettings } from './settings';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+const lifecycle = new Lifecycle((line) => out(`[stop] ${line}`));
+let exiting = false;
+let startup: Promise<void> | undefined;
+
+/** Stops every service once, then exits with `code`. */
+async function shutdown(code: number, reason: string): Promise<void> {
+  if (exiting) return;
+  exiting = true;
+  out(`${reason}: stopping the local stack...`);
+  await lifecycle.stopAllAfter(startup);
+  out('stopped');
+  process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (!exiting) void shutdown(0, signal);
+  });
+}
+process.on('uncaughtException', (error) => {
+  err(`unexpected error: ${error.stack ?? error.message}`);
+  void shutdown(1, 'unexpected error');
+});
+process.on('unhandledRejection', (reason) => {
+  err(
+    `unexpected error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+  );
+  void shutdown(1, 'unexpected error');
+});
+
+async function startStack(settings: LocalSettings): Promise<void> {
+  await reserveHttpPort(settings.port);
+
+  out(
+    settings.dynamoEndpoint
+      ? `using DynamoDB at ${settings.dynamoEndpoint}`
+      : 'starting DynamoDB Local...',
+  );
+  const dynamo = await startDynamoService(lifecycle, {
+    port: settings.dynamoPort,
+    endpoint: settings.dynamoEndpoint,
+    tableName: settings.config.tableName,
+    onCrash: (detail) => {
+      if (exiting) return; // Ctrl-C in a terminal signals the JVM too: that exit is expected
+      err(detail);
+      void shutdown(1, 'DynamoDB Local died');
+    },
+  });
+
+  out('starting the HTTP API...');
+  const http = await startHttpService(lifecycle, {
+    port: settings.port,
+    dynamoClient: dynamo.client,
+    config: settings.config,
+    log: (line) => out(`[http] ${line}`),
+  });
+
+  // Next issue: SQS emulator, queues, queue poller and outbox dispatcher start here.
+
+  lifecycle.signal.throwIfAborted();
+
+  out(
+    banner(settings, {
+      httpUrl: http.url,
+      dynamoEndpoint: dynamo.endpoint,
+      dynamoExternal: dynamo.external,
+    }),
+  );
+  out('ready');
+}
+
+async function main(): Promise<void> {
+  let settings: LocalSettings;
+  try {
+    settings = readLocalSettings(process.env);
+  } catch (error) {
+    err(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+  try {
+    startup = startStack(settings);
+    await startup;
+  } catch (error) {
+    if (exiting) return; // interrupted while starting: shutdown is already under way
+    err(`npm start failed: ${describeFailure(error)}`);
+    await shutdown(1, 'startup failed');
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `\n  caused by: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}
+
+void main();

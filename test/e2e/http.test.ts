@@ -1,0 +1,276 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port';
+
+/**
+ * Starts the local stack the way a newcomer does (`npm start` = tsx local/start.ts) and talks
+ * to it over HTTP like curl would: contract §2–§5 against real DynamoDB Local.
+ */
+
+const RETENTION_SECONDS = 3_600;
+/** Distinctive, so a leak of the table name into a response is easy to spot. */
+const TABLE_NAME = 'e2e-ledger-table';
+
+let stack: ChildProcess;
+let output = '';
+let base = '';
+let dynamoPort = 0;
+let httpPort = 0;
+
+beforeAll(async () => {
+  httpPort = await freePort();
+  dynamoPort = await freePort();
+  base = `http://127.0.0.1:${httpPort}`;
+  stack = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      PORT: String(httpPort),
+      DYNAMODB_PORT: String(dynamoPort),
+      DYNAMODB_ENDPOINT: '',
+      TABLE_NAME,
+      IDEMPOTENCY_RETENTION_SECONDS: String(RETENTION_SECONDS),
+    },
+    detached: true, // its own process group: the orphan check below looks at the whole group
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await waitForReady(stack, 90_000);
+});
+
+afterAll(() => {
+  // Safety net only: the last test stops the stack with SIGINT and checks it cleaned up.
+  if (stack?.pid !== undefined && groupAlive(stack.pid)) process.kill(-stack.pid, 'SIGKILL');
+});
+
+function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no "ready" within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/^ready$/m.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the local stack exited with ${code} before "ready":\n${output}`));
+    });
+  });
+}
+
+interface Call {
+  principal?: string;
+  key?: string;
+  body?: unknown;
+}
+
+async function api(method: string, path: string, call: Call = {}) {
+  const headers: Record<string, string> = {};
+  if (call.principal) headers['X-Principal-Id'] = call.principal;
+  if (call.key) headers['Idempotency-Key'] = call.key;
+  if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: call.body === undefined ? undefined : JSON.stringify(call.body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: parse(text) };
+}
+
+function parse(text: string): Record<string, unknown> {
+  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+}
+
+function expectProblem(res: Awaited<ReturnType<typeof api>>, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.json).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    code,
+  });
+  expect(res.text).not.toMatch(/\n\s+at |Exception/);
+  expect(res.text).not.toContain(TABLE_NAME);
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+describe('local stack over HTTP', () => {
+  const alice = 'alice';
+  let accountId = '';
+
+  it('serves the OpenAPI document without a principal, with the configured retention', async () => {
+    const res = await api('GET', '/v1/openapi.json');
+
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      openapi: expect.stringMatching(/^3\.1/),
+      info: { 'x-idempotency-retention-seconds': RETENTION_SECONDS },
+    });
+  });
+
+  it('creates an account (201)', async () => {
+    const res = await api('POST', '/v1/accounts', {
+      principal: alice,
+      key: 'e2e-account-1',
+      body: { currency: 'EUR', name: 'Alice' },
+    });
+
+    expect(res.status).toBe(201);
+    expect(res.json).toEqual({
+      id: expect.any(String),
+      currency: 'EUR',
+      balance: 0,
+      name: 'Alice',
+      createdAt: expect.stringMatching(ISO_TIME),
+      updatedAt: expect.stringMatching(ISO_TIME),
+    });
+    accountId = String(res.json.id);
+  });
+
+  const credit = { type: 'credit', amount: 2_500, currency: 'EUR', reference: 'top-up' };
+
+  it('credits once and replays the same key byte for byte', async () => {
+    const path = `/v1/accounts/${accountId}/transactions`;
+    const first = await api('POST', path, { principal: alice, key: 'e2e-credit-1', body: credit });
+    const again = await api('POST', path, { principal: alice, key: 'e2e-credit-1', body: credit });
+
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(first.json).toEqual({
+      id: expect.any(String),
+      accountId,
+      type: 'credit',
+      amount: 2_500,
+      currency: 'EUR',
+      reference: 'top-up',
+      origin: 'http',
+      createdAt: expect.stringMatching(ISO_TIME),
+    });
+    expect(again.status).toBe(first.status);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('rejects the same key with a different amount (422 idempotency_key_reused)', async () => {
+    const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
+      principal: alice,
+      key: 'e2e-credit-1',
+      body: { ...credit, amount: 9_999 },
+    });
+
+    expectProblem(res, 422, 'idempotency_key_reused');
+  });
+
+  it('rejects a debit larger than the balance (409 insufficient_funds)', async () => {
+    const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
+      principal: alice,
+      key: 'e2e-debit-too-much',
+      body: { type: 'debit', amount: 1_000_000, currency: 'EUR' },
+    });
+
+    expectProblem(res, 409, 'insufficient_funds');
+  });
+
+  it('shows the balance changed exactly once', async () => {
+    const res = await api('GET', `/v1/accounts/${accountId}`, { principal: alice });
+
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ id: accountId, currency: 'EUR', balance: 2_500 });
+  });
+
+  it('lists transactions newest first', async () => {
+    const debit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
+      principal: alice,
+      key: 'e2e-debit-1',
+      body: { type: 'debit', amount: 500, currency: 'EUR' },
+    });
+    expect(debit.status).toBe(201);
+
+    const res = await api('GET', `/v1/accounts/${accountId}/transactions?limit=10`, {
+      principal: alice,
+    });
+
+    expect(res.status).toBe(200);
+    const items = res.json.items as Array<Record<string, unknown>>;
+    expect(items.map((t) => [t.type, t.amount, t.origin])).toEqual([
+      ['debit', 500, 'http'],
+      ['credit', 2_500, 'http'],
+    ]);
+    expect(items[0]?.id).toBe(debit.json.id);
+    expect(res.json.nextCursor).toBeNull();
+    const balance = await api('GET', `/v1/accounts/${accountId}`, { principal: alice });
+    expect(balance.json.balance).toBe(2_000);
+  });
+
+  it('answers 401 without X-Principal-Id', async () => {
+    expectProblem(await api('GET', `/v1/accounts/${accountId}`), 401, 'unauthenticated');
+  });
+
+  it('answers 404 to another principal, for the account and everything under it', async () => {
+    const mallory = { principal: 'mallory' };
+
+    expectProblem(await api('GET', `/v1/accounts/${accountId}`, mallory), 404, 'not_found');
+    expectProblem(
+      await api('GET', `/v1/accounts/${accountId}/transactions`, mallory),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await api('POST', `/v1/accounts/${accountId}/transactions`, {
+        ...mallory,
+        key: 'e2e-mallory-1',
+        body: credit,
+      }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('stops on SIGINT: exits 0 and leaves no DynamoDB Local behind', async () => {
+    const pid = stack.pid;
+    if (pid === undefined) throw new Error('the local stack has no pid');
+    // 'close' rather than 'exit': it waits for the last output to be read.
+    const exited = new Promise<number | null>((resolve) => stack.once('close', resolve));
+
+    process.kill(pid, 'SIGINT');
+
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/stopped DynamoDB Local/);
+    await expect.poll(() => groupAlive(pid), { timeout: 10_000 }).toBe(false);
+    expect(await portAnswers(dynamoPort)).toBe(false);
+    expect(await portAnswers(httpPort)).toBe(false);
+  });
+});
