@@ -9,7 +9,14 @@ import {
 } from './errors';
 import { idempotencyScopeId, type Json, requestFingerprint } from './fingerprint';
 import { type Account, type AccountRecord, accountView, type LedgerEntry } from './model';
-import type { EntryGuard, EntryPage, IdempotencyClaim, LedgerPort, WriteResult } from './ports';
+import type {
+  EntryGuard,
+  EntryPage,
+  EventSourceView,
+  IdempotencyClaim,
+  LedgerPort,
+  WriteResult,
+} from './ports';
 import { toProblem } from './problem';
 
 export const OPERATIONS = {
@@ -117,6 +124,14 @@ export class LedgerService {
   ): Promise<EntryPage> {
     await this.ownedAccount(principal, accountId);
     return this.port.listEntries(accountId, limit, cursor);
+  }
+
+  async listEventSources(
+    principal: string,
+    accountId: string,
+  ): Promise<{ items: EventSourceView[] }> {
+    await this.ownedAccount(principal, accountId);
+    return { items: await this.port.listEventSources(accountId) };
   }
 
   private async ownedAccount(principal: string, accountId: string): Promise<AccountRecord> {

@@ -33,6 +33,14 @@ export interface EntryGuard {
   readonly requireBalanceAtLeast?: number;
 }
 
+/** One event source's sequence tracking for an account (CONTRACT §5, §6). */
+export interface EventSourceView {
+  readonly source: string;
+  readonly lastSequence: number;
+  readonly gaps: readonly number[];
+  readonly gapsTruncated: boolean;
+}
+
 export interface EntryPage {
   readonly items: LedgerEntry[];
   readonly nextCursor: string | null;
@@ -49,4 +57,5 @@ export interface LedgerPort {
   recordResponse(claim: IdempotencyClaim): Promise<RecordResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
+  listEventSources(accountId: string): Promise<EventSourceView[]>;
 }

@@ -9,6 +9,7 @@ export const TTL_ATTRIBUTE = 'expiresAt';
 export type ItemKey = { pk: string; sk: string };
 
 export const ENTRY_SK_PREFIX = 'ENTRY#';
+export const SOURCE_SK_PREFIX = 'SOURCE#';
 
 export const keys = {
   account: (accountId: string): ItemKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
@@ -22,5 +23,12 @@ export const keys = {
   payment: (accountId: string, paymentId: string): ItemKey => ({
     pk: `PAYMENT#${accountId}#${paymentId}`,
     sk: 'PAYMENT',
+  }),
+  /** Event-id dedup record; `scopeId` hashes (source, id) so any text is a safe key. */
+  inbox: (scopeId: string): ItemKey => ({ pk: `INBOX#${scopeId}`, sk: 'INBOX' }),
+  /** Sequence tracking of one event source for one account. */
+  eventSource: (accountId: string, source: string): ItemKey => ({
+    pk: `ACCOUNT#${accountId}`,
+    sk: `${SOURCE_SK_PREFIX}${source}`,
   }),
 } as const;

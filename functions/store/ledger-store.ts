@@ -1,16 +1,23 @@
-import { type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  type DynamoDBClient,
+  GetItemCommand,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord, LedgerEntry } from '../core/model';
 import { balanceDelta } from '../core/money';
 import type {
   EntryGuard,
   EntryPage,
+  EventSourceView,
   IdempotencyClaim,
   LedgerPort,
   RecordResult,
   WriteResult,
 } from '../core/ports';
 import { decodeCursor, encodeCursor } from './cursor';
+import { toVersionedSequence } from './event-items';
 import {
   balanceUpdateItem,
   claimItem,
@@ -21,7 +28,7 @@ import {
   toIdempotencyRecord,
   toLedgerEntry,
 } from './items';
-import { ENTRY_SK_PREFIX, keys } from './keys';
+import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from './keys';
 import { storageError } from './sdk-errors';
 import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
 
@@ -125,6 +132,36 @@ export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
         const last = page.at(-1);
         const nextCursor = Items.length > limit && last ? encodeCursor(String(last.sk)) : null;
         return { items: page.map(toLedgerEntry), nextCursor };
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+
+    async listEventSources(accountId: string): Promise<EventSourceView[]> {
+      const views: EventSourceView[] = [];
+      let startKey: Record<string, AttributeValue> | undefined;
+      try {
+        do {
+          const page = await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+              ExpressionAttributeValues: marshall({
+                ':pk': keys.account(accountId).pk,
+                ':prefix': SOURCE_SK_PREFIX,
+              }),
+              ConsistentRead: true,
+              ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+            }),
+          );
+          for (const raw of page.Items ?? []) {
+            const item = unmarshall(raw);
+            const { state } = toVersionedSequence(item);
+            views.push({ source: String(item.source), ...state });
+          }
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
+        return views;
       } catch (error) {
         throw storageError(error);
       }

@@ -1,14 +1,19 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceConfig } from '../../functions/config';
+import { idempotencyScopeId } from '../../functions/core/fingerprint';
+import { OPERATIONS } from '../../functions/core/ledger-service';
 import { createHttpApp } from '../../functions/http/app';
 import type { HttpHandler } from '../../functions/http/types';
+import { keys } from '../../functions/store/keys';
 import { createLedgerStore } from '../../functions/store/ledger-store';
 import { createTestTable } from '../support/dynamo';
 import { type EventOptions, httpEvent } from '../support/http-event';
 
 const RETENTION = 3600;
 let client: DynamoDBClient;
+let tableName: string;
 let drop: () => Promise<void>;
 let app: HttpHandler;
 let now: Date;
@@ -16,6 +21,7 @@ let now: Date;
 beforeAll(async () => {
   const table = await createTestTable();
   client = table.client;
+  tableName = table.tableName;
   drop = table.drop;
   const config: ServiceConfig = {
     tableName: table.tableName,
@@ -33,7 +39,8 @@ beforeAll(async () => {
 afterAll(() => drop());
 
 beforeEach(() => {
-  now = new Date('2026-11-29T10:00:00.000Z');
+  // Real time: DynamoDB Local's TTL sweeper deletes items whose expiresAt is in the real past.
+  now = new Date();
 });
 
 const call = (method: string, path: string, options: EventOptions = {}) =>
@@ -124,6 +131,13 @@ describe('request idempotency (CONTRACT §4)', () => {
     const inside = await post(accountId, 'expiring-1', body);
     expect(inside.headers['idempotent-replayed']).toBe('true');
     now = new Date(now.getTime() + 2000);
+    // The record is still stored (DynamoDB deletes expired items lazily) yet counts as absent.
+    const scope = idempotencyScopeId('alice', OPERATIONS.postTransaction, 'expiring-1');
+    const { Item } = await client.send(
+      new GetItemCommand({ TableName: tableName, Key: marshall(keys.idempotency(scope)) }),
+    );
+    expect(Item?.expiresAt?.N).toBeDefined();
+    expect(Number(Item?.expiresAt?.N)).toBeLessThan(now.getTime() / 1000);
     const after = await post(accountId, 'expiring-1', body);
     expect(after.statusCode).toBe(201);
     expect(after.headers['idempotent-replayed']).toBeUndefined();

@@ -21,6 +21,7 @@ function fakePort(write: WriteResult, record: RecordResult = { kind: 'recorded' 
     recordResponse: vi.fn(async () => record),
     getAccount: vi.fn(async () => account),
     listEntries: vi.fn(async () => ({ items: [], nextCursor: null })),
+    listEventSources: vi.fn(async () => []),
   };
   return port;
 }

@@ -1,0 +1,38 @@
+import { LedgerEventSchema } from '../contract/ledger-event';
+import type { LedgerEventInput, PoisonCode } from '../core/event-service';
+
+export type ParsedRecord =
+  | { readonly ok: true; readonly event: LedgerEventInput }
+  | { readonly ok: false; readonly code: PoisonCode; readonly detail: string };
+
+/** Parses an SQS body into a ledger event, or says why it can never be applied. */
+export function parseLedgerEvent(body: string): ParsedRecord {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { ok: false, code: 'invalid_json', detail: 'body is not JSON' };
+  }
+  const result = LedgerEventSchema.safeParse(json);
+  if (!result.success) {
+    const detail = result.error.issues
+      .map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`)
+      .join('; ');
+    return { ok: false, code: 'schema_invalid', detail };
+  }
+  const e = result.data;
+  return {
+    ok: true,
+    event: {
+      source: e.source,
+      id: e.id,
+      type: e.type === 'ledger.credit.v1' ? 'credit' : 'debit',
+      accountId: e.subject,
+      amount: e.data.amount,
+      currency: e.data.currency,
+      ...(e.sequence === undefined ? {} : { sequence: e.sequence }),
+      ...(e.data.paymentId === undefined ? {} : { paymentId: e.data.paymentId }),
+      ...(e.data.reference === undefined ? {} : { reference: e.data.reference }),
+    },
+  };
+}

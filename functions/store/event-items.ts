@@ -1,0 +1,80 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { InboxClaim, SequenceWrite, VersionedSequence } from '../core/event-service';
+import { sha256Hex } from '../core/fingerprint';
+import { CLAIM_FREE } from './items';
+import { keys, TTL_ATTRIBUTE } from './keys';
+
+const toAttributes = (value: Record<string, unknown>) =>
+  marshall(value, { removeUndefinedValues: true });
+
+/** Dedup key (source, id): two producers may reuse an id (CONTRACT §6). */
+export function inboxScopeId(source: string, id: string): string {
+  return sha256Hex(JSON.stringify([source, id]));
+}
+
+export function inboxItem(
+  tableName: string,
+  claim: InboxClaim,
+  entryId: string,
+): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.inbox(inboxScopeId(claim.source, claim.id)),
+        kind: 'inbox',
+        source: claim.source,
+        eventId: claim.id,
+        entryId,
+        [TTL_ATTRIBUTE]: claim.expiresAt,
+      }),
+      ConditionExpression: CLAIM_FREE,
+      ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: toAttributes({ ':now': claim.nowSeconds }),
+    },
+  };
+}
+
+/** Optimistic write: fails when another writer moved the item since it was read. */
+export function sequenceItem(
+  tableName: string,
+  write: SequenceWrite,
+  at: string,
+): TransactWriteItem {
+  const expectsNew = write.expectedVersion === 0;
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.eventSource(write.accountId, write.source),
+        kind: 'event-source',
+        source: write.source,
+        lastSequence: write.next.lastSequence,
+        gaps: [...write.next.gaps],
+        gapsTruncated: write.next.gapsTruncated,
+        version: write.expectedVersion + 1,
+        updatedAt: at,
+      }),
+      ConditionExpression: expectsNew ? 'attribute_not_exists(pk)' : '#version = :version',
+      ...(expectsNew
+        ? {}
+        : {
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: toAttributes({ ':version': write.expectedVersion }),
+          }),
+    },
+  };
+}
+
+export function toVersionedSequence(item: Record<string, unknown>): VersionedSequence {
+  const gaps = Array.isArray(item.gaps) ? item.gaps.map(Number) : [];
+  return {
+    version: Number(item.version ?? 0),
+    state: {
+      lastSequence: Number(item.lastSequence ?? 0),
+      gaps,
+      gapsTruncated: item.gapsTruncated === true,
+    },
+  };
+}

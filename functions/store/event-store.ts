@@ -1,0 +1,76 @@
+import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { EventLedgerPort, EventWriteResult } from '../core/event-service';
+import { balanceDelta } from '../core/money';
+import { inboxItem, sequenceItem, toVersionedSequence } from './event-items';
+import { balanceUpdateItem, entryItem, paymentItem, toAccountRecord } from './items';
+import { keys } from './keys';
+import { storageError } from './sdk-errors';
+import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
+
+export interface EventStoreOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+type Role = 'inbox' | 'account' | 'entry' | 'payment' | 'sequence';
+
+/** DynamoDB adapter for ledger events: inbox, balance, entry, paymentId and sequence in ONE transaction. */
+export function createEventStore(options: EventStoreOptions): EventLedgerPort {
+  const { client, tableName } = options;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+
+  return {
+    async getSequence(accountId, source) {
+      try {
+        const { Item } = await client.send(
+          new GetItemCommand({
+            TableName: tableName,
+            Key: marshall(keys.eventSource(accountId, source)),
+            ConsistentRead: true,
+          }),
+        );
+        return Item ? toVersionedSequence(unmarshall(Item)) : undefined;
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+
+    async applyEvent(claim, entry, guard, sequence): Promise<EventWriteResult> {
+      const parts: TransactPart<Role>[] = [
+        { role: 'inbox', item: inboxItem(tableName, claim, entry.id) },
+        {
+          role: 'account',
+          item: balanceUpdateItem(tableName, {
+            accountId: entry.accountId,
+            delta: balanceDelta(entry.type, entry.amount),
+            at: entry.createdAt,
+            ...guard,
+          }),
+        },
+        { role: 'entry', item: entryItem(tableName, entry) },
+      ];
+      const payment = paymentItem(tableName, entry);
+      if (payment) parts.push({ role: 'payment', item: payment });
+      if (sequence) {
+        parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, entry.createdAt) });
+      }
+      const outcome = await transactWithRetry(client, parts, retry);
+      if (outcome.kind === 'committed') return outcome;
+      const { failed } = outcome;
+      // A duplicate wins over everything: its effect already happened.
+      if (failed.has('inbox')) return { kind: 'duplicate' };
+      if (failed.has('sequence')) return { kind: 'sequence_moved' };
+      if (failed.has('account')) {
+        const account = failed.get('account');
+        return {
+          kind: 'account_rejected',
+          account: account ? toAccountRecord(account) : undefined,
+        };
+      }
+      if (failed.has('payment')) return { kind: 'payment_id_taken' };
+      throw new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+
+export interface EventSpec {
+  id?: string;
+  source?: string;
+  type?: 'ledger.credit.v1' | 'ledger.debit.v1';
+  subject: string;
+  sequence?: number | string;
+  amount?: number;
+  currency?: string;
+  paymentId?: string;
+}
+
+/** A CloudEvents 1.0 ledger event body as producers send it (CONTRACT §6). */
+export function ledgerEvent(spec: EventSpec): Record<string, unknown> {
+  return {
+    specversion: '1.0',
+    id: spec.id ?? randomUUID(),
+    source: spec.source ?? 'urn:producer:a',
+    type: spec.type ?? 'ledger.credit.v1',
+    subject: spec.subject,
+    ...(spec.sequence === undefined ? {} : { sequence: spec.sequence }),
+    time: '2026-11-29T10:00:00Z',
+    datacontenttype: 'application/json',
+    data: {
+      amount: spec.amount ?? 100,
+      currency: spec.currency ?? 'EUR',
+      ...(spec.paymentId === undefined ? {} : { paymentId: spec.paymentId }),
+    },
+  };
+}
+
+/** An SQS record shaped like the Lambda event source mapping delivers it. */
+export function sqsRecord(body: unknown, messageId: string = randomUUID()): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: `rh-${messageId}`,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: String(Date.now()),
+      SenderId: 'AIDAEXAMPLE',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:ledger-events',
+    awsRegion: 'us-east-1',
+  };
+}
+
+export const sqsEvent = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
