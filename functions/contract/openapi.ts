@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   Account,
   CreateAccountBody,
+  EventSourceList,
   PostTransactionBody,
   Problem,
   Transaction,
@@ -146,6 +147,19 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           },
         },
       },
+      '/v1/accounts/{accountId}/event-sources': {
+        get: {
+          operationId: 'listEventSources',
+          description:
+            'Sequence tracking per event source: the highest sequence seen and the missing numbers ' +
+            '(at most 1,000, the lowest; gapsTruncated when more are missing).',
+          parameters: [accountIdParam],
+          responses: {
+            '200': json('Event sources of this account', 'EventSourceList'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+          },
+        },
+      },
       '/v1/openapi.json': {
         get: {
           operationId: 'getOpenApi',
@@ -169,6 +183,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         Account: jsonSchema(Account, 'output'),
         Transaction: jsonSchema(Transaction, 'output'),
         TransactionPage: jsonSchema(TransactionPage, 'output'),
+        EventSourceList: jsonSchema(EventSourceList, 'output'),
         Problem: jsonSchema(Problem, 'output'),
       },
     },

@@ -79,3 +79,14 @@ export const Problem = z.object({
   code: z.string(),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
+
+export const EventSourceList = z.object({
+  items: z.array(
+    z.object({
+      source: z.string(),
+      lastSequence: z.number().int().min(0),
+      gaps: z.array(z.number().int().min(1)).max(1000),
+      gapsTruncated: z.boolean(),
+    }),
+  ),
+});

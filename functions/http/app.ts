@@ -90,6 +90,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         return json(200, page);
       },
     },
+    {
+      key: 'GET /v1/accounts/{accountId}/event-sources',
+      handle: async (request) => {
+        const principal = principalOf(request.event);
+        return json(200, await service.listEventSources(principal, accountId(request)));
+      },
+    },
   ]);
 
   return async (event) => {

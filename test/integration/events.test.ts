@@ -3,14 +3,17 @@ import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EventSourceList } from '../../functions/contract/schemas';
 import { type EventLedgerPort, EventService } from '../../functions/core/event-service';
 import { LedgerService } from '../../functions/core/ledger-service';
 import { createEventsConsumer, type EventsHandler } from '../../functions/events/consumer';
+import { createHttpApp } from '../../functions/http/app';
 import type { Log } from '../../functions/observability/log';
 import type { DeadLetter } from '../../functions/queue/dead-letter';
 import { createEventStore } from '../../functions/store/event-store';
 import { createLedgerStore } from '../../functions/store/ledger-store';
 import { createTestTable } from '../support/dynamo';
+import { httpEvent } from '../support/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../support/ledger-events';
 
 const RETENTION = 3600;
@@ -350,6 +353,32 @@ describe('reordering and gaps', () => {
       { source: SOURCE, lastSequence: 9, gaps: [2, 5, 6, 7, 8], gapsTruncated: false },
     ]);
     expect((await figures(accountId)).effects).toBe(4);
+  });
+
+  it('serves the gaps on GET /v1/accounts/{accountId}/event-sources, owner only', async () => {
+    const accountId = await newAccount();
+    const handle = consumer();
+    for (const sequence of [1, 3]) {
+      await handle(
+        sqsEvent(sqsRecord(ledgerEvent({ source: SOURCE, subject: accountId, sequence }))),
+      );
+    }
+    const app = createHttpApp({
+      ledger: createLedgerStore({ client, tableName }),
+      config: {
+        tableName,
+        idempotencyRetentionSeconds: 60,
+        inboxRetentionSeconds: 60,
+        exportFee: 1,
+      },
+    });
+    const path = `/v1/accounts/${accountId}/event-sources`;
+    const res = await app(httpEvent('GET', path, { principal: 'producer-owner' }));
+    expect(res.statusCode).toBe(200);
+    expect(EventSourceList.parse(JSON.parse(res.body))).toEqual({
+      items: [{ source: SOURCE, lastSequence: 3, gaps: [2], gapsTruncated: false }],
+    });
+    expect((await app(httpEvent('GET', path, { principal: 'mallory' }))).statusCode).toBe(404);
   });
 
   it('caps the listed gaps at 1,000 so a forged jump cannot grow the item', async () => {

@@ -2,6 +2,7 @@ import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceConfig } from '../../functions/config';
+import { Account, Problem, Transaction, TransactionPage } from '../../functions/contract/schemas';
 import { idempotencyScopeId } from '../../functions/core/fingerprint';
 import { OPERATIONS } from '../../functions/core/ledger-service';
 import { createHttpApp } from '../../functions/http/app';
@@ -53,7 +54,7 @@ async function newAccount(principal = 'alice', currency = 'EUR'): Promise<string
     body: { currency },
   });
   expect(res.statusCode).toBe(201);
-  return JSON.parse(res.body).id;
+  return Account.parse(JSON.parse(res.body)).id;
 }
 
 const post = (accountId: string, key: string, body: unknown, principal = 'alice') =>
@@ -87,6 +88,7 @@ describe('HTTP ledger on DynamoDB Local', () => {
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(pairs.size).toBe(1);
     expect(statuses[0]).toBe(201);
+    expect(Transaction.parse(JSON.parse(responses[0]?.body ?? ''))).toMatchObject(body);
     expect(replays).toBe(49);
     expect(await balanceOf(accountId)).toBe(500);
     expect(await entriesOf(accountId)).toHaveLength(1);
@@ -118,7 +120,7 @@ describe('request idempotency (CONTRACT §4)', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.headers['content-type']).toBe('application/problem+json');
-    expect(JSON.parse(res.body).code).toBe('idempotency_key_reused');
+    expect(Problem.parse(JSON.parse(res.body)).code).toBe('idempotency_key_reused');
     expect(await balanceOf(accountId)).toBe(10);
     expect(await entriesOf(accountId)).toHaveLength(1);
   });
@@ -254,13 +256,14 @@ describe('transaction listing', () => {
     const page1 = await call('GET', `/v1/accounts/${accountId}/transactions`, {
       query: { limit: '2' },
     });
-    const first = JSON.parse(page1.body);
+    const first = TransactionPage.parse(JSON.parse(page1.body));
     expect(first.items.map((e: { amount: number }) => e.amount)).toEqual([5, 4]);
-    expect(first.items[0].origin).toBe('http');
+    expect(first.items[0]?.origin).toBe('http');
+    expect(first.nextCursor).toEqual(expect.any(String));
     const page2 = JSON.parse(
       (
         await call('GET', `/v1/accounts/${accountId}/transactions`, {
-          query: { limit: '3', cursor: first.nextCursor },
+          query: { limit: '3', cursor: first.nextCursor ?? '' },
         })
       ).body,
     );
