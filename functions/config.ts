@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
@@ -14,6 +15,8 @@ export interface ServiceConfig {
   readonly inboxRetentionSeconds: number;
   /** Fee debited per export task, in minor units (contract §5). */
   readonly exportFee: number;
+  /** The application whose signed callbacks report on export executions (contract §7, §8). */
+  readonly callbackApplicationId: string;
 }
 
 const positiveInt = (fallback: number) =>
@@ -24,6 +27,10 @@ const envSchema = z.object({
   IDEMPOTENCY_RETENTION_SECONDS: positiveInt(DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
   INBOX_RETENTION_SECONDS: positiveInt(DEFAULT_INBOX_RETENTION_SECONDS),
   EXPORT_FEE: positiveInt(DEFAULT_EXPORT_FEE),
+  CALLBACK_APPLICATION_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
+    .default(DEFAULT_CALLBACK_APPLICATION_ID),
 });
 
 /** Reads and validates configuration once at cold start; a bad value fails loudly. */
@@ -39,5 +46,6 @@ export function loadConfig(env: Record<string, string | undefined>): ServiceConf
     idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_SECONDS,
     inboxRetentionSeconds: e.INBOX_RETENTION_SECONDS,
     exportFee: e.EXPORT_FEE,
+    callbackApplicationId: e.CALLBACK_APPLICATION_ID,
   };
 }

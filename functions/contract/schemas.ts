@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../core/money';
+import { EXECUTION_STATUSES, EXPORT_FORMATS } from '../core/tasks';
 
 /** Request and response shapes of CONTRACT §5: validation and the OpenAPI document share them. */
 
@@ -80,13 +81,45 @@ export const Problem = z.object({
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 
+const Gaps = z.array(z.number().int().min(1)).max(1000);
+
 export const EventSourceList = z.object({
   items: z.array(
     z.object({
       source: z.string(),
       lastSequence: z.number().int().min(0),
-      gaps: z.array(z.number().int().min(1)).max(1000),
+      gaps: Gaps,
       gapsTruncated: z.boolean(),
     }),
   ),
+});
+
+export const CreateExportBody = z.strictObject({ format: z.enum(EXPORT_FORMATS) });
+
+/** A rerun takes no options: the body must be `{}`. */
+export const RerunBody = z.strictObject({});
+
+export const TaskPath = z.strictObject({ taskId: Uuid });
+
+export const Execution = z.object({
+  id: Uuid,
+  status: z.enum(EXECUTION_STATUSES),
+  progress: z.number().int().min(0).max(100),
+  lastSequence: z.number().int().min(0),
+  gaps: Gaps,
+  gapsTruncated: z.boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const Task = z.object({
+  id: Uuid,
+  accountId: Uuid,
+  format: z.enum(EXPORT_FORMATS),
+  status: z.enum(EXECUTION_STATUSES),
+  progress: z.number().int().min(0).max(100),
+  currentExecutionId: Uuid,
+  executions: z.array(Execution),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
 });

@@ -17,7 +17,11 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'currency_mismatch'
   | 'internal'
-  | 'unavailable';
+  | 'unavailable'
+  | 'task_not_terminal'
+  | 'invalid_callback'
+  | 'invalid_signature'
+  | 'signature_expired';
 
 export interface FieldError {
   readonly path: string;
@@ -169,5 +173,39 @@ export class UnavailableError extends AppError {
 export class InternalError extends AppError {
   constructor(cause?: unknown) {
     super(500, 'internal', 'Internal error', 'An unexpected error occurred.', { cause });
+  }
+}
+
+export class TaskNotTerminalError extends AppError {
+  constructor() {
+    super(
+      409,
+      'task_not_terminal',
+      'Task not terminal',
+      'The current execution is still running; rerun once it has SUCCEEDED, FAILED, TIMED_OUT or CANCELED.',
+    );
+  }
+}
+
+export class InvalidCallbackError extends AppError {
+  constructor(detail: string, errors: readonly FieldError[] = []) {
+    super(400, 'invalid_callback', 'Invalid callback', detail, { errors });
+  }
+}
+
+export class InvalidSignatureError extends AppError {
+  constructor(detail = 'The Callback-Signature header is missing, malformed or does not match.') {
+    super(401, 'invalid_signature', 'Invalid signature', detail);
+  }
+}
+
+export class SignatureExpiredError extends AppError {
+  constructor() {
+    super(
+      401,
+      'signature_expired',
+      'Signature expired',
+      'The signature timestamp is more than 300 seconds away from now.',
+    );
   }
 }

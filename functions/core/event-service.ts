@@ -34,6 +34,8 @@ export type EventOutcome =
   | { readonly kind: 'poison'; readonly code: PoisonCode; readonly detail: string };
 
 export interface InboxClaim {
+  /** Keeps callback ids and ledger-event ids apart; absent for ledger events. */
+  readonly namespace?: string;
   readonly source: string;
   readonly id: string;
   readonly nowSeconds: number;

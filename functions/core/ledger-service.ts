@@ -1,13 +1,19 @@
 import {
-  type AppError,
   CurrencyMismatchError,
-  IdempotencyKeyReusedError,
   InsufficientFundsError,
   InternalError,
   NotFoundError,
   PaymentIdConflictError,
 } from './errors';
-import { idempotencyScopeId, type Json, requestFingerprint } from './fingerprint';
+import type { Json } from './fingerprint';
+import {
+  buildClaim,
+  type CommandContext,
+  type CommandResponse,
+  firstResponse,
+  recordRejection,
+  replayOrReject,
+} from './idempotent-command';
 import { type Account, type AccountRecord, accountView, type LedgerEntry } from './model';
 import type {
   EntryGuard,
@@ -17,26 +23,13 @@ import type {
   LedgerPort,
   WriteResult,
 } from './ports';
-import { toProblem } from './problem';
 
 export const OPERATIONS = {
   createAccount: 'POST /v1/accounts',
   postTransaction: 'POST /v1/accounts/{accountId}/transactions',
 } as const;
 
-/** Who asks, with which key, and when: everything an idempotent command needs besides input. */
-export interface CommandContext {
-  readonly principal: string;
-  readonly idempotencyKey: string;
-  readonly now: Date;
-}
-
-/** A command's HTTP-shaped answer: the first response, or its replay. */
-export interface CommandResponse {
-  readonly statusCode: number;
-  readonly body: string;
-  readonly replayed: boolean;
-}
+export type { CommandContext, CommandResponse };
 
 export interface CreateAccountInput {
   readonly currency: string;
@@ -149,14 +142,14 @@ export class LedgerService {
     statusCode: number,
     responseBody: unknown,
   ): IdempotencyClaim {
-    const nowSeconds = Math.floor(ctx.now.getTime() / 1000);
-    return {
-      scopeId: idempotencyScopeId(ctx.principal, operation, ctx.idempotencyKey),
-      fingerprint: requestFingerprint(operation, pathParameters, rawBody),
-      nowSeconds,
-      expiresAt: nowSeconds + this.options.idempotencyRetentionSeconds,
-      response: { statusCode, body: JSON.stringify(responseBody) },
-    };
+    return buildClaim(ctx, {
+      operation,
+      pathParameters,
+      rawBody,
+      statusCode,
+      responseBody,
+      retentionSeconds: this.options.idempotencyRetentionSeconds,
+    });
   }
 
   /** Turns a write's facts into the caller's answer; rejections that reached the ledger are recorded. */
@@ -168,48 +161,30 @@ export class LedgerService {
   ): Promise<CommandResponse> {
     switch (result.kind) {
       case 'committed':
-        return { ...claim.response, replayed: false };
+        return firstResponse(claim);
       case 'claimed':
         return replayOrReject(claim, result.record);
       case 'payment_id_taken':
-        return this.recordRejection(claim, new PaymentIdConflictError());
+        return recordRejection(this.port, claim, new PaymentIdConflictError());
       case 'account_rejected': {
         const account = result.account;
         if (!account || account.ownerId !== ctx.principal || !guard) {
           throw new NotFoundError('Account not found.');
         }
         if (account.currency !== guard.currency) {
-          return this.recordRejection(
+          return recordRejection(
+            this.port,
             claim,
             new CurrencyMismatchError(account.currency, guard.currency),
           );
         }
         const required = guard.requireBalanceAtLeast;
         if (required !== undefined && account.balance < required) {
-          return this.recordRejection(claim, new InsufficientFundsError());
+          return recordRejection(this.port, claim, new InsufficientFundsError());
         }
         // The guard failed on a state that satisfies it: storage and rules disagree.
         throw new InternalError(new Error('account guard failed without a failing rule'));
       }
     }
   }
-
-  private async recordRejection(
-    claim: IdempotencyClaim,
-    error: AppError,
-  ): Promise<CommandResponse> {
-    const problem = toProblem(error);
-    const rejection = { ...claim, response: { statusCode: problem.status, body: problem.body } };
-    const recorded = await this.port.recordResponse(rejection);
-    if (recorded.kind === 'claimed') return replayOrReject(claim, recorded.record);
-    return { ...rejection.response, replayed: false };
-  }
-}
-
-function replayOrReject(
-  claim: IdempotencyClaim,
-  record: { fingerprint: string; statusCode: number; body: string },
-): CommandResponse {
-  if (record.fingerprint !== claim.fingerprint) throw new IdempotencyKeyReusedError();
-  return { statusCode: record.statusCode, body: record.body, replayed: true };
 }

@@ -1,13 +1,20 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { loadConfig } from '../config';
-import { createLedgerStore } from '../store/ledger-store';
-import { createHttpApp } from './app';
+import { type CallbackSecrets, staticCallbackSecrets } from '../secrets/callback-secrets';
+import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
+import { createDynamoHttpApp } from './dynamo-app';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
 const config = loadConfig(process.env);
-const client = new DynamoDBClient({});
 
-export const handler = createHttpApp({
-  ledger: createLedgerStore({ client, tableName: config.tableName }),
+function callbackSecrets(env: NodeJS.ProcessEnv): CallbackSecrets {
+  if (env.CALLBACK_SECRETS_ARN) return secretsManagerCallbackSecrets(env.CALLBACK_SECRETS_ARN);
+  if (env.CALLBACK_SECRETS) return staticCallbackSecrets(env.CALLBACK_SECRETS);
+  throw new Error('Invalid configuration: set CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS)');
+}
+
+export const handler = createDynamoHttpApp({
+  client: new DynamoDBClient({}),
   config,
+  callbackSecrets: callbackSecrets(process.env),
 });

@@ -18,12 +18,26 @@ function isJsonMediaType(contentType: string): boolean {
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
-/** The body as parsed JSON, after the size (413), media type (415) and syntax (400) checks. */
-export function readJsonBody(event: HttpEvent): Json {
+/** The exact bytes received (what a signature covers), after the size check (413). */
+export function readRawBody(event: HttpEvent): Buffer {
   const raw = event.body
     ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
     : Buffer.alloc(0);
   if (raw.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  return raw;
+}
+
+/** 415 unless the declared media type is JSON. */
+export function requireJsonMediaType(event: HttpEvent): void {
+  const contentType = header(event, 'content-type');
+  if (contentType === undefined || !isJsonMediaType(contentType)) {
+    throw new UnsupportedMediaTypeError();
+  }
+}
+
+/** The body as parsed JSON, after the size (413), media type (415) and syntax (400) checks. */
+export function readJsonBody(event: HttpEvent): Json {
+  const raw = readRawBody(event);
   const contentType = header(event, 'content-type');
   if (contentType !== undefined && !isJsonMediaType(contentType)) {
     throw new UnsupportedMediaTypeError();

@@ -8,25 +8,29 @@ import { keys, TTL_ATTRIBUTE } from './keys';
 const toAttributes = (value: Record<string, unknown>) =>
   marshall(value, { removeUndefinedValues: true });
 
-/** Dedup key (source, id): two producers may reuse an id (CONTRACT §6). */
-export function inboxScopeId(source: string, id: string): string {
-  return sha256Hex(JSON.stringify([source, id]));
+/**
+ * Dedup key (source, id): two producers may reuse an id (CONTRACT §6). Callbacks use
+ * (applicationId, id) in their own namespace (CONTRACT §7).
+ */
+export function inboxScopeId(source: string, id: string, namespace = 'event'): string {
+  return sha256Hex(JSON.stringify([namespace, source, id]));
 }
 
 export function inboxItem(
   tableName: string,
   claim: InboxClaim,
-  entryId: string,
+  entryId?: string,
 ): TransactWriteItem {
   return {
     Put: {
       TableName: tableName,
       Item: toAttributes({
-        ...keys.inbox(inboxScopeId(claim.source, claim.id)),
+        ...keys.inbox(inboxScopeId(claim.source, claim.id, claim.namespace)),
         kind: 'inbox',
+        namespace: claim.namespace ?? 'event',
         source: claim.source,
         eventId: claim.id,
-        entryId,
+        ...(entryId === undefined ? {} : { entryId }),
         [TTL_ATTRIBUTE]: claim.expiresAt,
       }),
       ConditionExpression: CLAIM_FREE,

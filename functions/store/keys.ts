@@ -10,6 +10,7 @@ export type ItemKey = { pk: string; sk: string };
 
 export const ENTRY_SK_PREFIX = 'ENTRY#';
 export const SOURCE_SK_PREFIX = 'SOURCE#';
+export const EXECUTION_SK_PREFIX = 'EXECUTION#';
 
 export const keys = {
   account: (accountId: string): ItemKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
@@ -31,4 +32,17 @@ export const keys = {
     pk: `ACCOUNT#${accountId}`,
     sk: `${SOURCE_SK_PREFIX}${source}`,
   }),
+  task: (taskId: string): ItemKey => ({ pk: `TASK#${taskId}`, sk: 'TASK' }),
+  /** Executions live in their task's partition: one Query reads a task with all of them. */
+  execution: (taskId: string, executionId: string): ItemKey => ({
+    pk: `TASK#${taskId}`,
+    sk: `${EXECUTION_SK_PREFIX}${executionId}`,
+  }),
+  /** Finds an execution's task from the execution id alone (callbacks may omit taskid). */
+  executionPointer: (executionId: string): ItemKey => ({
+    pk: `EXECUTION#${executionId}`,
+    sk: 'EXECUTION',
+  }),
+  /** Transactional outbox: one item per execution, delivered by the stream dispatcher. */
+  outbox: (executionId: string): ItemKey => ({ pk: `OUTBOX#${executionId}`, sk: 'OUTBOX' }),
 } as const;

@@ -1,19 +1,24 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ServiceConfig } from '../../functions/config';
-import { createHttpApp } from '../../functions/http/app';
+import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
 import type { HttpHandler } from '../../functions/http/types';
-import { createLedgerStore } from '../../functions/store/ledger-store';
+import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
+import { localCallbackSecretsJson } from '../callback-secrets';
 
 /**
- * The one place the local stack wires the real HTTP app: the same handler the Lambda runs,
- * built on the local DynamoDB client.
+ * The one place the local stack wires the real HTTP app: the same wiring the Lambda runs
+ * (functions/http/handler.ts), on the local DynamoDB client.
  */
 export function buildHttpHandler(deps: {
   dynamoClient: DynamoDBClient;
   config: ServiceConfig;
+  callbackSecretsJson?: string;
 }): HttpHandler {
-  const { dynamoClient, config } = deps;
-  // Same wiring as the Lambda entry point (functions/http/handler.ts).
-  const ledger = createLedgerStore({ client: dynamoClient, tableName: config.tableName });
-  return createHttpApp({ ledger, config });
+  return createDynamoHttpApp({
+    client: deps.dynamoClient,
+    config: deps.config,
+    callbackSecrets: staticCallbackSecrets(
+      deps.callbackSecretsJson ?? localCallbackSecretsJson(process.env),
+    ),
+  });
 }

@@ -7,11 +7,13 @@ import { EventSourceList } from '../../functions/contract/schemas';
 import { type EventLedgerPort, EventService } from '../../functions/core/event-service';
 import { LedgerService } from '../../functions/core/ledger-service';
 import { createEventsConsumer, type EventsHandler } from '../../functions/events/consumer';
-import { createHttpApp } from '../../functions/http/app';
+import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
 import type { Log } from '../../functions/observability/log';
 import type { DeadLetter } from '../../functions/queue/dead-letter';
+import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
 import { createEventStore } from '../../functions/store/event-store';
 import { createLedgerStore } from '../../functions/store/ledger-store';
+import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { httpEvent } from '../support/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../support/ledger-events';
@@ -363,14 +365,10 @@ describe('reordering and gaps', () => {
         sqsEvent(sqsRecord(ledgerEvent({ source: SOURCE, subject: accountId, sequence }))),
       );
     }
-    const app = createHttpApp({
-      ledger: createLedgerStore({ client, tableName }),
-      config: {
-        tableName,
-        idempotencyRetentionSeconds: 60,
-        inboxRetentionSeconds: 60,
-        exportFee: 1,
-      },
+    const app = createDynamoHttpApp({
+      client,
+      config: testConfig({ tableName }),
+      callbackSecrets: staticCallbackSecrets('{}'),
     });
     const path = `/v1/accounts/${accountId}/event-sources`;
     const res = await app(httpEvent('GET', path, { principal: 'producer-owner' }));

@@ -1,14 +1,14 @@
 import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ServiceConfig } from '../../functions/config';
 import { Account, Problem, Transaction, TransactionPage } from '../../functions/contract/schemas';
 import { idempotencyScopeId } from '../../functions/core/fingerprint';
 import { OPERATIONS } from '../../functions/core/ledger-service';
-import { createHttpApp } from '../../functions/http/app';
+import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
 import type { HttpHandler } from '../../functions/http/types';
+import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
 import { keys } from '../../functions/store/keys';
-import { createLedgerStore } from '../../functions/store/ledger-store';
+import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { type EventOptions, httpEvent } from '../support/http-event';
 
@@ -24,15 +24,10 @@ beforeAll(async () => {
   client = table.client;
   tableName = table.tableName;
   drop = table.drop;
-  const config: ServiceConfig = {
-    tableName: table.tableName,
-    idempotencyRetentionSeconds: RETENTION,
-    inboxRetentionSeconds: 2_592_000,
-    exportFee: 100,
-  };
-  app = createHttpApp({
-    ledger: createLedgerStore({ client, tableName: table.tableName }),
-    config,
+  app = createDynamoHttpApp({
+    client,
+    config: testConfig({ tableName: table.tableName, idempotencyRetentionSeconds: RETENTION }),
+    callbackSecrets: staticCallbackSecrets('{}'),
     clock: () => now,
   });
 });

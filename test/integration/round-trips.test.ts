@@ -1,8 +1,9 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createHttpApp } from '../../functions/http/app';
+import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
 import type { HttpHandler } from '../../functions/http/types';
-import { createLedgerStore } from '../../functions/store/ledger-store';
+import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
+import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { httpEvent } from '../support/http-event';
 
@@ -22,14 +23,10 @@ beforeAll(async () => {
     },
     { step: 'finalizeRequest', name: 'countRoundTrips' },
   );
-  app = createHttpApp({
-    ledger: createLedgerStore({ client, tableName: table.tableName }),
-    config: {
-      tableName: table.tableName,
-      idempotencyRetentionSeconds: 3600,
-      inboxRetentionSeconds: 3600,
-      exportFee: 100,
-    },
+  app = createDynamoHttpApp({
+    client,
+    config: testConfig({ tableName: table.tableName }),
+    callbackSecrets: staticCallbackSecrets('{}'),
   });
 });
 

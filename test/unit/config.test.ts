@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       idempotencyRetentionSeconds: 86_400,
       inboxRetentionSeconds: 2_592_000,
       exportFee: 100,
+      callbackApplicationId: 'export-worker',
     });
   });
 
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
     [{ TABLE_NAME: 't', IDEMPOTENCY_RETENTION_SECONDS: '0' }, /IDEMPOTENCY_RETENTION_SECONDS/],
     [{ TABLE_NAME: 't', INBOX_RETENTION_SECONDS: '1.5' }, /INBOX_RETENTION_SECONDS/],
     [{ TABLE_NAME: 't', EXPORT_FEE: 'ten' }, /EXPORT_FEE/],
+    [{ TABLE_NAME: 't', CALLBACK_APPLICATION_ID: 'has space' }, /CALLBACK_APPLICATION_ID/],
   ])('fails loudly on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -7,28 +7,26 @@ import {
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createHttpApp } from '../../../functions/http/app';
+import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
 import { MAX_BODY_BYTES } from '../../../functions/http/request';
-import { createLedgerStore } from '../../../functions/store/ledger-store';
+import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
+import { testConfig } from '../../support/config';
 import { httpEvent } from '../../support/http-event';
 
 const ddb = mockClient(DynamoDBClient);
-const reportError = vi.fn();
-const app = createHttpApp({
-  ledger: createLedgerStore({
-    client: new DynamoDBClient({ region: 'eu-west-1' }),
-    tableName: 'ledger-prod-table',
-    retry: { sleep: async () => {}, maxAttempts: 2 },
-  }),
-  config: {
+const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+const app = createDynamoHttpApp({
+  client: new DynamoDBClient({ region: 'eu-west-1' }),
+  retry: { sleep: async () => {}, maxAttempts: 2 },
+  config: testConfig({
     tableName: 'ledger-prod-table',
     idempotencyRetentionSeconds: 1234,
     inboxRetentionSeconds: 5678,
-    exportFee: 100,
-  },
+  }),
+  callbackSecrets: staticCallbackSecrets('{}'),
   newId: () => '11111111-1111-4111-8111-111111111111',
   clock: () => new Date('2026-11-29T10:00:00.000Z'),
-  reportError,
+  log,
 });
 
 const ACCOUNT = '22222222-2222-4222-8222-222222222222';
@@ -37,7 +35,7 @@ const credit = { type: 'credit', amount: 10, currency: 'EUR' };
 
 beforeEach(() => {
   ddb.reset();
-  reportError.mockClear();
+  log.error.mockClear();
 });
 
 const problemOf = (res: { headers: Record<string, string>; body: string }) => {
@@ -223,7 +221,7 @@ describe('storage failures', () => {
     expect(res.headers['retry-after']).toBe('1');
     expect(problemOf(res).code).toBe('unavailable');
     expect(res.body).not.toMatch(/ledger-prod-table|Throughput|Exception|at /);
-    expect(reportError).toHaveBeenCalledOnce();
+    expect(log.error).toHaveBeenCalledOnce();
   });
 
   it('answers 500 internal without the error text for an unexpected failure', async () => {

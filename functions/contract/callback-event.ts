@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { EXECUTION_STATUSES } from '../core/tasks';
+import { SequenceNumber } from './ledger-event';
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const NonNilUuid = z.uuid().refine((v) => v !== NIL_UUID, 'must not be the nil UUID');
+
+/** CONTRACT §7: the CloudEvent a worker sends about one execution. */
+export const CallbackEventSchema = z.looseObject({
+  specversion: z.literal('1.0'),
+  id: NonNilUuid,
+  source: z.string().min(1).max(512),
+  type: z.string().min(1).max(256),
+  sequence: SequenceNumber,
+  applicationid: z.string().min(1).max(64).optional(),
+  executionid: NonNilUuid,
+  taskid: NonNilUuid.optional(),
+  time: z.iso.datetime({ offset: true }).optional(),
+  data: z.strictObject({
+    status: z.enum(EXECUTION_STATUSES).optional(),
+    progress: z.number().int().min(0).max(100).optional(),
+  }),
+});
+
+export type CallbackEvent = z.output<typeof CallbackEventSchema>;

@@ -1,0 +1,128 @@
+import { InvalidCallbackError } from './errors';
+import type { InboxClaim } from './event-service';
+import { advanceSequence, type SequenceAdvance, type SequenceState } from './sequence';
+import type { ExecutionRecord, ExecutionStatus, TaskRecord } from './tasks';
+
+export type CallbackOutcome = 'applied' | 'duplicate' | 'stale' | 'superseded';
+
+/** A verified, validated callback about one execution. */
+export interface CallbackInput {
+  readonly applicationId: string;
+  readonly id: string;
+  readonly executionId: string;
+  readonly taskId?: string;
+  readonly sequence: number;
+  readonly status?: ExecutionStatus;
+  readonly progress?: number;
+}
+
+export interface ExecutionWrite {
+  readonly taskId: string;
+  readonly executionId: string;
+  readonly expectedVersion: number;
+  readonly status: ExecutionStatus;
+  readonly progress: number;
+  readonly sequence: SequenceState;
+  readonly at: string;
+}
+
+export interface TaskProjectionWrite {
+  readonly taskId: string;
+  /** Written only while this execution is still the task's current one. */
+  readonly currentExecutionId: string;
+  readonly status: ExecutionStatus;
+  readonly progress: number;
+  readonly at: string;
+}
+
+export interface CallbackWrite {
+  readonly inbox: InboxClaim;
+  readonly execution: ExecutionWrite;
+  readonly task?: TaskProjectionWrite;
+}
+
+export type CallbackWriteResult = 'committed' | 'duplicate' | 'moved';
+
+export interface CallbackPort {
+  /** The execution and its task; with `taskId`, only an execution of that task. */
+  findExecution(
+    executionId: string,
+    taskId: string | undefined,
+  ): Promise<{ execution: ExecutionRecord; task: TaskRecord } | undefined>;
+  applyCallback(write: CallbackWrite): Promise<CallbackWriteResult>;
+}
+
+export interface CallbackResult {
+  readonly outcome: CallbackOutcome;
+  readonly taskId: string;
+  readonly sequence: SequenceAdvance;
+}
+
+export interface CallbackServiceOptions {
+  readonly inboxRetentionSeconds: number;
+  /** Attempts when the execution or task moved between read and write. */
+  readonly maxAttempts?: number;
+}
+
+/** Inbox records of callbacks live beside those of ledger events, in their own namespace. */
+export const CALLBACK_INBOX_NAMESPACE = 'callback';
+
+/**
+ * Projects execution callbacks: the inbox record, the execution (guarded by its version) and,
+ * while the execution is current, the task — one transaction. Stale and superseded events
+ * never overwrite newer state.
+ */
+export class CallbackService {
+  constructor(
+    private readonly port: CallbackPort,
+    private readonly options: CallbackServiceOptions,
+  ) {}
+
+  async apply(input: CallbackInput, now: Date): Promise<CallbackResult> {
+    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const inbox: InboxClaim = {
+      namespace: CALLBACK_INBOX_NAMESPACE,
+      source: input.applicationId,
+      id: input.id,
+      nowSeconds,
+      expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
+    };
+    const attempts = this.options.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      const found = await this.port.findExecution(input.executionId, input.taskId);
+      if (!found) throw new InvalidCallbackError('The callback names an unknown execution.');
+      const { execution, task } = found;
+      if (execution.applicationId !== input.applicationId) {
+        throw new InvalidCallbackError('The execution does not belong to this application.');
+      }
+      const sequence = advanceSequence(execution, input.sequence);
+      const newer = sequence.position === 'next' || sequence.position === 'ahead';
+      const current = task.currentExecutionId === execution.id;
+      const at = now.toISOString();
+      // Snapshots: a newer sequence replaces what it carries; an older one changes nothing but gaps.
+      const status = newer ? (input.status ?? execution.status) : execution.status;
+      const progress = newer ? (input.progress ?? execution.progress) : execution.progress;
+      const result = await this.port.applyCallback({
+        inbox,
+        execution: {
+          taskId: task.id,
+          executionId: execution.id,
+          expectedVersion: execution.version,
+          status,
+          progress,
+          sequence: sequence.state,
+          at,
+        },
+        ...(newer && current
+          ? { task: { taskId: task.id, currentExecutionId: execution.id, status, progress, at } }
+          : {}),
+      });
+      if (result === 'committed') {
+        const outcome: CallbackOutcome = !newer ? 'stale' : current ? 'applied' : 'superseded';
+        return { outcome, taskId: task.id, sequence };
+      }
+      if (result === 'duplicate') return { outcome: 'duplicate', taskId: task.id, sequence };
+      if (attempt >= attempts) throw new Error('execution kept moving; retry the callback later');
+    }
+  }
+}

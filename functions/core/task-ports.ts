@@ -1,0 +1,33 @@
+import type { AccountRecord, LedgerEntry } from './model';
+import type { IdempotencyClaim, RecordResult, WriteResult } from './ports';
+import type { ExecutionRecord, ExecutionStatus, ExportJob, TaskRecord, TaskState } from './tasks';
+
+export interface NewExport {
+  readonly task: TaskRecord;
+  readonly execution: ExecutionRecord;
+  readonly job: ExportJob;
+  /** The fee's ledger entry (a debit in the account's currency). */
+  readonly fee: LedgerEntry;
+}
+
+export interface NewRerun {
+  readonly task: TaskRecord;
+  readonly execution: ExecutionRecord;
+  readonly job: ExportJob;
+  /** The task must still be in one of these statuses, with this current execution. */
+  readonly allowedStatuses: readonly ExecutionStatus[];
+  readonly expectedCurrentExecutionId: string;
+}
+
+export type RerunResult =
+  | WriteResult
+  | { readonly kind: 'task_rejected'; readonly task: TaskRecord | undefined };
+
+/** Storage for export tasks: each command is ONE atomic write with its claim and outbox item. */
+export interface TaskPort {
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  getTask(taskId: string): Promise<TaskState | undefined>;
+  createExport(claim: IdempotencyClaim, request: NewExport): Promise<WriteResult>;
+  rerun(claim: IdempotencyClaim, request: NewRerun): Promise<RerunResult>;
+  recordResponse(claim: IdempotencyClaim): Promise<RecordResult>;
+}

@@ -1,0 +1,181 @@
+import {
+  InsufficientFundsError,
+  InternalError,
+  NotFoundError,
+  TaskNotTerminalError,
+} from './errors';
+import type { Json } from './fingerprint';
+import {
+  buildClaim,
+  type CommandContext,
+  type CommandResponse,
+  firstResponse,
+  recordRejection,
+  replayOrReject,
+} from './idempotent-command';
+import type { LedgerEntry } from './model';
+import type { TaskPort } from './task-ports';
+import {
+  type ExportFormat,
+  type ExportJob,
+  isTerminal,
+  newExecution,
+  type TaskRecord,
+  type TaskState,
+  TERMINAL_STATUSES,
+  taskView,
+} from './tasks';
+
+export const TASK_OPERATIONS = {
+  createExport: 'POST /v1/accounts/{accountId}/exports',
+  rerun: 'POST /v1/tasks/{taskId}/reruns',
+} as const;
+
+export interface TaskServiceOptions {
+  readonly idempotencyRetentionSeconds: number;
+  /** Fee debited per export, in the account's minor units. */
+  readonly exportFee: number;
+  /** The application whose signed callbacks report on executions. */
+  readonly callbackApplicationId: string;
+  readonly newId?: () => string;
+}
+
+/** Paid export tasks and reruns: fee, task, execution and outbox message commit together. */
+export class TaskService {
+  private readonly newId: () => string;
+
+  constructor(
+    private readonly port: TaskPort,
+    private readonly options: TaskServiceOptions,
+  ) {
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  async createExport(
+    ctx: CommandContext,
+    accountId: string,
+    format: ExportFormat,
+    rawBody: Json,
+  ): Promise<CommandResponse> {
+    const account = await this.port.getAccount(accountId);
+    if (!account || account.ownerId !== ctx.principal)
+      throw new NotFoundError('Account not found.');
+    const at = ctx.now.toISOString();
+    const taskId = this.newId();
+    const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
+    const task: TaskRecord = {
+      id: taskId,
+      accountId,
+      ownerId: ctx.principal,
+      format,
+      status: execution.status,
+      progress: 0,
+      currentExecutionId: execution.id,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const fee: LedgerEntry = {
+      id: this.newId(),
+      accountId,
+      type: 'debit',
+      amount: this.options.exportFee,
+      currency: account.currency,
+      reference: `export fee, task ${taskId}`,
+      origin: 'http',
+      createdAt: at,
+    };
+    const claim = buildClaim(ctx, {
+      operation: TASK_OPERATIONS.createExport,
+      pathParameters: { accountId },
+      rawBody,
+      statusCode: 202,
+      responseBody: taskView({ task, executions: [execution] }),
+      retentionSeconds: this.options.idempotencyRetentionSeconds,
+    });
+    const job = this.job(task, execution.id);
+    const result = await this.port.createExport(claim, { task, execution, job, fee });
+    switch (result.kind) {
+      case 'committed':
+        return firstResponse(claim);
+      case 'claimed':
+        return replayOrReject(claim, result.record);
+      case 'account_rejected': {
+        const now = result.account;
+        if (!now || now.ownerId !== ctx.principal) throw new NotFoundError('Account not found.');
+        if (now.balance < fee.amount) {
+          return recordRejection(this.port, claim, new InsufficientFundsError());
+        }
+        throw new InternalError(new Error('fee guard failed without a failing rule'));
+      }
+      case 'payment_id_taken':
+        throw new InternalError(new Error('an export carries no paymentId'));
+    }
+  }
+
+  async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {
+    const state = await this.ownedTask(ctx.principal, taskId);
+    const at = ctx.now.toISOString();
+    const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
+    const task: TaskRecord = {
+      ...state.task,
+      status: execution.status,
+      progress: 0,
+      currentExecutionId: execution.id,
+      updatedAt: at,
+    };
+    const claim = buildClaim(ctx, {
+      operation: TASK_OPERATIONS.rerun,
+      pathParameters: { taskId },
+      rawBody,
+      statusCode: 202,
+      responseBody: taskView({ task, executions: [...state.executions, execution] }),
+      retentionSeconds: this.options.idempotencyRetentionSeconds,
+    });
+    // Still running: record the refusal (one round trip; an earlier claim still replays).
+    if (!isTerminal(state.task.status)) {
+      return recordRejection(this.port, claim, new TaskNotTerminalError());
+    }
+    const result = await this.port.rerun(claim, {
+      task,
+      execution,
+      job: this.job(task, execution.id),
+      allowedStatuses: TERMINAL_STATUSES,
+      expectedCurrentExecutionId: state.task.currentExecutionId,
+    });
+    switch (result.kind) {
+      case 'committed':
+        return firstResponse(claim);
+      case 'claimed':
+        return replayOrReject(claim, result.record);
+      case 'task_rejected':
+        if (!result.task || result.task.ownerId !== ctx.principal) {
+          throw new NotFoundError('Task not found.');
+        }
+        // Another rerun (or a callback) moved the task since it was read.
+        return recordRejection(this.port, claim, new TaskNotTerminalError());
+      default:
+        throw new InternalError(new Error(`unexpected rerun outcome ${result.kind}`));
+    }
+  }
+
+  async getTask(principal: string, taskId: string) {
+    return taskView(await this.ownedTask(principal, taskId));
+  }
+
+  private async ownedTask(principal: string, taskId: string): Promise<TaskState> {
+    const state = await this.port.getTask(taskId);
+    // Owner-checked through the account: the task carries its account's owner.
+    if (!state || state.task.ownerId !== principal) throw new NotFoundError('Task not found.');
+    return state;
+  }
+
+  private job(task: TaskRecord, executionId: string): ExportJob {
+    return {
+      taskId: task.id,
+      executionId,
+      accountId: task.accountId,
+      format: task.format,
+      callbackPath: `/v1/callbacks/${this.options.callbackApplicationId}`,
+    };
+  }
+}

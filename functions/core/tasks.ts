@@ -1,0 +1,124 @@
+import type { SequenceState } from './sequence';
+
+/** Export tasks and their executions (CONTRACT §5, §7, §8). */
+
+export const EXECUTION_STATUSES = [
+  'CREATED',
+  'QUEUED',
+  'RUNNING',
+  'SUCCEEDED',
+  'FAILED',
+  'TIMED_OUT',
+  'CANCELING',
+  'CANCELED',
+] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
+  'SUCCEEDED',
+  'FAILED',
+  'TIMED_OUT',
+  'CANCELED',
+];
+
+export const EXPORT_FORMATS = ['csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface Execution extends SequenceState {
+  readonly id: string;
+  readonly status: ExecutionStatus;
+  readonly progress: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** An execution as stored: the public view plus what guards it. */
+export interface ExecutionRecord extends Execution {
+  readonly taskId: string;
+  /** The application whose signed callbacks may report on this execution. */
+  readonly applicationId: string;
+  /** Optimistic-concurrency version of the projection. */
+  readonly version: number;
+}
+
+export interface TaskRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly ownerId: string;
+  readonly format: ExportFormat;
+  readonly status: ExecutionStatus;
+  readonly progress: number;
+  readonly currentExecutionId: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface TaskState {
+  readonly task: TaskRecord;
+  readonly executions: readonly ExecutionRecord[];
+}
+
+/** The message the outbox delivers to `export-jobs` (CONTRACT §8). */
+export interface ExportJob {
+  readonly taskId: string;
+  readonly executionId: string;
+  readonly accountId: string;
+  readonly format: ExportFormat;
+  readonly callbackPath: string;
+}
+
+export function isTerminal(status: ExecutionStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+export function executionView(record: ExecutionRecord): Execution {
+  return {
+    id: record.id,
+    status: record.status,
+    progress: record.progress,
+    lastSequence: record.lastSequence,
+    gaps: record.gaps,
+    gapsTruncated: record.gapsTruncated,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** The public task: its own fields and every execution, oldest first. */
+export function taskView(state: TaskState) {
+  const { task } = state;
+  return {
+    id: task.id,
+    accountId: task.accountId,
+    format: task.format,
+    status: task.status,
+    progress: task.progress,
+    currentExecutionId: task.currentExecutionId,
+    executions: [...state.executions]
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+      .map(executionView),
+    createdAt: task.createdAt,
+    updatedAt: task.updatedAt,
+  };
+}
+
+export function newExecution(
+  id: string,
+  taskId: string,
+  applicationId: string,
+  at: string,
+): ExecutionRecord {
+  return {
+    id,
+    taskId,
+    applicationId,
+    status: 'CREATED',
+    progress: 0,
+    lastSequence: 0,
+    gaps: [],
+    gapsTruncated: false,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+  };
+}

@@ -1,0 +1,39 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { ServiceConfig } from '../config';
+import type { Log } from '../observability/log';
+import type { CallbackSecrets } from '../secrets/callback-secrets';
+import { createLedgerStore } from '../store/ledger-store';
+import { createTaskStore } from '../store/task-store';
+import type { RetryPolicy } from '../store/transact';
+import { createHttpApp } from './app';
+import type { HttpHandler } from './types';
+
+export interface DynamoHttpAppOptions {
+  readonly client: DynamoDBClient;
+  readonly config: ServiceConfig;
+  readonly callbackSecrets: CallbackSecrets;
+  readonly clock?: () => Date;
+  readonly newId?: () => string;
+  readonly log?: Log;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+/** The HTTP app on its DynamoDB stores: one wiring for Lambda, the local stack and tests. */
+export function createDynamoHttpApp(options: DynamoHttpAppOptions): HttpHandler {
+  const store = {
+    client: options.client,
+    tableName: options.config.tableName,
+    ...(options.retry ? { retry: options.retry } : {}),
+  };
+  const tasks = createTaskStore(store);
+  return createHttpApp({
+    ledger: createLedgerStore(store),
+    tasks,
+    callbacks: tasks,
+    callbackSecrets: options.callbackSecrets,
+    config: options.config,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.newId ? { newId: options.newId } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { CallbackEventSchema } from '../../contract/callback-event';
+import type { CallbackService } from '../../core/callback-service';
+import { InvalidCallbackError } from '../../core/errors';
+import { verifyCallbackSignature } from '../../core/signature';
+import type { Log } from '../../observability/log';
+import type { CallbackSecrets } from '../../secrets/callback-secrets';
+import { header, readRawBody, requireJsonMediaType } from '../request';
+import { json } from '../respond';
+import type { Route } from '../router';
+
+const ApplicationId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
+
+/**
+ * Signed execution callbacks (CONTRACT §7): no authorizer; the signature over the raw body is
+ * checked before anything is parsed, so a rejected callback changes nothing.
+ */
+export function callbackRoutes(
+  service: CallbackService,
+  secrets: CallbackSecrets,
+  clock: () => Date,
+  log: Log,
+): Route[] {
+  return [
+    {
+      key: 'POST /v1/callbacks/{applicationId}',
+      handle: async (request) => {
+        const now = clock();
+        const rawBody = readRawBody(request.event);
+        const app = ApplicationId.safeParse(request.pathParameters.applicationId);
+        verifyCallbackSignature({
+          header: header(request.event, 'callback-signature'),
+          rawBody,
+          secrets: app.success ? await secrets.secretsFor(app.data) : [],
+          nowSeconds: Math.floor(now.getTime() / 1000),
+        });
+        const applicationId = app.data ?? '';
+        requireJsonMediaType(request.event);
+        const event = parseCallback(rawBody, applicationId);
+        const result = await service.apply(
+          {
+            applicationId,
+            id: event.id,
+            executionId: event.executionid,
+            sequence: event.sequence,
+            ...(event.taskid === undefined ? {} : { taskId: event.taskid }),
+            ...(event.data.status === undefined ? {} : { status: event.data.status }),
+            ...(event.data.progress === undefined ? {} : { progress: event.data.progress }),
+          },
+          now,
+        );
+        const fields = {
+          applicationId,
+          callbackId: event.id,
+          executionId: event.executionid,
+          taskId: result.taskId,
+          sequence: event.sequence,
+          outcome: result.outcome,
+        };
+        if (result.sequence.newGaps.length > 0) {
+          log.warn('sequence gap', { ...fields, missing: result.sequence.newGaps });
+        }
+        log.info('callback', fields);
+        return json(200, { outcome: result.outcome });
+      },
+    },
+  ];
+}
+
+function parseCallback(rawBody: Buffer, applicationId: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new InvalidCallbackError('The callback body is not JSON.');
+  }
+  const parsed = CallbackEventSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidCallbackError(
+      'The callback is not a valid CloudEvent for an execution.',
+      parsed.error.issues.map((i) => ({ path: ['body', ...i.path].join('.'), message: i.message })),
+    );
+  }
+  if (parsed.data.applicationid !== undefined && parsed.data.applicationid !== applicationId) {
+    throw new InvalidCallbackError('applicationid differs from the path.', [
+      { path: 'body.applicationid', message: 'must equal the applicationId in the path' },
+    ]);
+  }
+  return parsed.data;
+}

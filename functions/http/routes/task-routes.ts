@@ -1,0 +1,41 @@
+import { AccountPath, CreateExportBody, RerunBody, TaskPath } from '../../contract/schemas';
+import { TASK_OPERATIONS, type TaskService } from '../../core/task-service';
+import { principalOf } from '../principal';
+import { parseWith } from '../request';
+import { json } from '../respond';
+import type { Route } from '../router';
+import { commandInput, commandResult } from './common';
+
+/** Paid exports, tasks and reruns (CONTRACT §5). */
+export function taskRoutes(service: TaskService, clock: () => Date): Route[] {
+  return [
+    {
+      key: TASK_OPERATIONS.createExport,
+      handle: async (request) => {
+        principalOf(request.event);
+        const { accountId } = parseWith(AccountPath, request.pathParameters, 'path');
+        const { ctx, body } = commandInput(request, clock());
+        const input = parseWith(CreateExportBody, body, 'body');
+        return commandResult(await service.createExport(ctx, accountId, input.format, body));
+      },
+    },
+    {
+      key: 'GET /v1/tasks/{taskId}',
+      handle: async (request) => {
+        const principal = principalOf(request.event);
+        const { taskId } = parseWith(TaskPath, request.pathParameters, 'path');
+        return json(200, await service.getTask(principal, taskId));
+      },
+    },
+    {
+      key: TASK_OPERATIONS.rerun,
+      handle: async (request) => {
+        principalOf(request.event);
+        const { taskId } = parseWith(TaskPath, request.pathParameters, 'path');
+        const { ctx, body } = commandInput(request, clock());
+        parseWith(RerunBody, body, 'body');
+        return commandResult(await service.rerun(ctx, taskId, body));
+      },
+    },
+  ];
+}

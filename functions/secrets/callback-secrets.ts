@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Active signing secrets per application: `{ "<applicationId>": ["<secret>", …] }`. */
+export interface CallbackSecrets {
+  secretsFor(applicationId: string): Promise<readonly string[]>;
+}
+
+const SecretMap = z.record(z.string().min(1), z.array(z.string().min(16)).min(1));
+
+/** Parses the secret document; a malformed one fails loudly instead of accepting nothing. */
+export function parseSecretMap(json: string): Record<string, string[]> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new Error('callback secrets are not JSON', { cause: error });
+  }
+  const parsed = SecretMap.safeParse(value);
+  if (!parsed.success) {
+    throw new Error(
+      'callback secrets must be {"<applicationId>": ["<secret of 16+ characters>", ...]}',
+    );
+  }
+  return parsed.data;
+}
+
+/** Secrets from a fixed document (the local stack's CALLBACK_SECRETS, tests). */
+export function staticCallbackSecrets(json: string): CallbackSecrets {
+  const map = parseSecretMap(json);
+  return {
+    secretsFor: async (applicationId) =>
+      Object.hasOwn(map, applicationId) ? (map[applicationId] ?? []) : [],
+  };
+}

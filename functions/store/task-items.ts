@@ -1,0 +1,207 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { ExecutionWrite, TaskProjectionWrite } from '../core/callback-service';
+import {
+  EXECUTION_STATUSES,
+  EXPORT_FORMATS,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type ExportFormat,
+  type ExportJob,
+  type TaskRecord,
+} from '../core/tasks';
+import { keys } from './keys';
+
+const toAttributes = (value: Record<string, unknown>) =>
+  marshall(value, { removeUndefinedValues: true });
+
+export function newTaskItem(tableName: string, task: TaskRecord): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({ ...keys.task(task.id), kind: 'task', ...task }),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export function newExecutionItems(
+  tableName: string,
+  execution: ExecutionRecord,
+): TransactWriteItem[] {
+  return [
+    {
+      Put: {
+        TableName: tableName,
+        Item: toAttributes({
+          ...keys.execution(execution.taskId, execution.id),
+          kind: 'execution',
+          ...execution,
+          gaps: [...execution.gaps],
+        }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: toAttributes({
+          ...keys.executionPointer(execution.id),
+          kind: 'execution-pointer',
+          taskId: execution.taskId,
+        }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
+/** The outbox item: written with the task or rerun, delivered by the stream dispatcher. */
+export function outboxItem(tableName: string, job: ExportJob, at: string): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.outbox(job.executionId),
+        kind: 'outbox',
+        job: { ...job },
+        createdAt: at,
+      }),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** Makes a new execution current, only from an allowed status and the expected current one. */
+export function rerunTaskItem(
+  tableName: string,
+  task: TaskRecord,
+  allowed: readonly ExecutionStatus[],
+  expectedCurrent: string,
+): TransactWriteItem {
+  const allowedNames = allowed.map((_, i) => `:allowed${i}`);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: toAttributes(keys.task(task.id)),
+      UpdateExpression:
+        'SET #status = :status, #progress = :progress, #current = :current, #updatedAt = :at',
+      ConditionExpression: `attribute_exists(pk) AND #ownerId = :ownerId AND #current = :expected AND #status IN (${allowedNames.join(', ')})`,
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#progress': 'progress',
+        '#current': 'currentExecutionId',
+        '#updatedAt': 'updatedAt',
+        '#ownerId': 'ownerId',
+      },
+      ExpressionAttributeValues: toAttributes({
+        ':status': task.status,
+        ':progress': task.progress,
+        ':current': task.currentExecutionId,
+        ':at': task.updatedAt,
+        ':ownerId': task.ownerId,
+        ':expected': expectedCurrent,
+        ...Object.fromEntries(allowed.map((status, i) => [`:allowed${i}`, status])),
+      }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+const asStatus = (value: unknown): ExecutionStatus =>
+  EXECUTION_STATUSES.find((s) => s === value) ?? 'CREATED';
+const asFormat = (value: unknown): ExportFormat =>
+  EXPORT_FORMATS.find((f) => f === value) ?? 'json';
+
+export function toTaskRecord(item: Record<string, unknown>): TaskRecord {
+  return {
+    id: String(item.id),
+    accountId: String(item.accountId),
+    ownerId: String(item.ownerId),
+    format: asFormat(item.format),
+    status: asStatus(item.status),
+    progress: Number(item.progress ?? 0),
+    currentExecutionId: String(item.currentExecutionId),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+}
+
+export function toExecutionRecord(item: Record<string, unknown>): ExecutionRecord {
+  return {
+    id: String(item.id),
+    taskId: String(item.taskId),
+    applicationId: String(item.applicationId),
+    status: asStatus(item.status),
+    progress: Number(item.progress ?? 0),
+    lastSequence: Number(item.lastSequence ?? 0),
+    gaps: Array.isArray(item.gaps) ? item.gaps.map(Number) : [],
+    gapsTruncated: item.gapsTruncated === true,
+    version: Number(item.version ?? 1),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+}
+
+/** Advances an execution's projection only from the version that was read. */
+export function executionProjectionItem(
+  tableName: string,
+  write: ExecutionWrite,
+): TransactWriteItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: toAttributes(keys.execution(write.taskId, write.executionId)),
+      UpdateExpression:
+        'SET #status = :status, #progress = :progress, #last = :last, #gaps = :gaps, ' +
+        '#truncated = :truncated, #version = :next, #updatedAt = :at',
+      ConditionExpression: '#version = :expected',
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#progress': 'progress',
+        '#last': 'lastSequence',
+        '#gaps': 'gaps',
+        '#truncated': 'gapsTruncated',
+        '#version': 'version',
+        '#updatedAt': 'updatedAt',
+      },
+      ExpressionAttributeValues: toAttributes({
+        ':status': write.status,
+        ':progress': write.progress,
+        ':last': write.sequence.lastSequence,
+        ':gaps': [...write.sequence.gaps],
+        ':truncated': write.sequence.gapsTruncated,
+        ':expected': write.expectedVersion,
+        ':next': write.expectedVersion + 1,
+        ':at': write.at,
+      }),
+    },
+  };
+}
+
+/** Mirrors the current execution onto its task; fails once a rerun replaced it. */
+export function taskProjectionItem(
+  tableName: string,
+  write: TaskProjectionWrite,
+): TransactWriteItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: toAttributes(keys.task(write.taskId)),
+      UpdateExpression: 'SET #status = :status, #progress = :progress, #updatedAt = :at',
+      ConditionExpression: '#current = :current',
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#progress': 'progress',
+        '#updatedAt': 'updatedAt',
+        '#current': 'currentExecutionId',
+      },
+      ExpressionAttributeValues: toAttributes({
+        ':status': write.status,
+        ':progress': write.progress,
+        ':at': write.at,
+        ':current': write.currentExecutionId,
+      }),
+    },
+  };
+}

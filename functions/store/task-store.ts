@@ -1,0 +1,167 @@
+import { type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { CallbackPort, CallbackWrite, CallbackWriteResult } from '../core/callback-service';
+import type { WriteResult } from '../core/ports';
+import type { RerunResult, TaskPort } from '../core/task-ports';
+import type { ExecutionRecord, TaskRecord, TaskState } from '../core/tasks';
+import { inboxItem } from './event-items';
+import {
+  balanceUpdateItem,
+  claimItem,
+  entryItem,
+  toAccountRecord,
+  toIdempotencyRecord,
+} from './items';
+import { keys } from './keys';
+import { createLedgerStore } from './ledger-store';
+import { storageError } from './sdk-errors';
+import {
+  executionProjectionItem,
+  newExecutionItems,
+  newTaskItem,
+  outboxItem,
+  rerunTaskItem,
+  taskProjectionItem,
+  toExecutionRecord,
+  toTaskRecord,
+} from './task-items';
+import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
+
+export interface TaskStoreOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+type Role = 'claim' | 'account' | 'task' | 'other';
+
+/** DynamoDB adapter for export tasks, executions and the outbox. */
+export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackPort {
+  const { client, tableName } = options;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const ledger = createLedgerStore(options);
+
+  async function getTaskState(taskId: string): Promise<TaskState | undefined> {
+    try {
+      const { Items = [] } = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: marshall({ ':pk': keys.task(taskId).pk }),
+          ConsistentRead: true,
+        }),
+      );
+      let task: TaskRecord | undefined;
+      const executions: ExecutionRecord[] = [];
+      for (const raw of Items) {
+        const item = unmarshall(raw);
+        if (item.kind === 'task') task = toTaskRecord(item);
+        else if (item.kind === 'execution') executions.push(toExecutionRecord(item));
+      }
+      return task ? { task, executions } : undefined;
+    } catch (error) {
+      throw storageError(error);
+    }
+  }
+
+  async function write(parts: TransactPart<Role>[]): Promise<RerunResult> {
+    const outcome = await transactWithRetry(client, parts, retry);
+    if (outcome.kind === 'committed') return outcome;
+    const { failed } = outcome;
+    const claimed = failed.get('claim');
+    if (claimed) return { kind: 'claimed', record: toIdempotencyRecord(claimed) };
+    if (failed.has('account')) {
+      const account = failed.get('account');
+      return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
+    }
+    if (failed.has('task')) {
+      const task = failed.get('task');
+      return { kind: 'task_rejected', task: task ? toTaskRecord(task) : undefined };
+    }
+    throw new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);
+  }
+
+  return {
+    getAccount: (accountId) => ledger.getAccount(accountId),
+    recordResponse: (claim) => ledger.recordResponse(claim),
+    getTask: getTaskState,
+
+    async findExecution(executionId, taskId) {
+      let owner = taskId;
+      if (owner === undefined) {
+        try {
+          const { Item } = await client.send(
+            new GetItemCommand({
+              TableName: tableName,
+              Key: marshall(keys.executionPointer(executionId)),
+              ConsistentRead: true,
+            }),
+          );
+          if (!Item) return undefined;
+          owner = String(unmarshall(Item).taskId);
+        } catch (error) {
+          throw storageError(error);
+        }
+      }
+      const state = await getTaskState(owner);
+      const execution = state?.executions.find((e) => e.id === executionId);
+      return state && execution ? { execution, task: state.task } : undefined;
+    },
+
+    async applyCallback(write: CallbackWrite): Promise<CallbackWriteResult> {
+      type CallbackRole = 'inbox' | 'projection';
+      const parts: TransactPart<CallbackRole>[] = [
+        { role: 'inbox', item: inboxItem(tableName, write.inbox) },
+        { role: 'projection', item: executionProjectionItem(tableName, write.execution) },
+      ];
+      if (write.task) {
+        parts.push({ role: 'projection', item: taskProjectionItem(tableName, write.task) });
+      }
+      const outcome = await transactWithRetry(client, parts, retry);
+      if (outcome.kind === 'committed') return 'committed';
+      // A duplicate wins: its projection already happened.
+      return outcome.failed.has('inbox') ? 'duplicate' : 'moved';
+    },
+
+    async createExport(claim, { task, execution, job, fee }): Promise<WriteResult> {
+      const result = await write([
+        { role: 'claim', item: claimItem(tableName, claim) },
+        {
+          role: 'account',
+          item: balanceUpdateItem(tableName, {
+            accountId: task.accountId,
+            delta: -fee.amount,
+            at: fee.createdAt,
+            ownerId: task.ownerId,
+            currency: fee.currency,
+            requireBalanceAtLeast: fee.amount,
+          }),
+        },
+        { role: 'other', item: entryItem(tableName, fee) },
+        { role: 'other', item: newTaskItem(tableName, task) },
+        ...newExecutionItems(tableName, execution).map((item) => ({
+          role: 'other' as const,
+          item,
+        })),
+        { role: 'other', item: outboxItem(tableName, job, task.createdAt) },
+      ]);
+      if (result.kind === 'task_rejected') throw new Error('an export writes no existing task');
+      return result;
+    },
+
+    rerun(claim, { task, execution, job, allowedStatuses, expectedCurrentExecutionId }) {
+      return write([
+        { role: 'claim', item: claimItem(tableName, claim) },
+        {
+          role: 'task',
+          item: rerunTaskItem(tableName, task, allowedStatuses, expectedCurrentExecutionId),
+        },
+        ...newExecutionItems(tableName, execution).map((item) => ({
+          role: 'other' as const,
+          item,
+        })),
+        { role: 'other', item: outboxItem(tableName, job, task.updatedAt) },
+      ]);
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { ServiceConfig } from '../../functions/config';
+
+/** A complete service configuration for tests; override what the test is about. */
+export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
+  return {
+    tableName: 'ledger',
+    idempotencyRetentionSeconds: 3600,
+    inboxRetentionSeconds: 3600,
+    exportFee: 100,
+    callbackApplicationId: 'export-worker',
+    ...overrides,
+  };
+}
