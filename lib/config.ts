@@ -33,6 +33,10 @@ export interface LedgerConfig {
   readonly inboxRetentionSeconds: number;
   /** Fee debited per export task, in minor units. */
   readonly exportFee: number;
+  /** Most ledger events per consumer invocation (SQS batch size), 1–10. */
+  readonly eventsBatchSize: number;
+  /** Most concurrent consumer invocations (event source maximum concurrency), 2–1000. */
+  readonly eventsMaxConcurrency: number;
 }
 
 /**
@@ -50,11 +54,28 @@ export const LEDGER_CONTEXT_KEYS = [
   'idempotencyRetentionSeconds',
   'inboxRetentionSeconds',
   'exportFee',
+  'eventsBatchSize',
+  'eventsMaxConcurrency',
 ] as const;
 
 export type LedgerContextKey = (typeof LEDGER_CONTEXT_KEYS)[number];
 
 export const DEFAULT_STAGE = 'dev';
+
+/** Records per events-consumer invocation by default (the SQS maximum without a window). */
+export const DEFAULT_EVENTS_BATCH_SIZE = 10;
+
+/** Concurrent events-consumer invocations the event source may start by default. */
+export const DEFAULT_EVENTS_MAX_CONCURRENCY = 5;
+
+/**
+ * SQS batch size without a batching window (AWS: 1–10). Larger batches need a window and more
+ * function time than the consumer is sized for, so the context does not offer them.
+ */
+export const EVENTS_BATCH_SIZE_RANGE = { min: 1, max: 10 } as const;
+
+/** AWS limits for an SQS event source's maximum concurrency. */
+export const EVENTS_MAX_CONCURRENCY_RANGE = { min: 2, max: 1000 } as const;
 
 /** Stage names end up in stack names (`[A-Za-z][A-Za-z0-9-]*`), so keep them short and plain. */
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
@@ -87,16 +108,34 @@ function parseBoolean(key: LedgerContextKey, value: unknown, fallback: boolean):
   throw new LedgerConfigError(`${key} must be true or false; got ${JSON.stringify(value)}`);
 }
 
+/** A JSON number as is, a string of digits (how `-c` delivers numbers) as a number, else NaN. */
+function numericValue(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number(value);
+  return Number.NaN;
+}
+
 function parsePositiveInteger(key: LedgerContextKey, value: unknown, fallback: number): number {
   if (!isSet(value)) return fallback;
-  const parsed =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && /^\s*\d+\s*$/.test(value)
-        ? Number(value)
-        : Number.NaN;
+  const parsed = numericValue(value);
   if (!Number.isSafeInteger(parsed) || parsed <= 0) {
     throw new LedgerConfigError(`${key} must be a positive integer; got ${JSON.stringify(value)}`);
+  }
+  return parsed;
+}
+
+function parseIntegerInRange(
+  key: LedgerContextKey,
+  value: unknown,
+  fallback: number,
+  range: { readonly min: number; readonly max: number },
+): number {
+  if (!isSet(value)) return fallback;
+  const parsed = numericValue(value);
+  if (!Number.isInteger(parsed) || parsed < range.min || parsed > range.max) {
+    throw new LedgerConfigError(
+      `${key} must be an integer from ${range.min} to ${range.max}; got ${JSON.stringify(value)}`,
+    );
   }
   return parsed;
 }
@@ -177,6 +216,18 @@ export function resolveLedgerConfig(raw: RawLedgerContext): LedgerConfig {
       DEFAULT_INBOX_RETENTION_SECONDS,
     ),
     exportFee: parsePositiveInteger('exportFee', raw.exportFee, DEFAULT_EXPORT_FEE),
+    eventsBatchSize: parseIntegerInRange(
+      'eventsBatchSize',
+      raw.eventsBatchSize,
+      DEFAULT_EVENTS_BATCH_SIZE,
+      EVENTS_BATCH_SIZE_RANGE,
+    ),
+    eventsMaxConcurrency: parseIntegerInRange(
+      'eventsMaxConcurrency',
+      raw.eventsMaxConcurrency,
+      DEFAULT_EVENTS_MAX_CONCURRENCY,
+      EVENTS_MAX_CONCURRENCY_RANGE,
+    ),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { App, Environment } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { LedgerConfig } from './config';
+import { EVENTS_CONSUMER_TIMEOUT } from './events-timing';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
 
@@ -14,6 +15,8 @@ export interface LedgerStacksOptions {
   readonly env?: Environment;
   /** Test-only: skip esbuild for the HTTP function. @default - real bundling */
   readonly httpHandlerCode?: lambda.Code;
+  /** Test-only: skip esbuild for the events consumer. @default - real bundling */
+  readonly eventsHandlerCode?: lambda.Code;
 }
 
 /** Stack name prefix; stage keeps several deployments apart in one account. */
@@ -27,24 +30,34 @@ export function createLedgerStacks(
   options: LedgerStacksOptions = {},
 ): LedgerStacks {
   const tags = { project: 'idempotent-ledger', stage: config.stage };
+  // One value for both sides: the consumer runs with it, the queue's visibility derives from it.
+  const eventsConsumerTimeout = EVENTS_CONSUMER_TIMEOUT;
 
   const stateful = new StatefulStack(app, stackName(config.stage, 'stateful'), {
     env: options.env,
     description: `idempotent-ledger (${config.stage}): data resources`,
     tags,
     deletionProtection: config.deletionProtection,
+    // SQS names are unique per account and region: stages sharing an account must not collide.
+    queueNamePrefix: `${config.stage}-`,
+    eventsConsumerTimeout,
   });
 
   const stateless = new StatelessStack(app, stackName(config.stage, 'stateless'), {
     env: options.env,
-    description: `idempotent-ledger (${config.stage}): functions and HTTP API`,
+    description: `idempotent-ledger (${config.stage}): functions, HTTP API and events consumer`,
     tags,
     table: stateful.table,
+    eventQueues: stateful.eventQueues,
     auth: config.auth,
     idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
     inboxRetentionSeconds: config.inboxRetentionSeconds,
     exportFee: config.exportFee,
     httpHandlerCode: options.httpHandlerCode,
+    eventsConsumerTimeout,
+    eventsBatchSize: config.eventsBatchSize,
+    eventsMaxConcurrency: config.eventsMaxConcurrency,
+    eventsHandlerCode: options.eventsHandlerCode,
   });
   // Passing `stateful.table` already makes the stateless stack depend on the stateful one.
 

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLedgerConfig } from '../../lib/config';
 import { ESM_REQUIRE_BANNER, LedgerFunction } from '../../lib/constructs/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
-import { HTTP_HANDLER_ENTRY } from '../../lib/stateless-stack';
-import { SYNTH_HOOK_TIMEOUT_MS } from './synth';
+import { EVENTS_HANDLER_ENTRY, HTTP_HANDLER_ENTRY } from '../../lib/stateless-stack';
+import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from './synth';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURE_ENTRY = resolve(import.meta.dirname, 'fixtures/esm-handler.ts');
@@ -32,19 +32,35 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-/** Directory of the staged Lambda asset, found through the template's S3 key. */
-function bundleDir(template: Template): string {
-  const functions = Object.values(template.findResources('AWS::Lambda::Function')) as {
-    Properties: { Code: { S3Key: string } };
-  }[];
-  expect(functions).toHaveLength(1);
-  const s3Key = functions[0]?.Properties.Code.S3Key ?? '';
+/**
+ * Directory of the staged Lambda asset of function `logicalId` (the only function when omitted),
+ * found through the template's S3 key.
+ */
+function bundleDir(template: Template, logicalId?: string): string {
+  const functions = template.findResources('AWS::Lambda::Function') as Record<
+    string,
+    { Properties: { Code: { S3Key: string } } }
+  >;
+  if (logicalId === undefined) expect(Object.keys(functions)).toHaveLength(1);
+  const fn = logicalId === undefined ? Object.values(functions)[0] : functions[logicalId];
+  const s3Key = fn?.Properties.Code.S3Key ?? '';
   expect(s3Key).toMatch(/^[0-9a-f]{64}\.zip$/);
   return join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`);
 }
 
+/** Environment the handlers read at import time (`loadConfig(process.env)`, `DLQ_URL`). */
+const HANDLER_ENV = {
+  TABLE_NAME: 'ledger-test',
+  DLQ_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-ledger-events-dlq',
+  AWS_REGION: 'eu-west-1',
+};
+
 /** Imports the bundle in a fresh Node process (like a cold start) and runs `script` on it. */
-function runInNode(bundle: string, script: string): string {
+function runInNode(
+  bundle: string,
+  script: string,
+  env: Readonly<Record<string, string | undefined>> = HANDLER_ENV,
+): string {
   return execFileSync(
     process.execPath,
     [
@@ -55,8 +71,10 @@ function runInNode(bundle: string, script: string): string {
     ],
     {
       encoding: 'utf8',
-      env: { ...process.env, TABLE_NAME: 'ledger-test', AWS_REGION: 'eu-west-1' },
+      env: { ...process.env, ...env },
       timeout: 20_000,
+      // Keep an expected import failure's stack trace out of the test output.
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
 }
@@ -98,12 +116,12 @@ describe('LedgerFunction bundling (fixture)', () => {
 
 describe('full app as bin/app.ts synthesizes it (real bundling, built-in validation)', () => {
   let stacks: LedgerStacks;
+  let stateless: Template;
 
   beforeAll(() => {
-    expect(
-      existsSync(HTTP_HANDLER_ENTRY),
-      `${HTTP_HANDLER_ENTRY} must exist (the HTTP Lambda entry)`,
-    ).toBe(true);
+    for (const entry of [HTTP_HANDLER_ENTRY, EVENTS_HANDLER_ENTRY]) {
+      expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
+    }
     const app = new App({
       outdir,
       // Fail on CloudFormation validation warnings too, not only on errors.
@@ -115,12 +133,38 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
     );
     // Throws if CDK's built-in CloudFormation validation reports anything.
     app.synth();
+    stateless = Template.fromStack(stacks.stateless);
   }, SYNTH_HOOK_TIMEOUT_MS);
 
+  const bundleOf = (fn: LedgerFunction) => join(bundleDir(stateless, logicalIdOf(fn)), 'index.mjs');
+
   it('bundles functions/http/handler.ts into an importable ESM module exporting `handler`', () => {
-    const bundle = join(bundleDir(Template.fromStack(stacks.stateless)), 'index.mjs');
+    const bundle = bundleOf(stacks.stateless.httpFunction);
     expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
     expect(runInNode(bundle, 'process.stdout.write(typeof m.handler);')).toBe('function');
+  });
+
+  it('bundles functions/events/handler.ts into an ESM module that runs and needs DLQ_URL', () => {
+    const bundle = bundleOf(stacks.stateless.eventsConsumer.function);
+    expect(bundle).not.toBe(bundleOf(stacks.stateless.httpFunction));
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // An empty batch touches neither DynamoDB nor SQS: proves the module wires up at cold start.
+    // Then a second, fresh evaluation (new URL) without DLQ_URL, the variable the stack sets,
+    // must fail the cold start loudly. One process for both keeps the test fast.
+    const fresh = `${pathToFileURL(bundle).href}?without-dlq-url`;
+    const out = runInNode(
+      bundle,
+      `const batch = await m.handler({ Records: [] });
+delete process.env.DLQ_URL;
+const withoutDlqUrl = await import(${JSON.stringify(fresh)}).then(
+  () => 'imported',
+  (error) => String(error?.message ?? error),
+);
+process.stdout.write(JSON.stringify({ batch, withoutDlqUrl }));`,
+    );
+    const result = JSON.parse(out) as { batch: unknown; withoutDlqUrl: string };
+    expect(result.batch).toEqual({ batchItemFailures: [] });
+    expect(result.withoutDlqUrl).toMatch(/DLQ_URL/);
   });
 
   it('has no warning or error annotations on either stack', () => {

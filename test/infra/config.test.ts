@@ -5,6 +5,8 @@ import {
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../../functions/contract/retention';
 import {
+  DEFAULT_EVENTS_BATCH_SIZE,
+  DEFAULT_EVENTS_MAX_CONCURRENCY,
   LEDGER_CONTEXT_KEYS,
   LedgerConfigError,
   readLedgerContext,
@@ -22,7 +24,11 @@ describe('resolveLedgerConfig: defaults', () => {
       idempotencyRetentionSeconds: DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
       inboxRetentionSeconds: DEFAULT_INBOX_RETENTION_SECONDS,
       exportFee: DEFAULT_EXPORT_FEE,
+      eventsBatchSize: 10,
+      eventsMaxConcurrency: 5,
     });
+    expect(DEFAULT_EVENTS_BATCH_SIZE).toBe(10);
+    expect(DEFAULT_EVENTS_MAX_CONCURRENCY).toBe(5);
   });
 
   it('treats empty strings and null like unset values', () => {
@@ -54,6 +60,18 @@ describe('resolveLedgerConfig: accepted values', () => {
     expect(
       resolveLedgerConfig({ deletionProtection: true, idempotencyRetentionSeconds: 60 }),
     ).toMatchObject({ deletionProtection: true, idempotencyRetentionSeconds: 60 });
+  });
+
+  it('parses events batch size and maximum concurrency, bounds included', () => {
+    expect(resolveLedgerConfig({ eventsBatchSize: '1', eventsMaxConcurrency: '2' })).toMatchObject({
+      eventsBatchSize: 1,
+      eventsMaxConcurrency: 2,
+    });
+    expect(resolveLedgerConfig({ eventsBatchSize: 10, eventsMaxConcurrency: 1000 })).toMatchObject({
+      eventsBatchSize: 10,
+      eventsMaxConcurrency: 1000,
+    });
+    expect(resolveLedgerConfig({ eventsBatchSize: ' 7 ' }).eventsBatchSize).toBe(7);
   });
 
   it('selects JWT auth with a comma separated audience (trimmed, de-duplicated)', () => {
@@ -101,6 +119,36 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
     ['retention unsafe integer', { inboxRetentionSeconds: 2 ** 60 }, /positive integer/],
     ['exportFee zero', { exportFee: '0' }, /exportFee must be a positive integer/],
     ['exportFee wrong type', { exportFee: true }, /exportFee must be a positive integer/],
+    [
+      'eventsBatchSize zero',
+      { eventsBatchSize: 0 },
+      /eventsBatchSize must be an integer from 1 to 10/,
+    ],
+    ['eventsBatchSize over 10 (no batching window)', { eventsBatchSize: '11' }, /from 1 to 10;/],
+    ['eventsBatchSize fractional', { eventsBatchSize: 2.5 }, /eventsBatchSize must be an integer/],
+    [
+      'eventsBatchSize not numeric',
+      { eventsBatchSize: 'ten' },
+      /eventsBatchSize must be an integer/,
+    ],
+    ['eventsBatchSize negative', { eventsBatchSize: '-1' }, /eventsBatchSize must be an integer/],
+    [
+      'eventsBatchSize wrong type',
+      { eventsBatchSize: false },
+      /eventsBatchSize must be an integer/,
+    ],
+    [
+      'eventsMaxConcurrency below 2',
+      { eventsMaxConcurrency: '1' },
+      /eventsMaxConcurrency must be an integer from 2 to 1000/,
+    ],
+    ['eventsMaxConcurrency over 1000', { eventsMaxConcurrency: 1001 }, /from 2 to 1000;/],
+    [
+      'eventsMaxConcurrency fractional',
+      { eventsMaxConcurrency: '5.5' },
+      /eventsMaxConcurrency must/,
+    ],
+    ['eventsMaxConcurrency wrong type', { eventsMaxConcurrency: [5] }, /eventsMaxConcurrency must/],
   ])('%s', (_name, raw, message) => {
     expect(() => resolveLedgerConfig(raw)).toThrow(LedgerConfigError);
     expect(() => resolveLedgerConfig(raw)).toThrow(message);

@@ -1,7 +1,17 @@
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { App, Duration } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TTL_ATTRIBUTE } from '../../functions/store/keys';
-import { onlyLogicalId, SYNTH_HOOK_TIMEOUT_MS, synthLedger } from './synth';
+import { StatefulStack } from '../../lib/stateful-stack';
+import {
+  logicalIdOf,
+  onlyLogicalId,
+  propertiesOf,
+  propertiesOfId,
+  SYNTH_HOOK_TIMEOUT_MS,
+  type SynthesizedLedger,
+  synthLedger,
+} from './synth';
 
 describe('StatefulStack', () => {
   let template: Template;
@@ -12,8 +22,11 @@ describe('StatefulStack', () => {
     unprotected = synthLedger({ deletionProtection: 'false' }).stateful;
   }, SYNTH_HOOK_TIMEOUT_MS);
 
-  it('holds exactly one DynamoDB table and nothing stateless', () => {
+  it('holds exactly one DynamoDB table, two SQS queues and nothing stateless', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.resourceCountIs('AWS::SQS::Queue', 2);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
     template.resourceCountIs('AWS::Lambda::Function', 0);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 0);
   });
@@ -68,5 +81,131 @@ describe('StatefulStack', () => {
   it('outputs the table name', () => {
     const tableId = onlyLogicalId(template, 'AWS::DynamoDB::Table');
     template.hasOutput('TableName', { Value: { Ref: tableId } });
+  });
+});
+
+describe('StatefulStack: ledger-events queues', () => {
+  let ledger: SynthesizedLedger;
+  let template: Template;
+  let qa: Template;
+  let queueId: string;
+  let dlqId: string;
+
+  beforeAll(() => {
+    ledger = synthLedger();
+    template = ledger.stateful;
+    qa = synthLedger({ stage: 'qa', deletionProtection: 'false' }).stateful;
+    queueId = logicalIdOf(ledger.stacks.stateful.eventQueues.queue);
+    dlqId = logicalIdOf(ledger.stacks.stateful.eventQueues.deadLetterQueue);
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  const queue = () => propertiesOfId(template, 'AWS::SQS::Queue', queueId);
+  const dlq = () => propertiesOfId(template, 'AWS::SQS::Queue', dlqId);
+
+  it('names the queues <stage>-ledger-events and <stage>-ledger-events-dlq', () => {
+    expect(queue().QueueName).toBe('dev-ledger-events');
+    expect(dlq().QueueName).toBe('dev-ledger-events-dlq');
+    const qaNames = Object.values(propertiesOf(qa, 'AWS::SQS::Queue')).map((q) => q.QueueName);
+    expect(qaNames.sort()).toEqual(['qa-ledger-events', 'qa-ledger-events-dlq']);
+  });
+
+  it('creates standard queues (not FIFO)', () => {
+    for (const q of [queue(), dlq()]) expect(q.FifoQueue).toBeUndefined();
+  });
+
+  it('encrypts both queues with SQS-managed SSE', () => {
+    for (const q of [queue(), dlq()]) {
+      expect(q.SqsManagedSseEnabled).toBe(true);
+      expect(q.KmsMasterKeyId).toBeUndefined();
+    }
+  });
+
+  it('denies every non-TLS request on both queues (enforceSSL)', () => {
+    for (const id of [queueId, dlqId]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            {
+              Effect: 'Deny',
+              Action: 'sqs:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+              Resource: { 'Fn::GetAtt': [id, 'Arn'] },
+            },
+          ]),
+        },
+      });
+    }
+  });
+
+  it('keeps dead letters 14 days, longer than the main queue keeps messages', () => {
+    expect(dlq().MessageRetentionPeriod).toBe(1_209_600);
+    // Redrive keeps the original enqueue time, so the DLQ must outlive the main queue.
+    expect(queue().MessageRetentionPeriod).toBeLessThan(1_209_600);
+  });
+
+  it('redrives to the DLQ after 5 receives; the DLQ has no redrive of its own', () => {
+    expect(queue().RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    expect(dlq().RedrivePolicy).toBeUndefined();
+  });
+
+  it('derives the visibility timeout as 6 x the 30 s consumer timeout', () => {
+    expect(queue().VisibilityTimeout).toBe(180);
+    expect(ledger.stacks.stateful.eventQueues.visibilityTimeout.toSeconds()).toBe(180);
+  });
+
+  it('retains both queues by default and deletes them with deletionProtection=false', () => {
+    for (const id of [queueId, dlqId]) {
+      expect(template.toJSON().Resources[id]).toMatchObject({
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    }
+    const qaQueues = Object.values(qa.findResources('AWS::SQS::Queue'));
+    expect(qaQueues).toHaveLength(2);
+    for (const q of qaQueues) {
+      expect(q).toMatchObject({ DeletionPolicy: 'Delete', UpdateReplacePolicy: 'Delete' });
+    }
+  });
+
+  it('outputs both queue URLs', () => {
+    template.hasOutput('EventsQueueUrl', { Value: { Ref: queueId } });
+    template.hasOutput('EventsDeadLetterQueueUrl', { Value: { Ref: dlqId } });
+  });
+});
+
+describe('StatefulStack: visibility timeout validation', () => {
+  const synthStateful = (props: ConstructorParameters<typeof StatefulStack>[2]) =>
+    Template.fromStack(
+      new StatefulStack(new App({ builtinCloudFormationValidation: false }), 'Stateful', props),
+    );
+
+  it('follows a longer consumer timeout (6 x 60 s = 360 s)', () => {
+    synthStateful({ eventsConsumerTimeout: Duration.seconds(60) }).hasResourceProperties(
+      'AWS::SQS::Queue',
+      { VisibilityTimeout: 360 },
+    );
+  });
+
+  it('accepts an explicit visibility timeout of exactly 6 x the consumer timeout', () => {
+    synthStateful({
+      eventsConsumerTimeout: Duration.seconds(30),
+      eventsVisibilityTimeout: Duration.seconds(180),
+    }).hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 180 });
+  });
+
+  it('throws when the visibility timeout is below 6 x the consumer timeout', () => {
+    expect(() =>
+      synthStateful({
+        eventsConsumerTimeout: Duration.seconds(30),
+        eventsVisibilityTimeout: Duration.seconds(179),
+      }),
+    ).toThrow(
+      /visibility timeout \(179 s\) must be at least 6 × the consumer timeout \(30 s\) = 180 s/,
+    );
   });
 });

@@ -1,11 +1,16 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  asList,
+  exportedValue,
+  logicalIdOf,
   onlyLogicalId,
   propertiesOf,
   propertiesOfId,
+  roleIdOf,
   SYNTH_HOOK_TIMEOUT_MS,
   type SynthesizedLedger,
+  statementsOf,
   synthLedger,
 } from './synth';
 
@@ -32,33 +37,9 @@ const TABLE_ACTIONS = [
 
 const ISSUER = 'https://issuer.example.com/';
 
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: unknown;
-}
-
-function statementsOf(template: Template): Statement[] {
-  return Object.values(propertiesOf(template, 'AWS::IAM::Policy')).flatMap(
-    (p) => (p.PolicyDocument as { Statement: Statement[] }).Statement,
-  );
-}
-
-const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-
 function routesByKey(template: Template): Map<string, Record<string, unknown>> {
   const routes = Object.values(propertiesOf(template, 'AWS::ApiGatewayV2::Route'));
   return new Map(routes.map((r) => [r.RouteKey as string, r]));
-}
-
-/** `{ 'Fn::ImportValue': name }` in the stateless stack → the stateful output's value. */
-function exportedValue(ledger: SynthesizedLedger, imported: unknown): unknown {
-  const name = (imported as { 'Fn::ImportValue': string })['Fn::ImportValue'];
-  const outputs = ledger.stateful.findOutputs('*') as Record<
-    string,
-    { Value: unknown; Export?: { Name: string } }
-  >;
-  return Object.values(outputs).find((o) => o.Export?.Name === name)?.Value;
 }
 
 describe('StatelessStack (IAM auth, default config)', () => {
@@ -71,11 +52,11 @@ describe('StatelessStack (IAM auth, default config)', () => {
     ledger = synthLedger();
     template = ledger.stateless;
     tableId = onlyLogicalId(ledger.stateful, 'AWS::DynamoDB::Table');
-    functionId = onlyLogicalId(template, 'AWS::Lambda::Function');
+    functionId = logicalIdOf(ledger.stacks.stateless.httpFunction);
   }, SYNTH_HOOK_TIMEOUT_MS);
 
   it('runs the HTTP function on Node.js 22, arm64, 512 MB, 10 s, ESM handler', () => {
-    template.hasResourceProperties('AWS::Lambda::Function', {
+    expect(propertiesOfId(template, 'AWS::Lambda::Function', functionId)).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       MemorySize: 512,
@@ -103,8 +84,8 @@ describe('StatelessStack (IAM auth, default config)', () => {
     expect(propertiesOf(template, 'AWS::Logs::LogGroup')[ref]).toEqual({ RetentionInDays: 30 });
   });
 
-  it('grants only item-level table actions, scoped to the table ARN', () => {
-    const statements = statementsOf(template);
+  it('grants the HTTP function only item-level table actions, scoped to the table ARN', () => {
+    const statements = statementsOf(template, roleIdOf(ledger.stacks.stateless.httpFunction));
     expect(statements).toHaveLength(1);
     const [statement] = statements;
     expect(statement?.Effect).toBe('Allow');
@@ -121,6 +102,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
         expect(actions).not.toContain('dynamodb:DeleteItem');
         expect(actions).not.toContain('dynamodb:Scan');
         expect(actions).not.toContain('dynamodb:*');
+        expect(actions).not.toContain('sqs:*');
         expect(actions).not.toContain('*');
         for (const resource of asList(statement.Resource)) {
           expect(typeof resource === 'string' && resource.includes('*')).toBe(false);

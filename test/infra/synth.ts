@@ -1,6 +1,7 @@
-import { App } from 'aws-cdk-lib';
+import { App, CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
 import { type RawLedgerContext, resolveLedgerConfig } from '../../lib/config';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
 
@@ -10,15 +11,20 @@ export interface SynthesizedLedger {
   readonly stateless: Template;
 }
 
+/** Stub code for template-only tests: bundling is covered by `bundling.test.ts`. */
+export const stubHandlerCode = (): lambda.Code =>
+  lambda.Code.fromInline('export const handler = async () => ({});');
+
 /**
- * Synthesizes both stacks from raw context exactly as `bin/app.ts` does, except that the HTTP
- * function gets stub code so no bundling happens, and CDK's built-in CloudFormation validation
+ * Synthesizes both stacks from raw context exactly as `bin/app.ts` does, except that the
+ * functions get stub code so no bundling happens, and CDK's built-in CloudFormation validation
  * (a WASM engine costing ~5 s per worker) is off. `bundling.test.ts` covers both for real.
  */
 export function synthLedger(raw: RawLedgerContext = {}): SynthesizedLedger {
   const app = new App({ builtinCloudFormationValidation: false });
   const stacks = createLedgerStacks(app, resolveLedgerConfig(raw), {
-    httpHandlerCode: lambda.Code.fromInline('export const handler = async () => ({});'),
+    httpHandlerCode: stubHandlerCode(),
+    eventsHandlerCode: stubHandlerCode(),
   });
   return {
     stacks,
@@ -58,6 +64,58 @@ export function propertiesOfId(
   const properties = propertiesOf(template, type)[logicalId];
   if (!properties) throw new Error(`no ${type} with logical id ${logicalId}`);
   return properties;
+}
+
+/** Logical id of a CloudFormation element, or of a construct's default child (e.g. a function). */
+export function logicalIdOf(construct: IConstruct): string {
+  const element = construct instanceof CfnElement ? construct : construct.node.defaultChild;
+  if (!(element instanceof CfnElement)) {
+    throw new Error(`${construct.node.path} has no CloudFormation resource`);
+  }
+  return Stack.of(element).getLogicalId(element);
+}
+
+/** Logical id of a function's execution role. */
+export function roleIdOf(fn: lambda.IFunction): string {
+  if (!fn.role) throw new Error(`${fn.node.path} has no role`);
+  return logicalIdOf(fn.role);
+}
+
+/** One IAM policy statement as synthesized. */
+export interface Statement {
+  Sid?: string;
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+/** Statements of every `AWS::IAM::Policy` in `template`, or only those attached to `roleId`. */
+export function statementsOf(template: Template, roleId?: string): Statement[] {
+  return Object.values(propertiesOf(template, 'AWS::IAM::Policy'))
+    .filter(
+      (p) =>
+        roleId === undefined ||
+        (p.Roles as { Ref?: string }[] | undefined)?.some((role) => role.Ref === roleId),
+    )
+    .flatMap((p) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+export const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/**
+ * `{ 'Fn::ImportValue': name }` in the stateless stack → the stateful output's value (undefined
+ * if no output exports `name`). Anything that is not an import is returned unchanged.
+ */
+export function exportedValue(ledger: SynthesizedLedger, imported: unknown): unknown {
+  const name = (imported as { 'Fn::ImportValue'?: unknown } | null | undefined)?.[
+    'Fn::ImportValue'
+  ];
+  if (typeof name !== 'string') return imported;
+  const outputs = ledger.stateful.findOutputs('*') as Record<
+    string,
+    { Value: unknown; Export?: { Name: string } }
+  >;
+  return Object.values(outputs).find((o) => o.Export?.Name === name)?.Value;
 }
 
 /**

@@ -1,0 +1,16 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { z } from 'zod';
+import { createSqsExportJobs } from '../queue/export-jobs';
+import { createOutboxStore } from '../store/outbox-store';
+import { createOutboxDispatcher } from './dispatcher';
+
+// Read once per container; a missing variable fails the cold start loudly.
+const env = z
+  .object({ TABLE_NAME: z.string().min(1), EXPORT_JOBS_QUEUE_URL: z.url() })
+  .parse(process.env);
+
+export const handler = createOutboxDispatcher({
+  jobs: createSqsExportJobs(new SQSClient({}), env.EXPORT_JOBS_QUEUE_URL),
+  outbox: createOutboxStore({ client: new DynamoDBClient({}), tableName: env.TABLE_NAME }),
+});

@@ -1,0 +1,24 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { ExportJob } from '../core/tasks';
+
+export interface ExportJobQueue {
+  send(job: ExportJob): Promise<void>;
+}
+
+/** `export-jobs` (CONTRACT §8): at least once; consumers dedup by `executionId`. */
+export function createSqsExportJobs(client: SQSClient, queueUrl: string): ExportJobQueue {
+  return {
+    async send(job) {
+      await client.send(
+        new SendMessageCommand({
+          QueueUrl: queueUrl,
+          MessageBody: JSON.stringify(job),
+          MessageAttributes: {
+            executionId: { DataType: 'String', StringValue: job.executionId },
+            taskId: { DataType: 'String', StringValue: job.taskId },
+          },
+        }),
+      );
+    },
+  };
+}

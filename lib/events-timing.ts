@@ -1,0 +1,37 @@
+import { Duration } from 'aws-cdk-lib';
+
+/**
+ * Lambda timeout of the `ledger-events` consumer. A batch holds at most 10 records and records
+ * for one account run one after another, each a DynamoDB transaction with its own contention
+ * retries; 30 s leaves room for that without letting a stuck invocation hold messages for long.
+ * Both stacks read it: the consumer runs with it, the queue's visibility timeout derives from it.
+ */
+export const EVENTS_CONSUMER_TIMEOUT = Duration.seconds(30);
+
+/**
+ * AWS guidance for SQS event sources: the queue's visibility timeout is at least six times the
+ * function timeout, so Lambda can retry a throttled batch before its messages reappear.
+ */
+export const VISIBILITY_TIMEOUT_FACTOR = 6;
+
+/** Smallest visibility timeout allowed for a queue consumed by a function with `consumerTimeout`. */
+export function minimumVisibilityTimeout(consumerTimeout: Duration): Duration {
+  return Duration.seconds(consumerTimeout.toSeconds() * VISIBILITY_TIMEOUT_FACTOR);
+}
+
+/**
+ * Fails the synth unless `visibilityTimeout` ≥ {@link VISIBILITY_TIMEOUT_FACTOR} × `consumerTimeout`.
+ * Called on both sides: by the queue (stateful stack) and by the consumer (stateless stack).
+ */
+export function assertVisibilityCoversConsumer(
+  visibilityTimeout: Duration,
+  consumerTimeout: Duration,
+): void {
+  const minimum = minimumVisibilityTimeout(consumerTimeout).toSeconds();
+  const actual = visibilityTimeout.toSeconds();
+  if (actual < minimum) {
+    throw new Error(
+      `ledger-events visibility timeout (${actual} s) must be at least ${VISIBILITY_TIMEOUT_FACTOR} × the consumer timeout (${consumerTimeout.toSeconds()} s) = ${minimum} s`,
+    );
+  }
+}

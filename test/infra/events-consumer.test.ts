@@ -1,0 +1,225 @@
+import { App, Duration } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StatefulStack } from '../../lib/stateful-stack';
+import { StatelessStack } from '../../lib/stateless-stack';
+import {
+  asList,
+  exportedValue,
+  logicalIdOf,
+  propertiesOf,
+  propertiesOfId,
+  roleIdOf,
+  SYNTH_HOOK_TIMEOUT_MS,
+  type SynthesizedLedger,
+  statementsOf,
+  stubHandlerCode,
+  synthLedger,
+} from './synth';
+
+/** The consumer's table access, written out independently of lib/ on purpose. */
+const TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
+
+/** What SqsEventSource grants on the consumed queue. */
+const CONSUME_ACTIONS = [
+  'sqs:ReceiveMessage',
+  'sqs:ChangeMessageVisibility',
+  'sqs:GetQueueUrl',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+];
+
+describe('StatelessStack: ledger-events consumer (default config)', () => {
+  let ledger: SynthesizedLedger;
+  let template: Template;
+  let functionId: string;
+  let tableId: string;
+  let queueId: string;
+  let dlqId: string;
+
+  beforeAll(() => {
+    ledger = synthLedger();
+    template = ledger.stateless;
+    functionId = logicalIdOf(ledger.stacks.stateless.eventsConsumer.function);
+    tableId = logicalIdOf(ledger.stacks.stateful.table);
+    queueId = logicalIdOf(ledger.stacks.stateful.eventQueues.queue);
+    dlqId = logicalIdOf(ledger.stacks.stateful.eventQueues.deadLetterQueue);
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  const consumer = () => propertiesOfId(template, 'AWS::Lambda::Function', functionId);
+  const mapping = () => {
+    const mappings = Object.values(propertiesOf(template, 'AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(1);
+    return mappings[0] ?? {};
+  };
+
+  it('runs the consumer on Node.js 22, arm64, 512 MB, 30 s, ESM handler, own log group', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 2);
+    expect(consumer()).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 30,
+      Handler: 'index.handler',
+    });
+    const ref = (consumer().LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+    expect(propertiesOf(template, 'AWS::Logs::LogGroup')[ref]).toEqual({ RetentionInDays: 30 });
+  });
+
+  it('passes the service config and DLQ_URL (the DLQ URL) via env', () => {
+    const vars = (consumer().Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(vars).toEqual({
+      TABLE_NAME: { 'Fn::ImportValue': expect.any(String) },
+      IDEMPOTENCY_RETENTION_SECONDS: '86400',
+      INBOX_RETENTION_SECONDS: '2592000',
+      EXPORT_FEE: '100',
+      DLQ_URL: { 'Fn::ImportValue': expect.any(String) },
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
+    // `Ref` of an AWS::SQS::Queue is its URL.
+    expect(exportedValue(ledger, vars.DLQ_URL)).toEqual({ Ref: dlqId });
+  });
+
+  it('maps the main queue to the consumer with partial batch responses, batch 10, concurrency 5', () => {
+    const m = mapping();
+    expect(m).toMatchObject({
+      FunctionName: { Ref: functionId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 1,
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    expect(m.Enabled).not.toBe(false);
+    expect(exportedValue(ledger, m.EventSourceArn)).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
+  });
+
+  it('gives the queue a visibility timeout of at least 6 x the consumer timeout', () => {
+    const visibility = propertiesOfId(ledger.stateful, 'AWS::SQS::Queue', queueId)
+      .VisibilityTimeout as number;
+    expect(visibility).toBeGreaterThanOrEqual(6 * (consumer().Timeout as number));
+  });
+
+  it('grants the consumer exactly: consume on the queue, SendMessage on the DLQ, item actions on the table', () => {
+    const statements = statementsOf(
+      template,
+      roleIdOf(ledger.stacks.stateless.eventsConsumer.function),
+    );
+    expect(statements).toHaveLength(3);
+    const byResource = new Map(
+      statements.map((st) => [JSON.stringify(exportedValue(ledger, st.Resource)), st]),
+    );
+    const on = (value: unknown) => byResource.get(JSON.stringify(value));
+
+    const consume = on({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    expect(consume?.Effect).toBe('Allow');
+    expect(asList(consume?.Action ?? []).sort()).toEqual([...CONSUME_ACTIONS].sort());
+
+    const send = on({ 'Fn::GetAtt': [dlqId, 'Arn'] });
+    expect(send?.Effect).toBe('Allow');
+    expect(asList(send?.Action ?? [])).toEqual(['sqs:SendMessage']);
+
+    const table = on({ 'Fn::GetAtt': [tableId, 'Arn'] });
+    expect(table?.Effect).toBe('Allow');
+    expect(asList(table?.Action ?? []).sort()).toEqual([...TABLE_ACTIONS].sort());
+  });
+
+  it('allows sqs:SendMessage nowhere but on the DLQ, and nothing else on the DLQ', () => {
+    for (const statement of statementsOf(template)) {
+      const actions = asList(statement.Action);
+      const resources = asList(statement.Resource).map((r) => exportedValue(ledger, r));
+      const onDlq = resources.some(
+        (r) => JSON.stringify(r) === JSON.stringify({ 'Fn::GetAtt': [dlqId, 'Arn'] }),
+      );
+      if (actions.includes('sqs:SendMessage')) expect(onDlq).toBe(true);
+      if (onDlq) expect(actions).toEqual(['sqs:SendMessage']);
+    }
+  });
+
+  it('has no wildcard action or resource in any data statement', () => {
+    for (const statement of statementsOf(template)) {
+      for (const action of asList(statement.Action)) expect(action).not.toMatch(/\*/);
+      for (const resource of asList(statement.Resource)) {
+        expect(typeof resource === 'string' && resource.includes('*')).toBe(false);
+        expect(JSON.stringify(exportedValue(ledger, resource))).not.toContain('*');
+      }
+    }
+  });
+
+  it('alarms when the DLQ holds at least one message (1 min maximum, missing data not breaching)', () => {
+    const alarms = Object.values(propertiesOf(template, 'AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(1);
+    const alarm = alarms[0] ?? {};
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Statistic: 'Maximum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    expect(alarm.Period).toBeGreaterThanOrEqual(60);
+    expect(alarm.Period).toBeLessThanOrEqual(300);
+    const [dimension] = alarm.Dimensions as { Name: string; Value: unknown }[];
+    expect(dimension?.Name).toBe('QueueName');
+    expect(exportedValue(ledger, dimension?.Value)).toEqual({
+      'Fn::GetAtt': [dlqId, 'QueueName'],
+    });
+  });
+
+  it('tells the operator what the alarm means and what to do, and leaves actions to a later topic', () => {
+    const alarm = Object.values(propertiesOf(template, 'AWS::CloudWatch::Alarm'))[0] ?? {};
+    const description = alarm.AlarmDescription as string;
+    expect(description.length).toBeLessThanOrEqual(1024);
+    for (const phrase of ['ledger-events-dlq', 'error_code', 'redrive', 'docs/deployment.md']) {
+      expect(description).toContain(phrase);
+    }
+    expect(alarm.AlarmActions).toBeUndefined();
+    // The hook for the alarm topic.
+    expect(ledger.stacks.stateless.eventsDeadLetterAlarm).toBeInstanceOf(cloudwatch.Alarm);
+    expect(logicalIdOf(ledger.stacks.stateless.eventsDeadLetterAlarm)).toBe(
+      Object.keys(template.findResources('AWS::CloudWatch::Alarm'))[0],
+    );
+  });
+});
+
+describe('StatelessStack: ledger-events consumer (configured)', () => {
+  it('takes batch size and maximum concurrency from context', () => {
+    const mappings = Object.values(
+      propertiesOf(
+        synthLedger({ eventsBatchSize: '3', eventsMaxConcurrency: 50 }).stateless,
+        'AWS::Lambda::EventSourceMapping',
+      ),
+    );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]).toMatchObject({ BatchSize: 3, ScalingConfig: { MaximumConcurrency: 50 } });
+  });
+
+  it('throws when the consumer timeout outgrows the queue visibility timeout', () => {
+    const app = new App({ builtinCloudFormationValidation: false });
+    const stateful = new StatefulStack(app, 'Stateful', {
+      eventsConsumerTimeout: Duration.seconds(30),
+    });
+    expect(
+      () =>
+        new StatelessStack(app, 'Stateless', {
+          table: stateful.table,
+          eventQueues: stateful.eventQueues,
+          httpHandlerCode: stubHandlerCode(),
+          eventsHandlerCode: stubHandlerCode(),
+          eventsConsumerTimeout: Duration.seconds(31),
+        }),
+    ).toThrow(
+      /visibility timeout \(180 s\) must be at least 6 × the consumer timeout \(31 s\) = 186 s/,
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { signCallback } from '../../functions/core/signature';
+import { type EventOptions, httpEvent } from './http-event';
+
+export const APP = 'export-worker';
+export const SECRET = 'test-secret-0123456789';
+export const NEXT_SECRET = 'test-secret-rotated-9876543210';
+
+export interface CallbackSpec {
+  executionId: string;
+  taskId?: string;
+  sequence: number | string;
+  status?: string;
+  progress?: number;
+  id?: string;
+  applicationid?: string;
+}
+
+/** A CloudEvents callback body as a worker sends it (CONTRACT §7). */
+export function callbackBody(spec: CallbackSpec): string {
+  return JSON.stringify({
+    specversion: '1.0',
+    id: spec.id ?? randomUUID(),
+    source: 'urn:worker:export',
+    type: 'export.execution.progress',
+    sequence: spec.sequence,
+    executionid: spec.executionId,
+    ...(spec.taskId ? { taskid: spec.taskId } : {}),
+    ...(spec.applicationid ? { applicationid: spec.applicationid } : {}),
+    data: {
+      ...(spec.status ? { status: spec.status } : {}),
+      ...(spec.progress === undefined ? {} : { progress: spec.progress }),
+    },
+  });
+}
+
+/** A signed POST /v1/callbacks/{app} event; `header` overrides the computed signature. */
+export function signedCallback(
+  body: string,
+  options: { secrets?: string[]; timestamp?: number; header?: string; app?: string } = {},
+) {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const header =
+    options.header ?? signCallback(options.secrets ?? [SECRET], timestamp, Buffer.from(body));
+  const eventOptions: EventOptions = {
+    rawBody: body,
+    headers: { 'content-type': 'application/json', 'callback-signature': header },
+  };
+  return httpEvent('POST', `/v1/callbacks/${options.app ?? APP}`, eventOptions);
+}
