@@ -8,6 +8,12 @@ export interface LocalSettings {
   readonly dynamoPort: number;
   /** An already running DynamoDB to use instead of starting DynamoDB Local. */
   readonly dynamoEndpoint: string | undefined;
+  /** Port for the SQS emulator (fauxqs) the stack starts. @default 4566 */
+  readonly sqsPort: number;
+  /** An already running SQS (emulator) to use instead of starting fauxqs. */
+  readonly sqsEndpoint: string | undefined;
+  /** How long the queue poller hides a received message; failures reappear after it. @default 5 */
+  readonly sqsVisibilityTimeoutSeconds: number;
   /** The handler configuration; TABLE_NAME defaults to `ledger`. */
   readonly config: ServiceConfig;
 }
@@ -15,6 +21,8 @@ export interface LocalSettings {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_DYNAMODB_PORT = 8000;
 export const DEFAULT_TABLE_NAME = 'ledger';
+export const DEFAULT_SQS_PORT = 4566;
+export const DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS = 5;
 
 /** Reads and validates the local stack's variables; a bad value throws a readable error. */
 export function readLocalSettings(env: Record<string, string | undefined>): LocalSettings {
@@ -26,6 +34,13 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
     port: parsePort('PORT', given('PORT'), DEFAULT_PORT),
     dynamoPort: parsePort('DYNAMODB_PORT', given('DYNAMODB_PORT'), DEFAULT_DYNAMODB_PORT),
     dynamoEndpoint: parseEndpoint('DYNAMODB_ENDPOINT', given('DYNAMODB_ENDPOINT')),
+    sqsPort: parsePort('SQS_PORT', given('SQS_PORT'), DEFAULT_SQS_PORT),
+    sqsEndpoint: parseEndpoint('SQS_ENDPOINT', given('SQS_ENDPOINT')),
+    sqsVisibilityTimeoutSeconds: parseSeconds(
+      'SQS_VISIBILITY_TIMEOUT_SECONDS',
+      given('SQS_VISIBILITY_TIMEOUT_SECONDS'),
+      DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS,
+    ),
     config: loadConfig({
       TABLE_NAME: given('TABLE_NAME') ?? DEFAULT_TABLE_NAME,
       IDEMPOTENCY_RETENTION_SECONDS: given('IDEMPOTENCY_RETENTION_SECONDS'),
@@ -42,6 +57,16 @@ function parsePort(name: string, value: string | undefined, fallback: number): n
     throw new Error(`${name} must be a port number between 1 and 65535 (got "${value}")`);
   }
   return port;
+}
+
+/** Whole seconds within SQS's VisibilityTimeout range, 0–43200. */
+function parseSeconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value) || seconds > 43_200) {
+    throw new Error(`${name} must be whole seconds between 0 and 43200 (got "${value}")`);
+  }
+  return seconds;
 }
 
 function parseEndpoint(name: string, value: string | undefined): string | undefined {

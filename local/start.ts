@@ -1,16 +1,25 @@
 /**
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
- * Later services (SQS emulator, queue poller, outbox dispatcher) slot in as further steps.
+ * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, queue poller. The outbox
+ * dispatcher (a later issue) slots in after the poller.
  */
 import { banner } from './banner';
 import { startDynamoService } from './services/dynamodb';
 import { reserveHttpPort, startHttpService } from './services/http';
 import { Lifecycle } from './services/lifecycle';
+import { startPollerService } from './services/poller';
+import { reserveSqsPort, startSqsService } from './services/sqs';
 import { type LocalSettings, readLocalSettings } from './settings';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
+
+// Output is best effort. When the reader goes away (`npm start | tee log` and Ctrl-C reaching
+// tee first), a write fails with EPIPE; unhandled, that error would re-enter the
+// uncaughtException handler below, which writes again, and the process would spin instead of
+// stopping its services.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 const lifecycle = new Lifecycle((line) => out(`[stop] ${line}`));
 let exiting = false;
@@ -44,6 +53,7 @@ process.on('unhandledRejection', (reason) => {
 
 async function startStack(settings: LocalSettings): Promise<void> {
   await reserveHttpPort(settings.port);
+  await reserveSqsPort({ port: settings.sqsPort, endpoint: settings.sqsEndpoint });
 
   out(
     settings.dynamoEndpoint
@@ -69,7 +79,25 @@ async function startStack(settings: LocalSettings): Promise<void> {
     log: (line) => out(`[http] ${line}`),
   });
 
-  // Next issue: SQS emulator, queues, queue poller and outbox dispatcher start here.
+  out(
+    settings.sqsEndpoint ? `using SQS at ${settings.sqsEndpoint}` : 'starting the SQS emulator...',
+  );
+  const sqs = await startSqsService(lifecycle, {
+    port: settings.sqsPort,
+    endpoint: settings.sqsEndpoint,
+  });
+
+  out('starting the queue poller...');
+  await startPollerService(lifecycle, {
+    sqs,
+    dynamoClient: dynamo.client,
+    config: settings.config,
+    visibilityTimeoutSeconds: settings.sqsVisibilityTimeoutSeconds,
+    log: (line) => out(`[poller] ${line}`),
+    eventsLog: (line) => out(`[events] ${line}`),
+  });
+
+  // Next issue: the outbox dispatcher starts here.
 
   lifecycle.signal.throwIfAborted();
 
@@ -78,6 +106,9 @@ async function startStack(settings: LocalSettings): Promise<void> {
       httpUrl: http.url,
       dynamoEndpoint: dynamo.endpoint,
       dynamoExternal: dynamo.external,
+      sqsEndpoint: sqs.endpoint,
+      sqsExternal: sqs.external,
+      queues: sqs.queues,
     }),
   );
   out('ready');

@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { CallbackEventSchema } from './callback-event';
 import {
   Account,
   CreateAccountBody,
+  CreateExportBody,
   EventSourceList,
   PostTransactionBody,
   Problem,
+  RerunBody,
+  Task,
   Transaction,
   TransactionPage,
 } from './schemas';
@@ -40,6 +44,13 @@ const idempotencyKeyHeader = {
 
 const accountIdParam = {
   name: 'accountId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+};
+
+const taskIdParam = {
+  name: 'taskId',
   in: 'path',
   required: true,
   schema: { type: 'string', format: 'uuid' },
@@ -160,6 +171,93 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           },
         },
       },
+      '/v1/accounts/{accountId}/exports': {
+        post: {
+          operationId: 'createExport',
+          description:
+            'Debits the export fee and creates the task, its first execution and the export job ' +
+            'in one transaction.',
+          parameters: [accountIdParam, idempotencyKeyHeader],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/CreateExport' } },
+            },
+          },
+          responses: {
+            '202': { ...json('Task created (or its replay)', 'Task'), headers: replayedHeader },
+            ...commonErrors,
+            '409': problem('insufficient_funds (for the fee) or idempotency_key_in_use'),
+          },
+        },
+      },
+      '/v1/tasks/{taskId}': {
+        get: {
+          operationId: 'getTask',
+          parameters: [taskIdParam],
+          responses: {
+            '200': json('The task with its executions', 'Task'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+          },
+        },
+      },
+      '/v1/tasks/{taskId}/reruns': {
+        post: {
+          operationId: 'rerunTask',
+          parameters: [taskIdParam, idempotencyKeyHeader],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Rerun' } } },
+          },
+          responses: {
+            '202': {
+              ...json('A new current execution (or the replay)', 'Task'),
+              headers: replayedHeader,
+            },
+            ...commonErrors,
+            '409': problem('task_not_terminal or idempotency_key_in_use'),
+          },
+        },
+      },
+      '/v1/callbacks/{applicationId}': {
+        post: {
+          operationId: 'postCallback',
+          security: [],
+          description:
+            'Signed execution callbacks. Header `Callback-Signature: t=<unix seconds>,v1=<hex ' +
+            'HMAC-SHA256 of "<t>.<raw body>">`; several v1 entries allowed during rotation; ' +
+            '±300 s window.',
+          parameters: [
+            {
+              name: 'applicationId',
+              in: 'path',
+              required: true,
+              schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+            },
+            {
+              name: 'Callback-Signature',
+              in: 'header',
+              required: true,
+              schema: { type: 'string' },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/CallbackEvent' } },
+            },
+          },
+          responses: {
+            '200': json('applied | duplicate | stale | superseded', 'CallbackOutcome'),
+            '400': problem('invalid_callback'),
+            '401': problem('invalid_signature or signature_expired'),
+            '413': problem('payload_too_large'),
+            '415': problem('unsupported_media_type'),
+            '500': problem('internal'),
+            '503': problem('unavailable (has Retry-After)'),
+          },
+        },
+      },
       '/v1/openapi.json': {
         get: {
           operationId: 'getOpenApi',
@@ -184,6 +282,15 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         Transaction: jsonSchema(Transaction, 'output'),
         TransactionPage: jsonSchema(TransactionPage, 'output'),
         EventSourceList: jsonSchema(EventSourceList, 'output'),
+        CreateExport: jsonSchema(CreateExportBody, 'input'),
+        Rerun: jsonSchema(RerunBody, 'input'),
+        Task: jsonSchema(Task, 'output'),
+        CallbackEvent: jsonSchema(CallbackEventSchema, 'input'),
+        CallbackOutcome: {
+          type: 'object',
+          properties: { outcome: { enum: ['applied', 'duplicate', 'stale', 'superseded'] } },
+          required: ['outcome'],
+        },
         Problem: jsonSchema(Problem, 'output'),
       },
     },

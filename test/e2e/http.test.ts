@@ -1,7 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/free-port';
+import {
+  type ApiResponse,
+  apiClient,
+  groupAlive,
+  ISO_TIME,
+  type LocalStack,
+  portAnswers,
+  startLocalStack,
+} from './support/stack';
 
 /**
  * Starts the local stack the way a newcomer does (`npm start` = tsx local/start.ts) and talks
@@ -12,86 +18,23 @@ const RETENTION_SECONDS = 3_600;
 /** Distinctive, so a leak of the table name into a response is easy to spot. */
 const TABLE_NAME = 'e2e-ledger-table';
 
-let stack: ChildProcess;
-let output = '';
-let base = '';
-let dynamoPort = 0;
-let httpPort = 0;
+let stack: LocalStack;
+let api: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
-  httpPort = await freePort();
-  dynamoPort = await freePort();
-  base = `http://127.0.0.1:${httpPort}`;
-  stack = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      PORT: String(httpPort),
-      DYNAMODB_PORT: String(dynamoPort),
-      DYNAMODB_ENDPOINT: '',
-      TABLE_NAME,
-      IDEMPOTENCY_RETENTION_SECONDS: String(RETENTION_SECONDS),
-    },
-    detached: true, // its own process group: the orphan check below looks at the whole group
-    stdio: ['ignore', 'pipe', 'pipe'],
+  stack = await startLocalStack({
+    TABLE_NAME,
+    IDEMPOTENCY_RETENTION_SECONDS: String(RETENTION_SECONDS),
   });
-  await waitForReady(stack, 90_000);
+  api = apiClient(stack.base);
 });
 
 afterAll(() => {
   // Safety net only: the last test stops the stack with SIGINT and checks it cleaned up.
-  if (stack?.pid !== undefined && groupAlive(stack.pid)) process.kill(-stack.pid, 'SIGKILL');
+  stack?.kill();
 });
 
-function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "ready" within ${timeoutMs} ms:\n${output}`)),
-      timeoutMs,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/^ready$/m.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the local stack exited with ${code} before "ready":\n${output}`));
-    });
-  });
-}
-
-interface Call {
-  principal?: string;
-  key?: string;
-  body?: unknown;
-}
-
-async function api(method: string, path: string, call: Call = {}) {
-  const headers: Record<string, string> = {};
-  if (call.principal) headers['X-Principal-Id'] = call.principal;
-  if (call.key) headers['Idempotency-Key'] = call.key;
-  if (call.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: call.body === undefined ? undefined : JSON.stringify(call.body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: parse(text) };
-}
-
-function parse(text: string): Record<string, unknown> {
-  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-}
-
-function expectProblem(res: Awaited<ReturnType<typeof api>>, status: number, code: string) {
+function expectProblem(res: ApiResponse, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(res.json).toMatchObject({
@@ -104,28 +47,6 @@ function expectProblem(res: Awaited<ReturnType<typeof api>>, status: number, cod
   expect(res.text).not.toMatch(/\n\s+at |Exception/);
   expect(res.text).not.toContain(TABLE_NAME);
 }
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('local stack over HTTP', () => {
   const alice = 'alice';
@@ -259,18 +180,13 @@ describe('local stack over HTTP', () => {
     );
   });
 
-  it('stops on SIGINT: exits 0 and leaves no DynamoDB Local behind', async () => {
-    const pid = stack.pid;
-    if (pid === undefined) throw new Error('the local stack has no pid');
-    // 'close' rather than 'exit': it waits for the last output to be read.
-    const exited = new Promise<number | null>((resolve) => stack.once('close', resolve));
-
-    process.kill(pid, 'SIGINT');
-
-    expect(await exited).toBe(0);
-    expect(output).toMatch(/stopped DynamoDB Local/);
-    await expect.poll(() => groupAlive(pid), { timeout: 10_000 }).toBe(false);
-    expect(await portAnswers(dynamoPort)).toBe(false);
-    expect(await portAnswers(httpPort)).toBe(false);
+  it('stops on SIGINT: exits 0 and leaves no DynamoDB Local or SQS emulator behind', async () => {
+    expect(await stack.interrupt()).toBe(0);
+    expect(stack.output()).toMatch(/stopped DynamoDB Local/);
+    expect(stack.output()).toMatch(/stopped SQS emulator/);
+    await expect.poll(() => groupAlive(stack.pid), { timeout: 10_000 }).toBe(false);
+    expect(await portAnswers(stack.dynamoPort)).toBe(false);
+    expect(await portAnswers(stack.httpPort)).toBe(false);
+    expect(await portAnswers(stack.sqsPort)).toBe(false);
   });
 });

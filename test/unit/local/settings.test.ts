@@ -7,12 +7,16 @@ describe('local stack settings', () => {
       port: 3000,
       dynamoPort: 8000,
       dynamoEndpoint: undefined,
-      config: {
+      sqsPort: 4566,
+      sqsEndpoint: undefined,
+      sqsVisibilityTimeoutSeconds: 5,
+      // loadConfig owns the rest of the handler configuration.
+      config: expect.objectContaining({
         tableName: 'ledger',
         idempotencyRetentionSeconds: 86_400,
         inboxRetentionSeconds: 2_592_000,
         exportFee: 100,
-      },
+      }),
     });
   });
 
@@ -21,6 +25,9 @@ describe('local stack settings', () => {
       PORT: '4000',
       DYNAMODB_PORT: '',
       DYNAMODB_ENDPOINT: 'http://localhost:9000/',
+      SQS_PORT: '4577',
+      SQS_ENDPOINT: 'http://127.0.0.1:9324/',
+      SQS_VISIBILITY_TIMEOUT_SECONDS: '0',
       TABLE_NAME: 'ledger-dev',
       IDEMPOTENCY_RETENTION_SECONDS: '60',
       INBOX_RETENTION_SECONDS: '120',
@@ -31,12 +38,15 @@ describe('local stack settings', () => {
       port: 4000,
       dynamoPort: 8000,
       dynamoEndpoint: 'http://localhost:9000',
-      config: {
+      sqsPort: 4577,
+      sqsEndpoint: 'http://127.0.0.1:9324',
+      sqsVisibilityTimeoutSeconds: 0,
+      config: expect.objectContaining({
         tableName: 'ledger-dev',
         idempotencyRetentionSeconds: 60,
         inboxRetentionSeconds: 120,
         exportFee: 7,
-      },
+      }),
     });
   });
 
@@ -47,6 +57,14 @@ describe('local stack settings', () => {
     [{ DYNAMODB_ENDPOINT: 'localhost:8000' }, /DYNAMODB_ENDPOINT must be an http\(s\) URL/],
     [{ DYNAMODB_ENDPOINT: 'not a url' }, /DYNAMODB_ENDPOINT must be a URL/],
     [{ IDEMPOTENCY_RETENTION_SECONDS: '-1' }, /IDEMPOTENCY_RETENTION_SECONDS/],
+    [{ INBOX_RETENTION_SECONDS: '0' }, /INBOX_RETENTION_SECONDS/],
+    [{ SQS_PORT: '65536' }, /SQS_PORT must be a port number/],
+    [{ SQS_ENDPOINT: 'ftp://127.0.0.1:4566' }, /SQS_ENDPOINT must be an http\(s\) URL/],
+    [
+      { SQS_VISIBILITY_TIMEOUT_SECONDS: '1.5' },
+      /SQS_VISIBILITY_TIMEOUT_SECONDS must be whole seconds/,
+    ],
+    [{ SQS_VISIBILITY_TIMEOUT_SECONDS: '43201' }, /SQS_VISIBILITY_TIMEOUT_SECONDS/],
   ])('rejects %o', (env, message) => {
     expect(() => readLocalSettings(env)).toThrow(message);
   });

@@ -1,0 +1,173 @@
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ListQueuesCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { buildApp } from 'fauxqs';
+import { LOCAL_AWS } from './dynamodb';
+
+/** Queue names of contract §1; the same names as on AWS. */
+export const LEDGER_EVENTS_QUEUE = 'ledger-events';
+export const LEDGER_EVENTS_DLQ = 'ledger-events-dlq';
+export const EXPORT_JOBS_QUEUE = 'export-jobs';
+/** Redrive after this many receives (contract §6). */
+export const MAX_RECEIVE_COUNT = 5;
+
+export function localSqsClient(endpoint: string): SQSClient {
+  return new SQSClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
+}
+
+export interface RunningSqs {
+  readonly endpoint: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the fauxqs SQS emulator in this process, in memory, listening on `host` only.
+ * (fauxqs' own `startFauxqs()` binds every interface, so this builds its app and listens itself.)
+ * fauxqs implements RedrivePolicy, long polling and visibility timeouts; queue URLs it returns
+ * look like `http://sqs.us-east-1.localhost:<port>/000000000000/<name>` and must be used as is.
+ */
+export async function startSqsEmulator(port: number, host = '127.0.0.1'): Promise<RunningSqs> {
+  const app = buildApp({ logger: false, defaultRegion: LOCAL_AWS.region });
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    await app.close().catch(() => {});
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`port ${port} on ${host} is already in use; set SQS_PORT to another port`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  const address = app.server.address();
+  const actual = typeof address === 'object' && address ? address.port : port;
+  let stopping: Promise<void> | undefined;
+  // Ends pending long polls and closes open connections (fauxqs sets forceCloseConnections).
+  const stop = (): Promise<void> => {
+    const closing = stopping ?? app.close().then(() => {});
+    stopping = closing;
+    return closing;
+  };
+  return { endpoint: `http://${host}:${actual}`, port: actual, stop };
+}
+
+/** Waits until an SQS endpoint answers ListQueues. */
+export async function waitUntilSqsAnswers(
+  endpoint: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const client = localSqsClient(endpoint);
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      try {
+        await client.send(new ListQueuesCommand({ MaxResults: 1 }), { abortSignal: signal });
+        return;
+      } catch (error) {
+        signal?.throwIfAborted();
+        if (Date.now() > deadline) {
+          throw new Error(`SQS at ${endpoint} did not answer in ${timeoutMs} ms`, {
+            cause: error,
+          });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+export interface QueueRef {
+  readonly name: string;
+  readonly url: string;
+  readonly arn: string;
+}
+
+export interface LocalQueues {
+  readonly ledgerEvents: QueueRef;
+  readonly deadLetters: QueueRef;
+  readonly exportJobs: QueueRef;
+}
+
+/**
+ * Creates the stack's queues when they are missing (here or on an external SQS_ENDPOINT) and
+ * makes sure `ledger-events` redrives to `ledger-events-dlq` after MAX_RECEIVE_COUNT receives.
+ * Safe to run again: existing queues and their messages are kept.
+ */
+export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Promise<LocalQueues> {
+  const deadLetters = await ensureQueue(client, LEDGER_EVENTS_DLQ, signal);
+  const ledgerEvents = await ensureQueue(client, LEDGER_EVENTS_QUEUE, signal);
+  await ensureRedrivePolicy(client, ledgerEvents, deadLetters.arn, signal);
+  const exportJobs = await ensureQueue(client, EXPORT_JOBS_QUEUE, signal);
+  return { ledgerEvents, deadLetters, exportJobs };
+}
+
+/**
+ * CreateQueue without attributes returns the existing queue's URL whatever its attributes,
+ * whereas CreateQueue with attributes fails (QueueNameExists) when they differ. So: create
+ * bare, then set what must be set.
+ */
+async function ensureQueue(
+  client: SQSClient,
+  name: string,
+  signal: AbortSignal | undefined,
+): Promise<QueueRef> {
+  const created = await client.send(new CreateQueueCommand({ QueueName: name }), {
+    abortSignal: signal,
+  });
+  const url = created.QueueUrl;
+  if (!url) throw new Error(`CreateQueue ${name} returned no QueueUrl`);
+  const attributes = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }),
+    { abortSignal: signal },
+  );
+  const arn = attributes.Attributes?.QueueArn;
+  if (!arn) throw new Error(`GetQueueAttributes ${name} returned no QueueArn`);
+  return { name, url, arn };
+}
+
+async function ensureRedrivePolicy(
+  client: SQSClient,
+  queue: QueueRef,
+  deadLetterTargetArn: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const current = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['RedrivePolicy'] }),
+    { abortSignal: signal },
+  );
+  if (redriveMatches(current.Attributes?.RedrivePolicy, deadLetterTargetArn)) return;
+  await client.send(
+    new SetQueueAttributesCommand({
+      QueueUrl: queue.url,
+      Attributes: {
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
+      },
+    }),
+    { abortSignal: signal },
+  );
+}
+
+function redriveMatches(policy: string | undefined, deadLetterTargetArn: string): boolean {
+  if (!policy) return false;
+  try {
+    const parsed = JSON.parse(policy) as {
+      deadLetterTargetArn?: unknown;
+      maxReceiveCount?: unknown;
+    };
+    return (
+      parsed.deadLetterTargetArn === deadLetterTargetArn &&
+      Number(parsed.maxReceiveCount) === MAX_RECEIVE_COUNT
+    );
+  } catch {
+    return false;
+  }
+}

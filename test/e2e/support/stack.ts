@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { freePort } from '../../support/free-port';
+
+/**
+ * Starts the local stack the way a newcomer does (`npm start` = tsx local/start.ts), on free
+ * ports, in its own process group, and waits for its `ready` line.
+ */
+export interface LocalStack {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly httpPort: number;
+  readonly dynamoPort: number;
+  readonly sqsPort: number;
+  /** http://127.0.0.1:<httpPort> */
+  readonly base: string;
+  /** http://127.0.0.1:<sqsPort> */
+  readonly sqsEndpoint: string;
+  /** Everything the stack printed so far (stdout and stderr). */
+  output(): string;
+  /** Sends SIGINT (Ctrl-C) and resolves the exit code once its output is drained. */
+  interrupt(): Promise<number | null>;
+  /** Safety net: SIGKILLs the whole process group if anything is left. */
+  kill(): void;
+}
+
+export async function startLocalStack(
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<LocalStack> {
+  const httpPort = await freePort();
+  const dynamoPort = await freePort();
+  const sqsPort = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      PORT: String(httpPort),
+      DYNAMODB_PORT: String(dynamoPort),
+      SQS_PORT: String(sqsPort),
+      DYNAMODB_ENDPOINT: '',
+      SQS_ENDPOINT: '',
+      ...env,
+    },
+    detached: true, // its own process group: the orphan checks look at the whole group
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not start the local stack');
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const stack: LocalStack = {
+    child,
+    pid,
+    httpPort,
+    dynamoPort,
+    sqsPort,
+    base: `http://127.0.0.1:${httpPort}`,
+    sqsEndpoint: `http://127.0.0.1:${sqsPort}`,
+    output: () => output,
+    interrupt: () => {
+      process.kill(pid, 'SIGINT');
+      return closed;
+    },
+    kill: () => {
+      if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+    },
+  };
+  try {
+    await waitForReady(child, () => output, timeoutMs);
+  } catch (error) {
+    stack.kill();
+    throw error;
+  }
+  return stack;
+}
+
+function waitForReady(child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`no "ready" within ${timeoutMs} ms:\n${output()}`));
+    }, timeoutMs);
+    const onData = () => {
+      if (/^ready$/m.test(output())) {
+        cleanup();
+        resolve();
+      }
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`the local stack exited with ${code} before "ready":\n${output()}`));
+    };
+    function cleanup() {
+      clearTimeout(timer);
+      child.stdout?.removeListener('data', onData);
+      child.removeListener('exit', onExit);
+    }
+    // Registered after the collectors in startLocalStack, so output() already has the chunk.
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export interface Call {
+  principal?: string;
+  key?: string;
+  body?: unknown;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+/** A tiny HTTP client for the stack's API, like curl with the local stack's headers. */
+export function apiClient(base: string) {
+  return async (method: string, path: string, call: Call = {}): Promise<ApiResponse> => {
+    const headers: Record<string, string> = {};
+    if (call.principal) headers['X-Principal-Id'] = call.principal;
+    if (call.key) headers['Idempotency-Key'] = call.key;
+    if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+    };
+  };
+}
+
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
