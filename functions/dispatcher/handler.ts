@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
+import { lambdaTelemetry } from '../observability/powertools';
 import { createSqsExportJobs } from '../queue/export-jobs';
 import { createOutboxStore } from '../store/outbox-store';
 import { createOutboxDispatcher } from './dispatcher';
@@ -9,8 +10,12 @@ import { createOutboxDispatcher } from './dispatcher';
 const env = z
   .object({ TABLE_NAME: z.string().min(1), EXPORT_JOBS_QUEUE_URL: z.url() })
   .parse(process.env);
+const telemetry = lambdaTelemetry('ledger-outbox-dispatcher');
 
-export const handler = createOutboxDispatcher({
-  jobs: createSqsExportJobs(new SQSClient({}), env.EXPORT_JOBS_QUEUE_URL),
-  outbox: createOutboxStore({ client: new DynamoDBClient({}), tableName: env.TABLE_NAME }),
-});
+export const handler = telemetry.instrument(
+  createOutboxDispatcher({
+    jobs: createSqsExportJobs(new SQSClient({}), env.EXPORT_JOBS_QUEUE_URL),
+    outbox: createOutboxStore({ client: new DynamoDBClient({}), tableName: env.TABLE_NAME }),
+    log: telemetry.log,
+  }),
+);

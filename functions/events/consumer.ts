@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { EventService } from '../core/event-service';
 import { consoleLog, errorFields, type Log } from '../observability/log';
+import { METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { DeadLetterPort } from '../queue/dead-letter';
 import { parseLedgerEvent } from './parse';
 
@@ -9,6 +10,7 @@ export interface EventsConsumerDeps {
   readonly deadLetters: DeadLetterPort;
   readonly clock?: () => Date;
   readonly log?: Log;
+  readonly metrics?: MetricsPort;
 }
 
 export type EventsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
@@ -23,6 +25,7 @@ type RecordResult = 'done' | 'retry';
 export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? consoleLog;
+  const metrics = deps.metrics ?? noMetrics;
 
   async function deadLetter(record: SQSRecord, code: string, detail: string, fields: object) {
     await deps.deadLetters.send({
@@ -31,6 +34,7 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
       detail,
       sourceMessageId: record.messageId,
     });
+    metrics.count(METRICS.deadLetter, 1, { name: 'errorCode', value: code });
     log.warn('ledger event dead-lettered', { ...fields, errorCode: code, errorDetail: detail });
   }
 
@@ -53,12 +57,15 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
         case 'applied': {
           const gaps = outcome.sequence?.newGaps ?? [];
           if (gaps.length > 0) {
+            metrics.count(METRICS.sequenceGap, gaps.length);
             log.warn('sequence gap', { ...fields, sequence: event.sequence, missing: gaps });
           }
+          metrics.count(METRICS.ledgerEventApplied);
           log.info('ledger event applied', { ...fields, entryId: outcome.entryId });
           return 'done';
         }
         case 'duplicate':
+          metrics.count(METRICS.inboxDuplicate);
           log.info('ledger event duplicate', fields);
           return 'done';
         case 'poison':

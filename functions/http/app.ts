@@ -2,18 +2,22 @@ import type { ServiceConfig } from '../config';
 import { buildOpenApiDocument } from '../contract/openapi';
 import { type CallbackPort, CallbackService } from '../core/callback-service';
 import { AppError } from '../core/errors';
+import { sha256Hex } from '../core/fingerprint';
 import { LedgerService } from '../core/ledger-service';
 import type { LedgerPort } from '../core/ports';
 import type { TaskPort } from '../core/task-ports';
 import { TaskService } from '../core/task-service';
 import { consoleLog, errorFields, type Log } from '../observability/log';
+import { METRICS, type MetricName, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { CallbackSecrets } from '../secrets/callback-secrets';
+import { principalOf } from './principal';
+import { header } from './request';
 import { problemResult, rawJson } from './respond';
 import { createRouter } from './router';
 import { callbackRoutes } from './routes/callback-routes';
 import { ledgerRoutes } from './routes/ledger-routes';
 import { taskRoutes } from './routes/task-routes';
-import type { HttpHandler } from './types';
+import type { HttpEvent, HttpHandler, HttpResult } from './types';
 
 export interface HttpAppDeps {
   readonly ledger: LedgerPort;
@@ -24,12 +28,22 @@ export interface HttpAppDeps {
   readonly clock?: () => Date;
   readonly newId?: () => string;
   readonly log?: Log;
+  readonly metrics?: MetricsPort;
 }
+
+/** Problem codes worth a metric of their own. */
+const CODE_METRIC: Partial<Record<string, MetricName>> = {
+  idempotency_key_reused: METRICS.idempotencyKeyReused,
+  invalid_signature: METRICS.signatureFailure,
+  signature_expired: METRICS.signatureFailure,
+  unavailable: METRICS.storageThrottle,
+};
 
 /** The HTTP API: parse, call the core, map the outcome. No business rule lives here. */
 export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? consoleLog;
+  const metrics = deps.metrics ?? noMetrics;
   const { config } = deps;
   const newId = deps.newId ? { newId: deps.newId } : {};
   const openApi = JSON.stringify(buildOpenApiDocument(config));
@@ -57,22 +71,47 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       deps.callbackSecrets,
       clock,
       log,
+      metrics,
     ),
   ]);
 
   return async (event) => {
+    const fields = correlationFields(event);
+    let result: HttpResult;
     try {
-      return await route(event);
+      result = await route(event);
     } catch (error) {
+      const code = error instanceof AppError ? error.code : 'internal';
       if (!(error instanceof AppError) || error.status >= 500) {
-        log.error('request failed', {
-          requestId: event.requestContext.requestId,
-          route: `${event.requestContext.http.method} ${event.rawPath}`,
-          code: error instanceof AppError ? error.code : 'internal',
-          ...errorFields(error),
-        });
+        log.error('request failed', { ...fields, code, ...errorFields(error) });
       }
-      return problemResult(error);
+      const metric = CODE_METRIC[code];
+      if (metric) metrics.count(metric);
+      result = problemResult(error);
     }
+    const replayed = result.headers['idempotent-replayed'] === 'true';
+    if (replayed) metrics.count(METRICS.idempotentReplay);
+    log.info('request', { ...fields, status: result.statusCode, replayed });
+    return result;
+  };
+}
+
+/**
+ * What ties a log line to a request: never the raw Idempotency-Key (a client secret of sorts),
+ * only a short hash of it; never a body or a signature.
+ */
+function correlationFields(event: HttpEvent): Record<string, unknown> {
+  const key = header(event, 'idempotency-key');
+  let principal: string | undefined;
+  try {
+    principal = principalOf(event);
+  } catch {
+    principal = undefined;
+  }
+  return {
+    requestId: event.requestContext.requestId,
+    route: `${event.requestContext.http.method} ${event.rawPath}`,
+    ...(principal ? { principal } : {}),
+    ...(key ? { idempotencyKeyHash: sha256Hex(key.trim()).slice(0, 16) } : {}),
   };
 }

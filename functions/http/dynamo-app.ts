@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ServiceConfig } from '../config';
 import type { Log } from '../observability/log';
+import { countRetry, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { CallbackSecrets } from '../secrets/callback-secrets';
 import { createLedgerStore } from '../store/ledger-store';
 import { createTaskStore } from '../store/task-store';
@@ -15,15 +16,17 @@ export interface DynamoHttpAppOptions {
   readonly clock?: () => Date;
   readonly newId?: () => string;
   readonly log?: Log;
+  readonly metrics?: MetricsPort;
   readonly retry?: Partial<RetryPolicy>;
 }
 
 /** The HTTP app on its DynamoDB stores: one wiring for Lambda, the local stack and tests. */
 export function createDynamoHttpApp(options: DynamoHttpAppOptions): HttpHandler {
+  const metrics = options.metrics ?? noMetrics;
   const store = {
     client: options.client,
     tableName: options.config.tableName,
-    ...(options.retry ? { retry: options.retry } : {}),
+    retry: { onRetry: countRetry(metrics), ...options.retry },
   };
   const tasks = createTaskStore(store);
   return createHttpApp({
@@ -35,5 +38,6 @@ export function createDynamoHttpApp(options: DynamoHttpAppOptions): HttpHandler 
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.newId ? { newId: options.newId } : {}),
     ...(options.log ? { log: options.log } : {}),
+    metrics,
   });
 }

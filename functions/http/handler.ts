@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { loadConfig } from '../config';
+import { lambdaTelemetry } from '../observability/powertools';
 import { type CallbackSecrets, staticCallbackSecrets } from '../secrets/callback-secrets';
 import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
 import { createDynamoHttpApp } from './dynamo-app';
@@ -13,8 +14,14 @@ function callbackSecrets(env: NodeJS.ProcessEnv): CallbackSecrets {
   throw new Error('Invalid configuration: set CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS)');
 }
 
-export const handler = createDynamoHttpApp({
-  client: new DynamoDBClient({}),
-  config,
-  callbackSecrets: callbackSecrets(process.env),
-});
+const telemetry = lambdaTelemetry('ledger-http');
+
+export const handler = telemetry.instrument(
+  createDynamoHttpApp({
+    client: new DynamoDBClient({}),
+    config,
+    callbackSecrets: callbackSecrets(process.env),
+    log: telemetry.log,
+    metrics: telemetry.metrics,
+  }),
+);

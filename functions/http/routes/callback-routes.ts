@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import { CallbackEventSchema } from '../../contract/callback-event';
-import type { CallbackService } from '../../core/callback-service';
+import type { CallbackOutcome, CallbackService } from '../../core/callback-service';
 import { InvalidCallbackError } from '../../core/errors';
 import { verifyCallbackSignature } from '../../core/signature';
 import type { Log } from '../../observability/log';
+import { METRICS, type MetricName, type MetricsPort } from '../../observability/metrics';
 import type { CallbackSecrets } from '../../secrets/callback-secrets';
 import { header, readRawBody, requireJsonMediaType } from '../request';
 import { json } from '../respond';
 import type { Route } from '../router';
+
+const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
+  applied: METRICS.callbackApplied,
+  duplicate: METRICS.callbackDuplicate,
+  stale: METRICS.callbackStale,
+  superseded: METRICS.callbackSuperseded,
+};
 
 const ApplicationId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
 
@@ -20,6 +28,7 @@ export function callbackRoutes(
   secrets: CallbackSecrets,
   clock: () => Date,
   log: Log,
+  metrics: MetricsPort,
 ): Route[] {
   return [
     {
@@ -57,7 +66,9 @@ export function callbackRoutes(
           sequence: event.sequence,
           outcome: result.outcome,
         };
+        metrics.count(OUTCOME_METRIC[result.outcome]);
         if (result.sequence.newGaps.length > 0) {
+          metrics.count(METRICS.sequenceGap, result.sequence.newGaps.length);
           log.warn('sequence gap', { ...fields, missing: result.sequence.newGaps });
         }
         log.info('callback', fields);

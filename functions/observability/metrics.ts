@@ -1,0 +1,48 @@
+/**
+ * The operational metrics of the service (namespace `IdempotentLedger`). Each is a count;
+ * dashboards and alarms read them by these names.
+ */
+export const METRICS = {
+  idempotentReplay: 'IdempotentReplay',
+  idempotencyKeyReused: 'IdempotencyKeyReused',
+  inboxDuplicate: 'InboxDuplicate',
+  deadLetter: 'DeadLetter',
+  sequenceGap: 'SequenceGap',
+  callbackApplied: 'CallbackApplied',
+  callbackDuplicate: 'CallbackDuplicate',
+  callbackStale: 'CallbackStale',
+  callbackSuperseded: 'CallbackSuperseded',
+  signatureFailure: 'CallbackSignatureFailure',
+  transactionConflictRetry: 'TransactionConflictRetry',
+  storageThrottle: 'StorageThrottle',
+  ledgerEventApplied: 'LedgerEventApplied',
+} as const;
+
+export type MetricName = (typeof METRICS)[keyof typeof METRICS];
+
+export interface MetricsPort {
+  /** Adds `value` (default 1) to a count, optionally split by one dimension. */
+  count(name: MetricName, value?: number, dimension?: { name: string; value: string }): void;
+}
+
+export const noMetrics: MetricsPort = { count: () => {} };
+
+/** Records counts in memory: for tests and for reading what a code path emitted. */
+export function recordingMetrics(): MetricsPort & { counts: Map<string, number> } {
+  const counts = new Map<string, number>();
+  return {
+    counts,
+    count(name, value = 1, dimension) {
+      const key = dimension ? `${name}[${dimension.name}=${dimension.value}]` : name;
+      counts.set(key, (counts.get(key) ?? 0) + value);
+    },
+  };
+}
+
+/** Counts a transaction retry by its cause: contention or throttling. */
+export function countRetry(metrics: MetricsPort): (reason: string) => void {
+  return (reason) =>
+    metrics.count(
+      reason === 'TransactionConflict' ? METRICS.transactionConflictRetry : METRICS.storageThrottle,
+    );
+}
