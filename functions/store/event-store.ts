@@ -1,9 +1,8 @@
 import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { EventLedgerPort, EventWriteResult } from '../core/event-service';
-import { balanceDelta } from '../core/money';
 import { inboxItem, sequenceItem, toVersionedSequence } from './event-items';
-import { balanceUpdateItem, entryItem, paymentItem, toAccountRecord } from './items';
+import { postingItems, toAccountRecord, unexpectedFailure } from './items';
 import { keys } from './keys';
 import { storageError } from './sdk-errors';
 import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
@@ -40,19 +39,8 @@ export function createEventStore(options: EventStoreOptions): EventLedgerPort {
     async applyEvent(claim, entry, guard, sequence): Promise<EventWriteResult> {
       const parts: TransactPart<Role>[] = [
         { role: 'inbox', item: inboxItem(tableName, claim, entry.id) },
-        {
-          role: 'account',
-          item: balanceUpdateItem(tableName, {
-            accountId: entry.accountId,
-            delta: balanceDelta(entry.type, entry.amount),
-            at: entry.createdAt,
-            ...guard,
-          }),
-        },
-        { role: 'entry', item: entryItem(tableName, entry) },
+        ...postingItems(tableName, entry, guard),
       ];
-      const payment = paymentItem(tableName, entry);
-      if (payment) parts.push({ role: 'payment', item: payment });
       if (sequence) {
         parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, entry.createdAt) });
       }
@@ -70,7 +58,7 @@ export function createEventStore(options: EventStoreOptions): EventLedgerPort {
         };
       }
       if (failed.has('payment')) return { kind: 'payment_id_taken' };
-      throw new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);
+      throw unexpectedFailure(failed);
     },
   };
 }

@@ -1,7 +1,8 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord, IdempotencyRecord, LedgerEntry } from '../core/model';
-import type { IdempotencyClaim } from '../core/ports';
+import { balanceDelta } from '../core/money';
+import type { IdempotencyClaim, WriteResult } from '../core/ports';
 import { keys, TTL_ATTRIBUTE } from './keys';
 
 /** Builders for the items each transaction writes; conditions are named after what they guard. */
@@ -147,4 +148,48 @@ export function toLedgerEntry(item: Record<string, unknown>): LedgerEntry {
     origin: item.origin === 'event' ? 'event' : 'http',
     createdAt: String(item.createdAt),
   };
+}
+
+/** The parts every posting writes: guarded balance change, ledger entry, paymentId when given. */
+export function postingItems(
+  tableName: string,
+  entry: LedgerEntry,
+  guard: Omit<BalanceChange, 'accountId' | 'delta' | 'at'>,
+): { role: 'account' | 'entry' | 'payment'; item: TransactWriteItem }[] {
+  const parts: { role: 'account' | 'entry' | 'payment'; item: TransactWriteItem }[] = [
+    {
+      role: 'account',
+      item: balanceUpdateItem(tableName, {
+        accountId: entry.accountId,
+        delta: balanceDelta(entry.type, entry.amount),
+        at: entry.createdAt,
+        ...guard,
+      }),
+    },
+    { role: 'entry', item: entryItem(tableName, entry) },
+  ];
+  const payment = paymentItem(tableName, entry);
+  if (payment) parts.push({ role: 'payment', item: payment });
+  return parts;
+}
+
+/**
+ * The facts of a cancelled command in precedence order: an existing claim (replay or reuse),
+ * then the account guard, then the paymentId. Undefined when none of these failed.
+ */
+export function commandFailure(
+  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+): WriteResult | undefined {
+  const claimed = failed.get('claim');
+  if (claimed) return { kind: 'claimed', record: toIdempotencyRecord(claimed) };
+  if (failed.has('account')) {
+    const account = failed.get('account');
+    return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
+  }
+  if (failed.has('payment')) return { kind: 'payment_id_taken' };
+  return undefined;
+}
+
+export function unexpectedFailure(failed: ReadonlyMap<string, unknown>): Error {
+  return new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);
 }

@@ -6,7 +6,6 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord, LedgerEntry } from '../core/model';
-import { balanceDelta } from '../core/money';
 import type {
   EntryGuard,
   EntryPage,
@@ -19,14 +18,13 @@ import type {
 import { decodeCursor, encodeCursor } from './cursor';
 import { toVersionedSequence } from './event-items';
 import {
-  balanceUpdateItem,
   claimItem,
-  entryItem,
+  commandFailure,
   newAccountItem,
-  paymentItem,
+  postingItems,
   toAccountRecord,
-  toIdempotencyRecord,
   toLedgerEntry,
+  unexpectedFailure,
 } from './items';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from './keys';
 import { storageError } from './sdk-errors';
@@ -48,16 +46,9 @@ export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
   async function write(parts: TransactPart<Role>[]): Promise<WriteResult> {
     const outcome = await transactWithRetry(client, parts, retry);
     if (outcome.kind === 'committed') return outcome;
-    const { failed } = outcome;
-    const claimed = failed.get('claim');
-    if (failed.has('claim') && claimed)
-      return { kind: 'claimed', record: toIdempotencyRecord(claimed) };
-    if (failed.has('account')) {
-      const account = failed.get('account');
-      return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
-    }
-    if (failed.has('payment')) return { kind: 'payment_id_taken' };
-    throw new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);
+    const failure = commandFailure(outcome.failed);
+    if (!failure) throw unexpectedFailure(outcome.failed);
+    return failure;
   }
 
   return {
@@ -69,22 +60,10 @@ export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
     },
 
     postEntry(claim: IdempotencyClaim, entry: LedgerEntry, guard: EntryGuard) {
-      const parts: TransactPart<Role>[] = [
+      return write([
         { role: 'claim', item: claimItem(tableName, claim) },
-        {
-          role: 'account',
-          item: balanceUpdateItem(tableName, {
-            accountId: entry.accountId,
-            delta: balanceDelta(entry.type, entry.amount),
-            at: entry.createdAt,
-            ...guard,
-          }),
-        },
-        { role: 'entry', item: entryItem(tableName, entry) },
-      ];
-      const payment = paymentItem(tableName, entry);
-      if (payment) parts.push({ role: 'payment', item: payment });
-      return write(parts);
+        ...postingItems(tableName, entry, guard),
+      ]);
     },
 
     async recordResponse(claim: IdempotencyClaim): Promise<RecordResult> {

@@ -8,9 +8,9 @@ import { inboxItem } from './event-items';
 import {
   balanceUpdateItem,
   claimItem,
+  commandFailure,
   entryItem,
-  toAccountRecord,
-  toIdempotencyRecord,
+  unexpectedFailure,
 } from './items';
 import { keys } from './keys';
 import { createLedgerStore } from './ledger-store';
@@ -68,17 +68,13 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
     const outcome = await transactWithRetry(client, parts, retry);
     if (outcome.kind === 'committed') return outcome;
     const { failed } = outcome;
-    const claimed = failed.get('claim');
-    if (claimed) return { kind: 'claimed', record: toIdempotencyRecord(claimed) };
-    if (failed.has('account')) {
-      const account = failed.get('account');
-      return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
-    }
+    const failure = commandFailure(failed);
+    if (failure) return failure;
     if (failed.has('task')) {
       const task = failed.get('task');
       return { kind: 'task_rejected', task: task ? toTaskRecord(task) : undefined };
     }
-    throw new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);
+    throw unexpectedFailure(failed);
   }
 
   return {
