@@ -1,4 +1,5 @@
 import {
+  DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
@@ -37,6 +38,12 @@ export interface LedgerConfig {
   readonly eventsBatchSize: number;
   /** Most concurrent consumer invocations (event source maximum concurrency), 2–1000. */
   readonly eventsMaxConcurrency: number;
+  /**
+   * The application whose signed callbacks report on export executions: its key in the
+   * callback secret, `CALLBACK_APPLICATION_ID` of the functions and the `callbackPath` of every
+   * export job (`/v1/callbacks/<id>`).
+   */
+  readonly callbackApplicationId: string;
 }
 
 /**
@@ -56,6 +63,7 @@ export const LEDGER_CONTEXT_KEYS = [
   'exportFee',
   'eventsBatchSize',
   'eventsMaxConcurrency',
+  'callbackApplicationId',
 ] as const;
 
 export type LedgerContextKey = (typeof LEDGER_CONTEXT_KEYS)[number];
@@ -77,6 +85,12 @@ export const EVENTS_BATCH_SIZE_RANGE = { min: 1, max: 10 } as const;
 /** AWS limits for an SQS event source's maximum concurrency. */
 export const EVENTS_MAX_CONCURRENCY_RANGE = { min: 2, max: 1000 } as const;
 
+/**
+ * Application ids appear in the callback path (`/v1/callbacks/{applicationId}`) and as keys of the
+ * callback secret; the HTTP function validates `CALLBACK_APPLICATION_ID` with the same pattern.
+ */
+export const CALLBACK_APPLICATION_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
 /** Stage names end up in stack names (`[A-Za-z][A-Za-z0-9-]*`), so keep them short and plain. */
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
 
@@ -95,6 +109,16 @@ function parseStage(value: unknown): string {
   if (typeof value !== 'string' || !STAGE_PATTERN.test(value)) {
     throw new LedgerConfigError(
       `stage must match ${STAGE_PATTERN} (lowercase letter first, then lowercase letters, digits or '-', at most 20 characters); got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+function parseCallbackApplicationId(value: unknown): string {
+  if (!isSet(value)) return DEFAULT_CALLBACK_APPLICATION_ID;
+  if (typeof value !== 'string' || !CALLBACK_APPLICATION_ID_PATTERN.test(value)) {
+    throw new LedgerConfigError(
+      `callbackApplicationId must match ${CALLBACK_APPLICATION_ID_PATTERN} (1 to 64 letters, digits, '.', '_' or '-'); got ${JSON.stringify(value)}`,
     );
   }
   return value;
@@ -228,6 +252,7 @@ export function resolveLedgerConfig(raw: RawLedgerContext): LedgerConfig {
       DEFAULT_EVENTS_MAX_CONCURRENCY,
       EVENTS_MAX_CONCURRENCY_RANGE,
     ),
+    callbackApplicationId: parseCallbackApplicationId(raw.callbackApplicationId),
   };
 }
 

@@ -17,6 +17,8 @@ export interface LedgerStacksOptions {
   readonly httpHandlerCode?: lambda.Code;
   /** Test-only: skip esbuild for the events consumer. @default - real bundling */
   readonly eventsHandlerCode?: lambda.Code;
+  /** Test-only: skip esbuild for the outbox dispatcher. @default - real bundling */
+  readonly dispatcherHandlerCode?: lambda.Code;
 }
 
 /** Stack name prefix; stage keeps several deployments apart in one account. */
@@ -41,14 +43,19 @@ export function createLedgerStacks(
     // SQS names are unique per account and region: stages sharing an account must not collide.
     queueNamePrefix: `${config.stage}-`,
     eventsConsumerTimeout,
+    callbackApplicationId: config.callbackApplicationId,
   });
 
   const stateless = new StatelessStack(app, stackName(config.stage, 'stateless'), {
     env: options.env,
-    description: `idempotent-ledger (${config.stage}): functions, HTTP API and events consumer`,
+    description: `idempotent-ledger (${config.stage}): functions, HTTP API, events consumer and outbox dispatcher`,
     tags,
     table: stateful.table,
     eventQueues: stateful.eventQueues,
+    exportJobQueues: stateful.exportJobQueues,
+    outboxDispatchDeadLetterQueue: stateful.outboxDispatchDeadLetterQueue,
+    callbackSecret: stateful.callbackSecret,
+    callbackApplicationId: config.callbackApplicationId,
     auth: config.auth,
     idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
     inboxRetentionSeconds: config.inboxRetentionSeconds,
@@ -58,6 +65,7 @@ export function createLedgerStacks(
     eventsBatchSize: config.eventsBatchSize,
     eventsMaxConcurrency: config.eventsMaxConcurrency,
     eventsHandlerCode: options.eventsHandlerCode,
+    dispatcherHandlerCode: options.dispatcherHandlerCode,
   });
   // Passing `stateful.table` already makes the stateless stack depend on the stateful one.
 

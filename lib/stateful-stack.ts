@@ -1,20 +1,24 @@
 import { CfnOutput, type Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { CallbackSecrets } from './constructs/callback-secrets';
+import { ExportJobQueues, OutboxDispatchDeadLetterQueue } from './constructs/export-job-queues';
 import { LedgerEventQueues } from './constructs/ledger-event-queues';
 import { LedgerTable } from './constructs/ledger-table';
 
 export interface StatefulStackProps extends StackProps {
   /**
-   * DynamoDB deletion protection on the ledger table. Also decides what happens to the
-   * ledger-events queues when they leave the stack: retained while protected, deleted otherwise
-   * (their names are fixed, so a retained queue would block redeploying a throwaway stage).
+   * DynamoDB deletion protection on the ledger table. Also decides what happens to the queues
+   * and the callback secret when they leave the stack: retained while protected, deleted
+   * otherwise (queue names are fixed, so a retained queue would block redeploying a throwaway
+   * stage).
    * @default true
    */
   readonly deletionProtection?: boolean;
 
   /**
-   * Prepended to the queue names (`<prefix>ledger-events`, `<prefix>ledger-events-dlq`).
+   * Prepended to every queue name (`<prefix>ledger-events`, `<prefix>export-jobs`, …).
    * @default '' (no prefix)
    */
   readonly queueNamePrefix?: string;
@@ -32,21 +36,34 @@ export interface StatefulStackProps extends StackProps {
    * @default 6 × eventsConsumerTimeout
    */
   readonly eventsVisibilityTimeout?: Duration;
+
+  /**
+   * Application id under which the callback secret's generated initial value is stored.
+   * @default DEFAULT_CALLBACK_APPLICATION_ID ('export-worker')
+   */
+  readonly callbackApplicationId?: string;
 }
 
 /**
  * Data resources that must outlive any deployment of the code: deployed rarely, retained on
- * delete. Queues and other durable resources added by later issues belong here too.
+ * delete: the table, every queue and the callback secret.
  */
 export class StatefulStack extends Stack {
   /** The single ledger table (pk/sk, TTL `expiresAt`, stream NEW_IMAGE). */
   readonly table: dynamodb.ITable;
   /** `ledger-events` and its DLQ. */
   readonly eventQueues: LedgerEventQueues;
+  /** `export-jobs` and its DLQ (outbound, consumed by external export workers). */
+  readonly exportJobQueues: ExportJobQueues;
+  /** On-failure destination of the outbox dispatcher (`outbox-dispatch-dlq`). */
+  readonly outboxDispatchDeadLetterQueue: OutboxDispatchDeadLetterQueue;
+  /** Callback signing secrets, `{ "<applicationId>": ["<secret>", …] }`. */
+  readonly callbackSecret: secretsmanager.ISecret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
     const deletionProtection = props.deletionProtection ?? true;
+    const removalPolicy = deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     const ledgerTable = new LedgerTable(this, 'Ledger', { deletionProtection });
     this.table = ledgerTable.table;
@@ -55,8 +72,24 @@ export class StatefulStack extends Stack {
       namePrefix: props.queueNamePrefix,
       consumerTimeout: props.eventsConsumerTimeout,
       visibilityTimeout: props.eventsVisibilityTimeout,
-      removalPolicy: deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy,
     });
+
+    this.exportJobQueues = new ExportJobQueues(this, 'ExportJobs', {
+      namePrefix: props.queueNamePrefix,
+      removalPolicy,
+    });
+
+    this.outboxDispatchDeadLetterQueue = new OutboxDispatchDeadLetterQueue(
+      this,
+      'OutboxDispatchDeadLetterQueue',
+      { namePrefix: props.queueNamePrefix, removalPolicy },
+    );
+
+    this.callbackSecret = new CallbackSecrets(this, 'CallbackSecrets', {
+      applicationId: props.callbackApplicationId,
+      removalPolicy,
+    }).secret;
 
     new CfnOutput(this, 'TableName', {
       description: 'Name of the ledger DynamoDB table',
@@ -69,6 +102,23 @@ export class StatefulStack extends Stack {
     new CfnOutput(this, 'EventsDeadLetterQueueUrl', {
       description: 'URL of the ledger-events-dlq SQS queue (dead-lettered ledger events)',
       value: this.eventQueues.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'ExportJobsQueueUrl', {
+      description: 'URL of the export-jobs SQS queue (export workers consume jobs here)',
+      value: this.exportJobQueues.queue.queueUrl,
+    });
+    new CfnOutput(this, 'ExportJobsDeadLetterQueueUrl', {
+      description: 'URL of the export-jobs-dlq SQS queue (jobs that failed 5 receives)',
+      value: this.exportJobQueues.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'OutboxDispatchDeadLetterQueueUrl', {
+      description:
+        'URL of the outbox-dispatch-dlq SQS queue (stream batches the dispatcher gave up on)',
+      value: this.outboxDispatchDeadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'CallbackSecretArn', {
+      description: 'ARN of the callback signing secret {"<applicationId>": ["<secret>", ...]}',
+      value: this.callbackSecret.secretArn,
     });
   }
 }

@@ -5,7 +5,16 @@ export interface CallbackSecrets {
   secretsFor(applicationId: string): Promise<readonly string[]>;
 }
 
-const SecretMap = z.record(z.string().min(1), z.array(z.string().min(16)).min(1));
+const Secret = z.string().min(16);
+/**
+ * `{ "<applicationId>": ["<secret>", …] }` (CONTRACT §7). A single string is taken as a
+ * one-element list: that is the shape CloudFormation generates for a fresh secret, so a new
+ * deployment works before an operator rewrites the value as a list for rotation.
+ */
+const SecretMap = z.record(
+  z.string().min(1),
+  z.union([Secret.transform((s) => [s]), z.array(Secret).min(1)]),
+);
 
 /** Parses the secret document; a malformed one fails loudly instead of accepting nothing. */
 export function parseSecretMap(json: string): Record<string, string[]> {

@@ -1,38 +1,41 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
 import {
   assertVisibilityCoversConsumer,
   EVENTS_CONSUMER_TIMEOUT,
   minimumVisibilityTimeout,
 } from '../events-timing';
+import {
+  DEAD_LETTER_RETENTION,
+  DEFAULT_MAX_RECEIVE_COUNT,
+  MAIN_QUEUE_RETENTION,
+  QueueWithDeadLetter,
+  type QueueWithDeadLetterRef,
+} from './queue-with-dead-letter';
 
 /** Contract §1 queue names; a deployment prefixes them with its stage. */
 export const EVENTS_QUEUE_NAME = 'ledger-events';
 export const EVENTS_DEAD_LETTER_QUEUE_NAME = 'ledger-events-dlq';
 
 /** Receives of one message before the redrive policy moves it to the DLQ (contract §6). */
-export const EVENTS_MAX_RECEIVE_COUNT = 5;
+export const EVENTS_MAX_RECEIVE_COUNT = DEFAULT_MAX_RECEIVE_COUNT;
 
 /** The longest retention SQS allows; an operator has two weeks to act on a dead letter. */
-export const EVENTS_DEAD_LETTER_RETENTION = Duration.days(14);
+export const EVENTS_DEAD_LETTER_RETENTION = DEAD_LETTER_RETENTION;
 
 /**
  * Retention of the main queue. Shorter than the DLQ's on purpose: SQS keeps a message's original
  * enqueue time when the redrive policy moves it, so a message near the end of its main-queue
  * life still gets at least ten days in the DLQ.
  */
-export const EVENTS_QUEUE_RETENTION = Duration.days(4);
+export const EVENTS_QUEUE_RETENTION = MAIN_QUEUE_RETENTION;
 
-/** What the consumer needs to know about the queues; {@link LedgerEventQueues} provides it. */
-export interface LedgerEventQueuesRef {
-  /** `ledger-events`, the consumer's event source. */
-  readonly queue: sqs.IQueue;
-  /** `ledger-events-dlq`: poison messages (sent by the consumer) and exhausted redeliveries. */
-  readonly deadLetterQueue: sqs.IQueue;
-  /** Visibility timeout of {@link queue}; the consumer checks its own timeout against it. */
-  readonly visibilityTimeout: Duration;
-}
+/**
+ * What the consumer needs to know about the queues; {@link LedgerEventQueues} provides it.
+ * `queue` is `ledger-events`, the consumer's event source; `deadLetterQueue` is
+ * `ledger-events-dlq`, for poison messages (sent by the consumer) and exhausted redeliveries.
+ */
+export type LedgerEventQueuesRef = QueueWithDeadLetterRef;
 
 export interface LedgerEventQueuesProps {
   /**
@@ -62,42 +65,28 @@ export interface LedgerEventQueuesProps {
   readonly removalPolicy?: RemovalPolicy;
 }
 
+/** Visibility timeout for `props`, checked against the consumer timeout before any queue exists. */
+function checkedVisibilityTimeout(props: LedgerEventQueuesProps): Duration {
+  const consumerTimeout = props.consumerTimeout ?? EVENTS_CONSUMER_TIMEOUT;
+  const visibilityTimeout = props.visibilityTimeout ?? minimumVisibilityTimeout(consumerTimeout);
+  assertVisibilityCoversConsumer(visibilityTimeout, consumerTimeout);
+  return visibilityTimeout;
+}
+
 /**
  * The inbound ledger-events queue and its dead-letter queue: standard queues, SQS-managed
  * encryption, TLS-only access, redrive to the DLQ after {@link EVENTS_MAX_RECEIVE_COUNT} receives.
  */
-export class LedgerEventQueues extends Construct implements LedgerEventQueuesRef {
-  readonly queue: sqs.Queue;
-  readonly deadLetterQueue: sqs.Queue;
-  readonly visibilityTimeout: Duration;
-
+export class LedgerEventQueues extends QueueWithDeadLetter implements LedgerEventQueuesRef {
   constructor(scope: Construct, id: string, props: LedgerEventQueuesProps = {}) {
-    super(scope, id);
     const prefix = props.namePrefix ?? '';
-    const consumerTimeout = props.consumerTimeout ?? EVENTS_CONSUMER_TIMEOUT;
-    this.visibilityTimeout = props.visibilityTimeout ?? minimumVisibilityTimeout(consumerTimeout);
-    assertVisibilityCoversConsumer(this.visibilityTimeout, consumerTimeout);
-    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
-
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      queueName: `${prefix}${EVENTS_DEAD_LETTER_QUEUE_NAME}`,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: EVENTS_DEAD_LETTER_RETENTION,
-      removalPolicy,
-    });
-
-    this.queue = new sqs.Queue(this, 'Queue', {
+    super(scope, id, {
       queueName: `${prefix}${EVENTS_QUEUE_NAME}`,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+      deadLetterQueueName: `${prefix}${EVENTS_DEAD_LETTER_QUEUE_NAME}`,
+      visibilityTimeout: checkedVisibilityTimeout(props),
+      maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT,
       retentionPeriod: EVENTS_QUEUE_RETENTION,
-      visibilityTimeout: this.visibilityTimeout,
-      deadLetterQueue: {
-        queue: this.deadLetterQueue,
-        maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT,
-      },
-      removalPolicy,
+      removalPolicy: props.removalPolicy,
     });
   }
 }

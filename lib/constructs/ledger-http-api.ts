@@ -17,6 +17,12 @@ export interface LedgerRoute {
 
 const { GET, POST } = apigwv2.HttpMethod;
 
+/** Signed callbacks (contract §7): no authorizer, the handler checks the HMAC signature. */
+export const CALLBACKS_ROUTE_PATH = '/v1/callbacks/{applicationId}';
+
+/** Route key of the callbacks route, as used in the stage's route settings. */
+export const CALLBACKS_ROUTE_KEY = `POST ${CALLBACKS_ROUTE_PATH}`;
+
 /** Routes served by the HTTP handler (payload format 2.0). */
 export const LEDGER_ROUTES: readonly LedgerRoute[] = [
   { method: POST, path: '/v1/accounts' },
@@ -27,6 +33,7 @@ export const LEDGER_ROUTES: readonly LedgerRoute[] = [
   { method: POST, path: '/v1/accounts/{accountId}/exports' },
   { method: GET, path: '/v1/tasks/{taskId}' },
   { method: POST, path: '/v1/tasks/{taskId}/reruns' },
+  { method: POST, path: CALLBACKS_ROUTE_PATH, public: true },
   { method: GET, path: '/v1/openapi.json', public: true },
 ];
 
@@ -51,6 +58,21 @@ export interface LedgerHttpApiProps {
    * @default 200
    */
   readonly throttleBurstLimit?: number;
+
+  /**
+   * Steady-state requests per second on `POST /v1/callbacks/{applicationId}`. The route has no
+   * authorizer, so anyone can reach the function through it; its own, lower limit keeps
+   * unsigned traffic from using up the stage's capacity (a route setting replaces the stage
+   * default for that route).
+   * @default 50
+   */
+  readonly callbackThrottleRateLimit?: number;
+
+  /**
+   * Burst capacity of the callbacks route.
+   * @default 100
+   */
+  readonly callbackThrottleBurstLimit?: number;
 
   /**
    * Retention of the access log group.
@@ -78,8 +100,8 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 
 /**
  * The ledger's HTTP API: one Lambda proxy integration (payload 2.0) behind every route, an
- * authorizer on every route except the OpenAPI document, and a throttled, access-logged
- * `$default` stage.
+ * authorizer on every route except the OpenAPI document and the signed callbacks, and a
+ * throttled, access-logged `$default` stage with its own, lower limit for the callbacks route.
  */
 export class LedgerHttpApi extends Construct {
   readonly api: apigwv2.HttpApi;
@@ -128,13 +150,28 @@ export class LedgerHttpApi extends Construct {
       payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
     });
     const none = new apigwv2.HttpNoneAuthorizer();
+    const routes = new Map<string, apigwv2.HttpRoute>();
     for (const route of LEDGER_ROUTES) {
-      this.api.addRoutes({
+      const [added] = this.api.addRoutes({
         path: route.path,
         methods: [route.method],
         integration,
         ...(route.public ? { authorizer: none } : {}),
       });
+      if (added) routes.set(`${route.method} ${route.path}`, added);
     }
+
+    // HttpStage has no per-route settings: set them on the CloudFormation resource. The route
+    // must exist before the stage names it ("Unable to find Route by key"), hence the dependency.
+    const callbacksRoute = routes.get(CALLBACKS_ROUTE_KEY);
+    if (!callbacksRoute) throw new Error(`${CALLBACKS_ROUTE_KEY} missing from LEDGER_ROUTES`);
+    const cfnStage = this.stage.node.defaultChild as apigwv2.CfnStage;
+    cfnStage.routeSettings = {
+      [CALLBACKS_ROUTE_KEY]: {
+        ThrottlingRateLimit: props.callbackThrottleRateLimit ?? 50,
+        ThrottlingBurstLimit: props.callbackThrottleBurstLimit ?? 100,
+      },
+    };
+    this.stage.node.addDependency(callbacksRoute);
   }
 }

@@ -35,7 +35,7 @@ export class LedgerTable extends Construct {
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: RemovalPolicy.RETAIN,
-      // NEW_IMAGE feeds the outbox dispatcher (later issue).
+      // NEW_IMAGE feeds the outbox dispatcher (lib/constructs/outbox-dispatcher.ts).
       stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
   }

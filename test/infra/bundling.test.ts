@@ -14,7 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLedgerConfig } from '../../lib/config';
 import { ESM_REQUIRE_BANNER, LedgerFunction } from '../../lib/constructs/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
-import { EVENTS_HANDLER_ENTRY, HTTP_HANDLER_ENTRY } from '../../lib/stateless-stack';
+import {
+  DISPATCHER_HANDLER_ENTRY,
+  EVENTS_HANDLER_ENTRY,
+  HTTP_HANDLER_ENTRY,
+} from '../../lib/stateless-stack';
 import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from './synth';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -48,19 +52,50 @@ function bundleDir(template: Template, logicalId?: string): string {
   return join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`);
 }
 
-/** Environment the handlers read at import time (`loadConfig(process.env)`, `DLQ_URL`). */
-const HANDLER_ENV = {
+/** Environment the fixture handler reads (`loadConfig(process.env)`). */
+const FIXTURE_ENV = { TABLE_NAME: 'ledger-test', AWS_REGION: 'eu-west-1' };
+
+/**
+ * Stand-ins for the values CloudFormation resolves at deploy time (imports from the stateful
+ * stack). Keyed by variable name; a variable the stack adds without an entry here fails the test,
+ * so the child process always sees every variable the deployed function would.
+ */
+const DEPLOY_TIME_VALUES: Readonly<Record<string, string>> = {
   TABLE_NAME: 'ledger-test',
   DLQ_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-ledger-events-dlq',
-  AWS_REGION: 'eu-west-1',
+  EXPORT_JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-export-jobs',
+  CALLBACK_SECRETS_ARN:
+    'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CallbackSecretsSecret-AbCdEf',
 };
 
-/** Imports the bundle in a fresh Node process (like a cold start) and runs `script` on it. */
-function runInNode(
-  bundle: string,
-  script: string,
-  env: Readonly<Record<string, string | undefined>> = HANDLER_ENV,
-): string {
+/**
+ * The environment function `logicalId` gets when deployed: its template variables, with
+ * deploy-time values replaced by {@link DEPLOY_TIME_VALUES}, plus what the Lambda runtime sets.
+ */
+function deployedEnv(template: Template, logicalId: string): Record<string, string> {
+  const fn = template.findResources('AWS::Lambda::Function')[logicalId] as
+    | { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+    | undefined;
+  if (!fn) throw new Error(`no function ${logicalId}`);
+  const env: Record<string, string> = { AWS_REGION: 'eu-west-1' };
+  for (const [name, value] of Object.entries(fn.Properties.Environment?.Variables ?? {})) {
+    if (typeof value === 'string') {
+      env[name] = value;
+    } else {
+      const stand = DEPLOY_TIME_VALUES[name];
+      if (stand === undefined) throw new Error(`no deploy-time stand-in for ${name}`);
+      env[name] = stand;
+    }
+  }
+  return env;
+}
+
+/**
+ * Imports the bundle in a fresh Node process (like a cold start) and runs `script` on it. The
+ * child gets `env` and PATH only, so a variable in the developer's shell (e.g. the local stack's
+ * CALLBACK_SECRETS) cannot make a missing one go unnoticed.
+ */
+function runInNode(bundle: string, script: string, env: Readonly<Record<string, string>>): string {
   return execFileSync(
     process.execPath,
     [
@@ -71,13 +106,30 @@ function runInNode(
     ],
     {
       encoding: 'utf8',
-      env: { ...process.env, ...env },
+      env: {
+        PATH: process.env.PATH,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...env,
+      },
       timeout: 20_000,
       // Keep an expected import failure's stack trace out of the test output.
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
 }
+
+/**
+ * Script fragment: a second, fresh evaluation of the bundle (new URL) after deleting `variable`,
+ * resolving to 'imported' or the import error's message.
+ */
+const importWithout = (bundle: string, variable: string, label: string): string => {
+  const fresh = `${pathToFileURL(bundle).href}?without-${variable}`;
+  return `delete process.env.${variable};
+const ${label} = await import(${JSON.stringify(fresh)}).then(
+  () => 'imported',
+  (error) => String(error?.message ?? error),
+);`;
+};
 
 describe('LedgerFunction bundling (fixture)', () => {
   let dir: string;
@@ -105,6 +157,7 @@ describe('LedgerFunction bundling (fixture)', () => {
     const out = runInNode(
       join(dir, 'index.mjs'),
       'const r = await m.handler(); process.stdout.write(r.body);',
+      FIXTURE_ENV,
     );
     expect(JSON.parse(out)).toEqual({
       tableName: 'ledger-test',
@@ -119,7 +172,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   let stateless: Template;
 
   beforeAll(() => {
-    for (const entry of [HTTP_HANDLER_ENTRY, EVENTS_HANDLER_ENTRY]) {
+    for (const entry of [HTTP_HANDLER_ENTRY, EVENTS_HANDLER_ENTRY, DISPATCHER_HANDLER_ENTRY]) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }
     const app = new App({
@@ -137,34 +190,73 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   }, SYNTH_HOOK_TIMEOUT_MS);
 
   const bundleOf = (fn: LedgerFunction) => join(bundleDir(stateless, logicalIdOf(fn)), 'index.mjs');
+  const envOf = (fn: LedgerFunction) => deployedEnv(stateless, logicalIdOf(fn));
 
-  it('bundles functions/http/handler.ts into an importable ESM module exporting `handler`', () => {
-    const bundle = bundleOf(stacks.stateless.httpFunction);
+  it('bundles functions/http/handler.ts into an ESM module that starts with the stack env and needs CALLBACK_SECRETS_ARN', () => {
+    const fn = stacks.stateless.httpFunction;
+    const bundle = bundleOf(fn);
     expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
-    expect(runInNode(bundle, 'process.stdout.write(typeof m.handler);')).toBe('function');
+    const env = envOf(fn);
+    // The stack, not this test, decides the variables; the ARN is a stand-in for the import.
+    expect(env.CALLBACK_SECRETS_ARN).toBe(DEPLOY_TIME_VALUES.CALLBACK_SECRETS_ARN);
+    expect(env.CALLBACK_APPLICATION_ID).toBe('export-worker');
+    expect(env.CALLBACK_SECRETS).toBeUndefined();
+    // Cold start with the deployed environment (secrets are fetched lazily, per callback), then
+    // a fresh evaluation without the ARN must fail loudly instead of accepting no callbacks.
+    const out = runInNode(
+      bundle,
+      `const type = typeof m.handler;
+${importWithout(bundle, 'CALLBACK_SECRETS_ARN', 'withoutArn')}
+process.stdout.write(JSON.stringify({ type, withoutArn }));`,
+      env,
+    );
+    const result = JSON.parse(out) as { type: string; withoutArn: string };
+    expect(result.type).toBe('function');
+    expect(result.withoutArn).toMatch(/CALLBACK_SECRETS_ARN/);
   });
 
   it('bundles functions/events/handler.ts into an ESM module that runs and needs DLQ_URL', () => {
-    const bundle = bundleOf(stacks.stateless.eventsConsumer.function);
+    const fn = stacks.stateless.eventsConsumer.function;
+    const bundle = bundleOf(fn);
     expect(bundle).not.toBe(bundleOf(stacks.stateless.httpFunction));
     expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
     // An empty batch touches neither DynamoDB nor SQS: proves the module wires up at cold start.
-    // Then a second, fresh evaluation (new URL) without DLQ_URL, the variable the stack sets,
-    // must fail the cold start loudly. One process for both keeps the test fast.
-    const fresh = `${pathToFileURL(bundle).href}?without-dlq-url`;
+    // Then a second, fresh evaluation without DLQ_URL, the variable the stack sets, must fail
+    // the cold start loudly. One process for both keeps the test fast.
     const out = runInNode(
       bundle,
       `const batch = await m.handler({ Records: [] });
-delete process.env.DLQ_URL;
-const withoutDlqUrl = await import(${JSON.stringify(fresh)}).then(
-  () => 'imported',
-  (error) => String(error?.message ?? error),
-);
+${importWithout(bundle, 'DLQ_URL', 'withoutDlqUrl')}
 process.stdout.write(JSON.stringify({ batch, withoutDlqUrl }));`,
+      envOf(fn),
     );
     const result = JSON.parse(out) as { batch: unknown; withoutDlqUrl: string };
     expect(result.batch).toEqual({ batchItemFailures: [] });
     expect(result.withoutDlqUrl).toMatch(/DLQ_URL/);
+  });
+
+  it('bundles functions/dispatcher/handler.ts into an ESM module that runs and needs EXPORT_JOBS_QUEUE_URL', () => {
+    const fn = stacks.stateless.outboxDispatcher.function;
+    const bundle = bundleOf(fn);
+    expect(new Set([bundle, bundleOf(stacks.stateless.httpFunction)]).size).toBe(2);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // Neither an empty batch nor a record that is not an outbox INSERT calls AWS.
+    const modify = {
+      eventName: 'MODIFY',
+      dynamodb: { SequenceNumber: '1', NewImage: { kind: { S: 'outbox' } } },
+    };
+    const out = runInNode(
+      bundle,
+      `const empty = await m.handler({ Records: [] });
+const skipped = await m.handler({ Records: [${JSON.stringify(modify)}] });
+${importWithout(bundle, 'EXPORT_JOBS_QUEUE_URL', 'withoutQueueUrl')}
+process.stdout.write(JSON.stringify({ empty, skipped, withoutQueueUrl }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { empty: unknown; skipped: unknown; withoutQueueUrl: string };
+    expect(result.empty).toEqual({ batchItemFailures: [] });
+    expect(result.skipped).toEqual({ batchItemFailures: [] });
+    expect(result.withoutQueueUrl).toMatch(/EXPORT_JOBS_QUEUE_URL/);
   });
 
   it('has no warning or error annotations on either stack', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
@@ -26,14 +27,23 @@ describe('resolveLedgerConfig: defaults', () => {
       exportFee: DEFAULT_EXPORT_FEE,
       eventsBatchSize: 10,
       eventsMaxConcurrency: 5,
+      callbackApplicationId: 'export-worker',
     });
+    // The runtime's default (functions/config.ts) and the infrastructure's are one constant.
+    expect(DEFAULT_CALLBACK_APPLICATION_ID).toBe('export-worker');
     expect(DEFAULT_EVENTS_BATCH_SIZE).toBe(10);
     expect(DEFAULT_EVENTS_MAX_CONCURRENCY).toBe(5);
   });
 
   it('treats empty strings and null like unset values', () => {
     expect(
-      resolveLedgerConfig({ stage: '', jwtIssuer: '', jwtAudience: null, exportFee: '' }),
+      resolveLedgerConfig({
+        stage: '',
+        jwtIssuer: '',
+        jwtAudience: null,
+        exportFee: '',
+        callbackApplicationId: '',
+      }),
     ).toEqual(resolveLedgerConfig({}));
   });
 });
@@ -72,6 +82,12 @@ describe('resolveLedgerConfig: accepted values', () => {
       eventsMaxConcurrency: 1000,
     });
     expect(resolveLedgerConfig({ eventsBatchSize: ' 7 ' }).eventsBatchSize).toBe(7);
+  });
+
+  it('accepts callback application ids of 1 to 64 letters, digits, dots, underscores, dashes', () => {
+    for (const id of ['a', 'Export_Worker-2.prod', 'x'.repeat(64), '0', '...', '-_-']) {
+      expect(resolveLedgerConfig({ callbackApplicationId: id }).callbackApplicationId).toBe(id);
+    }
   });
 
   it('selects JWT auth with a comma separated audience (trimmed, de-duplicated)', () => {
@@ -149,6 +165,41 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
       /eventsMaxConcurrency must/,
     ],
     ['eventsMaxConcurrency wrong type', { eventsMaxConcurrency: [5] }, /eventsMaxConcurrency must/],
+    [
+      'callbackApplicationId too long',
+      { callbackApplicationId: 'x'.repeat(65) },
+      /callbackApplicationId must match/,
+    ],
+    [
+      'callbackApplicationId with a slash (would change the callback path)',
+      { callbackApplicationId: 'export/worker' },
+      /callbackApplicationId must match/,
+    ],
+    [
+      'callbackApplicationId with a space',
+      { callbackApplicationId: 'export worker' },
+      /callbackApplicationId must match/,
+    ],
+    [
+      'callbackApplicationId with a quote (would break the secret JSON)',
+      { callbackApplicationId: 'export"worker' },
+      /callbackApplicationId must match/,
+    ],
+    [
+      'callbackApplicationId not ASCII',
+      { callbackApplicationId: 'exportwörker' },
+      /callbackApplicationId must match/,
+    ],
+    [
+      'callbackApplicationId with a trailing newline',
+      { callbackApplicationId: 'export-worker\n' },
+      /callbackApplicationId must match/,
+    ],
+    [
+      'callbackApplicationId wrong type',
+      { callbackApplicationId: 42 },
+      /callbackApplicationId must match/,
+    ],
   ])('%s', (_name, raw, message) => {
     expect(() => resolveLedgerConfig(raw)).toThrow(LedgerConfigError);
     expect(() => resolveLedgerConfig(raw)).toThrow(message);

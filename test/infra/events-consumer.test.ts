@@ -13,6 +13,7 @@ import {
   roleIdOf,
   SYNTH_HOOK_TIMEOUT_MS,
   type SynthesizedLedger,
+  statementsNotOf,
   statementsOf,
   stubHandlerCode,
   synthLedger,
@@ -55,13 +56,27 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
 
   const consumer = () => propertiesOfId(template, 'AWS::Lambda::Function', functionId);
   const mapping = () => {
-    const mappings = Object.values(propertiesOf(template, 'AWS::Lambda::EventSourceMapping'));
+    const mappings = Object.values(
+      propertiesOf(template, 'AWS::Lambda::EventSourceMapping'),
+    ).filter((m) => JSON.stringify(m.FunctionName) === JSON.stringify({ Ref: functionId }));
     expect(mappings).toHaveLength(1);
     return mappings[0] ?? {};
   };
+  const eventsAlarm = () => {
+    const alarms = Object.values(propertiesOf(template, 'AWS::CloudWatch::Alarm')).filter((a) =>
+      (a.Dimensions as { Value: unknown }[] | undefined)?.some(
+        (d) =>
+          JSON.stringify(exportedValue(ledger, d.Value)) ===
+          JSON.stringify({ 'Fn::GetAtt': [dlqId, 'QueueName'] }),
+      ),
+    );
+    expect(alarms).toHaveLength(1);
+    return alarms[0] ?? {};
+  };
 
   it('runs the consumer on Node.js 22, arm64, 512 MB, 30 s, ESM handler, own log group', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 2);
+    // HTTP, events consumer, outbox dispatcher.
+    template.resourceCountIs('AWS::Lambda::Function', 3);
     expect(consumer()).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
@@ -80,6 +95,7 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
       IDEMPOTENCY_RETENTION_SECONDS: '86400',
       INBOX_RETENTION_SECONDS: '2592000',
       EXPORT_FEE: '100',
+      CALLBACK_APPLICATION_ID: 'export-worker',
       DLQ_URL: { 'Fn::ImportValue': expect.any(String) },
       NODE_OPTIONS: '--enable-source-maps',
     });
@@ -131,20 +147,31 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
     expect(asList(table?.Action ?? []).sort()).toEqual([...TABLE_ACTIONS].sort());
   });
 
-  it('allows sqs:SendMessage nowhere but on the DLQ, and nothing else on the DLQ', () => {
-    for (const statement of statementsOf(template)) {
-      const actions = asList(statement.Action);
+  it('lets the consumer send nowhere but to its DLQ, and no other role touch either queue', () => {
+    const consumerRole = roleIdOf(ledger.stacks.stateless.eventsConsumer.function);
+    const onEventsQueues = (statement: { Resource: unknown }) =>
+      asList(statement.Resource)
+        .map((r) => JSON.stringify(exportedValue(ledger, r)))
+        .some((r) =>
+          [dlqId, queueId].some((id) => r === JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })),
+        );
+    for (const statement of statementsOf(template, consumerRole)) {
       const resources = asList(statement.Resource).map((r) => exportedValue(ledger, r));
-      const onDlq = resources.some(
-        (r) => JSON.stringify(r) === JSON.stringify({ 'Fn::GetAtt': [dlqId, 'Arn'] }),
-      );
-      if (actions.includes('sqs:SendMessage')) expect(onDlq).toBe(true);
-      if (onDlq) expect(actions).toEqual(['sqs:SendMessage']);
+      if (asList(statement.Action).includes('sqs:SendMessage')) {
+        expect(resources).toEqual([{ 'Fn::GetAtt': [dlqId, 'Arn'] }]);
+      }
+      if (JSON.stringify(resources) === JSON.stringify([{ 'Fn::GetAtt': [dlqId, 'Arn'] }])) {
+        expect(asList(statement.Action)).toEqual(['sqs:SendMessage']);
+      }
     }
+    const others = statementsNotOf(template, consumerRole);
+    expect(others.length).toBeGreaterThan(0);
+    for (const statement of others) expect(onEventsQueues(statement)).toBe(false);
   });
 
-  it('has no wildcard action or resource in any data statement', () => {
-    for (const statement of statementsOf(template)) {
+  it('has no wildcard action or resource in any of its statements', () => {
+    const consumerRole = roleIdOf(ledger.stacks.stateless.eventsConsumer.function);
+    for (const statement of statementsOf(template, consumerRole)) {
       for (const action of asList(statement.Action)) expect(action).not.toMatch(/\*/);
       for (const resource of asList(statement.Resource)) {
         expect(typeof resource === 'string' && resource.includes('*')).toBe(false);
@@ -154,9 +181,7 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
   });
 
   it('alarms when the DLQ holds at least one message (1 min maximum, missing data not breaching)', () => {
-    const alarms = Object.values(propertiesOf(template, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(1);
-    const alarm = alarms[0] ?? {};
+    const alarm = eventsAlarm();
     expect(alarm).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -177,7 +202,7 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
   });
 
   it('tells the operator what the alarm means and what to do, and leaves actions to a later topic', () => {
-    const alarm = Object.values(propertiesOf(template, 'AWS::CloudWatch::Alarm'))[0] ?? {};
+    const alarm = eventsAlarm();
     const description = alarm.AlarmDescription as string;
     expect(description.length).toBeLessThanOrEqual(1024);
     for (const phrase of ['ledger-events-dlq', 'error_code', 'redrive', 'docs/deployment.md']) {
@@ -186,20 +211,23 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
     expect(alarm.AlarmActions).toBeUndefined();
     // The hook for the alarm topic.
     expect(ledger.stacks.stateless.eventsDeadLetterAlarm).toBeInstanceOf(cloudwatch.Alarm);
-    expect(logicalIdOf(ledger.stacks.stateless.eventsDeadLetterAlarm)).toBe(
-      Object.keys(template.findResources('AWS::CloudWatch::Alarm'))[0],
-    );
+    expect(
+      propertiesOfId(
+        template,
+        'AWS::CloudWatch::Alarm',
+        logicalIdOf(ledger.stacks.stateless.eventsDeadLetterAlarm),
+      ),
+    ).toEqual(alarm);
   });
 });
 
 describe('StatelessStack: ledger-events consumer (configured)', () => {
   it('takes batch size and maximum concurrency from context', () => {
+    const ledger = synthLedger({ eventsBatchSize: '3', eventsMaxConcurrency: 50 });
+    const functionId = logicalIdOf(ledger.stacks.stateless.eventsConsumer.function);
     const mappings = Object.values(
-      propertiesOf(
-        synthLedger({ eventsBatchSize: '3', eventsMaxConcurrency: 50 }).stateless,
-        'AWS::Lambda::EventSourceMapping',
-      ),
-    );
+      propertiesOf(ledger.stateless, 'AWS::Lambda::EventSourceMapping'),
+    ).filter((m) => JSON.stringify(m.FunctionName) === JSON.stringify({ Ref: functionId }));
     expect(mappings).toHaveLength(1);
     expect(mappings[0]).toMatchObject({ BatchSize: 3, ScalingConfig: { MaximumConcurrency: 50 } });
   });
@@ -214,8 +242,12 @@ describe('StatelessStack: ledger-events consumer (configured)', () => {
         new StatelessStack(app, 'Stateless', {
           table: stateful.table,
           eventQueues: stateful.eventQueues,
+          exportJobQueues: stateful.exportJobQueues,
+          outboxDispatchDeadLetterQueue: stateful.outboxDispatchDeadLetterQueue,
+          callbackSecret: stateful.callbackSecret,
           httpHandlerCode: stubHandlerCode(),
           eventsHandlerCode: stubHandlerCode(),
+          dispatcherHandlerCode: stubHandlerCode(),
           eventsConsumerTimeout: Duration.seconds(31),
         }),
     ).toThrow(

@@ -25,7 +25,7 @@ const PROTECTED_ROUTES = [
   'GET /v1/tasks/{taskId}',
   'POST /v1/tasks/{taskId}/reruns',
 ];
-const PUBLIC_ROUTES = ['GET /v1/openapi.json'];
+const PUBLIC_ROUTES = ['GET /v1/openapi.json', 'POST /v1/callbacks/{applicationId}'];
 
 const TABLE_ACTIONS = [
   'dynamodb:GetItem',
@@ -46,12 +46,14 @@ describe('StatelessStack (IAM auth, default config)', () => {
   let ledger: SynthesizedLedger;
   let template: Template;
   let tableId: string;
+  let secretId: string;
   let functionId: string;
 
   beforeAll(() => {
     ledger = synthLedger();
     template = ledger.stateless;
     tableId = onlyLogicalId(ledger.stateful, 'AWS::DynamoDB::Table');
+    secretId = onlyLogicalId(ledger.stateful, 'AWS::SecretsManager::Secret');
     functionId = logicalIdOf(ledger.stacks.stateless.httpFunction);
   }, SYNTH_HOOK_TIMEOUT_MS);
 
@@ -65,7 +67,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
     });
   });
 
-  it('passes table name, retention windows, export fee and source maps via env', () => {
+  it('passes table name, retention windows, export fee, callback settings and source maps via env', () => {
     const fn = propertiesOfId(template, 'AWS::Lambda::Function', functionId);
     const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(vars).toEqual({
@@ -73,9 +75,13 @@ describe('StatelessStack (IAM auth, default config)', () => {
       IDEMPOTENCY_RETENTION_SECONDS: '86400',
       INBOX_RETENTION_SECONDS: '2592000',
       EXPORT_FEE: '100',
+      CALLBACK_APPLICATION_ID: 'export-worker',
+      CALLBACK_SECRETS_ARN: { 'Fn::ImportValue': expect.any(String) },
       NODE_OPTIONS: '--enable-source-maps',
     });
     expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
+    // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
+    expect(exportedValue(ledger, vars.CALLBACK_SECRETS_ARN)).toEqual({ Ref: secretId });
   });
 
   it('logs the function to its own log group with one-month retention', () => {
@@ -84,28 +90,32 @@ describe('StatelessStack (IAM auth, default config)', () => {
     expect(propertiesOf(template, 'AWS::Logs::LogGroup')[ref]).toEqual({ RetentionInDays: 30 });
   });
 
-  it('grants the HTTP function only item-level table actions, scoped to the table ARN', () => {
+  it('grants the HTTP function item-level table actions on the table and GetSecretValue on the secret, nothing else', () => {
     const statements = statementsOf(template, roleIdOf(ledger.stacks.stateless.httpFunction));
-    expect(statements).toHaveLength(1);
-    const [statement] = statements;
-    expect(statement?.Effect).toBe('Allow');
-    expect(asList(statement?.Action ?? []).sort()).toEqual([...TABLE_ACTIONS].sort());
-    expect(exportedValue(ledger, statement?.Resource)).toEqual({
-      'Fn::GetAtt': [tableId, 'Arn'],
-    });
+    expect(statements).toHaveLength(2);
+    const [table, secret] = statements;
+    expect(table?.Effect).toBe('Allow');
+    expect(asList(table?.Action ?? []).sort()).toEqual([...TABLE_ACTIONS].sort());
+    expect(exportedValue(ledger, table?.Resource)).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
+    expect(secret?.Effect).toBe('Allow');
+    expect(asList(secret?.Action ?? [])).toEqual(['secretsmanager:GetSecretValue']);
+    expect(exportedValue(ledger, secret?.Resource)).toEqual({ Ref: secretId });
   });
 
-  it('has no wildcard resource, DeleteItem, Scan or dynamodb:* anywhere', () => {
+  it('has no DeleteItem, Scan or service wildcard anywhere, and "*" only for dynamodb:ListStreams', () => {
     for (const t of [template, ledger.stateful]) {
       for (const statement of statementsOf(t)) {
         const actions = asList(statement.Action);
         expect(actions).not.toContain('dynamodb:DeleteItem');
         expect(actions).not.toContain('dynamodb:Scan');
-        expect(actions).not.toContain('dynamodb:*');
-        expect(actions).not.toContain('sqs:*');
-        expect(actions).not.toContain('*');
+        for (const action of actions) expect(action).not.toMatch(/\*/);
         for (const resource of asList(statement.Resource)) {
-          expect(typeof resource === 'string' && resource.includes('*')).toBe(false);
+          if (typeof resource === 'string' && resource.includes('*')) {
+            // Needed by the stream event source; lists stream ARNs, reads no data, and has no
+            // resource-level permissions.
+            expect(resource).toBe('*');
+            expect(actions).toEqual(['dynamodb:ListStreams']);
+          }
         }
       }
     }
@@ -156,6 +166,22 @@ describe('StatelessStack (IAM auth, default config)', () => {
     });
   });
 
+  it('throttles the unauthenticated callbacks route on its own (rate 50, burst 100), after creating it', () => {
+    const stageId = onlyLogicalId(template, 'AWS::ApiGatewayV2::Stage');
+    const stage = template.toJSON().Resources[stageId] as {
+      Properties: { RouteSettings: unknown };
+      DependsOn?: string[];
+    };
+    expect(stage.Properties.RouteSettings).toEqual({
+      'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+    });
+    // API Gateway rejects route settings for a route key that does not exist yet.
+    const [routeId] = Object.entries(propertiesOf(template, 'AWS::ApiGatewayV2::Route'))
+      .filter(([, r]) => r.RouteKey === 'POST /v1/callbacks/{applicationId}')
+      .map(([id]) => id);
+    expect(stage.DependsOn).toContain(routeId);
+  });
+
   it('writes JSON access logs to a log group with one-month retention', () => {
     const stage = Object.values(propertiesOf(template, 'AWS::ApiGatewayV2::Stage'))[0];
     const settings = stage?.AccessLogSettings as {
@@ -194,6 +220,7 @@ describe('StatelessStack (JWT auth, custom retention)', () => {
       idempotencyRetentionSeconds: '3600',
       inboxRetentionSeconds: 7200,
       exportFee: '250',
+      callbackApplicationId: 'exporter.prod',
     }).stateless;
   }, SYNTH_HOOK_TIMEOUT_MS);
 
@@ -222,13 +249,15 @@ describe('StatelessStack (JWT auth, custom retention)', () => {
     }
   });
 
-  it('passes the configured retention windows and fee to the function', () => {
+  it('passes the configured retention windows, fee and callback application to the function', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: Match.objectLike({
           IDEMPOTENCY_RETENTION_SECONDS: '3600',
           INBOX_RETENTION_SECONDS: '7200',
           EXPORT_FEE: '250',
+          CALLBACK_APPLICATION_ID: 'exporter.prod',
+          CALLBACK_SECRETS_ARN: Match.anyValue(),
         }),
       },
     });

@@ -25,6 +25,7 @@ export function synthLedger(raw: RawLedgerContext = {}): SynthesizedLedger {
   const stacks = createLedgerStacks(app, resolveLedgerConfig(raw), {
     httpHandlerCode: stubHandlerCode(),
     eventsHandlerCode: stubHandlerCode(),
+    dispatcherHandlerCode: stubHandlerCode(),
   });
   return {
     stacks,
@@ -96,6 +97,15 @@ export function statementsOf(template: Template, roleId?: string): Statement[] {
       (p) =>
         roleId === undefined ||
         (p.Roles as { Ref?: string }[] | undefined)?.some((role) => role.Ref === roleId),
+    )
+    .flatMap((p) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** Statements of every `AWS::IAM::Policy` in `template` that is NOT attached to `roleId`. */
+export function statementsNotOf(template: Template, roleId: string): Statement[] {
+  return Object.values(propertiesOf(template, 'AWS::IAM::Policy'))
+    .filter(
+      (p) => !(p.Roles as { Ref?: string }[] | undefined)?.some((role) => role.Ref === roleId),
     )
     .flatMap((p) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
 }

@@ -1,0 +1,94 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import {
+  DEAD_LETTER_RETENTION,
+  DEFAULT_MAX_RECEIVE_COUNT,
+  MAIN_QUEUE_RETENTION,
+  QueueWithDeadLetter,
+  SecureQueue,
+} from './queue-with-dead-letter';
+
+/** Contract §1 / §8 queue names; a deployment prefixes them with its stage. */
+export const EXPORT_JOBS_QUEUE_NAME = 'export-jobs';
+export const EXPORT_JOBS_DEAD_LETTER_QUEUE_NAME = 'export-jobs-dlq';
+
+/** On-failure destination of the outbox dispatcher's stream event source. */
+export const OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME = 'outbox-dispatch-dlq';
+
+/** Receives of one export job before the redrive policy moves it to `export-jobs-dlq`. */
+export const EXPORT_JOBS_MAX_RECEIVE_COUNT = DEFAULT_MAX_RECEIVE_COUNT;
+
+/**
+ * Visibility timeout of `export-jobs`. The consumers are external export workers whose run time
+ * this stack does not know; five minutes covers starting an export, and a worker that needs
+ * longer extends the message's visibility (`ChangeMessageVisibility`) while it works. A job
+ * that reappears anyway is harmless: workers dedup by `executionId` (contract §8).
+ */
+export const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.minutes(5);
+
+export interface ExportJobQueuesProps {
+  /**
+   * Prepended to both queue names, e.g. `prod-` gives `prod-export-jobs`.
+   * @default '' (`export-jobs`, `export-jobs-dlq`)
+   */
+  readonly namePrefix?: string;
+
+  /**
+   * Visibility timeout of `export-jobs`.
+   * @default EXPORT_JOBS_VISIBILITY_TIMEOUT (5 minutes)
+   */
+  readonly visibilityTimeout?: Duration;
+
+  /**
+   * What happens to both queues (and the messages in them) when they leave the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/**
+ * The outbound `export-jobs` queue (fed by the outbox dispatcher, consumed by external export
+ * workers) and its `export-jobs-dlq`: SQS-managed encryption, TLS only, redrive after
+ * {@link EXPORT_JOBS_MAX_RECEIVE_COUNT} receives.
+ */
+export class ExportJobQueues extends QueueWithDeadLetter {
+  constructor(scope: Construct, id: string, props: ExportJobQueuesProps = {}) {
+    const prefix = props.namePrefix ?? '';
+    super(scope, id, {
+      queueName: `${prefix}${EXPORT_JOBS_QUEUE_NAME}`,
+      deadLetterQueueName: `${prefix}${EXPORT_JOBS_DEAD_LETTER_QUEUE_NAME}`,
+      visibilityTimeout: props.visibilityTimeout ?? EXPORT_JOBS_VISIBILITY_TIMEOUT,
+      maxReceiveCount: EXPORT_JOBS_MAX_RECEIVE_COUNT,
+      retentionPeriod: MAIN_QUEUE_RETENTION,
+      removalPolicy: props.removalPolicy,
+    });
+  }
+}
+
+export interface OutboxDispatchDeadLetterQueueProps {
+  /**
+   * Prepended to the queue name, e.g. `prod-` gives `prod-outbox-dispatch-dlq`.
+   * @default ''
+   */
+  readonly namePrefix?: string;
+
+  /**
+   * What happens to the queue (and the failure records in it) when it leaves the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/**
+ * `outbox-dispatch-dlq`: where Lambda records a stream batch the outbox dispatcher gave up on
+ * (shard and sequence numbers, not the job itself; the outbox item stays in the table).
+ */
+export class OutboxDispatchDeadLetterQueue extends SecureQueue {
+  constructor(scope: Construct, id: string, props: OutboxDispatchDeadLetterQueueProps = {}) {
+    super(scope, id, {
+      queueName: `${props.namePrefix ?? ''}${OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME}`,
+      retentionPeriod: DEAD_LETTER_RETENTION,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+    });
+  }
+}
