@@ -8,10 +8,33 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
  * whitespace canonicalize to the same text.
  */
 export function canonicalJson(value: Json): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as Json)}`).join(',')}}`;
+  const out: string[] = [];
+  write(value, out);
+  return out.join('');
+}
+
+/** Appends to one buffer instead of joining per level: fewer intermediate strings (see bench). */
+function write(value: Json, out: string[]): void {
+  if (value === null || typeof value !== 'object') {
+    out.push(JSON.stringify(value));
+  } else if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      write(value[i] as Json, out);
+    }
+    out.push(']');
+  } else {
+    out.push('{');
+    const keys = Object.keys(value).sort();
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (i > 0) out.push(',');
+      out.push(JSON.stringify(key), ':');
+      write(value[key] as Json, out);
+    }
+    out.push('}');
+  }
 }
 
 export function sha256Hex(text: string): string {
