@@ -1,5 +1,6 @@
+import { DEMO_CALLBACK_SECRET } from './callback-secrets';
 import { LOCAL_AWS } from './dynamodb';
-import type { LocalSettings } from './settings';
+import { DEFAULT_PORT, DEFAULT_SQS_PORT, type LocalSettings } from './settings';
 import { type LocalQueues, MAX_RECEIVE_COUNT } from './sqs';
 
 export interface StackEndpoints {
@@ -9,6 +10,8 @@ export interface StackEndpoints {
   readonly sqsEndpoint: string;
   readonly sqsExternal: boolean;
   readonly queues: LocalQueues;
+  /** The table's stream that the outbox dispatcher reads. */
+  readonly streamArn: string;
 }
 
 /** What `npm start` prints once the stack is up: endpoints and a copy-paste walkthrough. */
@@ -30,6 +33,8 @@ idempotent-ledger local stack
     ${deadLetters.url}
     ${exportJobs.url}
   Poller     ${ledgerEvents.name} -> the events consumer: batches of up to 10, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives
+  Outbox     ${config.tableName} stream (${endpoints.streamArn.split('/').at(-1)}) -> the outbox dispatcher -> ${exportJobs.name}: from TRIM_HORIZON, batches of up to 100, a failed record is retried until it is delivered
+${callbacksLines(settings, api)}
   Settings   idempotency retention ${config.idempotencyRetentionSeconds} s, inbox retention ${config.inboxRetentionSeconds} s, export fee ${config.exportFee}
   Identity   header X-Principal-Id: 1-128 ASCII letters, digits or . _ : @ - (local stack only)
 
@@ -53,8 +58,50 @@ ${sendEventSnippet(endpoints.sqsEndpoint, ledgerEvents.url)}
 
 ${readDlqSnippet(endpoints)}
 
+Exports: POST ${api}/v1/accounts/$ACCOUNT_ID/exports {"format":"csv"} debits ${config.exportFee} and
+queues a job on ${exportJobs.name}; a worker reports progress with signed callbacks. The CLI does it all:
+
+${cliCommands(settings, endpoints)}
+
 Press Ctrl-C to stop everything.
 `;
+}
+
+/** Where signed callbacks go and which secret signs them (contract §7: the local default is printed). */
+function callbacksLines(settings: LocalSettings, api: string): string {
+  const app = settings.config.callbackApplicationId;
+  const apps = Object.keys(settings.callbackSecrets);
+  const lines = settings.callbackSecretsGiven
+    ? [
+        `  Callbacks  POST ${api}/v1/callbacks/<applicationId>; exports report as "${app}"`,
+        `             applications from CALLBACK_SECRETS: ${apps.join(', ')} (secrets not shown)`,
+      ]
+    : [
+        `  Callbacks  POST ${api}/v1/callbacks/${app}   (header Callback-Signature: t=<unix s>,v1=<HMAC-SHA256 hex>)`,
+        `             demo application "${app}", demo secret "${DEMO_CALLBACK_SECRET}" (set CALLBACK_SECRETS to change)`,
+      ];
+  if (!apps.includes(app)) {
+    lines.push(
+      `  WARNING    CALLBACK_SECRETS has no secret for "${app}": every callback about an export will be rejected`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The CLI commands, with the variables that point it at this stack when it is not on the defaults. */
+function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string {
+  const env: string[] = [];
+  if (settings.port !== DEFAULT_PORT) env.push(`PORT=${settings.port}`);
+  if (endpoints.sqsExternal) env.push(`SQS_ENDPOINT=${endpoints.sqsEndpoint}`);
+  else if (settings.sqsPort !== DEFAULT_SQS_PORT) env.push(`SQS_PORT=${settings.sqsPort}`);
+  if (settings.callbackSecretsGiven) env.push(`CALLBACK_SECRETS='...'`);
+  const cli = `${env.length > 0 ? `${env.join(' ')} ` : ''}npm run cli --`;
+  return [
+    `${cli} demo                         # account, credit, export, worker: prints the SUCCEEDED task`,
+    `${cli} tail --queue export-jobs     # the jobs waiting on ${endpoints.queues.exportJobs.name} (not consumed)`,
+    `${cli} worker                       # the demo worker: consumes ${endpoints.queues.exportJobs.name} until Ctrl-C`,
+    `${cli} --help                       # every command: callback, send-event, tail, worker, demo`,
+  ].join('\n');
 }
 
 const clientSource = (endpoint: string) =>

@@ -1,4 +1,6 @@
 import { loadConfig, type ServiceConfig } from '../functions/config';
+import { parseSecretMap } from '../functions/secrets/callback-secrets';
+import { localCallbackSecretsJson } from './callback-secrets';
 
 /** What `npm start` reads from the environment (contract §9). */
 export interface LocalSettings {
@@ -16,6 +18,13 @@ export interface LocalSettings {
   readonly sqsVisibilityTimeoutSeconds: number;
   /** The handler configuration; TABLE_NAME defaults to `ledger`. */
   readonly config: ServiceConfig;
+  /**
+   * Signing secrets per application, `{ "<applicationId>": ["<secret>", ...] }`: CALLBACK_SECRETS,
+   * or the demo application with the demo secret. Validated here so a typo stops `npm start`.
+   */
+  readonly callbackSecrets: Readonly<Record<string, readonly string[]>>;
+  /** True when CALLBACK_SECRETS was set (the banner then does not print the secrets). */
+  readonly callbackSecretsGiven: boolean;
 }
 
 export const DEFAULT_PORT = 3000;
@@ -46,8 +55,19 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       IDEMPOTENCY_RETENTION_SECONDS: given('IDEMPOTENCY_RETENTION_SECONDS'),
       INBOX_RETENTION_SECONDS: given('INBOX_RETENTION_SECONDS'),
       EXPORT_FEE: given('EXPORT_FEE'),
+      CALLBACK_APPLICATION_ID: given('CALLBACK_APPLICATION_ID'),
     }),
+    callbackSecrets: parseCallbackSecrets(given('CALLBACK_SECRETS')),
+    callbackSecretsGiven: given('CALLBACK_SECRETS') !== undefined,
   };
+}
+
+function parseCallbackSecrets(value: string | undefined): Record<string, string[]> {
+  try {
+    return parseSecretMap(localCallbackSecretsJson({ CALLBACK_SECRETS: value }));
+  } catch (error) {
+    throw new Error(`CALLBACK_SECRETS: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function parsePort(name: string, value: string | undefined, fallback: number): number {

@@ -1,10 +1,11 @@
 /**
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
- * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, queue poller. The outbox
- * dispatcher (a later issue) slots in after the poller.
+ * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, queue poller, and the outbox
+ * dispatcher behind the table's stream (it needs the queues). `ready` is printed after that.
  */
 import { banner } from './banner';
+import { startDispatcherService } from './services/dispatcher';
 import { startDynamoService } from './services/dynamodb';
 import { reserveHttpPort, startHttpService } from './services/http';
 import { Lifecycle } from './services/lifecycle';
@@ -76,6 +77,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.port,
     dynamoClient: dynamo.client,
     config: settings.config,
+    callbackSecretsJson: JSON.stringify(settings.callbackSecrets),
     log: (line) => out(`[http] ${line}`),
   });
 
@@ -97,7 +99,14 @@ async function startStack(settings: LocalSettings): Promise<void> {
     eventsLog: (line) => out(`[events] ${line}`),
   });
 
-  // Next issue: the outbox dispatcher starts here.
+  out('starting the outbox dispatcher (stream poller)...');
+  const dispatcher = await startDispatcherService(lifecycle, {
+    dynamo,
+    sqs,
+    config: settings.config,
+    log: (line) => out(`[stream] ${line}`),
+    outboxLog: (line) => out(`[outbox] ${line}`),
+  });
 
   lifecycle.signal.throwIfAborted();
 
@@ -109,6 +118,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       sqsEndpoint: sqs.endpoint,
       sqsExternal: sqs.external,
       queues: sqs.queues,
+      streamArn: dispatcher.streamArn,
     }),
   );
   out('ready');

@@ -11,6 +11,8 @@ export interface HttpServiceOptions {
   readonly port: number;
   readonly dynamoClient: DynamoDBClient;
   readonly config: ServiceConfig;
+  /** `{ "<applicationId>": ["<secret>", ...] }`; the local default when omitted. */
+  readonly callbackSecretsJson?: string;
   readonly log: (line: string) => void;
 }
 
@@ -35,7 +37,13 @@ export async function startHttpService(
 async function loadHandler(options: HttpServiceOptions): Promise<HttpHandler> {
   try {
     const { buildHttpHandler } = await import('./http-app');
-    return buildHttpHandler({ dynamoClient: options.dynamoClient, config: options.config });
+    return buildHttpHandler({
+      dynamoClient: options.dynamoClient,
+      config: options.config,
+      ...(options.callbackSecretsJson === undefined
+        ? {}
+        : { callbackSecretsJson: options.callbackSecretsJson }),
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`could not build the HTTP app (local/services/http-app.ts): ${reason}`, {

@@ -1,10 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ServiceConfig } from '../../functions/config';
 import type { EventsHandler } from '../../functions/events/consumer';
-import type { Log, LogFields } from '../../functions/observability/log';
 import { LOCAL_AWS } from '../dynamodb';
 import { startSqsPoller } from '../poller';
 import type { Lifecycle } from './lifecycle';
+import { lineLog } from './line-log';
 import type { SqsService } from './sqs';
 
 export interface PollerServiceOptions {
@@ -60,13 +60,4 @@ async function loadHandler(options: PollerServiceOptions): Promise<EventsHandler
       { cause: error },
     );
   }
-}
-
-/** The consumer's structured log as one readable line per entry. */
-function lineLog(write: (line: string) => void): Log {
-  const entry =
-    (level: string) =>
-    (message: string, fields: LogFields = {}) =>
-      write(`${level} ${message} ${JSON.stringify(fields)}`);
-  return { info: entry('INFO'), warn: entry('WARN'), error: entry('ERROR') };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEMO_CALLBACK_SECRET } from '../../../local/callback-secrets';
 import { readLocalSettings } from '../../../local/settings';
 
 describe('local stack settings', () => {
@@ -16,7 +17,10 @@ describe('local stack settings', () => {
         idempotencyRetentionSeconds: 86_400,
         inboxRetentionSeconds: 2_592_000,
         exportFee: 100,
+        callbackApplicationId: 'export-worker',
       }),
+      callbackSecrets: { 'export-worker': [DEMO_CALLBACK_SECRET] },
+      callbackSecretsGiven: false,
     });
   });
 
@@ -32,6 +36,8 @@ describe('local stack settings', () => {
       IDEMPOTENCY_RETENTION_SECONDS: '60',
       INBOX_RETENTION_SECONDS: '120',
       EXPORT_FEE: '7',
+      CALLBACK_SECRETS: '{"billing":["billing-secret-0123456789"]}',
+      CALLBACK_APPLICATION_ID: 'billing',
     });
 
     expect(settings).toEqual({
@@ -46,7 +52,10 @@ describe('local stack settings', () => {
         idempotencyRetentionSeconds: 60,
         inboxRetentionSeconds: 120,
         exportFee: 7,
+        callbackApplicationId: 'billing',
       }),
+      callbackSecrets: { billing: ['billing-secret-0123456789'] },
+      callbackSecretsGiven: true,
     });
   });
 
@@ -65,6 +74,12 @@ describe('local stack settings', () => {
       /SQS_VISIBILITY_TIMEOUT_SECONDS must be whole seconds/,
     ],
     [{ SQS_VISIBILITY_TIMEOUT_SECONDS: '43201' }, /SQS_VISIBILITY_TIMEOUT_SECONDS/],
+    [{ CALLBACK_SECRETS: '{"export-worker":' }, /CALLBACK_SECRETS: callback secrets are not JSON/],
+    [
+      { CALLBACK_SECRETS: '{"export-worker":["short"]}' },
+      /CALLBACK_SECRETS: callback secrets must be/,
+    ],
+    [{ CALLBACK_APPLICATION_ID: 'no spaces' }, /CALLBACK_APPLICATION_ID/],
   ])('rejects %o', (env, message) => {
     expect(() => readLocalSettings(env)).toThrow(message);
   });

@@ -1,0 +1,243 @@
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { EXPORT_JOBS_QUEUE, LEDGER_EVENTS_DLQ, LEDGER_EVENTS_QUEUE } from '../../local/sqs';
+import { oneOf, parseCommandArgs } from '../args';
+import type { CliContext, Command } from '../command';
+import { type Env, sqsEndpoint } from '../config';
+import { UsageError } from '../errors';
+import { describe, queueUrl, sqsClient } from '../sqs';
+import { pretty } from './callback';
+
+const NAME = 'tail';
+
+export const TAIL_QUEUES = [LEDGER_EVENTS_DLQ, EXPORT_JOBS_QUEUE] as const;
+export type TailQueue = (typeof TAIL_QUEUES)[number];
+
+export interface TailArgs {
+  readonly help: false;
+  readonly queue: TailQueue;
+  readonly follow: boolean;
+  readonly delete: boolean;
+  readonly json: boolean;
+  readonly sqs: string;
+}
+
+const OPTIONS = {
+  queue: { type: 'string', short: 'q' },
+  follow: { type: 'boolean', short: 'f' },
+  delete: { type: 'boolean' },
+  json: { type: 'boolean' },
+  sqs: { type: 'string' },
+} as const;
+
+/** How long tail hides what it has received while it reads the rest of the queue. */
+const HOLD_SECONDS = 30;
+/** Pause between two reads of the queue with --follow. */
+const FOLLOW_INTERVAL_MS = 1_000;
+
+export function parseTailArgs(argv: readonly string[], env: Env): TailArgs | { help: true } {
+  const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
+  if (help) return { help: true };
+  if (values.queue === LEDGER_EVENTS_QUEUE) {
+    throw new UsageError(
+      `tail does not read ${LEDGER_EVENTS_QUEUE}: every receive counts towards its redrive to the ` +
+        `DLQ (maxReceiveCount 5), and the stack's poller consumes it within a second anyway`,
+      NAME,
+    );
+  }
+  const queue = oneOf(values, 'queue', NAME, TAIL_QUEUES);
+  if (queue === undefined) {
+    throw new UsageError(`--queue is required: ${TAIL_QUEUES.join(' or ')}`, NAME);
+  }
+  return {
+    help: false,
+    queue,
+    follow: values.follow === true,
+    delete: values.delete === true,
+    json: values.json === true,
+    sqs: sqsEndpoint(typeof values.sqs === 'string' ? values.sqs : undefined, env, NAME),
+  };
+}
+
+export const tailCommand: Command = {
+  name: NAME,
+  summary: `print the messages on ${TAIL_QUEUES.join(' or ')} (without consuming them)`,
+  help: `Usage: npm run cli -- tail --queue ${TAIL_QUEUES.join('|')} [--follow] [--delete] [--json]
+
+Receives every message on the queue and prints it: id, how often it was received, when it was
+sent, its message attributes (on ${LEDGER_EVENTS_DLQ}: error_code, error_detail,
+source_message_id) and its body. By default the messages are left on the queue: tail hides
+them while it reads (up to ${HOLD_SECONDS} s) and then makes them visible again at once, so a
+worker or a second tail sees them as before (their receive count does go up).
+
+Options:
+  -q, --queue <name>   ${TAIL_QUEUES.join(' or ')}                              required
+  -f, --follow         keep reading (about once a second) and print new messages until Ctrl-C
+  --delete             consume: delete each message after printing it
+  --json               one JSON object per message instead of the readable form
+  --sqs <url>          SQS endpoint (default: SQS_ENDPOINT, else http://127.0.0.1:$SQS_PORT,
+                       SQS_PORT defaults to 4566)
+  -h, --help           this help
+
+${LEDGER_EVENTS_QUEUE} is not offered: each receive counts towards its redrive policy.`,
+  async run(argv, ctx) {
+    const args = parseTailArgs(argv, ctx.env);
+    if (args.help) {
+      ctx.out(tailCommand.help);
+      return 0;
+    }
+    const client = sqsClient(args.sqs);
+    try {
+      const url = await queueUrl(client, args.sqs, args.queue, ctx.signal);
+      return await tail(client, url, args, ctx);
+    } finally {
+      client.destroy();
+    }
+  },
+};
+
+async function tail(client: SQSClient, url: string, args: TailArgs, ctx: CliContext) {
+  const printed = new Set<string>();
+  let total = 0;
+  if (!args.json)
+    ctx.out(`${args.queue} (${url})${args.follow ? ', following; Ctrl-C to stop' : ''}`);
+  do {
+    const held: Message[] = [];
+    try {
+      for (;;) {
+        // Long-poll only for the first batch, so the messages are held for as short as possible.
+        const batch = await receive(client, url, held.length === 0 ? 1 : 0, ctx.signal);
+        if (batch.length === 0) break;
+        held.push(...batch);
+        for (const message of batch) {
+          // With --follow, a message that is still there is printed only the first time.
+          if (message.MessageId && printed.has(message.MessageId)) continue;
+          if (message.MessageId) printed.add(message.MessageId);
+          total++;
+          ctx.out(args.json ? JSON.stringify(toJson(args.queue, message)) : readable(message));
+        }
+      }
+    } catch (error) {
+      if (!ctx.signal.aborted) throw new Error(`ReceiveMessage failed: ${describe(error)}`);
+    } finally {
+      // Not tied to the signal: Ctrl-C must still hand the messages back.
+      await (args.delete ? remove(client, url, held) : release(client, url, held));
+    }
+    if (args.follow) await sleep(FOLLOW_INTERVAL_MS, ctx.signal);
+  } while (args.follow && !ctx.signal.aborted);
+  if (!args.json) {
+    const verb = args.delete ? 'deleted' : 'left on the queue';
+    ctx.out(total === 0 ? `no messages on ${args.queue}` : `${total} message(s), ${verb}`);
+  }
+  return 0;
+}
+
+async function receive(
+  client: SQSClient,
+  url: string,
+  waitTimeSeconds: number,
+  signal: AbortSignal,
+): Promise<Message[]> {
+  const { Messages = [] } = await client.send(
+    new ReceiveMessageCommand({
+      QueueUrl: url,
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: waitTimeSeconds,
+      VisibilityTimeout: HOLD_SECONDS,
+      MessageAttributeNames: ['All'],
+      MessageSystemAttributeNames: ['All'],
+    }),
+    { abortSignal: signal },
+  );
+  return Messages;
+}
+
+async function release(client: SQSClient, url: string, messages: Message[]): Promise<void> {
+  for (const chunk of chunks(messages)) {
+    await client.send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: url,
+        Entries: chunk.map((m, i) => ({
+          Id: `m${i}`,
+          ReceiptHandle: m.ReceiptHandle,
+          VisibilityTimeout: 0,
+        })),
+      }),
+    );
+  }
+}
+
+async function remove(client: SQSClient, url: string, messages: Message[]): Promise<void> {
+  for (const chunk of chunks(messages)) {
+    await client.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: url,
+        Entries: chunk.map((m, i) => ({ Id: `m${i}`, ReceiptHandle: m.ReceiptHandle })),
+      }),
+    );
+  }
+}
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += 10) out.push(items.slice(i, i + 10));
+  return out;
+}
+
+/** The readable form: a header line, the message attributes, the body (pretty JSON if it is). */
+export function readable(message: Message): string {
+  const system = message.Attributes ?? {};
+  const sent = system.SentTimestamp
+    ? new Date(Number(system.SentTimestamp)).toISOString()
+    : 'unknown';
+  const lines = [
+    `--- message ${message.MessageId}  sent ${sent}  received ${system.ApproximateReceiveCount ?? '?'}x`,
+  ];
+  for (const [name, value] of Object.entries(message.MessageAttributes ?? {})) {
+    lines.push(`  ${name}: ${value.StringValue ?? `<${value.DataType ?? 'binary'}>`}`);
+  }
+  lines.push(
+    pretty(message.Body ?? '')
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n'),
+  );
+  return lines.join('\n');
+}
+
+export function toJson(queue: string, message: Message): Record<string, unknown> {
+  let body: unknown = message.Body;
+  try {
+    body = JSON.parse(message.Body ?? '');
+  } catch {
+    // not JSON: kept as the string it is
+  }
+  return {
+    queue,
+    messageId: message.MessageId,
+    sentTimestamp: message.Attributes?.SentTimestamp,
+    receiveCount: message.Attributes?.ApproximateReceiveCount,
+    attributes: Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([k, v]) => [k, v.StringValue]),
+    ),
+    body,
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,112 @@
+import { EXPORT_JOBS_QUEUE } from '../../local/sqs';
+import { parseCommandArgs, secondsOption, stringOption } from '../args';
+import type { Command } from '../command';
+import { apiUrl, type Env, secretsFor, sqsEndpoint } from '../config';
+import { queueUrl, sqsClient } from '../sqs';
+import { runWorker, WORKER_STEPS } from '../worker';
+
+const NAME = 'worker';
+
+export interface WorkerArgs {
+  readonly help: false;
+  readonly once: boolean;
+  /** Only jobs for this application; undefined takes every job. */
+  readonly app: string | undefined;
+  readonly secret: string | undefined;
+  readonly url: string;
+  readonly sqs: string;
+  readonly idleMs: number;
+  readonly stepDelayMs: number;
+}
+
+const OPTIONS = {
+  once: { type: 'boolean' },
+  app: { type: 'string' },
+  secret: { type: 'string' },
+  url: { type: 'string' },
+  sqs: { type: 'string' },
+  idle: { type: 'string' },
+  delay: { type: 'string' },
+} as const;
+
+export function parseWorkerArgs(argv: readonly string[], env: Env): WorkerArgs | { help: true } {
+  const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
+  if (help) return { help: true };
+  return {
+    help: false,
+    once: values.once === true,
+    app: stringOption(values, 'app'),
+    secret: stringOption(values, 'secret'),
+    url: apiUrl(stringOption(values, 'url'), env, NAME),
+    sqs: sqsEndpoint(stringOption(values, 'sqs'), env, NAME),
+    idleMs: secondsOption(values, 'idle', NAME) ?? 3_000,
+    stepDelayMs: secondsOption(values, 'delay', NAME, 60) ?? 300,
+  };
+}
+
+const steps = WORKER_STEPS.map((s, i) => `${s.status} ${s.progress} (sequence ${i + 1})`).join(
+  ', ',
+);
+
+export const workerCommand: Command = {
+  name: NAME,
+  summary: `the demo export worker: consume ${EXPORT_JOBS_QUEUE} and report with signed callbacks`,
+  help: `Usage: npm run cli -- worker [--once] [options]
+
+The demo export worker. It consumes ${EXPORT_JOBS_QUEUE} (contract §8) and, for each job, reports
+through signed callbacks to the job's callbackPath: ${steps},
+each a CloudEvent with a new id, then deletes the message. A job whose executionId it has already
+finished is deleted without reporting (delivery is at least once). A job it could not report
+(API down, 401 invalid_signature, ...) stays on the queue and comes back after 30 s.
+
+Options:
+  --once               stop once no job has come for --idle seconds (default: run until Ctrl-C)
+  --idle <seconds>     idle time before --once stops (default 3)
+  --delay <seconds>    pause between two callbacks of a job (default 0.3)
+  --app <id>           only take jobs addressed to this application (default: any; each job is
+                       signed for the application in its callbackPath)
+  --secret <secret>    signing secret (default: the application's secrets in CALLBACK_SECRETS,
+                       else the local stack's demo secret for export-worker)
+  --url <url>          HTTP API (default: http://127.0.0.1:$PORT, PORT defaults to 3000)
+  --sqs <url>          SQS endpoint (default: SQS_ENDPOINT, else http://127.0.0.1:$SQS_PORT,
+                       SQS_PORT defaults to 4566)
+  -h, --help           this help
+
+Exits 1 when --once ends with a job it could not report.`,
+  async run(argv, ctx) {
+    const args = parseWorkerArgs(argv, ctx.env);
+    if (args.help) {
+      ctx.out(workerCommand.help);
+      return 0;
+    }
+    if (args.app !== undefined) secretsFor(args.app, args.secret, ctx.env); // fail early
+    const client = sqsClient(args.sqs);
+    try {
+      const url = await queueUrl(client, args.sqs, EXPORT_JOBS_QUEUE, ctx.signal);
+      ctx.out(
+        `worker: consuming ${EXPORT_JOBS_QUEUE}, reporting to ${args.url}` +
+          (args.once ? ` (stops after ${args.idleMs / 1000} s without a job)` : '; Ctrl-C to stop'),
+      );
+      const summary = await runWorker({
+        sqs: client,
+        queueUrl: url,
+        apiUrl: args.url,
+        fetch: ctx.fetch,
+        secretsFor: (app) => secretsFor(app, args.secret, ctx.env),
+        ...(args.app === undefined ? {} : { app: args.app }),
+        once: args.once,
+        idleMs: args.idleMs,
+        stepDelayMs: args.stepDelayMs,
+        signal: ctx.signal,
+        log: (line) => ctx.out(`worker: ${line}`),
+      });
+      ctx.out(
+        `worker: ${summary.done} job(s) done, ${summary.duplicates} duplicate(s), ` +
+          `${summary.skipped} skipped, ${summary.failed} failed`,
+      );
+      return args.once && summary.failed > 0 ? 1 : 0;
+    } finally {
+      client.destroy();
+    }
+  },
+};

@@ -1,0 +1,68 @@
+import type { CliContext, Command } from './command';
+import { callbackCommand } from './commands/callback';
+import { demoCommand } from './commands/demo';
+import { sendEventCommand } from './commands/send-event';
+import { tailCommand } from './commands/tail';
+import { workerCommand } from './commands/worker';
+import { CliError, UsageError } from './errors';
+
+export const COMMANDS: readonly Command[] = [
+  demoCommand,
+  workerCommand,
+  callbackCommand,
+  sendEventCommand,
+  tailCommand,
+];
+
+export function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `Usage: npm run cli -- <command> [options]
+
+A small CLI for the local stack (\`npm start\`): the export loop, signed callbacks, ledger events
+and the queues.
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Run \`npm run cli -- <command> --help\` for a command's options. Endpoints come from --url / --sqs,
+else PORT / SQS_PORT / SQS_ENDPOINT (as for npm start), else http://127.0.0.1:3000 and :4566.
+
+Start with:  npm start   (in another terminal), then   npm run cli -- demo`;
+}
+
+/** Runs one command line; resolves the exit code and never throws. */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    ctx.err(overview());
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const topic = COMMANDS.find((c) => c.name === rest[0]);
+    ctx.out(topic ? topic.help : overview());
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    ctx.err(`error: unknown command "${name}"\n`);
+    ctx.err(overview());
+    return 2;
+  }
+  try {
+    return await command.run(rest, ctx);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      ctx.err(`error: ${error.message}`);
+      ctx.err(`Run \`npm run cli -- ${error.command ?? command.name} --help\` for the options.`);
+      return error.exitCode;
+    }
+    if (error instanceof CliError) {
+      ctx.err(`error: ${error.message}`);
+      return error.exitCode;
+    }
+    if (ctx.signal.aborted) return 130;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    ctx.err(`error: ${message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,298 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { type CallbackResponse, callbackBody, postCallback } from './callbacks';
+import { CliError } from './errors';
+
+/**
+ * The demo export worker (contract §8): consumes `export-jobs`, skips an `executionId` it has
+ * already finished (delivery is at least once), and reports each job through signed callbacks
+ * to the job's `callbackPath`: RUNNING 0 (sequence 1), RUNNING 50 (2), SUCCEEDED 100 (3). The
+ * message is deleted only after the last callback was accepted; a job that could not be
+ * reported stays on the queue and comes back after its visibility timeout.
+ */
+
+export interface ExportJobMessage {
+  readonly taskId: string;
+  readonly executionId: string;
+  readonly accountId: string;
+  readonly format: string;
+  readonly callbackPath: string;
+}
+
+export const CALLBACK_PATH_PREFIX = '/v1/callbacks/';
+
+/** What the worker reports for every job, in order; sequence = index + 1. */
+export const WORKER_STEPS = [
+  { status: 'RUNNING', progress: 0 },
+  { status: 'RUNNING', progress: 50 },
+  { status: 'SUCCEEDED', progress: 100 },
+] as const;
+
+export type JobResult =
+  | { readonly kind: 'done'; readonly job: ExportJobMessage }
+  | { readonly kind: 'duplicate'; readonly job: ExportJobMessage }
+  | { readonly kind: 'skipped'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly reason: string; readonly job?: ExportJobMessage };
+
+export interface WorkerOptions {
+  readonly sqs: SQSClient;
+  readonly queueUrl: string;
+  readonly apiUrl: string;
+  readonly fetch: typeof fetch;
+  /** The secrets that sign for an application; throws when there are none. */
+  readonly secretsFor: (applicationId: string) => readonly string[];
+  /** Only take jobs addressed to this application; others are left on the queue. */
+  readonly app?: string;
+  /** Stop once no job has come for `idleMs`. */
+  readonly once?: boolean;
+  /** @default 3000 */
+  readonly idleMs?: number;
+  /** Pause before each callback after the first. @default 300 */
+  readonly stepDelayMs?: number;
+  /** How long a received job stays hidden from other consumers. @default 30 */
+  readonly visibilityTimeoutSeconds?: number;
+  /** Long-poll wait per receive. @default 1 */
+  readonly waitTimeSeconds?: number;
+  readonly signal?: AbortSignal;
+  readonly log?: (line: string) => void;
+  /** Called after each message (for the demo command). */
+  readonly onResult?: (result: JobResult) => void;
+  readonly newId?: () => string;
+}
+
+export interface WorkerSummary {
+  done: number;
+  duplicates: number;
+  skipped: number;
+  failed: number;
+}
+
+/** How often a callback is tried when the API is unreachable or answers 5xx/429. */
+const CALLBACK_ATTEMPTS = 3;
+
+export class DemoWorker {
+  /** executionIds reported to the end; a second delivery of one is deleted unreported. */
+  private readonly finished = new Set<string>();
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: WorkerOptions) {
+    this.log = options.log ?? (() => {});
+  }
+
+  /** Receives until stopped (or, with `once`, until idle), handling each job. */
+  async run(): Promise<WorkerSummary> {
+    const { options } = this;
+    const summary: WorkerSummary = { done: 0, duplicates: 0, skipped: 0, failed: 0 };
+    const idleMs = options.idleMs ?? 3_000;
+    let lastJobAt = Date.now();
+    while (!options.signal?.aborted) {
+      let messages: Message[];
+      try {
+        messages = await this.receive();
+      } catch (error) {
+        if (options.signal?.aborted) break;
+        throw new CliError(`cannot receive from ${options.queueUrl}: ${describe(error)}`);
+      }
+      for (const message of messages) {
+        if (options.signal?.aborted) break;
+        const result = await this.handle(message);
+        if (result.kind === 'done') summary.done++;
+        else if (result.kind === 'duplicate') summary.duplicates++;
+        else if (result.kind === 'skipped') summary.skipped++;
+        else summary.failed++;
+        if (result.kind === 'done' || result.kind === 'duplicate') lastJobAt = Date.now();
+        options.onResult?.(result);
+      }
+      if (options.once && Date.now() - lastJobAt >= idleMs) break;
+    }
+    return summary;
+  }
+
+  private async receive(): Promise<Message[]> {
+    const { options } = this;
+    const { Messages = [] } = await options.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: options.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: options.waitTimeSeconds ?? 1,
+        VisibilityTimeout: options.visibilityTimeoutSeconds ?? 30,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+      }),
+      options.signal ? { abortSignal: options.signal } : {},
+    );
+    return Messages;
+  }
+
+  /** One message: parse, dedup, report, delete. Never throws (except when stopped). */
+  async handle(message: Message): Promise<JobResult> {
+    const job = parseJob(message.Body);
+    if (typeof job === 'string') {
+      this.log(`message ${message.MessageId}: not an export job (${job}); left on the queue`);
+      return { kind: 'failed', reason: job };
+    }
+    const app = job.callbackPath.slice(CALLBACK_PATH_PREFIX.length);
+    const label = `task ${job.taskId} execution ${job.executionId}`;
+    if (this.options.app !== undefined && app !== this.options.app) {
+      const reason = `addressed to application "${app}", this worker is "${this.options.app}"`;
+      this.log(`${label}: ${reason}; left on the queue`);
+      return { kind: 'skipped', reason };
+    }
+    if (this.finished.has(job.executionId)) {
+      this.log(`${label}: already done (duplicate delivery); deleted`);
+      await this.delete(message);
+      return { kind: 'duplicate', job };
+    }
+
+    let secrets: readonly string[];
+    try {
+      secrets = this.options.secretsFor(app);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log(`${label}: ${reason}; left on the queue`);
+      return { kind: 'failed', reason, job };
+    }
+
+    this.log(`${label}: ${job.format} export of account ${job.accountId} -> ${job.callbackPath}`);
+    for (const [index, step] of WORKER_STEPS.entries()) {
+      if (index > 0) await sleep(this.options.stepDelayMs ?? 300, this.options.signal);
+      if (this.options.signal?.aborted) return this.stopped(message, label, job);
+      const sequence = index + 1;
+      const body = callbackBody({
+        id: (this.options.newId ?? randomUUID)(),
+        applicationId: app,
+        executionId: job.executionId,
+        taskId: job.taskId,
+        sequence,
+        status: step.status,
+        progress: step.progress,
+      });
+      const response = await this.post(job.callbackPath, body, secrets);
+      const what = `seq ${sequence} ${step.status} ${step.progress}%`;
+      if (this.options.signal?.aborted) return this.stopped(message, label, job);
+      if (typeof response === 'string' || response.status !== 200) {
+        const reason =
+          typeof response === 'string'
+            ? response
+            : `HTTP ${response.status} ${response.text.slice(0, 300)}`;
+        this.log(`${label}: ${what} failed: ${reason}; left on the queue`);
+        return { kind: 'failed', reason, job };
+      }
+      this.log(`${label}: ${what} -> ${response.outcome ?? response.text}`);
+    }
+    this.finished.add(job.executionId);
+    await this.delete(message);
+    return { kind: 'done', job };
+  }
+
+  /** One callback, retried on network errors, 429 and 5xx; a string when it never got a 2xx/4xx. */
+  private async post(
+    path: string,
+    body: string,
+    secrets: readonly string[],
+  ): Promise<CallbackResponse | string> {
+    let last = '';
+    for (let attempt = 1; attempt <= CALLBACK_ATTEMPTS; attempt++) {
+      try {
+        const response = await postCallback({
+          fetch: this.options.fetch,
+          apiUrl: this.options.apiUrl,
+          path,
+          body,
+          secrets,
+          ...(this.options.signal ? { signal: this.options.signal } : {}),
+        });
+        if (response.status !== 429 && response.status < 500) return response;
+        last = `HTTP ${response.status} ${response.text.slice(0, 300)}`;
+      } catch (error) {
+        if (this.options.signal?.aborted) return 'stopped';
+        last = error instanceof Error ? error.message : String(error);
+      }
+      if (attempt < CALLBACK_ATTEMPTS) await sleep(500 * attempt, this.options.signal);
+    }
+    return last;
+  }
+
+  private async delete(message: Message): Promise<void> {
+    try {
+      // Not tied to the signal: a reported job is acknowledged even while stopping.
+      await this.options.sqs.send(
+        new DeleteMessageCommand({
+          QueueUrl: this.options.queueUrl,
+          ReceiptHandle: message.ReceiptHandle,
+        }),
+      );
+    } catch (error) {
+      this.log(`could not delete message ${message.MessageId}: ${describe(error)}`);
+    }
+  }
+
+  /** Stopped mid-job: the message becomes visible again at once for the next worker. */
+  private async stopped(
+    message: Message,
+    label: string,
+    job: ExportJobMessage,
+  ): Promise<JobResult> {
+    try {
+      await this.options.sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: this.options.queueUrl,
+          ReceiptHandle: message.ReceiptHandle,
+          VisibilityTimeout: 0,
+        }),
+      );
+    } catch {
+      // it comes back after its visibility timeout anyway
+    }
+    this.log(`${label}: stopped before it finished; back on the queue`);
+    return { kind: 'failed', reason: 'stopped', job };
+  }
+}
+
+export function runWorker(options: WorkerOptions): Promise<WorkerSummary> {
+  return new DemoWorker(options).run();
+}
+
+/** The job of contract §8, or why the body is not one. */
+export function parseJob(body: string | undefined): ExportJobMessage | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(body ?? '');
+  } catch {
+    return 'body is not JSON';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return 'body is not a JSON object';
+  }
+  const job = value as Record<string, unknown>;
+  for (const field of ['taskId', 'executionId', 'accountId', 'format', 'callbackPath']) {
+    if (typeof job[field] !== 'string' || job[field] === '') return `${field} is missing`;
+  }
+  const path = job.callbackPath as string;
+  if (!/^\/v1\/callbacks\/[A-Za-z0-9._-]{1,64}$/.test(path)) {
+    return `callbackPath "${path}" is not /v1/callbacks/<applicationId>`;
+  }
+  return job as unknown as ExportJobMessage;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

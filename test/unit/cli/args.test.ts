@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { parseCallbackArgs } from '../../../cli/commands/callback';
+import { parseDemoArgs } from '../../../cli/commands/demo';
+import { parseSendEventArgs } from '../../../cli/commands/send-event';
+import { parseTailArgs } from '../../../cli/commands/tail';
+import { parseWorkerArgs } from '../../../cli/commands/worker';
+import { apiUrl, secretsFor, sqsEndpoint } from '../../../cli/config';
+import { CliError, UsageError } from '../../../cli/errors';
+import { DEMO_CALLBACK_SECRET } from '../../../local/callback-secrets';
+
+const EXECUTION = '6f1c9a52-3c1e-4f7a-9d3e-0b8f1f0e2a11';
+const TASK = '0d7c2b1a-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+
+describe('callback arguments', () => {
+  it('reads every option, with the local defaults for app, secret and URL', () => {
+    expect(
+      parseCallbackArgs(
+        [
+          '--execution',
+          EXECUTION,
+          '--task',
+          TASK,
+          '--sequence',
+          '2',
+          '--status',
+          'RUNNING',
+          '--progress',
+          '50',
+        ],
+        {},
+      ),
+    ).toEqual({
+      help: false,
+      executionId: EXECUTION,
+      taskId: TASK,
+      sequence: 2,
+      status: 'RUNNING',
+      progress: 50,
+      id: undefined,
+      app: 'export-worker',
+      secrets: [DEMO_CALLBACK_SECRET],
+      url: 'http://127.0.0.1:3000',
+    });
+  });
+
+  it('takes --app, --secret and --url, and the port from PORT', () => {
+    const args = parseCallbackArgs(
+      ['--execution', EXECUTION, '--sequence', '1', '--app', 'billing', '--secret', 's3cret'],
+      { PORT: '4000' },
+    );
+    expect(args).toMatchObject({
+      app: 'billing',
+      secrets: ['s3cret'],
+      url: 'http://127.0.0.1:4000',
+    });
+    expect(
+      parseCallbackArgs(['--execution', EXECUTION, '--sequence', '1', '--url', 'http://h:1/'], {}),
+    ).toMatchObject({ url: 'http://h:1' });
+  });
+
+  it('answers --help without requiring anything', () => {
+    expect(parseCallbackArgs(['--help'], {})).toEqual({ help: true });
+    expect(parseCallbackArgs(['-h'], {})).toEqual({ help: true });
+  });
+
+  it.each([
+    [['--sequence', '1'], '--execution is required'],
+    [['--execution', 'nope', '--sequence', '1'], '--execution must be a UUID'],
+    [['--execution', EXECUTION], '--sequence is required'],
+    [['--execution', EXECUTION, '--sequence', '0'], '--sequence must be a whole number from 1'],
+    [['--execution', EXECUTION, '--sequence', '1.5'], '--sequence must be a whole number'],
+    [['--execution', EXECUTION, '--sequence', '1', '--progress', '101'], '--progress must be'],
+    [['--execution', EXECUTION, '--sequence', '1', '--status', 'DONE'], '--status must be one of'],
+    [['--execution', EXECUTION, '--sequence', '1', '--bogus'], "Unknown option '--bogus'"],
+    [['--execution', EXECUTION, '--sequence', '1', 'extra'], 'Unexpected argument'],
+    [
+      ['--execution', EXECUTION, '--sequence', '1', '--url', 'ftp://x'],
+      '--url must be an http(s) URL',
+    ],
+  ])('rejects %j with a usage error', (argv, message) => {
+    let error: unknown;
+    try {
+      parseCallbackArgs(argv, {});
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toContain(message);
+    expect((error as UsageError).command).toBe('callback');
+    expect((error as UsageError).exitCode).toBe(2);
+  });
+});
+
+describe('send-event arguments', () => {
+  const now = new Date('2026-11-29T10:00:00Z');
+
+  it('builds a contract §6 CloudEvent', () => {
+    const args = parseSendEventArgs(
+      ['--account', 'acc-1', '--amount', '1000', '--sequence', '3', '--id', 'evt-1'],
+      {},
+      now,
+    );
+    expect(args).toEqual({
+      help: false,
+      event: {
+        specversion: '1.0',
+        id: 'evt-1',
+        source: 'urn:idempotent-ledger:cli',
+        type: 'ledger.credit.v1',
+        subject: 'acc-1',
+        sequence: 3,
+        time: '2026-11-29T10:00:00.000Z',
+        datacontenttype: 'application/json',
+        data: { amount: 1000, currency: 'EUR' },
+      },
+      sqs: 'http://127.0.0.1:4566',
+    });
+  });
+
+  it('takes a debit, currency, source, paymentId and the SQS endpoint from the environment', () => {
+    const args = parseSendEventArgs(
+      [
+        '--account',
+        'acc-1',
+        '--amount',
+        '5',
+        '--type',
+        'debit',
+        '--currency',
+        'usd',
+        '--source',
+        'urn:bank',
+        '--payment-id',
+        'p-1',
+      ],
+      { SQS_PORT: '4577' },
+      now,
+    );
+    expect(args).toMatchObject({
+      event: {
+        type: 'ledger.debit.v1',
+        source: 'urn:bank',
+        data: { amount: 5, currency: 'USD', paymentId: 'p-1' },
+      },
+      sqs: 'http://127.0.0.1:4577',
+    });
+    expect(
+      parseSendEventArgs(['--account', 'a', '--amount', '1'], { SQS_ENDPOINT: 'http://q:9/' }),
+    ).toMatchObject({
+      sqs: 'http://q:9',
+    });
+  });
+
+  it('requires --account and a positive whole --amount, and a known --type', () => {
+    expect(() => parseSendEventArgs(['--amount', '1'], {})).toThrow('--account is required');
+    expect(() => parseSendEventArgs(['--account', 'a'], {})).toThrow('--amount is required');
+    expect(() => parseSendEventArgs(['--account', 'a', '--amount', '0'], {})).toThrow(
+      '--amount must be a whole number from 1',
+    );
+    expect(() =>
+      parseSendEventArgs(['--account', 'a', '--amount', '1', '--type', 'x'], {}),
+    ).toThrow('--type must be one of credit, debit');
+  });
+});
+
+describe('tail arguments', () => {
+  it('reads the queue and flags', () => {
+    expect(parseTailArgs(['--queue', 'export-jobs'], {})).toEqual({
+      help: false,
+      queue: 'export-jobs',
+      follow: false,
+      delete: false,
+      json: false,
+      sqs: 'http://127.0.0.1:4566',
+    });
+    expect(
+      parseTailArgs(['-q', 'ledger-events-dlq', '-f', '--delete', '--json'], {}),
+    ).toMatchObject({
+      queue: 'ledger-events-dlq',
+      follow: true,
+      delete: true,
+      json: true,
+    });
+  });
+
+  it('requires a queue it may read, and explains why ledger-events is not one', () => {
+    expect(() => parseTailArgs([], {})).toThrow('--queue is required');
+    expect(() => parseTailArgs(['--queue', 'nope'], {})).toThrow('--queue must be one of');
+    expect(() => parseTailArgs(['--queue', 'ledger-events'], {})).toThrow(/redrive/);
+    expect(() => parseTailArgs(['--queue'], {})).toThrow(UsageError);
+  });
+});
+
+describe('worker and demo arguments', () => {
+  it('worker: defaults, --once, idle and delay in seconds', () => {
+    expect(parseWorkerArgs([], {})).toEqual({
+      help: false,
+      once: false,
+      app: undefined,
+      secret: undefined,
+      url: 'http://127.0.0.1:3000',
+      sqs: 'http://127.0.0.1:4566',
+      idleMs: 3_000,
+      stepDelayMs: 300,
+    });
+    expect(
+      parseWorkerArgs(['--once', '--idle', '1.5', '--delay', '0', '--app', 'export-worker'], {}),
+    ).toMatchObject({ once: true, idleMs: 1_500, stepDelayMs: 0, app: 'export-worker' });
+    expect(() => parseWorkerArgs(['--idle=-1'], {})).toThrow('--idle must be seconds');
+  });
+
+  it('demo: defaults and options', () => {
+    expect(parseDemoArgs([], {})).toEqual({
+      help: false,
+      url: 'http://127.0.0.1:3000',
+      sqs: 'http://127.0.0.1:4566',
+      principal: 'demo',
+      amount: 2_500,
+      format: 'csv',
+      secret: undefined,
+      timeoutMs: 30_000,
+    });
+    expect(
+      parseDemoArgs(['--format', 'json', '--timeout', '5', '--amount', '900'], {}),
+    ).toMatchObject({
+      format: 'json',
+      timeoutMs: 5_000,
+      amount: 900,
+    });
+  });
+});
+
+describe('endpoints and secrets', () => {
+  it('derives the endpoints from flags, then PORT / SQS_ENDPOINT / SQS_PORT', () => {
+    expect(apiUrl(undefined, {}, 'x')).toBe('http://127.0.0.1:3000');
+    expect(apiUrl(undefined, { PORT: ' 3100 ' }, 'x')).toBe('http://127.0.0.1:3100');
+    expect(apiUrl('http://example.test:1/', { PORT: '3100' }, 'x')).toBe('http://example.test:1');
+    expect(sqsEndpoint(undefined, { SQS_PORT: '4600' }, 'x')).toBe('http://127.0.0.1:4600');
+    expect(sqsEndpoint(undefined, { SQS_ENDPOINT: 'http://q:1', SQS_PORT: '4600' }, 'x')).toBe(
+      'http://q:1',
+    );
+    expect(() => apiUrl(undefined, { PORT: 'abc' }, 'x')).toThrow(CliError);
+  });
+
+  it('finds the secrets in CALLBACK_SECRETS (all of them, for rotation), else the demo default', () => {
+    const env = {
+      CALLBACK_SECRETS: JSON.stringify({ a: ['secret-a-0123456789', 'secret-a-next-0123456'] }),
+    };
+    expect(secretsFor('a', undefined, env)).toEqual([
+      'secret-a-0123456789',
+      'secret-a-next-0123456',
+    ]);
+    expect(secretsFor('a', 'given', env)).toEqual(['given']);
+    expect(secretsFor('export-worker', undefined, {})).toEqual([DEMO_CALLBACK_SECRET]);
+    expect(() => secretsFor('b', undefined, env)).toThrow(
+      /no callback secret for application "b" in CALLBACK_SECRETS/,
+    );
+    expect(() => secretsFor('other', undefined, {})).toThrow(/local demo default/);
+    expect(() => secretsFor('a', undefined, { CALLBACK_SECRETS: '{' })).toThrow(/CALLBACK_SECRETS/);
+  });
+});

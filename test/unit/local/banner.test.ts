@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { banner, type StackEndpoints } from '../../../local/banner';
+import { DEMO_CALLBACK_SECRET } from '../../../local/callback-secrets';
+import { readLocalSettings } from '../../../local/settings';
+
+const queue = (name: string) => ({
+  name,
+  url: `http://sqs.us-east-1.localhost:4566/000000000000/${name}`,
+  arn: `arn:aws:sqs:us-east-1:000000000000:${name}`,
+});
+
+const endpoints: StackEndpoints = {
+  httpUrl: 'http://127.0.0.1:3000',
+  dynamoEndpoint: 'http://127.0.0.1:8000',
+  dynamoExternal: false,
+  sqsEndpoint: 'http://127.0.0.1:4566',
+  sqsExternal: false,
+  queues: {
+    ledgerEvents: queue('ledger-events'),
+    deadLetters: queue('ledger-events-dlq'),
+    exportJobs: queue('export-jobs'),
+  },
+  streamArn: 'arn:aws:dynamodb:ddblocal:000000000000:table/ledger/stream/2026-11-29T17:14:02.071',
+};
+
+describe('the npm start banner', () => {
+  it('prints the demo application, its secret, the export fee and the CLI commands', () => {
+    const text = banner(readLocalSettings({ EXPORT_FEE: '250' }), endpoints);
+
+    expect(text).toContain('POST http://127.0.0.1:3000/v1/callbacks/export-worker');
+    expect(text).toContain(
+      `demo application "export-worker", demo secret "${DEMO_CALLBACK_SECRET}"`,
+    );
+    expect(text).toContain('export fee 250');
+    expect(text).toMatch(
+      /Outbox {5}ledger stream \(2026-11-29T17:14:02\.071\) -> the outbox dispatcher -> export-jobs/,
+    );
+    expect(text).toMatch(/^npm run cli -- demo /m);
+    expect(text).not.toContain('WARNING');
+  });
+
+  it('does not print secrets from CALLBACK_SECRETS, and warns when the export application has none', () => {
+    const text = banner(
+      readLocalSettings({
+        PORT: '3100',
+        SQS_PORT: '4600',
+        CALLBACK_SECRETS: '{"billing":["billing-secret-0123456789"]}',
+      }),
+      endpoints,
+    );
+
+    expect(text).toContain('applications from CALLBACK_SECRETS: billing (secrets not shown)');
+    expect(text).not.toContain('billing-secret-0123456789');
+    expect(text).not.toContain(DEMO_CALLBACK_SECRET);
+    expect(text).toMatch(/WARNING {4}CALLBACK_SECRETS has no secret for "export-worker"/);
+    expect(text).toMatch(/^PORT=3100 SQS_PORT=4600 CALLBACK_SECRETS='\.\.\.' npm run cli -- demo/m);
+  });
+});
