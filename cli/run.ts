@@ -1,6 +1,7 @@
 import type { CliContext, Command } from './command';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
+import { redriveCommand } from './commands/redrive';
 import { sendEventCommand } from './commands/send-event';
 import { tailCommand } from './commands/tail';
 import { workerCommand } from './commands/worker';
@@ -12,6 +13,7 @@ export const COMMANDS: readonly Command[] = [
   callbackCommand,
   sendEventCommand,
   tailCommand,
+  redriveCommand,
 ];
 
 export function overview(): string {

@@ -1,0 +1,208 @@
+import {
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ListMessageMoveTasksCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+  StartMessageMoveTaskCommand,
+} from '@aws-sdk/client-sqs';
+import { LEDGER_EVENTS_DLQ, LEDGER_EVENTS_QUEUE } from '../../local/sqs';
+import { intOption, oneOf, parseCommandArgs, stringOption } from '../args';
+import type { CliContext, Command } from '../command';
+import { sqsEndpoint } from '../config';
+import { CliError } from '../errors';
+import { describe, queueUrl, sqsClient } from '../sqs';
+
+const NAME = 'redrive';
+const MODES = ['auto', 'move-task', 'copy'] as const;
+type Mode = (typeof MODES)[number];
+
+const OPTIONS = {
+  dlq: { type: 'string' },
+  to: { type: 'string' },
+  mode: { type: 'string' },
+  aws: { type: 'boolean' },
+  rate: { type: 'string' },
+  max: { type: 'string' },
+  sqs: { type: 'string' },
+} as const;
+
+export interface RedriveArgs {
+  readonly dlq: string;
+  /** Absent: move-task returns each message to its own source; copy uses ledger-events. */
+  readonly to: string | undefined;
+  readonly mode: Exclude<Mode, 'auto'>;
+  /** Real AWS (credentials and region from the environment) instead of the local emulator. */
+  readonly aws: boolean;
+  readonly rate: number | undefined;
+  readonly max: number;
+  readonly sqs: string;
+}
+
+export function parseRedriveArgs(argv: readonly string[], env: Record<string, string | undefined>) {
+  const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
+  if (help) return { help: true as const };
+  const aws = values.aws === true;
+  const mode: Mode = oneOf(values, 'mode', NAME, MODES) ?? 'auto';
+  return {
+    help: false as const,
+    dlq: stringOption(values, 'dlq') ?? LEDGER_EVENTS_DLQ,
+    to: stringOption(values, 'to'),
+    // SQS move tasks exist on AWS; the local emulator has none, so locally we copy.
+    mode: mode === 'auto' ? (aws ? 'move-task' : 'copy') : mode,
+    aws,
+    rate: intOption(values, 'rate', NAME, { min: 1, max: 500 }),
+    max: intOption(values, 'max', NAME, { min: 1, max: 100_000 }) ?? 10_000,
+    sqs: aws ? '' : sqsEndpoint(stringOption(values, 'sqs'), env, NAME),
+  } satisfies RedriveArgs & { help: false };
+}
+
+export const redriveCommand: Command = {
+  name: NAME,
+  summary: 'move dead letters back to their source queue (SQS move task on AWS, copy locally)',
+  help: `Usage: npm run cli -- redrive [--dlq <name>] [--to <name>] [--aws] [--mode auto|move-task|copy]
+
+Moves the messages of a dead-letter queue back to a source queue, for after the cause was fixed
+(an account created, a deploy rolled back). Redriven messages are safe to replay: the consumer's
+inbox drops any event that was already applied, and one that is still poison returns to the DLQ.
+
+  move-task   SQS StartMessageMoveTask (what the console's "Start DLQ redrive" does), then
+              follows ListMessageMoveTasks until it ends. AWS only.
+  copy        receive from the DLQ, send body and attributes to the source, then delete from
+              the DLQ (a crash in between leaves a duplicate, never a loss). Works anywhere.
+  auto        move-task with --aws, copy otherwise (the local emulator has no move tasks).
+
+Options:
+  --dlq <name>     dead-letter queue name or URL (default ${LEDGER_EVENTS_DLQ})
+  --to <name>      destination queue name or URL (default ${LEDGER_EVENTS_QUEUE}); with
+                   move-task, omit it to return each message to the queue it came from
+  --aws            use AWS (credentials and region from the environment), not the local stack
+  --rate <n>       move-task: at most n messages per second (default: SQS decides)
+  --max <n>        copy: stop after n messages (default 10000)
+  --sqs <url>      local SQS endpoint (default: SQS_ENDPOINT, else http://127.0.0.1:$SQS_PORT)
+  -h, --help       this help`,
+  async run(argv, ctx) {
+    const args = parseRedriveArgs(argv, ctx.env);
+    if (args.help) {
+      ctx.out(redriveCommand.help);
+      return 0;
+    }
+    const client = args.aws ? new SQSClient({}) : sqsClient(args.sqs);
+    try {
+      const resolve = (nameOrUrl: string) =>
+        nameOrUrl.includes('://')
+          ? nameOrUrl
+          : queueUrl(client, args.sqs || 'AWS', nameOrUrl, ctx.signal);
+      const dlqUrl = await resolve(args.dlq);
+      if (args.mode === 'move-task') {
+        const target = args.to === undefined ? undefined : await resolve(args.to);
+        return await moveTask(client, dlqUrl, target, args, ctx);
+      }
+      return await copy(
+        client,
+        dlqUrl,
+        await resolve(args.to ?? LEDGER_EVENTS_QUEUE),
+        args.max,
+        ctx,
+      );
+    } finally {
+      client.destroy();
+    }
+  },
+};
+
+async function arnOf(client: SQSClient, url: string): Promise<string> {
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }),
+  );
+  const arn = Attributes?.QueueArn;
+  if (!arn) throw new CliError(`no QueueArn for ${url}`);
+  return arn;
+}
+
+async function moveTask(
+  client: SQSClient,
+  dlqUrl: string,
+  targetUrl: string | undefined,
+  args: RedriveArgs,
+  ctx: CliContext,
+): Promise<number> {
+  const sourceArn = await arnOf(client, dlqUrl);
+  const destinationArn = targetUrl ? await arnOf(client, targetUrl) : undefined;
+  try {
+    const { TaskHandle } = await client.send(
+      new StartMessageMoveTaskCommand({
+        SourceArn: sourceArn,
+        ...(destinationArn ? { DestinationArn: destinationArn } : {}),
+        ...(args.rate ? { MaxNumberOfMessagesPerSecond: args.rate } : {}),
+      }),
+    );
+    ctx.out(`move task started: ${TaskHandle ?? '(no handle)'}`);
+  } catch (error) {
+    throw new CliError(
+      `StartMessageMoveTask failed (${describe(error)}). Locally, use --mode copy: the emulator ` +
+        'has no move tasks.',
+    );
+  }
+  for (;;) {
+    const { Results = [] } = await client.send(
+      new ListMessageMoveTasksCommand({ SourceArn: sourceArn, MaxResults: 1 }),
+    );
+    const task = Results[0];
+    ctx.out(
+      `status ${task?.Status ?? 'unknown'}: moved ${task?.ApproximateNumberOfMessagesMoved ?? 0} of ` +
+        `${task?.ApproximateNumberOfMessagesToMove ?? '?'}`,
+    );
+    if (task?.Status !== 'RUNNING' || ctx.signal.aborted) {
+      if (task?.Status === 'FAILED') throw new CliError(`move task failed: ${task.FailureReason}`);
+      return 0;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
+async function copy(
+  client: SQSClient,
+  dlqUrl: string,
+  targetUrl: string,
+  max: number,
+  ctx: CliContext,
+): Promise<number> {
+  let moved = 0;
+  while (moved < max && !ctx.signal.aborted) {
+    const { Messages = [] } = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: dlqUrl,
+        MaxNumberOfMessages: Math.min(10, max - moved),
+        WaitTimeSeconds: 1,
+        VisibilityTimeout: 60,
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    if (Messages.length === 0) break;
+    for (const message of Messages) {
+      await sendCopy(client, targetUrl, message);
+      // Delete only after the copy is on the source queue: at least once, never lost.
+      await client.send(
+        new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }),
+      );
+      moved++;
+      const code = message.MessageAttributes?.error_code?.StringValue;
+      ctx.out(`moved ${message.MessageId}${code ? ` (was ${code})` : ''}`);
+    }
+  }
+  ctx.out(`${moved} message(s) moved from ${dlqUrl} to ${targetUrl}`);
+  return 0;
+}
+
+function sendCopy(client: SQSClient, targetUrl: string, message: Message) {
+  return client.send(
+    new SendMessageCommand({
+      QueueUrl: targetUrl,
+      MessageBody: message.Body ?? '',
+      ...(message.MessageAttributes ? { MessageAttributes: message.MessageAttributes } : {}),
+    }),
+  );
+}
