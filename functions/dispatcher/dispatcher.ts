@@ -4,6 +4,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../core/tasks';
 import { consoleLog, errorFields, type Log } from '../observability/log';
+import { METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { ExportJobQueue } from '../queue/export-jobs';
 import type { OutboxMarks } from '../store/outbox-store';
 
@@ -20,6 +21,7 @@ export interface DispatcherDeps {
   readonly outbox: OutboxMarks;
   readonly clock?: () => Date;
   readonly log?: Log;
+  readonly metrics?: MetricsPort;
 }
 
 export type DispatcherHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
@@ -32,6 +34,7 @@ export type DispatcherHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDB
 export function createOutboxDispatcher(deps: DispatcherDeps): DispatcherHandler {
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? consoleLog;
+  const metrics = deps.metrics ?? noMetrics;
   return async (event) => {
     for (const record of event.Records) {
       const image = record.dynamodb?.NewImage;
@@ -51,11 +54,13 @@ export function createOutboxDispatcher(deps: DispatcherDeps): DispatcherHandler 
       try {
         await deps.jobs.send(job.data);
         await deps.outbox.markDispatched(job.data.executionId, clock().toISOString());
+        metrics.count(METRICS.exportJobDispatched);
         log.info('export job dispatched', {
           taskId: job.data.taskId,
           executionId: job.data.executionId,
         });
       } catch (error) {
+        metrics.count(METRICS.exportJobDispatchFailure);
         log.error('export job dispatch failed; the stream will retry', {
           executionId: job.data.executionId,
           ...errorFields(error),

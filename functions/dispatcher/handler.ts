@@ -17,5 +17,6 @@ export const handler = telemetry.instrument(
     jobs: createSqsExportJobs(new SQSClient({}), env.EXPORT_JOBS_QUEUE_URL),
     outbox: createOutboxStore({ client: new DynamoDBClient({}), tableName: env.TABLE_NAME }),
     log: telemetry.log,
+    metrics: telemetry.metrics,
   }),
 );

@@ -16,6 +16,8 @@ export const METRICS = {
   transactionConflictRetry: 'TransactionConflictRetry',
   storageThrottle: 'StorageThrottle',
   ledgerEventApplied: 'LedgerEventApplied',
+  exportJobDispatched: 'ExportJobDispatched',
+  exportJobDispatchFailure: 'ExportJobDispatchFailure',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

@@ -4,6 +4,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../../functions/core/tasks';
 import { createOutboxDispatcher } from '../../../functions/dispatcher/dispatcher';
+import { recordingMetrics } from '../../../functions/observability/metrics';
 
 const silent = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 
@@ -71,6 +72,21 @@ describe('outbox dispatcher', () => {
     expect(await dispatch(event)).toEqual({ batchItemFailures: [] });
     expect(sent).toEqual([a]);
     expect(marks).toEqual([a.executionId]);
+  });
+
+  it('counts dispatches and failures', async () => {
+    const metrics = recordingMetrics();
+    const dispatch = createOutboxDispatcher({
+      jobs: { send: vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(undefined) },
+      outbox: { markDispatched: async () => {} },
+      log: silent,
+      metrics,
+    });
+    const event = { Records: [streamRecord(outboxItem(job()), '30')] };
+    await dispatch(event);
+    await dispatch(event);
+    expect(metrics.counts.get('ExportJobDispatchFailure')).toBe(1);
+    expect(metrics.counts.get('ExportJobDispatched')).toBe(1);
   });
 
   it('reports the failed record so the stream retries from it, and delivers on the retry', async () => {
