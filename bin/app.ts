@@ -1,17 +1,14 @@
 import { App } from 'aws-cdk-lib';
-import {
-  type LedgerConfig,
-  LedgerConfigError,
-  readLedgerContext,
-  resolveLedgerConfig,
-} from '../lib/config';
+import { addComplianceChecks } from '../lib/compliance';
+import { type LedgerConfig, LedgerConfigError, ledgerConfigFromContext } from '../lib/config';
 import { createLedgerStacks } from '../lib/ledger-app';
 
 const app = new App();
 
 let config: LedgerConfig;
 try {
-  config = resolveLedgerConfig(readLedgerContext((key) => app.node.tryGetContext(key)));
+  // Top-level keys (-c key=value) over the `stages.<stage>` block of cdk.json over defaults.
+  config = ledgerConfigFromContext((key) => app.node.tryGetContext(key));
 } catch (error) {
   if (!(error instanceof LedgerConfigError)) throw error;
   // A bad -c value: print the reason, not a stack trace, and fail the synth.
@@ -26,5 +23,8 @@ createLedgerStacks(app, config, {
     region: process.env.CDK_DEFAULT_REGION,
   },
 });
+
+// cdk-nag (AWS Solutions): an unacknowledged finding fails the synth.
+addComplianceChecks(app);
 
 app.synth();

@@ -1,4 +1,4 @@
-import type { App, Environment } from 'aws-cdk-lib';
+import { type App, type Environment, RemovalPolicy } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { LedgerConfig } from './config';
 import { EVENTS_CONSUMER_TIMEOUT } from './events-timing';
@@ -21,9 +21,12 @@ export interface LedgerStacksOptions {
   readonly dispatcherHandlerCode?: lambda.Code;
 }
 
+/** Prefix of every name a stage gives out (stacks, alarms, topic, dashboard). */
+export const stagePrefix = (stage: string): string => `idempotent-ledger-${stage}`;
+
 /** Stack name prefix; stage keeps several deployments apart in one account. */
 export const stackName = (stage: string, kind: 'stateful' | 'stateless'): string =>
-  `idempotent-ledger-${stage}-${kind}`;
+  `${stagePrefix(stage)}-${kind}`;
 
 /** Wires both stacks from a validated config. Shared by `bin/app.ts` and the infra tests. */
 export function createLedgerStacks(
@@ -34,12 +37,15 @@ export function createLedgerStacks(
   const tags = { project: 'idempotent-ledger', stage: config.stage };
   // One value for both sides: the consumer runs with it, the queue's visibility derives from it.
   const eventsConsumerTimeout = EVENTS_CONSUMER_TIMEOUT;
+  const removalPolicy =
+    config.removalPolicy === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
   const stateful = new StatefulStack(app, stackName(config.stage, 'stateful'), {
     env: options.env,
     description: `idempotent-ledger (${config.stage}): data resources`,
     tags,
     deletionProtection: config.deletionProtection,
+    removalPolicy,
     // SQS names are unique per account and region: stages sharing an account must not collide.
     queueNamePrefix: `${config.stage}-`,
     eventsConsumerTimeout,
@@ -66,6 +72,16 @@ export function createLedgerStacks(
     eventsMaxConcurrency: config.eventsMaxConcurrency,
     eventsHandlerCode: options.eventsHandlerCode,
     dispatcherHandlerCode: options.dispatcherHandlerCode,
+    namePrefix: stagePrefix(config.stage),
+    logRetentionDays: config.logRetentionDays,
+    logRemovalPolicy: removalPolicy,
+    apiThrottle: config.apiThrottle,
+    callbackThrottle: config.callbackThrottle,
+    httpReservedConcurrency: config.httpReservedConcurrency,
+    // null: the stage reserves nothing for the dispatcher (`dispatcherReservedConcurrency=none`).
+    dispatcherReservedConcurrency: config.dispatcherReservedConcurrency ?? null,
+    alarmEmail: config.alarmEmail,
+    api5xxThreshold: config.api5xxThreshold,
   });
   // Passing `stateful.table` already makes the stateless stack depend on the stateful one.
 

@@ -9,13 +9,19 @@ import { LedgerTable } from './constructs/ledger-table';
 
 export interface StatefulStackProps extends StackProps {
   /**
-   * DynamoDB deletion protection on the ledger table. Also decides what happens to the queues
-   * and the callback secret when they leave the stack: retained while protected, deleted
-   * otherwise (queue names are fixed, so a retained queue would block redeploying a throwaway
-   * stage).
+   * DynamoDB deletion protection on the ledger table. Also the default of `removalPolicy`:
+   * retained while protected, deleted otherwise (queue names are fixed, so a retained queue would
+   * block redeploying a throwaway stage).
    * @default true
    */
   readonly deletionProtection?: boolean;
+
+  /**
+   * What happens to the queues and the callback secret when they leave the stack. The table is
+   * always retained.
+   * @default RETAIN with deletion protection, DESTROY without
+   */
+  readonly removalPolicy?: RemovalPolicy;
 
   /**
    * Prepended to every queue name (`<prefix>ledger-events`, `<prefix>export-jobs`, …).
@@ -63,7 +69,8 @@ export class StatefulStack extends Stack {
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
     const deletionProtection = props.deletionProtection ?? true;
-    const removalPolicy = deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy =
+      props.removalPolicy ?? (deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
 
     const ledgerTable = new LedgerTable(this, 'Ledger', { deletionProtection });
     this.table = ledgerTable.table;

@@ -4,6 +4,7 @@ import {
   CrossStackReferences,
   Duration,
   ReferenceStrength,
+  RemovalPolicy,
   Stack,
   type StackProps,
 } from 'aws-cdk-lib';
@@ -11,6 +12,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -20,14 +22,49 @@ import {
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../functions/contract/retention';
-import type { AuthConfig } from './config';
+import { METRICS } from '../functions/observability/metrics';
+import {
+  ALARM_SLUGS,
+  type AlarmSlug,
+  api5xxDescription,
+  DISPATCHER_ERRORS_DESCRIPTION,
+  DISPATCHER_THROTTLE_EFFECT,
+  EVENTS_DLQ_ALARM_DESCRIPTION,
+  EVENTS_ERRORS_DESCRIPTION,
+  EVENTS_THROTTLE_EFFECT,
+  EXPORT_JOBS_DLQ_ALARM_DESCRIPTION,
+  HTTP_ERRORS_DESCRIPTION,
+  HTTP_THROTTLE_EFFECT,
+  OUTBOX_DISPATCH_DLQ_ALARM_DESCRIPTION,
+  outboxIteratorAgeDescription,
+  storageThrottleDescription,
+  tableSystemErrorsDescription,
+  tableThrottlesDescription,
+  throttlesDescription,
+} from './alarm-catalog';
+import {
+  type AuthConfig,
+  DEFAULT_API_5XX_THRESHOLD,
+  DEFAULT_API_THROTTLE,
+  DEFAULT_DISPATCHER_RESERVED_CONCURRENCY,
+  DEFAULT_LOG_RETENTION_DAYS,
+  type LogRetentionDays,
+  type ThrottleConfig,
+} from './config';
 import { DeadLetterQueueAlarm } from './constructs/dead-letter-queue-alarm';
 import type { LedgerEventQueuesRef } from './constructs/ledger-event-queues';
 import { LedgerEventsConsumer } from './constructs/ledger-events-consumer';
 import { LedgerFunction } from './constructs/ledger-function';
 import { LedgerHttpApi } from './constructs/ledger-http-api';
+import { describeAlarm, OperationsAlarms } from './constructs/operations-alarms';
+import {
+  OperationsDashboard,
+  TABLE_OPERATIONS,
+  tableOperationMetric,
+} from './constructs/operations-dashboard';
 import { DEFAULT_OUTBOX_MAX_RECORD_AGE, OutboxDispatcher } from './constructs/outbox-dispatcher';
 import type { QueueWithDeadLetterRef } from './constructs/queue-with-dead-letter';
+import { SERVICE_NAMES, serviceMetric, sumOfSparse } from './service-metrics';
 
 /** Entry of the HTTP Lambda, resolved from this file so the CWD does not matter. */
 export const HTTP_HANDLER_ENTRY = fileURLToPath(
@@ -44,52 +81,14 @@ export const DISPATCHER_HANDLER_ENTRY = fileURLToPath(
   new URL('../functions/dispatcher/handler.ts', import.meta.url),
 );
 
-/** Shown on the DLQ alarm: what it means and what to do about it. */
-export const EVENTS_DLQ_ALARM_DESCRIPTION = [
-  'ledger-events-dlq holds at least one message: a ledger event was NOT applied to any balance.',
-  'Messages with attributes error_code/error_detail were rejected permanently by the consumer',
-  '(schema, unknown account, currency mismatch, insufficient funds, paymentId conflict);',
-  'messages without them failed 5 deliveries (storage errors, throttling, a consumer bug: check',
-  'the consumer log group). Read them without deleting, fix the cause (or tell the producer),',
-  'then move them back to ledger-events with an SQS redrive (StartMessageMoveTask); the inbox',
-  'dedups on (source, id), so a redrive never applies an event twice. Delete only events that',
-  'must not be applied. Act within 10 days: messages expire 14 days after their first enqueue.',
-  'See docs/deployment.md (Dead-lettered ledger events).',
-].join(' ');
-
-/** Shown on the export-jobs DLQ alarm. */
-export const EXPORT_JOBS_DLQ_ALARM_DESCRIPTION = [
-  'export-jobs-dlq holds at least one message: an export job failed 5 deliveries to the export',
-  'workers, so its execution will not progress (no callbacks arrive for it). The body is the job',
-  '{ taskId, executionId, accountId, format, callbackPath }. Check the export workers (logs,',
-  'permissions on export-jobs, the callback secret), fix the cause, then move the messages back',
-  'to export-jobs with an SQS redrive (StartMessageMoveTask); workers dedup by executionId, so a',
-  'redrive never runs an export twice. Messages expire 14 days after their first enqueue.',
-  'See docs/deployment.md (Export jobs).',
-].join(' ');
-
-/** Shown on the outbox-dispatch DLQ alarm. */
-export const OUTBOX_DISPATCH_DLQ_ALARM_DESCRIPTION = [
-  'outbox-dispatch-dlq holds at least one message: the outbox dispatcher gave up on a DynamoDB',
-  'stream batch after retrying it for the maximum record age, so at least one export job never',
-  'reached export-jobs (the task was paid for and stays queued). The message holds the shard and',
-  'sequence numbers, not the job. The outbox items are still in the table without dispatchedAt:',
-  'fix the cause (dispatcher log group, permissions, export-jobs), then send each undispatched',
-  "item's job to export-jobs (workers dedup by executionId) and delete the DLQ message.",
-  'See docs/deployment.md (Undelivered export jobs).',
-].join(' ');
-
-/** Iterator age at which {@link OUTBOX_ITERATOR_AGE_ALARM_DESCRIPTION}'s alarm fires. */
+/** Iterator age at which the dispatcher's `outbox-dispatcher-behind` alarm fires. */
 export const OUTBOX_ITERATOR_AGE_THRESHOLD = Duration.minutes(10);
 
-/** Shown on the dispatcher's iterator-age alarm. */
-export const OUTBOX_ITERATOR_AGE_ALARM_DESCRIPTION = [
-  `The outbox dispatcher is at least ${OUTBOX_ITERATOR_AGE_THRESHOLD.toMinutes()} minutes behind the table stream: export jobs are`,
-  'delayed, most likely because one keeps failing (the dispatcher retries it, in order, for up',
-  `to ${DEFAULT_OUTBOX_MAX_RECORD_AGE.toHours()} hours before writing it to outbox-dispatch-dlq). Check the dispatcher log group for`,
-  '"export job dispatch failed" and fix the cause; dispatch resumes by itself.',
-  'See docs/deployment.md (Outbox dispatcher).',
-].join(' ');
+/** Period of the function, API and table alarms. */
+export const ALARM_PERIOD = Duration.minutes(5);
+
+/** StorageThrottle counts (retries + 503s) in 5 minutes that raise `storage-throttle-retries`. */
+export const STORAGE_THROTTLE_THRESHOLD = 10;
 
 /**
  * Secrets Manager actions of the HTTP function on the callback secret. Deliberately not
@@ -200,6 +199,62 @@ export interface StatelessStackProps extends StackProps {
    * @default - bundle `functions/dispatcher/handler.ts` with esbuild
    */
   readonly dispatcherHandlerCode?: lambda.Code;
+
+  /**
+   * Prefix of the names this stack gives out: alarms (`<prefix>-<slug>`), the alarm topic
+   * (`<prefix>-alarms`) and the dashboard (`<prefix>`).
+   * @default - the stack's id
+   */
+  readonly namePrefix?: string;
+
+  /**
+   * Retention of every log group (functions, API access logs), in days.
+   * @default DEFAULT_LOG_RETENTION_DAYS (30)
+   */
+  readonly logRetentionDays?: LogRetentionDays;
+
+  /**
+   * What happens to the log groups when they leave the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+
+  /**
+   * `$default` stage throttling (every route without its own setting).
+   * @default DEFAULT_API_THROTTLE (100 requests/s, bursts of 200)
+   */
+  readonly apiThrottle?: ThrottleConfig;
+
+  /**
+   * Throttling of the unauthenticated callbacks route.
+   * @default half of `apiThrottle` (50 / 100)
+   */
+  readonly callbackThrottle?: ThrottleConfig;
+
+  /**
+   * Reserved concurrency of the HTTP function.
+   * @default - none: the API stage throttle limits the load, and the function shares the
+   *   account's unreserved pool
+   */
+  readonly httpReservedConcurrency?: number;
+
+  /**
+   * Reserved concurrency of the outbox dispatcher; `null` reserves none.
+   * @default DEFAULT_DISPATCHER_RESERVED_CONCURRENCY (2)
+   */
+  readonly dispatcherReservedConcurrency?: number | null;
+
+  /**
+   * Subscribed to the alarm topic by e-mail.
+   * @default - no subscription
+   */
+  readonly alarmEmail?: string;
+
+  /**
+   * 5xx responses of the HTTP API in 5 minutes that raise `api-5xx-responses`.
+   * @default DEFAULT_API_5XX_THRESHOLD (5)
+   */
+  readonly api5xxThreshold?: number;
 }
 
 /**
@@ -213,19 +268,22 @@ export class StatelessStack extends Stack {
   readonly httpApi: LedgerHttpApi;
   /** The `ledger-events` consumer (function + SQS event source). */
   readonly eventsConsumer: LedgerEventsConsumer;
-  /**
-   * Fires when `ledger-events-dlq` holds a message. No action yet: attach the alarm topic here
-   * (`addAlarmAction`) once it exists.
-   */
+  /** Fires when `ledger-events-dlq` holds a message. */
   readonly eventsDeadLetterAlarm: cloudwatch.Alarm;
   /** The outbox dispatcher (function + DynamoDB stream event source). */
   readonly outboxDispatcher: OutboxDispatcher;
-  /** Fires when `export-jobs-dlq` holds a message. No action yet (see eventsDeadLetterAlarm). */
+  /** Fires when `export-jobs-dlq` holds a message. */
   readonly exportJobsDeadLetterAlarm: cloudwatch.Alarm;
-  /** Fires when `outbox-dispatch-dlq` holds a message. No action yet. */
+  /** Fires when `outbox-dispatch-dlq` holds a message. */
   readonly outboxDispatchDeadLetterAlarm: cloudwatch.Alarm;
-  /** Fires when the dispatcher falls behind the table stream. No action yet. */
+  /** Fires when the dispatcher falls behind the table stream. */
   readonly outboxIteratorAgeAlarm: cloudwatch.Alarm;
+  /** The alarm topic (KMS-encrypted, TLS only) and the house style of every alarm. */
+  readonly operations: OperationsAlarms;
+  /** Every alarm of the service by slug; each notifies `operations.topic`. */
+  readonly alarms: Readonly<Record<AlarmSlug, cloudwatch.Alarm>>;
+  /** The operators' CloudWatch dashboard. */
+  readonly dashboard: OperationsDashboard;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -246,10 +304,30 @@ export class StatelessStack extends Stack {
       CALLBACK_APPLICATION_ID: props.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,
     };
 
+    const namePrefix = props.namePrefix ?? id;
+    // RetentionDays values are the day counts themselves.
+    const logRetention = (props.logRetentionDays ??
+      DEFAULT_LOG_RETENTION_DAYS) as logs.RetentionDays;
+    const logRemovalPolicy = props.logRemovalPolicy ?? RemovalPolicy.RETAIN;
+    const apiThrottle = props.apiThrottle ?? DEFAULT_API_THROTTLE;
+    const callbackThrottle = props.callbackThrottle ?? {
+      rateLimit: Math.max(1, Math.floor(apiThrottle.rateLimit / 2)),
+      burstLimit: Math.max(1, Math.floor(apiThrottle.burstLimit / 2)),
+    };
+    const dispatcherReservedConcurrency =
+      props.dispatcherReservedConcurrency === undefined
+        ? DEFAULT_DISPATCHER_RESERVED_CONCURRENCY
+        : (props.dispatcherReservedConcurrency ?? undefined);
+
     this.httpFunction = new LedgerFunction(this, 'HttpFunction', {
       entry: HTTP_HANDLER_ENTRY,
       description: 'idempotent-ledger HTTP API (payload v2)',
       code: props.httpHandlerCode,
+      logRetention,
+      logRemovalPolicy,
+      // Not reserved by default: the stage throttle already bounds the load, and a reservation
+      // would take that much from the pool every other function in the account shares.
+      reservedConcurrentExecutions: props.httpReservedConcurrency,
       // The handler refuses to start without a callback secret source.
       environment: { ...serviceEnvironment, CALLBACK_SECRETS_ARN: callbackSecret.secretArn },
     });
@@ -276,6 +354,12 @@ export class StatelessStack extends Stack {
       apiName: `${id}-http`,
       handler: this.httpFunction,
       auth: props.auth ?? { kind: 'iam' },
+      throttleRateLimit: apiThrottle.rateLimit,
+      throttleBurstLimit: apiThrottle.burstLimit,
+      callbackThrottleRateLimit: callbackThrottle.rateLimit,
+      callbackThrottleBurstLimit: callbackThrottle.burstLimit,
+      accessLogRetention: logRetention,
+      accessLogRemovalPolicy: logRemovalPolicy,
     });
 
     this.eventsConsumer = new LedgerEventsConsumer(this, 'EventsConsumer', {
@@ -287,14 +371,12 @@ export class StatelessStack extends Stack {
       environment: serviceEnvironment,
       timeout: props.eventsConsumerTimeout,
       batchSize: props.eventsBatchSize,
+      // The consumer's runaway guard: the event source never runs more than this many at once.
       maxConcurrency: props.eventsMaxConcurrency,
       maxBatchingWindow: props.eventsMaxBatchingWindow,
+      logRetention,
+      logRemovalPolicy,
     });
-
-    this.eventsDeadLetterAlarm = new DeadLetterQueueAlarm(this, 'EventsDeadLetterAlarm', {
-      queue: eventQueues.deadLetterQueue,
-      description: EVENTS_DLQ_ALARM_DESCRIPTION,
-    }).alarm;
 
     this.outboxDispatcher = new OutboxDispatcher(this, 'OutboxDispatcher', {
       entry: DISPATCHER_HANDLER_ENTRY,
@@ -303,39 +385,210 @@ export class StatelessStack extends Stack {
       table,
       exportJobsQueue: exportJobQueues.queue,
       deadLetterQueue: props.outboxDispatchDeadLetterQueue,
+      reservedConcurrentExecutions: dispatcherReservedConcurrency,
+      logRetention,
+      logRemovalPolicy,
     });
 
-    this.exportJobsDeadLetterAlarm = new DeadLetterQueueAlarm(this, 'ExportJobsDeadLetterAlarm', {
-      queue: exportJobQueues.deadLetterQueue,
-      description: EXPORT_JOBS_DLQ_ALARM_DESCRIPTION,
-    }).alarm;
+    // ---- Alarms: every one notifies the topic (ALARM and OK), runbook in docs/alarms.md ----
+    this.operations = new OperationsAlarms(this, 'Operations', {
+      namePrefix,
+      email: props.alarmEmail,
+    });
+    const ops = this.operations;
+    const S = ALARM_SLUGS;
 
-    this.outboxDispatchDeadLetterAlarm = new DeadLetterQueueAlarm(
-      this,
+    const deadLetterAlarm = (alarmId: string, slug: AlarmSlug, queue: sqs.IQueue, text: string) =>
+      ops.notify(
+        new DeadLetterQueueAlarm(this, alarmId, {
+          queue,
+          alarmName: ops.alarmName(slug),
+          description: describeAlarm(slug, text),
+        }).alarm,
+      );
+    this.eventsDeadLetterAlarm = deadLetterAlarm(
+      'EventsDeadLetterAlarm',
+      S.eventsDeadLetters,
+      eventQueues.deadLetterQueue,
+      EVENTS_DLQ_ALARM_DESCRIPTION,
+    );
+    this.exportJobsDeadLetterAlarm = deadLetterAlarm(
+      'ExportJobsDeadLetterAlarm',
+      S.exportJobsDeadLetters,
+      exportJobQueues.deadLetterQueue,
+      EXPORT_JOBS_DLQ_ALARM_DESCRIPTION,
+    );
+    this.outboxDispatchDeadLetterAlarm = deadLetterAlarm(
       'OutboxDispatchDeadLetterAlarm',
-      {
-        queue: props.outboxDispatchDeadLetterQueue,
-        description: OUTBOX_DISPATCH_DLQ_ALARM_DESCRIPTION,
-      },
-    ).alarm;
+      S.outboxDispatchDeadLetters,
+      props.outboxDispatchDeadLetterQueue,
+      OUTBOX_DISPATCH_DLQ_ALARM_DESCRIPTION,
+    );
 
     // Nothing reaches the DLQ for up to maxRecordAge: this is the early warning.
-    this.outboxIteratorAgeAlarm = new cloudwatch.Alarm(this, 'OutboxIteratorAgeAlarm', {
-      alarmDescription: OUTBOX_ITERATOR_AGE_ALARM_DESCRIPTION,
+    this.outboxIteratorAgeAlarm = ops.addAlarm(this, 'OutboxIteratorAgeAlarm', {
+      slug: S.outboxIteratorAge,
+      description: outboxIteratorAgeDescription(
+        OUTBOX_ITERATOR_AGE_THRESHOLD,
+        DEFAULT_OUTBOX_MAX_RECORD_AGE,
+      ),
       metric: this.outboxDispatcher.function.metric('IteratorAge', {
-        period: Duration.minutes(5),
+        period: ALARM_PERIOD,
         statistic: cloudwatch.Stats.MAXIMUM,
       }),
       threshold: OUTBOX_ITERATOR_AGE_THRESHOLD.toMilliseconds(),
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    const sum = { period: ALARM_PERIOD, statistic: cloudwatch.Stats.SUM };
+    const functionAlarms = (
+      fn: lambda.IFunction,
+      prefix: string,
+      slugs: { errors: AlarmSlug; throttles: AlarmSlug },
+      errorsText: string,
+      throttlesText: string,
+    ) => ({
+      [slugs.errors]: ops.addAlarm(this, `${prefix}ErrorsAlarm`, {
+        slug: slugs.errors,
+        description: errorsText,
+        metric: fn.metricErrors(sum),
+        threshold: 1,
+      }),
+      [slugs.throttles]: ops.addAlarm(this, `${prefix}ThrottlesAlarm`, {
+        slug: slugs.throttles,
+        description: throttlesText,
+        metric: fn.metricThrottles(sum),
+        threshold: 1,
+      }),
+    });
+
+    const api5xxThreshold = props.api5xxThreshold ?? DEFAULT_API_5XX_THRESHOLD;
+    const tableMetrics = (metricName: 'ThrottledRequests' | 'SystemErrors', label: string) =>
+      sumOfSparse(
+        Object.fromEntries(
+          TABLE_OPERATIONS.map((op) => [
+            op.charAt(0).toLowerCase() + op.slice(1),
+            tableOperationMetric(table, metricName, op, { period: ALARM_PERIOD }),
+          ]),
+        ),
+        { label, period: ALARM_PERIOD },
+      );
+
+    this.alarms = {
+      [S.eventsDeadLetters]: this.eventsDeadLetterAlarm,
+      [S.exportJobsDeadLetters]: this.exportJobsDeadLetterAlarm,
+      [S.outboxDispatchDeadLetters]: this.outboxDispatchDeadLetterAlarm,
+      [S.outboxIteratorAge]: this.outboxIteratorAgeAlarm,
+      ...functionAlarms(
+        this.httpFunction,
+        'HttpFunction',
+        { errors: S.httpErrors, throttles: S.httpThrottles },
+        HTTP_ERRORS_DESCRIPTION,
+        throttlesDescription('HTTP function (ledger-http)', HTTP_THROTTLE_EFFECT),
+      ),
+      ...functionAlarms(
+        this.eventsConsumer.function,
+        'EventsConsumer',
+        { errors: S.eventsErrors, throttles: S.eventsThrottles },
+        EVENTS_ERRORS_DESCRIPTION,
+        throttlesDescription('ledger-events consumer', EVENTS_THROTTLE_EFFECT),
+      ),
+      ...functionAlarms(
+        this.outboxDispatcher.function,
+        'OutboxDispatcher',
+        { errors: S.dispatcherErrors, throttles: S.dispatcherThrottles },
+        DISPATCHER_ERRORS_DESCRIPTION,
+        throttlesDescription('outbox dispatcher', DISPATCHER_THROTTLE_EFFECT),
+      ),
+      [S.api5xx]: ops.addAlarm(this, 'Api5xxAlarm', {
+        slug: S.api5xx,
+        description: api5xxDescription(api5xxThreshold),
+        // HTTP API metric `5xx` with dimensions ApiId and Stage.
+        metric: this.httpApi.stage.metricServerError(sum),
+        threshold: api5xxThreshold,
+      }),
+      [S.tableThrottles]: ops.addAlarm(this, 'TableThrottledRequestsAlarm', {
+        slug: S.tableThrottles,
+        description: tableThrottlesDescription(TABLE_OPERATIONS),
+        metric: tableMetrics('ThrottledRequests', 'ThrottledRequests (all operations)'),
+        threshold: 1,
+      }),
+      [S.tableSystemErrors]: ops.addAlarm(this, 'TableSystemErrorsAlarm', {
+        slug: S.tableSystemErrors,
+        description: tableSystemErrorsDescription(TABLE_OPERATIONS),
+        metric: tableMetrics('SystemErrors', 'SystemErrors (all operations)'),
+        threshold: 1,
+      }),
+      [S.storageThrottle]: ops.addAlarm(this, 'StorageThrottleAlarm', {
+        slug: S.storageThrottle,
+        description: storageThrottleDescription(STORAGE_THROTTLE_THRESHOLD),
+        metric: sumOfSparse(
+          {
+            http: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.http),
+            events: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.events),
+          },
+          { label: 'StorageThrottle (all services)', period: ALARM_PERIOD },
+        ),
+        threshold: STORAGE_THROTTLE_THRESHOLD,
+      }),
+    } as Record<AlarmSlug, cloudwatch.Alarm>;
+
+    this.dashboard = new OperationsDashboard(this, 'Dashboard', {
+      dashboardName: namePrefix,
+      functions: {
+        'ledger-http': this.httpFunction,
+        'ledger-events': this.eventsConsumer.function,
+        'outbox-dispatcher': this.outboxDispatcher.function,
+      },
+      dispatcher: this.outboxDispatcher.function,
+      stage: this.httpApi.stage,
+      queues: {
+        'ledger-events': eventQueues.queue,
+        'export-jobs': exportJobQueues.queue,
+      },
+      deadLetterQueues: {
+        'ledger-events-dlq': eventQueues.deadLetterQueue,
+        'export-jobs-dlq': exportJobQueues.deadLetterQueue,
+        'outbox-dispatch-dlq': props.outboxDispatchDeadLetterQueue,
+      },
+      table,
+      alarms: ops.alarms,
     });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Invoke URL of the HTTP API ($default stage)',
       value: this.httpApi.url,
+    });
+    // Log group names are generated; the runbook (docs/alarms.md) queries them by these outputs.
+    for (const [outputId, description, logGroup] of [
+      ['HttpFunctionLogGroupName', 'HTTP function', this.httpFunction.logGroup],
+      [
+        'EventsConsumerLogGroupName',
+        'ledger-events consumer',
+        this.eventsConsumer.function.logGroup,
+      ],
+      [
+        'OutboxDispatcherLogGroupName',
+        'outbox dispatcher',
+        this.outboxDispatcher.function.logGroup,
+      ],
+      ['ApiAccessLogGroupName', 'HTTP API access logs', this.httpApi.accessLogGroup],
+    ] as const) {
+      new CfnOutput(this, outputId, {
+        description: `Log group of the ${description}`,
+        value: logGroup.logGroupName,
+      });
+    }
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'ARN of the SNS topic every alarm notifies (subscribe pagers or chat here)',
+      value: ops.topic.topicArn,
+    });
+    new CfnOutput(this, 'DashboardName', {
+      description: 'Name of the CloudWatch operations dashboard',
+      value: this.dashboard.dashboard.dashboardName,
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      description: 'Console URL of the CloudWatch operations dashboard',
+      value: this.dashboard.url,
     });
   }
 }

@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../../functions/contract/retention';
@@ -59,6 +59,11 @@ export class CallbackSecrets extends Construct {
         requireEachIncludedType: true,
       },
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The callback secrets are shared with external export workers, which sign with them. A Secrets Manager rotation Lambda would replace the value without the workers knowing and break every callback. Rotation is the documented operator procedure instead: add the new secret next to the old one, switch the workers, then remove the old one (docs/deployment.md, Callback secret).',
     });
   }
 }

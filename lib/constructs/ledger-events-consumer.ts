@@ -1,8 +1,9 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DEFAULT_EVENTS_BATCH_SIZE, DEFAULT_EVENTS_MAX_CONCURRENCY } from '../config';
 import { assertVisibilityCoversConsumer, EVENTS_CONSUMER_TIMEOUT } from '../events-timing';
@@ -72,6 +73,12 @@ export interface LedgerEventsConsumerProps {
   /** What the function is for (shown in the console). @default - no description */
   readonly description?: string;
 
+  /** Retention of the function's log group. @default logs.RetentionDays.ONE_MONTH */
+  readonly logRetention?: logs.RetentionDays;
+
+  /** What happens to the log group when it leaves the stack. @default RemovalPolicy.RETAIN */
+  readonly logRemovalPolicy?: RemovalPolicy;
+
   /**
    * Pre-built code instead of bundling `entry`; for template-only infra tests.
    * @default - bundle `entry` with esbuild
@@ -98,6 +105,8 @@ export class LedgerEventsConsumer extends Construct {
       description: props.description,
       code: props.code,
       timeout,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.logRemovalPolicy,
       environment: { ...props.environment, DLQ_URL: deadLetterQueue.queueUrl },
     });
 

@@ -1,4 +1,5 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -36,6 +37,18 @@ export interface LedgerFunctionProps {
    */
   readonly logRetention?: logs.RetentionDays;
 
+  /**
+   * What happens to the function's log group when it leaves the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+
+  /**
+   * Concurrent executions reserved for (and capped at) this function.
+   * @default - none reserved: the function draws from the account's unreserved pool
+   */
+  readonly reservedConcurrentExecutions?: number;
+
   /** @default 512 */
   readonly memorySize?: number;
 
@@ -51,24 +64,54 @@ export interface LedgerFunctionProps {
   readonly code?: lambda.Code;
 }
 
+/** The runtime of every function; the bundles target it (`target: 'node22'`). */
+export const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
+
+/** Why the functions stay on {@link LEDGER_RUNTIME} although cdk-nag's AwsSolutions-L1 wants the newest. */
+export const RUNTIME_ACKNOWLEDGEMENT_REASON =
+  'Node.js 22 is the runtime this service is built and tested for: the bundles target node22, the SDK versions are pinned and tested against it, and it is an AWS-supported LTS runtime. Moving to a newer runtime is a deliberate change (bundle target, tests, canary), not an automatic one.';
+
 /**
  * House style for every Lambda function: Node.js 22 on arm64, minified ESM bundle with
- * source maps, explicit log group with retention, 512 MB, 10 s.
+ * source maps, explicit log group with retention, 512 MB, 10 s, and its own role whose only
+ * built-in permission is writing to that log group (no `AWSLambdaBasicExecutionRole`, which
+ * would allow creating and writing any log group in the account).
  */
 export class LedgerFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: LedgerFunctionProps) {
-    // The log group is created before `super()` can run, so it is a sibling of the function.
+    // The log group and the role are created before `super()` can run, so they are siblings of
+    // the function.
     const logGroup = new logs.LogGroup(scope, `${id}LogGroup`, {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    const role = new iam.Role(scope, `${id}ServiceRole`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${scope.node.path}/${id}`,
+      inlinePolicies: {
+        // The log group exists (above), so no logs:CreateLogGroup. Its ARN ends in `:*`, which
+        // covers the group's log streams and nothing else.
+        OwnLogGroup: new iam.PolicyDocument({
+          statements: [
+            new iam.PolicyStatement({
+              sid: 'WriteOwnLogGroup',
+              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              resources: [logGroup.logGroupArn],
+            }),
+          ],
+        }),
+      },
     });
     const exportName = props.handler ?? 'handler';
 
     super(scope, id, {
       description: props.description,
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: LEDGER_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      role,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup,
       environment: {
         ...props.environment,
@@ -98,6 +141,10 @@ export class LedgerFunction extends NodejsFunction {
               bundleAwsSDK: true,
             },
           }),
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: RUNTIME_ACKNOWLEDGEMENT_REASON,
     });
   }
 }

@@ -1,3 +1,4 @@
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer, HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -23,6 +24,27 @@ export const CALLBACKS_ROUTE_PATH = '/v1/callbacks/{applicationId}';
 /** Route key of the callbacks route, as used in the stage's route settings. */
 export const CALLBACKS_ROUTE_KEY = `POST ${CALLBACKS_ROUTE_PATH}`;
 
+/** The OpenAPI document: no auth (contract §5). */
+export const OPENAPI_ROUTE_PATH = '/v1/openapi.json';
+
+/** Route key of the OpenAPI route, as used in the stage's route settings. */
+export const OPENAPI_ROUTE_KEY = `GET ${OPENAPI_ROUTE_PATH}`;
+
+/**
+ * Throttling of the OpenAPI route: the document is static and public, so a client needs it
+ * rarely; a low limit keeps anonymous traffic on it from costing invocations. Capped at the
+ * stage's own limits.
+ */
+export const OPENAPI_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
+
+/** Why the two public routes have no authorizer (cdk-nag AwsSolutions-APIG4). */
+export const PUBLIC_ROUTE_REASONS: Readonly<Record<string, string>> = {
+  [CALLBACKS_ROUTE_KEY]:
+    'Signed callbacks come from export workers that hold no AWS or JWT credentials (contract §7): the function verifies the HMAC-SHA256 Callback-Signature over the raw body in constant time, rejects timestamps older than 300 s, and changes nothing for a rejected callback. The route has its own, lower throttle.',
+  [OPENAPI_ROUTE_KEY]:
+    'The OpenAPI document is public by contract (§5): it holds no data, only the API description and retention windows, and has its own low throttle.',
+};
+
 /** Routes served by the HTTP handler (payload format 2.0). */
 export const LEDGER_ROUTES: readonly LedgerRoute[] = [
   { method: POST, path: '/v1/accounts' },
@@ -34,7 +56,7 @@ export const LEDGER_ROUTES: readonly LedgerRoute[] = [
   { method: GET, path: '/v1/tasks/{taskId}' },
   { method: POST, path: '/v1/tasks/{taskId}/reruns' },
   { method: POST, path: CALLBACKS_ROUTE_PATH, public: true },
-  { method: GET, path: '/v1/openapi.json', public: true },
+  { method: GET, path: OPENAPI_ROUTE_PATH, public: true },
 ];
 
 export interface LedgerHttpApiProps {
@@ -79,6 +101,12 @@ export interface LedgerHttpApiProps {
    * @default logs.RetentionDays.ONE_MONTH
    */
   readonly accessLogRetention?: logs.RetentionDays;
+
+  /**
+   * What happens to the access log group when it leaves the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly accessLogRemovalPolicy?: RemovalPolicy;
 }
 
 /** HTTP API variables written per request to the access log (one JSON object per line). */
@@ -101,7 +129,8 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 /**
  * The ledger's HTTP API: one Lambda proxy integration (payload 2.0) behind every route, an
  * authorizer on every route except the OpenAPI document and the signed callbacks, and a
- * throttled, access-logged `$default` stage with its own, lower limit for the callbacks route.
+ * throttled, access-logged `$default` stage with its own, lower limits for the two public routes
+ * (the callbacks and the OpenAPI document).
  */
 export class LedgerHttpApi extends Construct {
   readonly api: apigwv2.HttpApi;
@@ -130,14 +159,17 @@ export class LedgerHttpApi extends Construct {
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.accessLogRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
 
+    const stageRate = props.throttleRateLimit ?? 100;
+    const stageBurst = props.throttleBurstLimit ?? 200;
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
       throttle: {
-        rateLimit: props.throttleRateLimit ?? 100,
-        burstLimit: props.throttleBurstLimit ?? 200,
+        rateLimit: stageRate,
+        burstLimit: stageBurst,
       },
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup),
@@ -152,26 +184,43 @@ export class LedgerHttpApi extends Construct {
     const none = new apigwv2.HttpNoneAuthorizer();
     const routes = new Map<string, apigwv2.HttpRoute>();
     for (const route of LEDGER_ROUTES) {
+      const key = `${route.method} ${route.path}`;
       const [added] = this.api.addRoutes({
         path: route.path,
         methods: [route.method],
         integration,
         ...(route.public ? { authorizer: none } : {}),
       });
-      if (added) routes.set(`${route.method} ${route.path}`, added);
+      if (!added) continue;
+      routes.set(key, added);
+      if (route.public) {
+        const reason = PUBLIC_ROUTE_REASONS[key];
+        if (!reason) throw new Error(`public route ${key} needs a reason in PUBLIC_ROUTE_REASONS`);
+        Validations.of(added).acknowledge({ id: 'AwsSolutions-APIG4', reason });
+      }
     }
 
-    // HttpStage has no per-route settings: set them on the CloudFormation resource. The route
-    // must exist before the stage names it ("Unable to find Route by key"), hence the dependency.
-    const callbacksRoute = routes.get(CALLBACKS_ROUTE_KEY);
-    if (!callbacksRoute) throw new Error(`${CALLBACKS_ROUTE_KEY} missing from LEDGER_ROUTES`);
-    const cfnStage = this.stage.node.defaultChild as apigwv2.CfnStage;
-    cfnStage.routeSettings = {
+    // HttpStage has no per-route settings: set them on the CloudFormation resource. A route must
+    // exist before the stage names it ("Unable to find Route by key"), hence the dependencies.
+    const routeSettings: Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    > = {
       [CALLBACKS_ROUTE_KEY]: {
         ThrottlingRateLimit: props.callbackThrottleRateLimit ?? 50,
         ThrottlingBurstLimit: props.callbackThrottleBurstLimit ?? 100,
       },
+      [OPENAPI_ROUTE_KEY]: {
+        ThrottlingRateLimit: Math.min(OPENAPI_THROTTLE.rateLimit, stageRate),
+        ThrottlingBurstLimit: Math.min(OPENAPI_THROTTLE.burstLimit, stageBurst),
+      },
     };
-    this.stage.node.addDependency(callbacksRoute);
+    for (const key of Object.keys(routeSettings)) {
+      const route = routes.get(key);
+      if (!route) throw new Error(`${key} missing from LEDGER_ROUTES`);
+      this.stage.node.addDependency(route);
+    }
+    const cfnStage = this.stage.node.defaultChild as apigwv2.CfnStage;
+    cfnStage.routeSettings = routeSettings;
   }
 }

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addComplianceChecks } from '../../lib/compliance';
 import { resolveLedgerConfig } from '../../lib/config';
 import { ESM_REQUIRE_BANNER, LedgerFunction } from '../../lib/constructs/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
@@ -184,7 +185,8 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
       app,
       resolveLedgerConfig({ jwtIssuer: 'https://issuer.example.com/', jwtAudience: 'api' }),
     );
-    // Throws if CDK's built-in CloudFormation validation reports anything.
+    addComplianceChecks(app);
+    // Throws if CDK's built-in CloudFormation validation or cdk-nag reports anything.
     app.synth();
     stateless = Template.fromStack(stacks.stateless);
   }, SYNTH_HOOK_TIMEOUT_MS);

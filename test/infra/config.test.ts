@@ -10,8 +10,12 @@ import {
   DEFAULT_EVENTS_MAX_CONCURRENCY,
   LEDGER_CONTEXT_KEYS,
   LedgerConfigError,
+  ledgerConfigFromContext,
+  parseStageBlocks,
+  type RawLedgerContext,
   readLedgerContext,
   resolveLedgerConfig,
+  STAGES_CONTEXT_KEY,
 } from '../../lib/config';
 
 const ISSUER = 'https://issuer.example.com/';
@@ -28,7 +32,16 @@ describe('resolveLedgerConfig: defaults', () => {
       eventsBatchSize: 10,
       eventsMaxConcurrency: 5,
       callbackApplicationId: 'export-worker',
+      removalPolicy: 'retain',
+      logRetentionDays: 30,
+      apiThrottle: { rateLimit: 100, burstLimit: 200 },
+      callbackThrottle: { rateLimit: 50, burstLimit: 100 },
+      dispatcherReservedConcurrency: 2,
+      api5xxThreshold: 5,
     });
+    // Not reserved, no subscription: the keys are absent, not undefined.
+    expect(resolveLedgerConfig({})).not.toHaveProperty('httpReservedConcurrency');
+    expect(resolveLedgerConfig({})).not.toHaveProperty('alarmEmail');
     // The runtime's default (functions/config.ts) and the infrastructure's are one constant.
     expect(DEFAULT_CALLBACK_APPLICATION_ID).toBe('export-worker');
     expect(DEFAULT_EVENTS_BATCH_SIZE).toBe(10);
@@ -88,6 +101,78 @@ describe('resolveLedgerConfig: accepted values', () => {
     for (const id of ['a', 'Export_Worker-2.prod', 'x'.repeat(64), '0', '...', '-_-']) {
       expect(resolveLedgerConfig({ callbackApplicationId: id }).callbackApplicationId).toBe(id);
     }
+  });
+
+  it('derives the removal policy from deletionProtection unless set', () => {
+    expect(resolveLedgerConfig({ deletionProtection: 'false' }).removalPolicy).toBe('destroy');
+    expect(resolveLedgerConfig({ deletionProtection: true }).removalPolicy).toBe('retain');
+    expect(
+      resolveLedgerConfig({ deletionProtection: 'false', removalPolicy: 'retain' }).removalPolicy,
+    ).toBe('retain');
+    expect(resolveLedgerConfig({ removalPolicy: 'destroy' })).toMatchObject({
+      deletionProtection: true,
+      removalPolicy: 'destroy',
+    });
+  });
+
+  it('accepts every CloudWatch Logs retention period', () => {
+    for (const days of [1, 7, 30, 365, 3653]) {
+      expect(resolveLedgerConfig({ logRetentionDays: String(days) }).logRetentionDays).toBe(days);
+    }
+  });
+
+  it('parses API throttling; the callbacks route defaults to half the stage limits', () => {
+    expect(resolveLedgerConfig({ apiRateLimit: '500', apiBurstLimit: 1000 })).toMatchObject({
+      apiThrottle: { rateLimit: 500, burstLimit: 1000 },
+      callbackThrottle: { rateLimit: 250, burstLimit: 500 },
+    });
+    expect(
+      resolveLedgerConfig({
+        apiRateLimit: 1,
+        apiBurstLimit: 1,
+        callbackRateLimit: '1',
+        callbackBurstLimit: '1',
+      }),
+    ).toMatchObject({
+      apiThrottle: { rateLimit: 1, burstLimit: 1 },
+      callbackThrottle: { rateLimit: 1, burstLimit: 1 },
+    });
+    // A burst below the rate is what AWS's own regional defaults look like (10,000 / 5,000).
+    expect(resolveLedgerConfig({ apiRateLimit: 300, apiBurstLimit: 200 }).apiThrottle).toEqual({
+      rateLimit: 300,
+      burstLimit: 200,
+    });
+    // Half of 1 would be 0: the derived route limit never drops below 1.
+    expect(resolveLedgerConfig({ apiRateLimit: 1, apiBurstLimit: 1 }).callbackThrottle).toEqual({
+      rateLimit: 1,
+      burstLimit: 1,
+    });
+    expect(
+      resolveLedgerConfig({ apiRateLimit: 10_000, apiBurstLimit: 5_000, callbackRateLimit: 20 })
+        .callbackThrottle,
+    ).toEqual({ rateLimit: 20, burstLimit: 2_500 });
+  });
+
+  it('parses reserved concurrency: HTTP none by default, dispatcher 2, "none" reserves nothing', () => {
+    expect(resolveLedgerConfig({ httpReservedConcurrency: '50' }).httpReservedConcurrency).toBe(50);
+    expect(resolveLedgerConfig({ httpReservedConcurrency: 'none' })).not.toHaveProperty(
+      'httpReservedConcurrency',
+    );
+    expect(
+      resolveLedgerConfig({ dispatcherReservedConcurrency: 5 }).dispatcherReservedConcurrency,
+    ).toBe(5);
+    expect(resolveLedgerConfig({ dispatcherReservedConcurrency: 'none' })).not.toHaveProperty(
+      'dispatcherReservedConcurrency',
+    );
+  });
+
+  it('parses the alarm e-mail and the API 5xx threshold', () => {
+    expect(
+      resolveLedgerConfig({
+        alarmEmail: 'ops+ledger@payments.example.co.uk',
+        api5xxThreshold: '1',
+      }),
+    ).toMatchObject({ alarmEmail: 'ops+ledger@payments.example.co.uk', api5xxThreshold: 1 });
   });
 
   it('selects JWT auth with a comma separated audience (trimmed, de-duplicated)', () => {
@@ -200,9 +285,214 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
       { callbackApplicationId: 42 },
       /callbackApplicationId must match/,
     ],
+    [
+      'removalPolicy unknown',
+      { removalPolicy: 'snapshot' },
+      /removalPolicy must be "retain" or "destroy"/,
+    ],
+    ['removalPolicy wrong case', { removalPolicy: 'RETAIN' }, /removalPolicy must be/],
+    ['removalPolicy wrong type', { removalPolicy: true }, /removalPolicy must be/],
+    [
+      'logRetentionDays not a CloudWatch period',
+      { logRetentionDays: 31 },
+      /logRetentionDays must be one of/,
+    ],
+    ['logRetentionDays zero', { logRetentionDays: '0' }, /logRetentionDays must be one of/],
+    [
+      'logRetentionDays not numeric',
+      { logRetentionDays: '30d' },
+      /logRetentionDays must be one of/,
+    ],
+    ['apiRateLimit zero', { apiRateLimit: 0 }, /apiRateLimit must be an integer from 1 to 10000/],
+    ['apiRateLimit over the regional quota', { apiRateLimit: '10001' }, /apiRateLimit must be/],
+    ['apiRateLimit fractional', { apiRateLimit: 1.5 }, /apiRateLimit must be/],
+    [
+      'apiBurstLimit over the regional quota',
+      { apiBurstLimit: 5001 },
+      /apiBurstLimit must be an integer from 1 to 5000/,
+    ],
+    ['apiBurstLimit not numeric', { apiBurstLimit: 'lots' }, /apiBurstLimit must be/],
+    [
+      'callbackRateLimit above the stage rate',
+      { callbackRateLimit: 101 },
+      /callbackRateLimit must be an integer from 1 to 100;/,
+    ],
+    [
+      'callbackBurstLimit above the stage burst',
+      { callbackBurstLimit: '201' },
+      /callbackBurstLimit must be an integer from 1 to 200;/,
+    ],
+    ['callbackRateLimit zero', { callbackRateLimit: 0 }, /callbackRateLimit must be/],
+    [
+      'callbackRateLimit above a lowered stage rate',
+      { apiRateLimit: 20, callbackRateLimit: 50 },
+      /callbackRateLimit must be an integer from 1 to 20;/,
+    ],
+    [
+      'httpReservedConcurrency zero (would stop the function)',
+      { httpReservedConcurrency: 0 },
+      /httpReservedConcurrency must be an integer from 1 to 10000, or "none"/,
+    ],
+    [
+      'httpReservedConcurrency over the cap',
+      { httpReservedConcurrency: '10001' },
+      /httpReservedConcurrency must be/,
+    ],
+    [
+      'httpReservedConcurrency not numeric',
+      { httpReservedConcurrency: 'auto' },
+      /httpReservedConcurrency must be/,
+    ],
+    [
+      'dispatcherReservedConcurrency zero',
+      { dispatcherReservedConcurrency: '0' },
+      /dispatcherReservedConcurrency must be/,
+    ],
+    [
+      'dispatcherReservedConcurrency negative',
+      { dispatcherReservedConcurrency: -2 },
+      /dispatcherReservedConcurrency must be/,
+    ],
+    [
+      'alarmEmail without @',
+      { alarmEmail: 'ops.example.com' },
+      /alarmEmail must be one e-mail address/,
+    ],
+    ['alarmEmail without a dotted domain', { alarmEmail: 'ops@localhost' }, /alarmEmail must be/],
+    [
+      'alarmEmail with two addresses',
+      { alarmEmail: 'a@example.com,b@example.com' },
+      /alarmEmail must be/,
+    ],
+    ['alarmEmail with a space', { alarmEmail: 'ops team@example.com' }, /alarmEmail must be/],
+    ['alarmEmail wrong type', { alarmEmail: ['ops@example.com'] }, /alarmEmail must be/],
+    ['api5xxThreshold zero', { api5xxThreshold: 0 }, /api5xxThreshold must be an integer from 1/],
+    ['api5xxThreshold not numeric', { api5xxThreshold: 'five' }, /api5xxThreshold must be/],
   ])('%s', (_name, raw, message) => {
     expect(() => resolveLedgerConfig(raw)).toThrow(LedgerConfigError);
     expect(() => resolveLedgerConfig(raw)).toThrow(message);
+  });
+});
+
+/** A CDK context lookup over a plain object, as `app.node.tryGetContext` would answer. */
+const contextOf =
+  (context: Record<string, unknown>) =>
+  (key: string): unknown =>
+    context[key];
+
+describe('ledgerConfigFromContext: per-stage blocks', () => {
+  const stages = {
+    prod: {
+      jwtIssuer: ISSUER,
+      jwtAudience: ['ledger-api'],
+      apiRateLimit: 500,
+      apiBurstLimit: 1000,
+      alarmEmail: 'oncall@example.com',
+      logRetentionDays: 365,
+      idempotencyRetentionSeconds: 172_800,
+    },
+    qa: { deletionProtection: false, apiRateLimit: 20, apiBurstLimit: 40 },
+  };
+
+  it('uses the block of the selected stage', () => {
+    const config = ledgerConfigFromContext(contextOf({ stage: 'prod', stages }));
+    expect(config).toMatchObject({
+      stage: 'prod',
+      auth: { kind: 'jwt', issuer: ISSUER, audience: ['ledger-api'] },
+      apiThrottle: { rateLimit: 500, burstLimit: 1000 },
+      callbackThrottle: { rateLimit: 250, burstLimit: 500 },
+      alarmEmail: 'oncall@example.com',
+      logRetentionDays: 365,
+      idempotencyRetentionSeconds: 172_800,
+      removalPolicy: 'retain',
+    });
+    expect(ledgerConfigFromContext(contextOf({ stage: 'qa', stages }))).toMatchObject({
+      deletionProtection: false,
+      removalPolicy: 'destroy',
+      apiThrottle: { rateLimit: 20, burstLimit: 40 },
+    });
+  });
+
+  it('lets a top-level value (-c key=value) override the block', () => {
+    const config = ledgerConfigFromContext(
+      contextOf({ stage: 'prod', stages, apiRateLimit: '800', logRetentionDays: '90' }),
+    );
+    expect(config.apiThrottle).toEqual({ rateLimit: 800, burstLimit: 1000 });
+    expect(config.logRetentionDays).toBe(90);
+    expect(config.alarmEmail).toBe('oncall@example.com');
+  });
+
+  it('treats an empty top-level value as unset (the block value stays)', () => {
+    expect(
+      ledgerConfigFromContext(contextOf({ stage: 'prod', stages, apiRateLimit: '' })).apiThrottle,
+    ).toEqual({ rateLimit: 500, burstLimit: 1000 });
+  });
+
+  it('falls back to the defaults for a stage without a block, and to dev without a stage', () => {
+    expect(ledgerConfigFromContext(contextOf({ stage: 'sandbox', stages }))).toEqual(
+      resolveLedgerConfig({ stage: 'sandbox' }),
+    );
+    expect(ledgerConfigFromContext(contextOf({ stages }))).toEqual(resolveLedgerConfig({}));
+    expect(ledgerConfigFromContext(contextOf({}))).toEqual(resolveLedgerConfig({}));
+  });
+
+  it('names the block when a value from it is invalid', () => {
+    const bad = { prod: { ...stages.prod, apiRateLimit: 0 } };
+    expect(() => ledgerConfigFromContext(contextOf({ stage: 'prod', stages: bad }))).toThrow(
+      /apiRateLimit must be an integer from 1 to 10000; got 0 \(from stages\.prod\)/,
+    );
+    // Overridden at the top level: the block value no longer matters.
+    expect(
+      ledgerConfigFromContext(contextOf({ stage: 'prod', stages: bad, apiRateLimit: 400 }))
+        .apiThrottle,
+    ).toEqual({ rateLimit: 400, burstLimit: 1000 });
+    // A top-level value is reported without the block.
+    expect(() =>
+      ledgerConfigFromContext(contextOf({ stage: 'prod', stages, exportFee: '-1' })),
+    ).toThrow(/exportFee must be a positive integer; got "-1"$/);
+  });
+
+  it('validates every other block too, so a bad prod block fails a dev synth', () => {
+    const bad = { ...stages, prod: { ...stages.prod, alarmEmail: 'oncall' } };
+    expect(() => ledgerConfigFromContext(contextOf({ stage: 'dev', stages: bad }))).toThrow(
+      /Invalid CDK context: stages\.prod: alarmEmail must be one e-mail address/,
+    );
+    expect(() => ledgerConfigFromContext(contextOf({ stages: bad }))).toThrow(LedgerConfigError);
+  });
+
+  it.each([
+    ['not an object (a -c string)', '{"prod":{}}', /stages must be an object of stage name/],
+    ['an array', [{ prod: {} }], /stages must be an object/],
+    ['an invalid stage name', { Prod: {} }, /stages: "Prod" is not a valid stage name/],
+    [
+      'a block that is not an object',
+      { prod: 'strict' },
+      /stages\.prod must be an object of context keys/,
+    ],
+    ['a block that is an array', { prod: [] }, /stages\.prod must be an object/],
+    ['a block that sets stage', { prod: { stage: 'qa' } }, /stages\.prod must not set stage/],
+    [
+      'a misspelt key',
+      { prod: { apiRatelimit: 5 } },
+      /stages\.prod\.apiRatelimit is not a context key of this app; known keys: jwtIssuer/,
+    ],
+  ])('refuses a stages value that is %s', (_name, value, message) => {
+    expect(() => parseStageBlocks(value)).toThrow(LedgerConfigError);
+    expect(() => ledgerConfigFromContext(contextOf({ [STAGES_CONTEXT_KEY]: value }))).toThrow(
+      message,
+    );
+  });
+
+  it('accepts an unset or empty stages value', () => {
+    for (const value of [undefined, null, '', {}]) expect(parseStageBlocks(value).size).toBe(0);
+    expect(parseStageBlocks({ prod: {} }).get('prod')).toEqual({});
+  });
+
+  it('accepts every ledger key except stage in a block', () => {
+    const block: RawLedgerContext = Object.fromEntries(
+      LEDGER_CONTEXT_KEYS.filter((key) => key !== 'stage').map((key) => [key, undefined]),
+    );
+    expect(parseStageBlocks({ prod: block }).get('prod')).toEqual(block);
   });
 });
 

@@ -201,15 +201,22 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
     });
   });
 
-  it('tells the operator what the alarm means and what to do, and leaves actions to a later topic', () => {
+  it('tells the operator what the alarm means and what to do, and notifies the alarm topic', () => {
     const alarm = eventsAlarm();
     const description = alarm.AlarmDescription as string;
     expect(description.length).toBeLessThanOrEqual(1024);
-    for (const phrase of ['ledger-events-dlq', 'error_code', 'redrive', 'docs/deployment.md']) {
+    for (const phrase of [
+      'ledger-events-dlq',
+      'error_code',
+      'redrive',
+      'docs/alarms.md#ledger-events-dlq-not-empty',
+    ]) {
       expect(description).toContain(phrase);
     }
-    expect(alarm.AlarmActions).toBeUndefined();
-    // The hook for the alarm topic.
+    expect(alarm.AlarmName).toBe('idempotent-ledger-dev-ledger-events-dlq-not-empty');
+    const topic = { Ref: logicalIdOf(ledger.stacks.stateless.operations.topic) };
+    expect(alarm.AlarmActions).toEqual([topic]);
+    expect(alarm.OKActions).toEqual([topic]);
     expect(ledger.stacks.stateless.eventsDeadLetterAlarm).toBeInstanceOf(cloudwatch.Alarm);
     expect(
       propertiesOfId(

@@ -281,11 +281,17 @@ describe('StatelessStack: outbox dispatcher', () => {
       });
       const description = alarm.AlarmDescription as string;
       expect(description.length).toBeLessThanOrEqual(1024);
-      expect(description).toContain('docs/deployment.md');
       expect(description).toContain('executionId');
+      expect(alarm.AlarmActions).toEqual([
+        { Ref: logicalIdOf(ledger.stacks.stateless.operations.topic) },
+      ]);
     }
     expect(alarmOn(dlqId).AlarmDescription).toContain('export-jobs-dlq');
+    expect(alarmOn(dlqId).AlarmDescription).toContain('docs/alarms.md#export-jobs-dlq-not-empty');
     expect(alarmOn(dispatchDlqId).AlarmDescription).toContain('outbox-dispatch-dlq');
+    expect(alarmOn(dispatchDlqId).AlarmDescription).toContain(
+      'docs/alarms.md#outbox-dispatch-dlq-not-empty',
+    );
     expect(logicalIdOf(ledger.stacks.stateless.exportJobsDeadLetterAlarm)).toBeDefined();
     expect(logicalIdOf(ledger.stacks.stateless.outboxDispatchDeadLetterAlarm)).toBeDefined();
   });
@@ -309,7 +315,9 @@ describe('StatelessStack: outbox dispatcher', () => {
   });
 
   it('keeps the alarms in the stateless stack', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 4);
+    // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
+    // storage throttles: see alarms.test.ts.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 14);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });

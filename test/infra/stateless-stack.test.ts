@@ -166,7 +166,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
     });
   });
 
-  it('throttles the unauthenticated callbacks route on its own (rate 50, burst 100), after creating it', () => {
+  it('throttles the two unauthenticated routes on their own (callbacks 50/100, OpenAPI 10/20), after creating them', () => {
     const stageId = onlyLogicalId(template, 'AWS::ApiGatewayV2::Stage');
     const stage = template.toJSON().Resources[stageId] as {
       Properties: { RouteSettings: unknown };
@@ -174,12 +174,15 @@ describe('StatelessStack (IAM auth, default config)', () => {
     };
     expect(stage.Properties.RouteSettings).toEqual({
       'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      'GET /v1/openapi.json': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
     });
     // API Gateway rejects route settings for a route key that does not exist yet.
-    const [routeId] = Object.entries(propertiesOf(template, 'AWS::ApiGatewayV2::Route'))
-      .filter(([, r]) => r.RouteKey === 'POST /v1/callbacks/{applicationId}')
-      .map(([id]) => id);
-    expect(stage.DependsOn).toContain(routeId);
+    for (const key of PUBLIC_ROUTES) {
+      const [routeId] = Object.entries(propertiesOf(template, 'AWS::ApiGatewayV2::Route'))
+        .filter(([, r]) => r.RouteKey === key)
+        .map(([id]) => id);
+      expect(stage.DependsOn, key).toContain(routeId);
+    }
   });
 
   it('writes JSON access logs to a log group with one-month retention', () => {

@@ -2,13 +2,24 @@ import { App, CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
+import { addComplianceChecks } from '../../lib/compliance';
 import { type RawLedgerContext, resolveLedgerConfig } from '../../lib/config';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
 
 export interface SynthesizedLedger {
+  readonly app: App;
   readonly stacks: LedgerStacks;
   readonly stateful: Template;
   readonly stateless: Template;
+}
+
+export interface SynthOptions {
+  /**
+   * Register cdk-nag (`addComplianceChecks`, as `bin/app.ts` does): any unacknowledged finding
+   * makes the synth throw with the report.
+   * @default false
+   */
+  readonly compliance?: boolean;
 }
 
 /** Stub code for template-only tests: bundling is covered by `bundling.test.ts`. */
@@ -20,14 +31,19 @@ export const stubHandlerCode = (): lambda.Code =>
  * functions get stub code so no bundling happens, and CDK's built-in CloudFormation validation
  * (a WASM engine costing ~5 s per worker) is off. `bundling.test.ts` covers both for real.
  */
-export function synthLedger(raw: RawLedgerContext = {}): SynthesizedLedger {
+export function synthLedger(
+  raw: RawLedgerContext = {},
+  options: SynthOptions = {},
+): SynthesizedLedger {
   const app = new App({ builtinCloudFormationValidation: false });
   const stacks = createLedgerStacks(app, resolveLedgerConfig(raw), {
     httpHandlerCode: stubHandlerCode(),
     eventsHandlerCode: stubHandlerCode(),
     dispatcherHandlerCode: stubHandlerCode(),
   });
+  if (options.compliance) addComplianceChecks(app);
   return {
+    app,
     stacks,
     stateful: Template.fromStack(stacks.stateful),
     stateless: Template.fromStack(stacks.stateless),
@@ -111,6 +127,45 @@ export function statementsNotOf(template: Template, roleId: string): Statement[]
 }
 
 export const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** Everything a role is granted: its inline policies, attached `AWS::IAM::Policy`s, managed policies. */
+export interface RoleGrants {
+  readonly statements: Statement[];
+  readonly managedPolicyArns: unknown[];
+}
+
+export function roleGrantsOf(template: Template, roleId: string): RoleGrants {
+  const role = propertiesOfId(template, 'AWS::IAM::Role', roleId);
+  const inline = (
+    (role.Policies as { PolicyDocument: { Statement: Statement[] } }[]) ?? []
+  ).flatMap((policy) => policy.PolicyDocument.Statement);
+  return {
+    statements: [...inline, ...statementsOf(template, roleId)],
+    managedPolicyArns: (role.ManagedPolicyArns as unknown[] | undefined) ?? [],
+  };
+}
+
+/** Every IAM statement of `template`: inline role policies and `AWS::IAM::Policy` documents. */
+export function allStatementsOf(template: Template): Statement[] {
+  return Object.keys(template.findResources('AWS::IAM::Role')).flatMap(
+    (roleId) => roleGrantsOf(template, roleId).statements,
+  );
+}
+
+/**
+ * A dashboard body (`Fn::Join` of JSON text and tokens) as parsed JSON, every token replaced by
+ * the string `<token>` (tokens only ever sit inside JSON strings).
+ */
+export function dashboardBodyOf(properties: Record<string, unknown>): {
+  widgets: { type: string; properties: Record<string, unknown> }[];
+} {
+  const body = properties.DashboardBody as string | { 'Fn::Join': [string, unknown[]] };
+  const text =
+    typeof body === 'string'
+      ? body
+      : body['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : '<token>')).join('');
+  return JSON.parse(text);
+}
 
 /**
  * `{ 'Fn::ImportValue': name }` in the stateless stack → the stateful output's value (undefined

@@ -1,0 +1,316 @@
+/**
+ * Production hardening across both stacks: least privilege per role (exact actions on named
+ * resources, `*` only for dynamodb:ListStreams), encryption at rest, point-in-time recovery, log
+ * retention on every log group, API throttling, reserved concurrency, and the retention windows
+ * reaching both the TTL logic and the published OpenAPI document.
+ */
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../functions/config';
+import { buildOpenApiDocument } from '../../functions/contract/openapi';
+import {
+  allStatementsOf,
+  asList,
+  exportedValue,
+  logicalIdOf,
+  onlyLogicalId,
+  propertiesOf,
+  propertiesOfId,
+  roleGrantsOf,
+  roleIdOf,
+  SYNTH_HOOK_TIMEOUT_MS,
+  type SynthesizedLedger,
+  synthLedger,
+} from './synth';
+
+const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+
+/** `{ resource → sorted actions }` of a role: every statement, inline or attached, resolved. */
+function grantsByResource(ledger: SynthesizedLedger, roleId: string): Record<string, string[]> {
+  const grants: Record<string, string[]> = {};
+  for (const statement of roleGrantsOf(ledger.stateless, roleId).statements) {
+    expect(statement.Effect).toBe('Allow');
+    for (const resource of asList(statement.Resource)) {
+      const key = JSON.stringify(exportedValue(ledger, resource));
+      grants[key] = [...(grants[key] ?? []), ...asList(statement.Action)].sort();
+    }
+  }
+  return grants;
+}
+
+const TABLE_ITEM_ACTIONS = [
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:Query',
+  'dynamodb:UpdateItem',
+];
+const LOG_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
+
+describe('least privilege (default config)', () => {
+  let ledger: SynthesizedLedger;
+  let ids: Record<string, string>;
+
+  beforeAll(() => {
+    ledger = synthLedger();
+    const { stateful, stateless } = ledger.stacks;
+    ids = {
+      table: logicalIdOf(stateful.table),
+      secret: logicalIdOf(stateful.callbackSecret),
+      eventsQueue: logicalIdOf(stateful.eventQueues.queue),
+      eventsDlq: logicalIdOf(stateful.eventQueues.deadLetterQueue),
+      exportJobs: logicalIdOf(stateful.exportJobQueues.queue),
+      dispatchDlq: logicalIdOf(stateful.outboxDispatchDeadLetterQueue),
+      httpLogs: logicalIdOf(stateless.httpFunction.logGroup),
+      eventsLogs: logicalIdOf(stateless.eventsConsumer.function.logGroup),
+      dispatcherLogs: logicalIdOf(stateless.outboxDispatcher.function.logGroup),
+    };
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  const key = (value: unknown) => JSON.stringify(value);
+
+  it('has exactly three roles (one per function), none with a managed policy', () => {
+    ledger.stateless.resourceCountIs('AWS::IAM::Role', 3);
+    ledger.stateful.resourceCountIs('AWS::IAM::Role', 0);
+    for (const roleId of Object.keys(ledger.stateless.findResources('AWS::IAM::Role'))) {
+      expect(roleGrantsOf(ledger.stateless, roleId).managedPolicyArns, roleId).toEqual([]);
+    }
+  });
+
+  it('HTTP function: own log group, item actions on the table, GetSecretValue on the secret', () => {
+    expect(grantsByResource(ledger, roleIdOf(ledger.stacks.stateless.httpFunction))).toEqual({
+      [key(arnOf(ids.httpLogs as string))]: LOG_ACTIONS,
+      [key(arnOf(ids.table as string))]: TABLE_ITEM_ACTIONS,
+      [key({ Ref: ids.secret })]: ['secretsmanager:GetSecretValue'],
+    });
+  });
+
+  it('events consumer: own log group, consume ledger-events, send to its DLQ, item actions on the table', () => {
+    const fn = ledger.stacks.stateless.eventsConsumer.function;
+    expect(grantsByResource(ledger, roleIdOf(fn))).toEqual({
+      [key(arnOf(ids.eventsLogs as string))]: LOG_ACTIONS,
+      [key(arnOf(ids.eventsQueue as string))]: [
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+      ],
+      [key(arnOf(ids.eventsDlq as string))]: ['sqs:SendMessage'],
+      [key(arnOf(ids.table as string))]: TABLE_ITEM_ACTIONS,
+    });
+  });
+
+  it('outbox dispatcher: own log group, read the stream, ListStreams, UpdateItem, send to export-jobs and its DLQ', () => {
+    const fn = ledger.stacks.stateless.outboxDispatcher.function;
+    expect(grantsByResource(ledger, roleIdOf(fn))).toEqual({
+      [key(arnOf(ids.dispatcherLogs as string))]: LOG_ACTIONS,
+      [key({ 'Fn::GetAtt': [ids.table, 'StreamArn'] })]: [
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+      ],
+      [key('*')]: ['dynamodb:ListStreams'],
+      [key(arnOf(ids.table as string))]: ['dynamodb:UpdateItem'],
+      [key(arnOf(ids.exportJobs as string))]: ['sqs:SendMessage'],
+      [key(arnOf(ids.dispatchDlq as string))]: [
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ],
+    });
+  });
+
+  it('gives no data action a "*" resource anywhere: the only "*" is dynamodb:ListStreams', () => {
+    const statements = [...allStatementsOf(ledger.stateless), ...allStatementsOf(ledger.stateful)];
+    expect(statements.length).toBeGreaterThan(10);
+    for (const statement of statements) {
+      const actions = asList(statement.Action);
+      for (const action of actions) expect(action, action).not.toContain('*');
+      for (const resource of asList(statement.Resource)) {
+        const resolved = JSON.stringify(exportedValue(ledger, resource));
+        if (resolved.includes('*')) expect(actions, resolved).toEqual(['dynamodb:ListStreams']);
+      }
+    }
+  });
+
+  it("scopes the log permission to the function's own log group, not to every group", () => {
+    for (const [fn, logs] of [
+      [ledger.stacks.stateless.httpFunction, ids.httpLogs],
+      [ledger.stacks.stateless.eventsConsumer.function, ids.eventsLogs],
+      [ledger.stacks.stateless.outboxDispatcher.function, ids.dispatcherLogs],
+    ] as const) {
+      const logStatements = roleGrantsOf(ledger.stateless, roleIdOf(fn)).statements.filter((s) =>
+        asList(s.Action).some((a) => a.startsWith('logs:')),
+      );
+      expect(logStatements.map((s) => s.Resource)).toEqual([arnOf(logs as string)]);
+    }
+  });
+});
+
+describe('encryption and recovery', () => {
+  let ledger: SynthesizedLedger;
+
+  beforeAll(() => {
+    ledger = synthLedger();
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  it('encrypts all five queues with SQS-managed SSE', () => {
+    const queues = Object.values(propertiesOf(ledger.stateful, 'AWS::SQS::Queue'));
+    expect(queues).toHaveLength(5);
+    for (const queue of queues)
+      expect(queue.SqsManagedSseEnabled, String(queue.QueueName)).toBe(true);
+    ledger.stateless.resourceCountIs('AWS::SQS::Queue', 0);
+  });
+
+  it('encrypts the table with the AWS-managed KMS key and keeps point-in-time recovery on', () => {
+    ledger.stateful.hasResourceProperties('AWS::DynamoDB::Table', {
+      SSESpecification: { SSEEnabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
+  it('encrypts the alarm topic with a rotated KMS key', () => {
+    const keyId = onlyLogicalId(ledger.stateless, 'AWS::KMS::Key');
+    ledger.stateless.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: arnOf(keyId),
+    });
+    ledger.stateless.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+});
+
+describe('log groups', () => {
+  const logGroupsOf = (template: Template) =>
+    template.toJSON().Resources as Record<
+      string,
+      { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }
+    >;
+
+  it('gives all four log groups (three functions, API access logs) 30 days and keeps them by default', () => {
+    const ledger = synthLedger();
+    const groups = Object.entries(logGroupsOf(ledger.stateless)).filter(
+      ([, r]) => r.Type === 'AWS::Logs::LogGroup',
+    );
+    expect(groups).toHaveLength(4);
+    for (const [id, group] of groups) {
+      expect(group.Properties.RetentionInDays, id).toBe(30);
+      expect(group.DeletionPolicy, id).toBe('Retain');
+    }
+    ledger.stateful.resourceCountIs('AWS::Logs::LogGroup', 0);
+    // Each function and the stage write to one of them.
+    const groupIds = groups.map(([id]) => id);
+    for (const fn of Object.values(propertiesOf(ledger.stateless, 'AWS::Lambda::Function'))) {
+      expect(groupIds).toContain((fn.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref);
+    }
+    const stage =
+      Object.values(propertiesOf(ledger.stateless, 'AWS::ApiGatewayV2::Stage'))[0] ?? {};
+    const settings = stage.AccessLogSettings as { DestinationArn: { 'Fn::GetAtt': string[] } };
+    const destination = settings.DestinationArn['Fn::GetAtt'][0];
+    expect(groupIds).toContain(destination);
+  });
+
+  it('takes logRetentionDays and removalPolicy from context', () => {
+    const ledger = synthLedger({ logRetentionDays: '365', removalPolicy: 'destroy' });
+    const groups = Object.values(logGroupsOf(ledger.stateless)).filter(
+      (r) => r.Type === 'AWS::Logs::LogGroup',
+    );
+    expect(groups).toHaveLength(4);
+    for (const group of groups) {
+      expect(group.Properties.RetentionInDays).toBe(365);
+      expect(group.DeletionPolicy).toBe('Delete');
+    }
+    // The table is kept whatever removalPolicy says; queues and the secret follow it.
+    ledger.stateful.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+    for (const type of ['AWS::SQS::Queue', 'AWS::SecretsManager::Secret']) {
+      for (const resource of Object.values(ledger.stateful.findResources(type))) {
+        expect(resource.DeletionPolicy, type).toBe('Delete');
+      }
+    }
+  });
+});
+
+describe('API throttling and concurrency', () => {
+  const stageOf = (template: Template) =>
+    Object.values(propertiesOf(template, 'AWS::ApiGatewayV2::Stage'))[0] ?? {};
+  const reservedOf = (ledger: SynthesizedLedger, fn: Parameters<typeof logicalIdOf>[0]) =>
+    propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', logicalIdOf(fn))
+      .ReservedConcurrentExecutions;
+
+  it('by default: stage 100/200, callbacks 50/100, OpenAPI 10/20; dispatcher reserves 2, the others none', () => {
+    const ledger = synthLedger();
+    const stage = stageOf(ledger.stateless);
+    expect(stage.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: 100,
+      ThrottlingBurstLimit: 200,
+    });
+    expect(stage.RouteSettings).toEqual({
+      'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      'GET /v1/openapi.json': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+    });
+    const { httpFunction, eventsConsumer, outboxDispatcher } = ledger.stacks.stateless;
+    expect(reservedOf(ledger, outboxDispatcher.function)).toBe(2);
+    expect(reservedOf(ledger, httpFunction)).toBeUndefined();
+    expect(reservedOf(ledger, eventsConsumer.function)).toBeUndefined();
+    // The consumer's runaway guard is the event source's maximum concurrency instead.
+    ledger.stateless.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+  });
+
+  it('takes the limits and reservations from context (OpenAPI capped at the stage limits)', () => {
+    const ledger = synthLedger({
+      apiRateLimit: '5',
+      apiBurstLimit: '8',
+      callbackRateLimit: '2',
+      callbackBurstLimit: '4',
+      httpReservedConcurrency: '25',
+      dispatcherReservedConcurrency: 'none',
+    });
+    const stage = stageOf(ledger.stateless);
+    expect(stage.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 8 });
+    expect(stage.RouteSettings).toEqual({
+      'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 },
+      'GET /v1/openapi.json': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 8 },
+    });
+    const { httpFunction, outboxDispatcher } = ledger.stacks.stateless;
+    expect(reservedOf(ledger, httpFunction)).toBe(25);
+    expect(reservedOf(ledger, outboxDispatcher.function)).toBeUndefined();
+  });
+});
+
+describe('retention windows reach the TTL logic and the published OpenAPI document', () => {
+  it('sets non-default IDEMPOTENCY_RETENTION_SECONDS / INBOX_RETENTION_SECONDS on both functions that write records, and the HTTP function publishes them', () => {
+    const ledger = synthLedger({
+      idempotencyRetentionSeconds: '7200',
+      inboxRetentionSeconds: 1_209_600,
+    });
+    const { httpFunction, eventsConsumer } = ledger.stacks.stateless;
+    for (const fn of [httpFunction, eventsConsumer.function]) {
+      const vars = (
+        propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', logicalIdOf(fn)).Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      expect(vars.IDEMPOTENCY_RETENTION_SECONDS, fn.node.path).toBe('7200');
+      expect(vars.INBOX_RETENTION_SECONDS, fn.node.path).toBe('1209600');
+    }
+    // What the HTTP function does at cold start with that environment: the TTL logic and the
+    // OpenAPI document read the same config.
+    const vars = (
+      propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', logicalIdOf(httpFunction))
+        .Environment as { Variables: Record<string, unknown> }
+    ).Variables;
+    const env = Object.fromEntries(
+      Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' ? value : 'x']),
+    );
+    const config = loadConfig(env);
+    expect(config).toMatchObject({
+      idempotencyRetentionSeconds: 7200,
+      inboxRetentionSeconds: 1_209_600,
+    });
+    expect(buildOpenApiDocument(config).info).toMatchObject({
+      'x-idempotency-retention-seconds': 7200,
+      'x-inbox-retention-seconds': 1_209_600,
+    });
+  });
+});
