@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { Task } from '../../functions/contract/schemas';
+import type { ExportJob } from '../../functions/core/tasks';
+import { createOutboxDispatcher } from '../../functions/dispatcher/dispatcher';
+import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
+import { createOutboxStore } from '../../functions/store/outbox-store';
+import { LOCAL_AWS } from '../../local/dynamodb';
+import { startStreamPoller } from '../../local/stream-poller';
+import { testConfig } from '../support/config';
+import { createTestTable } from '../support/dynamo';
+import { httpEvent } from '../support/http-event';
+
+let client: DynamoDBClient;
+let tableName: string;
+let drop: () => Promise<void>;
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+beforeAll(async () => {
+  ({ client, tableName, drop } = await createTestTable());
+});
+afterAll(() => drop());
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+it('delivers every execution to export-jobs although the first send crashed after the commit', async () => {
+  const app = createDynamoHttpApp({
+    client,
+    config: testConfig({ tableName }),
+    callbackSecrets: staticCallbackSecrets('{}'),
+    log: silent,
+  });
+  const post = (path: string, key: string, body: unknown) =>
+    app(httpEvent('POST', path, { principal: 'ops', idempotencyKey: key, body }));
+  const account = JSON.parse(
+    (await post('/v1/accounts', randomUUID(), { currency: 'EUR' })).body,
+  ).id;
+  await post(`/v1/accounts/${account}/transactions`, randomUUID(), {
+    type: 'credit',
+    amount: 1000,
+    currency: 'EUR',
+  });
+  const tasks = await Promise.all(
+    [1, 2, 3].map(async () =>
+      Task.parse(
+        JSON.parse(
+          (await post(`/v1/accounts/${account}/exports`, randomUUID(), { format: 'json' })).body,
+        ),
+      ),
+    ),
+  );
+
+  // The queue: the first send "crashes" (the commit already happened), later ones succeed.
+  const delivered: ExportJob[] = [];
+  let crashes = 1;
+  const dispatcher = createOutboxDispatcher({
+    jobs: {
+      send: async (job) => {
+        if (crashes-- > 0) throw new Error('process died between commit and send');
+        delivered.push(job);
+      },
+    },
+    outbox: createOutboxStore({ client, tableName }),
+    log: silent,
+  });
+  const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: inject('dynamoEndpoint') });
+  const poller = await startStreamPoller({
+    client: streams,
+    dynamo: client,
+    tableName,
+    region: LOCAL_AWS.region,
+    handler: dispatcher,
+    retryBackoffMs: 50,
+    idleDelayMs: 50,
+  });
+  try {
+    const wanted = new Set(tasks.map((t) => t.currentExecutionId));
+    await until(() =>
+      [...wanted].every((id) => delivered.some((j) => j.executionId === id)) ? true : undefined,
+    );
+  } finally {
+    await poller.stop();
+    streams.destroy();
+  }
+  const ids = delivered.map((j) => j.executionId);
+  console.log(`outbox: ${tasks.length} executions, ${delivered.length} deliveries after 1 crash`);
+  for (const task of tasks) {
+    const jobs = delivered.filter((j) => j.executionId === task.currentExecutionId);
+    expect(jobs.length).toBeGreaterThanOrEqual(1);
+    // Duplicates (if any) are the same job: consumers dedup by executionId.
+    for (const job of jobs) {
+      expect(job).toEqual({
+        taskId: task.id,
+        executionId: task.currentExecutionId,
+        accountId: account,
+        format: 'json',
+        callbackPath: '/v1/callbacks/export-worker',
+      });
+    }
+  }
+  expect(new Set(ids).size).toBe(tasks.length);
+});
