@@ -6,6 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
+import { abortableSleep, describeError, preview } from './text-and-timing';
 
 /**
  * A stand-in for the Lambda SQS event source mapping with ReportBatchItemFailures: long-polls
@@ -103,8 +104,8 @@ export class SqsPoller {
         backoff = this.options.errorBackoffMs ?? 500;
       } catch (error) {
         if (signal.aborted) break;
-        this.log(`receive failed: ${describe(error)}; retrying in ${backoff} ms`);
-        await sleep(backoff, signal);
+        this.log(`receive failed: ${describeError(error)}; retrying in ${backoff} ms`);
+        await abortableSleep(backoff, signal);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
@@ -142,7 +143,7 @@ export class SqsPoller {
     try {
       verdict = judgeResponse(await this.options.handler(event), event);
     } catch (error) {
-      verdict = { ok: false, reason: `handler threw: ${describe(error)}` };
+      verdict = { ok: false, reason: `handler threw: ${describeError(error)}` };
     }
 
     const toDelete = verdict.ok
@@ -186,7 +187,7 @@ export class SqsPoller {
         }
       } catch (error) {
         this.log(
-          `could not delete ${chunk.length} message(s): ${describe(error)}; they will be redelivered`,
+          `could not delete ${chunk.length} message(s): ${describeError(error)}; they will be redelivered`,
         );
       }
     }
@@ -275,30 +276,4 @@ export function judgeResponse(response: unknown, event: SQSEvent): BatchVerdict 
     failed.add(id);
   }
   return { ok: true, failed };
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

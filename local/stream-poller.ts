@@ -14,6 +14,7 @@ import type {
   DynamoDBStreamEvent,
   AttributeValue as LambdaAttributeValue,
 } from 'aws-lambda';
+import { abortableSleep, describeError, preview } from './text-and-timing';
 
 /**
  * A stand-in for the Lambda DynamoDB Streams event source mapping with
@@ -178,9 +179,9 @@ export class StreamPoller {
       } catch (error) {
         // step() and rediscover() catch their own errors; this is a last resort.
         if (signal.aborted) break;
-        this.log(`unexpected error: ${describe(error)}`);
+        this.log(`unexpected error: ${describeError(error)}`);
       }
-      if (!worked) await sleep(idle, signal);
+      if (!worked) await abortableSleep(idle, signal);
     }
   }
 
@@ -245,7 +246,7 @@ export class StreamPoller {
       if (this.controller.signal.aborted) return;
       const wait = this.backoff(++this.describeFailures);
       this.nextDescribe = Date.now() + wait;
-      this.log(`DescribeStream failed: ${describe(error)}; trying again in ${wait} ms`);
+      this.log(`DescribeStream failed: ${describeError(error)}; trying again in ${wait} ms`);
     }
   }
 
@@ -341,7 +342,7 @@ export class StreamPoller {
     const wait = this.backoff(++shard.failures);
     shard.retryAt = Date.now() + wait;
     this.log(
-      `shard ${short(shard.id)}: GetRecords failed: ${describe(error)}; retrying in ${wait} ms`,
+      `shard ${short(shard.id)}: GetRecords failed: ${describeError(error)}; retrying in ${wait} ms`,
     );
   }
 
@@ -357,7 +358,7 @@ export class StreamPoller {
     try {
       verdict = judgeStreamResponse(await this.options.handler(event), event);
     } catch (error) {
-      verdict = { ok: false, reason: `handler threw: ${describe(error)}` };
+      verdict = { ok: false, reason: `handler threw: ${describeError(error)}` };
     }
     const range = sequenceRange(event);
     const took = `${Date.now() - started} ms`;
@@ -541,30 +542,4 @@ function short(shardId: string): string {
 
 function parentNote(parentId: string | undefined): string {
   return parentId ? ` (child of ${short(parentId)})` : '';
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -6,6 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { EXPORT_JOBS_QUEUE, LEDGER_EVENTS_DLQ, LEDGER_EVENTS_QUEUE } from '../../local/sqs';
+import { abortableSleep } from '../../local/text-and-timing';
 import { oneOf, parseCommandArgs } from '../args';
 import type { CliContext, Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
@@ -128,7 +129,7 @@ async function tail(client: SQSClient, url: string, args: TailArgs, ctx: CliCont
       // Not tied to the signal: Ctrl-C must still hand the messages back.
       await (args.delete ? remove(client, url, held) : release(client, url, held));
     }
-    if (args.follow) await sleep(FOLLOW_INTERVAL_MS, ctx.signal);
+    if (args.follow) await abortableSleep(FOLLOW_INTERVAL_MS, ctx.signal);
   } while (args.follow && !ctx.signal.aborted);
   if (!args.json) {
     const verb = args.delete ? 'deleted' : 'left on the queue';
@@ -227,17 +228,4 @@ export function toJson(queue: string, message: Message): Record<string, unknown>
     ),
     body,
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
