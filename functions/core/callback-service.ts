@@ -1,4 +1,4 @@
-import { InvalidCallbackError } from './errors';
+import { InvalidCallbackError, UnavailableError } from './errors';
 import type { InboxClaim } from './event-service';
 import { advanceSequence, type SequenceAdvance, type SequenceState } from './sequence';
 import type { ExecutionRecord, ExecutionStatus, TaskRecord } from './tasks';
@@ -37,7 +37,8 @@ export interface TaskProjectionWrite {
 
 export interface CallbackWrite {
   readonly inbox: InboxClaim;
-  readonly execution: ExecutionWrite;
+  /** Absent for a stale number that fills no gap: the projection does not change at all. */
+  readonly execution?: ExecutionWrite;
   readonly task?: TaskProjectionWrite;
 }
 
@@ -98,21 +99,23 @@ export class CallbackService {
       const sequence = advanceSequence(execution, input.sequence);
       const newer = sequence.position === 'next' || sequence.position === 'ahead';
       const current = task.currentExecutionId === execution.id;
-      const at = now.toISOString();
-      // Snapshots: a newer sequence replaces what it carries; an older one changes nothing but gaps.
+      // Snapshots: a newer sequence replaces what it carries; an older one changes nothing
+      // but the gap it fills (and then not even updatedAt).
+      const at = newer ? now.toISOString() : execution.updatedAt;
       const status = newer ? (input.status ?? execution.status) : execution.status;
       const progress = newer ? (input.progress ?? execution.progress) : execution.progress;
+      const executionWrite: ExecutionWrite = {
+        taskId: task.id,
+        executionId: execution.id,
+        expectedVersion: execution.version,
+        status,
+        progress,
+        sequence: sequence.state,
+        at,
+      };
       const result = await this.port.applyCallback({
         inbox,
-        execution: {
-          taskId: task.id,
-          executionId: execution.id,
-          expectedVersion: execution.version,
-          status,
-          progress,
-          sequence: sequence.state,
-          at,
-        },
+        ...(sequence.position === 'stale' ? {} : { execution: executionWrite }),
         ...(newer && current
           ? { task: { taskId: task.id, currentExecutionId: execution.id, status, progress, at } }
           : {}),
@@ -122,7 +125,7 @@ export class CallbackService {
         return { outcome, taskId: task.id, sequence };
       }
       if (result === 'duplicate') return { outcome: 'duplicate', taskId: task.id, sequence };
-      if (attempt >= attempts) throw new Error('execution kept moving; retry the callback later');
+      if (attempt >= attempts) throw new UnavailableError(new Error('execution kept moving'));
     }
   }
 }

@@ -26,7 +26,8 @@ export interface SequenceAdvance {
 /** Where `sequence` lands relative to `state`, and the state after it. */
 export function advanceSequence(state: SequenceState, sequence: number): SequenceAdvance {
   if (sequence > state.lastSequence) {
-    const room = MAX_LISTED_GAPS - state.gaps.length;
+    // Once truncated, unlisted numbers lie below any new ones: appending would break "lowest".
+    const room = state.gapsTruncated ? 0 : MAX_LISTED_GAPS - state.gaps.length;
     const missing = sequence - state.lastSequence - 1;
     const listed = Math.max(0, Math.min(missing, room));
     const newGaps = Array.from({ length: listed }, (_, i) => state.lastSequence + 1 + i);

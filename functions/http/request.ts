@@ -44,14 +44,18 @@ export function readJsonBody(event: HttpEvent): Json {
   }
   if (raw.byteLength === 0) {
     throw new ValidationError('A JSON request body is required.', [
-      { path: '', message: 'body is required' },
+      { path: 'body', message: 'body is required' },
     ]);
   }
   if (contentType === undefined) throw new UnsupportedMediaTypeError();
   try {
     return JSON.parse(raw.toString('utf8')) as Json;
   } catch (error) {
-    throw new ValidationError('The request body is not valid JSON.', [], error);
+    throw new ValidationError(
+      'The request body is not valid JSON.',
+      [{ path: 'body', message: 'not valid JSON' }],
+      error,
+    );
   }
 }
 

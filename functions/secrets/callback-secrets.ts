@@ -21,8 +21,9 @@ export function parseSecretMap(json: string): Record<string, string[]> {
   let value: unknown;
   try {
     value = JSON.parse(json);
-  } catch (error) {
-    throw new Error('callback secrets are not JSON', { cause: error });
+  } catch {
+    // No cause: the parser's message quotes the input, and the input is secret.
+    throw new Error('callback secrets are not JSON');
   }
   const parsed = SecretMap.safeParse(value);
   if (!parsed.success) {

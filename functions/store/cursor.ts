@@ -9,7 +9,7 @@ export function encodeCursor(sk: string): string {
 export function decodeCursor(cursor: string): string {
   const invalid = () =>
     new ValidationError('The cursor is not one this API returned.', [
-      { path: 'cursor', message: 'invalid cursor' },
+      { path: 'query.cursor', message: 'invalid cursor' },
     ]);
   let parsed: unknown;
   try {

@@ -38,7 +38,7 @@ export function createEventStore(options: EventStoreOptions): EventLedgerPort {
 
     async applyEvent(claim, entry, guard, sequence): Promise<EventWriteResult> {
       const parts: TransactPart<Role>[] = [
-        { role: 'inbox', item: inboxItem(tableName, claim, entry.id) },
+        { role: 'inbox', item: inboxItem(tableName, claim, entry.id), decisive: true },
         ...postingItems(tableName, entry, guard),
       ];
       if (sequence) {

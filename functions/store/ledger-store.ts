@@ -1,9 +1,4 @@
-import {
-  type AttributeValue,
-  type DynamoDBClient,
-  GetItemCommand,
-  QueryCommand,
-} from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord, LedgerEntry } from '../core/model';
 import type {
@@ -27,6 +22,7 @@ import {
   unexpectedFailure,
 } from './items';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from './keys';
+import { queryAll } from './query-all';
 import { storageError } from './sdk-errors';
 import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
 
@@ -54,20 +50,22 @@ export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
   return {
     createAccount(claim: IdempotencyClaim, account: AccountRecord) {
       return write([
-        { role: 'claim', item: claimItem(tableName, claim) },
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         { role: 'account', item: newAccountItem(tableName, account) },
       ]);
     },
 
     postEntry(claim: IdempotencyClaim, entry: LedgerEntry, guard: EntryGuard) {
       return write([
-        { role: 'claim', item: claimItem(tableName, claim) },
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         ...postingItems(tableName, entry, guard),
       ]);
     },
 
     async recordResponse(claim: IdempotencyClaim): Promise<RecordResult> {
-      const result = await write([{ role: 'claim', item: claimItem(tableName, claim) }]);
+      const result = await write([
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+      ]);
       if (result.kind === 'committed') return { kind: 'recorded' };
       if (result.kind === 'claimed') return result;
       throw new Error(`unexpected outcome ${result.kind} when recording a response`);
@@ -117,33 +115,19 @@ export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
     },
 
     async listEventSources(accountId: string): Promise<EventSourceView[]> {
-      const views: EventSourceView[] = [];
-      let startKey: Record<string, AttributeValue> | undefined;
-      try {
-        do {
-          const page = await client.send(
-            new QueryCommand({
-              TableName: tableName,
-              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-              ExpressionAttributeValues: marshall({
-                ':pk': keys.account(accountId).pk,
-                ':prefix': SOURCE_SK_PREFIX,
-              }),
-              ConsistentRead: true,
-              ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-            }),
-          );
-          for (const raw of page.Items ?? []) {
-            const item = unmarshall(raw);
-            const { state } = toVersionedSequence(item);
-            views.push({ source: String(item.source), ...state });
-          }
-          startKey = page.LastEvaluatedKey;
-        } while (startKey);
-        return views;
-      } catch (error) {
-        throw storageError(error);
-      }
+      const items = await queryAll(client, {
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: marshall({
+          ':pk': keys.account(accountId).pk,
+          ':prefix': SOURCE_SK_PREFIX,
+        }),
+        ConsistentRead: true,
+      });
+      return items.map((item) => ({
+        source: String(item.source),
+        ...toVersionedSequence(item).state,
+      }));
     },
   };
 }

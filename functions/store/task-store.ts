@@ -1,4 +1,4 @@
-import { type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { CallbackPort, CallbackWrite, CallbackWriteResult } from '../core/callback-service';
 import type { WriteResult } from '../core/ports';
@@ -14,6 +14,7 @@ import {
 } from './items';
 import { keys } from './keys';
 import { createLedgerStore } from './ledger-store';
+import { queryAll } from './query-all';
 import { storageError } from './sdk-errors';
 import {
   executionProjectionItem,
@@ -42,26 +43,20 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
   const ledger = createLedgerStore(options);
 
   async function getTaskState(taskId: string): Promise<TaskState | undefined> {
-    try {
-      const { Items = [] } = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: marshall({ ':pk': keys.task(taskId).pk }),
-          ConsistentRead: true,
-        }),
-      );
-      let task: TaskRecord | undefined;
-      const executions: ExecutionRecord[] = [];
-      for (const raw of Items) {
-        const item = unmarshall(raw);
-        if (item.kind === 'task') task = toTaskRecord(item);
-        else if (item.kind === 'execution') executions.push(toExecutionRecord(item));
-      }
-      return task ? { task, executions } : undefined;
-    } catch (error) {
-      throw storageError(error);
+    // Executions sort before the task item, so a truncated page would lose the task itself.
+    const items = await queryAll(client, {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: marshall({ ':pk': keys.task(taskId).pk }),
+      ConsistentRead: true,
+    });
+    let task: TaskRecord | undefined;
+    const executions: ExecutionRecord[] = [];
+    for (const item of items) {
+      if (item.kind === 'task') task = toTaskRecord(item);
+      else if (item.kind === 'execution') executions.push(toExecutionRecord(item));
     }
+    return task ? { task, executions } : undefined;
   }
 
   async function write(parts: TransactPart<Role>[]): Promise<RerunResult> {
@@ -107,9 +102,14 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
     async applyCallback(write: CallbackWrite): Promise<CallbackWriteResult> {
       type CallbackRole = 'inbox' | 'projection';
       const parts: TransactPart<CallbackRole>[] = [
-        { role: 'inbox', item: inboxItem(tableName, write.inbox) },
-        { role: 'projection', item: executionProjectionItem(tableName, write.execution) },
+        { role: 'inbox', item: inboxItem(tableName, write.inbox), decisive: true },
       ];
+      if (write.execution) {
+        parts.push({
+          role: 'projection',
+          item: executionProjectionItem(tableName, write.execution),
+        });
+      }
       if (write.task) {
         parts.push({ role: 'projection', item: taskProjectionItem(tableName, write.task) });
       }
@@ -121,7 +121,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
 
     async createExport(claim, { task, execution, job, fee }): Promise<WriteResult> {
       const result = await write([
-        { role: 'claim', item: claimItem(tableName, claim) },
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         {
           role: 'account',
           item: balanceUpdateItem(tableName, {
@@ -147,7 +147,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
 
     rerun(claim, { task, execution, job, allowedStatuses, expectedCurrentExecutionId }) {
       return write([
-        { role: 'claim', item: claimItem(tableName, claim) },
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         {
           role: 'task',
           item: rerunTaskItem(tableName, task, allowedStatuses, expectedCurrentExecutionId),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type CancellationReason,
   type DynamoDBClient,
   TransactionCanceledException,
   type TransactWriteItem,
@@ -13,6 +14,11 @@ import { storageError } from './sdk-errors';
 export interface TransactPart<Role extends string> {
   readonly role: Role;
   readonly item: TransactWriteItem;
+  /**
+   * A failed condition here settles the outcome even if other items conflicted: the dedup
+   * record (claim or inbox) already says "replay" or "duplicate", so retrying is pointless.
+   */
+  readonly decisive?: boolean;
 }
 
 /** A cancelled transaction's failed conditions, each with the item's state at that moment. */
@@ -72,21 +78,16 @@ export async function transactWithRetry<Role extends string>(
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw storageError(error);
       const reasons = error.CancellationReasons ?? [];
+      const failed = failedConditions(parts, reasons);
+      const settled = parts.some((part) => part.decisive && failed.has(part.role));
       const retryIndex = reasons.findIndex((r) => RETRYABLE_REASONS.has(r.Code ?? ''));
-      if (retryIndex >= 0) {
+      if (retryIndex >= 0 && !settled) {
         const reason = reasons[retryIndex]?.Code ?? 'unknown';
         if (attempt >= policy.maxAttempts) throw exhausted(parts[retryIndex]?.role, reason, error);
         policy.onRetry?.(reason);
         await policy.sleep(backoffMs(attempt, policy));
         continue;
       }
-      const failed = new Map<Role, Record<string, unknown> | undefined>();
-      reasons.forEach((reason, index) => {
-        const part = parts[index];
-        if (reason.Code === 'ConditionalCheckFailed' && part) {
-          failed.set(part.role, reason.Item ? unmarshall(reason.Item) : undefined);
-        }
-      });
       if (failed.size === 0) throw new InternalError(error);
       return { kind: 'conditions_failed', failed };
     }
@@ -103,4 +104,19 @@ function exhausted(role: string | undefined, reason: string, cause: unknown): Er
   if (role === 'claim' && reason === 'TransactionConflict')
     return new IdempotencyKeyInUseError(cause);
   return new UnavailableError(cause);
+}
+
+/** Each failed condition by role, with the item's state at that moment (ALL_OLD) when returned. */
+function failedConditions<Role extends string>(
+  parts: readonly TransactPart<Role>[],
+  reasons: readonly CancellationReason[],
+): Map<Role, Record<string, unknown> | undefined> {
+  const failed = new Map<Role, Record<string, unknown> | undefined>();
+  reasons.forEach((reason, index) => {
+    const part = parts[index];
+    if (reason.Code === 'ConditionalCheckFailed' && part) {
+      failed.set(part.role, reason.Item ? unmarshall(reason.Item) : undefined);
+    }
+  });
+  return failed;
 }

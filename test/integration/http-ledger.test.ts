@@ -202,6 +202,10 @@ describe('request idempotency (CONTRACT §4)', () => {
     expect(JSON.parse(again.body).code).toBe('payment_id_conflict');
     const otherKey = await post(accountId, 'pay-b', { ...body, amount: 1 });
     expect(JSON.parse(otherKey.body).code).toBe('payment_id_conflict');
+    // The refusal is recorded: the same request again replays it byte for byte.
+    const replay = await post(accountId, 'pay-b', { ...body, amount: 1 });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(otherKey.body);
     expect(await balanceOf(accountId)).toBe(9);
   });
 
@@ -224,6 +228,22 @@ describe('request idempotency (CONTRACT §4)', () => {
     expect(alice.statusCode).toBe(201);
     expect(bob.statusCode).toBe(201);
     expect(bob.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('scopes a key to its operation: the same key on two routes is two requests', async () => {
+    const accountId = await newAccount();
+    const created = await call('POST', '/v1/accounts', {
+      idempotencyKey: 'shared-op-key',
+      body: { currency: 'EUR' },
+    });
+    const posted = await post(accountId, 'shared-op-key', {
+      type: 'credit',
+      amount: 2,
+      currency: 'EUR',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(posted.statusCode).toBe(201);
+    expect(posted.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('replays account creation', async () => {

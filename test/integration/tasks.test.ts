@@ -16,6 +16,7 @@ let tableName: string;
 let drop: () => Promise<void>;
 let app: HttpHandler;
 const FEE = 100;
+const OTHER_SECRET = 'other-app-secret-0123456789';
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 beforeAll(async () => {
@@ -23,7 +24,9 @@ beforeAll(async () => {
   app = createDynamoHttpApp({
     client,
     config: testConfig({ tableName, exportFee: FEE, callbackApplicationId: APP }),
-    callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET, NEXT_SECRET] })),
+    callbackSecrets: staticCallbackSecrets(
+      JSON.stringify({ [APP]: [SECRET, NEXT_SECRET], 'other-app': [OTHER_SECRET] }),
+    ),
     log: silent,
   });
 });
@@ -232,6 +235,9 @@ describe('callback ordering (CONTRACT §7)', () => {
       lastSequence: 8,
       gaps: [1, 2, 3, 4, 5, 6],
     });
+    // A stale number that fills no gap leaves the projection exactly as it was.
+    expect((await callback({ executionId, sequence: 8, progress: 1 })).body.outcome).toBe('stale');
+    expect((await getTask(taskId)).task).toEqual(task);
   });
 
   it('records gaps and fills them as late events arrive', async () => {
@@ -398,6 +404,41 @@ describe('callback validation (each rule of CONTRACT §7)', () => {
     expect(res.statusCode).toBe(400);
     expect(JSON.parse(res.body).code).toBe('invalid_callback');
     expect((await getTask(taskId)).task?.executions[0]?.lastSequence).toBe(0);
+  });
+
+  it('rejects a valid callback from another application about this execution', async () => {
+    const { taskId, executionId } = await newTask();
+    const body = callbackBody({ executionId, sequence: 1, status: 'RUNNING' });
+    const res = await app(signedCallback(body, { app: 'other-app', secrets: [OTHER_SECRET] }));
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body).code).toBe('invalid_callback');
+    expect((await getTask(taskId)).task?.executions[0]?.lastSequence).toBe(0);
+  });
+
+  it('checks the signature before parsing: garbage with a bad signature is 401, not 400', async () => {
+    const res = await app(
+      signedCallback('{not json', {
+        header: `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+      }),
+    );
+    expect(res.statusCode).toBe(401);
+    const signedGarbage = await app(signedCallback('{not json'));
+    expect(signedGarbage.statusCode).toBe(400);
+    expect(JSON.parse(signedGarbage.body).code).toBe('invalid_callback');
+  });
+
+  it('refuses a body over 64 KiB (413) and a non-JSON media type (415)', async () => {
+    const { executionId } = await newTask();
+    const big = JSON.stringify({
+      ...JSON.parse(callbackBody({ executionId, sequence: 1 })),
+      pad: 'x'.repeat(70_000),
+    });
+    expect((await app(signedCallback(big))).statusCode).toBe(413);
+    const event = signedCallback(callbackBody({ executionId, sequence: 1 }));
+    event.headers['content-type'] = 'text/plain';
+    const res = await app(event);
+    expect(res.statusCode).toBe(415);
+    expect(JSON.parse(res.body).code).toBe('unsupported_media_type');
   });
 
   it('accepts a decimal-string sequence', async () => {

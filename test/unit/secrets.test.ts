@@ -24,3 +24,17 @@ describe('callback secret documents', () => {
     expect(await secrets.secretsFor('a')).toEqual(['0123456789abcdef']);
   });
 });
+
+it('never repeats any of a malformed document in its error (the document is secret)', () => {
+  const leaked = (() => {
+    try {
+      parseSecretMap('{"export-worker": [s3cr3t-value-0123456789]}');
+      return '';
+    } catch (error) {
+      const e = error as Error;
+      return `${e.message} ${String(e.cause ?? '')}`;
+    }
+  })();
+  expect(leaked).toContain('callback secrets are not JSON');
+  expect(leaked).not.toContain('s3cr3t');
+});

@@ -47,5 +47,10 @@ describe('advanceSequence', () => {
     const filled = advanceSequence(state, 2);
     expect(filled.position).toBe('gap_filled');
     expect(filled.state.gapsTruncated).toBe(true);
+    // A later jump must not list numbers above the unlisted ones (1002–4999 are still missing).
+    const jumped = advanceSequence(filled.state, 5002).state;
+    expect(jumped.gaps.at(-1)).toBe(1001);
+    expect(jumped.gaps).toHaveLength(MAX_LISTED_GAPS - 1);
+    expect(jumped).toMatchObject({ lastSequence: 5002, gapsTruncated: true });
   });
 });

@@ -154,6 +154,18 @@ describe('request checks before any storage call', () => {
     expect(ddb.calls()).toHaveLength(0);
   });
 
+  it('names the body in errors for malformed JSON and a missing body', async () => {
+    for (const rawBody of ['{"type":', '']) {
+      const res = await app(
+        httpEvent('POST', txPath, { principal: 'p', idempotencyKey: 'k', rawBody }),
+      );
+      expect(problemOf(res)).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'body' }],
+      });
+    }
+  });
+
   it('lists every failing field', async () => {
     const res = await app(
       httpEvent('POST', txPath, {

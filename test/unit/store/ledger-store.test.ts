@@ -169,6 +169,18 @@ describe('contention and throttling', () => {
     expect(onRetry).toHaveBeenCalledWith('TransactionConflict');
   });
 
+  it('replays at once when the claim failed, even if another item conflicted', async () => {
+    const stored = { fingerprint: 'fp-1', statusCode: 201, body: '{"id":"e0"}', expiresAt: 1500 };
+    ddb
+      .on(TransactWriteItemsCommand)
+      .rejects(cancelled(failed(stored), { Code: 'TransactionConflict' }, none, none));
+    await expect(store.postEntry(claim, entry, guard)).resolves.toEqual({
+      kind: 'claimed',
+      record: stored,
+    });
+    expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(1);
+  });
+
   it('answers idempotency_key_in_use when the claim stays contended', async () => {
     ddb
       .on(TransactWriteItemsCommand)
