@@ -1,4 +1,5 @@
 import {
+  ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
   GetQueueAttributesCommand,
   ListMessageMoveTasksCommand,
@@ -31,8 +32,8 @@ const OPTIONS = {
 
 export interface RedriveArgs {
   readonly dlq: string;
-  /** Absent: move-task returns each message to its own source; copy uses ledger-events. */
-  readonly to: string | undefined;
+  /** Where the messages go; by default the DLQ's name without `-dlq`. */
+  readonly to: string;
   readonly mode: Exclude<Mode, 'auto'>;
   /** Real AWS (credentials and region from the environment) instead of the local emulator. */
   readonly aws: boolean;
@@ -49,7 +50,8 @@ export function parseRedriveArgs(argv: readonly string[], env: Record<string, st
   return {
     help: false as const,
     dlq: stringOption(values, 'dlq') ?? LEDGER_EVENTS_DLQ,
-    to: stringOption(values, 'to'),
+    to:
+      stringOption(values, 'to') ?? sourceQueueOf(stringOption(values, 'dlq') ?? LEDGER_EVENTS_DLQ),
     // SQS move tasks exist on AWS; the local emulator has none, so locally we copy.
     mode: mode === 'auto' ? (aws ? 'move-task' : 'copy') : mode,
     aws,
@@ -57,6 +59,14 @@ export function parseRedriveArgs(argv: readonly string[], env: Record<string, st
     max: intOption(values, 'max', NAME, { min: 1, max: 100_000 }) ?? 10_000,
     sqs: aws ? '' : sqsEndpoint(stringOption(values, 'sqs'), env, NAME),
   } satisfies RedriveArgs & { help: false };
+}
+
+/**
+ * The queue a DLQ belongs to, by the naming every stage uses (`<name>-dlq` → `<name>`). Given
+ * explicitly because messages the consumer dead-lettered itself record no source queue.
+ */
+export function sourceQueueOf(dlq: string): string {
+  return dlq.endsWith('-dlq') ? dlq.slice(0, -'-dlq'.length) : LEDGER_EVENTS_QUEUE;
 }
 
 export const redriveCommand: Command = {
@@ -71,13 +81,16 @@ inbox drops any event that was already applied, and one that is still poison ret
   move-task   SQS StartMessageMoveTask (what the console's "Start DLQ redrive" does), then
               follows ListMessageMoveTasks until it ends. AWS only.
   copy        receive from the DLQ, send body and attributes to the source, then delete from
-              the DLQ (a crash in between leaves a duplicate, never a loss). Works anywhere.
+              the DLQ (a crash in between leaves a duplicate, never a loss). Only messages
+              that were in the DLQ when it started: one that is still poison and comes back
+              is left there, not moved again. Works anywhere.
   auto        move-task with --aws, copy otherwise (the local emulator has no move tasks).
 
 Options:
   --dlq <name>     dead-letter queue name or URL (default ${LEDGER_EVENTS_DLQ})
-  --to <name>      destination queue name or URL (default ${LEDGER_EVENTS_QUEUE}); with
-                   move-task, omit it to return each message to the queue it came from
+  --to <name>      destination queue name or URL (default: the DLQ's name without -dlq,
+                   e.g. prod-ledger-events-dlq -> prod-ledger-events). Always explicit in
+                   the move task: what the consumer dead-lettered itself records no source.
   --aws            use AWS (credentials and region from the environment), not the local stack
   --rate <n>       move-task: at most n messages per second (default: SQS decides)
   --max <n>        copy: stop after n messages (default 10000)
@@ -97,16 +110,9 @@ Options:
           : queueUrl(client, args.sqs || 'AWS', nameOrUrl, ctx.signal);
       const dlqUrl = await resolve(args.dlq);
       if (args.mode === 'move-task') {
-        const target = args.to === undefined ? undefined : await resolve(args.to);
-        return await moveTask(client, dlqUrl, target, args, ctx);
+        return await moveTask(client, dlqUrl, await resolve(args.to), args, ctx);
       }
-      return await copy(
-        client,
-        dlqUrl,
-        await resolve(args.to ?? LEDGER_EVENTS_QUEUE),
-        args.max,
-        ctx,
-      );
+      return await copy(client, dlqUrl, await resolve(args.to), args.max, ctx);
     } finally {
       client.destroy();
     }
@@ -170,8 +176,12 @@ async function copy(
   max: number,
   ctx: CliContext,
 ): Promise<number> {
+  // Only what was dead-lettered before we started: a message that is still poison comes back
+  // to the DLQ within a second, and must not be moved again (that would loop until --max).
+  const startedAt = Date.now();
   let moved = 0;
-  while (moved < max && !ctx.signal.aborted) {
+  let done = false;
+  while (!done && moved < max && !ctx.signal.aborted) {
     const { Messages = [] } = await client.send(
       new ReceiveMessageCommand({
         QueueUrl: dlqUrl,
@@ -179,10 +189,17 @@ async function copy(
         WaitTimeSeconds: 1,
         VisibilityTimeout: 60,
         MessageAttributeNames: ['All'],
+        MessageSystemAttributeNames: ['SentTimestamp'],
       }),
     );
     if (Messages.length === 0) break;
-    for (const message of Messages) {
+    const earlier = Messages.filter((m) => Number(m.Attributes?.SentTimestamp ?? 0) <= startedAt);
+    const later = Messages.filter((m) => !earlier.includes(m));
+    if (later.length > 0) {
+      done = true;
+      await releaseAll(client, dlqUrl, later);
+    }
+    for (const message of earlier) {
       await sendCopy(client, targetUrl, message);
       // Delete only after the copy is on the source queue: at least once, never lost.
       await client.send(
@@ -195,6 +212,19 @@ async function copy(
   }
   ctx.out(`${moved} message(s) moved from ${dlqUrl} to ${targetUrl}`);
   return 0;
+}
+
+/** Makes messages we will not move visible again at once. */
+async function releaseAll(client: SQSClient, url: string, messages: Message[]): Promise<void> {
+  for (const message of messages) {
+    await client.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: url,
+        ReceiptHandle: message.ReceiptHandle,
+        VisibilityTimeout: 0,
+      }),
+    );
+  }
 }
 
 function sendCopy(client: SQSClient, targetUrl: string, message: Message) {

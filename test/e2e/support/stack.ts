@@ -24,6 +24,35 @@ export interface LocalStack {
   kill(): void;
 }
 
+/**
+ * Stacks run in their own process groups, so a Ctrl-C or a CI timeout that ends this worker
+ * would not reach them: kill every group still alive when the worker goes.
+ */
+const liveGroups = new Set<number>();
+let reaperInstalled = false;
+function reapOnExit(pid: number): void {
+  liveGroups.add(pid);
+  if (reaperInstalled) return;
+  reaperInstalled = true;
+  const reap = () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    liveGroups.clear();
+  };
+  process.once('exit', reap);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      reap();
+      process.exit(130);
+    });
+  }
+}
+
 export async function startLocalStack(
   env: Record<string, string> = {},
   timeoutMs = 90_000,
@@ -47,6 +76,7 @@ export async function startLocalStack(
   });
   const pid = child.pid;
   if (pid === undefined) throw new Error('could not start the local stack');
+  reapOnExit(pid);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -54,7 +84,12 @@ export async function startLocalStack(
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const closed = new Promise<number | null>((resolve) =>
+    child.once('close', (code) => {
+      liveGroups.delete(pid);
+      resolve(code);
+    }),
+  );
   const stack: LocalStack = {
     child,
     pid,

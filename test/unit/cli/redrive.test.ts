@@ -1,4 +1,5 @@
 import {
+  ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
@@ -36,7 +37,13 @@ beforeEach(() => {
 describe('redrive', () => {
   it('picks copy locally and a move task on AWS', () => {
     expect(parseRedriveArgs([], {})).toMatchObject({ mode: 'copy', dlq: 'ledger-events-dlq' });
-    expect(parseRedriveArgs(['--aws'], {})).toMatchObject({ mode: 'move-task', to: undefined });
+    expect(parseRedriveArgs(['--aws'], {})).toMatchObject({
+      mode: 'move-task',
+      to: 'ledger-events',
+    });
+    expect(parseRedriveArgs(['--aws', '--dlq', 'prod-export-jobs-dlq'], {})).toMatchObject({
+      to: 'prod-export-jobs',
+    });
   });
 
   it('copies each dead letter with its attributes, deleting it only after the send', async () => {
@@ -66,6 +73,35 @@ describe('redrive', () => {
     expect(lines.at(-1)).toContain('1 message(s) moved');
   });
 
+  it('moves only what was dead-lettered before it started (no loop on a message still poison)', async () => {
+    const old = {
+      MessageId: 'old',
+      ReceiptHandle: 'r1',
+      Body: 'a',
+      Attributes: { SentTimestamp: '1000' },
+    };
+    const back = {
+      MessageId: 'back',
+      ReceiptHandle: 'r2',
+      Body: 'a',
+      Attributes: { SentTimestamp: String(Date.now() + 60_000) },
+    };
+    sqs
+      .on(ReceiveMessageCommand)
+      .resolvesOnce({ Messages: [old] })
+      .resolves({ Messages: [back] });
+    sqs.on(SendMessageCommand).resolves({});
+    sqs.on(DeleteMessageCommand).resolves({});
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    expect(await redriveCommand.run([], ctx)).toBe(0);
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)[0]?.args[0].input).toMatchObject({
+      ReceiptHandle: 'r2',
+      VisibilityTimeout: 0,
+    });
+    expect(lines.at(-1)).toContain('1 message(s) moved');
+  });
+
   it('keeps the dead letter when the send fails', async () => {
     sqs
       .on(ReceiveMessageCommand)
@@ -91,6 +127,7 @@ describe('redrive', () => {
     ).toBe(0);
     expect(sqs.commandCalls(StartMessageMoveTaskCommand)[0]?.args[0].input).toEqual({
       SourceArn: 'arn:aws:sqs:eu-west-1:1:prod-ledger-events-dlq',
+      DestinationArn: 'arn:aws:sqs:eu-west-1:1:prod-ledger-events',
       MaxNumberOfMessagesPerSecond: 10,
     });
     expect(lines).toContain('status COMPLETED: moved 3 of 3');
