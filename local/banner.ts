@@ -100,7 +100,7 @@ function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string
     `${cli} demo                         # account, credit, export, worker: prints the SUCCEEDED task`,
     `${cli} tail --queue export-jobs     # the jobs waiting on ${endpoints.queues.exportJobs.name} (not consumed)`,
     `${cli} worker                       # the demo worker: consumes ${endpoints.queues.exportJobs.name} until Ctrl-C`,
-    `${cli} --help                       # every command: callback, send-event, tail, worker, demo`,
+    `${cli} --help                       # every command: callback, send-event, tail, worker, demo, redrive`,
   ].join('\n');
 }
 

@@ -13,6 +13,10 @@ import { startPollerService } from './services/poller';
 import { reserveSqsPort, startSqsService } from './services/sqs';
 import { type LocalSettings, readLocalSettings } from './settings';
 
+// The SDK warns on Node 20 about releases after January 2027; noise for a local stack (read when
+// the first client is built, which happens below).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
