@@ -1,3 +1,4 @@
+import { optimisticBackoffMs, sleep } from './backoff';
 import { InvalidCallbackError, UnavailableError } from './errors';
 import type { InboxClaim } from './event-service';
 import { advanceSequence, type SequenceAdvance, type SequenceState } from './sequence';
@@ -63,6 +64,8 @@ export interface CallbackServiceOptions {
   readonly inboxRetentionSeconds: number;
   /** Attempts when the execution or task moved between read and write. */
   readonly maxAttempts?: number;
+  /** Waits between attempts (tests pass a no-op). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** Inbox records of callbacks live beside those of ledger events, in their own namespace. */
@@ -88,7 +91,9 @@ export class CallbackService {
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
-    const attempts = this.options.maxAttempts ?? 5;
+    // A burst of callbacks for one execution contends on its version: retry with jitter.
+    const attempts = this.options.maxAttempts ?? 8;
+    const pause = this.options.sleep ?? sleep;
     for (let attempt = 1; ; attempt++) {
       const found = await this.port.findExecution(input.executionId, input.taskId);
       if (!found) throw new InvalidCallbackError('The callback names an unknown execution.');
@@ -126,6 +131,7 @@ export class CallbackService {
       }
       if (result === 'duplicate') return { outcome: 'duplicate', taskId: task.id, sequence };
       if (attempt >= attempts) throw new UnavailableError(new Error('execution kept moving'));
+      await pause(optimisticBackoffMs(attempt));
     }
   }
 }

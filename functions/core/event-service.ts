@@ -1,3 +1,4 @@
+import { optimisticBackoffMs, sleep } from './backoff';
 import type { AccountRecord, LedgerEntry } from './model';
 import {
   advanceSequence,
@@ -78,6 +79,8 @@ export interface EventServiceOptions {
   readonly newId?: () => string;
   /** Attempts when a concurrent writer moved the sequence item between read and write. */
   readonly maxSequenceAttempts?: number;
+  /** Waits between attempts (tests pass a no-op). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
@@ -114,7 +117,8 @@ export class EventService {
       currency: event.currency,
       ...(event.type === 'debit' ? { requireBalanceAtLeast: event.amount } : {}),
     };
-    const attempts = this.options.maxSequenceAttempts ?? 5;
+    const attempts = this.options.maxSequenceAttempts ?? 8;
+    const pause = this.options.sleep ?? sleep;
     for (let attempt = 1; ; attempt++) {
       const advance = await this.nextSequence(event);
       const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
@@ -138,6 +142,7 @@ export class EventService {
           if (attempt >= attempts) {
             throw new Error(`sequence of ${event.source} kept moving; retry the message later`);
           }
+          await pause(optimisticBackoffMs(attempt));
       }
     }
   }

@@ -285,6 +285,21 @@ describe('callback ordering (CONTRACT §7)', () => {
     });
   });
 
+  it('keeps the newest snapshot and exact gaps under 10 concurrent callbacks out of order', async () => {
+    const { taskId, executionId } = await newTask();
+    const sequences = [7, 2, 12, 5, 9, 1, 11, 4, 3, 8]; // 6 and 10 never arrive
+    const results = await Promise.all(
+      sequences.map((sequence) =>
+        callback({ executionId, sequence, progress: sequence * 5, status: 'RUNNING' }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(sequences.map(() => 200));
+    const { task } = await getTask(taskId);
+    expect(task?.executions[0]).toMatchObject({ lastSequence: 12, gaps: [6, 10], progress: 60 });
+    expect(task).toMatchObject({ progress: 60, status: 'RUNNING' });
+    expect(results.filter((r) => r.body.outcome === 'applied').length).toBeGreaterThanOrEqual(1);
+  });
+
   it('answers duplicate for a callback id seen before, without touching state', async () => {
     const { taskId, executionId } = await newTask();
     const id = randomUUID();

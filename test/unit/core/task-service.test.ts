@@ -79,7 +79,7 @@ describe('callbacks under contention', () => {
         findExecution: async () => ({ execution: { ...execution, applicationId: 'app' }, task }),
         applyCallback: async () => 'moved',
       },
-      { inboxRetentionSeconds: 60, maxAttempts: 3 },
+      { inboxRetentionSeconds: 60, maxAttempts: 3, sleep: async () => {} },
     );
     await expect(
       callbacks.apply(

@@ -20,7 +20,7 @@ function harness(write: (accountId: string) => Promise<EventWriteResult>) {
     applyEvent: async (_claim, entry) => write(entry.accountId),
   };
   const handle = createEventsConsumer({
-    events: new EventService(port, { inboxRetentionSeconds: 60 }),
+    events: new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} }),
     deadLetters: { send: async (l) => void letters.push(l) },
     log,
   });
