@@ -1,5 +1,5 @@
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../functions/contract/retention';
-import { parseSecretMap } from '../functions/secrets/callback-secrets';
+import { parseSecretMap, type SecretMap, secretsOf } from '../functions/secrets/callback-secrets';
 import { localCallbackSecretsJson } from '../local/callback-secrets';
 import { LOCAL_AWS } from '../local/dynamodb';
 import { DEFAULT_PORT, DEFAULT_SQS_PORT } from '../local/settings';
@@ -44,7 +44,7 @@ export function secretsFor(app: string, flag: string | undefined, env: Env): str
     if (flag === '') throw new UsageError('--secret must not be empty');
     return [flag];
   }
-  let map: Record<string, string[]>;
+  let map: SecretMap;
   try {
     map = parseSecretMap(localCallbackSecretsJson(env));
   } catch (error) {
@@ -52,14 +52,14 @@ export function secretsFor(app: string, flag: string | undefined, env: Env): str
       `CALLBACK_SECRETS: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const secrets = Object.hasOwn(map, app) ? map[app] : undefined;
-  if (!secrets || secrets.length === 0) {
+  const secrets = secretsOf(map, app);
+  if (secrets.length === 0) {
     const from = env.CALLBACK_SECRETS?.trim() ? 'CALLBACK_SECRETS' : 'the local demo default';
     throw new CliError(
       `no callback secret for application "${app}" in ${from}; pass --secret or set CALLBACK_SECRETS`,
     );
   }
-  return secrets;
+  return [...secrets];
 }
 
 function port(value: string | undefined, name: string, fallback: number): number {

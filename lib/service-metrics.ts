@@ -1,46 +1,22 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type { PoisonCode } from '../functions/core/event-service';
-import { METRICS, type MetricName } from '../functions/observability/metrics';
+import { POISON_CODES } from '../functions/core/event-service';
+import {
+  METRICS,
+  METRICS_NAMESPACE,
+  type MetricName,
+  SERVICE_NAMES,
+  type ServiceName,
+} from '../functions/observability/metrics';
 
 /**
  * The functions' own metrics, as the dashboard and the alarms read them. The functions publish
  * them with Powertools Metrics as CloudWatch EMF log lines (no API calls).
  */
 
-/** `METRICS_NAMESPACE` of `functions/observability/powertools.ts` (an infra test keeps them equal). */
-export const LEDGER_METRICS_NAMESPACE = 'IdempotentLedger';
-
-/**
- * The `service` dimension of each function: Powertools adds it to every metric from the service
- * name the handler passes to `lambdaTelemetry` (an infra test reads the handlers to keep these
- * equal).
- */
-export const SERVICE_NAMES = {
-  http: 'ledger-http',
-  events: 'ledger-events',
-  dispatcher: 'ledger-outbox-dispatcher',
-} as const;
-
-export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
-
-/**
- * The `errorCode` values of `DeadLetter` (dimensions `service`, `errorCode`): the consumer's
- * permanent failures. Exhausted redeliveries reach the DLQ through the redrive policy and are
- * not counted here; the DLQ depth shows them.
- */
-export const POISON_CODES = [
-  'invalid_json',
-  'schema_invalid',
-  'unknown_account',
-  'currency_mismatch',
-  'insufficient_funds',
-  'payment_id_conflict',
-] as const satisfies readonly PoisonCode[];
-
-/** Compile-time check the other way round: fails to type-check if a PoisonCode is missing above. */
-export type PoisonCodesListed = AssertNever<Exclude<PoisonCode, (typeof POISON_CODES)[number]>>;
-type AssertNever<T extends never> = T;
+/** The namespace, service dimensions and poison codes come from the functions themselves. */
+export const LEDGER_METRICS_NAMESPACE = METRICS_NAMESPACE;
+export { POISON_CODES, SERVICE_NAMES, type ServiceName };
 
 /** Which services publish each metric (what the code emits today). */
 export const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {

@@ -81,7 +81,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.port,
     dynamoClient: dynamo.client,
     config: settings.config,
-    callbackSecretsJson: JSON.stringify(settings.callbackSecrets),
+    callbackSecrets: settings.callbackSecrets,
     log: (line) => out(`[http] ${line}`),
   });
 

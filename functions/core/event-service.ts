@@ -21,13 +21,15 @@ export interface LedgerEventInput {
 }
 
 /** Permanent failures go to the DLQ with this code (CONTRACT §6). */
-export type PoisonCode =
-  | 'invalid_json'
-  | 'schema_invalid'
-  | 'unknown_account'
-  | 'currency_mismatch'
-  | 'insufficient_funds'
-  | 'payment_id_conflict';
+export const POISON_CODES = [
+  'invalid_json',
+  'schema_invalid',
+  'unknown_account',
+  'currency_mismatch',
+  'insufficient_funds',
+  'payment_id_conflict',
+] as const;
+export type PoisonCode = (typeof POISON_CODES)[number];
 
 export type EventOutcome =
   | { readonly kind: 'applied'; readonly entryId: string; readonly sequence?: SequenceAdvance }

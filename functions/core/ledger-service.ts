@@ -2,7 +2,6 @@ import {
   CurrencyMismatchError,
   InsufficientFundsError,
   InternalError,
-  NotFoundError,
   PaymentIdConflictError,
 } from './errors';
 import type { Json } from './fingerprint';
@@ -14,7 +13,7 @@ import {
   recordRejection,
   replayOrReject,
 } from './idempotent-command';
-import { type Account, type AccountRecord, accountView, type LedgerEntry } from './model';
+import { type Account, type AccountRecord, accountView, type LedgerEntry, ownedBy } from './model';
 import type {
   EntryGuard,
   EntryPage,
@@ -128,10 +127,7 @@ export class LedgerService {
   }
 
   private async ownedAccount(principal: string, accountId: string): Promise<AccountRecord> {
-    const account = await this.port.getAccount(accountId);
-    // Another principal's account is indistinguishable from a missing one (CONTRACT §2).
-    if (!account || account.ownerId !== principal) throw new NotFoundError('Account not found.');
-    return account;
+    return ownedBy(await this.port.getAccount(accountId), principal, 'Account');
   }
 
   private claim(
@@ -167,10 +163,8 @@ export class LedgerService {
       case 'payment_id_taken':
         return recordRejection(this.port, claim, new PaymentIdConflictError());
       case 'account_rejected': {
-        const account = result.account;
-        if (!account || account.ownerId !== ctx.principal || !guard) {
-          throw new NotFoundError('Account not found.');
-        }
+        const account = ownedBy(result.account, ctx.principal, 'Account');
+        if (!guard) throw new InternalError(new Error('an account write without a guard failed'));
         if (account.currency !== guard.currency) {
           return recordRejection(
             this.port,

@@ -1,3 +1,5 @@
+import { NotFoundError } from './errors';
+
 /** Domain records as the service stores and returns them. */
 
 export type TransactionType = 'credit' | 'debit';
@@ -45,4 +47,17 @@ export interface IdempotencyRecord extends StoredResponse {
 export function accountView(record: AccountRecord): Account {
   const { ownerId: _owner, ...account } = record;
   return account;
+}
+
+/**
+ * The record when `principal` owns it; otherwise `404 not_found`, exactly as for a missing one,
+ * so another principal learns nothing of its existence (CONTRACT §2).
+ */
+export function ownedBy<T extends { readonly ownerId: string }>(
+  record: T | undefined,
+  principal: string,
+  what: 'Account' | 'Task',
+): T {
+  if (!record || record.ownerId !== principal) throw new NotFoundError(`${what} not found.`);
+  return record;
 }

@@ -1,9 +1,4 @@
-import {
-  InsufficientFundsError,
-  InternalError,
-  NotFoundError,
-  TaskNotTerminalError,
-} from './errors';
+import { InsufficientFundsError, InternalError, TaskNotTerminalError } from './errors';
 import type { Json } from './fingerprint';
 import {
   buildClaim,
@@ -13,7 +8,7 @@ import {
   recordRejection,
   replayOrReject,
 } from './idempotent-command';
-import type { LedgerEntry } from './model';
+import { type LedgerEntry, ownedBy } from './model';
 import type { TaskPort } from './task-ports';
 import {
   type ExportFormat,
@@ -57,9 +52,7 @@ export class TaskService {
     format: ExportFormat,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const account = await this.port.getAccount(accountId);
-    if (!account || account.ownerId !== ctx.principal)
-      throw new NotFoundError('Account not found.');
+    const account = ownedBy(await this.port.getAccount(accountId), ctx.principal, 'Account');
     const at = ctx.now.toISOString();
     const taskId = this.newId();
     const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
@@ -100,8 +93,7 @@ export class TaskService {
       case 'claimed':
         return replayOrReject(claim, result.record);
       case 'account_rejected': {
-        const now = result.account;
-        if (!now || now.ownerId !== ctx.principal) throw new NotFoundError('Account not found.');
+        const now = ownedBy(result.account, ctx.principal, 'Account');
         if (now.balance < fee.amount) {
           return recordRejection(this.port, claim, new InsufficientFundsError());
         }
@@ -148,9 +140,7 @@ export class TaskService {
       case 'claimed':
         return replayOrReject(claim, result.record);
       case 'task_rejected':
-        if (!result.task || result.task.ownerId !== ctx.principal) {
-          throw new NotFoundError('Task not found.');
-        }
+        ownedBy(result.task, ctx.principal, 'Task');
         // Another rerun (or a callback) moved the task since it was read.
         return recordRejection(this.port, claim, new TaskNotTerminalError());
       default:
@@ -165,8 +155,8 @@ export class TaskService {
   private async ownedTask(principal: string, taskId: string): Promise<TaskState> {
     const state = await this.port.getTask(taskId);
     // Owner-checked through the account: the task carries its account's owner.
-    if (!state || state.task.ownerId !== principal) throw new NotFoundError('Task not found.');
-    return state;
+    const task = ownedBy(state?.task, principal, 'Task');
+    return { task, executions: state?.executions ?? [] };
   }
 
   private job(task: TaskRecord, executionId: string): ExportJob {

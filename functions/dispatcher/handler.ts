@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
+import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
 import { createSqsExportJobs } from '../queue/export-jobs';
 import { createOutboxStore } from '../store/outbox-store';
@@ -10,7 +11,7 @@ import { createOutboxDispatcher } from './dispatcher';
 const env = z
   .object({ TABLE_NAME: z.string().min(1), EXPORT_JOBS_QUEUE_URL: z.url() })
   .parse(process.env);
-const telemetry = lambdaTelemetry('ledger-outbox-dispatcher');
+const telemetry = lambdaTelemetry(SERVICE_NAMES.dispatcher);
 
 export const handler = telemetry.instrument(
   createOutboxDispatcher({

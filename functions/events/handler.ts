@@ -3,7 +3,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
 import { loadConfig } from '../config';
 import { EventService } from '../core/event-service';
-import { countRetry } from '../observability/metrics';
+import { countRetry, SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
 import { createSqsDeadLetters } from '../queue/dead-letter';
 import { createEventStore } from '../store/event-store';
@@ -12,7 +12,7 @@ import { createEventsConsumer } from './consumer';
 // Built once per container; a missing variable fails the cold start loudly.
 const config = loadConfig(process.env);
 const dlqUrl = z.url().parse(process.env.DLQ_URL, { error: () => 'DLQ_URL must be the DLQ URL' });
-const telemetry = lambdaTelemetry('ledger-events');
+const telemetry = lambdaTelemetry(SERVICE_NAMES.events);
 
 const store = createEventStore({
   client: new DynamoDBClient({}),

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { loadConfig } from '../config';
+import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
 import { type CallbackSecrets, staticCallbackSecrets } from '../secrets/callback-secrets';
 import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
@@ -14,7 +15,7 @@ function callbackSecrets(env: NodeJS.ProcessEnv): CallbackSecrets {
   throw new Error('Invalid configuration: set CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS)');
 }
 
-const telemetry = lambdaTelemetry('ledger-http');
+const telemetry = lambdaTelemetry(SERVICE_NAMES.http);
 
 export const handler = telemetry.instrument(
   createDynamoHttpApp({

@@ -2,6 +2,18 @@
  * The operational metrics of the service (namespace `IdempotentLedger`). Each is a count;
  * dashboards and alarms read them by these names.
  */
+/** The CloudWatch namespace every function publishes to (the CDK dashboard and alarms read it). */
+export const METRICS_NAMESPACE = 'IdempotentLedger';
+
+/** The `service` dimension of each function's metrics (Powertools adds it to every metric). */
+export const SERVICE_NAMES = {
+  http: 'ledger-http',
+  events: 'ledger-events',
+  dispatcher: 'ledger-outbox-dispatcher',
+} as const;
+
+export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
+
 export const METRICS = {
   idempotentReplay: 'IdempotentReplay',
   idempotencyKeyReused: 'IdempotencyKeyReused',

@@ -2,9 +2,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import type { Log, LogFields } from './log';
-import type { MetricsPort } from './metrics';
+import { METRICS_NAMESPACE, type MetricsPort } from './metrics';
 
-export const METRICS_NAMESPACE = 'IdempotentLedger';
+export { METRICS_NAMESPACE };
 
 export interface LambdaTelemetry {
   readonly log: Log;

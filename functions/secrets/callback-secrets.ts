@@ -34,11 +34,19 @@ export function parseSecretMap(json: string): Record<string, string[]> {
   return parsed.data;
 }
 
-/** Secrets from a fixed document (the local stack's CALLBACK_SECRETS, tests). */
+export type SecretMap = Readonly<Record<string, readonly string[]>>;
+
+/** An application's active secrets; none for an unknown (or inherited, like `constructor`) id. */
+export function secretsOf(map: SecretMap, applicationId: string): readonly string[] {
+  return Object.hasOwn(map, applicationId) ? (map[applicationId] ?? []) : [];
+}
+
+/** Secrets from a document already parsed (the local stack parses CALLBACK_SECRETS at start). */
+export function fixedCallbackSecrets(map: SecretMap): CallbackSecrets {
+  return { secretsFor: async (applicationId) => secretsOf(map, applicationId) };
+}
+
+/** Secrets from a fixed JSON document (CALLBACK_SECRETS, tests). */
 export function staticCallbackSecrets(json: string): CallbackSecrets {
-  const map = parseSecretMap(json);
-  return {
-    secretsFor: async (applicationId) =>
-      Object.hasOwn(map, applicationId) ? (map[applicationId] ?? []) : [],
-  };
+  return fixedCallbackSecrets(parseSecretMap(json));
 }

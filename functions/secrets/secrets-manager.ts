@@ -1,5 +1,10 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { type CallbackSecrets, parseSecretMap } from './callback-secrets';
+import {
+  type CallbackSecrets,
+  parseSecretMap,
+  type SecretMap,
+  secretsOf,
+} from './callback-secrets';
 
 /**
  * Secrets Manager, cached per container by Powertools Parameters for `maxAgeSeconds`, so a
@@ -9,12 +14,14 @@ export function secretsManagerCallbackSecrets(
   secretId: string,
   maxAgeSeconds = 60,
 ): CallbackSecrets {
+  // Powertools caches the document; parse it again only when it changed, not per callback.
+  let parsed: { document: string; map: SecretMap } | undefined;
   return {
     async secretsFor(applicationId) {
       const document = await getSecret(secretId, { maxAge: maxAgeSeconds });
       if (typeof document !== 'string') throw new Error('callback secret has no string value');
-      const map = parseSecretMap(document);
-      return Object.hasOwn(map, applicationId) ? (map[applicationId] ?? []) : [];
+      if (parsed?.document !== document) parsed = { document, map: parseSecretMap(document) };
+      return secretsOf(parsed.map, applicationId);
     },
   };
 }

@@ -2,23 +2,20 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ServiceConfig } from '../../functions/config';
 import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
 import type { HttpHandler } from '../../functions/http/types';
-import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
-import { localCallbackSecretsJson } from '../callback-secrets';
+import { fixedCallbackSecrets, type SecretMap } from '../../functions/secrets/callback-secrets';
 
 /**
  * The one place the local stack wires the real HTTP app: the same wiring the Lambda runs
- * (functions/http/handler.ts), on the local DynamoDB client.
+ * (functions/http/handler.ts), on the local DynamoDB client, with the secrets settings parsed.
  */
 export function buildHttpHandler(deps: {
   dynamoClient: DynamoDBClient;
   config: ServiceConfig;
-  callbackSecretsJson?: string;
+  callbackSecrets: SecretMap;
 }): HttpHandler {
   return createDynamoHttpApp({
     client: deps.dynamoClient,
     config: deps.config,
-    callbackSecrets: staticCallbackSecrets(
-      deps.callbackSecretsJson ?? localCallbackSecretsJson(process.env),
-    ),
+    callbackSecrets: fixedCallbackSecrets(deps.callbackSecrets),
   });
 }

@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ServiceConfig } from '../../functions/config';
 import type { HttpHandler } from '../../functions/http/types';
+import type { SecretMap } from '../../functions/secrets/callback-secrets';
 import { startHttpServer } from '../http-adapter';
 import type { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
@@ -11,8 +12,8 @@ export interface HttpServiceOptions {
   readonly port: number;
   readonly dynamoClient: DynamoDBClient;
   readonly config: ServiceConfig;
-  /** `{ "<applicationId>": ["<secret>", ...] }`; the local default when omitted. */
-  readonly callbackSecretsJson?: string;
+  /** Signing secrets per application, as settings parsed them from CALLBACK_SECRETS. */
+  readonly callbackSecrets: SecretMap;
   readonly log: (line: string) => void;
 }
 
@@ -40,9 +41,7 @@ async function loadHandler(options: HttpServiceOptions): Promise<HttpHandler> {
     return buildHttpHandler({
       dynamoClient: options.dynamoClient,
       config: options.config,
-      ...(options.callbackSecretsJson === undefined
-        ? {}
-        : { callbackSecretsJson: options.callbackSecretsJson }),
+      callbackSecrets: options.callbackSecrets,
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
