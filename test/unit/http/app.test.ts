@@ -2,6 +2,7 @@ import {
   DynamoDBClient,
   GetItemCommand,
   ProvisionedThroughputExceededException,
+  TransactionCanceledException,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -234,6 +235,41 @@ describe('storage failures', () => {
     expect(problemOf(res).code).toBe('unavailable');
     expect(res.body).not.toMatch(/ledger-prod-table|Throughput|Exception|at /);
     expect(log.error).toHaveBeenCalledOnce();
+  });
+
+  it('answers 409 idempotency_key_in_use with Retry-After while the key stays contended', async () => {
+    ddb.on(TransactWriteItemsCommand).rejects(
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }, { Code: 'None' }],
+      }),
+    );
+    const res = await app(
+      httpEvent('POST', txPath, { principal: 'p', idempotencyKey: 'k', body: credit }),
+    );
+    expect(res.statusCode).toBe(409);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(problemOf(res).code).toBe('idempotency_key_in_use');
+  });
+
+  it('does not record a 5xx: the same request after the outage is a first request', async () => {
+    ddb
+      .on(TransactWriteItemsCommand)
+      .rejectsOnce(new ProvisionedThroughputExceededException({ message: 'slow', $metadata: {} }))
+      .resolves({});
+    const event = () =>
+      httpEvent('POST', '/v1/accounts', {
+        principal: 'p',
+        idempotencyKey: 'k5',
+        body: { currency: 'EUR' },
+      });
+    expect((await app(event())).statusCode).toBe(503);
+    const retry = await app(event());
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    // The outage wrote nothing: only the two transaction attempts reached DynamoDB.
+    expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(2);
   });
 
   it('answers 500 internal without the error text for an unexpected failure', async () => {
