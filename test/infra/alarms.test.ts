@@ -386,8 +386,13 @@ describe('service metric names and dimensions', () => {
   });
 
   it('uses the service names the handlers pass to Powertools', () => {
-    const serviceOf = (handler: string) =>
-      /lambdaTelemetry\('([^']+)'\)/.exec(readFileSync(resolve(REPO, handler), 'utf8'))?.[1];
+    // Handlers name their service through the shared SERVICE_NAMES constant.
+    const serviceOf = (handler: string) => {
+      const key = /lambdaTelemetry\(SERVICE_NAMES\.(\w+)\)/.exec(
+        readFileSync(resolve(REPO, handler), 'utf8'),
+      )?.[1];
+      return key ? SERVICE_NAMES[key as keyof typeof SERVICE_NAMES] : undefined;
+    };
     expect(serviceOf('functions/http/handler.ts')).toBe(SERVICE_NAMES.http);
     expect(serviceOf('functions/events/handler.ts')).toBe(SERVICE_NAMES.events);
     expect(serviceOf('functions/dispatcher/handler.ts')).toBe(SERVICE_NAMES.dispatcher);
