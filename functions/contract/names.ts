@@ -1,0 +1,24 @@
+/**
+ * One definition per contract name (docs/contract.md §1, §6, §8): queue names, redrive
+ * count, the outbox item kind and the application-id pattern. `functions/`, `lib/`, `local/`
+ * and `cli/` import these; nothing else spells them.
+ */
+
+/** SQS queues of the contract; a deployment may prefix them with its stage. */
+export const QUEUE_NAMES = {
+  ledgerEvents: 'ledger-events',
+  ledgerEventsDeadLetter: 'ledger-events-dlq',
+  exportJobs: 'export-jobs',
+  exportJobsDeadLetter: 'export-jobs-dlq',
+} as const;
+
+/** Receives of one message before the redrive policy moves it to its DLQ. */
+export const MAX_RECEIVE_COUNT = 5;
+
+/** `kind` of the outbox items written by the task and rerun transactions. */
+export const OUTBOX_ITEM_KIND = 'outbox';
+
+/** Application ids name callback paths (`/v1/callbacks/{applicationId}`) and secret keys. */
+export const APPLICATION_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+/** The same pattern as text, for the OpenAPI document and messages. */
+export const APPLICATION_ID_PATTERN_SOURCE = APPLICATION_ID_PATTERN.source;
