@@ -35,6 +35,9 @@ export const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]
   [METRICS.ledgerEventApplied]: [SERVICE_NAMES.events],
   [METRICS.exportJobDispatched]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportJobDispatchFailure]: [SERVICE_NAMES.dispatcher],
+  [METRICS.exportSucceeded]: [SERVICE_NAMES.exportWorker],
+  [METRICS.exportSkipped]: [SERVICE_NAMES.exportWorker],
+  [METRICS.exportFailed]: [SERVICE_NAMES.exportWorker],
 };
 
 export interface ServiceMetricOptions {

@@ -1,20 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { z } from 'zod';
-import { EXPORT_FORMATS } from '../core/tasks';
+import { ExportJobSchema } from '../contract/export-job';
 import { consoleLog, errorFields, type Log } from '../observability/log';
 import { METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { ExportJobQueue } from '../queue/export-jobs';
 import type { OutboxMarks } from '../store/outbox-store';
-
-const ExportJobSchema = z.object({
-  taskId: z.uuid(),
-  executionId: z.uuid(),
-  accountId: z.uuid(),
-  format: z.enum(EXPORT_FORMATS),
-  callbackPath: z.string().startsWith('/v1/callbacks/'),
-});
 
 export interface DispatcherDeps {
   readonly jobs: ExportJobQueue;

@@ -10,6 +10,7 @@ export const SERVICE_NAMES = {
   http: 'ledger-http',
   events: 'ledger-events',
   dispatcher: 'ledger-outbox-dispatcher',
+  exportWorker: 'ledger-export-worker',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
@@ -30,6 +31,9 @@ export const METRICS = {
   ledgerEventApplied: 'LedgerEventApplied',
   exportJobDispatched: 'ExportJobDispatched',
   exportJobDispatchFailure: 'ExportJobDispatchFailure',
+  exportSucceeded: 'ExportSucceeded',
+  exportSkipped: 'ExportSkipped',
+  exportFailed: 'ExportFailed',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
