@@ -35,6 +35,10 @@ export const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]
   [METRICS.ledgerEventApplied]: [SERVICE_NAMES.events],
   [METRICS.exportJobDispatched]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportJobDispatchFailure]: [SERVICE_NAMES.dispatcher],
+  [METRICS.sweepSettled]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepAlreadyDone]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepFailure]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepOldestDueAge]: [SERVICE_NAMES.sweeper],
 };
 
 export interface ServiceMetricOptions {
