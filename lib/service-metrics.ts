@@ -38,6 +38,10 @@ export const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]
   [METRICS.exportSucceeded]: [SERVICE_NAMES.exportWorker],
   [METRICS.exportSkipped]: [SERVICE_NAMES.exportWorker],
   [METRICS.exportFailed]: [SERVICE_NAMES.exportWorker],
+  [METRICS.sweepSettled]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepAlreadyDone]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepFailure]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepOldestDueAge]: [SERVICE_NAMES.sweeper],
 };
 
 export interface ServiceMetricOptions {

@@ -2,7 +2,8 @@
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
  * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, queue poller, and the outbox
- * dispatcher behind the table's stream (it needs the queues). `ready` is printed after that.
+ * dispatcher behind the table's stream (it needs the queues), then the sweeper of due holds.
+ * `ready` is printed after that.
  */
 import { banner } from './banner';
 import { startDispatcherService } from './services/dispatcher';
@@ -11,6 +12,7 @@ import { reserveHttpPort, startHttpService } from './services/http';
 import { Lifecycle } from './services/lifecycle';
 import { startPollerService } from './services/poller';
 import { reserveSqsPort, startSqsService } from './services/sqs';
+import { startSweeperService } from './services/sweeper';
 import { type LocalSettings, readLocalSettings } from './settings';
 
 // The SDK warns on Node 20 about releases after January 2027; noise for a local stack (read when
@@ -110,6 +112,14 @@ async function startStack(settings: LocalSettings): Promise<void> {
     config: settings.config,
     log: (line) => out(`[stream] ${line}`),
     outboxLog: (line) => out(`[outbox] ${line}`),
+  });
+
+  out(`starting the sweeper (every ${settings.sweepIntervalSeconds} s)...`);
+  startSweeperService(lifecycle, {
+    dynamoClient: dynamo.client,
+    tableName: settings.config.tableName,
+    intervalSeconds: settings.sweepIntervalSeconds,
+    log: (line) => out(`[sweep] ${line}`),
   });
 
   lifecycle.signal.throwIfAborted();

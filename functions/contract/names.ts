@@ -32,3 +32,6 @@ export function applicationOfCallbackPath(path: string): string | undefined {
   const applicationId = path.slice(CALLBACK_PATH_PREFIX.length);
   return APPLICATION_ID_PATTERN.test(applicationId) ? applicationId : undefined;
 }
+
+/** `kind` of hold items; the sweeper dispatches due items by kind (docs/contract.md §11). */
+export const HOLD_ITEM_KIND = 'hold';

@@ -11,6 +11,7 @@ export const SERVICE_NAMES = {
   events: 'ledger-events',
   dispatcher: 'ledger-outbox-dispatcher',
   exportWorker: 'ledger-export-worker',
+  sweeper: 'ledger-sweeper',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
@@ -34,6 +35,14 @@ export const METRICS = {
   exportSucceeded: 'ExportSucceeded',
   exportSkipped: 'ExportSkipped',
   exportFailed: 'ExportFailed',
+  /** Due items the sweeper settled, by `kind` (hold, execution). */
+  sweepSettled: 'SweepSettled',
+  /** Due items another writer had settled first (a failed condition), by `kind`. */
+  sweepAlreadyDone: 'SweepAlreadyDone',
+  /** Due items whose settle threw; they stay due for the next sweep. By `kind`. */
+  sweepFailure: 'SweepFailure',
+  /** Seconds the oldest due item had been waiting when a sweep started, by `kind` (a gauge). */
+  sweepOldestDueAge: 'SweepOldestDueAgeSeconds',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
@@ -41,18 +50,32 @@ export type MetricName = (typeof METRICS)[keyof typeof METRICS];
 export interface MetricsPort {
   /** Adds `value` (default 1) to a count, optionally split by one dimension. */
   count(name: MetricName, value?: number, dimension?: { name: string; value: string }): void;
+  /** Records a measured duration in seconds (alarms read its maximum). */
+  seconds(name: MetricName, value: number, dimension?: { name: string; value: string }): void;
 }
 
-export const noMetrics: MetricsPort = { count: () => {} };
+export const noMetrics: MetricsPort = { count: () => {}, seconds: () => {} };
 
 /** Records counts in memory: for tests and for reading what a code path emitted. */
-export function recordingMetrics(): MetricsPort & { counts: Map<string, number> } {
+export function recordingMetrics(): MetricsPort & {
+  counts: Map<string, number>;
+  seconds: MetricsPort['seconds'];
+  readings: Map<string, number[]>;
+} {
   const counts = new Map<string, number>();
+  const readings = new Map<string, number[]>();
+  const keyOf = (name: string, dimension?: { name: string; value: string }) =>
+    dimension ? `${name}[${dimension.name}=${dimension.value}]` : name;
   return {
     counts,
+    readings,
     count(name, value = 1, dimension) {
-      const key = dimension ? `${name}[${dimension.name}=${dimension.value}]` : name;
+      const key = keyOf(name, dimension);
       counts.set(key, (counts.get(key) ?? 0) + value);
+    },
+    seconds(name, value, dimension) {
+      const key = keyOf(name, dimension);
+      readings.set(key, [...(readings.get(key) ?? []), value]);
     },
   };
 }
