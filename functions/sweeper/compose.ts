@@ -1,10 +1,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { executionDeadlineHandler } from '../core/execution-deadline';
 import { holdExpiryHandler } from '../core/hold-expiry';
 import { Sweeper, type SweepHandler, type SweepReport } from '../core/sweeper';
 import { consoleLog, errorFields, type Log } from '../observability/log';
 import { countRetry, METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
 import { DUE_SHARD_COUNT } from '../store/due-index';
 import { createDueStore } from '../store/due-store';
+import { createExecutionDeadlineStore } from '../store/execution-deadline-store';
 import { toHoldRecord } from '../store/hold-items';
 import { createHoldStore } from '../store/hold-store';
 
@@ -19,8 +21,8 @@ export interface SweeperDeps {
 }
 
 /**
- * The registration point of the sweeper: one handler per due kind. Holds release here;
- * execution deadlines (docs/contract.md §12) join with one more line.
+ * The registration point of the sweeper: one handler per due kind. Holds release here
+ * (docs/contract.md §11); executions past their deadline time out (§12).
  */
 export function sweepHandlers(deps: SweeperDeps, metrics: MetricsPort): SweepHandler[] {
   const storage = {
@@ -28,7 +30,13 @@ export function sweepHandlers(deps: SweeperDeps, metrics: MetricsPort): SweepHan
     tableName: deps.tableName,
     retry: { onRetry: countRetry(metrics) },
   };
-  return [holdExpiryHandler(createHoldStore(storage), toHoldRecord)];
+  return [
+    holdExpiryHandler(createHoldStore(storage), toHoldRecord),
+    executionDeadlineHandler(createExecutionDeadlineStore(storage), (attributes) => ({
+      taskId: String(attributes.taskId),
+      id: String(attributes.id),
+    })),
+  ];
 }
 
 /** One sweep: what the scheduled Lambda runs each minute and `npm start` every few seconds. */
