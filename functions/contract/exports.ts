@@ -58,5 +58,5 @@ export const DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS = 900;
 /** Reruns a task accepts; the next one is `409 rerun_limit_reached`. */
 export const DEFAULT_MAX_RERUNS_PER_TASK = 20;
 
-/** Task bodies list at most this many executions, newest first kept. */
+/** Task bodies list at most this many executions, the newest (§12: `executionsTruncated`). */
 export const MAX_LISTED_EXECUTIONS = 20;

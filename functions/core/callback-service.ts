@@ -2,6 +2,8 @@ import { optimisticBackoffMs, sleep } from './backoff';
 import { InvalidCallbackError, UnavailableError } from './errors';
 import type { InboxClaim } from './event-service';
 import { advanceSequence, type SequenceAdvance, type SequenceState } from './sequence';
+import { exportObjectKey } from '../contract/exports';
+import type { ExportResult } from './export-run';
 import type { ExecutionRecord, ExecutionStatus, TaskRecord } from './tasks';
 
 export type CallbackOutcome = 'applied' | 'duplicate' | 'stale' | 'superseded';
@@ -15,6 +17,8 @@ export interface CallbackInput {
   readonly sequence: number;
   readonly status?: ExecutionStatus;
   readonly progress?: number;
+  /** The export's object and measurements; required with SUCCEEDED (docs/contract.md §12). */
+  readonly result?: ExportResult;
 }
 
 export interface ExecutionWrite {
@@ -25,6 +29,8 @@ export interface ExecutionWrite {
   readonly progress: number;
   readonly sequence: SequenceState;
   readonly at: string;
+  /** Kept on the execution when a newer SUCCEEDED callback carries it. */
+  readonly result?: ExportResult;
 }
 
 export interface TaskProjectionWrite {
@@ -101,6 +107,14 @@ export class CallbackService {
       if (execution.applicationId !== input.applicationId) {
         throw new InvalidCallbackError('The execution does not belong to this application.');
       }
+      checkResult(input, task);
+      // Timed out by the sweeper: the inbox remembers the event, nothing else moves (§14).
+      if (execution.status === 'TIMED_OUT') {
+        // Only the inbox is written, so nothing can have moved: recorded or a duplicate.
+        const result = await this.port.applyCallback({ inbox });
+        const outcome = result === 'duplicate' ? 'duplicate' : 'stale';
+        return { outcome, taskId: task.id, sequence: unchanged(execution) };
+      }
       const sequence = advanceSequence(execution, input.sequence);
       const newer = sequence.position === 'next' || sequence.position === 'ahead';
       const current = task.currentExecutionId === execution.id;
@@ -117,6 +131,7 @@ export class CallbackService {
         progress,
         sequence: sequence.state,
         at,
+        ...(newer && input.result ? { result: input.result } : {}),
       };
       const result = await this.port.applyCallback({
         inbox,
@@ -134,4 +149,33 @@ export class CallbackService {
       await pause(optimisticBackoffMs(attempt));
     }
   }
+}
+
+/**
+ * §14 "Exports": SUCCEEDED carries `result`, only SUCCEEDED does, and its key is the one the
+ * service chose for this execution. Anything else is refused before anything is recorded.
+ */
+function checkResult(input: CallbackInput, task: TaskRecord): void {
+  if (input.status === 'SUCCEEDED' && !input.result) {
+    throw new InvalidCallbackError('SUCCEEDED needs data.result.', [
+      { path: 'body.data.result', message: 'required when data.status is SUCCEEDED' },
+    ]);
+  }
+  if (!input.result) return;
+  if (input.status !== 'SUCCEEDED') {
+    throw new InvalidCallbackError('data.result comes only with SUCCEEDED.', [
+      { path: 'body.data.result', message: 'allowed only when data.status is SUCCEEDED' },
+    ]);
+  }
+  const expected = exportObjectKey(task.id, input.executionId, task.format);
+  if (input.result.key !== expected) {
+    throw new InvalidCallbackError('data.result.key is not the key of this execution.', [
+      { path: 'body.data.result.key', message: `must be ${expected}` },
+    ]);
+  }
+}
+
+/** The sequence position of a callback that changes nothing. */
+function unchanged(execution: ExecutionRecord): SequenceAdvance {
+  return { position: 'stale', state: execution, newGaps: [] };
 }

@@ -19,6 +19,9 @@ export type ErrorCode =
   | 'internal'
   | 'unavailable'
   | 'task_not_terminal'
+  | 'task_not_succeeded'
+  | 'rerun_limit_reached'
+  | 'result_expired'
   | 'invalid_callback'
   | 'invalid_signature'
   | 'signature_expired';
@@ -183,6 +186,39 @@ export class TaskNotTerminalError extends AppError {
       'task_not_terminal',
       'Task not terminal',
       'The current execution is still running; rerun once it has SUCCEEDED, FAILED, TIMED_OUT or CANCELED.',
+    );
+  }
+}
+
+export class TaskNotSucceededError extends AppError {
+  constructor() {
+    super(
+      409,
+      'task_not_succeeded',
+      'Task not succeeded',
+      'The current execution has not SUCCEEDED; there is no result to download.',
+    );
+  }
+}
+
+export class RerunLimitReachedError extends AppError {
+  constructor(limit: number) {
+    super(
+      409,
+      'rerun_limit_reached',
+      'Rerun limit reached',
+      `This task has been rerun ${limit} times, the most it accepts; create a new export.`,
+    );
+  }
+}
+
+export class ResultExpiredError extends AppError {
+  constructor(retentionDays: number) {
+    super(
+      410,
+      'result_expired',
+      'Result expired',
+      `Export files are kept ${retentionDays} days; this one is gone. Rerun the task for a new one.`,
     );
   }
 }

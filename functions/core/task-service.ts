@@ -1,4 +1,9 @@
-import { InsufficientFundsError, InternalError, TaskNotTerminalError } from './errors';
+import {
+  InsufficientFundsError,
+  InternalError,
+  RerunLimitReachedError,
+  TaskNotTerminalError,
+} from './errors';
 import type { Json } from './fingerprint';
 import {
   buildClaim,
@@ -32,6 +37,10 @@ export interface TaskServiceOptions {
   readonly exportFee: number;
   /** The application whose signed callbacks report on executions. */
   readonly callbackApplicationId: string;
+  /** Each execution's deadline is its creation plus this (EXPORT_EXECUTION_TIMEOUT_SECONDS). */
+  readonly executionTimeoutSeconds: number;
+  /** Reruns a task accepts; the next is `409 rerun_limit_reached` (MAX_RERUNS_PER_TASK). */
+  readonly maxReruns: number;
   readonly newId?: () => string;
 }
 
@@ -55,7 +64,7 @@ export class TaskService {
     const account = ownedBy(await this.port.getAccount(accountId), ctx.principal, 'Account');
     const at = ctx.now.toISOString();
     const taskId = this.newId();
-    const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
+    const execution = this.newExecution(taskId, ctx.now);
     const task: TaskRecord = {
       id: taskId,
       accountId,
@@ -64,6 +73,7 @@ export class TaskService {
       status: execution.status,
       progress: 0,
       currentExecutionId: execution.id,
+      rerunCount: 0,
       createdAt: at,
       updatedAt: at,
     };
@@ -107,12 +117,14 @@ export class TaskService {
   async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {
     const state = await this.ownedTask(ctx.principal, taskId);
     const at = ctx.now.toISOString();
-    const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
+    const execution = this.newExecution(taskId, ctx.now);
+    const reruns = state.task.rerunCount ?? 0;
     const task: TaskRecord = {
       ...state.task,
       status: execution.status,
       progress: 0,
       currentExecutionId: execution.id,
+      rerunCount: reruns + 1,
       updatedAt: at,
     };
     const claim = buildClaim(ctx, {
@@ -123,26 +135,28 @@ export class TaskService {
       responseBody: taskView({ task, executions: [...state.executions, execution] }),
       retentionSeconds: this.options.idempotencyRetentionSeconds,
     });
-    // Still running: record the refusal (one round trip; an earlier claim still replays).
-    if (!isTerminal(state.task.status)) {
-      return recordRejection(this.port, claim, new TaskNotTerminalError());
-    }
+    // Refusals are recorded (one round trip; an earlier claim still replays). The limit is
+    // permanent, so it is named first.
+    const refusal = this.rerunRefusal(state.task);
+    if (refusal) return recordRejection(this.port, claim, refusal);
     const result = await this.port.rerun(claim, {
       task,
       execution,
       job: this.job(task, execution.id),
       allowedStatuses: TERMINAL_STATUSES,
       expectedCurrentExecutionId: state.task.currentExecutionId,
+      expectedRerunCount: reruns,
     });
     switch (result.kind) {
       case 'committed':
         return firstResponse(claim);
       case 'claimed':
         return replayOrReject(claim, result.record);
-      case 'task_rejected':
-        ownedBy(result.task, ctx.principal, 'Task');
+      case 'task_rejected': {
+        const now = ownedBy(result.task, ctx.principal, 'Task');
         // Another rerun (or a callback) moved the task since it was read.
-        return recordRejection(this.port, claim, new TaskNotTerminalError());
+        return recordRejection(this.port, claim, this.rerunRefusal(now) ?? new TaskNotTerminalError());
+      }
       default:
         throw new InternalError(new Error(`unexpected rerun outcome ${result.kind}`));
     }
@@ -150,6 +164,25 @@ export class TaskService {
 
   async getTask(principal: string, taskId: string) {
     return taskView(await this.ownedTask(principal, taskId));
+  }
+
+  /** Why a rerun of this task is refused now, or undefined when it may go ahead. */
+  private rerunRefusal(task: TaskRecord) {
+    if ((task.rerunCount ?? 0) >= this.options.maxReruns) {
+      return new RerunLimitReachedError(this.options.maxReruns);
+    }
+    if (!isTerminal(task.status)) return new TaskNotTerminalError();
+    return undefined;
+  }
+
+  private newExecution(taskId: string, at: Date) {
+    return newExecution(
+      this.newId(),
+      taskId,
+      this.options.callbackApplicationId,
+      at,
+      this.options.executionTimeoutSeconds,
+    );
   }
 
   private async ownedTask(principal: string, taskId: string): Promise<TaskState> {

@@ -2,6 +2,7 @@ import type { ServiceConfig } from '../config';
 import { buildOpenApiDocument } from '../contract/openapi';
 import { type CallbackPort, CallbackService } from '../core/callback-service';
 import { AppError } from '../core/errors';
+import { ExportResultService, type ResultObjectPort } from '../core/export-result';
 import { sha256Hex } from '../core/fingerprint';
 import { LedgerService } from '../core/ledger-service';
 import type { LedgerPort } from '../core/ports';
@@ -23,6 +24,8 @@ export interface HttpAppDeps {
   readonly ledger: LedgerPort;
   readonly tasks: TaskPort;
   readonly callbacks: CallbackPort;
+  /** Export objects: existence and presigned downloads (docs/contract.md §12). */
+  readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
   readonly config: ServiceConfig;
   readonly clock?: () => Date;
@@ -62,7 +65,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
         exportFee: config.exportFee,
         callbackApplicationId: config.callbackApplicationId,
+        executionTimeoutSeconds: config.exportExecutionTimeoutSeconds,
+        maxReruns: config.maxRerunsPerTask,
         ...newId,
+      }),
+      new ExportResultService(deps.tasks, deps.results, {
+        retentionDays: config.exportRetentionDays,
       }),
       clock,
     ),

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { loadConfig } from '../config';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
@@ -20,6 +21,7 @@ const telemetry = lambdaTelemetry(SERVICE_NAMES.http);
 export const handler = telemetry.instrument(
   createDynamoHttpApp({
     client: new DynamoDBClient({}),
+    s3: new S3Client({}),
     config,
     callbackSecrets: callbackSecrets(process.env),
     log: telemetry.log,

@@ -82,18 +82,16 @@ export async function seedExecution(
 ): Promise<{ taskId: string; executionId: string }> {
   const taskId = randomUUID();
   const executionId = randomUUID();
-  const at = (options.createdAt ?? new Date()).toISOString();
+  const created = options.createdAt ?? new Date();
+  const at = created.toISOString();
+  const timeoutSeconds = options.deadline
+    ? (options.deadline.getTime() - created.getTime()) / 1000
+    : 900;
   const execution = {
-    ...newExecution(executionId, taskId, 'export-worker', at),
+    ...newExecution(executionId, taskId, 'export-worker', created, timeoutSeconds),
     status: options.status ?? 'CREATED',
   };
   const [executionItem, pointer] = newExecutionItems(tableName, execution);
-  if (executionItem?.Put && options.deadline) {
-    executionItem.Put.Item = {
-      ...executionItem.Put.Item,
-      ...marshall({ deadline: options.deadline.toISOString() }),
-    };
-  }
   await client.send(
     new TransactWriteItemsCommand({
       TransactItems: [

@@ -55,6 +55,7 @@ export function callbackRoutes(
             ...(event.taskid === undefined ? {} : { taskId: event.taskid }),
             ...(event.data.status === undefined ? {} : { status: event.data.status }),
             ...(event.data.progress === undefined ? {} : { progress: event.data.progress }),
+            ...(event.data.result === undefined ? {} : { result: event.data.result }),
           },
           now,
         );

@@ -21,7 +21,7 @@ const decode = (a: Readonly<Record<string, unknown>>) => ({
 
 function execution(status: ExecutionStatus, version: number): ExecutionRecord {
   return {
-    ...newExecution(EXEC, TASK, 'export-worker', '2026-03-01T10:00:00.000Z'),
+    ...newExecution(EXEC, TASK, 'export-worker', new Date('2026-03-01T10:00:00.000Z'), 900),
     status,
     version,
   };

@@ -172,6 +172,7 @@ describe('callback outcome telemetry', () => {
     const app = createHttpApp({
       ledger: unused,
       tasks: unused,
+      results: unused,
       callbacks,
       callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
       config: testConfig(),
@@ -189,6 +190,7 @@ describe('callback outcome telemetry', () => {
     const app = createHttpApp({
       ledger: {} as never,
       tasks: {} as never,
+      results: {} as never,
       callbacks: {
         findExecution: async () => ({ execution, task: task(executionId) }),
         applyCallback: async () => 'committed',
