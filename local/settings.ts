@@ -18,6 +18,10 @@ export interface LocalSettings {
   readonly sqsVisibilityTimeoutSeconds: number;
   /** Pause between two sweeps of due holds and executions (contract §11). @default 2 */
   readonly sweepIntervalSeconds: number;
+  /** S3 for export objects (contract §12): S3_ENDPOINT, else the SQS endpoint (fauxqs serves both). */
+  readonly s3Endpoint: string | undefined;
+  /** Runs the export worker on `export-jobs` unless EXPORT_WORKER=off. @default true */
+  readonly exportWorker: boolean;
   /** The handler configuration; TABLE_NAME defaults to `ledger`. */
   readonly config: ServiceConfig;
   /**
@@ -58,12 +62,17 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       given('SWEEP_INTERVAL_SECONDS'),
       DEFAULT_SWEEP_INTERVAL_SECONDS,
     ),
+    s3Endpoint: parseEndpoint('S3_ENDPOINT', given('S3_ENDPOINT')),
+    exportWorker: parseSwitch('EXPORT_WORKER', given('EXPORT_WORKER')),
     config: loadConfig({
       TABLE_NAME: given('TABLE_NAME') ?? DEFAULT_TABLE_NAME,
       IDEMPOTENCY_RETENTION_SECONDS: given('IDEMPOTENCY_RETENTION_SECONDS'),
       INBOX_RETENTION_SECONDS: given('INBOX_RETENTION_SECONDS'),
       EXPORT_FEE: given('EXPORT_FEE'),
       CALLBACK_APPLICATION_ID: given('CALLBACK_APPLICATION_ID'),
+      EXPORT_EXECUTION_TIMEOUT_SECONDS: given('EXPORT_EXECUTION_TIMEOUT_SECONDS'),
+      MAX_RERUNS_PER_TASK: given('MAX_RERUNS_PER_TASK'),
+      EXPORT_RETENTION_DAYS: given('EXPORT_RETENTION_DAYS'),
     }),
     callbackSecrets: parseCallbackSecrets(given('CALLBACK_SECRETS')),
     callbackSecretsGiven: given('CALLBACK_SECRETS') !== undefined,
@@ -105,6 +114,13 @@ function parseInterval(name: string, value: string | undefined, fallback: number
     throw new Error(`${name} must be seconds between 0.1 and 3600 (got "${value}")`);
   }
   return seconds;
+}
+
+/** `on` (the default) or `off`. */
+function parseSwitch(name: string, value: string | undefined): boolean {
+  if (value === undefined || value.toLowerCase() === 'on') return true;
+  if (value.toLowerCase() === 'off') return false;
+  throw new Error(`${name} must be on or off (got "${value}")`);
 }
 
 function parseEndpoint(name: string, value: string | undefined): string | undefined {

@@ -1,3 +1,4 @@
+import { QUEUE_NAMES } from '../functions/contract/names';
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -12,6 +13,7 @@ import { LOCAL_AWS } from './dynamodb';
 export const LEDGER_EVENTS_QUEUE = 'ledger-events';
 export const LEDGER_EVENTS_DLQ = 'ledger-events-dlq';
 export const EXPORT_JOBS_QUEUE = 'export-jobs';
+export const EXPORT_JOBS_DLQ = QUEUE_NAMES.exportJobsDeadLetter;
 /** Redrive after this many receives (contract §6). */
 export const MAX_RECEIVE_COUNT = 5;
 
@@ -95,19 +97,23 @@ export interface LocalQueues {
   readonly ledgerEvents: QueueRef;
   readonly deadLetters: QueueRef;
   readonly exportJobs: QueueRef;
+  readonly exportJobsDeadLetters: QueueRef;
 }
 
 /**
  * Creates the stack's queues when they are missing (here or on an external SQS_ENDPOINT) and
- * makes sure `ledger-events` redrives to `ledger-events-dlq` after MAX_RECEIVE_COUNT receives.
+ * makes sure `ledger-events` and `export-jobs` redrive to their DLQs after MAX_RECEIVE_COUNT
+ * receives.
  * Safe to run again: existing queues and their messages are kept.
  */
 export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Promise<LocalQueues> {
   const deadLetters = await ensureQueue(client, LEDGER_EVENTS_DLQ, signal);
   const ledgerEvents = await ensureQueue(client, LEDGER_EVENTS_QUEUE, signal);
   await ensureRedrivePolicy(client, ledgerEvents, deadLetters.arn, signal);
+  const exportJobsDeadLetters = await ensureQueue(client, EXPORT_JOBS_DLQ, signal);
   const exportJobs = await ensureQueue(client, EXPORT_JOBS_QUEUE, signal);
-  return { ledgerEvents, deadLetters, exportJobs };
+  await ensureRedrivePolicy(client, exportJobs, exportJobsDeadLetters.arn, signal);
+  return { ledgerEvents, deadLetters, exportJobs, exportJobsDeadLetters };
 }
 
 /**

@@ -1,16 +1,20 @@
 /**
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
- * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, queue poller, and the outbox
- * dispatcher behind the table's stream (it needs the queues), then the sweeper of due holds.
+ * Order: DynamoDB Local + table, SQS emulator + queues, the export bucket (S3 on the same
+ * emulator), HTTP API, queue poller, the outbox dispatcher behind the table's stream (it needs the
+ * queues), the export worker (unless EXPORT_WORKER=off), then the sweeper of due holds and
+ * execution deadlines.
  * `ready` is printed after that.
  */
 import { banner } from './banner';
 import { startDispatcherService } from './services/dispatcher';
 import { startDynamoService } from './services/dynamodb';
+import { startExportWorkerService } from './services/export-worker';
 import { reserveHttpPort, startHttpService } from './services/http';
 import { Lifecycle } from './services/lifecycle';
 import { startPollerService } from './services/poller';
+import { startS3Service } from './services/s3';
 import { reserveSqsPort, startSqsService } from './services/sqs';
 import { startSweeperService } from './services/sweeper';
 import { type LocalSettings, readLocalSettings } from './settings';
@@ -78,15 +82,6 @@ async function startStack(settings: LocalSettings): Promise<void> {
     },
   });
 
-  out('starting the HTTP API...');
-  const http = await startHttpService(lifecycle, {
-    port: settings.port,
-    dynamoClient: dynamo.client,
-    config: settings.config,
-    callbackSecrets: settings.callbackSecrets,
-    log: (line) => out(`[http] ${line}`),
-  });
-
   out(
     settings.sqsEndpoint ? `using SQS at ${settings.sqsEndpoint}` : 'starting the SQS emulator...',
   );
@@ -94,6 +89,21 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.sqsPort,
     endpoint: settings.sqsEndpoint,
   });
+
+  const s3Endpoint = settings.s3Endpoint ?? sqs.endpoint;
+  out(`creating the export bucket "${settings.config.exportBucket}" on ${s3Endpoint}...`);
+  const s3 = await startS3Service(lifecycle, s3Endpoint, settings.config.exportBucket);
+
+  out('starting the HTTP API...');
+  const http = await startHttpService(lifecycle, {
+    port: settings.port,
+    dynamoClient: dynamo.client,
+    s3,
+    config: settings.config,
+    callbackSecrets: settings.callbackSecrets,
+    log: (line) => out(`[http] ${line}`),
+  });
+
 
   out('starting the queue poller...');
   await startPollerService(lifecycle, {
@@ -114,6 +124,22 @@ async function startStack(settings: LocalSettings): Promise<void> {
     outboxLog: (line) => out(`[outbox] ${line}`),
   });
 
+  if (settings.exportWorker) {
+    out('starting the export worker...');
+    await startExportWorkerService(lifecycle, {
+      sqs,
+      dynamoClient: dynamo.client,
+      s3,
+      config: settings.config,
+      apiUrl: http.url,
+      callbackSecrets: settings.callbackSecrets,
+      log: (line) => out(`[exports] ${line}`),
+      workerLog: (line) => out(`[export] ${line}`),
+    });
+  } else {
+    out('export worker off (EXPORT_WORKER=off): jobs wait on export-jobs');
+  }
+
   out(`starting the sweeper (every ${settings.sweepIntervalSeconds} s)...`);
   startSweeperService(lifecycle, {
     dynamoClient: dynamo.client,
@@ -133,6 +159,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       sqsExternal: sqs.external,
       queues: sqs.queues,
       streamArn: dispatcher.streamArn,
+      s3Endpoint,
     }),
   );
   out('ready');

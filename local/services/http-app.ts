@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { ServiceConfig } from '../../functions/config';
 import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
 import type { HttpHandler } from '../../functions/http/types';
@@ -10,11 +11,13 @@ import { fixedCallbackSecrets, type SecretMap } from '../../functions/secrets/ca
  */
 export function buildHttpHandler(deps: {
   dynamoClient: DynamoDBClient;
+  s3: S3Client;
   config: ServiceConfig;
   callbackSecrets: SecretMap;
 }): HttpHandler {
   return createDynamoHttpApp({
     client: deps.dynamoClient,
+    s3: deps.s3,
     config: deps.config,
     callbackSecrets: fixedCallbackSecrets(deps.callbackSecrets),
   });

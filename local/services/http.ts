@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { ServiceConfig } from '../../functions/config';
 import type { HttpHandler } from '../../functions/http/types';
 import type { SecretMap } from '../../functions/secrets/callback-secrets';
@@ -11,6 +12,8 @@ export const HTTP_HOST = '127.0.0.1';
 export interface HttpServiceOptions {
   readonly port: number;
   readonly dynamoClient: DynamoDBClient;
+  /** Export results: HEAD and presigned GETs on the local S3. */
+  readonly s3: S3Client;
   readonly config: ServiceConfig;
   /** Signing secrets per application, as settings parsed them from CALLBACK_SECRETS. */
   readonly callbackSecrets: SecretMap;
@@ -40,6 +43,7 @@ async function loadHandler(options: HttpServiceOptions): Promise<HttpHandler> {
     const { buildHttpHandler } = await import('./http-app');
     return buildHttpHandler({
       dynamoClient: options.dynamoClient,
+      s3: options.s3,
       config: options.config,
       callbackSecrets: options.callbackSecrets,
     });
