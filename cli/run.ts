@@ -4,12 +4,10 @@ import { demoCommand } from './commands/demo';
 import { redriveCommand } from './commands/redrive';
 import { sendEventCommand } from './commands/send-event';
 import { tailCommand } from './commands/tail';
-import { workerCommand } from './commands/worker';
 import { CliError, UsageError } from './errors';
 
 export const COMMANDS: readonly Command[] = [
   demoCommand,
-  workerCommand,
   callbackCommand,
   sendEventCommand,
   tailCommand,

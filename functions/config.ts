@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import {
-  DEFAULT_CALLBACK_APPLICATION_ID,
-  DEFAULT_EXPORT_FEE,
-  DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
-  DEFAULT_INBOX_RETENTION_SECONDS,
-} from './contract/retention';
-import {
   DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
   DEFAULT_EXPORT_RETENTION_DAYS,
   DEFAULT_MAX_RERUNS_PER_TASK,
   LOCAL_EXPORT_BUCKET,
 } from './contract/exports';
+import {
+  DEFAULT_CALLBACK_APPLICATION_ID,
+  DEFAULT_EXPORT_FEE,
+  DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+  DEFAULT_INBOX_RETENTION_SECONDS,
+} from './contract/retention';
 
 export interface ServiceConfig {
   /** DynamoDB table holding accounts, ledger entries and idempotency/inbox records. */
@@ -46,8 +46,18 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
     .default(DEFAULT_CALLBACK_APPLICATION_ID),
   EXPORT_EXECUTION_TIMEOUT_SECONDS: positiveInt(DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS),
-  MAX_RERUNS_PER_TASK: z.coerce.number().int().min(0).max(1000).default(DEFAULT_MAX_RERUNS_PER_TASK),
-  EXPORT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(DEFAULT_EXPORT_RETENTION_DAYS),
+  MAX_RERUNS_PER_TASK: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .default(DEFAULT_MAX_RERUNS_PER_TASK),
+  EXPORT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(DEFAULT_EXPORT_RETENTION_DAYS),
   EXPORT_BUCKET: z.string().min(3).max(63).default(LOCAL_EXPORT_BUCKET),
 });
 

@@ -1,4 +1,3 @@
-import { QUEUE_NAMES } from '../functions/contract/names';
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -7,6 +6,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
+import { QUEUE_NAMES } from '../functions/contract/names';
 import { LOCAL_AWS } from './dynamodb';
 
 /** Queue names of contract §1; the same names as on AWS. */

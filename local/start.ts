@@ -104,7 +104,6 @@ async function startStack(settings: LocalSettings): Promise<void> {
     log: (line) => out(`[http] ${line}`),
   });
 
-
   out('starting the queue poller...');
   await startPollerService(lifecycle, {
     sqs,

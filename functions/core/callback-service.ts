@@ -1,9 +1,9 @@
+import { exportObjectKey } from '../contract/exports';
 import { optimisticBackoffMs, sleep } from './backoff';
 import { InvalidCallbackError, UnavailableError } from './errors';
 import type { InboxClaim } from './event-service';
-import { advanceSequence, type SequenceAdvance, type SequenceState } from './sequence';
-import { exportObjectKey } from '../contract/exports';
 import type { ExportResult } from './export-run';
+import { advanceSequence, type SequenceAdvance, type SequenceState } from './sequence';
 import type { ExecutionRecord, ExecutionStatus, TaskRecord } from './tasks';
 
 export type CallbackOutcome = 'applied' | 'duplicate' | 'stale' | 'superseded';

@@ -155,7 +155,11 @@ export class TaskService {
       case 'task_rejected': {
         const now = ownedBy(result.task, ctx.principal, 'Task');
         // Another rerun (or a callback) moved the task since it was read.
-        return recordRejection(this.port, claim, this.rerunRefusal(now) ?? new TaskNotTerminalError());
+        return recordRejection(
+          this.port,
+          claim,
+          this.rerunRefusal(now) ?? new TaskNotTerminalError(),
+        );
       }
       default:
         throw new InternalError(new Error(`unexpected rerun outcome ${result.kind}`));

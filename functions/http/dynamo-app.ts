@@ -1,8 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { ServiceConfig } from '../config';
-import type { Log } from '../observability/log';
 import { createS3ResultObjects } from '../objects/s3-result-objects';
+import type { Log } from '../observability/log';
 import { countRetry, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { CallbackSecrets } from '../secrets/callback-secrets';
 import { createLedgerStore } from '../store/ledger-store';
@@ -37,7 +37,10 @@ export function createDynamoHttpApp(options: DynamoHttpAppOptions): HttpHandler 
     ledger: createLedgerStore(store),
     tasks,
     callbacks: tasks,
-    results: createS3ResultObjects({ client: options.s3 ?? new S3Client({}), bucket: options.config.exportBucket }),
+    results: createS3ResultObjects({
+      client: options.s3 ?? new S3Client({}),
+      bucket: options.config.exportBucket,
+    }),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     ...(options.clock ? { clock: options.clock } : {}),

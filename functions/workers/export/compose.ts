@@ -48,7 +48,9 @@ export function composeExportWorker(deps: ExportWorkerCompositionDeps): ExportJo
       ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
       ...optional('clock'),
     }),
-    ...(deps.progressIntervalMs === undefined ? {} : { progressIntervalMs: deps.progressIntervalMs }),
+    ...(deps.progressIntervalMs === undefined
+      ? {}
+      : { progressIntervalMs: deps.progressIntervalMs }),
     ...optional('clock'),
     ...optional('log'),
   });

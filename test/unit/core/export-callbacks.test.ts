@@ -27,7 +27,12 @@ const running: ExecutionRecord = {
   status: 'RUNNING',
   lastSequence: 1,
 };
-const result = { key: exportObjectKey(TASK, EXEC, 'csv'), rows: 3, bytes: 120, sha256: 'a'.repeat(64) };
+const result = {
+  key: exportObjectKey(TASK, EXEC, 'csv'),
+  rows: 3,
+  bytes: 120,
+  sha256: 'a'.repeat(64),
+};
 
 function setup(execution: ExecutionRecord, answer: 'committed' | 'duplicate' = 'committed') {
   const writes: CallbackWrite[] = [];

@@ -17,7 +17,10 @@ const task: TaskRecord = {
   createdAt: at,
   updatedAt: at,
 };
-const execution = { ...newExecution('e1', 't1', 'app', new Date(at), 900), status: 'FAILED' as const };
+const execution = {
+  ...newExecution('e1', 't1', 'app', new Date(at), 900),
+  status: 'FAILED' as const,
+};
 
 function port(overrides: Partial<TaskPort>): TaskPort {
   return {
@@ -96,7 +99,10 @@ describe('rerun limit (MAX_RERUNS_PER_TASK)', () => {
     expect(res.statusCode).toBe(202);
     expect(rerun).toHaveBeenCalledWith(
       expect.anything(),
-      expect.objectContaining({ expectedRerunCount: 2, task: expect.objectContaining({ rerunCount: 3 }) }),
+      expect.objectContaining({
+        expectedRerunCount: 2,
+        task: expect.objectContaining({ rerunCount: 3 }),
+      }),
     );
   });
 
@@ -124,15 +130,28 @@ describe('executions: deadline and bounded bodies', () => {
 
   it('lists the 20 newest executions (oldest first) with executionsTruncated in the stored response', async () => {
     const many = Array.from({ length: 25 }, (_, i) => ({
-      ...newExecution(`e${String(i).padStart(2, '0')}`, 't1', 'app', new Date(Date.parse(at) + i * 1000), 900),
+      ...newExecution(
+        `e${String(i).padStart(2, '0')}`,
+        't1',
+        'app',
+        new Date(Date.parse(at) + i * 1000),
+        900,
+      ),
       status: 'FAILED' as const,
     }));
     const rerun = vi.fn(async () => ({ kind: 'committed' as const }));
     const p = port({
-      getTask: vi.fn(async () => ({ task: { ...task, currentExecutionId: 'e24' }, executions: many })),
+      getTask: vi.fn(async () => ({
+        task: { ...task, currentExecutionId: 'e24' },
+        executions: many,
+      })),
       rerun,
     });
-    const res = await service(p).rerun({ ...ctx, now: new Date(Date.parse(at) + 60_000) }, 't1', {});
+    const res = await service(p).rerun(
+      { ...ctx, now: new Date(Date.parse(at) + 60_000) },
+      't1',
+      {},
+    );
     const body = JSON.parse(res.body);
     expect(body.executions).toHaveLength(20);
     expect(body.executionsTruncated).toBe(true);
