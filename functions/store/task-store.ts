@@ -5,13 +5,7 @@ import type { WriteResult } from '../core/ports';
 import type { RerunResult, TaskPort } from '../core/task-ports';
 import type { ExecutionRecord, TaskRecord, TaskState } from '../core/tasks';
 import { inboxItem } from './event-items';
-import {
-  balanceUpdateItem,
-  claimItem,
-  commandFailure,
-  entryItem,
-  unexpectedFailure,
-} from './items';
+import { claimItem, commandFailure, postingItems, unexpectedFailure } from './items';
 import { keys } from './keys';
 import { createLedgerStore } from './ledger-store';
 import { queryAll } from './query-all';
@@ -34,7 +28,7 @@ export interface TaskStoreOptions {
   readonly retry?: Partial<RetryPolicy>;
 }
 
-type Role = 'claim' | 'account' | 'task' | 'other';
+type Role = 'claim' | 'account' | 'entry' | 'payment' | 'task' | 'other';
 
 /** DynamoDB adapter for export tasks, executions and the outbox. */
 export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackPort {
@@ -119,21 +113,10 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
       return outcome.failed.has('inbox') ? 'duplicate' : 'moved';
     },
 
-    async createExport(claim, { task, execution, job, fee }): Promise<WriteResult> {
+    async createExport(claim, { task, execution, job, fee, guard }): Promise<WriteResult> {
       const result = await write([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        {
-          role: 'account',
-          item: balanceUpdateItem(tableName, {
-            accountId: task.accountId,
-            delta: -fee.amount,
-            at: fee.createdAt,
-            ownerId: task.ownerId,
-            currency: fee.currency,
-            requireBalanceAtLeast: fee.amount,
-          }),
-        },
-        { role: 'other', item: entryItem(tableName, fee) },
+        ...postingItems(tableName, fee, guard),
         { role: 'other', item: newTaskItem(tableName, task) },
         ...newExecutionItems(tableName, execution).map((item) => ({
           role: 'other' as const,

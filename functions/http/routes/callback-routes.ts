@@ -23,6 +23,13 @@ const ApplicationId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
  * Signed execution callbacks (CONTRACT §7): no authorizer; the signature over the raw body is
  * checked before anything is parsed, so a rejected callback changes nothing.
  */
+const CALLBACK_ROUTE = 'POST /v1/callbacks/{applicationId}';
+
+/** The path an application's signed callbacks are posted to (handed to export workers). */
+export function callbackPath(applicationId: string): string {
+  return `/v1/callbacks/${encodeURIComponent(applicationId)}`;
+}
+
 export function callbackRoutes(
   service: CallbackService,
   secrets: CallbackSecrets,
@@ -32,7 +39,7 @@ export function callbackRoutes(
 ): Route[] {
   return [
     {
-      key: 'POST /v1/callbacks/{applicationId}',
+      key: CALLBACK_ROUTE,
       handle: async (request) => {
         const now = clock();
         const rawBody = readRawBody(request.event);
@@ -52,9 +59,9 @@ export function callbackRoutes(
             id: event.id,
             executionId: event.executionid,
             sequence: event.sequence,
-            ...(event.taskid === undefined ? {} : { taskId: event.taskid }),
-            ...(event.data.status === undefined ? {} : { status: event.data.status }),
-            ...(event.data.progress === undefined ? {} : { progress: event.data.progress }),
+            taskId: event.taskid,
+            status: event.data.status,
+            progress: event.data.progress,
           },
           now,
         );
