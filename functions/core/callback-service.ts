@@ -66,7 +66,7 @@ export interface CallbackServiceOptions extends OptimisticRetryOptions {
 }
 
 /** Inbox records of callbacks live beside those of ledger events, in their own namespace. */
-export const CALLBACK_INBOX_NAMESPACE = 'callback';
+const CALLBACK_INBOX_NAMESPACE = 'callback';
 
 /**
  * Projects execution callbacks: the inbox record, the execution (guarded by its version) and,

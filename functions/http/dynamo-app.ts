@@ -35,9 +35,9 @@ export function createDynamoHttpApp(options: DynamoHttpAppOptions): HttpHandler 
     callbacks: tasks,
     callbackSecrets: options.callbackSecrets,
     config: options.config,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.newId ? { newId: options.newId } : {}),
-    ...(options.log ? { log: options.log } : {}),
+    clock: options.clock,
+    newId: options.newId,
+    log: options.log,
     metrics,
   });
 }

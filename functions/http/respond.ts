@@ -1,4 +1,4 @@
-import { PROBLEM_CONTENT_TYPE, type Problem, toProblem } from './problems';
+import { PROBLEM_CONTENT_TYPE, type Problem } from './problems';
 import type { HttpResult } from './types';
 
 const BASE_HEADERS = { 'cache-control': 'no-store' };
@@ -25,10 +25,6 @@ export function json(statusCode: number, value: unknown): HttpResult {
 }
 
 /** Every error reaches the caller through here, as problem+json. */
-export function problemResult(error: unknown): HttpResult {
-  return problemResponse(toProblem(error));
-}
-
 export function problemResponse(problem: Problem): HttpResult {
   const result = rawJson(problem.status, problem.body);
   if (problem.retryAfterSeconds !== undefined) {
