@@ -160,7 +160,7 @@ export function postingItems(
  * The facts of a cancelled command in precedence order: an existing claim (replay or reuse),
  * then the account guard, then the paymentId. Undefined when none of these failed.
  */
-export function commandFailure(
+function commandFailure(
   failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
 ): WriteResult | undefined {
   const claimed = failed.get('claim');

@@ -42,7 +42,7 @@ export interface RetryPolicy {
   readonly onRetry?: (reason: string) => void;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
+const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 6,
   baseDelayMs: 20,
   maxDelayMs: 400,
