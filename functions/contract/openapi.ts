@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';
 import { CallbackEventSchema } from './callback-event';
+import { APPLICATION_ID_PATTERN_SOURCE } from './names';
 import {
   Account,
   CreateAccountBody,
@@ -239,7 +240,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
               name: 'applicationId',
               in: 'path',
               required: true,
-              schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+              schema: { type: 'string', pattern: APPLICATION_ID_PATTERN_SOURCE },
             },
             {
               name: 'Callback-Signature',

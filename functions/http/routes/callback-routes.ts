@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CallbackEventSchema } from '../../contract/callback-event';
+import { APPLICATION_ID_PATTERN } from '../../contract/names';
 import type { CallbackOutcome, CallbackService } from '../../core/callback-service';
 import { InvalidCallbackError } from '../../core/errors';
 import { verifyCallbackSignature } from '../../core/signature';
@@ -17,7 +18,7 @@ const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
   superseded: METRICS.callbackSuperseded,
 };
 
-const ApplicationId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
+const ApplicationId = z.string().regex(APPLICATION_ID_PATTERN);
 
 /**
  * Signed execution callbacks (CONTRACT §7): no authorizer; the signature over the raw body is
