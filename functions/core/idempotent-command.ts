@@ -66,19 +66,14 @@ export class IdempotentCommands {
    * Committed → the first response; claimed → replay (or refuse a reused key); anything else is
    * explained as a DomainError by the caller and rejected.
    */
-  settle<R extends { readonly kind: string }>(
+  async settle<R extends { readonly kind: string }>(
     claim: IdempotencyClaim,
     result: SettledWrite | R,
     explain: (rejected: R) => DomainError,
   ): Promise<CommandResponse> {
-    if (result.kind === 'committed') return Promise.resolve({ ...claim.response, replayed: false });
-    if (result.kind === 'claimed') {
-      return Promise.resolve(
-        replayOrReject(claim, (result as SettledWrite & { kind: 'claimed' }).record),
-      );
-    }
-    // Neither settled kind: what is left is the caller's rejection union.
-    return this.reject(claim, explain(result as R));
+    if (!isSettled(result)) return this.reject(claim, explain(result));
+    if (result.kind === 'claimed') return replayOrReject(claim, result.record);
+    return { ...claim.response, replayed: false };
   }
 
   /**
@@ -92,6 +87,10 @@ export class IdempotentCommands {
     if (recorded.kind === 'claimed') return replayOrReject(claim, recorded.record);
     return { ...rejection.response, replayed: false };
   }
+}
+
+function isSettled(result: { readonly kind: string }): result is SettledWrite {
+  return result.kind === 'committed' || result.kind === 'claimed';
 }
 
 /** An existing claim replays when it is the same request, and refuses the key otherwise. */
