@@ -7,7 +7,7 @@ import { verifyCallbackSignature } from '../../core/signature';
 import type { Log } from '../../observability/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../observability/metrics';
 import type { CallbackSecrets } from '../../secrets/callback-secrets';
-import { header, readRawBody, requireJsonMediaType } from '../request';
+import { fieldErrors, header, readRawBody, requireJsonMediaType } from '../request';
 import { json } from '../respond';
 import type { Route } from '../router';
 
@@ -97,7 +97,7 @@ function parseCallback(rawBody: Buffer, applicationId: string) {
   if (!parsed.success) {
     throw new InvalidCallbackError(
       'The callback is not a valid CloudEvent for an execution.',
-      parsed.error.issues.map((i) => ({ path: ['body', ...i.path].join('.'), message: i.message })),
+      fieldErrors(parsed.error, 'body'),
     );
   }
   if (parsed.data.applicationid !== undefined && parsed.data.applicationid !== applicationId) {
