@@ -33,6 +33,15 @@ export interface ClaimRequest {
   readonly outcome: SuccessOutcome;
 }
 
+/** What every service of idempotent commands is built with. */
+export interface CommandServiceOptions {
+  readonly idempotencyRetentionSeconds: number;
+  /** Renders the responses idempotency records store (the transport's format). */
+  readonly responses: ResponsePresenter;
+  /** Ids of the resources commands create. @default crypto.randomUUID */
+  readonly newId?: () => string;
+}
+
 /** The two results every command write shares; anything else is a rejection to explain. */
 export type SettledWrite =
   | { readonly kind: 'committed' }
@@ -44,11 +53,18 @@ export type SettledWrite =
  * the effect in one transaction, and hands the write's result to `settle`.
  */
 export class IdempotentCommands {
+  private readonly responses: ResponsePresenter;
+  private readonly retentionSeconds: number;
+  readonly newId: () => string;
+
   constructor(
     private readonly recorder: ResponseRecorder,
-    private readonly responses: ResponsePresenter,
-    private readonly retentionSeconds: number,
-  ) {}
+    options: CommandServiceOptions,
+  ) {
+    this.responses = options.responses;
+    this.retentionSeconds = options.idempotencyRetentionSeconds;
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
 
   /** The claim a first request writes together with its effect. */
   claim(ctx: CommandContext, request: ClaimRequest): IdempotencyClaim {

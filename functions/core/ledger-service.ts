@@ -3,17 +3,12 @@ import type { Json } from './fingerprint';
 import {
   type CommandContext,
   type CommandResponse,
+  type CommandServiceOptions,
   IdempotentCommands,
 } from './idempotent-command';
 import { type Account, type AccountRecord, accountView, type LedgerEntry, ownedBy } from './model';
 import { OPERATION_IDS } from './operations';
-import type {
-  EntryGuard,
-  EntryPage,
-  EventSourceView,
-  LedgerPort,
-  ResponsePresenter,
-} from './ports';
+import type { EntryGuard, EntryPage, EventSourceView, LedgerPort } from './ports';
 import { explainPostingRejection } from './rejections';
 
 export interface CreateAccountInput {
@@ -29,27 +24,17 @@ export interface PostTransactionInput {
   readonly paymentId?: string;
 }
 
-export interface LedgerServiceOptions {
-  readonly idempotencyRetentionSeconds: number;
-  readonly responses: ResponsePresenter;
-  readonly newId?: () => string;
-}
+export type LedgerServiceOptions = CommandServiceOptions;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService {
-  private readonly newId: () => string;
   private readonly commands: IdempotentCommands;
 
   constructor(
     private readonly port: LedgerPort,
     options: LedgerServiceOptions,
   ) {
-    this.newId = options.newId ?? (() => crypto.randomUUID());
-    this.commands = new IdempotentCommands(
-      port,
-      options.responses,
-      options.idempotencyRetentionSeconds,
-    );
+    this.commands = new IdempotentCommands(port, options);
   }
 
   async createAccount(
@@ -59,7 +44,7 @@ export class LedgerService {
   ): Promise<CommandResponse> {
     const at = ctx.now.toISOString();
     const record: AccountRecord = {
-      id: this.newId(),
+      id: this.commands.newId(),
       ownerId: ctx.principal,
       currency: input.currency,
       balance: 0,
@@ -87,7 +72,7 @@ export class LedgerService {
     rawBody: Json,
   ): Promise<CommandResponse> {
     const entry: LedgerEntry = {
-      id: this.newId(),
+      id: this.commands.newId(),
       accountId,
       type: input.type,
       amount: input.amount,

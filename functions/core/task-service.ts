@@ -3,11 +3,12 @@ import type { Json } from './fingerprint';
 import {
   type CommandContext,
   type CommandResponse,
+  type CommandServiceOptions,
   IdempotentCommands,
 } from './idempotent-command';
 import { type LedgerEntry, ownedBy } from './model';
 import { OPERATION_IDS } from './operations';
-import type { EntryGuard, ResponsePresenter } from './ports';
+import type { EntryGuard } from './ports';
 import { explainPostingRejection } from './rejections';
 import type { TaskPort } from './task-ports';
 import {
@@ -21,33 +22,24 @@ import {
   taskView,
 } from './tasks';
 
-export interface TaskServiceOptions {
-  readonly idempotencyRetentionSeconds: number;
+export interface TaskServiceOptions extends CommandServiceOptions {
   /** Fee debited per export, in the account's minor units. */
   readonly exportFee: number;
   /** The application whose signed callbacks report on executions. */
   readonly callbackApplicationId: string;
   /** Where the worker posts its signed callbacks; the transport owns its routes. */
   readonly callbackPath: string;
-  readonly responses: ResponsePresenter;
-  readonly newId?: () => string;
 }
 
 /** Paid export tasks and reruns: fee, task, execution and outbox message commit together. */
 export class TaskService {
-  private readonly newId: () => string;
   private readonly commands: IdempotentCommands;
 
   constructor(
     private readonly port: TaskPort,
     private readonly options: TaskServiceOptions,
   ) {
-    this.newId = options.newId ?? (() => crypto.randomUUID());
-    this.commands = new IdempotentCommands(
-      port,
-      options.responses,
-      options.idempotencyRetentionSeconds,
-    );
+    this.commands = new IdempotentCommands(port, options);
   }
 
   async createExport(
@@ -58,8 +50,13 @@ export class TaskService {
   ): Promise<CommandResponse> {
     const account = ownedBy(await this.port.getAccount(accountId), ctx.principal, 'Account');
     const at = ctx.now.toISOString();
-    const taskId = this.newId();
-    const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
+    const taskId = this.commands.newId();
+    const execution = newExecution(
+      this.commands.newId(),
+      taskId,
+      this.options.callbackApplicationId,
+      at,
+    );
     const task: TaskRecord = {
       id: taskId,
       accountId,
@@ -72,7 +69,7 @@ export class TaskService {
       updatedAt: at,
     };
     const fee: LedgerEntry = {
-      id: this.newId(),
+      id: this.commands.newId(),
       accountId,
       type: 'debit',
       amount: this.options.exportFee,
@@ -103,7 +100,12 @@ export class TaskService {
   async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {
     const state = await this.ownedTask(ctx.principal, taskId);
     const at = ctx.now.toISOString();
-    const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
+    const execution = newExecution(
+      this.commands.newId(),
+      taskId,
+      this.options.callbackApplicationId,
+      at,
+    );
     const task: TaskRecord = {
       ...state.task,
       status: execution.status,
