@@ -12,6 +12,7 @@ import type { EntryGuard } from './ports';
 import { explainPostingRejection } from './rejections';
 import type { TaskPort } from './task-ports';
 import {
+  type ExecutionRecord,
   type ExportFormat,
   type ExportJob,
   isTerminal,
@@ -51,20 +52,13 @@ export class TaskService {
     const account = ownedBy(await this.port.getAccount(accountId), ctx.principal, 'Account');
     const at = ctx.now.toISOString();
     const taskId = this.commands.newId();
-    const execution = newExecution(
-      this.commands.newId(),
-      taskId,
-      this.options.callbackApplicationId,
-      at,
-    );
+    const execution = this.newExecution(taskId, at);
     const task: TaskRecord = {
       id: taskId,
       accountId,
       ownerId: ctx.principal,
       format,
-      status: execution.status,
-      progress: 0,
-      currentExecutionId: execution.id,
+      ...asCurrent(execution),
       createdAt: at,
       updatedAt: at,
     };
@@ -100,17 +94,10 @@ export class TaskService {
   async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {
     const state = await this.ownedTask(ctx.principal, taskId);
     const at = ctx.now.toISOString();
-    const execution = newExecution(
-      this.commands.newId(),
-      taskId,
-      this.options.callbackApplicationId,
-      at,
-    );
+    const execution = this.newExecution(taskId, at);
     const task: TaskRecord = {
       ...state.task,
-      status: execution.status,
-      progress: 0,
-      currentExecutionId: execution.id,
+      ...asCurrent(execution),
       updatedAt: at,
     };
     const claim = this.commands.claim(ctx, {
@@ -152,6 +139,10 @@ export class TaskService {
     return { task, executions: state?.executions ?? [] };
   }
 
+  private newExecution(taskId: string, at: string): ExecutionRecord {
+    return newExecution(this.commands.newId(), taskId, this.options.callbackApplicationId, at);
+  }
+
   private job(task: TaskRecord, executionId: string): ExportJob {
     return {
       taskId: task.id,
@@ -161,4 +152,9 @@ export class TaskService {
       callbackPath: this.options.callbackPath,
     };
   }
+}
+
+/** The task fields that follow its current execution: a new one starts from zero. */
+function asCurrent(execution: ExecutionRecord) {
+  return { status: execution.status, progress: 0, currentExecutionId: execution.id };
 }
