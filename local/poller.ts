@@ -6,7 +6,9 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import { abortableSleep, describeError, preview } from './text-and-timing';
+import { describeError } from '../functions/observability/log';
+import { abortableSleep } from '../functions/timing';
+import { preview } from './preview';
 
 /**
  * A stand-in for the Lambda SQS event source mapping with ReportBatchItemFailures: long-polls

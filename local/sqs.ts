@@ -6,14 +6,9 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
-import { LOCAL_AWS } from './dynamodb';
-
-/** Queue names of contract §1; the same names as on AWS. */
-export const LEDGER_EVENTS_QUEUE = 'ledger-events';
-export const LEDGER_EVENTS_DLQ = 'ledger-events-dlq';
-export const EXPORT_JOBS_QUEUE = 'export-jobs';
-/** Redrive after this many receives (contract §6). */
-export const MAX_RECEIVE_COUNT = 5;
+import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { MAX_RECEIVE_COUNT, QUEUE_NAMES } from '../functions/contract/names';
+import { abortableSleep } from '../functions/timing';
 
 export function localSqsClient(endpoint: string): SQSClient {
   return new SQSClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
@@ -77,7 +72,7 @@ export async function waitUntilSqsAnswers(
             cause: error,
           });
         }
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await abortableSleep(150);
       }
     }
   } finally {
@@ -103,10 +98,10 @@ export interface LocalQueues {
  * Safe to run again: existing queues and their messages are kept.
  */
 export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Promise<LocalQueues> {
-  const deadLetters = await ensureQueue(client, LEDGER_EVENTS_DLQ, signal);
-  const ledgerEvents = await ensureQueue(client, LEDGER_EVENTS_QUEUE, signal);
+  const deadLetters = await ensureQueue(client, QUEUE_NAMES.ledgerEventsDeadLetter, signal);
+  const ledgerEvents = await ensureQueue(client, QUEUE_NAMES.ledgerEvents, signal);
   await ensureRedrivePolicy(client, ledgerEvents, deadLetters.arn, signal);
-  const exportJobs = await ensureQueue(client, EXPORT_JOBS_QUEUE, signal);
+  const exportJobs = await ensureQueue(client, QUEUE_NAMES.exportJobs, signal);
   return { ledgerEvents, deadLetters, exportJobs };
 }
 

@@ -14,7 +14,9 @@ import type {
   DynamoDBStreamEvent,
   AttributeValue as LambdaAttributeValue,
 } from 'aws-lambda';
-import { abortableSleep, describeError, preview } from './text-and-timing';
+import { describeError } from '../functions/observability/log';
+import { abortableSleep } from '../functions/timing';
+import { preview } from './preview';
 
 /**
  * A stand-in for the Lambda DynamoDB Streams event source mapping with

@@ -1,5 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import type { ExportJob } from '../contract/export-job';
 import type { ExecutionWrite, TaskProjectionWrite } from '../core/callback-service';
 import {
   EXECUTION_STATUSES,
@@ -7,7 +8,6 @@ import {
   type ExecutionRecord,
   type ExecutionStatus,
   type ExportFormat,
-  type ExportJob,
   type TaskRecord,
 } from '../core/tasks';
 import { keys } from './keys';

@@ -8,7 +8,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseJob, runWorker, type WorkerOptions } from '../../../cli/worker';
+import { runWorker, type WorkerOptions } from '../../../cli/worker';
+import { parseExportJob } from '../../../functions/contract/export-job';
 import { verifyCallbackSignature } from '../../../functions/core/signature';
 
 const QUEUE_URL = 'http://sqs.us-east-1.localhost:4566/000000000000/export-jobs';
@@ -225,17 +226,25 @@ describe('the demo worker', () => {
   });
 });
 
-describe('parseJob', () => {
+describe('parseExportJob', () => {
   it('accepts the contract §8 message and explains what is wrong otherwise', () => {
     const j = job();
-    expect(parseJob(JSON.stringify(j))).toEqual(j);
-    expect(parseJob('{')).toBe('body is not JSON');
-    expect(parseJob('[]')).toBe('body is not a JSON object');
-    expect(parseJob(JSON.stringify({ ...j, executionId: undefined }))).toBe(
-      'executionId is missing',
-    );
-    expect(parseJob(JSON.stringify({ ...j, callbackPath: '/elsewhere' }))).toMatch(
-      /is not \/v1\/callbacks\/<applicationId>/,
-    );
+    expect(parseExportJob(JSON.stringify(j))).toEqual({ ok: true, job: j });
+    expect(parseExportJob('{')).toEqual({ ok: false, reason: 'body is not JSON' });
+    expect(parseExportJob('[]')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^\(job\)/),
+    });
+    expect(parseExportJob(JSON.stringify({ ...j, executionId: undefined }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^executionId: /),
+    });
+    expect(parseExportJob(JSON.stringify({ ...j, callbackPath: '/elsewhere' }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^callbackPath: .*\/v1\/callbacks\//),
+    });
+    expect(
+      parseExportJob(JSON.stringify({ ...j, callbackPath: '/v1/callbacks/has space' })),
+    ).toMatchObject({ ok: false, reason: expect.stringMatching(/<applicationId>/) });
   });
 });
