@@ -7,7 +7,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { runWorker, type WorkerOptions } from '../../../cli/worker';
 import { parseExportJob } from '../../../functions/contract/export-job';
 import { verifyCallbackSignature } from '../../../functions/core/signature';
@@ -215,14 +215,21 @@ describe('the demo worker', () => {
     });
   });
 
-  it('with --once, stops after the idle time', async () => {
-    sqs.on(ReceiveMessageCommand).resolves({});
-    const started = Date.now();
+  it('with --once, keeps receiving until nothing came for the idle time, then stops', async () => {
+    // Each empty receive takes 20 ms of a fake clock: the third one reaches 60 ms >= 50 ms idle.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    sqs.on(ReceiveMessageCommand).callsFake(() => {
+      vi.setSystemTime(Date.now() + 20);
+      return {};
+    });
+    try {
+      const summary = await runWorker(options(fakeFetch().impl, { idleMs: 50 }));
 
-    const summary = await runWorker(options(fakeFetch().impl, { idleMs: 50 }));
-
-    expect(summary).toEqual({ done: 0, duplicates: 0, skipped: 0, failed: 0 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+      expect(summary).toEqual({ done: 0, duplicates: 0, skipped: 0, failed: 0 });
+      expect(sqs.commandCalls(ReceiveMessageCommand)).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
