@@ -69,7 +69,7 @@ export interface WorkerSummary {
 /** How often a callback is tried when the API is unreachable or answers 5xx/429. */
 const CALLBACK_ATTEMPTS = 3;
 
-export class DemoWorker {
+class DemoWorker {
   /** executionIds reported to the end; a second delivery of one is deleted unreported. */
   private readonly finished = new Set<string>();
   private readonly log: (line: string) => void;

@@ -33,7 +33,7 @@ export interface LocalSettings {
   readonly callbackSecretsGiven: boolean;
 }
 
-export const DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS = 5;
+const DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS = 5;
 
 /** Reads and validates the local stack's variables; a bad value throws a readable error. */
 export function readLocalSettings(env: Record<string, string | undefined>): LocalSettings {

@@ -66,7 +66,7 @@ export function parseRedriveArgs(argv: readonly string[], env: Record<string, st
  * The queue a DLQ belongs to, by the naming every stage uses (`<name>-dlq` → `<name>`). Given
  * explicitly because messages the consumer dead-lettered itself record no source queue.
  */
-export function sourceQueueOf(dlq: string): string {
+function sourceQueueOf(dlq: string): string {
   return dlq.endsWith('-dlq') ? dlq.slice(0, -'-dlq'.length) : QUEUE_NAMES.ledgerEvents;
 }
 

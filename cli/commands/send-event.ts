@@ -27,7 +27,7 @@ export interface LedgerEvent {
   readonly data: { amount: number; currency: string; paymentId?: string; reference?: string };
 }
 
-export const DEFAULT_EVENT_SOURCE = 'urn:idempotent-ledger:cli';
+const DEFAULT_EVENT_SOURCE = 'urn:idempotent-ledger:cli';
 
 const OPTIONS = {
   account: { type: 'string' },

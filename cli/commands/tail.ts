@@ -16,7 +16,7 @@ import { pretty } from './callback';
 
 const NAME = 'tail';
 
-export const TAIL_QUEUES = [QUEUE_NAMES.ledgerEventsDeadLetter, QUEUE_NAMES.exportJobs] as const;
+const TAIL_QUEUES = [QUEUE_NAMES.ledgerEventsDeadLetter, QUEUE_NAMES.exportJobs] as const;
 export type TailQueue = (typeof TAIL_QUEUES)[number];
 
 export interface TailArgs {
@@ -211,7 +211,7 @@ export function readable(message: Message): string {
   return lines.join('\n');
 }
 
-export function toJson(queue: string, message: Message): Record<string, unknown> {
+function toJson(queue: string, message: Message): Record<string, unknown> {
   let body: unknown = message.Body;
   try {
     body = JSON.parse(message.Body ?? '');

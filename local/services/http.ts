@@ -3,7 +3,7 @@ import { startHttpServer } from '../http-adapter';
 import type { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
 
-export const HTTP_HOST = '127.0.0.1';
+const HTTP_HOST = '127.0.0.1';
 
 export interface HttpServiceOptions {
   readonly port: number;

@@ -4,7 +4,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../../functions/core/tasks';
 import { createOutboxDispatcher } from '../../../functions/dispatcher/dispatcher';
-import { recordingMetrics } from '../../../functions/observability/metrics';
+import { recordingMetrics } from '../../support/metrics';
 
 const silent = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 

@@ -8,9 +8,9 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, expect, it } from 'vitest';
 import { composeEventsHandler } from '../../../functions/events/compose';
-import { recordingMetrics } from '../../../functions/observability/metrics';
 import { testConfig } from '../../support/config';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
+import { recordingMetrics } from '../../support/metrics';
 
 const ddb = mockClient(DynamoDBClient);
 const sqs = mockClient(SQSClient);

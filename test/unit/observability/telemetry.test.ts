@@ -15,13 +15,13 @@ import { createEventsConsumer } from '../../../functions/events/consumer';
 import { createHttpApp } from '../../../functions/http/app';
 import { composeHttpHandler } from '../../../functions/http/compose';
 import type { Log } from '../../../functions/observability/log';
-import { recordingMetrics } from '../../../functions/observability/metrics';
 import { lambdaTelemetry } from '../../../functions/observability/powertools';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
 import { httpEvent } from '../../support/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
+import { recordingMetrics } from '../../support/metrics';
 
 function recordingLog() {
   const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
