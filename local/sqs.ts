@@ -8,7 +8,7 @@ import {
 import { buildApp } from 'fauxqs';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { MAX_RECEIVE_COUNT, QUEUE_NAMES } from '../functions/contract/names';
-import { abortableSleep } from '../functions/timing';
+import { waitUntilAnswering } from './wait-until-answering';
 
 export function localSqsClient(endpoint: string): SQSClient {
   return new SQSClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
@@ -58,23 +58,13 @@ export async function waitUntilSqsAnswers(
   signal?: AbortSignal,
 ): Promise<void> {
   const client = localSqsClient(endpoint);
-  const deadline = Date.now() + timeoutMs;
   try {
-    for (;;) {
-      signal?.throwIfAborted();
-      try {
-        await client.send(new ListQueuesCommand({ MaxResults: 1 }), { abortSignal: signal });
-        return;
-      } catch (error) {
-        signal?.throwIfAborted();
-        if (Date.now() > deadline) {
-          throw new Error(`SQS at ${endpoint} did not answer in ${timeoutMs} ms`, {
-            cause: error,
-          });
-        }
-        await abortableSleep(150);
-      }
-    }
+    await waitUntilAnswering(
+      `SQS at ${endpoint}`,
+      (abortSignal) => client.send(new ListQueuesCommand({ MaxResults: 1 }), { abortSignal }),
+      timeoutMs,
+      signal,
+    );
   } finally {
     client.destroy();
   }

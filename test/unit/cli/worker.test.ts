@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -11,6 +10,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { runWorker, type WorkerOptions } from '../../../cli/worker';
 import { parseExportJob } from '../../../functions/contract/export-job';
 import { verifyCallbackSignature } from '../../../functions/core/signature';
+import { exportJob } from '../../support/export-job';
 
 const QUEUE_URL = 'http://sqs.us-east-1.localhost:4566/000000000000/export-jobs';
 const API = 'http://127.0.0.1:3000';
@@ -48,16 +48,7 @@ function fakeFetch(statuses: number[] = []) {
   return { impl, sent, timeline };
 }
 
-function job(overrides: Record<string, unknown> = {}) {
-  return {
-    taskId: randomUUID(),
-    executionId: randomUUID(),
-    accountId: randomUUID(),
-    format: 'csv',
-    callbackPath: '/v1/callbacks/export-worker',
-    ...overrides,
-  };
-}
+const job = exportJob;
 
 function message(body: unknown, n = 1): Message {
   return {
