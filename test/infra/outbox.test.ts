@@ -2,6 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OutboxDispatcher } from '../../lib/constructs/outbox-dispatcher';
 import {
@@ -292,8 +293,13 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(alarmOn(dispatchDlqId).AlarmDescription).toContain(
       'docs/alarms.md#outbox-dispatch-dlq-not-empty',
     );
-    expect(logicalIdOf(ledger.stacks.stateless.exportJobsDeadLetterAlarm)).toBeDefined();
-    expect(logicalIdOf(ledger.stacks.stateless.outboxDispatchDeadLetterAlarm)).toBeDefined();
+    // The stack's typed alarm properties are these very alarms (not merely some construct).
+    const alarmOf = (alarm: IConstruct) =>
+      propertiesOfId(template, 'AWS::CloudWatch::Alarm', logicalIdOf(alarm));
+    expect(alarmOf(ledger.stacks.stateless.exportJobsDeadLetterAlarm)).toEqual(alarmOn(dlqId));
+    expect(alarmOf(ledger.stacks.stateless.outboxDispatchDeadLetterAlarm)).toEqual(
+      alarmOn(dispatchDlqId),
+    );
   });
 
   it('alarms when the dispatcher falls 10 minutes behind the stream', () => {
