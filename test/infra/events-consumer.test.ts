@@ -2,6 +2,7 @@ import { App, Duration } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveLedgerConfig } from '../../lib/config';
 import { StatefulStack } from '../../lib/stateful-stack';
 import { StatelessStack } from '../../lib/stateless-stack';
 import {
@@ -217,14 +218,9 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
     const topic = { Ref: logicalIdOf(ledger.stacks.stateless.operations.topic) };
     expect(alarm.AlarmActions).toEqual([topic]);
     expect(alarm.OKActions).toEqual([topic]);
-    expect(ledger.stacks.stateless.eventsDeadLetterAlarm).toBeInstanceOf(cloudwatch.Alarm);
-    expect(
-      propertiesOfId(
-        template,
-        'AWS::CloudWatch::Alarm',
-        logicalIdOf(ledger.stacks.stateless.eventsDeadLetterAlarm),
-      ),
-    ).toEqual(alarm);
+    const typed = ledger.stacks.stateless.alarms['ledger-events-dlq-not-empty'];
+    expect(typed).toBeInstanceOf(cloudwatch.Alarm);
+    expect(propertiesOfId(template, 'AWS::CloudWatch::Alarm', logicalIdOf(typed))).toEqual(alarm);
   });
 });
 
@@ -252,9 +248,8 @@ describe('StatelessStack: ledger-events consumer (configured)', () => {
           exportJobQueues: stateful.exportJobQueues,
           outboxDispatchDeadLetterQueue: stateful.outboxDispatchDeadLetterQueue,
           callbackSecret: stateful.callbackSecret,
-          httpHandlerCode: stubHandlerCode(),
-          eventsHandlerCode: stubHandlerCode(),
-          dispatcherHandlerCode: stubHandlerCode(),
+          config: resolveLedgerConfig({}),
+          handlerCode: stubHandlerCode(),
           eventsConsumerTimeout: Duration.seconds(31),
         }),
     ).toThrow(

@@ -292,15 +292,21 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(alarmOn(dispatchDlqId).AlarmDescription).toContain(
       'docs/alarms.md#outbox-dispatch-dlq-not-empty',
     );
-    expect(logicalIdOf(ledger.stacks.stateless.exportJobsDeadLetterAlarm)).toBeDefined();
-    expect(logicalIdOf(ledger.stacks.stateless.outboxDispatchDeadLetterAlarm)).toBeDefined();
+    const { alarms } = ledger.stacks.stateless;
+    for (const [slug, queueId] of [
+      ['export-jobs-dlq-not-empty', dlqId],
+      ['outbox-dispatch-dlq-not-empty', dispatchDlqId],
+    ] as const) {
+      const typed = propertiesOfId(template, 'AWS::CloudWatch::Alarm', logicalIdOf(alarms[slug]));
+      expect(typed, slug).toEqual(alarmOn(queueId));
+    }
   });
 
   it('alarms when the dispatcher falls 10 minutes behind the stream', () => {
     const alarm = propertiesOfId(
       template,
       'AWS::CloudWatch::Alarm',
-      logicalIdOf(ledger.stacks.stateless.outboxIteratorAgeAlarm),
+      logicalIdOf(ledger.stacks.stateless.alarms['outbox-dispatcher-behind']),
     );
     expect(alarm).toMatchObject({
       Namespace: 'AWS/Lambda',
@@ -330,8 +336,7 @@ describe('OutboxDispatcher: synth-time validation', () => {
     expect(
       () =>
         new OutboxDispatcher(stack, 'Dispatcher', {
-          entry: 'unused.ts',
-          code: stubHandlerCode(),
+          functionDefaults: { code: stubHandlerCode() },
           table,
           exportJobsQueue: queue,
           deadLetterQueue: queue,

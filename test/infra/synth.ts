@@ -37,9 +37,7 @@ export function synthLedger(
 ): SynthesizedLedger {
   const app = new App({ builtinCloudFormationValidation: false });
   const stacks = createLedgerStacks(app, resolveLedgerConfig(raw), {
-    httpHandlerCode: stubHandlerCode(),
-    eventsHandlerCode: stubHandlerCode(),
-    dispatcherHandlerCode: stubHandlerCode(),
+    handlerCode: stubHandlerCode(),
   });
   if (options.compliance) addComplianceChecks(app);
   return {
