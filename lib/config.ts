@@ -92,26 +92,26 @@ export const DEFAULT_EVENTS_BATCH_SIZE = 10;
 export const DEFAULT_EVENTS_MAX_CONCURRENCY = 5;
 
 /** Log retention when `logRetentionDays` is not set. */
-export const DEFAULT_LOG_RETENTION_DAYS: LogRetentionDays = 30;
+const DEFAULT_LOG_RETENTION_DAYS: LogRetentionDays = 30;
 
 /**
  * `$default` stage throttling when `apiRateLimit` / `apiBurstLimit` are not set. The callbacks
  * route defaults to half of each (50 / 100), see {@link halfOf}.
  */
-export const DEFAULT_API_THROTTLE: ThrottleConfig = { rateLimit: 100, burstLimit: 200 };
+const DEFAULT_API_THROTTLE: ThrottleConfig = { rateLimit: 100, burstLimit: 200 };
 
 /**
  * Outbox dispatcher reserved concurrency by default. Stream records are processed one invocation
  * per shard, in order, so more concurrency does not reorder anything; the cap keeps a runaway
  * (a retry storm across many shards) from taking the account's concurrency from the API.
  */
-export const DEFAULT_DISPATCHER_RESERVED_CONCURRENCY = 2;
+const DEFAULT_DISPATCHER_RESERVED_CONCURRENCY = 2;
 
 /** 5xx responses in 5 minutes that raise the API 5xx alarm by default. */
-export const DEFAULT_API_5XX_THRESHOLD = 5;
+const DEFAULT_API_5XX_THRESHOLD = 5;
 
 /** The callbacks route's default limits: half the stage's, never below 1. */
-export const halfOf = (throttle: ThrottleConfig): ThrottleConfig => ({
+const halfOf = (throttle: ThrottleConfig): ThrottleConfig => ({
   rateLimit: Math.max(1, Math.floor(throttle.rateLimit / 2)),
   burstLimit: Math.max(1, Math.floor(throttle.burstLimit / 2)),
 });
@@ -326,33 +326,31 @@ const reserved = (value: number | 'none' | undefined, fallback: number | undefin
   value === 'none' ? undefined : (value ?? fallback);
 
 /** Raw context → {@link LedgerConfig}: the settings above, then the defaults and derived values. */
-export const ledgerContextSchema = z
-  .object(contextShape)
-  .transform((context, ctx): LedgerConfig => {
-    const deletionProtection = context.deletionProtection ?? true;
-    return {
-      stage: context.stage ?? DEFAULT_STAGE,
-      auth: authOf(context, ctx),
-      deletionProtection,
-      removalPolicy: context.removalPolicy ?? (deletionProtection ? 'retain' : 'destroy'),
-      logRetentionDays: context.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS,
-      idempotencyRetentionSeconds:
-        context.idempotencyRetentionSeconds ?? DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
-      inboxRetentionSeconds: context.inboxRetentionSeconds ?? DEFAULT_INBOX_RETENTION_SECONDS,
-      exportFee: context.exportFee ?? DEFAULT_EXPORT_FEE,
-      eventsBatchSize: context.eventsBatchSize ?? DEFAULT_EVENTS_BATCH_SIZE,
-      eventsMaxConcurrency: context.eventsMaxConcurrency ?? DEFAULT_EVENTS_MAX_CONCURRENCY,
-      callbackApplicationId: context.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,
-      ...checkThrottling(context, ctx),
-      httpReservedConcurrency: reserved(context.httpReservedConcurrency, undefined),
-      dispatcherReservedConcurrency: reserved(
-        context.dispatcherReservedConcurrency,
-        DEFAULT_DISPATCHER_RESERVED_CONCURRENCY,
-      ),
-      alarmEmail: context.alarmEmail,
-      api5xxThreshold: context.api5xxThreshold ?? DEFAULT_API_5XX_THRESHOLD,
-    };
-  });
+const ledgerContextSchema = z.object(contextShape).transform((context, ctx): LedgerConfig => {
+  const deletionProtection = context.deletionProtection ?? true;
+  return {
+    stage: context.stage ?? DEFAULT_STAGE,
+    auth: authOf(context, ctx),
+    deletionProtection,
+    removalPolicy: context.removalPolicy ?? (deletionProtection ? 'retain' : 'destroy'),
+    logRetentionDays: context.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS,
+    idempotencyRetentionSeconds:
+      context.idempotencyRetentionSeconds ?? DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+    inboxRetentionSeconds: context.inboxRetentionSeconds ?? DEFAULT_INBOX_RETENTION_SECONDS,
+    exportFee: context.exportFee ?? DEFAULT_EXPORT_FEE,
+    eventsBatchSize: context.eventsBatchSize ?? DEFAULT_EVENTS_BATCH_SIZE,
+    eventsMaxConcurrency: context.eventsMaxConcurrency ?? DEFAULT_EVENTS_MAX_CONCURRENCY,
+    callbackApplicationId: context.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,
+    ...checkThrottling(context, ctx),
+    httpReservedConcurrency: reserved(context.httpReservedConcurrency, undefined),
+    dispatcherReservedConcurrency: reserved(
+      context.dispatcherReservedConcurrency,
+      DEFAULT_DISPATCHER_RESERVED_CONCURRENCY,
+    ),
+    alarmEmail: context.alarmEmail,
+    api5xxThreshold: context.api5xxThreshold ?? DEFAULT_API_5XX_THRESHOLD,
+  };
+});
 
 /**
  * Validates raw CDK context and applies defaults. Pure: no CDK, no environment access, so

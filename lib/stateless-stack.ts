@@ -36,14 +36,14 @@ import { ServiceAlarms } from './constructs/service-alarms';
  * Secrets Manager actions of the HTTP function on the callback secret. Deliberately not
  * `secret.grantRead()`, which adds `DescribeSecret` the function never calls.
  */
-export const CALLBACK_SECRET_ACTIONS = ['secretsmanager:GetSecretValue'] as const;
+const CALLBACK_SECRET_ACTIONS = ['secretsmanager:GetSecretValue'] as const;
 
 /**
  * DynamoDB actions the HTTP function may use on the ledger table. TransactWriteItems is
  * authorised per item by PutItem / UpdateItem / ConditionCheckItem; TransactGetItems by GetItem.
  * Deliberately absent: DeleteItem, Scan, BatchWriteItem, table management.
  */
-export const HTTP_TABLE_ACTIONS = [
+const HTTP_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',

@@ -5,7 +5,7 @@ import { APPLICATION_ID_PATTERN } from '../../functions/contract/names';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../../functions/contract/retention';
 
 /** Length of the generated initial secret: 64 letters and digits (~380 bits). */
-export const GENERATED_CALLBACK_SECRET_LENGTH = 64;
+const GENERATED_CALLBACK_SECRET_LENGTH = 64;
 
 export interface CallbackSecretsProps {
   /**

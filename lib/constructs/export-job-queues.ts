@@ -15,7 +15,7 @@ export const OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME = 'outbox-dispatch-dlq';
  * longer extends the message's visibility (`ChangeMessageVisibility`) while it works. A job
  * that reappears anyway is harmless: workers dedup by `executionId` (contract §8).
  */
-export const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.minutes(5);
+const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.minutes(5);
 
 export interface ExportJobQueuesProps {
   /**

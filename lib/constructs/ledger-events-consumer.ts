@@ -8,7 +8,7 @@ import type { LedgerEventQueuesRef } from './ledger-event-queues';
 import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
 /** How long Lambda may gather records before invoking when nothing else is configured. */
-export const DEFAULT_EVENTS_MAX_BATCHING_WINDOW = Duration.seconds(1);
+const DEFAULT_EVENTS_MAX_BATCHING_WINDOW = Duration.seconds(1);
 
 /**
  * DynamoDB actions of the events consumer on the ledger table: the same item-level set as the
@@ -17,7 +17,7 @@ export const DEFAULT_EVENTS_MAX_BATCHING_WINDOW = Duration.seconds(1);
  * guards and reads by account. Deliberately absent: DeleteItem, Scan, BatchWriteItem, table
  * management.
  */
-export const EVENTS_TABLE_ACTIONS = [
+const EVENTS_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',

@@ -76,10 +76,10 @@ export interface LedgerFunctionProps extends LedgerFunctionDefaults {
 }
 
 /** The runtime of every function; the bundles target it (`target: 'node22'`). */
-export const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
+const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
 /** Why the functions stay on {@link LEDGER_RUNTIME} although cdk-nag's AwsSolutions-L1 wants the newest. */
-export const RUNTIME_ACKNOWLEDGEMENT_REASON =
+const RUNTIME_ACKNOWLEDGEMENT_REASON =
   'Node.js 22 is the runtime this service is built and tested for: the bundles target node22, the SDK versions are pinned and tested against it, and it is an AWS-supported LTS runtime. Moving to a newer runtime is a deliberate change (bundle target, tests, canary), not an automatic one.';
 
 /**

@@ -12,10 +12,10 @@ import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './led
  * another; 30 s covers a full batch with SDK retries. A timed-out batch is retried whole, which
  * resends jobs already sent: harmless, workers dedup by `executionId`.
  */
-export const OUTBOX_DISPATCHER_TIMEOUT = Duration.seconds(30);
+const OUTBOX_DISPATCHER_TIMEOUT = Duration.seconds(30);
 
 /** Stream records per invocation by default. */
-export const DEFAULT_OUTBOX_BATCH_SIZE = 25;
+const DEFAULT_OUTBOX_BATCH_SIZE = 25;
 
 /**
  * How long a failing record is retried before Lambda gives up and writes the batch's location to
@@ -28,16 +28,16 @@ export const DEFAULT_OUTBOX_MAX_RECORD_AGE = Duration.hours(12);
  * Retries of a failing batch: -1 is unlimited, so {@link DEFAULT_OUTBOX_MAX_RECORD_AGE} alone
  * bounds how long the dispatcher keeps trying.
  */
-export const OUTBOX_RETRY_ATTEMPTS = -1;
+const OUTBOX_RETRY_ATTEMPTS = -1;
 
 /**
  * The dispatcher's only table action: it marks an outbox item dispatched (`UpdateItem` with
  * `attribute_exists(pk)`). Stream read permissions come from the event source.
  */
-export const OUTBOX_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
+const OUTBOX_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
 
 /** Stream records the dispatcher is invoked for: new outbox items, nothing else on the table. */
-export const OUTBOX_FILTER = lambda.FilterCriteria.filter({
+const OUTBOX_FILTER = lambda.FilterCriteria.filter({
   eventName: lambda.FilterRule.isEqual('INSERT'),
   dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual(OUTBOX_ITEM_KIND) } } },
 });
@@ -84,7 +84,7 @@ export interface OutboxDispatcherProps {
 }
 
 /** Why the dispatcher's role has `dynamodb:ListStreams` on `*` (cdk-nag AwsSolutions-IAM5). */
-export const LIST_STREAMS_ACKNOWLEDGEMENT_REASON =
+const LIST_STREAMS_ACKNOWLEDGEMENT_REASON =
   'dynamodb:ListStreams has no resource-level permissions, so IAM only accepts it on "*"; Lambda needs it to read the table stream. It returns stream ARNs and labels, no table data. Every other statement of the role names its resource (the stream ARN, the table ARN, export-jobs, outbox-dispatch-dlq).';
 
 /**

@@ -11,7 +11,7 @@ export const DEAD_LETTER_RETENTION = Duration.days(14);
  * enqueue time when the redrive policy moves it, so a message near the end of its main-queue
  * life still gets at least ten days in the DLQ.
  */
-export const MAIN_QUEUE_RETENTION = Duration.days(4);
+const MAIN_QUEUE_RETENTION = Duration.days(4);
 
 /**
  * House style for every queue: a standard queue with SQS-managed encryption (SSE-SQS, no KMS

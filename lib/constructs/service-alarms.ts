@@ -13,13 +13,13 @@ import { TABLE_OPERATIONS, tableOperationMetric } from './operations-dashboard';
 import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from './outbox-dispatcher';
 
 /** Iterator age at which the dispatcher's `outbox-dispatcher-behind` alarm fires. */
-export const OUTBOX_ITERATOR_AGE_THRESHOLD = Duration.minutes(10);
+const OUTBOX_ITERATOR_AGE_THRESHOLD = Duration.minutes(10);
 
 /** Period of the function, API and table alarms. */
-export const ALARM_PERIOD = Duration.minutes(5);
+const ALARM_PERIOD = Duration.minutes(5);
 
 /** StorageThrottle counts (retries + 503s) in 5 minutes that raise `storage-throttle-retries`. */
-export const STORAGE_THROTTLE_THRESHOLD = 10;
+const STORAGE_THROTTLE_THRESHOLD = 10;
 
 export interface ServiceAlarmsProps {
   /** The alarm topic and house style every alarm goes through. */

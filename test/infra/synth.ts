@@ -26,15 +26,26 @@ export interface SynthOptions {
 export const stubHandlerCode = (): lambda.Code =>
   lambda.Code.fromInline('export const handler = async () => ({});');
 
+/** One synthesis per configuration per test file: templates are read-only once synthesized. */
+const synthesized = new Map<string, SynthesizedLedger>();
+
 /**
  * Synthesizes both stacks from raw context exactly as `bin/app.ts` does, except that the
  * functions get stub code so no bundling happens, and CDK's built-in CloudFormation validation
  * (a WASM engine costing ~5 s per worker) is off. `bundling.test.ts` covers both for real.
+ * The same configuration asked for twice in a file is synthesized once.
  */
 export function synthLedger(
   raw: RawLedgerContext = {},
   options: SynthOptions = {},
 ): SynthesizedLedger {
+  const key = JSON.stringify([raw, options.compliance ?? false]);
+  const cached = synthesized.get(key) ?? synthesizeLedger(raw, options);
+  synthesized.set(key, cached);
+  return cached;
+}
+
+function synthesizeLedger(raw: RawLedgerContext, options: SynthOptions): SynthesizedLedger {
   const app = new App({ builtinCloudFormationValidation: false });
   const stacks = createLedgerStacks(app, resolveLedgerConfig(raw), {
     handlerCode: stubHandlerCode(),
