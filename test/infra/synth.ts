@@ -1,5 +1,5 @@
 import { App, CfnElement, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Capture, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { addComplianceChecks } from '../../lib/compliance';
@@ -190,6 +190,16 @@ export function exportedValue(ledger: SynthesizedLedger, imported: unknown): unk
     { Value: unknown; Export?: { Name: string } }
   >;
   return Object.values(outputs).find((o) => o.Export?.Name === name)?.Value;
+}
+
+/**
+ * `value` as the stateless stack imports it: `{ 'Fn::ImportValue': <name> }`, where `<name>` is
+ * the export of the stateful output whose value is `value` (fails if no output exports it).
+ */
+export function importOf(ledger: SynthesizedLedger, value: unknown): { 'Fn::ImportValue': string } {
+  const name = new Capture();
+  ledger.stateful.hasOutput('*', { Value: value, Export: { Name: name } });
+  return { 'Fn::ImportValue': name.asString() };
 }
 
 /**
