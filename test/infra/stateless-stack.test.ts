@@ -2,6 +2,7 @@ import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   asList,
+  expectRolePolicy,
   exportedValue,
   importOf,
   logicalIdOf,
@@ -101,30 +102,18 @@ describe('StatelessStack (IAM auth, default config)', () => {
   });
 
   it('grants the HTTP function item-level table actions on the table and GetSecretValue on the secret, nothing else', () => {
-    const role = { Ref: roleIdOf(ledger.stacks.stateless.httpFunction) };
-    const policiesOfRole = template.findResources('AWS::IAM::Policy', {
-      Properties: { Roles: Match.arrayWith([role]) },
-    });
-    expect(Object.keys(policiesOfRole)).toHaveLength(1);
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [role],
-      PolicyDocument: {
-        Statement: Match.exact([
-          {
-            Sid: 'LedgerTableItemAccess',
-            Effect: 'Allow',
-            Action: TABLE_ACTIONS,
-            Resource: importOf(ledger, { 'Fn::GetAtt': [tableId, 'Arn'] }),
-          },
-          {
-            Sid: 'CallbackSecretRead',
-            Effect: 'Allow',
-            Action: 'secretsmanager:GetSecretValue',
-            Resource: importOf(ledger, { Ref: secretId }),
-          },
-        ]),
+    expectRolePolicy(ledger, ledger.stacks.stateless.httpFunction, [
+      {
+        Sid: 'LedgerTableItemAccess',
+        Action: TABLE_ACTIONS,
+        Resource: importOf(ledger, { 'Fn::GetAtt': [tableId, 'Arn'] }),
       },
-    });
+      {
+        Sid: 'CallbackSecretRead',
+        Action: 'secretsmanager:GetSecretValue',
+        Resource: importOf(ledger, { Ref: secretId }),
+      },
+    ]);
   });
 
   it('has no DeleteItem, Scan or service wildcard anywhere, and "*" only for dynamodb:ListStreams', () => {

@@ -1,7 +1,8 @@
 import { App, CfnElement, Stack } from 'aws-cdk-lib';
-import { Capture, Template } from 'aws-cdk-lib/assertions';
+import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
+import { expect } from 'vitest';
 import { addComplianceChecks } from '../../lib/compliance';
 import { type RawLedgerContext, resolveLedgerConfig } from '../../lib/config';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
@@ -200,6 +201,28 @@ export function importOf(ledger: SynthesizedLedger, value: unknown): { 'Fn::Impo
   const name = new Capture();
   ledger.stateful.hasOutput('*', { Value: value, Export: { Name: name } });
   return { 'Fn::ImportValue': name.asString() };
+}
+
+/**
+ * The role of `fn` in the stateless stack has one attached policy, and its statements are
+ * exactly `statements`, in order (least privilege: nothing more, nothing else).
+ */
+export function expectRolePolicy(
+  ledger: SynthesizedLedger,
+  fn: lambda.IFunction,
+  statements: readonly Record<string, unknown>[],
+): void {
+  const role = { Ref: roleIdOf(fn) };
+  const policies = ledger.stateless.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: Match.arrayWith([role]) },
+  });
+  expect(Object.keys(policies), fn.node.path).toHaveLength(1);
+  ledger.stateless.hasResourceProperties('AWS::IAM::Policy', {
+    Roles: [role],
+    PolicyDocument: {
+      Statement: Match.exact(statements.map((st) => ({ Effect: 'Allow', ...st }))),
+    },
+  });
 }
 
 /**
