@@ -138,28 +138,14 @@ export function statementsNotOf(template: Template, roleId: string): Statement[]
 
 export const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
-/** Everything a role is granted: its inline policies, attached `AWS::IAM::Policy`s, managed policies. */
-export interface RoleGrants {
-  readonly statements: Statement[];
-  readonly managedPolicyArns: unknown[];
-}
-
-export function roleGrantsOf(template: Template, roleId: string): RoleGrants {
-  const role = propertiesOfId(template, 'AWS::IAM::Role', roleId);
-  const inline = (
-    (role.Policies as { PolicyDocument: { Statement: Statement[] } }[]) ?? []
-  ).flatMap((policy) => policy.PolicyDocument.Statement);
-  return {
-    statements: [...inline, ...statementsOf(template, roleId)],
-    managedPolicyArns: (role.ManagedPolicyArns as unknown[] | undefined) ?? [],
-  };
-}
-
 /** Every IAM statement of `template`: inline role policies and `AWS::IAM::Policy` documents. */
 export function allStatementsOf(template: Template): Statement[] {
-  return Object.keys(template.findResources('AWS::IAM::Role')).flatMap(
-    (roleId) => roleGrantsOf(template, roleId).statements,
+  const inline = Object.values(propertiesOf(template, 'AWS::IAM::Role')).flatMap((role) =>
+    ((role.Policies as { PolicyDocument: { Statement: Statement[] } }[]) ?? []).flatMap(
+      (policy) => policy.PolicyDocument.Statement,
+    ),
   );
+  return [...inline, ...statementsOf(template)];
 }
 
 /**
