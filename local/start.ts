@@ -2,20 +2,29 @@
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
  * Order: DynamoDB Local + table, SQS emulator + queues, the export bucket (S3 on the same
- * emulator), HTTP API, queue poller, the outbox dispatcher behind the table's stream (it needs the
- * queues), the export worker (unless EXPORT_WORKER=off), then the sweeper of due holds and
- * execution deadlines.
- * `ready` is printed after that.
+ * emulator), HTTP API, the events consumer behind a queue poller, the outbox dispatcher behind the
+ * table's stream, the export worker behind a poller on export-jobs (unless EXPORT_WORKER=off) and
+ * the sweeper of due holds and execution deadlines. `ready` is printed after that.
+ * Each function is composed in local/functions.ts and started here behind its trigger.
  */
 import { banner } from './banner';
-import { startDispatcherService } from './services/dispatcher';
+import {
+  EXPORT_JOB_VISIBILITY_SECONDS,
+  type LocalResources,
+  localDispatcherHandler,
+  localEventsHandler,
+  localExportWorkerHandler,
+  localHttpHandler,
+  localSweep,
+} from './functions';
 import { startDynamoService } from './services/dynamodb';
-import { startExportWorkerService } from './services/export-worker';
 import { reserveHttpPort, startHttpService } from './services/http';
 import { Lifecycle } from './services/lifecycle';
-import { startPollerService } from './services/poller';
+import { lineLog } from './services/line-log';
+import { startQueueTrigger } from './services/queue';
 import { startS3Service } from './services/s3';
 import { reserveSqsPort, startSqsService } from './services/sqs';
+import { startStreamTrigger } from './services/stream';
 import { startSweeperService } from './services/sweeper';
 import { type LocalSettings, readLocalSettings } from './settings';
 
@@ -82,6 +91,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     },
   });
 
+  const { config, callbackSecrets } = settings;
   out(
     settings.sqsEndpoint ? `using SQS at ${settings.sqsEndpoint}` : 'starting the SQS emulator...',
   );
@@ -89,51 +99,61 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.sqsPort,
     endpoint: settings.sqsEndpoint,
   });
-
   const s3Endpoint = settings.s3Endpoint ?? sqs.endpoint;
-  out(`creating the export bucket "${settings.config.exportBucket}" on ${s3Endpoint}...`);
-  const s3 = await startS3Service(lifecycle, s3Endpoint, settings.config.exportBucket);
+  out(`creating the export bucket "${config.exportBucket}" on ${s3Endpoint}...`);
+  const s3 = await startS3Service(lifecycle, s3Endpoint, config.exportBucket);
+  const local: LocalResources = {
+    config,
+    callbackSecrets,
+    dynamo: dynamo.client,
+    sqs: sqs.client,
+    queues: sqs.queues,
+    s3,
+  };
 
   out('starting the HTTP API...');
   const http = await startHttpService(lifecycle, {
     port: settings.port,
-    dynamoClient: dynamo.client,
-    s3,
-    config: settings.config,
-    callbackSecrets: settings.callbackSecrets,
+    handler: localHttpHandler(local),
     log: (line) => out(`[http] ${line}`),
   });
 
   out('starting the queue poller...');
-  await startPollerService(lifecycle, {
+  await startQueueTrigger(lifecycle, {
     sqs,
-    dynamoClient: dynamo.client,
-    config: settings.config,
+    queue: sqs.queues.ledgerEvents,
+    handler: localEventsHandler(
+      local,
+      lineLog((line) => out(`[events] ${line}`)),
+    ),
     visibilityTimeoutSeconds: settings.sqsVisibilityTimeoutSeconds,
     log: (line) => out(`[poller] ${line}`),
-    eventsLog: (line) => out(`[events] ${line}`),
   });
 
   out('starting the outbox dispatcher (stream poller)...');
-  const dispatcher = await startDispatcherService(lifecycle, {
+  const dispatcher = await startStreamTrigger(lifecycle, {
     dynamo,
-    sqs,
-    config: settings.config,
+    tableName: config.tableName,
+    handler: localDispatcherHandler(
+      local,
+      lineLog((line) => out(`[outbox] ${line}`)),
+    ),
     log: (line) => out(`[stream] ${line}`),
-    outboxLog: (line) => out(`[outbox] ${line}`),
   });
 
   if (settings.exportWorker) {
     out('starting the export worker...');
-    await startExportWorkerService(lifecycle, {
+    await startQueueTrigger(lifecycle, {
       sqs,
-      dynamoClient: dynamo.client,
-      s3,
-      config: settings.config,
-      apiUrl: http.url,
-      callbackSecrets: settings.callbackSecrets,
+      queue: sqs.queues.exportJobs,
+      handler: localExportWorkerHandler(
+        local,
+        http.url,
+        lineLog((line) => out(`[export] ${line}`)),
+      ),
+      batchSize: 1,
+      visibilityTimeoutSeconds: EXPORT_JOB_VISIBILITY_SECONDS,
       log: (line) => out(`[exports] ${line}`),
-      workerLog: (line) => out(`[export] ${line}`),
     });
   } else {
     out('export worker off (EXPORT_WORKER=off): jobs wait on export-jobs');
@@ -141,10 +161,11 @@ async function startStack(settings: LocalSettings): Promise<void> {
 
   out(`starting the sweeper (every ${settings.sweepIntervalSeconds} s)...`);
   startSweeperService(lifecycle, {
-    dynamoClient: dynamo.client,
-    tableName: settings.config.tableName,
+    sweep: localSweep(
+      local,
+      lineLog((line) => out(`[sweep] ${line}`)),
+    ),
     intervalSeconds: settings.sweepIntervalSeconds,
-    log: (line) => out(`[sweep] ${line}`),
   });
 
   lifecycle.signal.throwIfAborted();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EXPORT_JOBS_QUEUE } from '../../local/sqs';
+import { QUEUE_NAMES } from '../../functions/contract/names';
+import { sleep } from '../../functions/core/retry';
 import { type ApiAnswer, apiClient, expectStatus } from '../api';
 import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../args';
 import { unreachable } from '../callbacks';
@@ -52,7 +53,7 @@ Runs the export loop against a running \`npm start\`, step by step:
   1. creates an EUR account for principal "demo" (POST /v1/accounts)
   2. credits it (POST /v1/accounts/<id>/transactions)
   3. requests an export (POST /v1/accounts/<id>/exports): 202 with the task; the fee is
-     debited and the outbox dispatcher puts a job on ${EXPORT_JOBS_QUEUE}
+     debited and the outbox dispatcher puts a job on ${QUEUE_NAMES.exportJobs}
   4. waits while the stack's export worker writes the file and reports through signed
      callbacks, until the task is SUCCEEDED (GET /v1/tasks/<id>)
   5. asks for the result (GET /v1/tasks/<id>/result): format, rows, bytes, sha256 and a
@@ -119,7 +120,7 @@ Options:
         `balance ${args.amount} -> ${after.balance} (export fee ${args.amount - Number(after.balance)})`,
     );
 
-    step(4, `waiting for the export worker on ${EXPORT_JOBS_QUEUE}...`);
+    step(4, `waiting for the export worker on ${QUEUE_NAMES.exportJobs}...`);
     const final = await untilSucceeded(args, ctx, taskId, api);
     ctx.out(`   task ${taskId} is ${final.status} with progress ${final.progress}`);
 
@@ -168,10 +169,10 @@ async function untilSucceeded(
       throw new CliError(
         `the task is still ${task.status} (progress ${task.progress}) after ${args.timeoutMs / 1000} s. ` +
           'Is `npm start` running with the export worker (not EXPORT_WORKER=off)? ' +
-          `Look at the queue with \`npm run cli -- tail --queue ${EXPORT_JOBS_QUEUE}\`.`,
+          `Look at the queue with \`npm run cli -- tail --queue ${QUEUE_NAMES.exportJobs}\`.`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250, ctx.signal);
   }
 }
 

@@ -1,10 +1,15 @@
 import { z } from 'zod';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
+import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';
 import { CallbackEventSchema } from './callback-event';
+import { RESULT_URL_TTL_SECONDS } from './exports';
+import { APPLICATION_ID_PATTERN_SOURCE } from './names';
 import {
   Account,
   CreateAccountBody,
   CreateExportBody,
   EventSourceList,
+  ExportResult,
   PostTransactionBody,
   Problem,
   RerunBody,
@@ -38,8 +43,10 @@ const idempotencyKeyHeader = {
   in: 'header',
   required: true,
   description:
-    'Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key).',
-  schema: { type: 'string', minLength: 1, maxLength: 257 },
+    `Bare token or RFC 8941 string, 1–${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII. ` +
+    'Scoped to (principal, operation, key).',
+  // Two more for the quotes of the RFC 8941 form.
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
 };
 
 const accountIdParam = {
@@ -204,6 +211,21 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           },
         },
       },
+      '/v1/tasks/{taskId}/result': {
+        get: {
+          operationId: 'getTaskResult',
+          description:
+            "The current execution's export file: format, rows (the CSV header excluded), bytes, " +
+            `lowercase hex SHA-256 and a presigned GET valid ${RESULT_URL_TTL_SECONDS / 60} minutes.`,
+          parameters: [taskIdParam],
+          responses: {
+            '200': json('The result of the SUCCEEDED current execution', 'ExportResult'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+            '409': problem('task_not_succeeded: the current execution has not SUCCEEDED'),
+            '410': problem('result_expired: older than EXPORT_RETENTION_DAYS or gone'),
+          },
+        },
+      },
       '/v1/tasks/{taskId}/reruns': {
         post: {
           operationId: 'rerunTask',
@@ -218,7 +240,9 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
               headers: replayedHeader,
             },
             ...commonErrors,
-            '409': problem('task_not_terminal or idempotency_key_in_use'),
+            '409': problem(
+              'task_not_terminal, rerun_limit_reached (MAX_RERUNS_PER_TASK) or idempotency_key_in_use',
+            ),
           },
         },
       },
@@ -229,13 +253,13 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           description:
             'Signed execution callbacks. Header `Callback-Signature: t=<unix seconds>,v1=<hex ' +
             'HMAC-SHA256 of "<t>.<raw body>">`; several v1 entries allowed during rotation; ' +
-            '±300 s window.',
+            `±${SIGNATURE_TOLERANCE_SECONDS} s window.`,
           parameters: [
             {
               name: 'applicationId',
               in: 'path',
               required: true,
-              schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+              schema: { type: 'string', pattern: APPLICATION_ID_PATTERN_SOURCE },
             },
             {
               name: 'Callback-Signature',
@@ -288,6 +312,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         CreateExport: jsonSchema(CreateExportBody, 'input'),
         Rerun: jsonSchema(RerunBody, 'input'),
         Task: jsonSchema(Task, 'output'),
+        ExportResult: jsonSchema(ExportResult, 'output'),
         CallbackEvent: jsonSchema(CallbackEventSchema, 'input'),
         CallbackOutcome: {
           type: 'object',

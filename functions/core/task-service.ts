@@ -1,21 +1,18 @@
-import {
-  InsufficientFundsError,
-  InternalError,
-  RerunLimitReachedError,
-  TaskNotTerminalError,
-} from './errors';
+import { InternalError, RerunLimitReachedError, TaskNotTerminalError } from './errors';
 import type { Json } from './fingerprint';
 import {
-  buildClaim,
   type CommandContext,
   type CommandResponse,
-  firstResponse,
-  recordRejection,
-  replayOrReject,
+  type CommandServiceOptions,
+  IdempotentCommands,
 } from './idempotent-command';
 import { type LedgerEntry, ownedBy } from './model';
+import { OPERATION_IDS } from './operations';
+import type { EntryGuard } from './ports';
+import { explainPostingRejection } from './rejections';
 import type { TaskPort } from './task-ports';
 import {
+  type ExecutionRecord,
   type ExportFormat,
   type ExportJob,
   isTerminal,
@@ -26,33 +23,28 @@ import {
   taskView,
 } from './tasks';
 
-export const TASK_OPERATIONS = {
-  createExport: 'POST /v1/accounts/{accountId}/exports',
-  rerun: 'POST /v1/tasks/{taskId}/reruns',
-} as const;
-
-export interface TaskServiceOptions {
-  readonly idempotencyRetentionSeconds: number;
+export interface TaskServiceOptions extends CommandServiceOptions {
   /** Fee debited per export, in the account's minor units. */
   readonly exportFee: number;
   /** The application whose signed callbacks report on executions. */
   readonly callbackApplicationId: string;
+  /** Where the worker posts its signed callbacks; the transport owns its routes. */
+  readonly callbackPath: string;
   /** Each execution's deadline is its creation plus this (EXPORT_EXECUTION_TIMEOUT_SECONDS). */
   readonly executionTimeoutSeconds: number;
   /** Reruns a task accepts; the next is `409 rerun_limit_reached` (MAX_RERUNS_PER_TASK). */
   readonly maxReruns: number;
-  readonly newId?: () => string;
 }
 
 /** Paid export tasks and reruns: fee, task, execution and outbox message commit together. */
 export class TaskService {
-  private readonly newId: () => string;
+  private readonly commands: IdempotentCommands;
 
   constructor(
     private readonly port: TaskPort,
     private readonly options: TaskServiceOptions,
   ) {
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.commands = new IdempotentCommands(port, options);
   }
 
   async createExport(
@@ -63,22 +55,20 @@ export class TaskService {
   ): Promise<CommandResponse> {
     const account = ownedBy(await this.port.getAccount(accountId), ctx.principal, 'Account');
     const at = ctx.now.toISOString();
-    const taskId = this.newId();
+    const taskId = this.commands.newId();
     const execution = this.newExecution(taskId, ctx.now);
     const task: TaskRecord = {
       id: taskId,
       accountId,
       ownerId: ctx.principal,
       format,
-      status: execution.status,
-      progress: 0,
-      currentExecutionId: execution.id,
+      ...asCurrent(execution),
       rerunCount: 0,
       createdAt: at,
       updatedAt: at,
     };
     const fee: LedgerEntry = {
-      id: this.newId(),
+      id: this.commands.newId(),
       accountId,
       type: 'debit',
       amount: this.options.exportFee,
@@ -87,31 +77,23 @@ export class TaskService {
       origin: 'http',
       createdAt: at,
     };
-    const claim = buildClaim(ctx, {
-      operation: TASK_OPERATIONS.createExport,
+    const claim = this.commands.claim(ctx, {
+      operation: OPERATION_IDS.createExport,
       pathParameters: { accountId },
       rawBody,
-      statusCode: 202,
-      responseBody: taskView({ task, executions: [execution] }),
-      retentionSeconds: this.options.idempotencyRetentionSeconds,
+      resource: taskView({ task, executions: [execution] }),
+      outcome: 'accepted',
     });
+    const guard: EntryGuard = {
+      ownerId: ctx.principal,
+      currency: fee.currency,
+      requireBalanceAtLeast: fee.amount,
+    };
     const job = this.job(task, execution.id);
-    const result = await this.port.createExport(claim, { task, execution, job, fee });
-    switch (result.kind) {
-      case 'committed':
-        return firstResponse(claim);
-      case 'claimed':
-        return replayOrReject(claim, result.record);
-      case 'account_rejected': {
-        const now = ownedBy(result.account, ctx.principal, 'Account');
-        if (now.balance < fee.amount) {
-          return recordRejection(this.port, claim, new InsufficientFundsError());
-        }
-        throw new InternalError(new Error('fee guard failed without a failing rule'));
-      }
-      case 'payment_id_taken':
-        throw new InternalError(new Error('an export carries no paymentId'));
-    }
+    const result = await this.port.createExport(claim, { task, execution, job, fee, guard });
+    return this.commands.settle(claim, result, (rejected) =>
+      explainPostingRejection(rejected, guard),
+    );
   }
 
   async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {
@@ -121,24 +103,21 @@ export class TaskService {
     const reruns = state.task.rerunCount ?? 0;
     const task: TaskRecord = {
       ...state.task,
-      status: execution.status,
-      progress: 0,
-      currentExecutionId: execution.id,
+      ...asCurrent(execution),
       rerunCount: reruns + 1,
       updatedAt: at,
     };
-    const claim = buildClaim(ctx, {
-      operation: TASK_OPERATIONS.rerun,
+    const claim = this.commands.claim(ctx, {
+      operation: OPERATION_IDS.rerunTask,
       pathParameters: { taskId },
       rawBody,
-      statusCode: 202,
-      responseBody: taskView({ task, executions: [...state.executions, execution] }),
-      retentionSeconds: this.options.idempotencyRetentionSeconds,
+      resource: taskView({ task, executions: [...state.executions, execution] }),
+      outcome: 'accepted',
     });
     // Refusals are recorded (one round trip; an earlier claim still replays). The limit is
     // permanent, so it is named first.
     const refusal = this.rerunRefusal(state.task);
-    if (refusal) return recordRejection(this.port, claim, refusal);
+    if (refusal) return this.commands.reject(claim, refusal);
     const result = await this.port.rerun(claim, {
       task,
       execution,
@@ -147,27 +126,25 @@ export class TaskService {
       expectedCurrentExecutionId: state.task.currentExecutionId,
       expectedRerunCount: reruns,
     });
-    switch (result.kind) {
-      case 'committed':
-        return firstResponse(claim);
-      case 'claimed':
-        return replayOrReject(claim, result.record);
-      case 'task_rejected': {
-        const now = ownedBy(result.task, ctx.principal, 'Task');
-        // Another rerun (or a callback) moved the task since it was read.
-        return recordRejection(
-          this.port,
-          claim,
-          this.rerunRefusal(now) ?? new TaskNotTerminalError(),
-        );
+    return this.commands.settle(claim, result, (rejected) => {
+      if (rejected.kind !== 'task_rejected') {
+        return new InternalError(new Error(`unexpected rerun outcome ${rejected.kind}`));
       }
-      default:
-        throw new InternalError(new Error(`unexpected rerun outcome ${result.kind}`));
-    }
+      // Another rerun (or a callback) moved the task since it was read; not_found if it is gone.
+      const now = ownedBy(rejected.task, ctx.principal, 'Task');
+      return this.rerunRefusal(now) ?? new TaskNotTerminalError();
+    });
   }
 
   async getTask(principal: string, taskId: string) {
     return taskView(await this.ownedTask(principal, taskId));
+  }
+
+  private async ownedTask(principal: string, taskId: string): Promise<TaskState> {
+    const state = await this.port.getTask(taskId);
+    // Owner-checked through the account: the task carries its account's owner.
+    const task = ownedBy(state?.task, principal, 'Task');
+    return { task, executions: state?.executions ?? [] };
   }
 
   /** Why a rerun of this task is refused now, or undefined when it may go ahead. */
@@ -179,21 +156,15 @@ export class TaskService {
     return undefined;
   }
 
-  private newExecution(taskId: string, at: Date) {
+  /** A new execution, due at `at + EXPORT_EXECUTION_TIMEOUT_SECONDS` (its deadline). */
+  private newExecution(taskId: string, at: Date): ExecutionRecord {
     return newExecution(
-      this.newId(),
+      this.commands.newId(),
       taskId,
       this.options.callbackApplicationId,
       at,
       this.options.executionTimeoutSeconds,
     );
-  }
-
-  private async ownedTask(principal: string, taskId: string): Promise<TaskState> {
-    const state = await this.port.getTask(taskId);
-    // Owner-checked through the account: the task carries its account's owner.
-    const task = ownedBy(state?.task, principal, 'Task');
-    return { task, executions: state?.executions ?? [] };
   }
 
   private job(task: TaskRecord, executionId: string): ExportJob {
@@ -202,7 +173,12 @@ export class TaskService {
       executionId,
       accountId: task.accountId,
       format: task.format,
-      callbackPath: `/v1/callbacks/${this.options.callbackApplicationId}`,
+      callbackPath: this.options.callbackPath,
     };
   }
+}
+
+/** The task fields that follow its current execution: a new one starts from zero. */
+function asCurrent(execution: ExecutionRecord) {
+  return { status: execution.status, progress: 0, currentExecutionId: execution.id };
 }

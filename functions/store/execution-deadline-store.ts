@@ -1,22 +1,14 @@
-import {
-  type DynamoDBClient,
-  GetItemCommand,
-  type TransactWriteItem,
-} from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { ExecutionDeadlinePort, ExecutionTimeout } from '../core/execution-deadline';
 import { type ExecutionStatus, TERMINAL_STATUSES } from '../core/tasks';
 import { LEAVE_DUE_INDEX } from './due-index';
-import { keys } from './keys';
-import { storageError } from './sdk-errors';
+import { type ItemKey, keys } from './keys';
+import { getItem } from './reads';
 import { taskProjectionItem, toExecutionRecord } from './task-items';
-import { DEFAULT_RETRY, type RetryPolicy, transactWithRetry } from './transact';
+import { retryPolicy, type StoreOptions, transactWithRetry } from './transact';
 
-export interface ExecutionDeadlineStoreOptions {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly retry?: Partial<RetryPolicy>;
-}
+export type ExecutionDeadlineStoreOptions = StoreOptions;
 
 const TIMED_OUT: ExecutionStatus = 'TIMED_OUT';
 
@@ -51,24 +43,15 @@ export function createExecutionDeadlineStore(
   options: ExecutionDeadlineStoreOptions,
 ): ExecutionDeadlinePort {
   const { client, tableName } = options;
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const retry = retryPolicy(options);
 
-  async function getItem(key: { pk: string; sk: string }) {
-    try {
-      const { Item } = await client.send(
-        new GetItemCommand({ TableName: tableName, Key: marshall(key), ConsistentRead: true }),
-      );
-      return Item ? unmarshall(Item) : undefined;
-    } catch (error) {
-      throw storageError(error);
-    }
-  }
+  const read = (key: ItemKey) => getItem(client, tableName, key);
 
   return {
     async readExecution(taskId, executionId) {
       const [execution, task] = await Promise.all([
-        getItem(keys.execution(taskId, executionId)),
-        getItem(keys.task(taskId)),
+        read(keys.execution(taskId, executionId)),
+        read(keys.task(taskId)),
       ]);
       if (!execution || !task) return undefined;
       return {

@@ -1,5 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import type { ExportJob } from '../contract/export-job';
+import { OUTBOX_ITEM_KIND } from '../contract/names';
 import type { ExecutionWrite, TaskProjectionWrite } from '../core/callback-service';
 import type { ExportResult } from '../core/export-run';
 import {
@@ -8,24 +9,15 @@ import {
   type ExecutionRecord,
   type ExecutionStatus,
   type ExportFormat,
-  type ExportJob,
   isTerminal,
   type TaskRecord,
 } from '../core/tasks';
+import { putNew, toAttributes } from './attributes';
 import { dueIndexAttributes, LEAVE_DUE_INDEX } from './due-index';
 import { keys } from './keys';
 
-const toAttributes = (value: Record<string, unknown>) =>
-  marshall(value, { removeUndefinedValues: true });
-
 export function newTaskItem(tableName: string, task: TaskRecord): TransactWriteItem {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: toAttributes({ ...keys.task(task.id), kind: 'task', ...task }),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew(tableName, { ...keys.task(task.id), kind: 'task', ...task });
 }
 
 export function newExecutionItems(
@@ -33,50 +25,32 @@ export function newExecutionItems(
   execution: ExecutionRecord,
 ): TransactWriteItem[] {
   return [
-    {
-      Put: {
-        TableName: tableName,
-        Item: toAttributes({
-          ...keys.execution(execution.taskId, execution.id),
-          kind: 'execution',
-          ...execution,
-          gaps: [...execution.gaps],
-          // Due at its deadline: the sweeper times it out unless it turned terminal first.
-          ...(execution.deadline === undefined
-            ? {}
-            : dueIndexAttributes(execution.id, new Date(execution.deadline))),
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    {
-      Put: {
-        TableName: tableName,
-        Item: toAttributes({
-          ...keys.executionPointer(execution.id),
-          kind: 'execution-pointer',
-          taskId: execution.taskId,
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    putNew(tableName, {
+      ...keys.execution(execution.taskId, execution.id),
+      kind: 'execution',
+      ...execution,
+      gaps: [...execution.gaps],
+      // Due at its deadline: the sweeper times it out unless it turned terminal first.
+      ...(execution.deadline === undefined
+        ? {}
+        : dueIndexAttributes(execution.id, new Date(execution.deadline))),
+    }),
+    putNew(tableName, {
+      ...keys.executionPointer(execution.id),
+      kind: 'execution-pointer',
+      taskId: execution.taskId,
+    }),
   ];
 }
 
 /** The outbox item: written with the task or rerun, delivered by the stream dispatcher. */
 export function outboxItem(tableName: string, job: ExportJob, at: string): TransactWriteItem {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: toAttributes({
-        ...keys.outbox(job.executionId),
-        kind: 'outbox',
-        job: { ...job },
-        createdAt: at,
-      }),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew(tableName, {
+    ...keys.outbox(job.executionId),
+    kind: OUTBOX_ITEM_KIND,
+    job: { ...job },
+    createdAt: at,
+  });
 }
 
 /**

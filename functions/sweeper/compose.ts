@@ -1,21 +1,17 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type TableComposition, tableOptions } from '../composition';
+import type { ServiceConfig } from '../config';
 import { executionDeadlineHandler } from '../core/execution-deadline';
 import { holdExpiryHandler } from '../core/hold-expiry';
 import { Sweeper, type SweepHandler, type SweepReport } from '../core/sweeper';
-import { consoleLog, errorFields, type Log } from '../observability/log';
-import { countRetry, METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
+import { consoleLog, errorFields } from '../observability/log';
+import { METRICS, noMetrics } from '../observability/metrics';
 import { DUE_SHARD_COUNT } from '../store/due-index';
 import { createDueStore } from '../store/due-store';
 import { createExecutionDeadlineStore } from '../store/execution-deadline-store';
 import { toHoldRecord } from '../store/hold-items';
 import { createHoldStore } from '../store/hold-store';
 
-export interface SweeperDeps {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly clock?: () => Date;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
+export interface SweeperComposition extends TableComposition<ServiceConfig> {
   /** Stop starting new pages after this long. @default unlimited */
   readonly budgetMs?: number;
 }
@@ -24,12 +20,8 @@ export interface SweeperDeps {
  * The registration point of the sweeper: one handler per due kind. Holds release here
  * (docs/contract.md §11); executions past their deadline time out (§12).
  */
-export function sweepHandlers(deps: SweeperDeps, metrics: MetricsPort): SweepHandler[] {
-  const storage = {
-    client: deps.client,
-    tableName: deps.tableName,
-    retry: { onRetry: countRetry(metrics) },
-  };
+export function sweepHandlers(options: SweeperComposition): SweepHandler[] {
+  const storage = tableOptions(options);
   return [
     holdExpiryHandler(createHoldStore(storage), toHoldRecord),
     executionDeadlineHandler(createExecutionDeadlineStore(storage), (attributes) => ({
@@ -43,16 +35,16 @@ export function sweepHandlers(deps: SweeperDeps, metrics: MetricsPort): SweepHan
 export type SweepRun = () => Promise<SweepReport>;
 
 /** The sweeper's one composition, used by the Lambda handler, the local stack and the tests. */
-export function composeSweeper(deps: SweeperDeps): SweepRun {
-  const log = deps.log ?? consoleLog;
-  const metrics = deps.metrics ?? noMetrics;
-  const clock = deps.clock ?? (() => new Date());
+export function composeSweeper(options: SweeperComposition): SweepRun {
+  const log = options.log ?? consoleLog;
+  const metrics = options.metrics ?? noMetrics;
+  const clock = options.clock ?? (() => new Date());
   const sweeper = new Sweeper(
-    createDueStore({ client: deps.client, tableName: deps.tableName }),
-    sweepHandlers(deps, metrics),
+    createDueStore({ client: options.dynamo, tableName: options.config.tableName }),
+    sweepHandlers(options),
     {
       shardCount: DUE_SHARD_COUNT,
-      ...(deps.budgetMs === undefined ? {} : { budgetMs: deps.budgetMs }),
+      ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
       onFailure: ({ kind, attributes, error }) =>
         log.error('sweep could not settle an item; it stays due', {
           kind,

@@ -8,12 +8,12 @@ import { composeSweeper } from './compose';
 const SWEEP_BUDGET_MS = 40_000;
 
 // Built once per container; a missing variable fails the cold start loudly.
-const config = loadConfig(process.env);
+const config = loadConfig(process.env, 'sweeper');
 const telemetry = lambdaTelemetry(SERVICE_NAMES.sweeper);
 
 const sweep = composeSweeper({
-  client: new DynamoDBClient({}),
-  tableName: config.tableName,
+  config,
+  dynamo: new DynamoDBClient({}),
   log: telemetry.log,
   metrics: telemetry.metrics,
   budgetMs: SWEEP_BUDGET_MS,

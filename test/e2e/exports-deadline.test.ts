@@ -6,7 +6,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CALLBACK_SECRET } from '../../local/callback-secrets';
+import { DEMO_CALLBACK_SECRET } from '../../functions/contract/local-stack';
 import { apiClient, type LocalStack, startLocalStack } from './support/stack';
 
 /**

@@ -301,7 +301,7 @@ describe('exports that produce a file', () => {
 
   it('stops on SIGINT, export worker included', async () => {
     expect(await stack.interrupt()).toBe(0);
-    expect(stack.output()).toMatch(/stopped export worker/);
+    expect(stack.output()).toMatch(/stopped SQS poller \(export-jobs\)/);
     await expect.poll(() => groupAlive(stack.pid), { timeout: 10_000 }).toBe(false);
   });
 });

@@ -3,10 +3,17 @@ import { type DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Task } from '../../functions/contract/schemas';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import type { HttpHandler } from '../../functions/http/types';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
-import { APP, callbackBody, NEXT_SECRET, SECRET, signedCallback } from '../support/callbacks';
+import {
+  APP,
+  callbackBody,
+  csvResult,
+  NEXT_SECRET,
+  SECRET,
+  signedCallback,
+} from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { httpEvent } from '../support/http-event';
@@ -21,8 +28,8 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
-  app = createDynamoHttpApp({
-    client,
+  app = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName, exportFee: FEE, callbackApplicationId: APP }),
     callbackSecrets: staticCallbackSecrets(
       JSON.stringify({ [APP]: [SECRET, NEXT_SECRET], 'other-app': [OTHER_SECRET] }),
@@ -219,7 +226,15 @@ describe('callback ordering (CONTRACT §7)', () => {
   it('applies a later sequence and keeps an older one stale', async () => {
     const { taskId, executionId } = await newTask();
     expect(
-      (await callback({ executionId, sequence: 8, status: 'SUCCEEDED', progress: 100 })).body,
+      (
+        await callback({
+          executionId,
+          sequence: 8,
+          status: 'SUCCEEDED',
+          progress: 100,
+          result: csvResult(taskId, executionId),
+        })
+      ).body,
     ).toEqual({
       outcome: 'applied',
     });
@@ -275,6 +290,7 @@ describe('callback ordering (CONTRACT §7)', () => {
       sequence: 2,
       status: 'SUCCEEDED',
       progress: 100,
+      result: csvResult(taskId, first),
     });
     expect(late.body).toEqual({ outcome: 'superseded' });
     const { task } = await getTask(taskId);

@@ -1,6 +1,6 @@
 import { AccountPath, CreateExportBody, RerunBody, TaskPath } from '../../contract/schemas';
 import type { ExportResultService } from '../../core/export-result';
-import { TASK_OPERATIONS, type TaskService } from '../../core/task-service';
+import type { TaskService } from '../../core/task-service';
 import { principalOf } from '../principal';
 import { parseWith } from '../request';
 import { json } from '../respond';
@@ -15,7 +15,7 @@ export function taskRoutes(
 ): Route[] {
   return [
     {
-      key: TASK_OPERATIONS.createExport,
+      key: 'POST /v1/accounts/{accountId}/exports',
       handle: async (request) => {
         principalOf(request.event);
         const { accountId } = parseWith(AccountPath, request.pathParameters, 'path');
@@ -41,7 +41,7 @@ export function taskRoutes(
       },
     },
     {
-      key: TASK_OPERATIONS.rerun,
+      key: 'POST /v1/tasks/{taskId}/reruns',
       handle: async (request) => {
         principalOf(request.event);
         const { taskId } = parseWith(TaskPath, request.pathParameters, 'path');

@@ -1,7 +1,6 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Log } from '../../observability/log';
-import type { MetricsPort } from '../../observability/metrics';
+import { type TableComposition, tableOptions } from '../../composition';
+import type { ExportWorkerConfig } from '../../config';
 import type { CallbackSecrets } from '../../secrets/callback-secrets';
 import { createExportRunStore } from '../../store/export-run-store';
 import { createCallbackReporter } from './callback-reporter';
@@ -9,55 +8,47 @@ import { createExportJobsConsumer, type ExportJobsHandler } from './consumer';
 import { ExportWorker } from './export-worker';
 import { createS3ObjectSink } from './s3-object-sink';
 
-export interface ExportWorkerCompositionDeps {
-  readonly dynamo: DynamoDBClient;
-  readonly tableName: string;
+export interface ExportWorkerComposition extends TableComposition<ExportWorkerConfig> {
   readonly s3: S3Client;
-  readonly bucket: string;
-  /** Base URL of the HTTP API the signed callbacks go to. */
-  readonly apiUrl: string;
+  /** The export application's signing secrets (from `config.callbackSecrets`). */
   readonly secrets: CallbackSecrets;
   /** How long the run of the next record may hold its execution (Lambda: time left). */
   readonly leaseMs: () => number;
-  readonly clock?: () => Date;
   readonly fetch?: typeof fetch;
   readonly progressIntervalMs?: number;
+  /** Entries per Query page. */
   readonly pageSize?: number;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
 }
 
 /**
  * The export worker's one composition (docs/contract.md §12): the run lease and entry pages on
- * DynamoDB, the streamed object on S3, progress through the signed callback endpoint. The Lambda
- * handler, `npm start` and the tests all build it here.
+ * DynamoDB, the streamed object in `config.exportBucket`, progress through the signed callback
+ * endpoint at `config.apiUrl`. The Lambda handler, `npm start` and the tests all build it here.
  */
-export function composeExportWorker(deps: ExportWorkerCompositionDeps): ExportJobsHandler {
-  const optional = <K extends 'clock' | 'log'>(key: K) =>
-    deps[key] === undefined ? {} : ({ [key]: deps[key] } as Pick<ExportWorkerCompositionDeps, K>);
+export function composeExportWorker(options: ExportWorkerComposition): ExportJobsHandler {
+  const { config, clock, log } = options;
+  const table = tableOptions(options);
   const worker = new ExportWorker({
     runs: createExportRunStore({
-      client: deps.dynamo,
-      tableName: deps.tableName,
-      ...(deps.pageSize === undefined ? {} : { pageSize: deps.pageSize }),
+      client: table.client,
+      tableName: table.tableName,
+      pageSize: options.pageSize,
     }),
-    objects: createS3ObjectSink({ client: deps.s3, bucket: deps.bucket }),
+    objects: createS3ObjectSink({ client: options.s3, bucket: config.exportBucket }),
     reporter: createCallbackReporter({
-      apiUrl: deps.apiUrl,
-      secrets: deps.secrets,
-      ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
-      ...optional('clock'),
+      apiUrl: config.apiUrl,
+      secrets: options.secrets,
+      fetch: options.fetch,
+      clock,
     }),
-    ...(deps.progressIntervalMs === undefined
-      ? {}
-      : { progressIntervalMs: deps.progressIntervalMs }),
-    ...optional('clock'),
-    ...optional('log'),
+    progressIntervalMs: options.progressIntervalMs,
+    clock,
+    log,
   });
   return createExportJobsConsumer({
     worker,
-    leaseMs: deps.leaseMs,
-    ...optional('log'),
-    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+    leaseMs: options.leaseMs,
+    log,
+    metrics: options.metrics,
   });
 }

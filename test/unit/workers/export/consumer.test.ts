@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RECEIVE_COUNT } from '../../../../functions/contract/names';
-import { recordingMetrics } from '../../../../functions/observability/metrics';
 import { createExportJobsConsumer } from '../../../../functions/workers/export/consumer';
 import type {
   ExportOutcome,
@@ -8,6 +7,7 @@ import type {
   RunOptions,
 } from '../../../../functions/workers/export/export-worker';
 import { sqsRecord } from '../../../support/ledger-events';
+import { recordingMetrics } from '../../../support/metrics';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const job = (executionId: string) => ({

@@ -1,0 +1,91 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { ServiceConfig } from '../functions/config';
+import { composeDispatcherHandler } from '../functions/dispatcher/compose';
+import type { DispatcherHandler } from '../functions/dispatcher/dispatcher';
+import { composeEventsHandler } from '../functions/events/compose';
+import type { EventsHandler } from '../functions/events/consumer';
+import { composeHttpHandler } from '../functions/http/compose';
+import type { HttpHandler } from '../functions/http/types';
+import type { Log } from '../functions/observability/log';
+import { fixedCallbackSecrets, type SecretMap } from '../functions/secrets/callback-secrets';
+import { composeSweeper, type SweepRun } from '../functions/sweeper/compose';
+import { composeExportWorker } from '../functions/workers/export/compose';
+import type { ExportJobsHandler } from '../functions/workers/export/consumer';
+import type { LocalQueues } from './sqs';
+
+/**
+ * Every function of the stack, built by its own composition (functions/<name>/compose.ts) from
+ * the local clients, as its Lambda handler builds it on AWS. Only where the configuration comes
+ * from differs: queue URLs are the emulator's, secrets are the parsed CALLBACK_SECRETS.
+ * A new function adds one builder here and starts its trigger in local/start.ts.
+ */
+export interface LocalResources {
+  readonly config: ServiceConfig;
+  readonly callbackSecrets: SecretMap;
+  readonly dynamo: DynamoDBClient;
+  readonly sqs: SQSClient;
+  readonly queues: LocalQueues;
+  /** S3 holding the export bucket (the emulator's, or S3_ENDPOINT). */
+  readonly s3: S3Client;
+}
+
+export function localHttpHandler(
+  local: Pick<LocalResources, 'config' | 'callbackSecrets' | 'dynamo' | 's3'>,
+  log?: Log,
+): HttpHandler {
+  return composeHttpHandler({
+    config: local.config,
+    dynamo: local.dynamo,
+    s3: local.s3,
+    callbackSecrets: fixedCallbackSecrets(local.callbackSecrets),
+    log,
+  });
+}
+
+/**
+ * How long a received export job stays hidden locally, and so how long one run may hold its
+ * execution: as on AWS, where the queue hides a job longer than the function may run.
+ */
+export const EXPORT_JOB_VISIBILITY_SECONDS = 120;
+
+/** The export worker (docs/contract.md §12), reporting to the local HTTP API at `apiUrl`. */
+export function localExportWorkerHandler(
+  local: LocalResources,
+  apiUrl: string,
+  log: Log,
+): ExportJobsHandler {
+  return composeExportWorker({
+    config: { ...local.config, apiUrl, callbackSecrets: { document: local.callbackSecrets } },
+    dynamo: local.dynamo,
+    s3: local.s3,
+    secrets: fixedCallbackSecrets(local.callbackSecrets),
+    leaseMs: () => (EXPORT_JOB_VISIBILITY_SECONDS - 5) * 1000,
+    progressIntervalMs: 500,
+    log,
+  });
+}
+
+/** One sweep of due holds and execution deadlines (docs/contract.md §11, §12). */
+export function localSweep(local: LocalResources, log: Log): SweepRun {
+  return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
+}
+
+export function localEventsHandler(local: LocalResources, log: Log): EventsHandler {
+  return composeEventsHandler({
+    config: { ...local.config, deadLetterQueueUrl: local.queues.deadLetters.url },
+    dynamo: local.dynamo,
+    sqs: local.sqs,
+    log,
+  });
+}
+
+export function localDispatcherHandler(local: LocalResources, log: Log): DispatcherHandler {
+  return composeDispatcherHandler({
+    config: { ...local.config, exportJobsQueueUrl: local.queues.exportJobs.url },
+    dynamo: local.dynamo,
+    sqs: local.sqs,
+    log,
+  });
+}
