@@ -29,6 +29,9 @@ export const ALARM_SLUGS = {
   tableThrottles: 'table-throttled-requests',
   tableSystemErrors: 'table-system-errors',
   storageThrottle: 'storage-throttle-retries',
+  exportWorkerErrors: 'export-worker-errors',
+  sweeperErrors: 'sweeper-errors',
+  overdueExecutions: 'executions-overdue',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -163,5 +166,33 @@ export function storageThrottleDescription(threshold: number): string {
     'This is the customer-facing side of table-throttled-requests: sustained throttling that',
     'retries no longer absorb. First: see the table-throttled-requests runbook; look for one',
     'account or producer driving the load.',
+  ].join(' ');
+}
+
+/** Shown on the export worker's Errors alarm. */
+export const EXPORT_WORKER_ERRORS_DESCRIPTION = [
+  'The export worker failed at least one whole invocation in 5 minutes (a crash at cold start,',
+  'its timeout, running out of memory). The job comes back after the visibility timeout and,',
+  'after 5 receives, lands in export-jobs-dlq; its execution times out at its deadline and the',
+  'customer can rerun the task. Exports that fail inside a run are not counted here (see the',
+  'ExportFailed metric). First: run the runbook query on the worker log group and compare with',
+  'the last deployment.',
+].join(' ');
+
+/** Shown on the sweeper's Errors alarm. */
+export const SWEEPER_ERRORS_DESCRIPTION = [
+  'The sweeper failed at least one run in 5 minutes. While it fails, expired holds keep their',
+  'amount out of available and executions past their deadline stay non-terminal (their tasks',
+  'cannot be rerun). Each sweep retries everything still due, so nothing is lost. First: run the',
+  'runbook query on the sweeper log group and compare with the last deployment.',
+].join(' ');
+
+/** Shown on the overdue-executions alarm. */
+export function overdueExecutionsDescription(threshold: Duration): string {
+  return [
+    `An export execution has been past its deadline for more than ${threshold.toMinutes()} minutes without being`,
+    'timed out (metric SweepOldestDueAgeSeconds, kind execution): the sweeper runs but cannot settle it,',
+    'so its task stays behind task_not_terminal. First: look in the sweeper log group for "sweep',
+    'could not settle an item" with kind execution and the execution pk.',
   ].join(' ');
 }

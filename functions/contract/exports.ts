@@ -55,6 +55,12 @@ export const DEFAULT_EXPORT_RETENTION_DAYS = 7;
 /** An execution not terminal this long after it was created is timed out by the sweeper. */
 export const DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS = 900;
 
+/**
+ * Timeout of the export worker Lambda: at most half the execution deadline (§14), so a run that
+ * Lambda stops still leaves the sweeper time before anyone reruns the task.
+ */
+export const EXPORT_WORKER_TIMEOUT_SECONDS = 300;
+
 /** Reruns a task accepts; the next one is `409 rerun_limit_reached`. */
 export const DEFAULT_MAX_RERUNS_PER_TASK = 20;
 

@@ -10,6 +10,7 @@ import { createDueStore } from '../store/due-store';
 import { createExecutionDeadlineStore } from '../store/execution-deadline-store';
 import { toHoldRecord } from '../store/hold-items';
 import { createHoldStore } from '../store/hold-store';
+import type { StoreOptions } from '../store/transact';
 
 export interface SweeperComposition extends TableComposition<ServiceConfig> {
   /** Stop starting new pages after this long. @default unlimited */
@@ -20,11 +21,10 @@ export interface SweeperComposition extends TableComposition<ServiceConfig> {
  * The registration point of the sweeper: one handler per due kind. Holds release here
  * (docs/contract.md §11); executions past their deadline time out (§12).
  */
-export function sweepHandlers(options: SweeperComposition): SweepHandler[] {
-  const storage = tableOptions(options);
+export function sweepHandlers(table: StoreOptions): SweepHandler[] {
   return [
-    holdExpiryHandler(createHoldStore(storage), toHoldRecord),
-    executionDeadlineHandler(createExecutionDeadlineStore(storage), (attributes) => ({
+    holdExpiryHandler(createHoldStore(table), toHoldRecord),
+    executionDeadlineHandler(createExecutionDeadlineStore(table), (attributes) => ({
       taskId: String(attributes.taskId),
       id: String(attributes.id),
     })),
@@ -39,20 +39,17 @@ export function composeSweeper(options: SweeperComposition): SweepRun {
   const log = options.log ?? consoleLog;
   const metrics = options.metrics ?? noMetrics;
   const clock = options.clock ?? (() => new Date());
-  const sweeper = new Sweeper(
-    createDueStore({ client: options.dynamo, tableName: options.config.tableName }),
-    sweepHandlers(options),
-    {
-      shardCount: DUE_SHARD_COUNT,
-      ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
-      onFailure: ({ kind, attributes, error }) =>
-        log.error('sweep could not settle an item; it stays due', {
-          kind,
-          pk: attributes.pk,
-          ...errorFields(error),
-        }),
-    },
-  );
+  const table = tableOptions(options);
+  const sweeper = new Sweeper(createDueStore(table), sweepHandlers(table), {
+    shardCount: DUE_SHARD_COUNT,
+    ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
+    onFailure: ({ kind, attributes, error }) =>
+      log.error('sweep could not settle an item; it stays due', {
+        kind,
+        pk: attributes.pk,
+        ...errorFields(error),
+      }),
+  });
   return async () => {
     const report = await sweeper.sweep(clock());
     for (const [kind, counts] of report.byKind) {

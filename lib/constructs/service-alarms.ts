@@ -5,6 +5,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { EXECUTION_ITEM_KIND } from '../../functions/core/execution-deadline';
 import { METRICS } from '../../functions/observability/metrics';
 import * as text from '../alarm-catalog';
 import { SERVICE_NAMES, serviceMetric, sumOfSparse } from '../service-metrics';
@@ -14,6 +15,9 @@ import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from './outbox-dispatcher';
 
 /** Iterator age at which the dispatcher's `outbox-dispatcher-behind` alarm fires. */
 const OUTBOX_ITERATOR_AGE_THRESHOLD = Duration.minutes(10);
+
+/** How long past its deadline an execution may stay non-terminal before `executions-overdue`. */
+const OVERDUE_EXECUTION_THRESHOLD = Duration.minutes(5);
 
 /** Period of the function, API and table alarms. */
 const ALARM_PERIOD = Duration.minutes(5);
@@ -27,6 +31,8 @@ export interface ServiceAlarmsProps {
   readonly httpFunction: lambda.IFunction;
   readonly eventsConsumer: lambda.IFunction;
   readonly outboxDispatcher: lambda.IFunction;
+  readonly exportWorker: lambda.IFunction;
+  readonly sweeper: lambda.IFunction;
   /** The HTTP API stage (its `5xx` metric). */
   readonly stage: apigwv2.IHttpStage;
   readonly table: dynamodb.ITable;
@@ -154,6 +160,29 @@ export class ServiceAlarms extends Construct {
         text.storageThrottleDescription(STORAGE_THROTTLE_THRESHOLD),
         storageThrottles(),
         STORAGE_THROTTLE_THRESHOLD,
+      ),
+      [S.exportWorkerErrors]: this.add(
+        S.exportWorkerErrors,
+        'ExportWorkerErrorsAlarm',
+        text.EXPORT_WORKER_ERRORS_DESCRIPTION,
+        props.exportWorker.metricErrors(sum),
+      ),
+      [S.sweeperErrors]: this.add(
+        S.sweeperErrors,
+        'SweeperErrorsAlarm',
+        text.SWEEPER_ERRORS_DESCRIPTION,
+        props.sweeper.metricErrors(sum),
+      ),
+      // The sweeper reports, per kind, how long the oldest item it saw had been due.
+      [S.overdueExecutions]: this.add(
+        S.overdueExecutions,
+        'OverdueExecutionsAlarm',
+        text.overdueExecutionsDescription(OVERDUE_EXECUTION_THRESHOLD),
+        serviceMetric(METRICS.sweepOldestDueAge, SERVICE_NAMES.sweeper, {
+          period: ALARM_PERIOD,
+          dimensions: { kind: EXECUTION_ITEM_KIND },
+        }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
+        OVERDUE_EXECUTION_THRESHOLD.toSeconds(),
       ),
     };
   }
