@@ -4,11 +4,13 @@ import { promisify } from 'node:util';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { buildApp } from 'fauxqs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EXPORT_BUCKET } from '../../functions/contract/exports';
+import { localDynamoClient, type RunningDynamo, startDynamoLocal } from '../../local/dynamodb';
 import { ensureBucket, localS3Client } from '../../local/s3';
-import { createTestTable } from '../support/dynamo';
+import { ensureLedgerTable } from '../../local/table';
 import { seedAccount, seedEntries, seedExecution } from '../support/exports';
+import { freePort } from '../support/free-port';
 
 const ENTRIES = 100_000;
 /**
@@ -20,20 +22,27 @@ const HEAP_GROWTH_LIMIT = 8 * 1024 * 1024;
 const run = promisify(execFile);
 
 let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
+const tableName = 'ledger-heap';
+/**
+ * Its own DynamoDB Local: seeding 100,000 entries holds the emulator's write lock long enough to
+ * time out the other integration files' transactions on the shared one.
+ */
+let dynamo: RunningDynamo;
 const s3Server = buildApp({ logger: false, defaultRegion: 'us-east-1' });
 let s3Endpoint: string;
 
 beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
+  dynamo = await startDynamoLocal(await freePort());
+  client = localDynamoClient(dynamo.endpoint);
+  await ensureLedgerTable(client, tableName);
   await s3Server.listen({ port: 0, host: '127.0.0.1' });
   const address = s3Server.server.address();
   s3Endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }, 60_000);
 afterAll(async () => {
   await s3Server.close();
-  await drop();
+  client?.destroy();
+  await dynamo?.stop();
 });
 
 describe('export worker memory (docs/contract.md §12)', () => {
@@ -53,7 +62,7 @@ describe('export worker memory (docs/contract.md §12)', () => {
       {
         env: {
           ...process.env,
-          DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+          DYNAMODB_ENDPOINT: dynamo.endpoint,
           S3_ENDPOINT: s3Endpoint,
           TABLE_NAME: tableName,
           BUCKET: LOCAL_EXPORT_BUCKET,

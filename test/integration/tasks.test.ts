@@ -514,7 +514,10 @@ describe('bounded tasks and deadlines on DynamoDB Local (docs/contract.md §12)'
     expect(settled?.result).toEqual(csvResult(taskId, executionId));
   });
 
-  it('refuses the 21st rerun with 409 rerun_limit_reached (recorded) and lists 20 executions', async () => {
+  // 20 reruns, each after a FAILED callback: 40 sequential requests; generous under a loaded run.
+  it('refuses the 21st rerun with 409 rerun_limit_reached (recorded) and lists 20 executions', {
+    timeout: 120_000,
+  }, async () => {
     const { taskId, executionId: first } = await newTask();
     let current = first;
     for (let i = 1; i <= 20; i++) {
