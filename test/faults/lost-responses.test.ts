@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createAccount,
-  type LedgerUnderFaults,
-  ledgerUnderFaults,
-  postUntilFinal,
-} from './support/ledger';
+import { describe, expect, it } from 'vitest';
+import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
 
 /**
  * DynamoDB commits, the answer never arrives: the SDK (and then the caller) retries with the
  * same ClientRequestToken / Idempotency-Key. Each key must still have exactly one effect.
  */
-let ledger: LedgerUnderFaults;
-
-beforeAll(async () => {
-  ledger = await ledgerUnderFaults(30);
-});
-afterAll(() => ledger?.close());
+const ledgerOf = ledgerPerFile(30);
 
 const REQUESTS = 60;
 const CONCURRENCY = 6;
 
 describe('lost TransactWriteItems responses (30 %)', () => {
   it('ends every request 2xx with one entry per key and an exact balance', async () => {
+    const ledger = ledgerOf();
     const accountId = await createAccount(ledger.app);
     ledger.proxy.loseTransactResponses(0.3);
     const path = `/v1/accounts/${accountId}/transactions`;

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HttpResult } from '../../functions/http/types';
 import type { OutageMode } from '../support/fault-proxy';
 import { httpEvent } from '../support/http-event';
-import {
-  createAccount,
-  type LedgerUnderFaults,
-  ledgerUnderFaults,
-  PRINCIPAL,
-  post,
-} from './support/ledger';
+import { createAccount, ledgerPerFile, PRINCIPAL, post } from './support/ledger';
 
 /**
  * DynamoDB unavailable: the HTTP API must answer 503 `unavailable` with Retry-After before the
@@ -17,12 +11,7 @@ import {
  */
 const LAMBDA_TIMEOUT_MS = 10_000;
 
-let ledger: LedgerUnderFaults;
-
-beforeAll(async () => {
-  ledger = await ledgerUnderFaults(7);
-});
-afterAll(() => ledger?.close());
+const ledgerOf = ledgerPerFile(7);
 
 /** Fails instead of hanging when the handler does not answer within the Lambda's timeout. */
 async function withinLambdaTimeout(answer: Promise<HttpResult>): Promise<HttpResult> {
@@ -49,6 +38,7 @@ function expectUnavailable(result: HttpResult): void {
 
 describe.each<OutageMode>(['unavailable', 'refuse'])('DynamoDB outage (%s)', (mode) => {
   it('answers 503 with Retry-After in time, records nothing, and runs the keys once afterwards', async () => {
+    const ledger = ledgerOf();
     const accountId = await createAccount(ledger.app);
     const path = `/v1/accounts/${accountId}/transactions`;
     const seed = await post(ledger.app, path, `${mode}-seed`, {

@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createAccount,
-  type LedgerUnderFaults,
-  ledgerUnderFaults,
-  postUntilFinal,
-} from './support/ledger';
+import { describe, expect, it } from 'vitest';
+import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
 
 /** 30 concurrent debits against 10 debits' worth of money: exactly 10 may win. */
-let ledger: LedgerUnderFaults;
-
-beforeAll(async () => {
-  ledger = await ledgerUnderFaults(10);
-});
-afterAll(() => ledger?.close());
+const ledgerOf = ledgerPerFile(10);
 
 const DEBIT = 100;
 const COVERED = 10;
@@ -23,6 +13,7 @@ describe.each([
   { faults: '30 % lost responses', lossRate: 0.3 },
 ])('overdraft race with $faults', ({ lossRate }) => {
   it('lets exactly 10 of 30 concurrent debits through and never goes negative', async () => {
+    const ledger = ledgerOf();
     const accountId = await createAccount(ledger.app);
     const path = `/v1/accounts/${accountId}/transactions`;
     const funded = await postUntilFinal(ledger.app, path, `fund-${accountId}`, {

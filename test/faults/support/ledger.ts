@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
 import type { HttpHandler, HttpResult } from '../../../functions/http/types';
 import type { Log, LogFields } from '../../../functions/observability/log';
@@ -90,6 +90,19 @@ function verifier(app: HttpHandler): Verify {
       }
       throw new Error('more than 100 pages of entries');
     },
+  };
+}
+
+/** One ledger under faults per test file: started before its tests, closed after them. */
+export function ledgerPerFile(seed: number): () => LedgerUnderFaults {
+  let ledger: LedgerUnderFaults | undefined;
+  beforeAll(async () => {
+    ledger = await ledgerUnderFaults(seed);
+  });
+  afterAll(() => ledger?.close());
+  return () => {
+    if (!ledger) throw new Error('the ledger under faults is not started yet');
+    return ledger;
   };
 }
 
