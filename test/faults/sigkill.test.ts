@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  GetQueueAttributesCommand,
-  SendMessageBatchCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureQueues, type LocalQueues, localSqsClient, startSqsEmulator } from '../../local/sqs';
 import { type LocalStack, startLocalStack } from '../e2e/support/stack';
 import { seededRandom } from '../support/fault-proxy';
 import { freePort } from '../support/free-port';
 import { ledgerEvent } from '../support/ledger-events';
+import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
 
 /**
@@ -55,18 +52,7 @@ async function start(): Promise<LocalStack> {
   return stack;
 }
 
-async function depth(url: string): Promise<number> {
-  const { Attributes = {} } = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: url,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-    }),
-  );
-  return (
-    Number(Attributes.ApproximateNumberOfMessages) +
-    Number(Attributes.ApproximateNumberOfMessagesNotVisible)
-  );
-}
+const depth = (url: string) => queueDepth(sqs, url);
 
 /** Sends the backlog: every event once, some twice, in a shuffled order. */
 async function enqueueBacklog(accountId: string): Promise<number> {
