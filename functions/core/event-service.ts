@@ -24,6 +24,7 @@ export interface LedgerEventInput {
 export const POISON_CODES = [
   'invalid_json',
   'schema_invalid',
+  'validation_failed',
   'unknown_account',
   'currency_mismatch',
   'insufficient_funds',

@@ -1,4 +1,5 @@
 import { LedgerEventSchema } from '../contract/ledger-event';
+import { illFormedPath } from '../contract/unicode';
 import type { LedgerEventInput, PoisonCode } from '../core/event-service';
 
 export type ParsedRecord =
@@ -12,6 +13,14 @@ export function parseLedgerEvent(body: string): ParsedRecord {
     json = JSON.parse(body);
   } catch {
     return { ok: false, code: 'invalid_json', detail: 'body is not JSON' };
+  }
+  const illFormed = illFormedPath(json);
+  if (illFormed !== undefined) {
+    return {
+      ok: false,
+      code: 'validation_failed',
+      detail: `${illFormed || '(event)'}: must be well-formed Unicode (no lone surrogates)`,
+    };
   }
   const result = LedgerEventSchema.safeParse(json);
   if (!result.success) {

@@ -6,7 +6,7 @@ import { verifyCallbackSignature } from '../../core/signature';
 import type { Log } from '../../observability/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../observability/metrics';
 import type { CallbackSecrets } from '../../secrets/callback-secrets';
-import { header, readRawBody, requireJsonMediaType } from '../request';
+import { header, readRawBody, requireJsonMediaType, requireWellFormedUnicode } from '../request';
 import { json } from '../respond';
 import type { Route } from '../router';
 
@@ -85,6 +85,7 @@ function parseCallback(rawBody: Buffer, applicationId: string) {
   } catch {
     throw new InvalidCallbackError('The callback body is not JSON.');
   }
+  requireWellFormedUnicode(value);
   const parsed = CallbackEventSchema.safeParse(value);
   if (!parsed.success) {
     throw new InvalidCallbackError(
