@@ -12,6 +12,7 @@ import {
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { GATEWAY_ANSWERS_NOTE } from '../../../functions/contract/openapi';
 import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
 import type { CallbackSecrets } from '../../../functions/secrets/callback-secrets';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
@@ -167,4 +168,11 @@ it('answers 503 unavailable with Retry-After when the callback secrets cannot be
   expect(JSON.parse(res.body)).toMatchObject({ code: 'unavailable' });
   expect(res.body).not.toContain('boom');
   sm.restore();
+});
+
+it('tells OpenAPI readers that API Gateway answers of its own are not problem+json', async () => {
+  const res = await app(httpEvent('GET', '/v1/openapi.json'));
+  const doc = JSON.parse(res.body) as { info: { description: string } };
+  expect(doc.info.description).toContain(GATEWAY_ANSWERS_NOTE);
+  for (const status of ['401', '403', '429', '413']) expect(GATEWAY_ANSWERS_NOTE).toContain(status);
 });
