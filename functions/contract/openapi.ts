@@ -152,7 +152,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
             },
             ...commonErrors,
             '409': problem('insufficient_funds, payment_id_conflict or idempotency_key_in_use'),
-            '422': problem('idempotency_key_reused or currency_mismatch'),
+            '422': problem('idempotency_key_reused, currency_mismatch or balance_limit_exceeded'),
           },
         },
         get: {

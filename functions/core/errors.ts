@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
   | 'currency_mismatch'
+  | 'balance_limit_exceeded'
   | 'internal'
   | 'unavailable'
   | 'task_not_terminal'
@@ -157,6 +158,17 @@ export class CurrencyMismatchError extends AppError {
       'currency_mismatch',
       'Currency mismatch',
       `The account holds ${accountCurrency}; the transaction is in ${requested}.`,
+    );
+  }
+}
+
+export class BalanceLimitExceededError extends AppError {
+  constructor() {
+    super(
+      422,
+      'balance_limit_exceeded',
+      'Balance limit exceeded',
+      'The credit would push the balance past 2^53 − 1 minor units.',
     );
   }
 }

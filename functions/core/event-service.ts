@@ -1,5 +1,6 @@
 import { optimisticBackoffMs, sleep } from './backoff';
 import type { AccountRecord, LedgerEntry } from './model';
+import { exceedsBalanceLimit } from './money';
 import {
   advanceSequence,
   EMPTY_SEQUENCE,
@@ -18,6 +19,8 @@ export interface LedgerEventInput {
   readonly currency: string;
   readonly paymentId?: string;
   readonly reference?: string;
+  /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
+  readonly contentHash: string;
 }
 
 /** Permanent failures go to the DLQ with this code (CONTRACT §6). */
@@ -29,6 +32,8 @@ export const POISON_CODES = [
   'currency_mismatch',
   'insufficient_funds',
   'payment_id_conflict',
+  'id_conflict',
+  'balance_limit_exceeded',
 ] as const;
 export type PoisonCode = (typeof POISON_CODES)[number];
 
@@ -42,6 +47,8 @@ export interface InboxClaim {
   readonly namespace?: string;
   readonly source: string;
   readonly id: string;
+  /** Compared with the stored record's hash when (source, id) was seen before. */
+  readonly contentHash?: string;
   readonly nowSeconds: number;
   readonly expiresAt: number;
 }
@@ -58,6 +65,8 @@ export interface SequenceWrite {
 export type EventWriteResult =
   | { readonly kind: 'committed' }
   | { readonly kind: 'duplicate' }
+  /** (source, id) was seen before with other content. */
+  | { readonly kind: 'id_conflict' }
   | { readonly kind: 'sequence_moved' }
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
   | { readonly kind: 'payment_id_taken' };
@@ -102,6 +111,7 @@ export class EventService {
     const claim: InboxClaim = {
       source: event.source,
       id: event.id,
+      contentHash: event.contentHash,
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
@@ -134,6 +144,11 @@ export class EventService {
           };
         case 'duplicate':
           return { kind: 'duplicate' };
+        case 'id_conflict':
+          return poison(
+            'id_conflict',
+            `event ${event.id} from ${event.source} was already received with other content`,
+          );
         case 'payment_id_taken':
           return poison(
             'payment_id_conflict',
@@ -183,6 +198,9 @@ function rejectedByAccount(
   }
   if (event.type === 'debit' && account.balance < event.amount) {
     return poison('insufficient_funds', `debit of ${event.amount} exceeds the balance`);
+  }
+  if (event.type === 'credit' && exceedsBalanceLimit(account.balance, event.amount)) {
+    return poison('balance_limit_exceeded', `credit of ${event.amount} would pass 2^53 − 1`);
   }
   // The guard failed on a state that satisfies it: treat as transient, never as poison.
   throw new Error('account guard failed without a failing rule');

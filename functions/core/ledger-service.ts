@@ -1,4 +1,5 @@
 import {
+  BalanceLimitExceededError,
   CurrencyMismatchError,
   InsufficientFundsError,
   InternalError,
@@ -14,6 +15,7 @@ import {
   replayOrReject,
 } from './idempotent-command';
 import { type Account, type AccountRecord, accountView, type LedgerEntry, ownedBy } from './model';
+import { exceedsBalanceLimit } from './money';
 import type {
   EntryGuard,
   EntryPage,
@@ -101,7 +103,9 @@ export class LedgerService {
       currency: input.currency,
       ...(input.type === 'debit' ? { requireBalanceAtLeast: input.amount } : {}),
     };
-    return this.settle(ctx, claim, await this.port.postEntry(claim, entry, guard), guard);
+    const increase = input.type === 'credit' ? input.amount : 0;
+    const result = await this.port.postEntry(claim, entry, guard);
+    return this.settle(ctx, claim, result, guard, increase);
   }
 
   async getAccount(principal: string, accountId: string): Promise<Account> {
@@ -154,6 +158,7 @@ export class LedgerService {
     claim: IdempotencyClaim,
     result: WriteResult,
     guard?: EntryGuard,
+    increase = 0,
   ): Promise<CommandResponse> {
     switch (result.kind) {
       case 'committed':
@@ -175,6 +180,9 @@ export class LedgerService {
         const required = guard.requireBalanceAtLeast;
         if (required !== undefined && account.balance < required) {
           return recordRejection(this.port, claim, new InsufficientFundsError());
+        }
+        if (exceedsBalanceLimit(account.balance, increase)) {
+          return recordRejection(this.port, claim, new BalanceLimitExceededError());
         }
         // The guard failed on a state that satisfies it: storage and rules disagree.
         throw new InternalError(new Error('account guard failed without a failing rule'));

@@ -1,6 +1,7 @@
 import { LedgerEventSchema } from '../contract/ledger-event';
 import { illFormedPath } from '../contract/unicode';
 import type { LedgerEventInput, PoisonCode } from '../core/event-service';
+import { eventContentHash, type Json } from '../core/fingerprint';
 
 export type ParsedRecord =
   | { readonly ok: true; readonly event: LedgerEventInput }
@@ -42,6 +43,7 @@ export function parseLedgerEvent(body: string): ParsedRecord {
       ...(e.sequence === undefined ? {} : { sequence: e.sequence }),
       ...(e.data.paymentId === undefined ? {} : { paymentId: e.data.paymentId }),
       ...(e.data.reference === undefined ? {} : { reference: e.data.reference }),
+      contentHash: eventContentHash(e as Record<string, Json>),
     },
   };
 }

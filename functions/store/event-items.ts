@@ -30,12 +30,15 @@ export function inboxItem(
         namespace: claim.namespace ?? 'event',
         source: claim.source,
         eventId: claim.id,
+        ...(claim.contentHash === undefined ? {} : { contentHash: claim.contentHash }),
         ...(entryId === undefined ? {} : { entryId }),
         [TTL_ATTRIBUTE]: claim.expiresAt,
       }),
       ConditionExpression: CLAIM_FREE,
       ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
       ExpressionAttributeValues: toAttributes({ ':now': claim.nowSeconds }),
+      // The seen record's hash tells a duplicate from an id conflict in the same round trip.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CallbackEventSchema } from '../../contract/callback-event';
 import type { CallbackOutcome, CallbackService } from '../../core/callback-service';
 import { InvalidCallbackError } from '../../core/errors';
+import { eventContentHash, type Json } from '../../core/fingerprint';
 import { verifyCallbackSignature } from '../../core/signature';
 import type { Log } from '../../observability/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../observability/metrics';
@@ -55,6 +56,7 @@ export function callbackRoutes(
             ...(event.taskid === undefined ? {} : { taskId: event.taskid }),
             ...(event.data.status === undefined ? {} : { status: event.data.status }),
             ...(event.data.progress === undefined ? {} : { progress: event.data.progress }),
+            contentHash: eventContentHash(event as Record<string, Json>),
           },
           now,
         );

@@ -18,6 +18,7 @@ describe('parseLedgerEvent', () => {
         amount: 100,
         currency: 'EUR',
         paymentId: 'p1',
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     });
   });
