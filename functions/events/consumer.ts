@@ -3,6 +3,7 @@ import type { EventService } from '../core/event-service';
 import { consoleLog, errorFields, type Log } from '../observability/log';
 import { METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { DeadLetterPort } from '../queue/dead-letter';
+import { isStorageValidation } from '../store/sdk-errors';
 import { parseLedgerEvent } from './parse';
 
 export interface EventsConsumerDeps {
@@ -73,6 +74,15 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
           return 'done';
       }
     } catch (error) {
+      if (isStorageValidation(error)) {
+        // Validation should have refused it: stays transient (no producer fault) and alarms.
+        metrics.count(METRICS.storageValidationError);
+        log.error('DynamoDB refused a validated ledger event as invalid; will be redelivered', {
+          ...fields,
+          ...errorFields(error),
+        });
+        return 'retry';
+      }
       log.error('ledger event failed; will be redelivered', { ...fields, ...errorFields(error) });
       return 'retry';
     }
