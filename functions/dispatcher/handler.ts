@@ -1,9 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
 import { createSqsExportJobs } from '../queue/export-jobs';
+import { createDynamoClient } from '../store/dynamo-client';
 import { createOutboxStore } from '../store/outbox-store';
 import { createOutboxDispatcher } from './dispatcher';
 
@@ -16,7 +16,7 @@ const telemetry = lambdaTelemetry(SERVICE_NAMES.dispatcher);
 export const handler = telemetry.instrument(
   createOutboxDispatcher({
     jobs: createSqsExportJobs(new SQSClient({}), env.EXPORT_JOBS_QUEUE_URL),
-    outbox: createOutboxStore({ client: new DynamoDBClient({}), tableName: env.TABLE_NAME }),
+    outbox: createOutboxStore({ client: createDynamoClient(), tableName: env.TABLE_NAME }),
     log: telemetry.log,
     metrics: telemetry.metrics,
   }),

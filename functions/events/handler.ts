@@ -1,4 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
 import { loadConfig } from '../config';
@@ -6,6 +5,7 @@ import { EventService } from '../core/event-service';
 import { countRetry, SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
 import { createSqsDeadLetters } from '../queue/dead-letter';
+import { createDynamoClient } from '../store/dynamo-client';
 import { createEventStore } from '../store/event-store';
 import { createEventsConsumer } from './consumer';
 
@@ -15,7 +15,7 @@ const dlqUrl = z.url().parse(process.env.DLQ_URL, { error: () => 'DLQ_URL must b
 const telemetry = lambdaTelemetry(SERVICE_NAMES.events);
 
 const store = createEventStore({
-  client: new DynamoDBClient({}),
+  client: createDynamoClient(),
   tableName: config.tableName,
   retry: { onRetry: countRetry(telemetry.metrics) },
 });

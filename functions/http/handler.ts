@@ -1,9 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { loadConfig } from '../config';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
 import { type CallbackSecrets, staticCallbackSecrets } from '../secrets/callback-secrets';
 import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
+import { createDynamoClient } from '../store/dynamo-client';
 import { createDynamoHttpApp } from './dynamo-app';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
@@ -19,7 +19,7 @@ const telemetry = lambdaTelemetry(SERVICE_NAMES.http);
 
 export const handler = telemetry.instrument(
   createDynamoHttpApp({
-    client: new DynamoDBClient({}),
+    client: createDynamoClient(),
     config,
     callbackSecrets: callbackSecrets(process.env),
     log: telemetry.log,

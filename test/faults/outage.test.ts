@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResult } from '../../functions/http/types';
+import { LEDGER_FUNCTION_TIMEOUT } from '../../lib/constructs/ledger-function';
 import type { OutageMode } from '../support/fault-proxy';
 import { httpEvent } from '../support/http-event';
 import { createAccount, ledgerPerFile, PRINCIPAL, post } from './support/ledger';
 
 /**
- * DynamoDB unavailable: the HTTP API must answer 503 `unavailable` with Retry-After before the
- * Lambda's timeout (10 s, lib/constructs/ledger-function.ts), record nothing, and run the same
- * keys normally once DynamoDB is back.
+ * DynamoDB unavailable (503s, dropped connections, or requests never answered): the HTTP API must
+ * answer 503 `unavailable` with Retry-After before the Lambda's timeout, record nothing, and run
+ * the same keys normally once DynamoDB is back.
  */
-const LAMBDA_TIMEOUT_MS = 10_000;
+const LAMBDA_TIMEOUT_MS = LEDGER_FUNCTION_TIMEOUT.toMilliseconds();
 
 const ledgerOf = ledgerPerFile(7);
 
@@ -36,7 +37,7 @@ function expectUnavailable(result: HttpResult): void {
   expect(Number(result.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 }
 
-describe.each<OutageMode>(['unavailable', 'refuse'])('DynamoDB outage (%s)', (mode) => {
+describe.each<OutageMode>(['unavailable', 'refuse', 'stall'])('DynamoDB outage (%s)', (mode) => {
   it('answers 503 with Retry-After in time, records nothing, and runs the keys once afterwards', async () => {
     const ledger = ledgerOf();
     const accountId = await createAccount(ledger.app);

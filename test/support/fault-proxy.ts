@@ -21,13 +21,17 @@ export interface FaultProxy {
   readonly endpoint: string;
   /** Loses this fraction (0..1) of TransactWriteItems responses after DynamoDB answered. */
   loseTransactResponses(rate: number): void;
-  /** Starts (`unavailable`: 503, `refuse`: connection dropped unanswered) or ends an outage. */
+  /** Starts or ends an outage (see OutageMode). */
   outage(mode: OutageMode | undefined): void;
   readonly stats: FaultStats;
   close(): Promise<void>;
 }
 
-export type OutageMode = 'unavailable' | 'refuse';
+/**
+ * `unavailable`: 503 ServiceUnavailable; `refuse`: the connection is dropped unanswered;
+ * `stall`: the request is accepted and never answered (a black-holed network path).
+ */
+export type OutageMode = 'unavailable' | 'refuse' | 'stall';
 
 export interface FaultStats {
   /** Requests DynamoDB received (and answered). */
@@ -127,6 +131,10 @@ export async function startFaultProxy(upstream: string, seed = 1): Promise<Fault
 function turnAway(mode: OutageMode, req: IncomingMessage, res: ServerResponse): void {
   if (mode === 'refuse') {
     req.socket.destroy();
+    return;
+  }
+  if (mode === 'stall') {
+    req.resume(); // read the request, never answer; close() destroys the socket
     return;
   }
   // What DynamoDB's front end sends when it cannot serve a request.

@@ -4,6 +4,7 @@ import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
 import type { HttpHandler, HttpResult } from '../../../functions/http/types';
 import type { Log, LogFields } from '../../../functions/observability/log';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
+import { DYNAMODB_TIMEOUTS } from '../../../functions/store/dynamo-client';
 import { localDynamoClient } from '../../../local/dynamodb';
 import { ensureLedgerTable } from '../../../local/table';
 import { testConfig } from '../../support/config';
@@ -39,7 +40,8 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
   const direct = localDynamoClient(endpoint);
   await ensureLedgerTable(direct, tableName);
   const proxy = await startFaultProxy(endpoint, seed);
-  const client = localDynamoClient(proxy.endpoint);
+  // The Lambdas' own timeouts: what a stalled DynamoDB does to a request is part of the test.
+  const client = localDynamoClient(proxy.endpoint, DYNAMODB_TIMEOUTS);
   const config = testConfig({ tableName });
   const logs = capturedLog();
   const callbackSecrets = staticCallbackSecrets('{}');
