@@ -18,8 +18,8 @@ import { httpEvent } from '../support/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../support/ledger-events';
 
 /**
- * Hardening against DynamoDB Local (docs/contract.md §5–§7): the inbox keeps a content hash,
- * and no balance may pass 2^53 − 1 minor units.
+ * Hardening against DynamoDB Local (docs/contract.md §5–§7, §13): key byte limits are checked
+ * before writing, the inbox keeps a content hash, and no balance may pass 2^53 − 1 minor units.
  */
 const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
 let client: DynamoDBClient;
@@ -86,6 +86,43 @@ async function setBalance(accountId: string, balance: number): Promise<void> {
 
 const deliver = async (...bodies: unknown[]) =>
   consumer(sqsEvent(...bodies.map((body) => sqsRecord(body))));
+
+describe('keys are limited in bytes, checked before writing', () => {
+  it('applies an event whose source is exactly 512 UTF-8 bytes, sequence item included', async () => {
+    const accountId = await newAccount();
+    const source = `${'源'.repeat(170)}ab`; // 510 + 2 bytes
+    const event = ledgerEvent({ subject: accountId, source, sequence: 1 });
+    expect((await deliver(event)).batchItemFailures).toEqual([]);
+    expect(deadLetters).toEqual([]);
+    expect(await account(accountId)).toEqual({ balance: 100, entries: 1 });
+    const sources = JSON.parse((await call('GET', `/v1/accounts/${accountId}/event-sources`)).body);
+    expect(sources.items).toMatchObject([{ source, lastSequence: 1 }]);
+  });
+
+  it('dead-letters 400 CJK characters of source at once as schema_invalid (DynamoDB would refuse the key)', async () => {
+    const accountId = await newAccount();
+    const source = '源'.repeat(400);
+    // The premise: DynamoDB refuses such a sort key, on every attempt, as a ValidationException.
+    const refused = await client
+      .send(
+        new PutItemCommand({
+          TableName: tableName,
+          Item: marshall({ ...keys.eventSource(accountId, source), kind: 'probe' }),
+        }),
+      )
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(refused).toMatchObject({ name: 'ValidationException' });
+
+    const event = ledgerEvent({ subject: accountId, source, sequence: 1 });
+    expect((await deliver(event)).batchItemFailures).toEqual([]);
+    expect(deadLetters.map((l) => l.code)).toEqual(['schema_invalid']);
+    expect(deadLetters[0]?.detail).toContain('512 UTF-8 bytes');
+    expect(await account(accountId)).toEqual({ balance: 0, entries: 0 });
+  });
+});
 
 describe('the inbox keeps a hash of each event', () => {
   it('dead-letters the same (source, id) with other content as id_conflict; the money stays', async () => {
