@@ -5,6 +5,7 @@ import { METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { DeadLetterPort } from '../queue/dead-letter';
 import { isStorageValidation } from '../store/sdk-errors';
 import { parseLedgerEvent } from './parse';
+import { POISON_REASONS } from './poison';
 
 export interface EventsConsumerDeps {
   readonly events: EventService;
@@ -69,9 +70,15 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
           metrics.count(METRICS.inboxDuplicate);
           log.info('ledger event duplicate', fields);
           return 'done';
-        case 'poison':
-          await deadLetter(record, outcome.code, outcome.detail, fields);
+        case 'id_conflict':
+          await deadLetter(record, 'id_conflict', outcome.detail, fields);
           return 'done';
+        case 'rejected': {
+          const reason = POISON_REASONS[outcome.error.code];
+          if (!reason) throw outcome.error;
+          await deadLetter(record, reason, outcome.error.detail, fields);
+          return 'done';
+        }
       }
     } catch (error) {
       if (isStorageValidation(error)) {

@@ -4,13 +4,13 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EventService } from '../../functions/core/event-service';
 import { createEventsConsumer, type EventsHandler } from '../../functions/events/consumer';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import type { HttpHandler } from '../../functions/http/types';
 import type { DeadLetter } from '../../functions/queue/dead-letter';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
-import { inboxScopeId } from '../../functions/store/event-items';
+import { inboxItem } from '../../functions/store/event-items';
 import { createEventStore } from '../../functions/store/event-store';
-import { keys, TTL_ATTRIBUTE } from '../../functions/store/keys';
+import { keys } from '../../functions/store/keys';
 import { APP, callbackBody, SECRET, signedCallback } from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
@@ -33,8 +33,8 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   const config = testConfig({ tableName, exportFee: 1, callbackApplicationId: APP });
-  app = createDynamoHttpApp({
-    client,
+  app = composeHttpHandler({
+    dynamo: client,
     config,
     callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
     log: silent,
@@ -149,19 +149,15 @@ describe('the inbox keeps a hash of each event', () => {
   it('counts an inbox record written before the hash existed as a duplicate', async () => {
     const accountId = await newAccount();
     const event = ledgerEvent({ id: 'legacy', subject: accountId, source: 'urn:legacy' });
-    await client.send(
-      new PutItemCommand({
-        TableName: tableName,
-        Item: marshall({
-          ...keys.inbox(inboxScopeId('urn:legacy', 'legacy')),
-          kind: 'inbox',
-          namespace: 'event',
-          source: 'urn:legacy',
-          eventId: 'legacy',
-          [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 3600,
-        }),
-      }),
-    );
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    // The inbox record as written before the hash existed: no contentHash.
+    const { Put } = inboxItem(tableName, {
+      source: 'urn:legacy',
+      id: 'legacy',
+      nowSeconds,
+      expiresAt: nowSeconds + 3600,
+    });
+    await client.send(new PutItemCommand({ TableName: tableName, Item: Put?.Item }));
     await deliver(event);
     expect(deadLetters).toEqual([]);
     expect(await account(accountId)).toEqual({ balance: 0, entries: 0 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../../functions/http/compose';
 import type { HttpHandler, HttpResult } from '../../../functions/http/types';
 import type { Log, LogFields } from '../../../functions/observability/log';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
@@ -45,8 +45,8 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
   const config = testConfig({ tableName });
   const logs = capturedLog();
   const callbackSecrets = staticCallbackSecrets('{}');
-  const app = createDynamoHttpApp({ client, config, callbackSecrets, log: logs });
-  const verifyApp = createDynamoHttpApp({ client: direct, config, callbackSecrets, log: logs });
+  const app = composeHttpHandler({ dynamo: client, config, callbackSecrets, log: logs });
+  const verifyApp = composeHttpHandler({ dynamo: direct, config, callbackSecrets, log: logs });
   return {
     proxy,
     tableName,

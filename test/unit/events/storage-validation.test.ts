@@ -2,10 +2,11 @@ import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { expect, it, vi } from 'vitest';
 import { EventService } from '../../../functions/core/event-service';
 import { createEventsConsumer } from '../../../functions/events/consumer';
-import { METRICS, recordingMetrics } from '../../../functions/observability/metrics';
+import { METRICS } from '../../../functions/observability/metrics';
 import type { DeadLetter } from '../../../functions/queue/dead-letter';
 import { storageError } from '../../../functions/store/sdk-errors';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
+import { recordingMetrics } from '../../support/metrics';
 
 /**
  * A DynamoDB ValidationException the schema did not foresee is our bug, not the producer's

@@ -13,7 +13,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GATEWAY_ANSWERS_NOTE } from '../../../functions/contract/openapi';
-import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../../functions/http/compose';
 import type { CallbackSecrets } from '../../../functions/secrets/callback-secrets';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
 import { secretsManagerCallbackSecrets } from '../../../functions/secrets/secrets-manager';
@@ -25,8 +25,8 @@ import { httpEvent } from '../../support/http-event';
 const ddb = mockClient(DynamoDBClient);
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const appWith = (callbackSecrets: CallbackSecrets) =>
-  createDynamoHttpApp({
-    client: new DynamoDBClient({ region: 'eu-west-1' }),
+  composeHttpHandler({
+    dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
     retry: { sleep: async () => {}, maxAttempts: 2 },
     config: testConfig(),
     callbackSecrets,

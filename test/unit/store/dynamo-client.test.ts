@@ -2,8 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { UnavailableError } from '../../../functions/core/errors';
 import { createDynamoClient, MAX_DYNAMODB_CALL_MS } from '../../../functions/store/dynamo-client';
-import { isUnavailable } from '../../../functions/store/sdk-errors';
+import { storageError } from '../../../functions/store/sdk-errors';
 import { LEDGER_FUNCTION_TIMEOUT } from '../../../lib/constructs/ledger-function';
 
 /** Accepts every request and never answers: a black-holed path to DynamoDB. */
@@ -38,7 +39,7 @@ it('gives up on a stalled DynamoDB after its attempts, with an error that maps t
     );
   client.destroy();
   expect(error).toBeInstanceOf(Error);
-  expect(isUnavailable(error)).toBe(true);
+  expect(storageError(error)).toBeInstanceOf(UnavailableError);
   expect(requests).toBe(2);
 });
 
