@@ -3,8 +3,18 @@
  * entries and what each Idempotency-Key answered. It knows nothing about DynamoDB; the
  * model-based fault test checks the real service against it.
  *
- * New command kinds (transfers, holds) plug in by adding a variant to `Command` and a case to
- * `effectOf`: an effect is a list of postings plus the balance checks that must hold first.
+ * New command kinds plug in by adding a variant to `Command`, a case to `effectOf` (the checks
+ * that must hold first, then the postings), and a generator plus a request in
+ * test/faults/model.test.ts (`COMMAND_ARBITRARIES`, `httpOf`). For example:
+ * - transfer `{ kind: 'transfer', from, to, amount }`: rejected `409 insufficient_funds` when
+ *   `from` cannot cover it, else two postings, `transfer_out` (−amount) on `from` and
+ *   `transfer_in` (+amount) on `to`; the sum of all balances does not change.
+ * - holds: `ModelState` gains `holds` (amount, status) and `available` (= balance − active
+ *   holds), which debits, transfers and new holds check instead of the balance; `capture`
+ *   posts a `capture` entry and releases the rest, `void` releases all. Capture and void name
+ *   a hold created in an EARLIER round (by creation index), so the driver knows its server id
+ *   from that round's 201 body and the serial order within a round cannot change which hold
+ *   an index means.
  */
 
 export type Command =
