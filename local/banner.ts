@@ -1,3 +1,4 @@
+import { API_REFERENCE_PATH } from './api-reference';
 import { DEMO_CALLBACK_SECRET } from './callback-secrets';
 import { LOCAL_AWS } from './dynamodb';
 import { DEFAULT_PORT, DEFAULT_SQS_PORT, type LocalSettings } from './settings';
@@ -26,7 +27,7 @@ export function banner(settings: LocalSettings, endpoints: StackEndpoints): stri
   return `
 idempotent-ledger local stack
   HTTP API   ${api}   (API Gateway v2 events -> the Lambda handler)
-  OpenAPI    ${api}/v1/openapi.json
+  OpenAPI    ${api}/v1/openapi.json   (interactive reference: ${api}${API_REFERENCE_PATH})
   DynamoDB   ${endpoints.dynamoEndpoint}   (${dynamo}, table "${config.tableName}")
   SQS        ${endpoints.sqsEndpoint}   (${sqs}, region ${LOCAL_AWS.region}, any credentials)
     ${ledgerEvents.url}

@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ServiceConfig } from '../../functions/config';
 import type { HttpHandler } from '../../functions/http/types';
 import type { SecretMap } from '../../functions/secrets/callback-secrets';
+import { serveApiReference } from '../api-reference';
 import { startHttpServer } from '../http-adapter';
 import type { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
@@ -29,7 +30,10 @@ export async function startHttpService(
 ): Promise<{ url: string }> {
   const handler = await loadHandler(options);
   lifecycle.signal.throwIfAborted();
-  const server = await startHttpServer(handler, options.port, HTTP_HOST, { log: options.log });
+  const server = await startHttpServer(handler, options.port, HTTP_HOST, {
+    log: options.log,
+    pages: serveApiReference,
+  });
   lifecycle.defer('HTTP server', () => server.close());
   return { url: server.url };
 }
