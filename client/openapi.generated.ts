@@ -126,7 +126,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Signed execution callbacks. Header `Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; several v1 entries allowed during rotation; ±300 s window. */
+        /** @description Signed execution callbacks, with either header set (one valid set suffices). `Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during rotation; ±300 s window. A `whsec_` secret signs with its base64-decoded bytes. */
         post: operations["postCallback"];
         delete?: never;
         options?: never;
@@ -1047,8 +1047,15 @@ export interface operations {
     postCallback: {
         parameters: {
             query?: never;
-            header: {
-                "Callback-Signature": string;
+            header?: {
+                /** @description t=<unix seconds>,v1=<hex>[,v1=<hex>…] */
+                "Callback-Signature"?: string;
+                /** @description Standard Webhooks message id: the CloudEvent id */
+                "webhook-id"?: string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: space-separated `v1,<base64>` / `v1a,<base64>` entries */
+                "webhook-signature"?: string;
             };
             path: {
                 applicationId: string;
@@ -1070,7 +1077,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackOutcome"];
                 };
             };
-            /** @description invalid_callback */
+            /** @description invalid_callback (incl. webhook-id differing from the CloudEvent id) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import {
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../core/standard-webhooks';
 import { CallbackEventSchema } from './callback-event';
 import {
   Account,
@@ -41,6 +46,15 @@ const idempotencyKeyHeader = {
     'Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key).',
   schema: { type: 'string', minLength: 1, maxLength: 257 },
 };
+
+/** The callback route's signature headers: either set may be sent, so none is required. */
+const callbackHeader = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: false,
+  description,
+  schema: { type: 'string' },
+});
 
 const accountIdParam = {
   name: 'accountId',
@@ -224,9 +238,12 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           operationId: 'postCallback',
           security: [],
           description:
-            'Signed execution callbacks. Header `Callback-Signature: t=<unix seconds>,v1=<hex ' +
-            'HMAC-SHA256 of "<t>.<raw body>">`; several v1 entries allowed during rotation; ' +
-            '±300 s window.',
+            'Signed execution callbacks, with either header set (one valid set suffices). ' +
+            '`Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, ' +
+            'or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), ' +
+            '`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ' +
+            'ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during ' +
+            'rotation; ±300 s window. A `whsec_` secret signs with its base64-decoded bytes.',
           parameters: [
             {
               name: 'applicationId',
@@ -234,12 +251,13 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
               required: true,
               schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
             },
-            {
-              name: 'Callback-Signature',
-              in: 'header',
-              required: true,
-              schema: { type: 'string' },
-            },
+            callbackHeader('Callback-Signature', 't=<unix seconds>,v1=<hex>[,v1=<hex>…]'),
+            callbackHeader(WEBHOOK_ID_HEADER, 'Standard Webhooks message id: the CloudEvent id'),
+            callbackHeader(WEBHOOK_TIMESTAMP_HEADER, 'Standard Webhooks: unix seconds'),
+            callbackHeader(
+              WEBHOOK_SIGNATURE_HEADER,
+              'Standard Webhooks: space-separated `v1,<base64>` / `v1a,<base64>` entries',
+            ),
           ],
           requestBody: {
             required: true,
@@ -249,7 +267,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           },
           responses: {
             '200': json('applied | duplicate | stale | superseded', 'CallbackOutcome'),
-            '400': problem('invalid_callback'),
+            '400': problem('invalid_callback (incl. webhook-id differing from the CloudEvent id)'),
             '401': problem('invalid_signature or signature_expired'),
             '413': problem('payload_too_large'),
             '415': problem('unsupported_media_type'),

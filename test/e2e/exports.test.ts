@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -8,6 +7,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from './support/run-script';
 import {
   type ApiResponse,
   apiClient,
@@ -69,31 +69,11 @@ async function nextJob(timeoutMs = 10_000): Promise<Message> {
 
 /** Runs `npm run cli -- <args>` (as tsx cli/main.ts) against the stack; resolves code and output. */
 function cli(...args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
-      cwd: process.cwd(),
-      env: {
-        ...process.env,
-        PORT: String(stack.httpPort),
-        SQS_PORT: String(stack.sqsPort),
-        SQS_ENDPOINT: '',
-        CALLBACK_SECRETS: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
+  return runScript('cli/main.ts', args, {
+    PORT: String(stack.httpPort),
+    SQS_PORT: String(stack.sqsPort),
+    SQS_ENDPOINT: '',
+    CALLBACK_SECRETS: '',
   });
 }
 
