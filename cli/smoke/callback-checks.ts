@@ -11,7 +11,7 @@ export interface CallbackProbe {
 }
 
 /**
- * A signed callback round trip (CONTRACT §7) on an export of the throwaway account: applied
+ * A signed callback round trip (docs/contract.md §7) on an export of the throwaway account: applied
  * (or stale/superseded when a real worker got there first), the same event again is a
  * duplicate, and a body changed after signing is refused.
  */

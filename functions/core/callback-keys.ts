@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 
 /**
- * How callback keys are written (CONTRACT §7, §14 "Callbacks"), the Standard Webhooks way:
+ * How callback keys are written (docs/contract.md §7), the Standard Webhooks way:
  * `whsec_<base64>` is an HMAC secret used as its decoded bytes (under both header schemes); any
  * other secret string is used as its UTF-8 bytes; `whpk_<base64 of a raw 32-byte key>` is an
  * ed25519 public key; `whsk_<base64>` the matching signing key (a 32-byte seed, or the 64-byte

@@ -5,7 +5,7 @@ import { SIGNATURE_TOLERANCE_SECONDS } from './signature';
 
 /**
  * Standard Webhooks (standardwebhooks.com) on the callback route, beside `Callback-Signature`
- * (CONTRACT §7, §14 "Callbacks"). Signed content: `<webhook-id>.<webhook-timestamp>.<raw body>`.
+ * (docs/contract.md §7). Signed content: `<webhook-id>.<webhook-timestamp>.<raw body>`.
  * `webhook-signature` is a space-separated list of `v1,<base64 HMAC-SHA256>` and
  * `v1a,<base64 ed25519>` entries (several during a rotation); unknown versions are ignored.
  */

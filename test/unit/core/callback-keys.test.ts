@@ -10,7 +10,7 @@ import { computeSignature } from '../../../functions/core/signature';
 
 const whsec = (bytes: number) => `whsec_${Buffer.alloc(bytes, 7).toString('base64')}`;
 
-describe('callback keys (CONTRACT §14 "Callbacks")', () => {
+describe('callback keys (docs/contract.md §7)', () => {
   it('uses a whsec_ secret as its decoded bytes and any other secret as UTF-8', () => {
     expect(hmacKeyBytes(whsec(24))).toEqual(Buffer.alloc(24, 7));
     expect(hmacKeyBytes('plain-secret-€')).toEqual(Buffer.from('plain-secret-€', 'utf8'));

@@ -12,7 +12,7 @@ import {
 } from '../../../functions/core/standard-webhooks';
 
 /**
- * Standard Webhooks (CONTRACT §7, §14 "Callbacks"). Interoperability is proven against the
+ * Standard Webhooks (docs/contract.md §7). Interoperability is proven against the
  * reference implementation, the `standardwebhooks` npm package: it signs and we verify, we
  * sign (the CLI's signer) and it verifies.
  */
