@@ -1,3 +1,4 @@
+import { splitCallbackKeys } from '../functions/core/callback-keys';
 import { API_REFERENCE_PATH } from './api-reference';
 import { DEMO_CALLBACK_SECRET } from './callback-secrets';
 import { LOCAL_AWS } from './dynamodb';
@@ -72,18 +73,19 @@ Press Ctrl-C to stop everything.
 function callbacksLines(settings: LocalSettings, api: string): string {
   const app = settings.config.callbackApplicationId;
   const apps = Object.keys(settings.callbackSecrets);
+  const exportSecrets = splitCallbackKeys(settings.callbackSecrets[app] ?? []).secrets;
   const lines = settings.callbackSecretsGiven
     ? [
         `  Callbacks  POST ${api}/v1/callbacks/<applicationId>; exports report as "${app}"`,
         `             applications from CALLBACK_SECRETS: ${apps.join(', ')} (secrets not shown)`,
       ]
     : [
-        `  Callbacks  POST ${api}/v1/callbacks/${app}   (header Callback-Signature: t=<unix s>,v1=<HMAC-SHA256 hex>)`,
+        `  Callbacks  POST ${api}/v1/callbacks/${app}   (header Callback-Signature: t=<unix s>,v1=<HMAC-SHA256 hex>, or Standard Webhooks webhook-id/-timestamp/-signature)`,
         `             demo application "${app}", demo secret "${DEMO_CALLBACK_SECRET}" (set CALLBACK_SECRETS to change)`,
       ];
-  if (!apps.includes(app)) {
+  if (exportSecrets.length === 0) {
     lines.push(
-      `  WARNING    CALLBACK_SECRETS has no secret for "${app}": every callback about an export will be rejected`,
+      `  WARNING    CALLBACK_SECRETS has no HMAC secret for "${app}": the export worker cannot sign its callbacks`,
     );
   }
   return lines.join('\n');

@@ -67,3 +67,26 @@ export function formatSigningKey(key: KeyObject): string {
   const seed = key.export({ format: 'der', type: 'pkcs8' }).subarray(PKCS8_ED25519.length);
   return `${SIGNING_KEY_PREFIX}${seed.toString('base64')}`;
 }
+
+/**
+ * An application's configured keys split by use: HMAC secrets (both header sets) and `whpk_`
+ * public keys (`v1a` only). One list may hold both, as the AWS secret document does.
+ */
+export interface CallbackKeySet {
+  readonly secrets: readonly string[];
+  readonly publicKeys: readonly string[];
+}
+
+export function splitCallbackKeys(entries: readonly string[]): CallbackKeySet {
+  return {
+    secrets: entries.filter((entry) => !entry.startsWith(PUBLIC_KEY_PREFIX)),
+    publicKeys: entries.filter((entry) => entry.startsWith(PUBLIC_KEY_PREFIX)),
+  };
+}
+
+/** A configured entry the service can use: a `whpk_` public key, else a usable secret. */
+export function isUsableCallbackKey(entry: string): boolean {
+  return entry.startsWith(PUBLIC_KEY_PREFIX)
+    ? parsePublicKey(entry) !== undefined
+    : isUsableSecret(entry);
+}

@@ -2,9 +2,11 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   hmacKeyBytes,
+  isUsableCallbackKey,
   isUsableSecret,
   parsePublicKey,
   parseSigningKey,
+  splitCallbackKeys,
 } from '../../../functions/core/callback-keys';
 import { computeSignature } from '../../../functions/core/signature';
 
@@ -49,5 +51,25 @@ describe('callback keys (docs/contract.md §7)', () => {
     expect(pub?.asymmetricKeyType).toBe('ed25519');
     expect(parseSigningKey(`whsk_${Buffer.alloc(31).toString('base64')}`)).toBeUndefined();
     expect(parseSigningKey(`whsk_${Buffer.alloc(32, 2).toString('base64')}`)?.type).toBe('private');
+  });
+});
+
+describe('configured key lists', () => {
+  const publicKey = `whpk_${Buffer.alloc(32, 1).toString('base64')}`;
+
+  it('splits secrets from whpk_ public keys', () => {
+    expect(splitCallbackKeys(['sixteen-chars-ok', publicKey, whsec(16)])).toEqual({
+      secrets: ['sixteen-chars-ok', whsec(16)],
+      publicKeys: [publicKey],
+    });
+  });
+
+  it.each([
+    [publicKey, true],
+    ['whpk_0123456789abcdefghij', false], // a malformed key is not taken as a secret
+    [whsec(16), true],
+    [whsec(8), false],
+  ])('%s is a usable entry: %s', (entry, usable) => {
+    expect(isUsableCallbackKey(entry)).toBe(usable);
   });
 });
