@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerClient } from '../../client';
+import type { CallbackHeaders } from '../callbacks';
 import { type Check, CheckFailed, describeAnswer, expectThat, skip } from './check';
 
 /** How the smoke test signs a callback: the application and the headers for a body. */
@@ -7,7 +8,7 @@ export interface CallbackProbe {
   readonly applicationId: string;
   /** Which header set the signature uses (shown in the table). */
   readonly scheme: string;
-  headersFor(rawBody: string, eventId: string): Record<string, string>;
+  headersFor(rawBody: string, eventId: string): CallbackHeaders;
 }
 
 /**
@@ -23,7 +24,7 @@ export function callbackChecks(
   if (!probe) {
     return [['signed callback round trip', async () => skip('no callback secret given')]];
   }
-  let sent: { body: string; headers: Record<string, string> } | undefined;
+  let sent: { body: string; headers: CallbackHeaders } | undefined;
   return [
     [
       `signed callback is accepted (${probe.scheme})`,
@@ -66,8 +67,7 @@ export function callbackChecks(
         if (!sent) return skip('no callback was accepted');
         const tampered = sent.body.replace('"progress":10', '"progress":11');
         const { response, error } = await client.POST('/v1/callbacks/{applicationId}', {
-          params: { path: { applicationId: probe.applicationId } },
-          headers: sent.headers,
+          params: { path: { applicationId: probe.applicationId }, header: sent.headers },
           body: JSON.parse(tampered),
           bodySerializer: () => tampered,
         });
@@ -103,11 +103,10 @@ async function post(
   client: LedgerClient,
   applicationId: string,
   body: string,
-  headers: Record<string, string>,
+  headers: CallbackHeaders,
 ): Promise<string> {
   const { data, response, error } = await client.POST('/v1/callbacks/{applicationId}', {
-    params: { path: { applicationId } },
-    headers,
+    params: { path: { applicationId }, header: headers },
     body: JSON.parse(body),
     bodySerializer: () => body,
   });

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { APPLICATION_ID_PATTERN } from '../../functions/contract/names';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../../functions/contract/retention';
+import { hmacKeyBytes } from '../../functions/core/callback-keys';
+import { CALLBACK_SCHEMES, type CallbackScheme } from '../callbacks';
 
 /** `npm run smoke -- --url <base> [--auth local|iam|jwt] …` (docs/deployment.md). */
 export const SMOKE_USAGE = `usage: npm run smoke -- --url <base URL> [options]
@@ -14,6 +16,7 @@ export const SMOKE_USAGE = `usage: npm run smoke -- --url <base URL> [options]
   --callback-secret <s>     also prove a signed callback round trip with this secret
                             (or SMOKE_CALLBACK_SECRET); without one that check is skipped
   --callback-app <id>       the callback application (default ${DEFAULT_CALLBACK_APPLICATION_ID})
+  --callback-scheme <s>     callback-signature (default) or standard-webhooks (webhook-* headers)
   --concurrency <n>         parallel duplicates in the concurrency check (default 8)`;
 
 export interface SmokeArgs {
@@ -24,6 +27,7 @@ export interface SmokeArgs {
   readonly token: string | undefined;
   readonly callbackSecret: string | undefined;
   readonly callbackApp: string;
+  readonly callbackScheme: CallbackScheme;
   readonly concurrency: number;
 }
 
@@ -44,6 +48,7 @@ export function parseSmokeArgs(
         region: { type: 'string' },
         'callback-secret': { type: 'string' },
         'callback-app': { type: 'string' },
+        'callback-scheme': { type: 'string' },
         concurrency: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -72,6 +77,14 @@ export function parseSmokeArgs(
   const callbackApp = text('callback-app') ?? DEFAULT_CALLBACK_APPLICATION_ID;
   if (!APPLICATION_ID_PATTERN.test(callbackApp))
     throw new SmokeUsageError('--callback-app is not an application id');
+  const callbackScheme = text('callback-scheme') ?? 'callback-signature';
+  if (!(CALLBACK_SCHEMES as readonly string[]).includes(callbackScheme)) {
+    throw new SmokeUsageError(`--callback-scheme must be one of ${CALLBACK_SCHEMES.join(', ')}`);
+  }
+  const callbackSecret = text('callback-secret') ?? (env.SMOKE_CALLBACK_SECRET || undefined);
+  if (callbackSecret !== undefined && hmacKeyBytes(callbackSecret) === undefined) {
+    throw new SmokeUsageError('the callback secret whsec_… must be base64 after the prefix');
+  }
   const concurrency = Number(text('concurrency') ?? '8');
   if (!Number.isInteger(concurrency) || concurrency < 2 || concurrency > 50) {
     throw new SmokeUsageError('--concurrency must be an integer from 2 to 50');
@@ -82,8 +95,9 @@ export function parseSmokeArgs(
     principal: text('principal'),
     region,
     token,
-    callbackSecret: text('callback-secret') ?? (env.SMOKE_CALLBACK_SECRET || undefined),
+    callbackSecret,
     callbackApp,
+    callbackScheme: callbackScheme as CallbackScheme,
     concurrency,
   };
 }

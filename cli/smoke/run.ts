@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLedgerClient, type LedgerAuth } from '../../client';
-import { signCallback } from '../../functions/core/signature';
+import { type CallbackScheme, schemeLabel, signatureHeaders } from '../callbacks';
 import type { CallbackProbe } from './callback-checks';
 import type { CheckResult } from './check';
 import { runSmoke } from './checks';
@@ -38,7 +38,7 @@ export async function runSmokeCommand(argv: readonly string[], io: SmokeIo): Pro
       : {}),
     concurrency: args.concurrency,
     ...(args.callbackSecret
-      ? { callback: callbackProbe(args.callbackApp, args.callbackSecret) }
+      ? { callback: callbackProbe(args.callbackApp, args.callbackSecret, args.callbackScheme) }
       : {}),
   });
   for (const line of formatTable(results)) io.out(line);
@@ -63,17 +63,17 @@ async function authFor(args: SmokeArgs): Promise<LedgerAuth> {
   }
 }
 
-function callbackProbe(applicationId: string, secret: string): CallbackProbe {
+/** Signs like the CLI does (cli/callbacks.ts), with the header set the operator chose. */
+function callbackProbe(
+  applicationId: string,
+  secret: string,
+  scheme: CallbackScheme,
+): CallbackProbe {
+  const signer = { scheme, secrets: [secret], signingKeys: [] };
   return {
     applicationId,
-    scheme: 'Callback-Signature',
-    headersFor: (rawBody) => ({
-      'Callback-Signature': signCallback(
-        [secret],
-        Math.floor(Date.now() / 1000),
-        Buffer.from(rawBody, 'utf8'),
-      ),
-    }),
+    scheme: schemeLabel(signer),
+    headersFor: (body, id) => signatureHeaders(signer, { id, body }),
   };
 }
 

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { runSmokeCommand } from '../../../cli/smoke/run';
 
 /**
  * The smoke test must catch a broken deployment: here an API that answers every POST afresh
- * (no idempotency at all) and otherwise behaves. The happy path runs against the real local
- * stack in test/e2e/smoke.test.ts.
+ * (no idempotency at all) and otherwise behaves. Its callback route checks Standard Webhooks
+ * signatures with the reference package. The happy path runs against the real local stack in
+ * test/e2e/smoke.test.ts.
  */
+const CALLBACK_SECRET = 'smoke-unit-secret-0123456789';
+
 function forgetfulApi() {
   const balances = new Map<string, number>();
+  const seen = new Set<string>();
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), {
       status,
@@ -18,6 +23,21 @@ function forgetfulApi() {
     const url = new URL(request.url);
     const principal = request.headers.get('x-principal-id');
     if (url.pathname === '/v1/openapi.json') return json(200, { openapi: '3.1.0' });
+    if (url.pathname.startsWith('/v1/callbacks/')) {
+      const body = await request.text();
+      try {
+        new Webhook(CALLBACK_SECRET, { format: 'raw' }).verify(
+          body,
+          Object.fromEntries(request.headers.entries()),
+        );
+      } catch {
+        return json(401, { code: 'invalid_signature' });
+      }
+      const id = request.headers.get('webhook-id') ?? '';
+      const outcome = seen.has(id) ? 'duplicate' : 'applied';
+      seen.add(id);
+      return json(200, { outcome });
+    }
     if (!principal) return json(401, { code: 'unauthenticated' });
     if (request.method === 'POST' && url.pathname === '/v1/accounts') {
       const id = randomUUID();
@@ -25,6 +45,9 @@ function forgetfulApi() {
       return json(201, { id, currency: 'EUR', balance: 0 });
     }
     const account = url.pathname.split('/')[3] ?? '';
+    if (request.method === 'POST' && url.pathname.endsWith('/exports')) {
+      return json(202, { id: randomUUID(), accountId: account, currentExecutionId: randomUUID() });
+    }
     if (request.method === 'POST' && url.pathname.endsWith('/transactions')) {
       const { amount } = (await request.json()) as { amount: number };
       balances.set(account, (balances.get(account) ?? 0) + amount);
@@ -64,8 +87,29 @@ describe('npm run smoke', () => {
     expect(code).toBe(1);
   });
 
+  it('proves a callback round trip signed with Standard Webhooks when asked to', async () => {
+    const { out } = await run([
+      '--url',
+      'http://api.test',
+      '--callback-secret',
+      CALLBACK_SECRET,
+      '--callback-scheme',
+      'standard-webhooks',
+    ]);
+
+    expect(out).toMatch(
+      /^PASS +signed callback is accepted \(Standard Webhooks v1\) +200 applied$/m,
+    );
+    expect(out).toMatch(/^PASS +the same callback again is a duplicate/m);
+    expect(out).toMatch(
+      /^PASS +a callback changed after signing is refused +401 invalid_signature$/m,
+    );
+  });
+
   it.each([
     [[], /--url .* is required/],
+    [['--url', 'http://x', '--callback-scheme', 'hmac'], /--callback-scheme must be one of/],
+    [['--url', 'http://x', '--callback-secret', 'whsec_!!'], /must be base64/],
     [['--url', 'ftp://x'], /--url .* is required/],
     [['--url', 'http://x', '--auth', 'basic'], /--auth must be local, iam or jwt/],
     [['--url', 'http://x', '--auth', 'jwt'], /needs SMOKE_JWT/],
