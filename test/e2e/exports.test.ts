@@ -7,14 +7,10 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCallbackKeys } from '../../cli/commands/keygen';
+import type { LedgerClient, Schemas } from '../../client';
 import { runScript } from './support/run-script';
-import {
-  type ApiResponse,
-  apiClient,
-  groupAlive,
-  type LocalStack,
-  startLocalStack,
-} from './support/stack';
+import { clientFor, groupAlive, key, type LocalStack, startLocalStack } from './support/stack';
 
 /**
  * The export loop end to end (contract §5, §7, §8, §9): a paid export writes the task and an
@@ -24,16 +20,23 @@ import {
  */
 
 const EXPORT_FEE = 250;
+/** An ed25519 pair: the stack knows the public key, only the CLI holds the signing key. */
+const KEYS = generateCallbackKeys();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
+/** The account owner, through the typed client. */
+let alice: LedgerClient;
 let sqs: SQSClient;
 let jobsUrl = '';
 
 beforeAll(async () => {
-  stack = await startLocalStack({ EXPORT_FEE: String(EXPORT_FEE), CALLBACK_SECRETS: '' });
-  api = apiClient(stack.base);
+  stack = await startLocalStack({
+    EXPORT_FEE: String(EXPORT_FEE),
+    CALLBACK_SECRETS: '',
+    CALLBACK_PUBLIC_KEYS: JSON.stringify({ 'export-worker': [KEYS.publicKey] }),
+  });
+  alice = clientFor(stack.base, 'alice');
   sqs = new SQSClient({
     endpoint: stack.sqsEndpoint,
     region: 'us-east-1',
@@ -77,36 +80,50 @@ function cli(...args: string[]): Promise<{ code: number | null; output: string }
   });
 }
 
-async function balance(accountId: string): Promise<unknown> {
-  return (await api('GET', `/v1/accounts/${accountId}`, { principal: 'alice' })).json.balance;
+async function balance(accountId: string): Promise<number | undefined> {
+  return (await alice.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } })).data
+    ?.balance;
+}
+
+async function getTask(taskId: string): Promise<Schemas['Task'] | undefined> {
+  return (await alice.GET('/v1/tasks/{taskId}', { params: { path: { taskId } } })).data;
 }
 
 describe('exports through the outbox, export-jobs and signed callbacks', () => {
   let accountId = '';
   let taskId = '';
   let firstExecutionId = '';
-  let created: ApiResponse;
-  const exportCall = { principal: 'alice', key: 'e2e-export-1', body: { format: 'csv' } };
+  let secondExecutionId = '';
+  let createdText = '';
+  /** The export request, answered as text: the exact bytes, to compare the replay with. */
+  const postExport = async () => {
+    const { data, response } = await alice.POST('/v1/accounts/{accountId}/exports', {
+      params: { path: { accountId }, header: key('e2e-export-1') },
+      body: { format: 'csv' },
+      parseAs: 'text',
+    });
+    return { text: typeof data === 'string' ? data : '', response };
+  };
 
   it('answers 202 with the task and debits the export fee', async () => {
-    const account = await api('POST', '/v1/accounts', {
-      principal: 'alice',
-      key: 'e2e-exports-account',
+    const account = await alice.POST('/v1/accounts', {
+      params: { header: key('e2e-exports-account') },
       body: { currency: 'EUR' },
     });
-    expect(account.status).toBe(201);
-    accountId = String(account.json.id);
-    const credit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-      principal: 'alice',
-      key: 'e2e-exports-credit',
+    expect(account.response.status).toBe(201);
+    accountId = account.data?.id ?? '';
+    const credit = await alice.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, header: key('e2e-exports-credit') },
       body: { type: 'credit', amount: 1_000, currency: 'EUR' },
     });
-    expect(credit.status).toBe(201);
+    expect(credit.response.status).toBe(201);
 
-    created = await api('POST', `/v1/accounts/${accountId}/exports`, exportCall);
+    const created = await postExport();
 
-    expect(created.status).toBe(202);
-    expect(created.json).toMatchObject({
+    expect(created.response.status).toBe(202);
+    createdText = created.text;
+    const task = JSON.parse(createdText) as Schemas['Task'];
+    expect(task).toMatchObject({
       id: expect.stringMatching(UUID),
       accountId,
       format: 'csv',
@@ -114,8 +131,8 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
       currentExecutionId: expect.stringMatching(UUID),
       executions: [expect.objectContaining({ lastSequence: 0, gaps: [] })],
     });
-    taskId = String(created.json.id);
-    firstExecutionId = String(created.json.currentExecutionId);
+    taskId = task.id;
+    firstExecutionId = task.currentExecutionId;
     expect(await balance(accountId)).toBe(1_000 - EXPORT_FEE);
   });
 
@@ -152,17 +169,17 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
     expect(worker.output).toMatch(/seq 3 SUCCEEDED 100% -> applied/);
     expect(worker.output).toMatch(/1 job\(s\) done/);
 
-    let task: Record<string, unknown> = {};
+    let task: Schemas['Task'] | undefined;
     await expect
       .poll(
         async () => {
-          task = (await api('GET', `/v1/tasks/${taskId}`, { principal: 'alice' })).json;
-          return [task.status, task.progress];
+          task = await getTask(taskId);
+          return [task?.status, task?.progress];
         },
         { timeout: 5_000, interval: 100 },
       )
       .toEqual(['SUCCEEDED', 100]);
-    expect(task.executions).toEqual([
+    expect(task?.executions).toEqual([
       expect.objectContaining({
         id: firstExecutionId,
         status: 'SUCCEEDED',
@@ -174,14 +191,13 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
   });
 
   it('a rerun (202) queues a second job with a new executionId', async () => {
-    const rerun = await api('POST', `/v1/tasks/${taskId}/reruns`, {
-      principal: 'alice',
-      key: 'e2e-rerun-1',
+    const rerun = await alice.POST('/v1/tasks/{taskId}/reruns', {
+      params: { path: { taskId }, header: key('e2e-rerun-1') },
       body: {},
     });
 
-    expect(rerun.status).toBe(202);
-    const secondExecutionId = String(rerun.json.currentExecutionId);
+    expect(rerun.response.status).toBe(202);
+    secondExecutionId = rerun.data?.currentExecutionId ?? '';
     expect(secondExecutionId).toMatch(UUID);
     expect(secondExecutionId).not.toBe(firstExecutionId);
 
@@ -198,12 +214,51 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
     );
   });
 
-  it('a retried export replays the first answer and queues no second job', async () => {
-    const replay = await api('POST', `/v1/accounts/${accountId}/exports`, exportCall);
+  it('`npm run cli -- callback` reports with Standard Webhooks: v1 with the secret, v1a with a signing key', async () => {
+    const report = (...args: string[]) =>
+      cli('callback', '--execution', secondExecutionId, '--task', taskId, ...args);
 
-    expect(replay.status).toBe(202);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(replay.text).toBe(created.text);
+    const v1 = await report(
+      '--sequence',
+      '1',
+      '--status',
+      'RUNNING',
+      '--scheme',
+      'standard-webhooks',
+    );
+    const v1a = await report(
+      '--sequence',
+      '2',
+      '--progress',
+      '60',
+      '--signing-key',
+      KEYS.signingKey,
+    );
+
+    expect(v1.code, v1.output).toBe(0);
+    expect(v1.output).toMatch(/\(Standard Webhooks v1\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/);
+    expect(v1a.code, v1a.output).toBe(0);
+    expect(v1a.output).toMatch(
+      /\(Standard Webhooks v1a\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/,
+    );
+    const task = await getTask(taskId);
+    expect(task).toMatchObject({
+      status: 'RUNNING',
+      progress: 60,
+      currentExecutionId: secondExecutionId,
+    });
+    expect(task?.executions.find((e) => e.id === secondExecutionId)).toMatchObject({
+      lastSequence: 2,
+      gaps: [],
+    });
+  });
+
+  it('a retried export replays the first answer and queues no second job', async () => {
+    const replay = await postExport();
+
+    expect(replay.response.status).toBe(202);
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(createdText);
     expect(await balance(accountId)).toBe(1_000 - EXPORT_FEE);
     // The stream poller polls every 250 ms: two seconds of silence means nothing was written.
     const { Messages = [] } = await sqs.send(
