@@ -11,7 +11,7 @@ import { type LocalStack, startLocalStack } from '../e2e/support/stack';
  * package, see .ci/run) loads it from the running local stack and must render every route of
  * the OpenAPI document. The screenshot is kept for a human to look at.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'browser');
 
 let stack: LocalStack;
