@@ -21,8 +21,8 @@ export interface CallbackSpec {
   readonly id?: string;
 }
 
-export const CALLBACK_SOURCE = 'urn:idempotent-ledger:cli';
-export const CALLBACK_TYPE = 'export.execution.progress';
+const CALLBACK_SOURCE = 'urn:idempotent-ledger:cli';
+const CALLBACK_TYPE = 'export.execution.progress';
 
 /** A CloudEvent serialised once: the signature covers these exact bytes. */
 export interface CallbackEvent {

@@ -1,9 +1,14 @@
+import {
+  DEFAULT_PORT,
+  DEFAULT_SQS_PORT,
+  DEMO_CALLBACK_SECRET,
+  LOCAL_AWS,
+} from '../functions/contract/local-stack';
+import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
 import { splitCallbackKeys } from '../functions/core/callback-keys';
 import { API_REFERENCE_PATH } from './api-reference';
-import { DEMO_CALLBACK_SECRET } from './callback-secrets';
-import { LOCAL_AWS } from './dynamodb';
-import { DEFAULT_PORT, DEFAULT_SQS_PORT, type LocalSettings } from './settings';
-import { type LocalQueues, MAX_RECEIVE_COUNT } from './sqs';
+import type { LocalSettings } from './settings';
+import type { LocalQueues } from './sqs';
 
 export interface StackEndpoints {
   readonly httpUrl: string;

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
+import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';
 import {
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../core/standard-webhooks';
 import { CallbackEventSchema } from './callback-event';
+import { APPLICATION_ID_PATTERN_SOURCE } from './names';
 import {
   Account,
   CreateAccountBody,
@@ -43,8 +46,10 @@ const idempotencyKeyHeader = {
   in: 'header',
   required: true,
   description:
-    'Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key).',
-  schema: { type: 'string', minLength: 1, maxLength: 257 },
+    `Bare token or RFC 8941 string, 1–${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII. ` +
+    'Scoped to (principal, operation, key).',
+  // Two more for the quotes of the RFC 8941 form.
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
 };
 
 /** The callback route's signature headers: either set may be sent, so none is required. */
@@ -246,13 +251,13 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
             'or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), ' +
             '`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ' +
             'ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during ' +
-            'rotation; ±300 s window. A `whsec_` secret signs with its base64-decoded bytes.',
+            `rotation; ±${SIGNATURE_TOLERANCE_SECONDS} s window. A \`whsec_\` secret signs with its base64-decoded bytes.`,
           parameters: [
             {
               name: 'applicationId',
               in: 'path',
               required: true,
-              schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+              schema: { type: 'string', pattern: APPLICATION_ID_PATTERN_SOURCE },
             },
             callbackHeader('Callback-Signature', 't=<unix seconds>,v1=<hex>[,v1=<hex>…]'),
             callbackHeader(WEBHOOK_ID_HEADER, 'Standard Webhooks message id: the CloudEvent id'),

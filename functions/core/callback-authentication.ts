@@ -1,7 +1,10 @@
 import { splitCallbackKeys } from './callback-keys';
 import { InvalidCallbackError, InvalidSignatureError, SignatureExpiredError } from './errors';
-import { verifyCallbackSignature } from './signature';
+import { SIGNATURE_TOLERANCE_SECONDS, verifyCallbackSignature } from './signature';
 import { type StandardWebhookHeaders, verifyStandardWebhook } from './standard-webhooks';
+
+const WEBHOOK_HEADERS_INVALID =
+  'The webhook-id, webhook-timestamp or webhook-signature header is missing, malformed or does not match.';
 
 /** The signature headers of a callback request (docs/contract.md §7). */
 export interface CallbackSignatureHeaders extends StandardWebhookHeaders {
@@ -48,7 +51,10 @@ export function verifyCallback(input: {
       else if (!(error instanceof InvalidSignatureError)) throw error;
     }
   }
-  throw expired ? new SignatureExpiredError() : new InvalidSignatureError();
+  if (expired) throw new SignatureExpiredError(SIGNATURE_TOLERANCE_SECONDS);
+  throw headers.callbackSignature === undefined && attempts.length > 0
+    ? new InvalidSignatureError(WEBHOOK_HEADERS_INVALID)
+    : new InvalidSignatureError();
 }
 
 /** `webhook-id`, when sent, must name the CloudEvent it signs (compared case-insensitively). */

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { hmacKeyBytes } from './callback-keys';
 import { InvalidSignatureError, SignatureExpiredError } from './errors';
 
-/** `|now − t|` beyond this is `401 signature_expired` (CONTRACT §7). */
+/** `|now − t|` beyond this is `signature_expired` (CONTRACT §7). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export interface SignatureHeader {
@@ -79,6 +79,6 @@ export function verifyCallbackSignature(input: {
   }
   if (!matched) throw new InvalidSignatureError();
   if (Math.abs(input.nowSeconds - parsed.timestamp) > SIGNATURE_TOLERANCE_SECONDS) {
-    throw new SignatureExpiredError();
+    throw new SignatureExpiredError(SIGNATURE_TOLERANCE_SECONDS);
   }
 }

@@ -107,7 +107,7 @@ export function verifyStandardWebhook(input: {
   }
   if (!matched) throw new InvalidSignatureError();
   if (Math.abs(input.nowSeconds - timestamp) > SIGNATURE_TOLERANCE_SECONDS) {
-    throw new SignatureExpiredError();
+    throw new SignatureExpiredError(SIGNATURE_TOLERANCE_SECONDS);
   }
   return id;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -16,13 +17,13 @@ import { clientFor, groupAlive, key, type LocalStack, startLocalStack } from './
  * The export loop end to end (contract §5, §7, §8, §9): a paid export writes the task and an
  * outbox item in one transaction, the stack's stream poller hands the item to the outbox
  * dispatcher, the job lands on `export-jobs`, and the demo worker (`npm run cli -- worker`)
- * reports it to SUCCEEDED through signed callbacks.
+ * reports it to SUCCEEDED through signed callbacks. The API is called through the typed client.
  */
 
 const EXPORT_FEE = 250;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** An ed25519 pair: the stack knows the public key, only the CLI holds the signing key. */
 const KEYS = generateCallbackKeys();
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let stack: LocalStack;
 /** The account owner, through the typed client. */
@@ -51,23 +52,49 @@ afterAll(() => {
   stack?.kill();
 });
 
-/** The next job on export-jobs, hidden from others until released or deleted. */
-async function nextJob(timeoutMs = 10_000): Promise<Message> {
+/**
+ * The job of one execution on export-jobs, hidden from others until released or deleted. Jobs
+ * of other executions are handed back at once, so no test depends on what others left queued.
+ */
+async function jobFor(executionId: string, timeoutMs = 10_000): Promise<Message> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const { Messages = [] } = await sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: jobsUrl,
-        MaxNumberOfMessages: 1,
+        MaxNumberOfMessages: 10,
         WaitTimeSeconds: 1,
         VisibilityTimeout: 30,
         MessageAttributeNames: ['All'],
       }),
     );
-    const [message] = Messages;
-    if (message) return message;
+    let mine: Message | undefined;
+    for (const message of Messages) {
+      if (JSON.parse(message.Body ?? '{}').executionId === executionId) mine = message;
+      else await release(message);
+    }
+    if (mine) return mine;
   }
-  throw new Error(`no job on export-jobs within ${timeoutMs} ms:\n${stack.output().slice(-3000)}`);
+  throw new Error(
+    `no job for ${executionId} on export-jobs within ${timeoutMs} ms:\n${stack.output().slice(-3000)}`,
+  );
+}
+
+/** Makes a received message visible again at once. */
+async function release(message: Message): Promise<void> {
+  await sqs.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: jobsUrl,
+      ReceiptHandle: message.ReceiptHandle,
+      VisibilityTimeout: 0,
+    }),
+  );
+}
+
+async function remove(message: Message): Promise<void> {
+  await sqs.send(
+    new DeleteMessageCommand({ QueueUrl: jobsUrl, ReceiptHandle: message.ReceiptHandle }),
+  );
 }
 
 /** Runs `npm run cli -- <args>` (as tsx cli/main.ts) against the stack; resolves code and output. */
@@ -85,44 +112,74 @@ async function balance(accountId: string): Promise<number | undefined> {
     ?.balance;
 }
 
+/** A new account of alice's holding 1,000 EUR. */
+async function fundedAccount(): Promise<string> {
+  const account = await alice.POST('/v1/accounts', {
+    params: { header: key(randomUUID()) },
+    body: { currency: 'EUR' },
+  });
+  expect(account.response.status).toBe(201);
+  const accountId = account.data?.id ?? '';
+  const credit = await alice.POST('/v1/accounts/{accountId}/transactions', {
+    params: { path: { accountId }, header: key(randomUUID()) },
+    body: { type: 'credit', amount: 1_000, currency: 'EUR' },
+  });
+  expect(credit.response.status).toBe(201);
+  return accountId;
+}
+
+/** POSTs an export of `accountId` under `idempotencyKey`; the answer as text, the exact bytes. */
+async function postExport(accountId: string, idempotencyKey: string) {
+  const { data, response } = await alice.POST('/v1/accounts/{accountId}/exports', {
+    params: { path: { accountId }, header: key(idempotencyKey) },
+    body: { format: 'csv' },
+    parseAs: 'text',
+  });
+  return { text: String(data), response };
+}
+
+/** A paid CSV export on a new funded account: the 202 answer as text, its key, its ids. */
+async function newExport() {
+  const accountId = await fundedAccount();
+  const exportKey = randomUUID();
+  const created = await postExport(accountId, exportKey);
+  expect(created.response.status).toBe(202);
+  const task = JSON.parse(created.text) as Schemas['Task'];
+  return {
+    accountId,
+    exportKey,
+    created,
+    task,
+    taskId: task.id,
+    executionId: task.currentExecutionId,
+  };
+}
+
 async function getTask(taskId: string): Promise<Schemas['Task'] | undefined> {
   return (await alice.GET('/v1/tasks/{taskId}', { params: { path: { taskId } } })).data;
 }
 
+/** Polls the task until it reports `status` and `progress`; resolves the last view. */
+async function taskReaches(taskId: string, status: string, progress: number) {
+  let task: Schemas['Task'] | undefined;
+  await expect
+    .poll(
+      async () => {
+        task = await getTask(taskId);
+        return [task?.status, task?.progress];
+      },
+      { timeout: 5_000, interval: 100 },
+    )
+    .toEqual([status, progress]);
+  return task;
+}
+
+const worker = () => cli('worker', '--once', '--idle', '1', '--delay', '0.05');
+
 describe('exports through the outbox, export-jobs and signed callbacks', () => {
-  let accountId = '';
-  let taskId = '';
-  let firstExecutionId = '';
-  let secondExecutionId = '';
-  let createdText = '';
-  /** The export request, answered as text: the exact bytes, to compare the replay with. */
-  const postExport = async () => {
-    const { data, response } = await alice.POST('/v1/accounts/{accountId}/exports', {
-      params: { path: { accountId }, header: key('e2e-export-1') },
-      body: { format: 'csv' },
-      parseAs: 'text',
-    });
-    return { text: typeof data === 'string' ? data : '', response };
-  };
-
   it('answers 202 with the task and debits the export fee', async () => {
-    const account = await alice.POST('/v1/accounts', {
-      params: { header: key('e2e-exports-account') },
-      body: { currency: 'EUR' },
-    });
-    expect(account.response.status).toBe(201);
-    accountId = account.data?.id ?? '';
-    const credit = await alice.POST('/v1/accounts/{accountId}/transactions', {
-      params: { path: { accountId }, header: key('e2e-exports-credit') },
-      body: { type: 'credit', amount: 1_000, currency: 'EUR' },
-    });
-    expect(credit.response.status).toBe(201);
+    const { accountId, task } = await newExport();
 
-    const created = await postExport();
-
-    expect(created.response.status).toBe(202);
-    createdText = created.text;
-    const task = JSON.parse(createdText) as Schemas['Task'];
     expect(task).toMatchObject({
       id: expect.stringMatching(UUID),
       accountId,
@@ -131,57 +188,46 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
       currentExecutionId: expect.stringMatching(UUID),
       executions: [expect.objectContaining({ lastSequence: 0, gaps: [] })],
     });
-    taskId = task.id;
-    firstExecutionId = task.currentExecutionId;
     expect(await balance(accountId)).toBe(1_000 - EXPORT_FEE);
+    await remove(await jobFor(task.currentExecutionId));
   });
 
   it('delivers the job to export-jobs in the contract §8 shape', async () => {
-    const message = await nextJob();
+    const { accountId, taskId, executionId } = await newExport();
+
+    const message = await jobFor(executionId);
 
     expect(JSON.parse(message.Body ?? '')).toEqual({
       taskId,
-      executionId: firstExecutionId,
+      executionId,
       accountId,
       format: 'csv',
       callbackPath: '/v1/callbacks/export-worker',
     });
-    // Hand it back for the worker.
-    await sqs.send(
-      new ChangeMessageVisibilityCommand({
-        QueueUrl: jobsUrl,
-        ReceiptHandle: message.ReceiptHandle,
-        VisibilityTimeout: 0,
-      }),
-    );
+    await remove(message);
     // The dispatcher logs after SendMessage and marking the outbox item, so maybe a bit later.
     await expect
       .poll(() => stack.output(), { timeout: 5_000 })
-      .toMatch(/\[outbox\] INFO export job dispatched/);
+      .toMatch(new RegExp(`\\[outbox\\] INFO export job dispatched .*${executionId}`));
     expect(stack.output()).toMatch(/\[stream\] shard \S+: \d+ record\(s\) .* -> ok/);
   });
 
   it('the demo worker reports the job to SUCCEEDED with signed callbacks', async () => {
-    const worker = await cli('worker', '--once', '--idle', '1', '--delay', '0.05');
+    const { taskId, executionId } = await newExport();
+    // The job is on the queue before the worker starts, so `--once` cannot go idle before it.
+    await release(await jobFor(executionId));
 
-    expect(worker.code, worker.output).toBe(0);
-    expect(worker.output).toMatch(/seq 1 RUNNING 0% -> applied/);
-    expect(worker.output).toMatch(/seq 3 SUCCEEDED 100% -> applied/);
-    expect(worker.output).toMatch(/1 job\(s\) done/);
+    const run = await worker();
 
-    let task: Schemas['Task'] | undefined;
-    await expect
-      .poll(
-        async () => {
-          task = await getTask(taskId);
-          return [task?.status, task?.progress];
-        },
-        { timeout: 5_000, interval: 100 },
-      )
-      .toEqual(['SUCCEEDED', 100]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(new RegExp(`execution ${executionId}: seq 1 RUNNING 0% -> applied`));
+    expect(run.output).toMatch(
+      new RegExp(`execution ${executionId}: seq 3 SUCCEEDED 100% -> applied`),
+    );
+    const task = await taskReaches(taskId, 'SUCCEEDED', 100);
     expect(task?.executions).toEqual([
       expect.objectContaining({
-        id: firstExecutionId,
+        id: executionId,
         status: 'SUCCEEDED',
         progress: 100,
         lastSequence: 3,
@@ -191,17 +237,21 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
   });
 
   it('a rerun (202) queues a second job with a new executionId', async () => {
+    const { accountId, taskId, executionId } = await newExport();
+    await release(await jobFor(executionId));
+    expect((await worker()).code).toBe(0);
+    await taskReaches(taskId, 'SUCCEEDED', 100);
+
     const rerun = await alice.POST('/v1/tasks/{taskId}/reruns', {
-      params: { path: { taskId }, header: key('e2e-rerun-1') },
+      params: { path: { taskId }, header: key(randomUUID()) },
       body: {},
     });
 
     expect(rerun.response.status).toBe(202);
-    secondExecutionId = rerun.data?.currentExecutionId ?? '';
+    const secondExecutionId = rerun.data?.currentExecutionId ?? '';
     expect(secondExecutionId).toMatch(UUID);
-    expect(secondExecutionId).not.toBe(firstExecutionId);
-
-    const message = await nextJob();
+    expect(secondExecutionId).not.toBe(executionId);
+    const message = await jobFor(secondExecutionId);
     expect(JSON.parse(message.Body ?? '')).toEqual({
       taskId,
       executionId: secondExecutionId,
@@ -209,14 +259,32 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
       format: 'csv',
       callbackPath: '/v1/callbacks/export-worker',
     });
-    await sqs.send(
-      new DeleteMessageCommand({ QueueUrl: jobsUrl, ReceiptHandle: message.ReceiptHandle }),
+    await remove(message);
+  });
+
+  it('a retried export replays the first answer and queues no second job', async () => {
+    const { accountId, exportKey, created, taskId, executionId } = await newExport();
+    await remove(await jobFor(executionId));
+
+    const replay = await postExport(accountId, exportKey);
+
+    expect(replay.response.status).toBe(202);
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(created.text);
+    expect(await balance(accountId)).toBe(1_000 - EXPORT_FEE);
+    // The stream poller polls every 250 ms: two seconds of silence means nothing was written.
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: jobsUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }),
     );
+    for (const message of Messages) await release(message);
+    expect(Messages.filter((m) => JSON.parse(m.Body ?? '{}').taskId === taskId)).toEqual([]);
   });
 
   it('`npm run cli -- callback` reports with Standard Webhooks: v1 with the secret, v1a with a signing key', async () => {
+    const { taskId, executionId } = await newExport();
+    await remove(await jobFor(executionId));
     const report = (...args: string[]) =>
-      cli('callback', '--execution', secondExecutionId, '--task', taskId, ...args);
+      cli('callback', '--execution', executionId, '--task', taskId, ...args);
 
     const v1 = await report(
       '--sequence',
@@ -241,30 +309,10 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
     expect(v1a.output).toMatch(
       /\(Standard Webhooks v1a\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/,
     );
-    const task = await getTask(taskId);
-    expect(task).toMatchObject({
-      status: 'RUNNING',
-      progress: 60,
-      currentExecutionId: secondExecutionId,
-    });
-    expect(task?.executions.find((e) => e.id === secondExecutionId)).toMatchObject({
-      lastSequence: 2,
-      gaps: [],
-    });
-  });
-
-  it('a retried export replays the first answer and queues no second job', async () => {
-    const replay = await postExport();
-
-    expect(replay.response.status).toBe(202);
-    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
-    expect(replay.text).toBe(createdText);
-    expect(await balance(accountId)).toBe(1_000 - EXPORT_FEE);
-    // The stream poller polls every 250 ms: two seconds of silence means nothing was written.
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: jobsUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }),
-    );
-    expect(Messages).toEqual([]);
+    const task = await taskReaches(taskId, 'RUNNING', 60);
+    expect(task?.executions).toEqual([
+      expect.objectContaining({ id: executionId, lastSequence: 2, gaps: [] }),
+    ]);
   });
 
   it('`npm run cli -- demo` runs the whole loop', async () => {
@@ -276,6 +324,7 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
     expect(demo.output).toMatch(/done: task \S+ is SUCCEEDED with progress 100/);
   });
 
+  // Last, as in every e2e file: it stops the stack the other tests share.
   it('stops on SIGINT, stream poller included', async () => {
     expect(await stack.interrupt()).toBe(0);
     expect(stack.output()).toMatch(/stopped stream poller/);

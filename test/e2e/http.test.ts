@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerClient } from '../../client';
 import {
@@ -61,8 +62,33 @@ function expectProblem(
 }
 
 describe('local stack over HTTP', () => {
-  let accountId = '';
-  const path = () => ({ accountId });
+  const credit = { type: 'credit' as const, amount: 2_500, currency: 'EUR', reference: 'top-up' };
+
+  /** POSTs a transaction as alice; answered as text, the exact bytes a replay must repeat. */
+  const post = (accountId: string, idempotencyKey: string, body: typeof credit) =>
+    alice.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, header: key(idempotencyKey) },
+      body,
+      parseAs: 'text',
+    });
+
+  /** A new EUR account of alice's: each test arranges its own, so none depends on another. */
+  async function newAccount(): Promise<string> {
+    const res = await alice.POST('/v1/accounts', {
+      params: { header: key(randomUUID()) },
+      body: { currency: 'EUR' },
+    });
+    expect(res.response.status).toBe(201);
+    return res.data?.id ?? '';
+  }
+
+  /** A new account credited once with `credit` under `idempotencyKey`. */
+  async function creditedAccount(idempotencyKey: string): Promise<string> {
+    const accountId = await newAccount();
+    const res = await post(accountId, idempotencyKey, credit);
+    expect(res.response.status).toBe(201);
+    return accountId;
+  }
 
   it('serves the OpenAPI document without a principal, with the configured retention', async () => {
     const res = await anonymous.GET('/v1/openapi.json');
@@ -89,24 +115,16 @@ describe('local stack over HTTP', () => {
       createdAt: expect.stringMatching(ISO_TIME),
       updatedAt: expect.stringMatching(ISO_TIME),
     });
-    accountId = res.data?.id ?? '';
   });
 
-  const credit = { type: 'credit' as const, amount: 2_500, currency: 'EUR', reference: 'top-up' };
-  const postCredit = (idempotencyKey: string, body: typeof credit) =>
-    alice.POST('/v1/accounts/{accountId}/transactions', {
-      params: { path: path(), header: key(idempotencyKey) },
-      body,
-      parseAs: 'text', // the exact bytes, to compare a replay with the first answer
-    });
-
   it('credits once and replays the same key byte for byte', async () => {
-    const first = await postCredit('e2e-credit-1', credit);
-    const again = await postCredit('e2e-credit-1', credit);
+    const accountId = await newAccount();
+    const first = await post(accountId, 'e2e-credit-1', credit);
+    const again = await post(accountId, 'e2e-credit-1', credit);
 
     expect(first.response.status).toBe(201);
     expect(first.response.headers.get('idempotent-replayed')).toBeNull();
-    expect(JSON.parse(first.data ?? '')).toEqual({
+    expect(JSON.parse(String(first.data))).toEqual({
       id: expect.any(String),
       accountId,
       type: 'credit',
@@ -122,14 +140,20 @@ describe('local stack over HTTP', () => {
   });
 
   it('rejects the same key with a different amount (422 idempotency_key_reused)', async () => {
-    const res = await postCredit('e2e-credit-1', { ...credit, amount: 9_999 });
+    const idempotencyKey = randomUUID();
+    const accountId = await creditedAccount(idempotencyKey);
+    const res = await alice.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, header: key(idempotencyKey) },
+      body: { ...credit, amount: 9_999 },
+    });
 
     expectProblem(res, 422, 'idempotency_key_reused');
   });
 
   it('rejects a debit larger than the balance (409 insufficient_funds)', async () => {
+    const accountId = await creditedAccount(randomUUID());
     const res = await alice.POST('/v1/accounts/{accountId}/transactions', {
-      params: { path: path(), header: key('e2e-debit-too-much') },
+      params: { path: { accountId }, header: key('e2e-debit-too-much') },
       body: { type: 'debit', amount: 1_000_000, currency: 'EUR' },
     });
 
@@ -137,21 +161,26 @@ describe('local stack over HTTP', () => {
   });
 
   it('shows the balance changed exactly once', async () => {
-    const res = await alice.GET('/v1/accounts/{accountId}', { params: { path: path() } });
+    const accountId = await creditedAccount('e2e-credit-once');
+    const retry = await post(accountId, 'e2e-credit-once', credit);
+    expect(retry.response.headers.get('idempotent-replayed')).toBe('true');
+
+    const res = await alice.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } });
 
     expect(res.response.status).toBe(200);
     expect(res.data).toMatchObject({ id: accountId, currency: 'EUR', balance: 2_500 });
   });
 
   it('lists transactions newest first', async () => {
+    const accountId = await creditedAccount(randomUUID());
     const debit = await alice.POST('/v1/accounts/{accountId}/transactions', {
-      params: { path: path(), header: key('e2e-debit-1') },
+      params: { path: { accountId }, header: key('e2e-debit-1') },
       body: { type: 'debit', amount: 500, currency: 'EUR' },
     });
     expect(debit.response.status).toBe(201);
 
     const res = await alice.GET('/v1/accounts/{accountId}/transactions', {
-      params: { path: path(), query: { limit: 10 } },
+      params: { path: { accountId }, query: { limit: 10 } },
     });
 
     expect(res.response.status).toBe(200);
@@ -162,20 +191,23 @@ describe('local stack over HTTP', () => {
     ]);
     expect(items[0]?.id).toBe(debit.data?.id);
     expect(res.data?.nextCursor).toBeNull();
-    const balance = await alice.GET('/v1/accounts/{accountId}', { params: { path: path() } });
+    const balance = await alice.GET('/v1/accounts/{accountId}', {
+      params: { path: { accountId } },
+    });
     expect(balance.data?.balance).toBe(2_000);
   });
 
   it('answers 401 without X-Principal-Id', async () => {
+    const accountId = await newAccount();
     expectProblem(
-      await anonymous.GET('/v1/accounts/{accountId}', { params: { path: path() } }),
+      await anonymous.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } }),
       401,
       'unauthenticated',
     );
   });
 
   it('answers 404 to another principal, for the account and everything under it', async () => {
-    const params = { path: path() };
+    const params = { path: { accountId: await newAccount() } };
 
     expectProblem(await mallory.GET('/v1/accounts/{accountId}', { params }), 404, 'not_found');
     expectProblem(
@@ -193,6 +225,7 @@ describe('local stack over HTTP', () => {
     );
   });
 
+  // Last: it stops the stack the other tests share.
   it('stops on SIGINT: exits 0 and leaves no DynamoDB Local or SQS emulator behind', async () => {
     expect(await stack.interrupt()).toBe(0);
     expect(stack.output()).toMatch(/stopped DynamoDB Local/);

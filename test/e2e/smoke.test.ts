@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CALLBACK_SECRET } from '../../local/callback-secrets';
+import { DEMO_CALLBACK_SECRET } from '../../functions/contract/local-stack';
 import { runScript } from './support/run-script';
 import { type LocalStack, startLocalStack } from './support/stack';
 

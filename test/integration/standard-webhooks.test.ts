@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Task } from '../../functions/contract/schemas';
 import { formatPublicKey } from '../../functions/core/callback-keys';
 import { signStandardWebhook } from '../../functions/core/standard-webhooks';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import type { HttpHandler } from '../../functions/http/types';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
 import { APP, callbackBody, signedCallback, webhookCallback } from '../support/callbacks';
@@ -30,8 +30,8 @@ let app: HttpHandler;
 beforeAll(async () => {
   let tableName: string;
   ({ client, tableName, drop } = await createTestTable());
-  app = createDynamoHttpApp({
-    client,
+  app = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName, exportFee: 0, callbackApplicationId: APP }),
     callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [WHSEC, WHPK] })),
     log: { info: () => {}, warn: () => {}, error: () => {} },

@@ -5,10 +5,10 @@ import type { CliContext } from '../../../cli/command';
 import { generateCallbackKeys } from '../../../cli/commands/keygen';
 import { runCli } from '../../../cli/run';
 import { parse as parseSigningArgs, signerFor } from '../../../cli/signing';
+import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 import { parsePublicKey } from '../../../functions/core/callback-keys';
 import { verifyCallbackSignature } from '../../../functions/core/signature';
 import { verifyStandardWebhook } from '../../../functions/core/standard-webhooks';
-import { DEMO_CALLBACK_SECRET } from '../../../local/callback-secrets';
 
 /**
  * The CLI signs callbacks either way (docs/contract.md §7). Interoperability the other way round
