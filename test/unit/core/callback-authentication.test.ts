@@ -76,6 +76,21 @@ describe('verifyCallback', () => {
     expect(() => verify(headers)).toThrow(expect.objectContaining({ code: 'invalid_signature' }));
   });
 
+  it('names the header set that was sent in the invalid_signature detail', () => {
+    const detail = (headers: Partial<CallbackSignatureHeaders>) => {
+      try {
+        verify(headers);
+      } catch (error) {
+        return (error as { detail?: string }).detail;
+      }
+      return 'accepted';
+    };
+
+    expect(detail(standard({ secrets: ['another-secret-0000000'] }))).toMatch(/webhook-signature/);
+    expect(detail({ callbackSignature: 't=1' })).toMatch(/Callback-Signature/);
+    expect(detail({})).toMatch(/Callback-Signature/);
+  });
+
   it('reports signature_expired when a genuine signature of either set is too old', () => {
     const old = t - 301;
     expect(() => verify(standard({ at: old }))).toThrow(
