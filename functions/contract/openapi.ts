@@ -288,7 +288,12 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         get: {
           operationId: 'getOpenApi',
           security: [],
-          responses: { '200': { description: 'This document' } },
+          responses: {
+            '200': {
+              description: 'This document',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          },
         },
       },
     },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../e2e/support/stack';
+import { clientFor, type LocalStack, startLocalStack } from '../e2e/support/stack';
 
 /**
  * `npm start` serves the API reference at /docs: a real headless Chromium (the distribution's
@@ -47,9 +47,8 @@ afterAll(async () => {
 
 describe('API reference page', () => {
   it('renders every route of the OpenAPI document from the local stack, with no outside request', async () => {
-    const document = (await (await fetch(`${stack.base}/v1/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, unknown>>;
-    };
+    const { data } = await clientFor(stack.base).GET('/v1/openapi.json');
+    const document = data as { paths: Record<string, Record<string, unknown>> };
     const page = await browser.newPage();
     const foreign: string[] = [];
     page.on('request', (request) => {
