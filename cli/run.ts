@@ -1,6 +1,7 @@
 import type { CliContext, Command } from './command';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
+import { keygenCommand } from './commands/keygen';
 import { redriveCommand } from './commands/redrive';
 import { sendEventCommand } from './commands/send-event';
 import { tailCommand } from './commands/tail';
@@ -9,6 +10,7 @@ import { CliError, UsageError } from './errors';
 export const COMMANDS: readonly Command[] = [
   demoCommand,
   callbackCommand,
+  keygenCommand,
   sendEventCommand,
   tailCommand,
   redriveCommand,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { LedgerClient, Schemas } from '../../client';
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { sleep } from '../../functions/core/retry';
-import { type ApiAnswer, apiClient, expectStatus } from '../api';
 import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../args';
-import { unreachable } from '../callbacks';
+import { reach, unreachable } from '../callbacks';
+import { expectStatus, ledgerClient } from '../client';
 import type { Command } from '../command';
 import { apiUrl, type Env } from '../config';
 import { CliError } from '../errors';
@@ -74,24 +75,32 @@ Options:
       ctx.out(demoCommand.help);
       return 0;
     }
-    const api = apiClient(args.url, args.principal, ctx.fetch);
+    const api = ledgerClient(args.url, ctx.fetch, args.principal);
+    const call = <T>(promise: Promise<T>) => reach(args.url, promise, ctx.signal);
     const run = randomUUID().slice(0, 8);
+    const key = (what: string) => ({ 'Idempotency-Key': `demo-${what}-${run}` });
     const step = (n: number, line: string) => ctx.out(`${n}. ${line}`);
 
     const account = expectStatus(
-      await api('POST', '/v1/accounts', { currency: 'EUR', name: 'Demo' }, `demo-account-${run}`),
+      await call(
+        api.POST('/v1/accounts', {
+          params: { header: key('account') },
+          body: { currency: 'EUR', name: 'Demo' },
+        }),
+      ),
       201,
       'POST /v1/accounts',
-    ).json;
-    const accountId = String(account.id);
+    );
+    const accountId = account.id;
+    const path = { accountId };
     step(1, `account ${accountId} created for principal "${args.principal}"`);
 
     expectStatus(
-      await api(
-        'POST',
-        `/v1/accounts/${accountId}/transactions`,
-        { type: 'credit', amount: args.amount, currency: 'EUR', reference: 'cli demo' },
-        `demo-credit-${run}`,
+      await call(
+        api.POST('/v1/accounts/{accountId}/transactions', {
+          params: { path, header: key('credit') },
+          body: { type: 'credit', amount: args.amount, currency: 'EUR', reference: 'cli demo' },
+        }),
       ),
       201,
       'POST /v1/accounts/{id}/transactions',
@@ -99,25 +108,25 @@ Options:
     step(2, `credited ${args.amount} EUR (minor units)`);
 
     const task = expectStatus(
-      await api(
-        'POST',
-        `/v1/accounts/${accountId}/exports`,
-        { format: args.format },
-        `demo-export-${run}`,
+      await call(
+        api.POST('/v1/accounts/{accountId}/exports', {
+          params: { path, header: key('export') },
+          body: { format: args.format },
+        }),
       ),
       202,
       'POST /v1/accounts/{id}/exports',
-    ).json;
-    const taskId = String(task.id);
+    );
+    const taskId = task.id;
     const after = expectStatus(
-      await api('GET', `/v1/accounts/${accountId}`),
+      await call(api.GET('/v1/accounts/{accountId}', { params: { path } })),
       200,
       'GET /v1/accounts/{id}',
-    ).json;
+    );
     step(
       3,
       `export task ${taskId} (${task.status}), execution ${task.currentExecutionId}; ` +
-        `balance ${args.amount} -> ${after.balance} (export fee ${args.amount - Number(after.balance)})`,
+        `balance ${args.amount} -> ${after.balance} (export fee ${args.amount - after.balance})`,
     );
 
     step(4, `waiting for the export worker on ${QUEUE_NAMES.exportJobs}...`);
@@ -125,23 +134,19 @@ Options:
     ctx.out(`   task ${taskId} is ${final.status} with progress ${final.progress}`);
 
     const result = expectStatus(
-      await api('GET', `/v1/tasks/${taskId}/result`),
+      await call(api.GET('/v1/tasks/{taskId}/result', { params: { path: { taskId } } })),
       200,
       'GET /v1/tasks/{id}/result',
-    ).json;
+    );
     step(5, `GET /v1/tasks/${taskId}/result:`);
     ctx.out(JSON.stringify(result, null, 2));
 
-    const text = await download(String(result.url), ctx.fetch);
+    const text = await download(result.url, ctx.fetch);
     const lines = text.split(/\r?\n/).filter((line) => line !== '');
-    step(
-      6,
-      `downloaded ${Buffer.byteLength(text)} bytes; the first ${Math.min(args.lines, lines.length)} line(s):`,
-    );
+    const shown = Math.min(args.lines, lines.length);
+    step(6, `downloaded ${Buffer.byteLength(text)} bytes; the first ${shown} line(s):`);
     for (const line of lines.slice(0, args.lines)) ctx.out(`   ${line}`);
-    ctx.out(
-      `\ndownload it yourself (valid until ${result.urlExpiresAt}):\n  curl -sS '${result.url}'`,
-    );
+    ctx.out(`\ndownload it yourself (valid until ${result.urlExpiresAt}):\n  curl -sS '${result.url}'`);
     return 0;
   },
 };
@@ -151,15 +156,19 @@ async function untilSucceeded(
   args: DemoArgs,
   ctx: Parameters<Command['run']>[1],
   taskId: string,
-  api: ReturnType<typeof apiClient>,
-): Promise<Record<string, unknown>> {
+  api: LedgerClient,
+): Promise<Schemas['Task']> {
   const deadline = Date.now() + args.timeoutMs;
   for (;;) {
-    const task: ApiAnswer['json'] = expectStatus(
-      await api('GET', `/v1/tasks/${taskId}`),
+    const task = expectStatus(
+      await reach(
+        args.url,
+        api.GET('/v1/tasks/{taskId}', { params: { path: { taskId } } }),
+        ctx.signal,
+      ),
       200,
       'GET /v1/tasks/{id}',
-    ).json;
+    );
     if (task.status === 'SUCCEEDED') return task;
     if (task.status === 'FAILED' || task.status === 'TIMED_OUT' || task.status === 'CANCELED') {
       throw new CliError(`the export ended ${task.status}; see the [export] lines of npm start`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EXECUTION_STATUSES } from '../core/tasks';
 import { SequenceNumber } from './ledger-event';
+import { Uuid } from './schemas';
 
 /** docs/contract.md §12, §14: `data.result` of a SUCCEEDED export callback. */
 export const ExportResultSchema = z.strictObject({
@@ -11,7 +12,7 @@ export const ExportResultSchema = z.strictObject({
 });
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-const NonNilUuid = z.uuid().refine((v) => v !== NIL_UUID, 'must not be the nil UUID');
+const NonNilUuid = Uuid.refine((v) => v !== NIL_UUID, 'must not be the nil UUID');
 
 /** CONTRACT §7: the CloudEvent a worker sends about one execution. */
 export const CallbackEventSchema = z.looseObject({

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';
+import {
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../core/standard-webhooks';
 import { CallbackEventSchema } from './callback-event';
 import { RESULT_URL_TTL_SECONDS } from './exports';
 import { APPLICATION_ID_PATTERN_SOURCE } from './names';
@@ -49,6 +54,15 @@ const idempotencyKeyHeader = {
   schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
 };
 
+/** The callback route's signature headers: either set may be sent, so none is required. */
+const callbackHeader = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: false,
+  description,
+  schema: { type: 'string' },
+});
+
 const accountIdParam = {
   name: 'accountId',
   in: 'path',
@@ -86,6 +100,16 @@ const commonErrors = {
  * requests, and the retention values come from the running configuration, so the published
  * contract and the enforced TTL cannot drift apart.
  */
+/**
+ * What API Gateway answers by itself never reaches the service, so it is not problem+json
+ * (docs/contract.md §3); clients must not expect a `code` on those.
+ */
+export const GATEWAY_ANSWERS_NOTE =
+  'Errors the service answers are application/problem+json. Answers API Gateway gives by ' +
+  'itself before the service runs are not: 401/403 from the JWT or IAM authorizer, 429 when ' +
+  'throttled, 413 for a request over its payload limit, and its own 404/5xx ' +
+  '(a body such as {"message":"Unauthorized"}); treat those by status alone.';
+
 export function buildOpenApiDocument(retention: PublishedRetention) {
   return {
     openapi: '3.1.0',
@@ -95,7 +119,8 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
       description:
         'Exactly-once money movements: every POST is guarded by an Idempotency-Key. ' +
         'The full contract (codes, idempotency rules, events, callbacks) is docs/contract.md ' +
-        "in the service's repository.",
+        "in the service's repository. " +
+        GATEWAY_ANSWERS_NOTE,
       'x-idempotency-retention-seconds': retention.idempotencyRetentionSeconds,
       'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
     },
@@ -148,7 +173,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
             },
             ...commonErrors,
             '409': problem('insufficient_funds, payment_id_conflict or idempotency_key_in_use'),
-            '422': problem('idempotency_key_reused or currency_mismatch'),
+            '422': problem('idempotency_key_reused, currency_mismatch or balance_limit_exceeded'),
           },
         },
         get: {
@@ -251,9 +276,12 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           operationId: 'postCallback',
           security: [],
           description:
-            'Signed execution callbacks. Header `Callback-Signature: t=<unix seconds>,v1=<hex ' +
-            'HMAC-SHA256 of "<t>.<raw body>">`; several v1 entries allowed during rotation; ' +
-            `±${SIGNATURE_TOLERANCE_SECONDS} s window.`,
+            'Signed execution callbacks, with either header set (one valid set suffices). ' +
+            '`Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, ' +
+            'or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), ' +
+            '`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ' +
+            'ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during ' +
+            `rotation; ±${SIGNATURE_TOLERANCE_SECONDS} s window. A \`whsec_\` secret signs with its base64-decoded bytes.`,
           parameters: [
             {
               name: 'applicationId',
@@ -261,12 +289,13 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
               required: true,
               schema: { type: 'string', pattern: APPLICATION_ID_PATTERN_SOURCE },
             },
-            {
-              name: 'Callback-Signature',
-              in: 'header',
-              required: true,
-              schema: { type: 'string' },
-            },
+            callbackHeader('Callback-Signature', 't=<unix seconds>,v1=<hex>[,v1=<hex>…]'),
+            callbackHeader(WEBHOOK_ID_HEADER, 'Standard Webhooks message id: the CloudEvent id'),
+            callbackHeader(WEBHOOK_TIMESTAMP_HEADER, 'Standard Webhooks: unix seconds'),
+            callbackHeader(
+              WEBHOOK_SIGNATURE_HEADER,
+              'Standard Webhooks: space-separated `v1,<base64>` / `v1a,<base64>` entries',
+            ),
           ],
           requestBody: {
             required: true,
@@ -276,7 +305,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           },
           responses: {
             '200': json('applied | duplicate | stale | superseded', 'CallbackOutcome'),
-            '400': problem('invalid_callback'),
+            '400': problem('invalid_callback (incl. webhook-id differing from the CloudEvent id)'),
             '401': problem('invalid_signature or signature_expired'),
             '413': problem('payload_too_large'),
             '415': problem('unsupported_media_type'),
@@ -289,7 +318,12 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         get: {
           operationId: 'getOpenApi',
           security: [],
-          responses: { '200': { description: 'This document' } },
+          responses: {
+            '200': {
+              description: 'This document',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          },
         },
       },
     },

@@ -19,6 +19,8 @@ export interface CallbackInput {
   readonly progress?: number;
   /** The export's object and measurements; required with SUCCEEDED (docs/contract.md §12). */
   readonly result?: ExportResult;
+  /** SHA-256 of the normalised callback without `time` (docs/contract.md §7). */
+  readonly contentHash?: string;
 }
 
 export interface ExecutionWrite {
@@ -49,7 +51,8 @@ export interface CallbackWrite {
   readonly task?: TaskProjectionWrite;
 }
 
-export type CallbackWriteResult = 'committed' | 'duplicate' | 'moved';
+/** `id_conflict`: (applicationId, id) was seen before with other content; nothing was written. */
+export type CallbackWriteResult = 'committed' | 'duplicate' | 'id_conflict' | 'moved';
 
 export interface CallbackPort {
   /** The execution and its task; with `taskId`, only an execution of that task. */
@@ -91,6 +94,7 @@ export class CallbackService {
       namespace: CALLBACK_INBOX_NAMESPACE,
       source: input.applicationId,
       id: input.id,
+      contentHash: input.contentHash,
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
@@ -115,8 +119,10 @@ export class CallbackService {
     checkResult(input, task);
     // Timed out by the sweeper: the inbox remembers the event, nothing else moves (§14).
     if (execution.status === 'TIMED_OUT') {
-      // Only the inbox is written, so nothing can have moved: recorded or a duplicate.
+      // Only the inbox is written, so nothing can have moved: recorded, a duplicate or a
+      // conflicting reuse of the id.
       const result = await this.port.applyCallback({ inbox });
+      if (result === 'id_conflict') throw idConflict(input.id);
       const outcome = result === 'duplicate' ? 'duplicate' : 'stale';
       return { outcome, taskId: task.id, sequence: unchanged(execution) };
     }
@@ -150,6 +156,7 @@ export class CallbackService {
     });
     if (result === 'moved') return MOVED;
     if (result === 'duplicate') return { outcome: 'duplicate', taskId: task.id, sequence };
+    if (result === 'id_conflict') throw idConflict(input.id);
     const outcome: CallbackOutcome = !newer ? 'stale' : current ? 'applied' : 'superseded';
     return { outcome, taskId: task.id, sequence };
   }
@@ -177,6 +184,12 @@ function checkResult(input: CallbackInput, task: TaskRecord): void {
       { path: 'body.data.result.key', message: `must be ${expected}` },
     ]);
   }
+}
+
+function idConflict(id: string): InvalidCallbackError {
+  return new InvalidCallbackError(
+    `Callback id ${id} was already received with other content; nothing was recorded.`,
+  );
 }
 
 /** The sequence position of a callback that changes nothing. */

@@ -1,8 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { loadConfig } from '../config';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
+import { createDynamoClient } from '../store/dynamo-client';
 import { callbackSecretsFrom, composeHttpHandler } from './compose';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
@@ -12,7 +12,7 @@ const telemetry = lambdaTelemetry(SERVICE_NAMES.http);
 export const handler = telemetry.instrument(
   composeHttpHandler({
     config,
-    dynamo: new DynamoDBClient({}),
+    dynamo: createDynamoClient(),
     s3: new S3Client({}),
     callbackSecrets: callbackSecretsFrom(config.callbackSecrets),
     log: telemetry.log,

@@ -1,16 +1,11 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../functions/contract/exports';
-import {
-  type ApiResponse,
-  apiClient,
-  groupAlive,
-  type LocalStack,
-  startLocalStack,
-} from './support/stack';
+import { type ApiResponse, apiClient } from './support/raw-api';
+import { runScript } from './support/run-script';
+import { groupAlive, type LocalStack, startLocalStack } from './support/stack';
 
 /**
  * The export loop end to end on `npm start` (docs/contract.md §5, §8, §12): a paid export writes
@@ -49,27 +44,8 @@ afterAll(() => {
 });
 
 /** Runs `npm run cli -- <args>` (as tsx cli/main.ts) against the stack; resolves code and output. */
-function cli(...args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
-      cwd: process.cwd(),
-      env: { ...process.env, PORT: String(stack.httpPort), CALLBACK_SECRETS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+function cli(...args: string[]) {
+  return runScript('cli/main.ts', args, { PORT: String(stack.httpPort), CALLBACK_SECRETS: '' }, 45_000);
 }
 
 async function succeeded(taskId: string): Promise<Record<string, unknown>> {

@@ -325,8 +325,8 @@ describe('StatelessStack: outbox dispatcher', () => {
 
   it('keeps the alarms in the stateless stack', () => {
     // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
-    // storage throttles, export worker and sweeper errors, overdue executions: see alarms.test.ts.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 17);
+    // storage throttles, storage validation, export worker and sweeper errors, overdue executions: see alarms.test.ts.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 18);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });

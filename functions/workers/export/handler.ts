@@ -1,10 +1,10 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { loadConfig } from '../../config';
 import { callbackSecretsFrom } from '../../http/compose';
 import { SERVICE_NAMES } from '../../observability/metrics';
 import { lambdaTelemetry } from '../../observability/powertools';
+import { createDynamoClient } from '../../store/dynamo-client';
 import { composeExportWorker } from './compose';
 
 /** Kept back from the invocation's time left: the lease ends before Lambda stops the run. */
@@ -19,7 +19,7 @@ let invocationEndsAt = 0;
 const consume = telemetry.instrument(
   composeExportWorker({
     config,
-    dynamo: new DynamoDBClient({}),
+    dynamo: createDynamoClient(),
     s3: new S3Client({}),
     secrets: callbackSecretsFrom(config.callbackSecrets),
     leaseMs: () => Math.max(1_000, invocationEndsAt - Date.now() - LEASE_MARGIN_MS),

@@ -11,7 +11,7 @@ const EXECUTION = '6f1c9a52-3c1e-4f7a-9d3e-0b8f1f0e2a11';
 const TASK = '0d7c2b1a-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
 describe('callback arguments', () => {
-  it('reads every option, with the local defaults for app, secret and URL', () => {
+  it('reads every option, with the local defaults for app, signing and URL', () => {
     expect(
       parseCallbackArgs(
         [
@@ -37,7 +37,7 @@ describe('callback arguments', () => {
       progress: 50,
       id: undefined,
       app: 'export-worker',
-      secrets: [DEMO_CALLBACK_SECRET],
+      signing: { scheme: undefined, secret: undefined, signingKey: undefined },
       url: 'http://127.0.0.1:3000',
     });
   });
@@ -49,7 +49,7 @@ describe('callback arguments', () => {
     );
     expect(args).toMatchObject({
       app: 'billing',
-      secrets: ['s3cret'],
+      signing: { secret: 's3cret' },
       url: 'http://127.0.0.1:4000',
     });
     expect(
