@@ -146,7 +146,9 @@ Options:
     const shown = Math.min(args.lines, lines.length);
     step(6, `downloaded ${Buffer.byteLength(text)} bytes; the first ${shown} line(s):`);
     for (const line of lines.slice(0, args.lines)) ctx.out(`   ${line}`);
-    ctx.out(`\ndownload it yourself (valid until ${result.urlExpiresAt}):\n  curl -sS '${result.url}'`);
+    ctx.out(
+      `\ndownload it yourself (valid until ${result.urlExpiresAt}):\n  curl -sS '${result.url}'`,
+    );
     return 0;
   },
 };

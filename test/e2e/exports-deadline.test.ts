@@ -6,8 +6,8 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CALLBACK_SECRET } from '../../functions/contract/local-stack';
 import { generateCallbackKeys } from '../../cli/commands/keygen';
+import { DEMO_CALLBACK_SECRET } from '../../functions/contract/local-stack';
 import { apiClient } from './support/raw-api';
 import { runScript } from './support/run-script';
 import { type LocalStack, startLocalStack } from './support/stack';
@@ -125,13 +125,29 @@ describe('an export whose job is never worked', () => {
         ['callback', '--execution', otherExecution, '--task', otherTask, ...args],
         { PORT: String(stack.httpPort), SQS_PORT: String(stack.sqsPort), SQS_ENDPOINT: '' },
       );
-    const v1 = await report('--sequence', '1', '--status', 'RUNNING', '--scheme', 'standard-webhooks');
-    const v1a = await report('--sequence', '2', '--progress', '60', '--signing-key', KEYS.signingKey);
+    const v1 = await report(
+      '--sequence',
+      '1',
+      '--status',
+      'RUNNING',
+      '--scheme',
+      'standard-webhooks',
+    );
+    const v1a = await report(
+      '--sequence',
+      '2',
+      '--progress',
+      '60',
+      '--signing-key',
+      KEYS.signingKey,
+    );
 
     expect(v1.code, v1.output).toBe(0);
     expect(v1.output).toMatch(/\(Standard Webhooks v1\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/);
     expect(v1a.code, v1a.output).toBe(0);
-    expect(v1a.output).toMatch(/\(Standard Webhooks v1a\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/);
+    expect(v1a.output).toMatch(
+      /\(Standard Webhooks v1a\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/,
+    );
     const task = (await api('GET', `/v1/tasks/${otherTask}`, alice)).json;
     expect(task).toMatchObject({ status: 'RUNNING', progress: 60 });
   });

@@ -45,7 +45,12 @@ afterAll(() => {
 
 /** Runs `npm run cli -- <args>` (as tsx cli/main.ts) against the stack; resolves code and output. */
 function cli(...args: string[]) {
-  return runScript('cli/main.ts', args, { PORT: String(stack.httpPort), CALLBACK_SECRETS: '' }, 45_000);
+  return runScript(
+    'cli/main.ts',
+    args,
+    { PORT: String(stack.httpPort), CALLBACK_SECRETS: '' },
+    45_000,
+  );
 }
 
 async function succeeded(taskId: string): Promise<Record<string, unknown>> {
