@@ -1,0 +1,148 @@
+/**
+ * Cold start: every Lambda entry is bundled by CDK itself through the shared function construct
+ * (so the options are exactly the deployed ones), the Powertools baseline too; then each bundle
+ * is imported by fresh `node` processes, alternating bundles, and the import is timed.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { LedgerFunction } from '../lib/constructs/ledger-function';
+import * as stateless from '../lib/stateless-stack';
+import { median } from './stats';
+
+const run = promisify(execFile);
+const REPO_ROOT = resolve(import.meta.dirname, '..');
+
+/** The minimal Powertools-idempotency Lambda, bundled the same way as ours. */
+export const POWERTOOLS_LAMBDA_ENTRY = resolve(import.meta.dirname, 'powertools-lambda.ts');
+
+/** Stand-ins for what CloudFormation resolves at deploy time; the handlers read them at init. */
+const DEPLOYED_ENV: Readonly<Record<string, string>> = {
+  AWS_REGION: 'us-east-1',
+  TABLE_NAME: 'ledger',
+  IDEMPOTENCY_TABLE_NAME: 'idempotency',
+  DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/ledger-events-dlq',
+  EXPORT_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/export-jobs',
+  CALLBACK_SECRETS_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:callbacks-AbCdEf',
+  EXPORT_BUCKET_NAME: 'ledger-exports',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
+export interface BundleUnderTest {
+  /** e.g. `functions/http/handler.ts`, or `powertools` for the baseline. */
+  readonly name: string;
+  readonly file: string;
+  readonly bytes: number;
+  /** NODE_OPTIONS the function is deployed with (e.g. `--enable-source-maps`). */
+  readonly nodeOptions: string;
+  readonly budgetBytes?: number;
+}
+
+export interface ColdStartResult extends BundleUnderTest {
+  /** Module-init times of each fresh process, in ms. */
+  readonly initMs: number[];
+  readonly initMedianMs: number;
+}
+
+/** Every exported `*_ENTRY` of the stateless stack is a Lambda entry point. */
+export function lambdaEntries(): string[] {
+  return Object.entries(stateless)
+    .filter(([name, value]) => name.endsWith('_ENTRY') && typeof value === 'string')
+    .map(([, value]) => value as string);
+}
+
+/** 700 KB for the export worker, 500 KB for every other function (docs/contract.md §14). */
+export function budgetBytesOf(entry: string): number {
+  return /export|worker/i.test(entry) ? 700 * 1024 : 500 * 1024;
+}
+
+/** Bundles each entry with CDK's own NodejsFunction bundling, as `cdk synth` would. */
+export function bundleLikeCdk(entries: readonly string[], outdir: string): BundleUnderTest[] {
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'BenchBundles');
+  const ids = entries.map((entry, i) => {
+    const fn = new LedgerFunction(stack, `Bundle${i}`, { entry });
+    return stack.getLogicalId(fn.node.defaultChild as never);
+  });
+  const template = Template.fromStack(stack);
+  const functions = template.findResources('AWS::Lambda::Function') as Record<
+    string,
+    {
+      Properties: {
+        Code: { S3Key: string };
+        Environment?: { Variables?: Record<string, string> };
+      };
+    }
+  >;
+  return entries.map((entry, i) => {
+    const fn = functions[ids[i] as string];
+    if (!fn) throw new Error(`no bundled function for ${entry}`);
+    const file = join(
+      outdir,
+      `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`,
+      'index.mjs',
+    );
+    const isBaseline = entry === POWERTOOLS_LAMBDA_ENTRY;
+    return {
+      name: isBaseline ? 'powertools' : relative(REPO_ROOT, entry),
+      file,
+      bytes: statSync(file).size,
+      nodeOptions: fn.Properties.Environment?.Variables?.NODE_OPTIONS ?? '',
+      ...(isBaseline ? {} : { budgetBytes: budgetBytesOf(entry) }),
+    };
+  });
+}
+
+/** Time to import the bundle in a fresh process (parse, evaluate, module-scope setup). */
+async function initOnce(bundle: BundleUnderTest): Promise<number> {
+  const url = pathToFileURL(bundle.file).href;
+  const script = `const t = performance.now(); await import(${JSON.stringify(url)});
+process.stdout.write(String(performance.now() - t));`;
+  const args = [
+    ...bundle.nodeOptions.split(' ').filter(Boolean),
+    '--input-type=module',
+    '-e',
+    script,
+  ];
+  const { stdout } = await run(process.execPath, args, {
+    env: { PATH: process.env.PATH, ...DEPLOYED_ENV },
+    cwd: dirname(bundle.file),
+    timeout: 30_000,
+  });
+  return Number(stdout);
+}
+
+/** `processes` fresh imports per bundle, the bundles alternating so drift hits each alike. */
+export async function measureColdStarts(
+  bundles: readonly BundleUnderTest[],
+  processes: number,
+): Promise<ColdStartResult[]> {
+  const times = bundles.map(() => [] as number[]);
+  for (let i = 0; i < processes; i++) {
+    for (const [index, bundle] of bundles.entries()) {
+      times[index]?.push(await initOnce(bundle));
+    }
+  }
+  return bundles.map((bundle, index) => {
+    const initMs = times[index] ?? [];
+    return { ...bundle, initMs, initMedianMs: median(initMs) };
+  });
+}
+
+export async function coldStartBench(processes: number): Promise<ColdStartResult[]> {
+  const outdir = mkdtempSync(join(tmpdir(), 'ledger-bench-bundles-'));
+  try {
+    const bundles = bundleLikeCdk([...lambdaEntries(), POWERTOOLS_LAMBDA_ENTRY], outdir);
+    return await measureColdStarts(bundles, processes);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+export const bundleLabel = (name: string): string =>
+  name === 'powertools' ? 'Powertools idempotency handler' : basename(dirname(name));
