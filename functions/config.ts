@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Amount, Currency, PaymentId, Uuid } from './schemas';
 
 /** A positive integer, as a JSON number or a decimal string (CloudEvents extensions are often strings). */

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EXPORT_FORMATS } from '../core/tasks';
 import { consoleLog, errorFields, type Log } from '../observability/log';
 import { METRICS, type MetricsPort, noMetrics } from '../observability/metrics';

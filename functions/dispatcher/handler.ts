@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
 import { createSqsExportJobs } from '../queue/export-jobs';

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadConfig } from '../config';
 import { EventService } from '../core/event-service';
 import { countRetry, SERVICE_NAMES } from '../observability/metrics';

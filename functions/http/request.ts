@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../core/errors';
 import type { Json } from '../core/fingerprint';
 import type { HttpEvent } from './types';

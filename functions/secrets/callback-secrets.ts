@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Active signing secrets per application: `{ "<applicationId>": ["<secret>", …] }`. */
 export interface CallbackSecrets {

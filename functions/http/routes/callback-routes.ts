@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CallbackEventSchema } from '../../contract/callback-event';
 import type { CallbackOutcome, CallbackService } from '../../core/callback-service';
 import { InvalidCallbackError } from '../../core/errors';
