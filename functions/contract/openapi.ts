@@ -85,7 +85,10 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
     info: {
       title: 'idempotent-ledger',
       version: '1.0.0',
-      description: 'Exactly-once money movements: every POST is guarded by an Idempotency-Key.',
+      description:
+        'Exactly-once money movements: every POST is guarded by an Idempotency-Key. ' +
+        'The full contract (codes, idempotency rules, events, callbacks) is docs/contract.md ' +
+        "in the service's repository.",
       'x-idempotency-retention-seconds': retention.idempotencyRetentionSeconds,
       'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
     },
