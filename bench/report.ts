@@ -213,7 +213,8 @@ export function renderReport(
     `· ${s.latencyRequests} sequential requests per scenario, ${s.throughputRequests} per throughput`,
     `case, ${s.sqsBatches} batches per SQS case, per side and round${s.smoke ? ' · **smoke run: numbers mean nothing**' : ''}.`,
     '',
-    'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`; `BENCH_SMOKE=1` for a quick check).',
+    'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`, `BENCH_ONLY=http,sqs,cold`;',
+    '`BENCH_SMOKE=1` for a quick check).',
     '',
     '## Targets',
     '',
@@ -229,14 +230,10 @@ export function renderReport(
     findings,
     FINDINGS_END,
     '',
-    ...latencySection(results, charts),
-    '',
-    ...throughputSection(results, charts),
-    '',
-    ...sqsSection(results, charts),
-    '',
-    ...coldStartSection(results, charts),
-    '',
+    ...(Object.keys(results.latency).length > 0 ? [...latencySection(results, charts), ''] : []),
+    ...(results.throughput.length > 0 ? [...throughputSection(results, charts), ''] : []),
+    ...(results.sqs.length > 0 ? [...sqsSection(results, charts), ''] : []),
+    ...(results.coldStart.length > 0 ? [...coldStartSection(results, charts), ''] : []),
   ].join('\n');
   return { markdown, charts };
 }

@@ -25,7 +25,7 @@ import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
 import { createOurConsumer, createOurHttp } from './ours';
 import { benchLambdaContext, createPowertoolsCredit } from './powertools-credit';
 import { createSequentialConsumer } from './sequential-consumer';
-import type { BenchSettings, MachineInfo } from './settings';
+import type { BenchSection, BenchSettings, MachineInfo } from './settings';
 import { type SqsRound, type SqsSide, sqsRound } from './sqs-scenarios';
 
 export const SIDES = {
@@ -224,10 +224,13 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
   const setup = localDynamoClient(dynamo.endpoint);
   try {
     const f = await fixture(client, setup, settings.spreadAccounts);
-    const { latency, throughput } = await measureHttp(f, settings, proxy);
-    const sqs = await measureSqs(f, settings, proxy);
-    log('cold starts: bundling with CDK and importing in fresh processes');
-    const coldStart = await coldStartBench(settings.initProcesses);
+    const runs = (section: BenchSection) => settings.sections.includes(section);
+    const { latency, throughput } = runs('http')
+      ? await measureHttp(f, settings, proxy)
+      : { latency: {}, throughput: [] };
+    const sqs = runs('sqs') ? await measureSqs(f, settings, proxy) : [];
+    if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
+    const coldStart = runs('cold') ? await coldStartBench(settings.initProcesses) : [];
     return {
       settings,
       machine: options.machine,

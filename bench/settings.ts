@@ -1,7 +1,12 @@
 /** What a bench run measures and how often; read from the environment once. */
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 
+export const BENCH_SECTIONS = ['http', 'sqs', 'cold'] as const;
+export type BenchSection = (typeof BENCH_SECTIONS)[number];
+
 export interface BenchSettings {
+  /** What to measure (`BENCH_ONLY=http,sqs,cold`, default all); a partial run for quick checks. */
+  readonly sections: readonly BenchSection[];
   /** Added to every DynamoDB call by the proxy (`BENCH_RTT_MS`, default 2). */
   readonly rttMs: number;
   /** Alternating rounds per measurement (`BENCH_ROUNDS`, default 5). */
@@ -27,7 +32,9 @@ const positive = (value: string | undefined, fallback: number): number => {
 
 export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
   const smoke = env.BENCH_SMOKE === '1';
+  const only = env.BENCH_ONLY?.split(',').map((s) => s.trim());
   return {
+    sections: BENCH_SECTIONS.filter((section) => !only || only.includes(section)),
     rttMs: positive(env.BENCH_RTT_MS, 2),
     rounds: positive(env.BENCH_ROUNDS, smoke ? 1 : 5),
     latencyRequests: smoke ? 3 : 150,
