@@ -46,10 +46,15 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const metrics = deps.metrics ?? noMetrics;
   const { config } = deps;
   const newId = deps.newId ? { newId: deps.newId } : {};
-  const openApi = JSON.stringify(buildOpenApiDocument(config));
+  // Built on first request, not at cold start: converting the schemas costs init time that most
+  // containers never get back.
+  let openApi: string | undefined;
 
   const route = createRouter([
-    { key: 'GET /v1/openapi.json', handle: async () => rawJson(200, openApi) },
+    {
+      key: 'GET /v1/openapi.json',
+      handle: async () => rawJson(200, (openApi ??= JSON.stringify(buildOpenApiDocument(config)))),
+    },
     ...ledgerRoutes(
       new LedgerService(deps.ledger, {
         idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
