@@ -21,6 +21,17 @@ const REPO_ROOT = resolve(import.meta.dirname, '..');
 /** The minimal Powertools-idempotency Lambda, bundled the same way as ours. */
 export const POWERTOOLS_LAMBDA_ENTRY = resolve(import.meta.dirname, 'powertools-lambda.ts');
 
+/**
+ * Parts of a bundle measured on their own, bundled the same way, to explain where init time goes.
+ * Reported beside the functions, judged against nothing.
+ */
+export const PROBE_ENTRIES = [
+  'empty',
+  'dynamodb-client',
+  'contract-schemas',
+  'powertools-telemetry',
+].map((name) => resolve(import.meta.dirname, 'probes', `${name}.ts`));
+
 /** Stand-ins for what CloudFormation resolves at deploy time; the handlers read them at init. */
 const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   AWS_REGION: 'us-east-1',
@@ -34,7 +45,7 @@ const DEPLOYED_ENV: Readonly<Record<string, string>> = {
 };
 
 export interface BundleUnderTest {
-  /** e.g. `functions/http/handler.ts`, or `powertools` for the baseline. */
+  /** e.g. `functions/http/handler.ts`, `powertools` for the baseline, `probe:empty` for a probe. */
   readonly name: string;
   readonly file: string;
   readonly bytes: number;
@@ -88,12 +99,17 @@ export function bundleLikeCdk(entries: readonly string[], outdir: string): Bundl
       'index.mjs',
     );
     const isBaseline = entry === POWERTOOLS_LAMBDA_ENTRY;
+    const isProbe = PROBE_ENTRIES.includes(entry);
     return {
-      name: isBaseline ? 'powertools' : relative(REPO_ROOT, entry),
+      name: isBaseline
+        ? 'powertools'
+        : isProbe
+          ? `probe:${basename(entry, '.ts')}`
+          : relative(REPO_ROOT, entry),
       file,
       bytes: statSync(file).size,
       nodeOptions: fn.Properties.Environment?.Variables?.NODE_OPTIONS ?? '',
-      ...(isBaseline ? {} : { budgetBytes: budgetBytesOf(entry) }),
+      ...(isBaseline || isProbe ? {} : { budgetBytes: budgetBytesOf(entry) }),
     };
   });
 }
@@ -134,15 +150,16 @@ export async function measureColdStarts(
   });
 }
 
-export async function coldStartBench(processes: number): Promise<ColdStartResult[]> {
+export async function coldStartBench(
+  processes: number,
+  withProbes: boolean,
+): Promise<ColdStartResult[]> {
   const outdir = mkdtempSync(join(tmpdir(), 'ledger-bench-bundles-'));
   try {
-    const bundles = bundleLikeCdk([...lambdaEntries(), POWERTOOLS_LAMBDA_ENTRY], outdir);
+    const entries = [...lambdaEntries(), POWERTOOLS_LAMBDA_ENTRY];
+    const bundles = bundleLikeCdk(withProbes ? [...entries, ...PROBE_ENTRIES] : entries, outdir);
     return await measureColdStarts(bundles, processes);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
 }
-
-export const bundleLabel = (name: string): string =>
-  name === 'powertools' ? 'Powertools idempotency handler' : basename(dirname(name));

@@ -153,7 +153,8 @@ function coldStartSection(results: BenchResults, charts: Map<string, string>): s
     '## Cold start',
     '',
     `Each bundle as CDK builds it (the shared function construct), imported by ${results.settings.initProcesses} fresh`,
-    '`node` processes per bundle, bundles alternating; init = time of the `import()`.',
+    '`node` processes per bundle, bundles alternating; init = time of the `import()`. Probes are',
+    'parts bundled alone the same way (bench/probes/), to show where init time goes.',
     '',
     row(['function', 'bundle KB', 'budget KB', 'NODE_OPTIONS', 'init ms, median (min–max)']),
     row(['---', '---', '---', '---', '---']),
@@ -173,8 +174,18 @@ function coldStartSection(results: BenchResults, charts: Map<string, string>): s
       label: functionName(b),
       bars: [
         {
-          name: b.name === 'powertools' ? SIDES.powertools : SIDES.ours,
-          color: color(b.name === 'powertools' ? SIDES.powertools : SIDES.ours),
+          name:
+            b.name === 'powertools'
+              ? SIDES.powertools
+              : b.name.startsWith('probe:')
+                ? 'probe'
+                : SIDES.ours,
+          color:
+            b.name === 'powertools'
+              ? color(SIDES.powertools)
+              : b.name.startsWith('probe:')
+                ? '#b0b0b0'
+                : color(SIDES.ours),
           value: s.median,
           min: s.min,
           max: s.max,

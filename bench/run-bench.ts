@@ -230,7 +230,9 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
       : { latency: {}, throughput: [] };
     const sqs = runs('sqs') ? await measureSqs(f, settings, proxy) : [];
     if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
-    const coldStart = runs('cold') ? await coldStartBench(settings.initProcesses) : [];
+    const coldStart = runs('cold')
+      ? await coldStartBench(settings.initProcesses, !settings.smoke)
+      : [];
     return {
       settings,
       machine: options.machine,

@@ -41,7 +41,11 @@ export function latencyRounds(
 
 /** A function's short name: `functions/http/handler.ts` → `http`. */
 export const functionName = (bundle: ColdStartResult): string =>
-  bundle.name === 'powertools' ? 'Powertools handler' : basename(dirname(bundle.name));
+  bundle.name === 'powertools'
+    ? 'Powertools handler'
+    : bundle.name.startsWith('probe:')
+      ? `(probe) ${bundle.name.slice('probe:'.length)}`
+      : basename(dirname(bundle.name));
 
 export function baselineBundle(results: BenchResults): ColdStartResult | undefined {
   return results.coldStart.find((b) => b.name === 'powertools');
