@@ -16,7 +16,7 @@ export interface Bar {
   readonly max?: number;
 }
 
-const WIDTH = 640;
+const WIDTH = 760;
 const HEIGHT = 320;
 const PAD = { left: 56, right: 16, top: 36, bottom: 64 };
 const PLOT_W = WIDTH - PAD.left - PAD.right;
@@ -45,10 +45,11 @@ function frame(title: string, yLabel: string, yTicks: number[], body: string[], 
       `<line x1="${PAD.left}" x2="${PAD.left + PLOT_W}" y1="${y(t)}" y2="${y(t)}" stroke="#ddd"/>` +
       `<text x="${PAD.left - 6}" y="${y(t) + 4}" text-anchor="end">${fmt(t)}</text>`,
   );
+  const step = Math.min(190, PLOT_W / Math.max(1, legend.length));
   const keys = legend.map(
     (item, i) =>
-      `<rect x="${PAD.left + i * 190}" y="${HEIGHT - 18}" width="12" height="12" fill="${item.color}"/>` +
-      `<text x="${PAD.left + 16 + i * 190}" y="${HEIGHT - 8}">${escapeXml(item.name)}</text>`,
+      `<rect x="${PAD.left + i * step}" y="${HEIGHT - 18}" width="12" height="12" fill="${item.color}"/>` +
+      `<text x="${PAD.left + 16 + i * step}" y="${HEIGHT - 8}">${escapeXml(item.name)}</text>`,
   );
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="11">`,

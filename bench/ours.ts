@@ -15,9 +15,10 @@ import { createEventStore } from '../functions/store/event-store';
 
 export const SILENT_LOG: Log = { info: () => {}, warn: () => {}, error: () => {} };
 
-export function benchConfig(tableName: string): ServiceConfig {
+export function benchConfig(tableName: string, localCache = false): ServiceConfig {
   return {
     tableName,
+    idempotencyLocalCache: localCache,
     idempotencyRetentionSeconds: 3600,
     inboxRetentionSeconds: 3600,
     exportFee: 100,
@@ -25,10 +26,15 @@ export function benchConfig(tableName: string): ServiceConfig {
   };
 }
 
-export function createOurHttp(client: DynamoDBClient, tableName: string): HttpHandler {
+/** Our HTTP function; its settled-response cache only when `localCache` (replay targets count misses). */
+export function createOurHttp(
+  client: DynamoDBClient,
+  tableName: string,
+  localCache = false,
+): HttpHandler {
   return createDynamoHttpApp({
     client,
-    config: benchConfig(tableName),
+    config: benchConfig(tableName, localCache),
     callbackSecrets: staticCallbackSecrets('{}'),
     log: SILENT_LOG,
   });

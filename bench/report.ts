@@ -9,6 +9,7 @@ import { functionName, latencyRounds, roundP, type Verdict } from './verdicts';
 
 const COLORS: Record<string, string> = {
   [SIDES.ours]: '#1f6fb4',
+  [SIDES.oursCached]: '#8fb8de',
   [SIDES.powertools]: '#f28e2b',
   [SIDES.powertoolsCached]: '#f5c28f',
   [SIDES.sequential]: '#8c8c8c',

@@ -30,6 +30,7 @@ import { type SqsRound, type SqsSide, sqsRound } from './sqs-scenarios';
 
 export const SIDES = {
   ours: 'ours',
+  oursCached: 'ours, local cache on',
   powertools: 'powertools',
   powertoolsCached: 'powertools, local cache on',
   sequential: 'sequential loop',
@@ -128,6 +129,7 @@ async function fixture(
     http: [
       await side(SIDES.ours, ours, spread),
       await side(SIDES.powertools, powertools(false), spread),
+      await side(SIDES.oursCached, createOurHttp(client, ledgerTable, true), 0),
       await side(SIDES.powertoolsCached, powertools(true), 0),
     ],
     sqs: [
@@ -170,7 +172,7 @@ async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
         );
       }
   }
-  const pair = f.http.filter((side) => side.name !== SIDES.powertoolsCached);
+  const pair = f.http.filter((side) => side.name === SIDES.ours || side.name === SIDES.powertools);
   const throughput: ThroughputCase[] = [];
   for (const inFlight of [10, 50])
     for (const accounts of [1, s.spreadAccounts]) {

@@ -17,6 +17,11 @@ export interface ServiceConfig {
   readonly exportFee: number;
   /** The application whose signed callbacks report on export executions (contract §7, §8). */
   readonly callbackApplicationId: string;
+  /**
+   * Answer replays and mismatches of keys this instance saw settle from memory
+   * (`IDEMPOTENCY_LOCAL_CACHE=off` disables it; docs/contract.md §4). @default true
+   */
+  readonly idempotencyLocalCache?: boolean;
 }
 
 const positiveInt = (fallback: number) =>
@@ -31,6 +36,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
     .default(DEFAULT_CALLBACK_APPLICATION_ID),
+  IDEMPOTENCY_LOCAL_CACHE: z.enum(['on', 'off']).default('on'),
 });
 
 /** Reads and validates configuration once at cold start; a bad value fails loudly. */
@@ -47,5 +53,6 @@ export function loadConfig(env: Record<string, string | undefined>): ServiceConf
     inboxRetentionSeconds: e.INBOX_RETENTION_SECONDS,
     exportFee: e.EXPORT_FEE,
     callbackApplicationId: e.CALLBACK_APPLICATION_ID,
+    idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
   };
 }

@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ServiceConfig } from '../config';
+import { SettledResponseCache, withSettledResponses } from '../core/settled-responses';
 import type { Log } from '../observability/log';
 import { countRetry, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { CallbackSecrets } from '../secrets/callback-secrets';
@@ -29,8 +30,13 @@ export function createDynamoHttpApp(options: DynamoHttpAppOptions): HttpHandler 
     retry: { onRetry: countRetry(metrics), ...options.retry },
   };
   const tasks = createTaskStore(store);
+  const ledger = createLedgerStore(store);
   return createHttpApp({
-    ledger: createLedgerStore(store),
+    // One cache per composition, i.e. per Lambda instance or local server.
+    ledger:
+      options.config.idempotencyLocalCache === false
+        ? ledger
+        : withSettledResponses(ledger, new SettledResponseCache()),
     tasks,
     callbacks: tasks,
     callbackSecrets: options.callbackSecrets,

@@ -35,7 +35,9 @@ it('counts one DynamoDB call per request for us, three for a Powertools first re
   expect(callsOf(SIDES.ours, 'mismatch')).toEqual([1]);
   expect(callsOf(SIDES.powertools, 'first')).toEqual([3]);
   expect(callsOf(SIDES.powertools, 'replay')).toEqual([1]);
-  // Powertools' local cache answers replays and mismatches without a call.
+  // Both local caches answer replays and mismatches of settled keys without a call.
+  expect(callsOf(SIDES.oursCached, 'replay')).toEqual([0]);
+  expect(callsOf(SIDES.oursCached, 'mismatch')).toEqual([0]);
   expect(callsOf(SIDES.powertoolsCached, 'replay')).toEqual([0]);
   expect(callsOf(SIDES.powertoolsCached, 'mismatch')).toEqual([0]);
 });
