@@ -77,7 +77,6 @@ describe('StatelessStack (IAM auth, default config)', () => {
       EXPORT_FEE: '100',
       CALLBACK_APPLICATION_ID: 'export-worker',
       CALLBACK_SECRETS_ARN: { 'Fn::ImportValue': expect.any(String) },
-      NODE_OPTIONS: '--enable-source-maps',
     });
     expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
     // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
