@@ -24,9 +24,10 @@ import {
 import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
 import { createOurConsumer, createOurHttp } from './ours';
 import { benchLambdaContext, createPowertoolsCredit } from './powertools-credit';
+import { type ReplayShape, replayAnatomyRound } from './replay-anatomy';
 import { createSequentialConsumer } from './sequential-consumer';
 import type { BenchSection, BenchSettings, MachineInfo } from './settings';
-import { type SqsRound, type SqsSide, sqsRound } from './sqs-scenarios';
+import { type SqsRound, type SqsSide, sqsRound, transactionCeilingRound } from './sqs-scenarios';
 
 export const SIDES = {
   ours: 'ours',
@@ -47,6 +48,12 @@ export interface SqsCase {
   readonly bySide: Record<string, SqsRound[]>;
 }
 
+export interface SqsResults {
+  readonly cases: SqsCase[];
+  /** Per round: sequential / concurrent time of 10 raw transactions (the concurrency ceiling). */
+  readonly transactionCeiling: number[];
+}
+
 export interface BenchResults {
   readonly settings: BenchSettings;
   readonly machine: MachineInfo;
@@ -54,7 +61,9 @@ export interface BenchResults {
   /** side → scenario → rounds */
   readonly latency: Record<string, Record<LatencyScenario, LatencyRound[]>>;
   readonly throughput: ThroughputCase[];
-  readonly sqs: SqsCase[];
+  /** Per round: median ms of each raw replay shape. */
+  readonly replayAnatomy: Record<ReplayShape, number>[];
+  readonly sqs: SqsResults;
   readonly coldStart: ColdStartResult[];
 }
 
@@ -99,6 +108,8 @@ async function createAccounts(
 interface Fixture {
   readonly http: HttpSide[];
   readonly sqs: SqsSide[];
+  readonly client: DynamoDBClient;
+  readonly ledgerTable: string;
 }
 
 async function fixture(
@@ -126,6 +137,8 @@ async function fixture(
     return { name, send, hotAccount: hot as string, spreadAccounts: rest };
   };
   return {
+    client,
+    ledgerTable,
     http: [
       await side(SIDES.ours, ours, spread),
       await side(SIDES.powertools, powertools(false), spread),
@@ -172,6 +185,12 @@ async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
         );
       }
   }
+  const replayAnatomy: Record<ReplayShape, number>[] = [];
+  for (let round = 0; round < s.rounds; round++) {
+    log(`replay anatomy round ${round + 1}/${s.rounds}`);
+    const requests = Math.max(3, Math.round(s.latencyRequests / 3));
+    replayAnatomy.push(await replayAnatomyRound(f.client, f.ledgerTable, requests, round));
+  }
   const pair = f.http.filter((side) => side.name === SIDES.ours || side.name === SIDES.powertools);
   const throughput: ThroughputCase[] = [];
   for (const inFlight of [10, 50])
@@ -190,11 +209,15 @@ async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
       }
       throughput.push({ inFlight, accounts, bySide });
     }
-  return { latency, throughput };
+  return { latency, throughput, replayAnatomy };
 }
 
-async function measureSqs(f: Fixture, s: BenchSettings, proxy: LatencyProxy): Promise<SqsCase[]> {
+async function measureSqs(f: Fixture, s: BenchSettings, proxy: LatencyProxy): Promise<SqsResults> {
   const cases: SqsCase[] = [];
+  const transactionCeiling: number[] = [];
+  for (let round = 0; round < s.rounds; round++) {
+    transactionCeiling.push(await transactionCeilingRound(f.client, f.ledgerTable));
+  }
   for (const side of f.sqs) await sqsRound(side, 10, 1, proxy);
   for (const accounts of [10, 1] as const) {
     const bySide: Record<string, SqsRound[]> = {};
@@ -206,7 +229,7 @@ async function measureSqs(f: Fixture, s: BenchSettings, proxy: LatencyProxy): Pr
     }
     cases.push({ accounts, bySide });
   }
-  return cases;
+  return { cases, transactionCeiling };
 }
 
 export interface RunBenchOptions {
@@ -227,10 +250,12 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
   try {
     const f = await fixture(client, setup, settings.spreadAccounts);
     const runs = (section: BenchSection) => settings.sections.includes(section);
-    const { latency, throughput } = runs('http')
+    const { latency, throughput, replayAnatomy } = runs('http')
       ? await measureHttp(f, settings, proxy)
-      : { latency: {}, throughput: [] };
-    const sqs = runs('sqs') ? await measureSqs(f, settings, proxy) : [];
+      : { latency: {}, throughput: [], replayAnatomy: [] };
+    const sqs = runs('sqs')
+      ? await measureSqs(f, settings, proxy)
+      : { cases: [], transactionCeiling: [] };
     if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
     const coldStart = runs('cold')
       ? await coldStartBench(settings.initProcesses, !settings.smoke)
@@ -241,6 +266,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
       loadAtEnd: loadavg()[0] ?? 0,
       latency,
       throughput,
+      replayAnatomy,
       sqs,
       coldStart,
     };

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { writeReport } from './report';
 import { runBench } from './run-bench';
 import { benchSettings, machineInfo } from './settings';
+import { formatSpread, spread } from './stats';
 import { verdictLine, verdicts } from './verdicts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -28,4 +29,8 @@ const results = await runBench({
 const judged = verdicts(results);
 console.log(`\nRatios at ${settings.rttMs} ms modelled RTT, median (lowest–highest round):`);
 for (const v of judged) console.log(verdictLine(v));
+if (results.sqs.transactionCeiling.length > 0) {
+  const ceiling = formatSpread(spread(results.sqs.transactionCeiling));
+  console.log(`  (10 raw transactions at once vs one after another on this DynamoDB: ${ceiling}×)`);
+}
 console.log(`\nWrote ${writeReport(results, judged, docsDir)}`);

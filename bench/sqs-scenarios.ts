@@ -1,4 +1,6 @@
 /** The SQS consumer on batches of 10 new ledger events, over 10 accounts or one. */
+import { randomUUID } from 'node:crypto';
+import { type DynamoDBClient, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../test/support/ledger-events';
 import type { LatencyProxy } from './latency-proxy';
@@ -47,4 +49,33 @@ export async function sqsRound(
     recordsPerSecond: records / seconds,
     callsPerRecord: (proxy.total() - before) / records,
   };
+}
+
+/**
+ * The most any consumer can gain from concurrency here: 10 raw 3-item transactions on distinct
+ * new items, one after another vs all at once, through the same proxy. Returns sequential time
+ * divided by concurrent time (10 = fully parallel; 1 = the emulator serialises transactions).
+ */
+export async function transactionCeilingRound(
+  client: DynamoDBClient,
+  tableName: string,
+): Promise<number> {
+  const transaction = () =>
+    client.send(
+      new TransactWriteItemsCommand({
+        TransactItems: [0, 1, 2].map(() => ({
+          Put: {
+            TableName: tableName,
+            Item: { pk: { S: `CEILING#${randomUUID()}` }, sk: { S: 'CEILING' } },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        })),
+      }),
+    );
+  let start = performance.now();
+  for (let i = 0; i < BATCH_SIZE; i++) await transaction();
+  const sequential = performance.now() - start;
+  start = performance.now();
+  await Promise.all(Array.from({ length: BATCH_SIZE }, transaction));
+  return sequential / (performance.now() - start);
 }

@@ -79,7 +79,7 @@ export function verdicts(results: BenchResults): Verdict[] {
       ),
     );
   }
-  for (const c of results.sqs.filter((s) => s.accounts === 10)) {
+  for (const c of results.sqs.cases.filter((s) => s.accounts === 10)) {
     const ours = (c.bySide[SIDES.ours] ?? []).map((r) => r.recordsPerSecond);
     const loop = (c.bySide[SIDES.sequential] ?? []).map((r) => r.recordsPerSecond);
     out.push(

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { REPLAY_SHAPES } from '../../bench/replay-anatomy';
 import { writeReport } from '../../bench/report';
 import { type BenchResults, runBench, SIDES } from '../../bench/run-bench';
 import { benchSettings, machineInfo } from '../../bench/settings';
@@ -42,8 +43,16 @@ it('counts one DynamoDB call per request for us, three for a Powertools first re
   expect(callsOf(SIDES.powertoolsCached, 'mismatch')).toEqual([0]);
 });
 
+it('times every raw replay shape in every round', () => {
+  expect(results.replayAnatomy).toHaveLength(results.settings.rounds);
+  for (const round of results.replayAnatomy) {
+    expect(Object.keys(round).sort()).toEqual(Object.keys(REPLAY_SHAPES).sort());
+  }
+});
+
 it('commits every SQS record in one transaction on both sides', () => {
-  for (const c of results.sqs) {
+  expect(results.sqs.transactionCeiling).toHaveLength(results.settings.rounds);
+  for (const c of results.sqs.cases) {
     expect(Object.keys(c.bySide).sort()).toEqual([SIDES.ours, SIDES.sequential].sort());
     for (const rounds of Object.values(c.bySide)) {
       expect(rounds.map((r) => r.callsPerRecord)).toEqual(rounds.map(() => 1));
