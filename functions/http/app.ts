@@ -53,7 +53,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const route = createRouter([
     {
       key: 'GET /v1/openapi.json',
-      handle: async () => rawJson(200, (openApi ??= JSON.stringify(buildOpenApiDocument(config)))),
+      handle: async () => {
+        openApi ??= JSON.stringify(buildOpenApiDocument(config));
+        return rawJson(200, openApi);
+      },
     },
     ...ledgerRoutes(
       new LedgerService(deps.ledger, {

@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from '../../../functions/contract/openapi';
 /** docs/contract.md is what code and tests cite; these checks keep it from drifting. */
 const root = join(import.meta.dirname, '..', '..', '..');
 const contract = readFileSync(join(root, 'docs', 'contract.md'), 'utf8');
-const sections = new Set([...contract.matchAll(/^## (§\d+) /gm)].map((m) => m[1]));
+const sections = new Set([...contract.matchAll(/^## (§\d+) /gm)].map((m) => m[1] as string));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
