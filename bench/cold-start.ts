@@ -4,15 +4,18 @@
  * is imported by fresh `node` processes, alternating bundles, and the import is timed.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { BUNDLE_BUDGET_BYTES, LedgerFunction } from '../lib/constructs/ledger-function';
-import * as stateless from '../lib/stateless-stack';
+import {
+  BUNDLE_BUDGET_BYTES,
+  handlerEntry,
+  LedgerFunction,
+} from '../lib/constructs/ledger-function';
 import { median } from './stats';
 
 const run = promisify(execFile);
@@ -60,11 +63,12 @@ export interface ColdStartResult extends BundleUnderTest {
   readonly initMedianMs: number;
 }
 
-/** Every exported `*_ENTRY` of the stateless stack is a Lambda entry point. */
+/** Every `functions/<name>/handler.ts` is a Lambda entry point. */
 export function lambdaEntries(): string[] {
-  return Object.entries(stateless)
-    .filter(([name, value]) => name.endsWith('_ENTRY') && typeof value === 'string')
-    .map(([, value]) => value as string);
+  return readdirSync(join(REPO_ROOT, 'functions'))
+    .map(handlerEntry)
+    .filter((entry) => existsSync(entry))
+    .sort();
 }
 
 /** The export worker's budget is larger than every other function's. */

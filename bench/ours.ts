@@ -1,17 +1,17 @@
 /**
- * Our side of the bench: the same compositions the Lambda handlers use, on a client that talks
- * through the latency proxy. Logs and metrics are silenced on both sides alike.
+ * Our side of the bench: the same compositions the Lambda handlers use (functions/<name>/compose.ts),
+ * on a client that talks through the latency proxy. Logs and metrics are silenced on both sides alike.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { ServiceConfig } from '../functions/config';
-import { EventService } from '../functions/core/event-service';
-import { createEventsConsumer } from '../functions/events/consumer';
-import { createDynamoHttpApp } from '../functions/http/dynamo-app';
+import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { composeEventsHandler } from '../functions/events/compose';
+import { composeHttpHandler } from '../functions/http/compose';
 import type { HttpHandler } from '../functions/http/types';
 import type { Log } from '../functions/observability/log';
 import { staticCallbackSecrets } from '../functions/secrets/callback-secrets';
-import { createEventStore } from '../functions/store/event-store';
 
 export const SILENT_LOG: Log = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -32,25 +32,28 @@ export function createOurHttp(
   tableName: string,
   localCache = false,
 ): HttpHandler {
-  return createDynamoHttpApp({
-    client,
+  return composeHttpHandler({
+    dynamo: client,
     config: benchConfig(tableName, localCache),
     callbackSecrets: staticCallbackSecrets('{}'),
     log: SILENT_LOG,
   });
 }
 
+/**
+ * Our `ledger-events` consumer. Bench events are all valid, so nothing may be dead-lettered: the
+ * dead-letter queue is a closed port, a send fails at once and the bench stops on the failed record.
+ */
 export function createOurConsumer(
   client: DynamoDBClient,
   tableName: string,
 ): (event: SQSEvent) => Promise<SQSBatchResponse> {
-  const store = createEventStore({ client, tableName });
-  return createEventsConsumer({
-    events: new EventService(store, { inboxRetentionSeconds: 3600 }),
-    deadLetters: {
-      send: async (letter) => {
-        throw new Error(`bench events must not be dead-lettered: ${letter.code} ${letter.detail}`);
-      },
+  return composeEventsHandler({
+    dynamo: client,
+    sqs: new SQSClient({ ...LOCAL_AWS, endpoint: 'http://127.0.0.1:9', maxAttempts: 1 }),
+    config: {
+      ...benchConfig(tableName),
+      deadLetterQueueUrl: 'http://127.0.0.1:9/000000000000/ledger-events-dlq',
     },
     log: SILENT_LOG,
   });

@@ -20,9 +20,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import type { LedgerEntry } from '../functions/core/model';
-import { balanceDelta } from '../functions/core/money';
 import type { HttpEvent, HttpResult } from '../functions/http/types';
-import { balanceUpdateItem, entryItem } from '../functions/store/items';
+import { postingItems } from '../functions/store/items';
 
 export interface PowertoolsCreditOptions {
   readonly client: DynamoDBClient;
@@ -101,17 +100,12 @@ export function createPowertoolsCredit(options: PowertoolsCreditOptions): Powert
     try {
       await options.client.send(
         new TransactWriteItemsCommand({
-          TransactItems: [
-            balanceUpdateItem(options.ledgerTable, {
-              accountId,
-              delta: balanceDelta(entry.type, entry.amount),
-              at: entry.createdAt,
-              ownerId: principal,
-              currency: input.currency,
-              ...(input.type === 'debit' ? { requireBalanceAtLeast: input.amount } : {}),
-            }),
-            entryItem(options.ledgerTable, entry),
-          ],
+          // No paymentId: the balance update and the entry, 2 items.
+          TransactItems: postingItems(options.ledgerTable, entry, {
+            ownerId: principal,
+            currency: input.currency,
+            ...(input.type === 'debit' ? { requireBalanceAtLeast: input.amount } : {}),
+          }).map((part) => part.item),
         }),
       );
     } catch (error) {

@@ -41,18 +41,6 @@ export interface MetricsPort {
 
 export const noMetrics: MetricsPort = { count: () => {} };
 
-/** Records counts in memory: for tests and for reading what a code path emitted. */
-export function recordingMetrics(): MetricsPort & { counts: Map<string, number> } {
-  const counts = new Map<string, number>();
-  return {
-    counts,
-    count(name, value = 1, dimension) {
-      const key = dimension ? `${name}[${dimension.name}=${dimension.value}]` : name;
-      counts.set(key, (counts.get(key) ?? 0) + value);
-    },
-  };
-}
-
 /** Counts a transaction retry by its cause: contention or throttling. */
 export function countRetry(metrics: MetricsPort): (reason: string) => void {
   return (reason) =>

@@ -16,15 +16,11 @@ import { resolveLedgerConfig } from '../../lib/config';
 import {
   BUNDLE_BUDGET_BYTES,
   ESM_REQUIRE_BANNER,
+  handlerEntry,
   LedgerFunction,
   NEVER_LOADED_ON_LAMBDA,
 } from '../../lib/constructs/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
-import {
-  DISPATCHER_HANDLER_ENTRY,
-  EVENTS_HANDLER_ENTRY,
-  HTTP_HANDLER_ENTRY,
-} from '../../lib/stateless-stack';
 import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from './synth';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -177,7 +173,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   let stateless: Template;
 
   beforeAll(() => {
-    for (const entry of [HTTP_HANDLER_ENTRY, EVENTS_HANDLER_ENTRY, DISPATCHER_HANDLER_ENTRY]) {
+    for (const entry of ['http', 'events', 'dispatcher'].map(handlerEntry)) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }
     const app = new App({

@@ -7,7 +7,8 @@ import { EventSourceList } from '../../functions/contract/schemas';
 import { type EventLedgerPort, EventService } from '../../functions/core/event-service';
 import { LedgerService } from '../../functions/core/ledger-service';
 import { createEventsConsumer, type EventsHandler } from '../../functions/events/consumer';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
+import { httpResponses } from '../../functions/http/problems';
 import type { Log } from '../../functions/observability/log';
 import type { DeadLetter } from '../../functions/queue/dead-letter';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
@@ -42,6 +43,7 @@ beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   ledger = new LedgerService(createLedgerStore({ client, tableName }), {
     idempotencyRetentionSeconds: 60,
+    responses: httpResponses,
   });
 });
 afterAll(() => drop());
@@ -365,8 +367,8 @@ describe('reordering and gaps', () => {
         sqsEvent(sqsRecord(ledgerEvent({ source: SOURCE, subject: accountId, sequence }))),
       );
     }
-    const app = createDynamoHttpApp({
-      client,
+    const app = composeHttpHandler({
+      dynamo: client,
       config: testConfig({ tableName }),
       callbackSecrets: staticCallbackSecrets('{}'),
     });

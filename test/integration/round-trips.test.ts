@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import type { HttpHandler } from '../../functions/http/types';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
 import { testConfig } from '../support/config';
@@ -27,13 +27,13 @@ beforeAll(async () => {
   );
   tableName = table.tableName;
   // Cache misses are what docs/contract.md §4 counts; the cache is measured on its own below.
-  app = createDynamoHttpApp({
-    client,
+  app = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName, idempotencyLocalCache: false }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });
-  cachedApp = createDynamoHttpApp({
-    client,
+  cachedApp = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });
@@ -90,8 +90,8 @@ it('answers replays and mismatches of keys it saw settle without a call; a cold 
   expect(mismatch).toEqual([]);
   expect(mismatched).toBe(422);
   // Another instance (its own cache) has not seen the key: one call, then none.
-  const coldInstance = createDynamoHttpApp({
-    client,
+  const coldInstance = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });

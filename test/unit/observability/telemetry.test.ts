@@ -9,19 +9,19 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallbackPort, CallbackWriteResult } from '../../../functions/core/callback-service';
 import { EventService } from '../../../functions/core/event-service';
 import { requestFingerprint } from '../../../functions/core/fingerprint';
-import { OPERATIONS } from '../../../functions/core/ledger-service';
+import { OPERATION_IDS } from '../../../functions/core/operations';
 import type { ExecutionRecord, TaskRecord } from '../../../functions/core/tasks';
 import { createEventsConsumer } from '../../../functions/events/consumer';
 import { createHttpApp } from '../../../functions/http/app';
-import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../../functions/http/compose';
 import type { Log } from '../../../functions/observability/log';
-import { recordingMetrics } from '../../../functions/observability/metrics';
 import { lambdaTelemetry } from '../../../functions/observability/powertools';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
 import { httpEvent } from '../../support/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
+import { recordingMetrics } from '../../support/metrics';
 
 function recordingLog() {
   const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
@@ -42,8 +42,8 @@ describe('HTTP telemetry', () => {
   const setup = () => {
     const metrics = recordingMetrics();
     const { log, lines } = recordingLog();
-    const app = createDynamoHttpApp({
-      client: new DynamoDBClient({ region: 'eu-west-1' }),
+    const app = composeHttpHandler({
+      dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
       config: testConfig(),
       callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
       retry: { sleep: async () => {}, maxAttempts: 3 },
@@ -69,7 +69,7 @@ describe('HTTP telemetry', () => {
     const { app, metrics, lines } = setup();
     ddb
       .on(TransactWriteItemsCommand)
-      .rejects(claimed(requestFingerprint(OPERATIONS.createAccount, {}, body)));
+      .rejects(claimed(requestFingerprint(OPERATION_IDS.createAccount, {}, body)));
     const res = await app(
       httpEvent('POST', '/v1/accounts', { principal: 'alice', idempotencyKey: KEY, body }),
     );

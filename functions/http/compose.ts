@@ -1,0 +1,45 @@
+import { type TableComposition, tableOptions } from '../composition';
+import type { CallbackSecretsSource, ServiceConfig } from '../config';
+import { SettledResponseCache, withSettledResponses } from '../core/settled-responses';
+import { noMetrics } from '../observability/metrics';
+import { type CallbackSecrets, fixedCallbackSecrets } from '../secrets/callback-secrets';
+import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
+import { createLedgerStore } from '../store/ledger-store';
+import { createTaskStore } from '../store/task-store';
+import { createHttpApp } from './app';
+import type { HttpHandler } from './types';
+
+export interface HttpComposition extends TableComposition<ServiceConfig> {
+  readonly callbackSecrets: CallbackSecrets;
+  readonly newId?: () => string;
+}
+
+/** The HTTP function (ledger, tasks, callbacks) on its DynamoDB stores. */
+export function composeHttpHandler(options: HttpComposition): HttpHandler {
+  const table = tableOptions(options);
+  const tasks = createTaskStore(table);
+  const ledger = createLedgerStore(table);
+  return createHttpApp({
+    // One cache per composition, i.e. per Lambda instance or local server; off with
+    // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
+    ledger:
+      options.config.idempotencyLocalCache === false
+        ? ledger
+        : withSettledResponses(ledger, new SettledResponseCache()),
+    tasks,
+    callbacks: tasks,
+    callbackSecrets: options.callbackSecrets,
+    config: options.config,
+    clock: options.clock,
+    newId: options.newId,
+    log: options.log,
+    metrics: options.metrics ?? noMetrics,
+  });
+}
+
+/** Callback secrets from where the configuration says: Secrets Manager, or a fixed document. */
+export function callbackSecretsFrom(source: CallbackSecretsSource): CallbackSecrets {
+  return 'secretArn' in source
+    ? secretsManagerCallbackSecrets(source.secretArn)
+    : fixedCallbackSecrets(source.document);
+}
