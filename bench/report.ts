@@ -5,7 +5,7 @@ import { barChart, lineChart } from './charts';
 import { LATENCY_SCENARIOS, type LatencyScenario } from './http-scenarios';
 import { REPLAY_SHAPES, type ReplayShape } from './replay-anatomy';
 import { type BenchResults, SIDES } from './run-bench';
-import { formatSpread, median, percentile, spread } from './stats';
+import { formatSpread, median, pairedRatio, percentile, spread } from './stats';
 import { functionName, latencyRounds, roundP, type Verdict } from './verdicts';
 
 const COLORS: Record<string, string> = {
@@ -217,6 +217,15 @@ function coldStartSection(results: BenchResults, charts: Map<string, string>): s
     };
   });
   charts.set('cold-start.svg', barChart({ title: 'Module init', yLabel: 'ms', groups: bars }));
+  const baseline = results.coldStart.find((b) => b.name === 'powertools');
+  const client = results.coldStart.find((b) => b.name === 'probe:dynamodb-client');
+  if (baseline && client) {
+    lines.push(
+      '',
+      `The DynamoDB client alone (probe: the client built at init, as every function and the baseline do) takes ${formatSpread(pairedRatio(client.initMs, baseline.initMs))}× the Powertools handler's init`,
+      '(median of per-process ratios, lowest–highest).',
+    );
+  }
   lines.push('', '![Module init](benchmarks/cold-start.svg)');
   return lines;
 }
@@ -241,6 +250,7 @@ export function renderReport(
     `through a proxy that adds ${s.rttMs} ms to every call (an in-region round trip) and counts calls.`,
     `Every measurement runs in ${s.rounds} rounds; the side order flips each round so drift hits`,
     'both sides; ratios are the median of per-round ratios, with the lowest and highest round.',
+    'Replay targets count cache misses (both local caches off); cache hits are reported apart.',
     '',
     `Run: ${m.startedAt} · ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB · Node ${m.node} · ${m.os}`,
     `· load average ${m.loadAtStart.toFixed(1)} at start, ${results.loadAtEnd.toFixed(1)} at end`,

@@ -67,6 +67,12 @@ export function verdicts(results: BenchResults): Verdict[] {
         pairedRatio(p50(SIDES.ours, 'replay'), p50(SIDES.powertools, 'replay')),
         1.2,
       ),
+      // Hits apart (docs/contract.md §14): both sides with their local cache on, no call at all.
+      atMost(
+        'replay p50 (cache hits, both local caches on), ours / Powertools',
+        pairedRatio(p50(SIDES.oursCached, 'replay'), p50(SIDES.powertoolsCached, 'replay')),
+        1.2,
+      ),
     );
   for (const c of results.throughput.filter((t) => t.accounts === 1)) {
     const ours = (c.bySide[SIDES.ours] ?? []).map((r) => r.perSecond);
