@@ -7,8 +7,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { applicationIdOf, type ExportJob, parseExportJob } from '../functions/contract/export-job';
+import { sleep } from '../functions/core/retry';
 import { describeError } from '../functions/observability/log';
-import { abortableSleep } from '../functions/timing';
 import { type CallbackResponse, callbackBody, postCallback } from './callbacks';
 import { CliError } from './errors';
 
@@ -155,7 +155,7 @@ class DemoWorker {
 
     this.log(`${label}: ${job.format} export of account ${job.accountId} -> ${job.callbackPath}`);
     for (const [index, step] of WORKER_STEPS.entries()) {
-      if (index > 0) await abortableSleep(this.options.stepDelayMs ?? 300, this.options.signal);
+      if (index > 0) await sleep(this.options.stepDelayMs ?? 300, this.options.signal);
       if (this.options.signal?.aborted) return this.stopped(message, label, job);
       const sequence = index + 1;
       const body = callbackBody({
@@ -208,7 +208,7 @@ class DemoWorker {
         if (this.options.signal?.aborted) return 'stopped';
         last = error instanceof Error ? error.message : String(error);
       }
-      if (attempt < CALLBACK_ATTEMPTS) await abortableSleep(500 * attempt, this.options.signal);
+      if (attempt < CALLBACK_ATTEMPTS) await sleep(500 * attempt, this.options.signal);
     }
     return last;
   }

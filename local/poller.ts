@@ -6,8 +6,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
+import { sleep } from '../functions/core/retry';
 import { describeError } from '../functions/observability/log';
-import { abortableSleep } from '../functions/timing';
 import { preview } from './preview';
 
 /**
@@ -107,7 +107,7 @@ export class SqsPoller {
       } catch (error) {
         if (signal.aborted) break;
         this.log(`receive failed: ${describeError(error)}; retrying in ${backoff} ms`);
-        await abortableSleep(backoff, signal);
+        await sleep(backoff, signal);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }

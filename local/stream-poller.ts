@@ -14,8 +14,8 @@ import type {
   DynamoDBStreamEvent,
   AttributeValue as LambdaAttributeValue,
 } from 'aws-lambda';
+import { sleep } from '../functions/core/retry';
 import { describeError } from '../functions/observability/log';
-import { abortableSleep } from '../functions/timing';
 import { preview } from './preview';
 
 /**
@@ -183,7 +183,7 @@ export class StreamPoller {
         if (signal.aborted) break;
         this.log(`unexpected error: ${describeError(error)}`);
       }
-      if (!worked) await abortableSleep(idle, signal);
+      if (!worked) await sleep(idle, signal);
     }
   }
 

@@ -1,4 +1,4 @@
-import { abortableSleep } from '../functions/timing';
+import { sleep } from '../functions/core/retry';
 
 /**
  * Calls `probe` every 150 ms until it succeeds, for at most `timeoutMs`; then fails with
@@ -21,7 +21,7 @@ export async function waitUntilAnswering(
       if (Date.now() > deadline) {
         throw new Error(`${what} did not answer in ${timeoutMs} ms`, { cause: error });
       }
-      await abortableSleep(150, signal);
+      await sleep(150, signal);
     }
   }
 }

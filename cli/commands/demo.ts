@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUE_NAMES } from '../../functions/contract/names';
-import { abortableSleep } from '../../functions/timing';
+import { sleep } from '../../functions/core/retry';
 import { apiClient, expectStatus } from '../api';
 import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../args';
 import type { Command } from '../command';
@@ -185,7 +185,7 @@ async function workUntilDone(
               `Look at the queue with \`npm run cli -- tail --queue ${QUEUE_NAMES.exportJobs}\`.`,
           );
         }
-        await abortableSleep(250);
+        await sleep(250);
       }
     } finally {
       stop.abort();

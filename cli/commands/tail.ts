@@ -6,7 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { QUEUE_NAMES } from '../../functions/contract/names';
-import { abortableSleep } from '../../functions/timing';
+import { sleep } from '../../functions/core/retry';
 import { oneOf, parseCommandArgs } from '../args';
 import type { CliContext, Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
@@ -129,7 +129,7 @@ async function tail(client: SQSClient, url: string, args: TailArgs, ctx: CliCont
       // Not tied to the signal: Ctrl-C must still hand the messages back.
       await (args.delete ? remove(client, url, held) : release(client, url, held));
     }
-    if (args.follow) await abortableSleep(FOLLOW_INTERVAL_MS, ctx.signal);
+    if (args.follow) await sleep(FOLLOW_INTERVAL_MS, ctx.signal);
   } while (args.follow && !ctx.signal.aborted);
   if (!args.json) {
     const verb = args.delete ? 'deleted' : 'left on the queue';

@@ -8,7 +8,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { abortableSleep } from '../../functions/timing';
+import { sleep } from '../../functions/core/retry';
 import { ledgerEvent } from '../support/ledger-events';
 import {
   apiClient,
@@ -82,7 +82,7 @@ async function drained(): Promise<void> {
     if (Date.now() > deadline) {
       throw new Error(`ledger-events still holds messages:\n${stack.output().slice(-3000)}`);
     }
-    await abortableSleep(100);
+    await sleep(100);
   }
 }
 
