@@ -11,7 +11,7 @@ export interface Bar {
   readonly name: string;
   readonly color: string;
   readonly value: number;
-  /** Whisker from the lowest to the highest round. */
+  /** Whisker ends, e.g. the lowest and highest round (the chart's title says which). */
   readonly min?: number;
   readonly max?: number;
 }
@@ -25,6 +25,26 @@ const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 10 ? 1 : 0));
+
+/**
+ * A bar group's label in at most two lines of about `width` characters, broken at spaces and
+ * after hyphens, so neighbouring labels do not overlap.
+ */
+export function wrapLabel(label: string, width = 11): string[] {
+  const pieces = label.split(' ').flatMap((word) => word.split(/(?<=-)/));
+  const lines: string[] = [];
+  for (const piece of pieces) {
+    const last = lines.at(-1);
+    const joined =
+      last === undefined ? piece : last.endsWith('-') ? last + piece : `${last} ${piece}`;
+    if (last !== undefined && (joined.length <= width || lines.length === 2)) {
+      lines[lines.length - 1] = joined;
+    } else {
+      lines.push(piece);
+    }
+  }
+  return lines;
+}
 
 /** About five round ticks from 0 to at least `max`. */
 export function niceTicks(max: number): number[] {
@@ -53,6 +73,7 @@ function frame(title: string, yLabel: string, yTicks: number[], body: string[], 
   );
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="11">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
     `<text x="${WIDTH / 2}" y="20" text-anchor="middle" font-size="14">${escapeXml(title)}</text>`,
     `<text transform="translate(14 ${PAD.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yLabel)}</text>`,
@@ -97,7 +118,7 @@ export function lineChart(options: {
   return frame(options.title, options.yLabel, yTicks, body, legend);
 }
 
-/** Groups of bars (one per side), each with a min–max whisker when given. */
+/** Groups of bars (one per side), each with a whisker when its ends are given. */
 export function barChart(options: {
   title: string;
   yLabel: string;
@@ -124,8 +145,12 @@ export function barChart(options: {
         );
       }
     });
+    const x = PAD.left + g * groupW + groupW / 2;
+    const lines = wrapLabel(group.label, Math.max(8, Math.floor(groupW / 6.5)));
     body.push(
-      `<text x="${PAD.left + g * groupW + groupW / 2}" y="${PAD.top + PLOT_H + 16}" text-anchor="middle">${escapeXml(group.label)}</text>`,
+      `<text x="${x}" y="${PAD.top + PLOT_H + 16}" text-anchor="middle">${lines
+        .map((line, i) => `<tspan x="${x}" dy="${i === 0 ? 0 : 13}">${escapeXml(line)}</tspan>`)
+        .join('')}</text>`,
     );
   });
   const seen = new Map<string, Bar>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barChart, lineChart, niceTicks } from '../../../bench/charts';
+import { barChart, lineChart, niceTicks, wrapLabel } from '../../../bench/charts';
 
 describe('bench charts', () => {
   it.each([
@@ -38,7 +38,7 @@ describe('bench charts', () => {
     });
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.match(/<polyline /g)).toHaveLength(2);
-    expect(svg).toContain('Replay &lt;p50&gt;');
+    expect(svg).toContain('<title>Replay &lt;p50&gt;</title>');
     expect(svg).toContain('a &amp; b');
     expect(svg).not.toContain('NaN');
   });
@@ -55,5 +55,14 @@ describe('bench charts', () => {
     expect(svg.match(/<rect [^>]*fill="#00f">/g)).toHaveLength(2);
     expect(svg.match(/<line [^>]*stroke="#222"/g)).toHaveLength(1);
     expect(svg).not.toContain('NaN');
+  });
+
+  it.each([
+    ['http', ['http']],
+    ['Powertools handler', ['Powertools', 'handler']],
+    ['dynamodb-client', ['dynamodb-', 'client']],
+    ['50 in flight, 100 accounts', ['50 in', 'flight, 100 accounts']],
+  ])('wraps the bar label %j into at most two lines', (label, lines) => {
+    expect(wrapLabel(label, 11)).toEqual(lines);
   });
 });
