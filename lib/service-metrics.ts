@@ -32,6 +32,7 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.signatureFailure]: [SERVICE_NAMES.http],
   [METRICS.transactionConflictRetry]: [SERVICE_NAMES.http, SERVICE_NAMES.events],
   [METRICS.storageThrottle]: [SERVICE_NAMES.http, SERVICE_NAMES.events],
+  [METRICS.storageValidationError]: [SERVICE_NAMES.events],
   [METRICS.ledgerEventApplied]: [SERVICE_NAMES.events],
   [METRICS.exportJobDispatched]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportJobDispatchFailure]: [SERVICE_NAMES.dispatcher],

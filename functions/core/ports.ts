@@ -49,6 +49,8 @@ export interface EntryGuard {
   readonly currency: string;
   /** For debits: the balance must cover the amount. */
   readonly requireBalanceAtLeast?: number;
+  /** For credits: the balance plus this must stay within 2^53 − 1 (docs/contract.md §5). */
+  readonly increaseBy?: number;
 }
 
 /** One event source's sequence tracking for an account (CONTRACT §5, §6). */

@@ -4,10 +4,13 @@ import type { ErrorCode } from '../core/errors';
 export const POISON_CODES = [
   'invalid_json',
   'schema_invalid',
+  'validation_failed',
   'unknown_account',
   'currency_mismatch',
   'insufficient_funds',
   'payment_id_conflict',
+  'id_conflict',
+  'balance_limit_exceeded',
 ] as const;
 export type PoisonCode = (typeof POISON_CODES)[number];
 
@@ -21,4 +24,5 @@ export const POISON_REASONS: Partial<Record<ErrorCode, PoisonCode>> = {
   currency_mismatch: 'currency_mismatch',
   insufficient_funds: 'insufficient_funds',
   payment_id_conflict: 'payment_id_conflict',
+  balance_limit_exceeded: 'balance_limit_exceeded',
 };

@@ -1,4 +1,5 @@
 import type { EventLedgerPort, EventWriteResult } from '../core/event-service';
+import { sameInboxContent } from '../core/fingerprint';
 import { inboxItem, sequenceItem, toVersionedSequence } from './event-items';
 import { postingItems, toAccountRecord, unexpectedFailure } from './items';
 import { keys } from './keys';
@@ -30,7 +31,12 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       if (outcome.kind === 'committed') return outcome;
       const { failed } = outcome;
       // A duplicate wins over everything: its effect already happened.
-      if (failed.has('inbox')) return { kind: 'duplicate' };
+      if (failed.has('inbox')) {
+        const seen = failed.get('inbox')?.contentHash;
+        return sameInboxContent(seen, claim.contentHash)
+          ? { kind: 'duplicate' }
+          : { kind: 'id_conflict' };
+      }
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       if (failed.has('account')) {
         const account = failed.get('account');

@@ -1,6 +1,6 @@
 import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { AccountRecord, IdempotencyRecord, LedgerEntry } from '../core/model';
-import { balanceDelta } from '../core/money';
+import { balanceDelta, MAX_BALANCE } from '../core/money';
 import type { IdempotencyClaim, WriteResult } from '../core/ports';
 import { putNew, toAttributes } from './attributes';
 import { keys, TTL_ATTRIBUTE } from './keys';
@@ -43,7 +43,7 @@ interface BalanceChange {
   readonly requireBalanceAtLeast?: number;
 }
 
-/** Applies a delta only to an existing account of the right owner and currency with cover. */
+/** Applies a delta only to an existing account of the right owner and currency, with cover, under the cap. */
 function balanceUpdateItem(tableName: string, change: BalanceChange): TransactWriteItem {
   const conditions = ['attribute_exists(pk)', '#currency = :currency'];
   const values: Record<string, unknown> = {
@@ -58,6 +58,11 @@ function balanceUpdateItem(tableName: string, change: BalanceChange): TransactWr
   if (change.requireBalanceAtLeast !== undefined) {
     conditions.push('#balance >= :required');
     values[':required'] = change.requireBalanceAtLeast;
+  }
+  if (change.delta > 0) {
+    // Never past 2^53 − 1: a larger number would be read back rounded (docs/contract.md §5).
+    conditions.push('#balance <= :ceiling');
+    values[':ceiling'] = MAX_BALANCE - change.delta;
   }
   return {
     Update: {

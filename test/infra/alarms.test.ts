@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the 14 catalogued alarms, uniquely named, all in the stateless stack', () => {
+  it('has exactly the 15 catalogued alarms, uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(14);
+    expect(byName.size).toBe(15);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -273,6 +273,22 @@ describe('alarms (default config)', () => {
     ]);
   });
 
+  it('alarms on the first StorageValidationError (EMF) of ledger-events: a validated event DynamoDB refused', () => {
+    const a = alarm(ALARM_SLUGS.storageValidation);
+    expect(a.Threshold).toBe(1);
+    const [only, ...more] = a.Metrics as MetricStat[];
+    expect(more).toEqual([]);
+    expect(only?.MetricStat).toEqual({
+      Metric: {
+        Namespace: 'IdempotentLedger',
+        MetricName: 'StorageValidationError',
+        Dimensions: [{ Name: 'service', Value: 'ledger-events' }],
+      },
+      Stat: 'Sum',
+      Period: 300,
+    });
+  });
+
   it('publishes to a topic encrypted with its own rotated KMS key that CloudWatch may use for this topic only', () => {
     const topicId = topic.Ref;
     const keyId = onlyLogicalId(template, 'AWS::KMS::Key');
@@ -435,9 +451,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 14 alarms', () => {
+  it('starts with the status of all 15 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(14);
+    expect(widgets[0]?.properties.alarms).toHaveLength(15);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -454,6 +470,7 @@ describe('operations dashboard', () => {
       [METRICS.signatureFailure]: ['ledger-http'],
       [METRICS.transactionConflictRetry]: ['ledger-events', 'ledger-http'],
       [METRICS.storageThrottle]: ['ledger-events', 'ledger-http'],
+      [METRICS.storageValidationError]: ['ledger-events'],
       [METRICS.exportJobDispatched]: ['ledger-outbox-dispatcher'],
       [METRICS.exportJobDispatchFailure]: ['ledger-outbox-dispatcher'],
     };
@@ -474,10 +491,13 @@ describe('operations dashboard', () => {
       [
         'invalid_json',
         'schema_invalid',
+        'validation_failed',
         'unknown_account',
         'currency_mismatch',
         'insufficient_funds',
         'payment_id_conflict',
+        'id_conflict',
+        'balance_limit_exceeded',
       ].map((errorCode) => ({ service: 'ledger-events', errorCode })),
     );
   });
