@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
   DEFAULT_EXPORT_RETENTION_DAYS,
@@ -34,6 +34,11 @@ export interface ServiceConfig {
   readonly exportRetentionDays: number;
   /** The bucket holding export objects (contract §12). */
   readonly exportBucket: string;
+  /**
+   * Answer replays and mismatches of keys this instance saw settle from memory
+   * (`IDEMPOTENCY_LOCAL_CACHE=off` disables it; docs/contract.md §4). @default true
+   */
+  readonly idempotencyLocalCache?: boolean;
 }
 
 /** Where the HTTP function reads callback signing secrets (contract §7). */
@@ -98,6 +103,7 @@ const serviceEnv = z.object({
     .max(3650)
     .default(DEFAULT_EXPORT_RETENTION_DAYS),
   EXPORT_BUCKET: z.string().min(3).max(63).default(LOCAL_EXPORT_BUCKET),
+  IDEMPOTENCY_LOCAL_CACHE: z.enum(['on', 'off']).default('on'),
 });
 
 const callbackSecretsEnv = z
@@ -169,6 +175,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     maxRerunsPerTask: e.MAX_RERUNS_PER_TASK,
     exportRetentionDays: e.EXPORT_RETENTION_DAYS,
     exportBucket: e.EXPORT_BUCKET,
+    idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

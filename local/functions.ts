@@ -2,12 +2,14 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { ServiceConfig } from '../functions/config';
+import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { composeDispatcherHandler } from '../functions/dispatcher/compose';
 import type { DispatcherHandler } from '../functions/dispatcher/dispatcher';
 import { composeEventsHandler } from '../functions/events/compose';
 import type { EventsHandler } from '../functions/events/consumer';
 import { composeHttpHandler } from '../functions/http/compose';
 import type { HttpHandler } from '../functions/http/types';
+import { createS3ResultObjects } from '../functions/objects/s3-result-objects';
 import type { Log } from '../functions/observability/log';
 import { fixedCallbackSecrets, type SecretMap } from '../functions/secrets/callback-secrets';
 import { composeSweeper, type SweepRun } from '../functions/sweeper/compose';
@@ -29,16 +31,23 @@ export interface LocalResources {
   readonly queues: LocalQueues;
   /** S3 holding the export bucket (the emulator's, or S3_ENDPOINT). */
   readonly s3: S3Client;
+  /** Its endpoint: result URLs are presigned path-style on it, so plain curl downloads them. */
+  readonly s3Endpoint: string;
 }
 
 export function localHttpHandler(
-  local: Pick<LocalResources, 'config' | 'callbackSecrets' | 'dynamo' | 's3'>,
+  local: Pick<LocalResources, 'config' | 'callbackSecrets' | 'dynamo' | 's3Endpoint'>,
   log?: Log,
 ): HttpHandler {
   return composeHttpHandler({
     config: local.config,
     dynamo: local.dynamo,
-    s3: local.s3,
+    results: createS3ResultObjects({
+      bucket: local.config.exportBucket,
+      region: LOCAL_AWS.region,
+      credentials: LOCAL_AWS.credentials,
+      endpoint: local.s3Endpoint,
+    }),
     callbackSecrets: fixedCallbackSecrets(local.callbackSecrets),
     log,
   });

@@ -80,6 +80,7 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       EXPORT_EXECUTION_TIMEOUT_SECONDS: given('EXPORT_EXECUTION_TIMEOUT_SECONDS'),
       MAX_RERUNS_PER_TASK: given('MAX_RERUNS_PER_TASK'),
       EXPORT_RETENTION_DAYS: given('EXPORT_RETENTION_DAYS'),
+      IDEMPOTENCY_LOCAL_CACHE: given('IDEMPOTENCY_LOCAL_CACHE'),
     }),
     callbackSecrets: mergeKeyMaps(
       parseCallbackSecrets(given('CALLBACK_SECRETS')),

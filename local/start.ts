@@ -109,6 +109,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     sqs: sqs.client,
     queues: sqs.queues,
     s3,
+    s3Endpoint,
   };
 
   out('starting the HTTP API...');

@@ -49,10 +49,18 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const log = deps.log ?? consoleLog;
   const metrics = deps.metrics ?? noMetrics;
   const { config } = deps;
-  const openApi = JSON.stringify(buildOpenApiDocument(config));
+  // Built on first request, not at cold start: converting the schemas costs init time that most
+  // containers never get back.
+  let openApi: string | undefined;
 
   const route = createRouter([
-    { key: 'GET /v1/openapi.json', handle: async () => rawJson(200, openApi) },
+    {
+      key: 'GET /v1/openapi.json',
+      handle: async () => {
+        openApi ??= JSON.stringify(buildOpenApiDocument(config));
+        return rawJson(200, openApi);
+      },
+    },
     ...ledgerRoutes(
       new LedgerService(deps.ledger, {
         idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,

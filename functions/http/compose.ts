@@ -1,6 +1,8 @@
-import { S3Client } from '@aws-sdk/client-s3';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { type TableComposition, tableOptions } from '../composition';
 import type { CallbackSecretsSource, ServiceConfig } from '../config';
+import type { ResultObjectPort } from '../core/export-result';
+import { SettledResponseCache, withSettledResponses } from '../core/settled-responses';
 import { createS3ResultObjects } from '../objects/s3-result-objects';
 import { noMetrics } from '../observability/metrics';
 import { type CallbackSecrets, fixedCallbackSecrets } from '../secrets/callback-secrets';
@@ -12,8 +14,11 @@ import type { HttpHandler } from './types';
 
 export interface HttpComposition extends TableComposition<ServiceConfig> {
   readonly callbackSecrets: CallbackSecrets;
-  /** S3 for export results (HEAD, presigned GETs in `config.exportBucket`). @default from env */
-  readonly s3?: S3Client;
+  /**
+   * Export results (HEAD, presigned GETs in `config.exportBucket`). @default the bucket on AWS,
+   * in `AWS_REGION`, with the function's credentials
+   */
+  readonly results?: ResultObjectPort;
   readonly newId?: () => string;
 }
 
@@ -21,14 +26,23 @@ export interface HttpComposition extends TableComposition<ServiceConfig> {
 export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const table = tableOptions(options);
   const tasks = createTaskStore(table);
+  const ledger = createLedgerStore(table);
   return createHttpApp({
-    ledger: createLedgerStore(table),
+    // One cache per composition, i.e. per Lambda instance or local server; off with
+    // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
+    ledger:
+      options.config.idempotencyLocalCache === false
+        ? ledger
+        : withSettledResponses(ledger, new SettledResponseCache()),
     tasks,
     callbacks: tasks,
-    results: createS3ResultObjects({
-      client: options.s3 ?? new S3Client({}),
-      bucket: options.config.exportBucket,
-    }),
+    results:
+      options.results ??
+      createS3ResultObjects({
+        bucket: options.config.exportBucket,
+        region: process.env.AWS_REGION ?? 'us-east-1',
+        credentials: defaultProvider(),
+      }),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     clock: options.clock,

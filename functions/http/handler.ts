@@ -1,4 +1,3 @@
-import { S3Client } from '@aws-sdk/client-s3';
 import { loadConfig } from '../config';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
@@ -13,7 +12,6 @@ export const handler = telemetry.instrument(
   composeHttpHandler({
     config,
     dynamo: createDynamoClient(),
-    s3: new S3Client({}),
     callbackSecrets: callbackSecretsFrom(config.callbackSecrets),
     log: telemetry.log,
     metrics: telemetry.metrics,

@@ -14,9 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addComplianceChecks } from '../../lib/compliance';
 import { resolveLedgerConfig } from '../../lib/config';
 import {
+  BUNDLE_BUDGET_BYTES,
   ESM_REQUIRE_BANNER,
   handlerEntry,
   LedgerFunction,
+  NEVER_LOADED_ON_LAMBDA,
 } from '../../lib/constructs/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
 import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from './synth';
@@ -101,7 +103,6 @@ function runInNode(bundle: string, script: string, env: Readonly<Record<string, 
   return execFileSync(
     process.execPath,
     [
-      '--enable-source-maps',
       '--input-type=module',
       '-e',
       `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)});\n${script}`,
@@ -297,6 +298,28 @@ process.stdout.write(JSON.stringify({ type, withoutTable }));`,
     const result = JSON.parse(out) as { type: string; withoutTable: string };
     expect(result.type).toBe('function');
     expect(result.withoutTable).toMatch(/TABLE_NAME/);
+  });
+
+  it('keeps every function bundle within its budget, with the never-loaded credential providers left out', () => {
+    const functions = [
+      stacks.stateless.httpFunction,
+      stacks.stateless.eventsConsumer.function,
+      stacks.stateless.outboxDispatcher.function,
+      stacks.stateless.sweeper.function,
+      stacks.stateless.exportWorker.function,
+    ];
+    for (const fn of functions) {
+      const code = readFileSync(bundleOf(fn), 'utf8');
+      const budget =
+        fn === stacks.stateless.exportWorker.function
+          ? BUNDLE_BUDGET_BYTES.exportWorker
+          : BUNDLE_BUDGET_BYTES.default;
+      expect(Buffer.byteLength(code), fn.node.path).toBeLessThanOrEqual(budget);
+      // Still reachable through the default chain's dynamic import, but not bundled.
+      for (const name of NEVER_LOADED_ON_LAMBDA) {
+        expect(code).toContain(`import("${name}")`);
+      }
+    }
   });
 
   it('has no warning or error annotations on either stack', () => {

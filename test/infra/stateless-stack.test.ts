@@ -70,7 +70,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
     });
   });
 
-  it('passes table name, retention windows, export fee, callback settings and source maps via env', () => {
+  it('passes table name, retention windows, export fee and callback settings via env, no NODE_OPTIONS', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: HTTP_DESCRIPTION,
       Environment: {
@@ -86,7 +86,6 @@ describe('StatelessStack (IAM auth, default config)', () => {
           EXPORT_BUCKET: EXPORT_BUCKET_NAME,
           // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
-          NODE_OPTIONS: '--enable-source-maps',
         }),
       },
     });

@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       inboxRetentionSeconds: 2_592_000,
       exportFee: 100,
       callbackApplicationId: 'export-worker',
+      idempotencyLocalCache: true,
       exportExecutionTimeoutSeconds: 900,
       maxRerunsPerTask: 20,
       exportRetentionDays: 7,
@@ -30,6 +31,15 @@ describe('loadConfig', () => {
       maxRerunsPerTask: 2,
       exportRetentionDays: 1,
       exportBucket: 'my-exports',
+    });
+  });
+
+  it.each([
+    ['off', false],
+    ['on', true],
+  ])('reads IDEMPOTENCY_LOCAL_CACHE=%s', (value, enabled) => {
+    expect(loadConfig({ TABLE_NAME: 't', IDEMPOTENCY_LOCAL_CACHE: value })).toMatchObject({
+      idempotencyLocalCache: enabled,
     });
   });
 
@@ -56,6 +66,7 @@ describe('loadConfig', () => {
     [{ TABLE_NAME: 't', EXPORT_EXECUTION_TIMEOUT_SECONDS: '0' }, /EXPORT_EXECUTION_TIMEOUT/],
     [{ TABLE_NAME: 't', MAX_RERUNS_PER_TASK: '-1' }, /MAX_RERUNS_PER_TASK/],
     [{ TABLE_NAME: 't', EXPORT_RETENTION_DAYS: '0' }, /EXPORT_RETENTION_DAYS/],
+    [{ TABLE_NAME: 't', IDEMPOTENCY_LOCAL_CACHE: 'false' }, /IDEMPOTENCY_LOCAL_CACHE/],
   ])('fails loudly on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
