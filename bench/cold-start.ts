@@ -44,6 +44,8 @@ const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   EXPORT_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/export-jobs',
   CALLBACK_SECRETS_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:callbacks-AbCdEf',
   EXPORT_BUCKET_NAME: 'ledger-exports',
+  EXPORT_BUCKET: 'ledger-exports',
+  API_URL: 'https://abc123.execute-api.us-east-1.amazonaws.com',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
