@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { POISON_CODES } from '../functions/core/event-service';
+import { POISON_CODES } from '../functions/events/poison';
 import {
   METRICS,
   METRICS_NAMESPACE,

@@ -17,7 +17,7 @@ import { buildHttpEvent } from './http-event';
 
 /** Protects the process; the app itself answers 413 above the contract's 64 KiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** Same `type` base and titles as functions/core/problem.ts, so callers see one style. */
+/** Same `type` base and titles as functions/http/problems.ts, so callers see one style. */
 export const PROBLEM_TYPE_BASE = 'https://idempotent-ledger.dev/problems/';
 
 export interface HttpAdapterOptions {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
+import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';
 import { CallbackEventSchema } from './callback-event';
+import { APPLICATION_ID_PATTERN_SOURCE } from './names';
 import {
   Account,
   CreateAccountBody,
@@ -38,8 +41,10 @@ const idempotencyKeyHeader = {
   in: 'header',
   required: true,
   description:
-    'Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key).',
-  schema: { type: 'string', minLength: 1, maxLength: 257 },
+    `Bare token or RFC 8941 string, 1–${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII. ` +
+    'Scoped to (principal, operation, key).',
+  // Two more for the quotes of the RFC 8941 form.
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
 };
 
 const accountIdParam = {
@@ -229,13 +234,13 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           description:
             'Signed execution callbacks. Header `Callback-Signature: t=<unix seconds>,v1=<hex ' +
             'HMAC-SHA256 of "<t>.<raw body>">`; several v1 entries allowed during rotation; ' +
-            '±300 s window.',
+            `±${SIGNATURE_TOLERANCE_SECONDS} s window.`,
           parameters: [
             {
               name: 'applicationId',
               in: 'path',
               required: true,
-              schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+              schema: { type: 'string', pattern: APPLICATION_ID_PATTERN_SOURCE },
             },
             {
               name: 'Callback-Signature',

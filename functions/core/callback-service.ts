@@ -1,6 +1,6 @@
-import { optimisticBackoffMs, sleep } from './backoff';
 import { InvalidCallbackError, UnavailableError } from './errors';
 import type { InboxClaim } from './event-service';
+import { MOVED, type OptimisticRetryOptions, retryOptimistic } from './retry';
 import { advanceSequence, type SequenceAdvance, type SequenceState } from './sequence';
 import type { ExecutionRecord, ExecutionStatus, TaskRecord } from './tasks';
 
@@ -60,16 +60,13 @@ export interface CallbackResult {
   readonly sequence: SequenceAdvance;
 }
 
-export interface CallbackServiceOptions {
+/** `maxAttempts`: when the execution or task moved between read and write. */
+export interface CallbackServiceOptions extends OptimisticRetryOptions {
   readonly inboxRetentionSeconds: number;
-  /** Attempts when the execution or task moved between read and write. */
-  readonly maxAttempts?: number;
-  /** Waits between attempts (tests pass a no-op). */
-  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** Inbox records of callbacks live beside those of ledger events, in their own namespace. */
-export const CALLBACK_INBOX_NAMESPACE = 'callback';
+const CALLBACK_INBOX_NAMESPACE = 'callback';
 
 /**
  * Projects execution callbacks: the inbox record, the execution (guarded by its version) and,
@@ -91,47 +88,54 @@ export class CallbackService {
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
-    // A burst of callbacks for one execution contends on its version: retry with jitter.
-    const attempts = this.options.maxAttempts ?? 8;
-    const pause = this.options.sleep ?? sleep;
-    for (let attempt = 1; ; attempt++) {
-      const found = await this.port.findExecution(input.executionId, input.taskId);
-      if (!found) throw new InvalidCallbackError('The callback names an unknown execution.');
-      const { execution, task } = found;
-      if (execution.applicationId !== input.applicationId) {
-        throw new InvalidCallbackError('The execution does not belong to this application.');
-      }
-      const sequence = advanceSequence(execution, input.sequence);
-      const newer = sequence.position === 'next' || sequence.position === 'ahead';
-      const current = task.currentExecutionId === execution.id;
-      // Snapshots: a newer sequence replaces what it carries; an older one changes nothing
-      // but the gap it fills (and then not even updatedAt).
-      const at = newer ? now.toISOString() : execution.updatedAt;
-      const status = newer ? (input.status ?? execution.status) : execution.status;
-      const progress = newer ? (input.progress ?? execution.progress) : execution.progress;
-      const executionWrite: ExecutionWrite = {
-        taskId: task.id,
-        executionId: execution.id,
-        expectedVersion: execution.version,
-        status,
-        progress,
-        sequence: sequence.state,
-        at,
-      };
-      const result = await this.port.applyCallback({
-        inbox,
-        ...(sequence.position === 'stale' ? {} : { execution: executionWrite }),
-        ...(newer && current
-          ? { task: { taskId: task.id, currentExecutionId: execution.id, status, progress, at } }
-          : {}),
-      });
-      if (result === 'committed') {
-        const outcome: CallbackOutcome = !newer ? 'stale' : current ? 'applied' : 'superseded';
-        return { outcome, taskId: task.id, sequence };
-      }
-      if (result === 'duplicate') return { outcome: 'duplicate', taskId: task.id, sequence };
-      if (attempt >= attempts) throw new UnavailableError(new Error('execution kept moving'));
-      await pause(optimisticBackoffMs(attempt));
+    return retryOptimistic<CallbackResult>(
+      this.options,
+      () => this.attempt(input, inbox, now),
+      () => new UnavailableError(new Error('execution kept moving')),
+    );
+  }
+
+  private async attempt(
+    input: CallbackInput,
+    inbox: InboxClaim,
+    now: Date,
+  ): Promise<CallbackResult | typeof MOVED> {
+    const found = await this.port.findExecution(input.executionId, input.taskId);
+    if (!found) throw new InvalidCallbackError('The callback names an unknown execution.');
+    const { execution, task } = found;
+    if (execution.applicationId !== input.applicationId) {
+      throw new InvalidCallbackError('The execution does not belong to this application.');
     }
+    const sequence = advanceSequence(execution, input.sequence);
+    const newer = sequence.position === 'next' || sequence.position === 'ahead';
+    const current = task.currentExecutionId === execution.id;
+    // Snapshots: a newer sequence replaces what it carries; an older one changes nothing
+    // but the gap it fills (and then not even updatedAt).
+    const at = newer ? now.toISOString() : execution.updatedAt;
+    const status = newer ? (input.status ?? execution.status) : execution.status;
+    const progress = newer ? (input.progress ?? execution.progress) : execution.progress;
+    const result = await this.port.applyCallback({
+      inbox,
+      execution:
+        sequence.position === 'stale'
+          ? undefined
+          : {
+              taskId: task.id,
+              executionId: execution.id,
+              expectedVersion: execution.version,
+              status,
+              progress,
+              sequence: sequence.state,
+              at,
+            },
+      task:
+        newer && current
+          ? { taskId: task.id, currentExecutionId: execution.id, status, progress, at }
+          : undefined,
+    });
+    if (result === 'moved') return MOVED;
+    if (result === 'duplicate') return { outcome: 'duplicate', taskId: task.id, sequence };
+    const outcome: CallbackOutcome = !newer ? 'stale' : current ? 'applied' : 'superseded';
+    return { outcome, taskId: task.id, sequence };
   }
 }

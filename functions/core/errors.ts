@@ -1,7 +1,8 @@
 /**
- * Typed errors that carry their HTTP status and contract code (CONTRACT §3). Every failure a
- * caller may see is one of these; anything else is mapped to 500 `internal` by the problem
- * mapper, which never exposes the original message.
+ * Domain errors: a stable `code`, a human `detail` and the `cause` (docs/contract.md §3). They
+ * know nothing of transports: `functions/http/problems.ts` maps each code to an HTTP status and
+ * title, `functions/events/poison.ts` to a dead-letter reason. Anything that is not a
+ * DomainError is an unexpected failure (`internal` over HTTP, a redelivered message).
  */
 export type ErrorCode =
   | 'validation_failed'
@@ -28,184 +29,164 @@ export interface FieldError {
   readonly message: string;
 }
 
-interface AppErrorOptions {
-  readonly cause?: unknown;
-  readonly errors?: readonly FieldError[];
-  /** Seconds a client should wait before retrying (sent as `Retry-After`). */
-  readonly retryAfterSeconds?: number;
-}
-
-export class AppError extends Error {
-  readonly errors: readonly FieldError[] | undefined;
-  readonly retryAfterSeconds: number | undefined;
-
+export class DomainError extends Error {
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
-    readonly title: string,
-    detail: string,
-    options: AppErrorOptions = {},
+    readonly detail: string,
+    cause?: unknown,
   ) {
-    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    super(detail, cause === undefined ? undefined : { cause });
     this.name = new.target.name;
-    this.errors = options.errors;
-    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
-export class ValidationError extends AppError {
+/**
+ * A decision on stored ledger state (funds, currency, paymentId, task status). It reached the
+ * ledger, so an idempotent command records it and replays it (docs/contract.md §4); every other
+ * DomainError is answered without a record, so a corrected retry with the same key proceeds.
+ */
+export class LedgerRejection extends DomainError {}
+
+/** Input that failed its schema; the failing fields travel as data. */
+export class InvalidInputError extends DomainError {
+  constructor(
+    code: 'validation_failed' | 'invalid_callback',
+    detail: string,
+    readonly errors: readonly FieldError[] = [],
+    cause?: unknown,
+  ) {
+    super(code, detail, cause);
+  }
+}
+
+export class ValidationError extends InvalidInputError {
   constructor(detail: string, errors: readonly FieldError[] = [], cause?: unknown) {
-    super(400, 'validation_failed', 'Validation failed', detail, { errors, cause });
+    super('validation_failed', detail, errors, cause);
   }
 }
 
-export class IdempotencyKeyMissingError extends AppError {
+export class InvalidCallbackError extends InvalidInputError {
+  constructor(detail: string, errors: readonly FieldError[] = []) {
+    super('invalid_callback', detail, errors);
+  }
+}
+
+export class IdempotencyKeyMissingError extends DomainError {
   constructor() {
-    super(
-      400,
-      'idempotency_key_missing',
-      'Idempotency-Key required',
-      'This request needs an Idempotency-Key header.',
-    );
+    super('idempotency_key_missing', 'This request needs an Idempotency-Key header.');
   }
 }
 
-export class IdempotencyKeyInvalidError extends AppError {
+export class IdempotencyKeyInvalidError extends DomainError {
   constructor(detail: string) {
-    super(400, 'idempotency_key_invalid', 'Idempotency-Key invalid', detail);
+    super('idempotency_key_invalid', detail);
   }
 }
 
-export class UnauthenticatedError extends AppError {
+export class IdempotencyKeyReusedError extends DomainError {
   constructor() {
     super(
-      401,
-      'unauthenticated',
-      'Unauthenticated',
-      'This request needs an authenticated principal.',
-    );
-  }
-}
-
-export class NotFoundError extends AppError {
-  constructor(detail = 'The resource does not exist.') {
-    super(404, 'not_found', 'Not found', detail);
-  }
-}
-
-export class InsufficientFundsError extends AppError {
-  constructor() {
-    super(409, 'insufficient_funds', 'Insufficient funds', 'The debit is larger than the balance.');
-  }
-}
-
-export class PaymentIdConflictError extends AppError {
-  constructor() {
-    super(
-      409,
-      'payment_id_conflict',
-      'paymentId already used',
-      'This paymentId was already used by another request on this account.',
-    );
-  }
-}
-
-export class IdempotencyKeyInUseError extends AppError {
-  constructor(cause?: unknown) {
-    super(
-      409,
-      'idempotency_key_in_use',
-      'Idempotency-Key in use',
-      'Another request with this Idempotency-Key is being processed; retry later.',
-      { cause, retryAfterSeconds: 1 },
-    );
-  }
-}
-
-export class PayloadTooLargeError extends AppError {
-  constructor(limitBytes: number) {
-    super(413, 'payload_too_large', 'Payload too large', `The body exceeds ${limitBytes} bytes.`);
-  }
-}
-
-export class UnsupportedMediaTypeError extends AppError {
-  constructor() {
-    super(
-      415,
-      'unsupported_media_type',
-      'Unsupported media type',
-      'The body must be JSON (Content-Type: application/json).',
-    );
-  }
-}
-
-export class IdempotencyKeyReusedError extends AppError {
-  constructor() {
-    super(
-      422,
       'idempotency_key_reused',
-      'Idempotency-Key reused',
       'This Idempotency-Key was already used with a different request.',
     );
   }
 }
 
-export class CurrencyMismatchError extends AppError {
+export class IdempotencyKeyInUseError extends DomainError {
+  constructor(cause?: unknown) {
+    super(
+      'idempotency_key_in_use',
+      'Another request with this Idempotency-Key is being processed; retry later.',
+      cause,
+    );
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor() {
+    super('unauthenticated', 'This request needs an authenticated principal.');
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(detail = 'The resource does not exist.') {
+    super('not_found', detail);
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  constructor(limitBytes: number) {
+    super('payload_too_large', `The body exceeds ${limitBytes} bytes.`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends DomainError {
+  constructor() {
+    super('unsupported_media_type', 'The body must be JSON (Content-Type: application/json).');
+  }
+}
+
+export class InsufficientFundsError extends LedgerRejection {
+  constructor() {
+    super('insufficient_funds', 'The debit is larger than the balance.');
+  }
+}
+
+export class PaymentIdConflictError extends LedgerRejection {
+  constructor() {
+    super(
+      'payment_id_conflict',
+      'This paymentId was already used by another request on this account.',
+    );
+  }
+}
+
+export class CurrencyMismatchError extends LedgerRejection {
   constructor(accountCurrency: string, requested: string) {
     super(
-      422,
       'currency_mismatch',
-      'Currency mismatch',
       `The account holds ${accountCurrency}; the transaction is in ${requested}.`,
     );
   }
 }
 
-export class UnavailableError extends AppError {
-  constructor(cause?: unknown) {
-    super(503, 'unavailable', 'Service unavailable', 'Storage is unavailable; retry later.', {
-      cause,
-      retryAfterSeconds: 1,
-    });
-  }
-}
-
-export class InternalError extends AppError {
-  constructor(cause?: unknown) {
-    super(500, 'internal', 'Internal error', 'An unexpected error occurred.', { cause });
-  }
-}
-
-export class TaskNotTerminalError extends AppError {
+export class TaskNotTerminalError extends LedgerRejection {
   constructor() {
     super(
-      409,
       'task_not_terminal',
-      'Task not terminal',
       'The current execution is still running; rerun once it has SUCCEEDED, FAILED, TIMED_OUT or CANCELED.',
     );
   }
 }
 
-export class InvalidCallbackError extends AppError {
-  constructor(detail: string, errors: readonly FieldError[] = []) {
-    super(400, 'invalid_callback', 'Invalid callback', detail, { errors });
-  }
-}
-
-export class InvalidSignatureError extends AppError {
+export class InvalidSignatureError extends DomainError {
   constructor(detail = 'The Callback-Signature header is missing, malformed or does not match.') {
-    super(401, 'invalid_signature', 'Invalid signature', detail);
+    super('invalid_signature', detail);
   }
 }
 
-export class SignatureExpiredError extends AppError {
-  constructor() {
+export class SignatureExpiredError extends DomainError {
+  constructor(toleranceSeconds: number) {
     super(
-      401,
       'signature_expired',
-      'Signature expired',
-      'The signature timestamp is more than 300 seconds away from now.',
+      `The signature timestamp is more than ${toleranceSeconds} seconds away from now.`,
     );
   }
+}
+
+export class UnavailableError extends DomainError {
+  constructor(cause?: unknown) {
+    super('unavailable', 'Storage is unavailable; retry later.', cause);
+  }
+}
+
+export class InternalError extends DomainError {
+  constructor(cause?: unknown) {
+    super('internal', 'An unexpected error occurred.', cause);
+  }
+}
+
+/** One line for logs: the error's name and message, never a payload. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

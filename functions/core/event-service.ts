@@ -1,5 +1,8 @@
-import { optimisticBackoffMs, sleep } from './backoff';
+import type { DomainError } from './errors';
 import type { AccountRecord, LedgerEntry } from './model';
+import type { EntryGuard } from './ports';
+import { explainPostingRejection } from './rejections';
+import { MOVED, type OptimisticRetryOptions, retryOptimistic } from './retry';
 import {
   advanceSequence,
   EMPTY_SEQUENCE,
@@ -20,21 +23,14 @@ export interface LedgerEventInput {
   readonly reference?: string;
 }
 
-/** Permanent failures go to the DLQ with this code (CONTRACT §6). */
-export const POISON_CODES = [
-  'invalid_json',
-  'schema_invalid',
-  'unknown_account',
-  'currency_mismatch',
-  'insufficient_funds',
-  'payment_id_conflict',
-] as const;
-export type PoisonCode = (typeof POISON_CODES)[number];
-
+/**
+ * `rejected` carries the domain reason an event can never apply (unknown account, currency,
+ * funds, paymentId); the consumer maps its code to a dead-letter reason.
+ */
 export type EventOutcome =
   | { readonly kind: 'applied'; readonly entryId: string; readonly sequence?: SequenceAdvance }
   | { readonly kind: 'duplicate' }
-  | { readonly kind: 'poison'; readonly code: PoisonCode; readonly detail: string };
+  | { readonly kind: 'rejected'; readonly error: DomainError };
 
 export interface InboxClaim {
   /** Keeps callback ids and ledger-event ids apart; absent for ledger events. */
@@ -71,18 +67,15 @@ export interface EventLedgerPort {
   applyEvent(
     claim: InboxClaim,
     entry: LedgerEntry,
-    guard: { currency: string; requireBalanceAtLeast?: number },
+    guard: EntryGuard,
     sequence: SequenceWrite | undefined,
   ): Promise<EventWriteResult>;
 }
 
-export interface EventServiceOptions {
+/** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
+export interface EventServiceOptions extends OptimisticRetryOptions {
   readonly inboxRetentionSeconds: number;
   readonly newId?: () => string;
-  /** Attempts when a concurrent writer moved the sequence item between read and write. */
-  readonly maxSequenceAttempts?: number;
-  /** Waits between attempts (tests pass a no-op). */
-  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
@@ -110,43 +103,33 @@ export class EventService {
       type: event.type,
       amount: event.amount,
       currency: event.currency,
-      ...(event.reference === undefined ? {} : { reference: event.reference }),
-      ...(event.paymentId === undefined ? {} : { paymentId: event.paymentId }),
+      reference: event.reference,
+      paymentId: event.paymentId,
       origin: 'event',
       createdAt: now.toISOString(),
     };
-    const guard = {
+    const guard: EntryGuard = {
       currency: event.currency,
-      ...(event.type === 'debit' ? { requireBalanceAtLeast: event.amount } : {}),
+      requireBalanceAtLeast: event.type === 'debit' ? event.amount : undefined,
     };
-    const attempts = this.options.maxSequenceAttempts ?? 8;
-    const pause = this.options.sleep ?? sleep;
-    for (let attempt = 1; ; attempt++) {
-      const advance = await this.nextSequence(event);
-      const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
-      switch (result.kind) {
-        case 'committed':
-          return {
-            kind: 'applied',
-            entryId: entry.id,
-            ...(advance ? { sequence: advance.advance } : {}),
-          };
-        case 'duplicate':
-          return { kind: 'duplicate' };
-        case 'payment_id_taken':
-          return poison(
-            'payment_id_conflict',
-            `paymentId ${event.paymentId} was already used on this account`,
-          );
-        case 'account_rejected':
-          return rejectedByAccount(event, result.account);
-        case 'sequence_moved':
-          if (attempt >= attempts) {
-            throw new Error(`sequence of ${event.source} kept moving; retry the message later`);
-          }
-          await pause(optimisticBackoffMs(attempt));
-      }
-    }
+    return retryOptimistic<EventOutcome>(
+      this.options,
+      async () => {
+        const advance = await this.nextSequence(event);
+        const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
+        switch (result.kind) {
+          case 'committed':
+            return { kind: 'applied', entryId: entry.id, sequence: advance?.advance };
+          case 'duplicate':
+            return { kind: 'duplicate' };
+          case 'sequence_moved':
+            return MOVED;
+          default:
+            return { kind: 'rejected', error: explainPostingRejection(result, guard) };
+        }
+      },
+      () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
+    );
   }
 
   private async nextSequence(event: LedgerEventInput) {
@@ -163,26 +146,4 @@ export class EventService {
     };
     return { advance, write };
   }
-}
-
-function poison(code: PoisonCode, detail: string): EventOutcome {
-  return { kind: 'poison', code, detail };
-}
-
-function rejectedByAccount(
-  event: LedgerEventInput,
-  account: AccountRecord | undefined,
-): EventOutcome {
-  if (!account) return poison('unknown_account', `account ${event.accountId} does not exist`);
-  if (account.currency !== event.currency) {
-    return poison(
-      'currency_mismatch',
-      `account holds ${account.currency}, event is in ${event.currency}`,
-    );
-  }
-  if (event.type === 'debit' && account.balance < event.amount) {
-    return poison('insufficient_funds', `debit of ${event.amount} exceeds the balance`);
-  }
-  // The guard failed on a state that satisfies it: treat as transient, never as poison.
-  throw new Error('account guard failed without a failing rule');
 }

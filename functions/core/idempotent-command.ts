@@ -1,8 +1,13 @@
-import { type AppError, IdempotencyKeyReusedError } from './errors';
+import { type DomainError, IdempotencyKeyReusedError, LedgerRejection } from './errors';
 import { idempotencyScopeId, type Json, requestFingerprint } from './fingerprint';
 import type { IdempotencyRecord } from './model';
-import type { IdempotencyClaim, RecordResult } from './ports';
-import { toProblem } from './problem';
+import type { OperationId } from './operations';
+import type {
+  IdempotencyClaim,
+  ResponsePresenter,
+  ResponseRecorder,
+  SuccessOutcome,
+} from './ports';
 
 /** Who asks, with which key, and when: everything an idempotent command needs besides input. */
 export interface CommandContext {
@@ -11,7 +16,7 @@ export interface CommandContext {
   readonly now: Date;
 }
 
-/** A command's HTTP-shaped answer: the first response, or its replay. */
+/** A command's answer: the stored first response, or its replay. */
 export interface CommandResponse {
   readonly statusCode: number;
   readonly body: string;
@@ -19,53 +24,93 @@ export interface CommandResponse {
 }
 
 export interface ClaimRequest {
-  readonly operation: string;
+  readonly operation: OperationId;
   readonly pathParameters: Record<string, string>;
   /** The body as received, before defaults: what the fingerprint covers. */
   readonly rawBody: Json;
-  readonly statusCode: number;
-  readonly responseBody: unknown;
-  readonly retentionSeconds: number;
+  /** The resource a success answers with, and how it succeeded. */
+  readonly resource: unknown;
+  readonly outcome: SuccessOutcome;
 }
 
-/** The claim a first request writes together with its effect. */
-export function buildClaim(ctx: CommandContext, request: ClaimRequest): IdempotencyClaim {
-  const nowSeconds = Math.floor(ctx.now.getTime() / 1000);
-  return {
-    scopeId: idempotencyScopeId(ctx.principal, request.operation, ctx.idempotencyKey),
-    fingerprint: requestFingerprint(request.operation, request.pathParameters, request.rawBody),
-    nowSeconds,
-    expiresAt: nowSeconds + request.retentionSeconds,
-    response: { statusCode: request.statusCode, body: JSON.stringify(request.responseBody) },
-  };
+/** What every service of idempotent commands is built with. */
+export interface CommandServiceOptions {
+  readonly idempotencyRetentionSeconds: number;
+  /** Renders the responses idempotency records store (the transport's format). */
+  readonly responses: ResponsePresenter;
+  /** Ids of the resources commands create. @default crypto.randomUUID */
+  readonly newId?: () => string;
 }
 
-export const firstResponse = (claim: IdempotencyClaim): CommandResponse => ({
-  ...claim.response,
-  replayed: false,
-});
-
-/** An existing claim replays when it is the same request, and refuses the key otherwise. */
-export function replayOrReject(
-  claim: IdempotencyClaim,
-  record: Pick<IdempotencyRecord, 'fingerprint' | 'statusCode' | 'body'>,
-): CommandResponse {
-  if (record.fingerprint !== claim.fingerprint) throw new IdempotencyKeyReusedError();
-  return { statusCode: record.statusCode, body: record.body, replayed: true };
-}
+/** The two results every command write shares; anything else is a rejection to explain. */
+export type SettledWrite =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'claimed'; readonly record: IdempotencyRecord };
 
 /**
- * Stores a rejection that reached the ledger so that retries replay it; if a claim committed
- * meanwhile, that claim's answer wins.
+ * The claim → write → replay/reject cycle every idempotent command follows (docs/contract.md
+ * §4). A service builds the claim (with its first response already rendered), writes it with
+ * the effect in one transaction, and hands the write's result to `settle`.
  */
-export async function recordRejection(
-  port: { recordResponse(claim: IdempotencyClaim): Promise<RecordResult> },
-  claim: IdempotencyClaim,
-  error: AppError,
-): Promise<CommandResponse> {
-  const problem = toProblem(error);
-  const rejection = { ...claim, response: { statusCode: problem.status, body: problem.body } };
-  const recorded = await port.recordResponse(rejection);
-  if (recorded.kind === 'claimed') return replayOrReject(claim, recorded.record);
-  return firstResponse(rejection);
+export class IdempotentCommands {
+  private readonly responses: ResponsePresenter;
+  private readonly retentionSeconds: number;
+  readonly newId: () => string;
+
+  constructor(
+    private readonly recorder: ResponseRecorder,
+    options: CommandServiceOptions,
+  ) {
+    this.responses = options.responses;
+    this.retentionSeconds = options.idempotencyRetentionSeconds;
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  /** The claim a first request writes together with its effect. */
+  claim(ctx: CommandContext, request: ClaimRequest): IdempotencyClaim {
+    const nowSeconds = Math.floor(ctx.now.getTime() / 1000);
+    return {
+      scopeId: idempotencyScopeId(ctx.principal, request.operation, ctx.idempotencyKey),
+      fingerprint: requestFingerprint(request.operation, request.pathParameters, request.rawBody),
+      nowSeconds,
+      expiresAt: nowSeconds + this.retentionSeconds,
+      response: this.responses.success(request.resource, request.outcome),
+    };
+  }
+
+  /**
+   * Committed → the first response; claimed → replay (or refuse a reused key); anything else is
+   * explained as a DomainError by the caller and rejected.
+   */
+  async settle<R extends { readonly kind: string }>(
+    claim: IdempotencyClaim,
+    result: SettledWrite | R,
+    explain: (rejected: R) => DomainError,
+  ): Promise<CommandResponse> {
+    if (!isSettled(result)) return this.reject(claim, explain(result));
+    if (result.kind === 'claimed') return replayOrReject(claim, result.record);
+    return { ...claim.response, replayed: false };
+  }
+
+  /**
+   * A LedgerRejection is stored so that retries replay it; if a claim committed meanwhile, that
+   * claim's answer wins. Any other error is thrown and nothing is recorded.
+   */
+  async reject(claim: IdempotencyClaim, error: DomainError): Promise<CommandResponse> {
+    if (!(error instanceof LedgerRejection)) throw error;
+    const rejection = { ...claim, response: this.responses.rejection(error) };
+    const recorded = await this.recorder.recordResponse(rejection);
+    if (recorded.kind === 'claimed') return replayOrReject(claim, recorded.record);
+    return { ...rejection.response, replayed: false };
+  }
+}
+
+function isSettled(result: { readonly kind: string }): result is SettledWrite {
+  return result.kind === 'committed' || result.kind === 'claimed';
+}
+
+/** An existing claim replays when it is the same request, and refuses the key otherwise. */
+function replayOrReject(claim: IdempotencyClaim, record: IdempotencyRecord): CommandResponse {
+  if (record.fingerprint !== claim.fingerprint) throw new IdempotencyKeyReusedError();
+  return { statusCode: record.statusCode, body: record.body, replayed: true };
 }

@@ -1,34 +1,15 @@
-import {
-  CurrencyMismatchError,
-  InsufficientFundsError,
-  InternalError,
-  PaymentIdConflictError,
-} from './errors';
+import { InternalError } from './errors';
 import type { Json } from './fingerprint';
 import {
-  buildClaim,
   type CommandContext,
   type CommandResponse,
-  firstResponse,
-  recordRejection,
-  replayOrReject,
+  type CommandServiceOptions,
+  IdempotentCommands,
 } from './idempotent-command';
 import { type Account, type AccountRecord, accountView, type LedgerEntry, ownedBy } from './model';
-import type {
-  EntryGuard,
-  EntryPage,
-  EventSourceView,
-  IdempotencyClaim,
-  LedgerPort,
-  WriteResult,
-} from './ports';
-
-export const OPERATIONS = {
-  createAccount: 'POST /v1/accounts',
-  postTransaction: 'POST /v1/accounts/{accountId}/transactions',
-} as const;
-
-export type { CommandContext, CommandResponse };
+import { OPERATION_IDS } from './operations';
+import type { EntryGuard, EntryPage, EventSourceView, LedgerPort } from './ports';
+import { explainPostingRejection } from './rejections';
 
 export interface CreateAccountInput {
   readonly currency: string;
@@ -43,20 +24,17 @@ export interface PostTransactionInput {
   readonly paymentId?: string;
 }
 
-export interface LedgerServiceOptions {
-  readonly idempotencyRetentionSeconds: number;
-  readonly newId?: () => string;
-}
+export type LedgerServiceOptions = CommandServiceOptions;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService {
-  private readonly newId: () => string;
+  private readonly commands: IdempotentCommands;
 
   constructor(
     private readonly port: LedgerPort,
-    private readonly options: LedgerServiceOptions,
+    options: LedgerServiceOptions,
   ) {
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.commands = new IdempotentCommands(port, options);
   }
 
   async createAccount(
@@ -66,16 +44,25 @@ export class LedgerService {
   ): Promise<CommandResponse> {
     const at = ctx.now.toISOString();
     const record: AccountRecord = {
-      id: this.newId(),
+      id: this.commands.newId(),
       ownerId: ctx.principal,
       currency: input.currency,
       balance: 0,
-      ...(input.name === undefined ? {} : { name: input.name }),
+      name: input.name,
       createdAt: at,
       updatedAt: at,
     };
-    const claim = this.claim(ctx, OPERATIONS.createAccount, {}, rawBody, 201, accountView(record));
-    return this.settle(ctx, claim, await this.port.createAccount(claim, record));
+    const claim = this.commands.claim(ctx, {
+      operation: OPERATION_IDS.createAccount,
+      pathParameters: {},
+      rawBody,
+      resource: accountView(record),
+      outcome: 'created',
+    });
+    return this.commands.settle(claim, await this.port.createAccount(claim, record), () => {
+      // A fresh random id collided with an existing account.
+      return new InternalError(new Error('a new account id is already taken'));
+    });
   }
 
   async postTransaction(
@@ -85,23 +72,32 @@ export class LedgerService {
     rawBody: Json,
   ): Promise<CommandResponse> {
     const entry: LedgerEntry = {
-      id: this.newId(),
+      id: this.commands.newId(),
       accountId,
       type: input.type,
       amount: input.amount,
       currency: input.currency,
-      ...(input.reference === undefined ? {} : { reference: input.reference }),
-      ...(input.paymentId === undefined ? {} : { paymentId: input.paymentId }),
+      reference: input.reference,
+      paymentId: input.paymentId,
       origin: 'http',
       createdAt: ctx.now.toISOString(),
     };
-    const claim = this.claim(ctx, OPERATIONS.postTransaction, { accountId }, rawBody, 201, entry);
+    const claim = this.commands.claim(ctx, {
+      operation: OPERATION_IDS.postTransaction,
+      pathParameters: { accountId },
+      rawBody,
+      resource: entry,
+      outcome: 'created',
+    });
     const guard: EntryGuard = {
       ownerId: ctx.principal,
       currency: input.currency,
-      ...(input.type === 'debit' ? { requireBalanceAtLeast: input.amount } : {}),
+      requireBalanceAtLeast: input.type === 'debit' ? input.amount : undefined,
     };
-    return this.settle(ctx, claim, await this.port.postEntry(claim, entry, guard), guard);
+    const result = await this.port.postEntry(claim, entry, guard);
+    return this.commands.settle(claim, result, (rejected) =>
+      explainPostingRejection(rejected, guard),
+    );
   }
 
   async getAccount(principal: string, accountId: string): Promise<Account> {
@@ -128,57 +124,5 @@ export class LedgerService {
 
   private async ownedAccount(principal: string, accountId: string): Promise<AccountRecord> {
     return ownedBy(await this.port.getAccount(accountId), principal, 'Account');
-  }
-
-  private claim(
-    ctx: CommandContext,
-    operation: string,
-    pathParameters: Record<string, string>,
-    rawBody: Json,
-    statusCode: number,
-    responseBody: unknown,
-  ): IdempotencyClaim {
-    return buildClaim(ctx, {
-      operation,
-      pathParameters,
-      rawBody,
-      statusCode,
-      responseBody,
-      retentionSeconds: this.options.idempotencyRetentionSeconds,
-    });
-  }
-
-  /** Turns a write's facts into the caller's answer; rejections that reached the ledger are recorded. */
-  private async settle(
-    ctx: CommandContext,
-    claim: IdempotencyClaim,
-    result: WriteResult,
-    guard?: EntryGuard,
-  ): Promise<CommandResponse> {
-    switch (result.kind) {
-      case 'committed':
-        return firstResponse(claim);
-      case 'claimed':
-        return replayOrReject(claim, result.record);
-      case 'payment_id_taken':
-        return recordRejection(this.port, claim, new PaymentIdConflictError());
-      case 'account_rejected': {
-        const account = ownedBy(result.account, ctx.principal, 'Account');
-        if (!guard) throw new InternalError(new Error('an account write without a guard failed'));
-        if (account.currency !== guard.currency) {
-          return recordRejection(
-            this.port,
-            claim,
-            new CurrencyMismatchError(account.currency, guard.currency),
-          );
-        }
-        const required = guard.requireBalanceAtLeast;
-        if (required !== undefined && account.balance < required) {
-          return recordRejection(this.port, claim, new InsufficientFundsError());
-        }
-        // The guard failed on a state that satisfies it: storage and rules disagree.
-        throw new InternalError(new Error('account guard failed without a failing rule'));
-      }
-    }
   }
 }

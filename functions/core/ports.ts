@@ -1,4 +1,17 @@
+import type { DomainError } from './errors';
 import type { AccountRecord, IdempotencyRecord, LedgerEntry, StoredResponse } from './model';
+
+/** How a command succeeded; the transport picks the status for each. */
+export type SuccessOutcome = 'created' | 'accepted';
+
+/**
+ * Renders the response an idempotency record stores, before the write that commits it. Injected
+ * by the transport (functions/http/problems.ts), so the core treats the response as opaque.
+ */
+export interface ResponsePresenter {
+  success(resource: unknown, outcome: SuccessOutcome): StoredResponse;
+  rejection(error: DomainError): StoredResponse;
+}
 
 /** What a first request claims: its scope, fingerprint and the response a replay returns. */
 export interface IdempotencyClaim {
@@ -24,9 +37,14 @@ export type RecordResult =
   | { readonly kind: 'recorded' }
   | { readonly kind: 'claimed'; readonly record: IdempotencyRecord };
 
+/** Stores a rejection so that it replays; loses to a claim committed meanwhile. */
+export interface ResponseRecorder {
+  recordResponse(claim: IdempotencyClaim): Promise<RecordResult>;
+}
+
 export interface EntryGuard {
-  /** The account must exist and belong to this principal. */
-  readonly ownerId: string;
+  /** The account must exist and, when given, belong to this principal. */
+  readonly ownerId?: string;
   /** The account must hold this currency. */
   readonly currency: string;
   /** For debits: the balance must cover the amount. */
@@ -50,11 +68,9 @@ export interface EntryPage {
  * Storage the ledger needs. Every method that changes state is ONE atomic write: the claim and
  * its effects commit together or not at all.
  */
-export interface LedgerPort {
+export interface LedgerPort extends ResponseRecorder {
   createAccount(claim: IdempotencyClaim, account: AccountRecord): Promise<WriteResult>;
   postEntry(claim: IdempotencyClaim, entry: LedgerEntry, guard: EntryGuard): Promise<WriteResult>;
-  /** Stores a rejection so that it replays; loses to a claim committed meanwhile. */
-  recordResponse(claim: IdempotencyClaim): Promise<RecordResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
   listEventSources(accountId: string): Promise<EventSourceView[]>;

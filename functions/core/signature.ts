@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { InvalidSignatureError, SignatureExpiredError } from './errors';
 
-/** `|now − t|` beyond this is `401 signature_expired` (CONTRACT §7). */
+/** `|now − t|` beyond this is `signature_expired` (CONTRACT §7). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export interface SignatureHeader {
@@ -75,6 +75,6 @@ export function verifyCallbackSignature(input: {
   }
   if (!matched) throw new InvalidSignatureError();
   if (Math.abs(input.nowSeconds - parsed.timestamp) > SIGNATURE_TOLERANCE_SECONDS) {
-    throw new SignatureExpiredError();
+    throw new SignatureExpiredError(SIGNATURE_TOLERANCE_SECONDS);
   }
 }

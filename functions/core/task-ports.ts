@@ -1,13 +1,14 @@
 import type { AccountRecord, LedgerEntry } from './model';
-import type { IdempotencyClaim, RecordResult, WriteResult } from './ports';
+import type { EntryGuard, IdempotencyClaim, ResponseRecorder, WriteResult } from './ports';
 import type { ExecutionRecord, ExecutionStatus, ExportJob, TaskRecord, TaskState } from './tasks';
 
 export interface NewExport {
   readonly task: TaskRecord;
   readonly execution: ExecutionRecord;
   readonly job: ExportJob;
-  /** The fee's ledger entry (a debit in the account's currency). */
+  /** The fee's ledger entry (a debit in the account's currency), posted under `guard`. */
   readonly fee: LedgerEntry;
+  readonly guard: EntryGuard;
 }
 
 export interface NewRerun {
@@ -24,10 +25,9 @@ export type RerunResult =
   | { readonly kind: 'task_rejected'; readonly task: TaskRecord | undefined };
 
 /** Storage for export tasks: each command is ONE atomic write with its claim and outbox item. */
-export interface TaskPort {
+export interface TaskPort extends ResponseRecorder {
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   getTask(taskId: string): Promise<TaskState | undefined>;
   createExport(claim: IdempotencyClaim, request: NewExport): Promise<WriteResult>;
   rerun(claim: IdempotencyClaim, request: NewRerun): Promise<RerunResult>;
-  recordResponse(claim: IdempotencyClaim): Promise<RecordResult>;
 }

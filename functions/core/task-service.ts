@@ -1,16 +1,18 @@
-import { InsufficientFundsError, InternalError, TaskNotTerminalError } from './errors';
+import { InternalError, TaskNotTerminalError } from './errors';
 import type { Json } from './fingerprint';
 import {
-  buildClaim,
   type CommandContext,
   type CommandResponse,
-  firstResponse,
-  recordRejection,
-  replayOrReject,
+  type CommandServiceOptions,
+  IdempotentCommands,
 } from './idempotent-command';
 import { type LedgerEntry, ownedBy } from './model';
+import { OPERATION_IDS } from './operations';
+import type { EntryGuard } from './ports';
+import { explainPostingRejection } from './rejections';
 import type { TaskPort } from './task-ports';
 import {
+  type ExecutionRecord,
   type ExportFormat,
   type ExportJob,
   isTerminal,
@@ -21,29 +23,24 @@ import {
   taskView,
 } from './tasks';
 
-export const TASK_OPERATIONS = {
-  createExport: 'POST /v1/accounts/{accountId}/exports',
-  rerun: 'POST /v1/tasks/{taskId}/reruns',
-} as const;
-
-export interface TaskServiceOptions {
-  readonly idempotencyRetentionSeconds: number;
+export interface TaskServiceOptions extends CommandServiceOptions {
   /** Fee debited per export, in the account's minor units. */
   readonly exportFee: number;
   /** The application whose signed callbacks report on executions. */
   readonly callbackApplicationId: string;
-  readonly newId?: () => string;
+  /** Where the worker posts its signed callbacks; the transport owns its routes. */
+  readonly callbackPath: string;
 }
 
 /** Paid export tasks and reruns: fee, task, execution and outbox message commit together. */
 export class TaskService {
-  private readonly newId: () => string;
+  private readonly commands: IdempotentCommands;
 
   constructor(
     private readonly port: TaskPort,
     private readonly options: TaskServiceOptions,
   ) {
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.commands = new IdempotentCommands(port, options);
   }
 
   async createExport(
@@ -54,21 +51,19 @@ export class TaskService {
   ): Promise<CommandResponse> {
     const account = ownedBy(await this.port.getAccount(accountId), ctx.principal, 'Account');
     const at = ctx.now.toISOString();
-    const taskId = this.newId();
-    const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
+    const taskId = this.commands.newId();
+    const execution = this.newExecution(taskId, at);
     const task: TaskRecord = {
       id: taskId,
       accountId,
       ownerId: ctx.principal,
       format,
-      status: execution.status,
-      progress: 0,
-      currentExecutionId: execution.id,
+      ...asCurrent(execution),
       createdAt: at,
       updatedAt: at,
     };
     const fee: LedgerEntry = {
-      id: this.newId(),
+      id: this.commands.newId(),
       accountId,
       type: 'debit',
       amount: this.options.exportFee,
@@ -77,55 +72,44 @@ export class TaskService {
       origin: 'http',
       createdAt: at,
     };
-    const claim = buildClaim(ctx, {
-      operation: TASK_OPERATIONS.createExport,
+    const claim = this.commands.claim(ctx, {
+      operation: OPERATION_IDS.createExport,
       pathParameters: { accountId },
       rawBody,
-      statusCode: 202,
-      responseBody: taskView({ task, executions: [execution] }),
-      retentionSeconds: this.options.idempotencyRetentionSeconds,
+      resource: taskView({ task, executions: [execution] }),
+      outcome: 'accepted',
     });
+    const guard: EntryGuard = {
+      ownerId: ctx.principal,
+      currency: fee.currency,
+      requireBalanceAtLeast: fee.amount,
+    };
     const job = this.job(task, execution.id);
-    const result = await this.port.createExport(claim, { task, execution, job, fee });
-    switch (result.kind) {
-      case 'committed':
-        return firstResponse(claim);
-      case 'claimed':
-        return replayOrReject(claim, result.record);
-      case 'account_rejected': {
-        const now = ownedBy(result.account, ctx.principal, 'Account');
-        if (now.balance < fee.amount) {
-          return recordRejection(this.port, claim, new InsufficientFundsError());
-        }
-        throw new InternalError(new Error('fee guard failed without a failing rule'));
-      }
-      case 'payment_id_taken':
-        throw new InternalError(new Error('an export carries no paymentId'));
-    }
+    const result = await this.port.createExport(claim, { task, execution, job, fee, guard });
+    return this.commands.settle(claim, result, (rejected) =>
+      explainPostingRejection(rejected, guard),
+    );
   }
 
   async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {
     const state = await this.ownedTask(ctx.principal, taskId);
     const at = ctx.now.toISOString();
-    const execution = newExecution(this.newId(), taskId, this.options.callbackApplicationId, at);
+    const execution = this.newExecution(taskId, at);
     const task: TaskRecord = {
       ...state.task,
-      status: execution.status,
-      progress: 0,
-      currentExecutionId: execution.id,
+      ...asCurrent(execution),
       updatedAt: at,
     };
-    const claim = buildClaim(ctx, {
-      operation: TASK_OPERATIONS.rerun,
+    const claim = this.commands.claim(ctx, {
+      operation: OPERATION_IDS.rerunTask,
       pathParameters: { taskId },
       rawBody,
-      statusCode: 202,
-      responseBody: taskView({ task, executions: [...state.executions, execution] }),
-      retentionSeconds: this.options.idempotencyRetentionSeconds,
+      resource: taskView({ task, executions: [...state.executions, execution] }),
+      outcome: 'accepted',
     });
     // Still running: record the refusal (one round trip; an earlier claim still replays).
     if (!isTerminal(state.task.status)) {
-      return recordRejection(this.port, claim, new TaskNotTerminalError());
+      return this.commands.reject(claim, new TaskNotTerminalError());
     }
     const result = await this.port.rerun(claim, {
       task,
@@ -134,18 +118,14 @@ export class TaskService {
       allowedStatuses: TERMINAL_STATUSES,
       expectedCurrentExecutionId: state.task.currentExecutionId,
     });
-    switch (result.kind) {
-      case 'committed':
-        return firstResponse(claim);
-      case 'claimed':
-        return replayOrReject(claim, result.record);
-      case 'task_rejected':
-        ownedBy(result.task, ctx.principal, 'Task');
-        // Another rerun (or a callback) moved the task since it was read.
-        return recordRejection(this.port, claim, new TaskNotTerminalError());
-      default:
-        throw new InternalError(new Error(`unexpected rerun outcome ${result.kind}`));
-    }
+    return this.commands.settle(claim, result, (rejected) => {
+      if (rejected.kind !== 'task_rejected') {
+        return new InternalError(new Error(`unexpected rerun outcome ${rejected.kind}`));
+      }
+      // Another rerun (or a callback) moved the task since it was read; not_found if it is gone.
+      ownedBy(rejected.task, ctx.principal, 'Task');
+      return new TaskNotTerminalError();
+    });
   }
 
   async getTask(principal: string, taskId: string) {
@@ -159,13 +139,22 @@ export class TaskService {
     return { task, executions: state?.executions ?? [] };
   }
 
+  private newExecution(taskId: string, at: string): ExecutionRecord {
+    return newExecution(this.commands.newId(), taskId, this.options.callbackApplicationId, at);
+  }
+
   private job(task: TaskRecord, executionId: string): ExportJob {
     return {
       taskId: task.id,
       executionId,
       accountId: task.accountId,
       format: task.format,
-      callbackPath: `/v1/callbacks/${this.options.callbackApplicationId}`,
+      callbackPath: this.options.callbackPath,
     };
   }
+}
+
+/** The task fields that follow its current execution: a new one starts from zero. */
+function asCurrent(execution: ExecutionRecord) {
+  return { status: execution.status, progress: 0, currentExecutionId: execution.id };
 }

@@ -71,7 +71,7 @@ export function isTerminal(status: ExecutionStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-export function executionView(record: ExecutionRecord): Execution {
+function executionView(record: ExecutionRecord): Execution {
   return {
     id: record.id,
     status: record.status,

@@ -4,6 +4,7 @@ import { consoleLog, errorFields, type Log } from '../observability/log';
 import { METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { DeadLetterPort } from '../queue/dead-letter';
 import { parseLedgerEvent } from './parse';
+import { POISON_REASONS } from './poison';
 
 export interface EventsConsumerDeps {
   readonly events: EventService;
@@ -68,9 +69,12 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
           metrics.count(METRICS.inboxDuplicate);
           log.info('ledger event duplicate', fields);
           return 'done';
-        case 'poison':
-          await deadLetter(record, outcome.code, outcome.detail, fields);
+        case 'rejected': {
+          const reason = POISON_REASONS[outcome.error.code];
+          if (!reason) throw outcome.error;
+          await deadLetter(record, reason, outcome.error.detail, fields);
           return 'done';
+        }
       }
     } catch (error) {
       log.error('ledger event failed; will be redelivered', { ...fields, ...errorFields(error) });

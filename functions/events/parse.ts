@@ -1,5 +1,6 @@
 import { LedgerEventSchema } from '../contract/ledger-event';
-import type { LedgerEventInput, PoisonCode } from '../core/event-service';
+import type { LedgerEventInput } from '../core/event-service';
+import type { PoisonCode } from './poison';
 
 export type ParsedRecord =
   | { readonly ok: true; readonly event: LedgerEventInput }
@@ -30,9 +31,9 @@ export function parseLedgerEvent(body: string): ParsedRecord {
       accountId: e.subject,
       amount: e.data.amount,
       currency: e.data.currency,
-      ...(e.sequence === undefined ? {} : { sequence: e.sequence }),
-      ...(e.data.paymentId === undefined ? {} : { paymentId: e.data.paymentId }),
-      ...(e.data.reference === undefined ? {} : { reference: e.data.reference }),
+      sequence: e.sequence,
+      paymentId: e.data.paymentId,
+      reference: e.data.reference,
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ServiceConfig } from '../config';
 import { buildOpenApiDocument } from '../contract/openapi';
 import { type CallbackPort, CallbackService } from '../core/callback-service';
-import { AppError } from '../core/errors';
+import type { ErrorCode } from '../core/errors';
 import { sha256Hex } from '../core/fingerprint';
 import { LedgerService } from '../core/ledger-service';
 import type { LedgerPort } from '../core/ports';
@@ -11,10 +11,11 @@ import { consoleLog, errorFields, type Log } from '../observability/log';
 import { METRICS, type MetricName, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { CallbackSecrets } from '../secrets/callback-secrets';
 import { principalOf } from './principal';
+import { httpResponses, toProblem } from './problems';
 import { header } from './request';
-import { problemResult, rawJson } from './respond';
+import { problemResponse, rawJson } from './respond';
 import { createRouter } from './router';
-import { callbackRoutes } from './routes/callback-routes';
+import { callbackPath, callbackRoutes } from './routes/callback-routes';
 import { ledgerRoutes } from './routes/ledger-routes';
 import { taskRoutes } from './routes/task-routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
@@ -32,7 +33,7 @@ export interface HttpAppDeps {
 }
 
 /** Problem codes worth a metric of their own. */
-const CODE_METRIC: Partial<Record<string, MetricName>> = {
+const CODE_METRIC: Partial<Record<ErrorCode, MetricName>> = {
   idempotency_key_reused: METRICS.idempotencyKeyReused,
   invalid_signature: METRICS.signatureFailure,
   signature_expired: METRICS.signatureFailure,
@@ -45,7 +46,6 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const log = deps.log ?? consoleLog;
   const metrics = deps.metrics ?? noMetrics;
   const { config } = deps;
-  const newId = deps.newId ? { newId: deps.newId } : {};
   const openApi = JSON.stringify(buildOpenApiDocument(config));
 
   const route = createRouter([
@@ -53,7 +53,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     ...ledgerRoutes(
       new LedgerService(deps.ledger, {
         idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
-        ...newId,
+        responses: httpResponses,
+        newId: deps.newId,
       }),
       clock,
     ),
@@ -62,7 +63,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
         exportFee: config.exportFee,
         callbackApplicationId: config.callbackApplicationId,
-        ...newId,
+        callbackPath: callbackPath(config.callbackApplicationId),
+        responses: httpResponses,
+        newId: deps.newId,
       }),
       clock,
     ),
@@ -81,13 +84,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     try {
       result = await route(event);
     } catch (error) {
-      const code = error instanceof AppError ? error.code : 'internal';
-      if (!(error instanceof AppError) || error.status >= 500) {
-        log.error('request failed', { ...fields, code, ...errorFields(error) });
+      const problem = toProblem(error);
+      if (problem.status >= 500) {
+        log.error('request failed', { ...fields, code: problem.code, ...errorFields(error) });
       }
-      const metric = CODE_METRIC[code];
+      const metric = CODE_METRIC[problem.code];
       if (metric) metrics.count(metric);
-      result = problemResult(error);
+      result = problemResponse(problem);
     }
     const replayed = result.headers['idempotent-replayed'] === 'true';
     if (replayed) metrics.count(METRICS.idempotentReplay);

@@ -1,22 +1,14 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { ServiceConfig } from '../config';
-import type { Log } from '../observability/log';
-import { countRetry, type MetricsPort, noMetrics } from '../observability/metrics';
-import type { CallbackSecrets } from '../secrets/callback-secrets';
+import { countRetry, noMetrics } from '../observability/metrics';
 import { createLedgerStore } from '../store/ledger-store';
 import { createTaskStore } from '../store/task-store';
 import type { RetryPolicy } from '../store/transact';
-import { createHttpApp } from './app';
+import { createHttpApp, type HttpAppDeps } from './app';
 import type { HttpHandler } from './types';
 
-export interface DynamoHttpAppOptions {
+/** The app's dependencies, with DynamoDB stores in place of the ports. */
+export interface DynamoHttpAppOptions extends Omit<HttpAppDeps, 'ledger' | 'tasks' | 'callbacks'> {
   readonly client: DynamoDBClient;
-  readonly config: ServiceConfig;
-  readonly callbackSecrets: CallbackSecrets;
-  readonly clock?: () => Date;
-  readonly newId?: () => string;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
   readonly retry?: Partial<RetryPolicy>;
 }
 
@@ -30,14 +22,10 @@ export function createDynamoHttpApp(options: DynamoHttpAppOptions): HttpHandler 
   };
   const tasks = createTaskStore(store);
   return createHttpApp({
+    ...options,
     ledger: createLedgerStore(store),
     tasks,
     callbacks: tasks,
-    callbackSecrets: options.callbackSecrets,
-    config: options.config,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.newId ? { newId: options.newId } : {}),
-    ...(options.log ? { log: options.log } : {}),
     metrics,
   });
 }

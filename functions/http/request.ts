@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../core/errors';
+import {
+  type FieldError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../core/errors';
 import type { Json } from '../core/fingerprint';
 import type { HttpEvent } from './types';
 
@@ -67,9 +72,16 @@ export function parseWith<T extends z.ZodType>(
 ): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => ({
+  throw new ValidationError(
+    `The request ${where || 'body'} failed validation.`,
+    fieldErrors(result.error, where),
+  );
+}
+
+/** Every failing path of a schema check, prefixed with where the value came from. */
+export function fieldErrors(error: z.ZodError, where: string): FieldError[] {
+  return error.issues.map((issue) => ({
     path: [where, ...issue.path.map(String)].filter(Boolean).join('.'),
     message: issue.message,
   }));
-  throw new ValidationError(`The request ${where || 'body'} failed validation.`, errors);
 }

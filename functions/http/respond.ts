@@ -1,4 +1,4 @@
-import { PROBLEM_CONTENT_TYPE, toProblem } from '../core/problem';
+import { PROBLEM_CONTENT_TYPE, type Problem } from './problems';
 import type { HttpResult } from './types';
 
 const BASE_HEADERS = { 'cache-control': 'no-store' };
@@ -25,8 +25,7 @@ export function json(statusCode: number, value: unknown): HttpResult {
 }
 
 /** Every error reaches the caller through here, as problem+json. */
-export function problemResult(error: unknown): HttpResult {
-  const problem = toProblem(error);
+export function problemResponse(problem: Problem): HttpResult {
   const result = rawJson(problem.status, problem.body);
   if (problem.retryAfterSeconds !== undefined) {
     result.headers['retry-after'] = String(problem.retryAfterSeconds);

@@ -1,18 +1,15 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { InboxClaim, SequenceWrite, VersionedSequence } from '../core/event-service';
 import { sha256Hex } from '../core/fingerprint';
+import { toAttributes } from './attributes';
 import { CLAIM_FREE } from './items';
 import { keys, TTL_ATTRIBUTE } from './keys';
-
-const toAttributes = (value: Record<string, unknown>) =>
-  marshall(value, { removeUndefinedValues: true });
 
 /**
  * Dedup key (source, id): two producers may reuse an id (CONTRACT §6). Callbacks use
  * (applicationId, id) in their own namespace (CONTRACT §7).
  */
-export function inboxScopeId(source: string, id: string, namespace = 'event'): string {
+function inboxScopeId(source: string, id: string, namespace = 'event'): string {
   return sha256Hex(JSON.stringify([namespace, source, id]));
 }
 
@@ -30,7 +27,7 @@ export function inboxItem(
         namespace: claim.namespace ?? 'event',
         source: claim.source,
         eventId: claim.id,
-        ...(entryId === undefined ? {} : { entryId }),
+        entryId,
         [TTL_ATTRIBUTE]: claim.expiresAt,
       }),
       ConditionExpression: CLAIM_FREE,

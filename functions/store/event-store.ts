@@ -1,39 +1,21 @@
-import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { EventLedgerPort, EventWriteResult } from '../core/event-service';
 import { inboxItem, sequenceItem, toVersionedSequence } from './event-items';
 import { postingItems, toAccountRecord, unexpectedFailure } from './items';
 import { keys } from './keys';
-import { storageError } from './sdk-errors';
-import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
-
-export interface EventStoreOptions {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly retry?: Partial<RetryPolicy>;
-}
+import { getItem } from './reads';
+import { retryPolicy, type StoreOptions, type TransactPart, transactWithRetry } from './transact';
 
 type Role = 'inbox' | 'account' | 'entry' | 'payment' | 'sequence';
 
 /** DynamoDB adapter for ledger events: inbox, balance, entry, paymentId and sequence in ONE transaction. */
-export function createEventStore(options: EventStoreOptions): EventLedgerPort {
+export function createEventStore(options: StoreOptions): EventLedgerPort {
   const { client, tableName } = options;
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const retry = retryPolicy(options);
 
   return {
     async getSequence(accountId, source) {
-      try {
-        const { Item } = await client.send(
-          new GetItemCommand({
-            TableName: tableName,
-            Key: marshall(keys.eventSource(accountId, source)),
-            ConsistentRead: true,
-          }),
-        );
-        return Item ? toVersionedSequence(unmarshall(Item)) : undefined;
-      } catch (error) {
-        throw storageError(error);
-      }
+      const item = await getItem(client, tableName, keys.eventSource(accountId, source));
+      return item ? toVersionedSequence(item) : undefined;
     },
 
     async applyEvent(claim, entry, guard, sequence): Promise<EventWriteResult> {

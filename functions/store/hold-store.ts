@@ -1,19 +1,12 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HoldReleasePort, HoldReleaseResult } from '../core/hold-expiry';
 import type { HoldSettlement } from '../core/holds';
 import { settlementItems, toHoldRecord } from './hold-items';
-import { DEFAULT_RETRY, type RetryPolicy, transactWithRetry } from './transact';
-
-export interface HoldStoreOptions {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly retry?: Partial<RetryPolicy>;
-}
+import { retryPolicy, type StoreOptions, transactWithRetry } from './transact';
 
 /** The DynamoDB adapter for holds. */
-export function createHoldStore(options: HoldStoreOptions): HoldReleasePort {
+export function createHoldStore(options: StoreOptions): HoldReleasePort {
   const { client, tableName } = options;
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const retry = retryPolicy(options);
 
   return {
     async releaseHold(settlement: HoldSettlement): Promise<HoldReleaseResult> {

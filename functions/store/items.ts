@@ -1,14 +1,12 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { AccountRecord, IdempotencyRecord, LedgerEntry } from '../core/model';
 import { balanceDelta } from '../core/money';
 import type { IdempotencyClaim, WriteResult } from '../core/ports';
+import { putNew, toAttributes } from './attributes';
 import { keys, TTL_ATTRIBUTE } from './keys';
+import { type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
 
 /** Builders for the items each transaction writes; conditions are named after what they guard. */
-
-const toAttributes = (value: Record<string, unknown>) =>
-  marshall(value, { removeUndefinedValues: true, convertClassInstanceToMap: false });
 
 /** The claim is free when no record exists or the stored one has expired (TTL deletes lazily). */
 export const CLAIM_FREE = `attribute_not_exists(pk) OR #expiresAt < :now`;
@@ -33,16 +31,10 @@ export function claimItem(tableName: string, claim: IdempotencyClaim): TransactW
 }
 
 export function newAccountItem(tableName: string, account: AccountRecord): TransactWriteItem {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: toAttributes({ ...keys.account(account.id), kind: 'account', ...account }),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew(tableName, { ...keys.account(account.id), kind: 'account', ...account });
 }
 
-export interface BalanceChange {
+interface BalanceChange {
   readonly accountId: string;
   readonly delta: number;
   readonly at: string;
@@ -52,7 +44,7 @@ export interface BalanceChange {
 }
 
 /** Applies a delta only to an existing account of the right owner and currency with cover. */
-export function balanceUpdateItem(tableName: string, change: BalanceChange): TransactWriteItem {
+function balanceUpdateItem(tableName: string, change: BalanceChange): TransactWriteItem {
   const conditions = ['attribute_exists(pk)', '#currency = :currency'];
   const values: Record<string, unknown> = {
     ':delta': change.delta,
@@ -77,6 +69,7 @@ export function balanceUpdateItem(tableName: string, change: BalanceChange): Tra
         '#balance': 'balance',
         '#updatedAt': 'updatedAt',
         '#currency': 'currency',
+        // DynamoDB refuses a name the expression does not use.
         ...(change.ownerId === undefined ? {} : { '#ownerId': 'ownerId' }),
       },
       ExpressionAttributeValues: toAttributes(values),
@@ -85,37 +78,25 @@ export function balanceUpdateItem(tableName: string, change: BalanceChange): Tra
   };
 }
 
-export function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: toAttributes({
-        ...keys.entry(entry.accountId, entry.createdAt, entry.id),
-        kind: 'entry',
-        ...entry,
-      }),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
+  return putNew(tableName, {
+    ...keys.entry(entry.accountId, entry.createdAt, entry.id),
+    kind: 'entry',
+    ...entry,
+  });
 }
 
-export function paymentItem(tableName: string, entry: LedgerEntry): TransactWriteItem | undefined {
+function paymentItem(tableName: string, entry: LedgerEntry): TransactWriteItem | undefined {
   if (entry.paymentId === undefined) return undefined;
-  return {
-    Put: {
-      TableName: tableName,
-      Item: toAttributes({
-        ...keys.payment(entry.accountId, entry.paymentId),
-        kind: 'payment',
-        entryId: entry.id,
-        createdAt: entry.createdAt,
-      }),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew(tableName, {
+    ...keys.payment(entry.accountId, entry.paymentId),
+    kind: 'payment',
+    entryId: entry.id,
+    createdAt: entry.createdAt,
+  });
 }
 
-export function toIdempotencyRecord(item: Record<string, unknown>): IdempotencyRecord {
+function toIdempotencyRecord(item: Record<string, unknown>): IdempotencyRecord {
   return {
     fingerprint: String(item.fingerprint),
     statusCode: Number(item.statusCode),
@@ -124,13 +105,15 @@ export function toIdempotencyRecord(item: Record<string, unknown>): IdempotencyR
   };
 }
 
+const optionalText = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
 export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
   return {
     id: String(item.id),
     ownerId: String(item.ownerId),
     currency: String(item.currency),
     balance: Number(item.balance),
-    ...(typeof item.name === 'string' ? { name: item.name } : {}),
+    name: optionalText(item.name),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
@@ -143,8 +126,8 @@ export function toLedgerEntry(item: Record<string, unknown>): LedgerEntry {
     type: item.type === 'debit' ? 'debit' : 'credit',
     amount: Number(item.amount),
     currency: String(item.currency),
-    ...(typeof item.reference === 'string' ? { reference: item.reference } : {}),
-    ...(typeof item.paymentId === 'string' ? { paymentId: item.paymentId } : {}),
+    reference: optionalText(item.reference),
+    paymentId: optionalText(item.paymentId),
     origin: item.origin === 'event' ? 'event' : 'http',
     createdAt: String(item.createdAt),
   };
@@ -177,7 +160,7 @@ export function postingItems(
  * The facts of a cancelled command in precedence order: an existing claim (replay or reuse),
  * then the account guard, then the paymentId. Undefined when none of these failed.
  */
-export function commandFailure(
+function commandFailure(
   failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
 ): WriteResult | undefined {
   const claimed = failed.get('claim');
@@ -188,6 +171,25 @@ export function commandFailure(
   }
   if (failed.has('payment')) return { kind: 'payment_id_taken' };
   return undefined;
+}
+
+/**
+ * Runs a command's transaction and reports its facts: committed, or the failure
+ * `commandFailure` names, or what `otherFailure` makes of the rest (e.g. a moved task).
+ */
+export async function writeCommand<Role extends string, Other = never>(
+  client: DynamoDBClient,
+  parts: readonly TransactPart<Role>[],
+  retry: RetryPolicy,
+  otherFailure: (
+    failed: ReadonlyMap<Role, Record<string, unknown> | undefined>,
+  ) => Other | undefined = () => undefined,
+): Promise<WriteResult | Other> {
+  const outcome = await transactWithRetry(client, parts, retry);
+  if (outcome.kind === 'committed') return outcome;
+  const failure = commandFailure(outcome.failed) ?? otherFailure(outcome.failed);
+  if (failure === undefined) throw unexpectedFailure(outcome.failed);
+  return failure;
 }
 
 export function unexpectedFailure(failed: ReadonlyMap<string, unknown>): Error {

@@ -1,4 +1,4 @@
-import { type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord, LedgerEntry } from '../core/model';
 import type {
@@ -8,44 +8,29 @@ import type {
   IdempotencyClaim,
   LedgerPort,
   RecordResult,
-  WriteResult,
 } from '../core/ports';
 import { decodeCursor, encodeCursor } from './cursor';
 import { toVersionedSequence } from './event-items';
 import {
   claimItem,
-  commandFailure,
   newAccountItem,
   postingItems,
   toAccountRecord,
   toLedgerEntry,
-  unexpectedFailure,
+  writeCommand,
 } from './items';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from './keys';
-import { queryAll } from './query-all';
+import { getItem, queryAll } from './reads';
 import { storageError } from './sdk-errors';
-import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
-
-export interface LedgerStoreOptions {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly retry?: Partial<RetryPolicy>;
-}
+import { retryPolicy, type StoreOptions, type TransactPart } from './transact';
 
 type Role = 'claim' | 'account' | 'entry' | 'payment';
 
 /** The DynamoDB adapter for the ledger: the only place that speaks DynamoDB. */
-export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
+export function createLedgerStore(options: StoreOptions): LedgerPort {
   const { client, tableName } = options;
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-
-  async function write(parts: TransactPart<Role>[]): Promise<WriteResult> {
-    const outcome = await transactWithRetry(client, parts, retry);
-    if (outcome.kind === 'committed') return outcome;
-    const failure = commandFailure(outcome.failed);
-    if (!failure) throw unexpectedFailure(outcome.failed);
-    return failure;
-  }
+  const retry = retryPolicy(options);
+  const write = (parts: TransactPart<Role>[]) => writeCommand(client, parts, retry);
 
   return {
     createAccount(claim: IdempotencyClaim, account: AccountRecord) {
@@ -72,18 +57,8 @@ export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
     },
 
     async getAccount(accountId: string) {
-      try {
-        const { Item } = await client.send(
-          new GetItemCommand({
-            TableName: tableName,
-            Key: marshall(keys.account(accountId)),
-            ConsistentRead: true,
-          }),
-        );
-        return Item ? toAccountRecord(unmarshall(Item)) : undefined;
-      } catch (error) {
-        throw storageError(error);
-      }
+      const item = await getItem(client, tableName, keys.account(accountId));
+      return item ? toAccountRecord(item) : undefined;
     },
 
     async listEntries(
@@ -102,7 +77,7 @@ export function createLedgerStore(options: LedgerStoreOptions): LedgerPort {
             ExpressionAttributeValues: marshall({ ':pk': pk, ':prefix': ENTRY_SK_PREFIX }),
             ScanIndexForward: false,
             Limit: limit + 1,
-            ...(startKey ? { ExclusiveStartKey: marshall(startKey) } : {}),
+            ExclusiveStartKey: startKey && marshall(startKey),
           }),
         );
         const page = Items.slice(0, limit).map((item) => unmarshall(item));

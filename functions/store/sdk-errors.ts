@@ -15,7 +15,7 @@ const UNAVAILABLE_NAMES = new Set([
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
 
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (UNAVAILABLE_NAMES.has(error.name)) return true;
   const code = (error as { code?: unknown }).code;

@@ -1,5 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { OUTBOX_ITEM_KIND } from '../contract/names';
 import type { ExecutionWrite, TaskProjectionWrite } from '../core/callback-service';
 import {
   EXECUTION_STATUSES,
@@ -10,19 +10,11 @@ import {
   type ExportJob,
   type TaskRecord,
 } from '../core/tasks';
+import { putNew, toAttributes } from './attributes';
 import { keys } from './keys';
 
-const toAttributes = (value: Record<string, unknown>) =>
-  marshall(value, { removeUndefinedValues: true });
-
 export function newTaskItem(tableName: string, task: TaskRecord): TransactWriteItem {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: toAttributes({ ...keys.task(task.id), kind: 'task', ...task }),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew(tableName, { ...keys.task(task.id), kind: 'task', ...task });
 }
 
 export function newExecutionItems(
@@ -30,46 +22,28 @@ export function newExecutionItems(
   execution: ExecutionRecord,
 ): TransactWriteItem[] {
   return [
-    {
-      Put: {
-        TableName: tableName,
-        Item: toAttributes({
-          ...keys.execution(execution.taskId, execution.id),
-          kind: 'execution',
-          ...execution,
-          gaps: [...execution.gaps],
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    {
-      Put: {
-        TableName: tableName,
-        Item: toAttributes({
-          ...keys.executionPointer(execution.id),
-          kind: 'execution-pointer',
-          taskId: execution.taskId,
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    putNew(tableName, {
+      ...keys.execution(execution.taskId, execution.id),
+      kind: 'execution',
+      ...execution,
+      gaps: [...execution.gaps],
+    }),
+    putNew(tableName, {
+      ...keys.executionPointer(execution.id),
+      kind: 'execution-pointer',
+      taskId: execution.taskId,
+    }),
   ];
 }
 
 /** The outbox item: written with the task or rerun, delivered by the stream dispatcher. */
 export function outboxItem(tableName: string, job: ExportJob, at: string): TransactWriteItem {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: toAttributes({
-        ...keys.outbox(job.executionId),
-        kind: 'outbox',
-        job: { ...job },
-        createdAt: at,
-      }),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew(tableName, {
+    ...keys.outbox(job.executionId),
+    kind: OUTBOX_ITEM_KIND,
+    job: { ...job },
+    createdAt: at,
+  });
 }
 
 /** Makes a new execution current, only from an allowed status and the expected current one. */

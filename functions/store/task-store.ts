@@ -1,21 +1,13 @@
-import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { CallbackPort, CallbackWrite, CallbackWriteResult } from '../core/callback-service';
 import type { WriteResult } from '../core/ports';
 import type { RerunResult, TaskPort } from '../core/task-ports';
 import type { ExecutionRecord, TaskRecord, TaskState } from '../core/tasks';
 import { inboxItem } from './event-items';
-import {
-  balanceUpdateItem,
-  claimItem,
-  commandFailure,
-  entryItem,
-  unexpectedFailure,
-} from './items';
+import { claimItem, postingItems, writeCommand } from './items';
 import { keys } from './keys';
 import { createLedgerStore } from './ledger-store';
-import { queryAll } from './query-all';
-import { storageError } from './sdk-errors';
+import { getItem, queryAll } from './reads';
 import {
   executionProjectionItem,
   newExecutionItems,
@@ -26,20 +18,14 @@ import {
   toExecutionRecord,
   toTaskRecord,
 } from './task-items';
-import { DEFAULT_RETRY, type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
+import { retryPolicy, type StoreOptions, type TransactPart, transactWithRetry } from './transact';
 
-export interface TaskStoreOptions {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly retry?: Partial<RetryPolicy>;
-}
-
-type Role = 'claim' | 'account' | 'task' | 'other';
+type Role = 'claim' | 'account' | 'entry' | 'payment' | 'task' | 'other';
 
 /** DynamoDB adapter for export tasks, executions and the outbox. */
-export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackPort {
+export function createTaskStore(options: StoreOptions): TaskPort & CallbackPort {
   const { client, tableName } = options;
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const retry = retryPolicy(options);
   const ledger = createLedgerStore(options);
 
   async function getTaskState(taskId: string): Promise<TaskState | undefined> {
@@ -59,18 +45,12 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
     return task ? { task, executions } : undefined;
   }
 
-  async function write(parts: TransactPart<Role>[]): Promise<RerunResult> {
-    const outcome = await transactWithRetry(client, parts, retry);
-    if (outcome.kind === 'committed') return outcome;
-    const { failed } = outcome;
-    const failure = commandFailure(failed);
-    if (failure) return failure;
-    if (failed.has('task')) {
+  const write = (parts: TransactPart<Role>[]): Promise<RerunResult> =>
+    writeCommand(client, parts, retry, (failed) => {
+      if (!failed.has('task')) return undefined;
       const task = failed.get('task');
-      return { kind: 'task_rejected', task: task ? toTaskRecord(task) : undefined };
-    }
-    throw unexpectedFailure(failed);
-  }
+      return { kind: 'task_rejected' as const, task: task ? toTaskRecord(task) : undefined };
+    });
 
   return {
     getAccount: (accountId) => ledger.getAccount(accountId),
@@ -80,19 +60,9 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
     async findExecution(executionId, taskId) {
       let owner = taskId;
       if (owner === undefined) {
-        try {
-          const { Item } = await client.send(
-            new GetItemCommand({
-              TableName: tableName,
-              Key: marshall(keys.executionPointer(executionId)),
-              ConsistentRead: true,
-            }),
-          );
-          if (!Item) return undefined;
-          owner = String(unmarshall(Item).taskId);
-        } catch (error) {
-          throw storageError(error);
-        }
+        const pointer = await getItem(client, tableName, keys.executionPointer(executionId));
+        if (!pointer) return undefined;
+        owner = String(pointer.taskId);
       }
       const state = await getTaskState(owner);
       const execution = state?.executions.find((e) => e.id === executionId);
@@ -119,21 +89,10 @@ export function createTaskStore(options: TaskStoreOptions): TaskPort & CallbackP
       return outcome.failed.has('inbox') ? 'duplicate' : 'moved';
     },
 
-    async createExport(claim, { task, execution, job, fee }): Promise<WriteResult> {
+    async createExport(claim, { task, execution, job, fee, guard }): Promise<WriteResult> {
       const result = await write([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        {
-          role: 'account',
-          item: balanceUpdateItem(tableName, {
-            accountId: task.accountId,
-            delta: -fee.amount,
-            at: fee.createdAt,
-            ownerId: task.ownerId,
-            currency: fee.currency,
-            requireBalanceAtLeast: fee.amount,
-          }),
-        },
-        { role: 'other', item: entryItem(tableName, fee) },
+        ...postingItems(tableName, fee, guard),
         { role: 'other', item: newTaskItem(tableName, task) },
         ...newExecutionItems(tableName, execution).map((item) => ({
           role: 'other' as const,

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { IdempotencyKeyInUseError, InternalError, UnavailableError } from '../core/errors';
+import { fullJitterMs, sleep } from '../core/retry';
 import { storageError } from './sdk-errors';
 
 /** One item of a transaction, named by what it means to the caller. */
@@ -41,14 +42,26 @@ export interface RetryPolicy {
   readonly onRetry?: (reason: string) => void;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
+const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 6,
   baseDelayMs: 20,
   maxDelayMs: 400,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep,
   random: Math.random,
   newToken: randomUUID,
 };
+
+/** What every store is built from: one client, one table, optional retry tuning. */
+export interface StoreOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+export const retryPolicy = (options: StoreOptions): RetryPolicy => ({
+  ...DEFAULT_RETRY,
+  ...options.retry,
+});
 
 const RETRYABLE_REASONS = new Set([
   'TransactionConflict',
@@ -85,18 +98,15 @@ export async function transactWithRetry<Role extends string>(
         const reason = reasons[retryIndex]?.Code ?? 'unknown';
         if (attempt >= policy.maxAttempts) throw exhausted(parts[retryIndex]?.role, reason, error);
         policy.onRetry?.(reason);
-        await policy.sleep(backoffMs(attempt, policy));
+        await policy.sleep(
+          fullJitterMs(attempt, policy.baseDelayMs, policy.maxDelayMs, policy.random),
+        );
         continue;
       }
       if (failed.size === 0) throw new InternalError(error);
       return { kind: 'conditions_failed', failed };
     }
   }
-}
-
-function backoffMs(attempt: number, policy: RetryPolicy): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.floor(policy.random() * ceiling);
 }
 
 /** Contention on the idempotency record itself means another request holds the key. */

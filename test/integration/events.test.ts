@@ -8,6 +8,7 @@ import { type EventLedgerPort, EventService } from '../../functions/core/event-s
 import { LedgerService } from '../../functions/core/ledger-service';
 import { createEventsConsumer, type EventsHandler } from '../../functions/events/consumer';
 import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { httpResponses } from '../../functions/http/problems';
 import type { Log } from '../../functions/observability/log';
 import type { DeadLetter } from '../../functions/queue/dead-letter';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
@@ -42,6 +43,7 @@ beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   ledger = new LedgerService(createLedgerStore({ client, tableName }), {
     idempotencyRetentionSeconds: 60,
+    responses: httpResponses,
   });
 });
 afterAll(() => drop());

@@ -3,7 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Account, Problem, Transaction, TransactionPage } from '../../functions/contract/schemas';
 import { idempotencyScopeId } from '../../functions/core/fingerprint';
-import { OPERATIONS } from '../../functions/core/ledger-service';
+import { OPERATION_IDS } from '../../functions/core/operations';
 import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
 import type { HttpHandler } from '../../functions/http/types';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
@@ -129,7 +129,7 @@ describe('request idempotency (CONTRACT §4)', () => {
     expect(inside.headers['idempotent-replayed']).toBe('true');
     now = new Date(now.getTime() + 2000);
     // The record is still stored (DynamoDB deletes expired items lazily) yet counts as absent.
-    const scope = idempotencyScopeId('alice', OPERATIONS.postTransaction, 'expiring-1');
+    const scope = idempotencyScopeId('alice', OPERATION_IDS.postTransaction, 'expiring-1');
     const { Item } = await client.send(
       new GetItemCommand({ TableName: tableName, Key: marshall(keys.idempotency(scope)) }),
     );

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { CallbackEventSchema } from '../../contract/callback-event';
+import { APPLICATION_ID_PATTERN } from '../../contract/names';
 import type { CallbackOutcome, CallbackService } from '../../core/callback-service';
 import { InvalidCallbackError } from '../../core/errors';
 import { verifyCallbackSignature } from '../../core/signature';
 import type { Log } from '../../observability/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../observability/metrics';
 import type { CallbackSecrets } from '../../secrets/callback-secrets';
-import { header, readRawBody, requireJsonMediaType } from '../request';
+import { fieldErrors, header, readRawBody, requireJsonMediaType } from '../request';
 import { json } from '../respond';
 import type { Route } from '../router';
 
@@ -17,12 +18,19 @@ const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
   superseded: METRICS.callbackSuperseded,
 };
 
-const ApplicationId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
+const ApplicationId = z.string().regex(APPLICATION_ID_PATTERN);
 
 /**
  * Signed execution callbacks (CONTRACT §7): no authorizer; the signature over the raw body is
  * checked before anything is parsed, so a rejected callback changes nothing.
  */
+const CALLBACK_ROUTE = 'POST /v1/callbacks/{applicationId}';
+
+/** The path an application's signed callbacks are posted to (handed to export workers). */
+export function callbackPath(applicationId: string): string {
+  return `/v1/callbacks/${encodeURIComponent(applicationId)}`;
+}
+
 export function callbackRoutes(
   service: CallbackService,
   secrets: CallbackSecrets,
@@ -32,7 +40,7 @@ export function callbackRoutes(
 ): Route[] {
   return [
     {
-      key: 'POST /v1/callbacks/{applicationId}',
+      key: CALLBACK_ROUTE,
       handle: async (request) => {
         const now = clock();
         const rawBody = readRawBody(request.event);
@@ -52,9 +60,9 @@ export function callbackRoutes(
             id: event.id,
             executionId: event.executionid,
             sequence: event.sequence,
-            ...(event.taskid === undefined ? {} : { taskId: event.taskid }),
-            ...(event.data.status === undefined ? {} : { status: event.data.status }),
-            ...(event.data.progress === undefined ? {} : { progress: event.data.progress }),
+            taskId: event.taskid,
+            status: event.data.status,
+            progress: event.data.progress,
           },
           now,
         );
@@ -89,7 +97,7 @@ function parseCallback(rawBody: Buffer, applicationId: string) {
   if (!parsed.success) {
     throw new InvalidCallbackError(
       'The callback is not a valid CloudEvent for an execution.',
-      parsed.error.issues.map((i) => ({ path: ['body', ...i.path].join('.'), message: i.message })),
+      fieldErrors(parsed.error, 'body'),
     );
   }
   if (parsed.data.applicationid !== undefined && parsed.data.applicationid !== applicationId) {

@@ -4,7 +4,7 @@ import {
   ListTransactionsQuery,
   PostTransactionBody,
 } from '../../contract/schemas';
-import { type LedgerService, OPERATIONS } from '../../core/ledger-service';
+import type { LedgerService } from '../../core/ledger-service';
 import { principalOf } from '../principal';
 import { parseWith } from '../request';
 import { json } from '../respond';
@@ -18,7 +18,7 @@ const accountId = (request: RouteRequest) =>
 export function ledgerRoutes(service: LedgerService, clock: () => Date): Route[] {
   return [
     {
-      key: OPERATIONS.createAccount,
+      key: 'POST /v1/accounts',
       handle: async (request) => {
         const { ctx, body } = commandInput(request, clock());
         const input = parseWith(CreateAccountBody, body, 'body');
@@ -33,7 +33,7 @@ export function ledgerRoutes(service: LedgerService, clock: () => Date): Route[]
       },
     },
     {
-      key: OPERATIONS.postTransaction,
+      key: 'POST /v1/accounts/{accountId}/transactions',
       handle: async (request) => {
         principalOf(request.event);
         const id = accountId(request);

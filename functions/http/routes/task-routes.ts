@@ -1,5 +1,5 @@
 import { AccountPath, CreateExportBody, RerunBody, TaskPath } from '../../contract/schemas';
-import { TASK_OPERATIONS, type TaskService } from '../../core/task-service';
+import type { TaskService } from '../../core/task-service';
 import { principalOf } from '../principal';
 import { parseWith } from '../request';
 import { json } from '../respond';
@@ -10,7 +10,7 @@ import { commandInput, commandResult } from './common';
 export function taskRoutes(service: TaskService, clock: () => Date): Route[] {
   return [
     {
-      key: TASK_OPERATIONS.createExport,
+      key: 'POST /v1/accounts/{accountId}/exports',
       handle: async (request) => {
         principalOf(request.event);
         const { accountId } = parseWith(AccountPath, request.pathParameters, 'path');
@@ -28,7 +28,7 @@ export function taskRoutes(service: TaskService, clock: () => Date): Route[] {
       },
     },
     {
-      key: TASK_OPERATIONS.rerun,
+      key: 'POST /v1/tasks/{taskId}/reruns',
       handle: async (request) => {
         principalOf(request.event);
         const { taskId } = parseWith(TaskPath, request.pathParameters, 'path');

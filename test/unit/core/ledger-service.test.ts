@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { LedgerService } from '../../../functions/core/ledger-service';
 import type { AccountRecord } from '../../../functions/core/model';
 import type { LedgerPort, RecordResult, WriteResult } from '../../../functions/core/ports';
+import { httpResponses } from '../../../functions/http/problems';
 
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: new Date('2026-11-29T10:00:00Z') };
 const debit = { type: 'debit' as const, amount: 50, currency: 'EUR' };
@@ -27,7 +28,11 @@ function fakePort(write: WriteResult, record: RecordResult = { kind: 'recorded' 
 }
 
 const service = (port: LedgerPort) =>
-  new LedgerService(port, { idempotencyRetentionSeconds: 60, newId: () => 'e1' });
+  new LedgerService(port, {
+    idempotencyRetentionSeconds: 60,
+    responses: httpResponses,
+    newId: () => 'e1',
+  });
 
 describe('LedgerService decisions', () => {
   it('claims with the fingerprint, TTL and the response a replay returns', async () => {
@@ -58,7 +63,7 @@ describe('LedgerService decisions', () => {
       service(
         fakePort({ kind: 'claimed', record: { ...stored, fingerprint: 'other' } }),
       ).postTransaction(ctx, 'a1', debit, debit),
-    ).rejects.toMatchObject({ status: 422, code: 'idempotency_key_reused' });
+    ).rejects.toMatchObject({ code: 'idempotency_key_reused' });
   });
 
   it.each([
@@ -67,7 +72,7 @@ describe('LedgerService decisions', () => {
   ])('answers 404 for %s and records nothing', async (_name, found) => {
     const port = fakePort({ kind: 'account_rejected', account: found });
     await expect(service(port).postTransaction(ctx, 'a1', debit, debit)).rejects.toMatchObject({
-      status: 404,
+      code: 'not_found',
     });
     expect(port.recordResponse).not.toHaveBeenCalled();
   });
@@ -116,7 +121,7 @@ describe('LedgerService decisions', () => {
   it('refuses to invent a rejection when the guard failed on a state that satisfies it', async () => {
     const port = fakePort({ kind: 'account_rejected', account: { ...account, balance: 500 } });
     await expect(service(port).postTransaction(ctx, 'a1', debit, debit)).rejects.toMatchObject({
-      status: 500,
+      code: 'internal',
     });
   });
 });

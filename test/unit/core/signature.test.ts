@@ -37,9 +37,7 @@ describe('callback signatures', () => {
     ['a wrong signature', `t=${t},v1=${computeSignature('wrong-secret-00000000', t, body)}`],
     ['a signature of another timestamp', `t=${t + 1},v1=${computeSignature(secret, t, body)}`],
   ])('rejects a header %s as invalid_signature', (_name, header) => {
-    expect(() => verify(header)).toThrow(
-      expect.objectContaining({ code: 'invalid_signature', status: 401 }),
-    );
+    expect(() => verify(header)).toThrow(expect.objectContaining({ code: 'invalid_signature' }));
   });
 
   it('rejects with no active secrets', () => {

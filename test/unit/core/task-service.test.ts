@@ -3,6 +3,7 @@ import { type CallbackPort, CallbackService } from '../../../functions/core/call
 import type { TaskPort } from '../../../functions/core/task-ports';
 import { TaskService } from '../../../functions/core/task-service';
 import { newExecution, type TaskRecord } from '../../../functions/core/tasks';
+import { httpResponses } from '../../../functions/http/problems';
 
 const at = '2026-11-29T10:00:00.000Z';
 const ctx = { principal: 'alice', idempotencyKey: 'k', now: new Date(at) };
@@ -35,6 +36,8 @@ const service = (p: TaskPort) =>
     idempotencyRetentionSeconds: 60,
     exportFee: 100,
     callbackApplicationId: 'app',
+    callbackPath: '/v1/callbacks/app',
+    responses: httpResponses,
   });
 
 describe('reruns', () => {
@@ -55,7 +58,7 @@ describe('reruns', () => {
     const p = port({
       rerun: vi.fn(async () => ({ kind: 'task_rejected' as const, task: undefined })),
     });
-    await expect(service(p).rerun(ctx, 't1', {})).rejects.toMatchObject({ status: 404 });
+    await expect(service(p).rerun(ctx, 't1', {})).rejects.toMatchObject({ code: 'not_found' });
     expect(p.recordResponse).not.toHaveBeenCalled();
   });
 
@@ -86,7 +89,7 @@ describe('callbacks under contention', () => {
         { applicationId: 'app', id: 'c', executionId: 'e1', sequence: 2 },
         new Date(),
       ),
-    ).rejects.toMatchObject({ status: 503, code: 'unavailable', retryAfterSeconds: 1 });
+    ).rejects.toMatchObject({ code: 'unavailable' });
   });
 
   it('writes only the inbox record for a stale number that fills no gap', async () => {
@@ -106,7 +109,7 @@ describe('callbacks under contention', () => {
       new Date(),
     );
     expect(stale.outcome).toBe('stale');
-    expect(applyCallback.mock.calls[0]?.[0]).not.toHaveProperty('execution');
+    expect(applyCallback.mock.calls[0]?.[0].execution).toBeUndefined();
     await callbacks.apply(
       { applicationId: 'app', id: 'c2', executionId: 'e1', sequence: 3, status: 'RUNNING' },
       new Date(),

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallbackPort, CallbackWriteResult } from '../../../functions/core/callback-service';
 import { EventService } from '../../../functions/core/event-service';
 import { requestFingerprint } from '../../../functions/core/fingerprint';
-import { OPERATIONS } from '../../../functions/core/ledger-service';
+import { OPERATION_IDS } from '../../../functions/core/operations';
 import type { ExecutionRecord, TaskRecord } from '../../../functions/core/tasks';
 import { createEventsConsumer } from '../../../functions/events/consumer';
 import { createHttpApp } from '../../../functions/http/app';
@@ -69,7 +69,7 @@ describe('HTTP telemetry', () => {
     const { app, metrics, lines } = setup();
     ddb
       .on(TransactWriteItemsCommand)
-      .rejects(claimed(requestFingerprint(OPERATIONS.createAccount, {}, body)));
+      .rejects(claimed(requestFingerprint(OPERATION_IDS.createAccount, {}, body)));
     const res = await app(
       httpEvent('POST', '/v1/accounts', { principal: 'alice', idempotencyKey: KEY, body }),
     );

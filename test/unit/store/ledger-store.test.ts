@@ -187,7 +187,7 @@ describe('contention and throttling', () => {
       .rejects(cancelled({ Code: 'TransactionConflict' }, none, none, none));
     const error = await store.postEntry(claim, entry, guard).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IdempotencyKeyInUseError);
-    expect(error).toMatchObject({ status: 409, retryAfterSeconds: 1 });
+    expect(error).toMatchObject({ code: 'idempotency_key_in_use' });
     expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(3);
     expect((error as Error).cause).toBeInstanceOf(TransactionCanceledException);
   });
@@ -203,7 +203,7 @@ describe('contention and throttling', () => {
     ddb.on(TransactWriteItemsCommand).rejects(error);
     const caught = await store.postEntry(claim, entry, guard).catch((e: unknown) => e);
     expect(caught).toBeInstanceOf(UnavailableError);
-    expect(caught).toMatchObject({ status: 503, code: 'unavailable', retryAfterSeconds: 1 });
+    expect(caught).toMatchObject({ code: 'unavailable' });
   });
 
   it('maps an unknown SDK error to internal, keeping it only as the cause', async () => {

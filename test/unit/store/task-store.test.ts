@@ -56,6 +56,7 @@ const exportRequest = {
     origin: 'http' as const,
     createdAt: at,
   },
+  guard: { ownerId: task.ownerId, currency: 'EUR', requireBalanceAtLeast: 100 },
 };
 const cancel = (...codes: string[]) =>
   new TransactionCanceledException({
@@ -97,17 +98,12 @@ describe('task store', () => {
   });
 
   it.each([
-    [
-      'the claim stays contended',
-      cancel('TransactionConflict', 'None'),
-      409,
-      'idempotency_key_in_use',
-    ],
-    ['the account stays contended', cancel('None', 'TransactionConflict'), 503, 'unavailable'],
-    ['items are throttled', cancel('None', 'ThrottlingError'), 503, 'unavailable'],
-  ])('answers %s with %i', async (_name, error, status, code) => {
+    ['the claim stays contended', cancel('TransactionConflict', 'None'), 'idempotency_key_in_use'],
+    ['the account stays contended', cancel('None', 'TransactionConflict'), 'unavailable'],
+    ['items are throttled', cancel('None', 'ThrottlingError'), 'unavailable'],
+  ])('answers %s with %s', async (_name, error, code) => {
     ddb.on(TransactWriteItemsCommand).rejects(error);
-    await expect(store.createExport(claim, exportRequest)).rejects.toMatchObject({ status, code });
+    await expect(store.createExport(claim, exportRequest)).rejects.toMatchObject({ code });
   });
 
   it('reports a rerun whose task moved since it was read', async () => {

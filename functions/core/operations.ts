@@ -1,0 +1,15 @@
+/**
+ * Operation ids of the idempotent commands. An operation id is part of every stored
+ * idempotency key (its scope and its fingerprint, docs/contract.md §4): changing a value
+ * re-scopes every stored key and turns retries into new requests. The values are the route
+ * templates the service started with; they stay these strings even if a route is renamed.
+ * A new command gets its own id once, and keeps it forever.
+ */
+export const OPERATION_IDS = {
+  createAccount: 'POST /v1/accounts',
+  postTransaction: 'POST /v1/accounts/{accountId}/transactions',
+  createExport: 'POST /v1/accounts/{accountId}/exports',
+  rerunTask: 'POST /v1/tasks/{taskId}/reruns',
+} as const;
+
+export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { LedgerRejection } from '../../../functions/core/errors';
+import type { AccountRecord } from '../../../functions/core/model';
+import { explainPostingRejection } from '../../../functions/core/rejections';
+
+const account: AccountRecord = {
+  id: 'a1',
+  ownerId: 'alice',
+  currency: 'EUR',
+  balance: 10,
+  createdAt: 'x',
+  updatedAt: 'x',
+};
+const debit = { ownerId: 'alice', currency: 'EUR', requireBalanceAtLeast: 50 };
+
+describe('explainPostingRejection: one judgement for HTTP, events and the export fee', () => {
+  it.each([
+    ['a missing account', { kind: 'account_rejected', account: undefined }, debit, 'not_found'],
+    [
+      "another principal's account",
+      { kind: 'account_rejected', account: { ...account, ownerId: 'bob' } },
+      debit,
+      'not_found',
+    ],
+    [
+      'another currency (checked before cover)',
+      { kind: 'account_rejected', account: { ...account, currency: 'USD' } },
+      debit,
+      'currency_mismatch',
+    ],
+    ['no cover', { kind: 'account_rejected', account }, debit, 'insufficient_funds'],
+    [
+      'no cover, for an event (no owner to check)',
+      { kind: 'account_rejected', account: { ...account, ownerId: 'producer' } },
+      { currency: 'EUR', requireBalanceAtLeast: 50 },
+      'insufficient_funds',
+    ],
+    ['a used paymentId', { kind: 'payment_id_taken' }, debit, 'payment_id_conflict'],
+    [
+      'a state that satisfies the guard',
+      { kind: 'account_rejected', account: { ...account, balance: 500 } },
+      debit,
+      'internal',
+    ],
+  ] as const)('explains %s as %s', (_name, rejected, guard, code) => {
+    expect(explainPostingRejection(rejected, guard).code).toBe(code);
+  });
+
+  it('marks only decisions on ledger state as recorded rejections', () => {
+    const recorded = (account?: AccountRecord) =>
+      explainPostingRejection({ kind: 'account_rejected', account }, debit) instanceof
+      LedgerRejection;
+    expect(recorded(account)).toBe(true);
+    expect(recorded(undefined)).toBe(false);
+    expect(recorded({ ...account, balance: 500 })).toBe(false);
+  });
+});
