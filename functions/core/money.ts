@@ -7,8 +7,3 @@ const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
 export function isIsoCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && ISO_4217.has(code);
 }
-
-/** The signed change a transaction makes to a balance. */
-export function balanceDelta(type: 'credit' | 'debit', amount: number): number {
-  return type === 'credit' ? amount : -amount;
-}

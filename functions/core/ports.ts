@@ -1,8 +1,14 @@
 import type { DomainError } from './errors';
-import type { AccountRecord, IdempotencyRecord, LedgerEntry, StoredResponse } from './model';
+import type {
+  AccountRecord,
+  IdempotencyRecord,
+  LedgerEntry,
+  PostingEntry,
+  StoredResponse,
+} from './model';
 
 /** How a command succeeded; the transport picks the status for each. */
-export type SuccessOutcome = 'created' | 'accepted';
+export type SuccessOutcome = 'created' | 'accepted' | 'ok';
 
 /**
  * Renders the response an idempotency record stores, before the write that commits it. Injected
@@ -47,8 +53,11 @@ export interface EntryGuard {
   readonly ownerId?: string;
   /** The account must hold this currency. */
   readonly currency: string;
-  /** For debits: the balance must cover the amount. */
-  readonly requireBalanceAtLeast?: number;
+  /**
+   * Debits, transfers, holds, fees: the effective available balance (`available`, or `balance`
+   * on an account from before holds) must cover the amount (docs/contract.md §11).
+   */
+  readonly requireAvailableAtLeast?: number;
 }
 
 /** One event source's sequence tracking for an account (CONTRACT §5, §6). */
@@ -70,7 +79,7 @@ export interface EntryPage {
  */
 export interface LedgerPort extends ResponseRecorder {
   createAccount(claim: IdempotencyClaim, account: AccountRecord): Promise<WriteResult>;
-  postEntry(claim: IdempotencyClaim, entry: LedgerEntry, guard: EntryGuard): Promise<WriteResult>;
+  postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard): Promise<WriteResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
   listEventSources(accountId: string): Promise<EventSourceView[]>;

@@ -24,8 +24,8 @@ export function explainAccountRejection(
   if (account.currency !== guard.currency) {
     return new CurrencyMismatchError(account.currency, guard.currency);
   }
-  const required = guard.requireBalanceAtLeast;
-  if (required !== undefined && account.balance < required) return new InsufficientFundsError();
+  const required = guard.requireAvailableAtLeast;
+  if (required !== undefined && account.available < required) return new InsufficientFundsError();
   // The guard failed on a state that satisfies it: storage and rules disagree.
   return new InternalError(new Error('account guard failed without a failing rule'));
 }

@@ -8,6 +8,7 @@ export const POISON_CODES = [
   'currency_mismatch',
   'insufficient_funds',
   'payment_id_conflict',
+  'owner_mismatch',
 ] as const;
 export type PoisonCode = (typeof POISON_CODES)[number];
 
@@ -21,4 +22,5 @@ export const POISON_REASONS: Partial<Record<ErrorCode, PoisonCode>> = {
   currency_mismatch: 'currency_mismatch',
   insufficient_funds: 'insufficient_funds',
   payment_id_conflict: 'payment_id_conflict',
+  owner_mismatch: 'owner_mismatch',
 };

@@ -1,13 +1,16 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { countRetry, noMetrics } from '../observability/metrics';
+import { createHoldStore } from '../store/hold-store';
 import { createLedgerStore } from '../store/ledger-store';
 import { createTaskStore } from '../store/task-store';
 import type { RetryPolicy } from '../store/transact';
+import { createTransferStore } from '../store/transfer-store';
 import { createHttpApp, type HttpAppDeps } from './app';
 import type { HttpHandler } from './types';
 
 /** The app's dependencies, with DynamoDB stores in place of the ports. */
-export interface DynamoHttpAppOptions extends Omit<HttpAppDeps, 'ledger' | 'tasks' | 'callbacks'> {
+export interface DynamoHttpAppOptions
+  extends Omit<HttpAppDeps, 'ledger' | 'tasks' | 'callbacks' | 'transfers' | 'holds'> {
   readonly client: DynamoDBClient;
   readonly retry?: Partial<RetryPolicy>;
 }
@@ -26,6 +29,8 @@ export function createDynamoHttpApp(options: DynamoHttpAppOptions): HttpHandler 
     ledger: createLedgerStore(store),
     tasks,
     callbacks: tasks,
+    transfers: createTransferStore(store),
+    holds: createHoldStore(store),
     metrics,
   });
 }

@@ -5,7 +5,7 @@ import { keys } from './keys';
 /**
  * One change to an account's `balance` and `available` (docs/architecture.md "Holds and
  * available"). An account written before holds existed has no `available`; it counts as equal
- * to `balance` (docs/contract.md §14): every update starts from `if_not_exists(available,
+ * to `balance` (docs/contract.md §11): every update starts from `if_not_exists(available,
  * balance)` and every guard accepts either form, so no backfill is needed.
  */
 export interface AccountChange {

@@ -1,9 +1,10 @@
-import type { EventLedgerPort, EventWriteResult } from '../core/event-service';
+import type { EventLedgerPort, EventTransferResult, EventWriteResult } from '../core/event-service';
 import { inboxItem, sequenceItem, toVersionedSequence } from './event-items';
 import { postingItems, toAccountRecord, unexpectedFailure } from './items';
 import { keys } from './keys';
 import { getItem } from './reads';
 import { retryPolicy, type StoreOptions, type TransactPart, transactWithRetry } from './transact';
+import { type TransferRole, transferParts, transferRejection } from './transfer-items';
 
 type Role = 'inbox' | 'account' | 'entry' | 'payment' | 'sequence';
 
@@ -40,6 +41,30 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
         };
       }
       if (failed.has('payment')) return { kind: 'payment_id_taken' };
+      throw unexpectedFailure(failed);
+    },
+
+    async getAccount(accountId) {
+      const item = await getItem(client, tableName, keys.account(accountId));
+      return item ? toAccountRecord(item) : undefined;
+    },
+
+    async applyTransfer(claim, write, sequence): Promise<EventTransferResult> {
+      const out = write.legs[0];
+      const parts: TransactPart<TransferRole | 'inbox' | 'sequence'>[] = [
+        { role: 'inbox', item: inboxItem(tableName, claim, out.id), decisive: true },
+        ...transferParts(tableName, write),
+      ];
+      if (sequence) {
+        parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, out.createdAt) });
+      }
+      const outcome = await transactWithRetry(client, parts, retry);
+      if (outcome.kind === 'committed') return outcome;
+      const { failed } = outcome;
+      if (failed.has('inbox')) return { kind: 'duplicate' };
+      if (failed.has('sequence')) return { kind: 'sequence_moved' };
+      const rejection = transferRejection(failed);
+      if (rejection) return rejection;
       throw unexpectedFailure(failed);
     },
   };

@@ -12,7 +12,7 @@ import { keys } from './keys';
  * partition for the listing. Both are written in the same transaction every time.
  *
  * The hold's expiry is stored as `holdExpiresAt`, never as the TTL attribute `expiresAt`
- * (docs/contract.md §14): DynamoDB would delete the hold.
+ * (docs/contract.md §11): DynamoDB would delete the hold.
  */
 export const HOLD_EXPIRY_ATTRIBUTE = 'holdExpiresAt';
 const HOLD_REF_KIND = 'hold-ref';

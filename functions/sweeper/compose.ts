@@ -20,7 +20,7 @@ export interface SweeperDeps {
 
 /**
  * The registration point of the sweeper: one handler per due kind. Holds release here;
- * execution deadlines (docs/contract.md §12) join with one more line.
+ * execution deadlines (the exports' timeouts) join with one more line.
  */
 export function sweepHandlers(deps: SweeperDeps, metrics: MetricsPort): SweepHandler[] {
   const storage = {

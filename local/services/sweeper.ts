@@ -14,7 +14,7 @@ export interface SweeperServiceOptions {
 }
 
 /**
- * The sweeper of contract §11/§12, run every `intervalSeconds` inside `npm start` instead of the
+ * The sweeper of contract §11, run every `intervalSeconds` inside `npm start` instead of the
  * scheduled Lambda: the same composition (functions/sweeper/compose.ts). A failed sweep is
  * logged and the loop goes on; what was due stays due.
  */

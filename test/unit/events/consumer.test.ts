@@ -18,6 +18,8 @@ function harness(write: (accountId: string) => Promise<EventWriteResult>) {
   const port: EventLedgerPort = {
     getSequence: async () => undefined,
     applyEvent: async (_claim, entry) => write(entry.accountId),
+    getAccount: async () => undefined,
+    applyTransfer: async () => ({ kind: 'committed' }),
   };
   const handle = createEventsConsumer({
     events: new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} }),
@@ -72,7 +74,15 @@ describe('events consumer', () => {
     [
       {
         kind: 'account_rejected',
-        account: { id: A, ownerId: 'o', currency: 'USD', balance: 0, createdAt: '', updatedAt: '' },
+        account: {
+          id: A,
+          ownerId: 'o',
+          currency: 'USD',
+          balance: 0,
+          available: 0,
+          createdAt: '',
+          updatedAt: '',
+        },
       },
       'currency_mismatch',
     ],
@@ -88,7 +98,15 @@ describe('events consumer', () => {
   it('dead-letters an overdraft as insufficient_funds', async () => {
     const { handle, letters } = harness(async () => ({
       kind: 'account_rejected',
-      account: { id: A, ownerId: 'o', currency: 'EUR', balance: 5, createdAt: '', updatedAt: '' },
+      account: {
+        id: A,
+        ownerId: 'o',
+        currency: 'EUR',
+        balance: 5,
+        available: 5,
+        createdAt: '',
+        updatedAt: '',
+      },
     }));
     await handle(
       sqsEvent(sqsRecord(ledgerEvent({ subject: A, type: 'ledger.debit.v1', amount: 6 }))),
@@ -99,7 +117,15 @@ describe('events consumer', () => {
   it('retries, never dead-letters, when the account guard fails on a state that satisfies it', async () => {
     const { handle, letters } = harness(async () => ({
       kind: 'account_rejected',
-      account: { id: A, ownerId: 'o', currency: 'EUR', balance: 500, createdAt: '', updatedAt: '' },
+      account: {
+        id: A,
+        ownerId: 'o',
+        currency: 'EUR',
+        balance: 500,
+        available: 500,
+        createdAt: '',
+        updatedAt: '',
+      },
     }));
     const res = await handle(sqsEvent(sqsRecord(ledgerEvent({ subject: A }), 'odd')));
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'odd' }]);
