@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { canonicalJson, type Json, requestFingerprint } from '../functions/core/fingerprint';
-import { createDynamoHttpApp } from '../functions/http/dynamo-app';
+import { composeHttpHandler } from '../functions/http/compose';
 import { staticCallbackSecrets } from '../functions/secrets/callback-secrets';
 import { localDynamoClient, startDynamoLocal } from '../local/dynamodb';
 import { ensureLedgerTable } from '../local/table';
@@ -59,8 +59,8 @@ async function dynamoBench() {
   try {
     const tableName = 'ledger-bench';
     await ensureLedgerTable(client, tableName);
-    const app = createDynamoHttpApp({
-      client,
+    const app = composeHttpHandler({
+      dynamo: client,
       config: {
         tableName,
         idempotencyRetentionSeconds: 3600,

@@ -1,7 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { addComplianceChecks } from '../lib/compliance';
-import { type LedgerConfig, LedgerConfigError, ledgerConfigFromContext } from '../lib/config';
+import { type LedgerConfig, LedgerConfigError } from '../lib/config';
 import { createLedgerStacks } from '../lib/ledger-app';
+import { ledgerConfigFromContext } from '../lib/stage-context';
 
 const app = new App();
 

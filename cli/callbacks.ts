@@ -14,8 +14,8 @@ export interface CallbackSpec {
   readonly id?: string;
 }
 
-export const CALLBACK_SOURCE = 'urn:idempotent-ledger:cli';
-export const CALLBACK_TYPE = 'export.execution.progress';
+const CALLBACK_SOURCE = 'urn:idempotent-ledger:cli';
+const CALLBACK_TYPE = 'export.execution.progress';
 
 /** The CloudEvents 1.0 body, serialised once: the signature covers these exact bytes. */
 export function callbackBody(spec: CallbackSpec, now: Date = new Date()): string {

@@ -1,8 +1,11 @@
+import {
+  DEFAULT_PORT,
+  DEFAULT_SQS_PORT,
+  LOCAL_AWS,
+  localCallbackSecretsJson,
+} from '../functions/contract/local-stack';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../functions/contract/retention';
 import { parseSecretMap, type SecretMap, secretsOf } from '../functions/secrets/callback-secrets';
-import { localCallbackSecretsJson } from '../local/callback-secrets';
-import { LOCAL_AWS } from '../local/dynamodb';
-import { DEFAULT_PORT, DEFAULT_SQS_PORT } from '../local/settings';
 import { CliError, UsageError } from './errors';
 
 /**

@@ -6,6 +6,9 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { applicationIdOf, type ExportJob, parseExportJob } from '../functions/contract/export-job';
+import { sleep } from '../functions/core/retry';
+import { describeError } from '../functions/observability/log';
 import { type CallbackResponse, callbackBody, postCallback } from './callbacks';
 import { CliError } from './errors';
 
@@ -17,16 +20,6 @@ import { CliError } from './errors';
  * reported stays on the queue and comes back after its visibility timeout.
  */
 
-export interface ExportJobMessage {
-  readonly taskId: string;
-  readonly executionId: string;
-  readonly accountId: string;
-  readonly format: string;
-  readonly callbackPath: string;
-}
-
-export const CALLBACK_PATH_PREFIX = '/v1/callbacks/';
-
 /** What the worker reports for every job, in order; sequence = index + 1. */
 export const WORKER_STEPS = [
   { status: 'RUNNING', progress: 0 },
@@ -35,10 +28,10 @@ export const WORKER_STEPS = [
 ] as const;
 
 export type JobResult =
-  | { readonly kind: 'done'; readonly job: ExportJobMessage }
-  | { readonly kind: 'duplicate'; readonly job: ExportJobMessage }
+  | { readonly kind: 'done'; readonly job: ExportJob }
+  | { readonly kind: 'duplicate'; readonly job: ExportJob }
   | { readonly kind: 'skipped'; readonly reason: string }
-  | { readonly kind: 'failed'; readonly reason: string; readonly job?: ExportJobMessage };
+  | { readonly kind: 'failed'; readonly reason: string; readonly job?: ExportJob };
 
 export interface WorkerOptions {
   readonly sqs: SQSClient;
@@ -76,7 +69,7 @@ export interface WorkerSummary {
 /** How often a callback is tried when the API is unreachable or answers 5xx/429. */
 const CALLBACK_ATTEMPTS = 3;
 
-export class DemoWorker {
+class DemoWorker {
   /** executionIds reported to the end; a second delivery of one is deleted unreported. */
   private readonly finished = new Set<string>();
   private readonly log: (line: string) => void;
@@ -97,7 +90,7 @@ export class DemoWorker {
         messages = await this.receive();
       } catch (error) {
         if (options.signal?.aborted) break;
-        throw new CliError(`cannot receive from ${options.queueUrl}: ${describe(error)}`);
+        throw new CliError(`cannot receive from ${options.queueUrl}: ${describeError(error)}`);
       }
       for (const message of messages) {
         if (options.signal?.aborted) break;
@@ -131,12 +124,14 @@ export class DemoWorker {
 
   /** One message: parse, dedup, report, delete. Never throws (except when stopped). */
   async handle(message: Message): Promise<JobResult> {
-    const job = parseJob(message.Body);
-    if (typeof job === 'string') {
-      this.log(`message ${message.MessageId}: not an export job (${job}); left on the queue`);
-      return { kind: 'failed', reason: job };
+    const parsed = parseExportJob(message.Body);
+    if (!parsed.ok) {
+      const { reason } = parsed;
+      this.log(`message ${message.MessageId}: not an export job (${reason}); left on the queue`);
+      return { kind: 'failed', reason };
     }
-    const app = job.callbackPath.slice(CALLBACK_PATH_PREFIX.length);
+    const { job } = parsed;
+    const app = applicationIdOf(job.callbackPath);
     const label = `task ${job.taskId} execution ${job.executionId}`;
     if (this.options.app !== undefined && app !== this.options.app) {
       const reason = `addressed to application "${app}", this worker is "${this.options.app}"`;
@@ -228,16 +223,12 @@ export class DemoWorker {
         }),
       );
     } catch (error) {
-      this.log(`could not delete message ${message.MessageId}: ${describe(error)}`);
+      this.log(`could not delete message ${message.MessageId}: ${describeError(error)}`);
     }
   }
 
   /** Stopped mid-job: the message becomes visible again at once for the next worker. */
-  private async stopped(
-    message: Message,
-    label: string,
-    job: ExportJobMessage,
-  ): Promise<JobResult> {
+  private async stopped(message: Message, label: string, job: ExportJob): Promise<JobResult> {
     try {
       await this.options.sqs.send(
         new ChangeMessageVisibilityCommand({
@@ -256,43 +247,4 @@ export class DemoWorker {
 
 export function runWorker(options: WorkerOptions): Promise<WorkerSummary> {
   return new DemoWorker(options).run();
-}
-
-/** The job of contract §8, or why the body is not one. */
-export function parseJob(body: string | undefined): ExportJobMessage | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(body ?? '');
-  } catch {
-    return 'body is not JSON';
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return 'body is not a JSON object';
-  }
-  const job = value as Record<string, unknown>;
-  for (const field of ['taskId', 'executionId', 'accountId', 'format', 'callbackPath']) {
-    if (typeof job[field] !== 'string' || job[field] === '') return `${field} is missing`;
-  }
-  const path = job.callbackPath as string;
-  if (!/^\/v1\/callbacks\/[A-Za-z0-9._-]{1,64}$/.test(path)) {
-    return `callbackPath "${path}" is not /v1/callbacks/<applicationId>`;
-  }
-  return job as unknown as ExportJobMessage;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { APPLICATION_ID_PATTERN } from './contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from './contract/retention';
+import { parseSecretMap, type SecretMap } from './secrets/callback-secrets';
 
+/** What every function reads; each function's own variables come on top (FunctionConfigs). */
 export interface ServiceConfig {
   /** DynamoDB table holding accounts, ledger entries and idempotency/inbox records. */
   readonly tableName: string;
@@ -19,33 +22,100 @@ export interface ServiceConfig {
   readonly callbackApplicationId: string;
 }
 
+/** Where the HTTP function reads callback signing secrets (contract §7). */
+export type CallbackSecretsSource =
+  | { readonly secretArn: string }
+  | { readonly document: SecretMap };
+
+export interface HttpConfig extends ServiceConfig {
+  readonly callbackSecrets: CallbackSecretsSource;
+}
+export interface EventsConfig extends ServiceConfig {
+  /** `ledger-events-dlq`, where poison events go at once (contract §6). */
+  readonly deadLetterQueueUrl: string;
+}
+export interface DispatcherConfig extends ServiceConfig {
+  /** `export-jobs`, where the outbox delivers (contract §8). */
+  readonly exportJobsQueueUrl: string;
+}
+
+/** Each Lambda function's configuration; a new function adds its entry here and below. */
+export interface FunctionConfigs {
+  readonly http: HttpConfig;
+  readonly events: EventsConfig;
+  readonly dispatcher: DispatcherConfig;
+}
+export type FunctionName = keyof FunctionConfigs;
+
 const positiveInt = (fallback: number) =>
   z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(fallback);
+const queueUrl = (name: string) => z.url({ error: `${name} must be the queue URL` });
+const optionalText = z.string().trim().min(1).optional();
 
-const envSchema = z.object({
+const serviceEnv = z.object({
   TABLE_NAME: z.string().min(1, 'TABLE_NAME must name the ledger table'),
   IDEMPOTENCY_RETENTION_SECONDS: positiveInt(DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
   INBOX_RETENTION_SECONDS: positiveInt(DEFAULT_INBOX_RETENTION_SECONDS),
   EXPORT_FEE: positiveInt(DEFAULT_EXPORT_FEE),
   CALLBACK_APPLICATION_ID: z
     .string()
-    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
+    .regex(APPLICATION_ID_PATTERN, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
     .default(DEFAULT_CALLBACK_APPLICATION_ID),
 });
 
-/** Reads and validates configuration once at cold start; a bad value fails loudly. */
-export function loadConfig(env: Record<string, string | undefined>): ServiceConfig {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+/** Each function's own variables, read into the fields its configuration adds. */
+const functionEnv = {
+  http: z
+    .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
+    .transform((e, ctx): Omit<HttpConfig, keyof ServiceConfig> => {
+      if (e.CALLBACK_SECRETS_ARN) return { callbackSecrets: { secretArn: e.CALLBACK_SECRETS_ARN } };
+      const path = e.CALLBACK_SECRETS ? 'CALLBACK_SECRETS' : 'CALLBACK_SECRETS_ARN';
+      try {
+        if (e.CALLBACK_SECRETS)
+          return { callbackSecrets: { document: parseSecretMap(e.CALLBACK_SECRETS) } };
+        ctx.addIssue({
+          code: 'custom',
+          path: [path],
+          message: 'set CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS)',
+        });
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', path: [path], message: (error as Error).message });
+      }
+      return z.NEVER;
+    }),
+  events: z
+    .object({ DLQ_URL: queueUrl('DLQ_URL') })
+    .transform((e): Omit<EventsConfig, keyof ServiceConfig> => ({ deadLetterQueueUrl: e.DLQ_URL })),
+  dispatcher: z.object({ EXPORT_JOBS_QUEUE_URL: queueUrl('EXPORT_JOBS_QUEUE_URL') }).transform(
+    (e): Omit<DispatcherConfig, keyof ServiceConfig> => ({
+      exportJobsQueueUrl: e.EXPORT_JOBS_QUEUE_URL,
+    }),
+  ),
+} satisfies Record<FunctionName, z.ZodType>;
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads and validates configuration once at cold start; a bad or missing value fails loudly,
+ * every problem in one message. With a function name it adds that function's variables.
+ */
+export function loadConfig(env: Env): ServiceConfig;
+export function loadConfig<F extends FunctionName>(env: Env, fn: F): FunctionConfigs[F];
+export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
+  const shared = serviceEnv.safeParse(env);
+  const own = fn === undefined ? undefined : functionEnv[fn].safeParse(env);
+  const issues = [...(shared.error?.issues ?? []), ...(own?.error?.issues ?? [])];
+  if (!shared.success || own?.success === false) {
+    const problems = issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
-  const e = parsed.data;
-  return {
+  const e = shared.data;
+  const config: ServiceConfig = {
     tableName: e.TABLE_NAME,
     idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_SECONDS,
     inboxRetentionSeconds: e.INBOX_RETENTION_SECONDS,
     exportFee: e.EXPORT_FEE,
     callbackApplicationId: e.CALLBACK_APPLICATION_ID,
   };
+  return own === undefined ? config : { ...config, ...own.data };
 }

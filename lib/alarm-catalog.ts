@@ -9,7 +9,7 @@ import type { Duration } from 'aws-cdk-lib';
  */
 
 /** The operators' alarm reference, relative to the repository root. */
-export const ALARMS_RUNBOOK = 'docs/alarms.md';
+const ALARMS_RUNBOOK = 'docs/alarms.md';
 
 /** Link to the runbook section of the alarm with `slug`. */
 export const alarmRunbook = (slug: string): string => `${ALARMS_RUNBOOK}#${slug}`;

@@ -12,7 +12,7 @@ export const EVENTS_CONSUMER_TIMEOUT = Duration.seconds(30);
  * AWS guidance for SQS event sources: the queue's visibility timeout is at least six times the
  * function timeout, so Lambda can retry a throttled batch before its messages reappear.
  */
-export const VISIBILITY_TIMEOUT_FACTOR = 6;
+const VISIBILITY_TIMEOUT_FACTOR = 6;
 
 /** Smallest visibility timeout allowed for a queue consumed by a function with `consumerTimeout`. */
 export function minimumVisibilityTimeout(consumerTimeout: Duration): Duration {

@@ -13,12 +13,8 @@ export interface LedgerStacks {
 export interface LedgerStacksOptions {
   /** @default - environment-agnostic stacks */
   readonly env?: Environment;
-  /** Test-only: skip esbuild for the HTTP function. @default - real bundling */
-  readonly httpHandlerCode?: lambda.Code;
-  /** Test-only: skip esbuild for the events consumer. @default - real bundling */
-  readonly eventsHandlerCode?: lambda.Code;
-  /** Test-only: skip esbuild for the outbox dispatcher. @default - real bundling */
-  readonly dispatcherHandlerCode?: lambda.Code;
+  /** Test-only: one pre-built code for every function, no esbuild. @default - real bundling */
+  readonly handlerCode?: lambda.Code;
 }
 
 /** Prefix of every name a stage gives out (stacks, alarms, topic, dashboard). */
@@ -61,27 +57,10 @@ export function createLedgerStacks(
     exportJobQueues: stateful.exportJobQueues,
     outboxDispatchDeadLetterQueue: stateful.outboxDispatchDeadLetterQueue,
     callbackSecret: stateful.callbackSecret,
-    callbackApplicationId: config.callbackApplicationId,
-    auth: config.auth,
-    idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
-    inboxRetentionSeconds: config.inboxRetentionSeconds,
-    exportFee: config.exportFee,
-    httpHandlerCode: options.httpHandlerCode,
-    eventsConsumerTimeout,
-    eventsBatchSize: config.eventsBatchSize,
-    eventsMaxConcurrency: config.eventsMaxConcurrency,
-    eventsHandlerCode: options.eventsHandlerCode,
-    dispatcherHandlerCode: options.dispatcherHandlerCode,
+    config,
     namePrefix: stagePrefix(config.stage),
-    logRetentionDays: config.logRetentionDays,
-    logRemovalPolicy: removalPolicy,
-    apiThrottle: config.apiThrottle,
-    callbackThrottle: config.callbackThrottle,
-    httpReservedConcurrency: config.httpReservedConcurrency,
-    // null: the stage reserves nothing for the dispatcher (`dispatcherReservedConcurrency=none`).
-    dispatcherReservedConcurrency: config.dispatcherReservedConcurrency ?? null,
-    alarmEmail: config.alarmEmail,
-    api5xxThreshold: config.api5xxThreshold,
+    eventsConsumerTimeout,
+    handlerCode: options.handlerCode,
   });
   // Passing `stateful.table` already makes the stateless stack depend on the stateful one.
 

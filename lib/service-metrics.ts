@@ -19,7 +19,7 @@ export const LEDGER_METRICS_NAMESPACE = METRICS_NAMESPACE;
 export { POISON_CODES, SERVICE_NAMES, type ServiceName };
 
 /** Which services publish each metric (what the code emits today). */
-export const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
+const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.idempotentReplay]: [SERVICE_NAMES.http],
   [METRICS.idempotencyKeyReused]: [SERVICE_NAMES.http],
   [METRICS.inboxDuplicate]: [SERVICE_NAMES.events],

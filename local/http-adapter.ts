@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PROBLEM_TYPE_BASE } from '../functions/http/problems';
 import type { HttpHandler, HttpResult } from '../functions/http/types';
 import { buildHttpEvent } from './http-event';
 
@@ -16,9 +17,7 @@ import { buildHttpEvent } from './http-event';
  */
 
 /** Protects the process; the app itself answers 413 above the contract's 64 KiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** Same `type` base and titles as functions/http/problems.ts, so callers see one style. */
-export const PROBLEM_TYPE_BASE = 'https://idempotent-ledger.dev/problems/';
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpAdapterOptions {
   readonly maxBodyBytes?: number;
@@ -32,7 +31,7 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-export function createRequestListener(
+function createRequestListener(
   handler: HttpHandler,
   options: HttpAdapterOptions = {},
 ): RequestListener {
@@ -186,12 +185,7 @@ function writeResult(res: ServerResponse, result: HttpResult): void {
   res.end(body);
 }
 
-export function sendProblem(
-  res: ServerResponse,
-  status: number,
-  code: string,
-  detail: string,
-): void {
+function sendProblem(res: ServerResponse, status: number, code: string, detail: string): void {
   const title = TITLES[status] ?? 'Error';
   const body = JSON.stringify({ type: `${PROBLEM_TYPE_BASE}${code}`, title, status, detail, code });
   res.writeHead(status, {

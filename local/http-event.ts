@@ -6,11 +6,11 @@ import type { HttpEvent } from '../functions/http/types';
  */
 
 /** The header the local stack (and only the local stack) reads as the caller's identity. */
-export const PRINCIPAL_HEADER = 'x-principal-id';
+const PRINCIPAL_HEADER = 'x-principal-id';
 const PRINCIPAL_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 
-export const LOCAL_ACCOUNT_ID = '000000000000';
-export const LOCAL_API_ID = 'local';
+const LOCAL_ACCOUNT_ID = '000000000000';
+const LOCAL_API_ID = 'local';
 
 export interface RawHttpRequest {
   readonly method: string;
@@ -26,7 +26,7 @@ export interface RawHttpRequest {
 }
 
 /** Returns the principal named by `X-Principal-Id`, or undefined when absent or malformed. */
-export function principalFromHeader(value: string | undefined): string | undefined {
+function principalFromHeader(value: string | undefined): string | undefined {
   return value !== undefined && PRINCIPAL_PATTERN.test(value) ? value : undefined;
 }
 
@@ -121,7 +121,7 @@ const TEXTUAL = [
 ];
 
 /** Text and JSON-like bodies pass as UTF-8 text; anything else (or no type) as base64. */
-export function isTextual(contentType: string | undefined): boolean {
+function isTextual(contentType: string | undefined): boolean {
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
   return mediaType !== undefined && TEXTUAL.some((pattern) => pattern.test(mediaType));
 }
@@ -139,7 +139,7 @@ function decodeUtf8(body: Buffer): string | undefined {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** API Gateway's `requestContext.time` format: `12/Mar/2020:19:03:58 +0000`. */
-export function formatRequestTime(date: Date): string {
+function formatRequestTime(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return (
     `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +

@@ -6,7 +6,9 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import { abortableSleep, describeError, preview } from './text-and-timing';
+import { sleep } from '../functions/core/retry';
+import { describeError } from '../functions/observability/log';
+import { preview } from './preview';
 
 /**
  * A stand-in for the Lambda SQS event source mapping with ReportBatchItemFailures: long-polls
@@ -52,9 +54,9 @@ export type BatchVerdict =
   | { readonly ok: true; readonly failed: ReadonlySet<string> }
   | { readonly ok: false; readonly reason: string };
 
-export const DEFAULT_BATCH_SIZE = 10;
-export const DEFAULT_WAIT_TIME_SECONDS = 1;
-export const DEFAULT_VISIBILITY_TIMEOUT_SECONDS = 5;
+const DEFAULT_BATCH_SIZE = 10;
+const DEFAULT_WAIT_TIME_SECONDS = 1;
+const DEFAULT_VISIBILITY_TIMEOUT_SECONDS = 5;
 const MAX_BACKOFF_MS = 10_000;
 
 export class SqsPoller {
@@ -105,7 +107,7 @@ export class SqsPoller {
       } catch (error) {
         if (signal.aborted) break;
         this.log(`receive failed: ${describeError(error)}; retrying in ${backoff} ms`);
-        await abortableSleep(backoff, signal);
+        await sleep(backoff, signal);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
@@ -203,7 +205,7 @@ export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoll
 }
 
 /** One SQS message as the Lambda event source mapping delivers it. */
-export function toSqsRecord(message: Message, queueArn: string, region: string): SQSRecord {
+function toSqsRecord(message: Message, queueArn: string, region: string): SQSRecord {
   const system = message.Attributes ?? {};
   const attributes: SQSRecordAttributes = {
     ...system,

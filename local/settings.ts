@@ -1,6 +1,12 @@
 import { loadConfig, type ServiceConfig } from '../functions/config';
+import {
+  DEFAULT_DYNAMODB_PORT,
+  DEFAULT_PORT,
+  DEFAULT_SQS_PORT,
+  DEFAULT_TABLE_NAME,
+  localCallbackSecretsJson,
+} from '../functions/contract/local-stack';
 import { parseSecretMap } from '../functions/secrets/callback-secrets';
-import { localCallbackSecretsJson } from './callback-secrets';
 
 /** What `npm start` reads from the environment (contract §9). */
 export interface LocalSettings {
@@ -29,11 +35,7 @@ export interface LocalSettings {
   readonly callbackSecretsGiven: boolean;
 }
 
-export const DEFAULT_PORT = 3000;
-export const DEFAULT_DYNAMODB_PORT = 8000;
-export const DEFAULT_TABLE_NAME = 'ledger';
-export const DEFAULT_SQS_PORT = 4566;
-export const DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS = 5;
+const DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS = 5;
 export const DEFAULT_SWEEP_INTERVAL_SECONDS = 2;
 
 /** Reads and validates the local stack's variables; a bad value throws a readable error. */

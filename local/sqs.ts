@@ -6,14 +6,9 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
-import { LOCAL_AWS } from './dynamodb';
-
-/** Queue names of contract §1; the same names as on AWS. */
-export const LEDGER_EVENTS_QUEUE = 'ledger-events';
-export const LEDGER_EVENTS_DLQ = 'ledger-events-dlq';
-export const EXPORT_JOBS_QUEUE = 'export-jobs';
-/** Redrive after this many receives (contract §6). */
-export const MAX_RECEIVE_COUNT = 5;
+import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { MAX_RECEIVE_COUNT, QUEUE_NAMES } from '../functions/contract/names';
+import { waitUntilAnswering } from './wait-until-answering';
 
 export function localSqsClient(endpoint: string): SQSClient {
   return new SQSClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
@@ -63,23 +58,13 @@ export async function waitUntilSqsAnswers(
   signal?: AbortSignal,
 ): Promise<void> {
   const client = localSqsClient(endpoint);
-  const deadline = Date.now() + timeoutMs;
   try {
-    for (;;) {
-      signal?.throwIfAborted();
-      try {
-        await client.send(new ListQueuesCommand({ MaxResults: 1 }), { abortSignal: signal });
-        return;
-      } catch (error) {
-        signal?.throwIfAborted();
-        if (Date.now() > deadline) {
-          throw new Error(`SQS at ${endpoint} did not answer in ${timeoutMs} ms`, {
-            cause: error,
-          });
-        }
-        await new Promise((resolve) => setTimeout(resolve, 150));
-      }
-    }
+    await waitUntilAnswering(
+      `SQS at ${endpoint}`,
+      (abortSignal) => client.send(new ListQueuesCommand({ MaxResults: 1 }), { abortSignal }),
+      timeoutMs,
+      signal,
+    );
   } finally {
     client.destroy();
   }
@@ -103,10 +88,10 @@ export interface LocalQueues {
  * Safe to run again: existing queues and their messages are kept.
  */
 export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Promise<LocalQueues> {
-  const deadLetters = await ensureQueue(client, LEDGER_EVENTS_DLQ, signal);
-  const ledgerEvents = await ensureQueue(client, LEDGER_EVENTS_QUEUE, signal);
+  const deadLetters = await ensureQueue(client, QUEUE_NAMES.ledgerEventsDeadLetter, signal);
+  const ledgerEvents = await ensureQueue(client, QUEUE_NAMES.ledgerEvents, signal);
   await ensureRedrivePolicy(client, ledgerEvents, deadLetters.arn, signal);
-  const exportJobs = await ensureQueue(client, EXPORT_JOBS_QUEUE, signal);
+  const exportJobs = await ensureQueue(client, QUEUE_NAMES.exportJobs, signal);
   return { ledgerEvents, deadLetters, exportJobs };
 }
 

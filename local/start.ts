@@ -1,17 +1,26 @@
 /**
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
- * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, queue poller, and the outbox
- * dispatcher behind the table's stream (it needs the queues), then the sweeper of due holds.
- * `ready` is printed after that.
+ * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, the events consumer behind a
+ * queue poller, the outbox dispatcher behind the table's stream, then the sweeper of due items on
+ * its interval. `ready` is printed after that. Each function is composed in local/functions.ts
+ * and started here behind its trigger.
  */
 import { banner } from './banner';
-import { startDispatcherService } from './services/dispatcher';
+import {
+  type LocalResources,
+  localDispatcherHandler,
+  localEventsHandler,
+  localHttpHandler,
+  localSweeper,
+} from './functions';
 import { startDynamoService } from './services/dynamodb';
 import { reserveHttpPort, startHttpService } from './services/http';
 import { Lifecycle } from './services/lifecycle';
-import { startPollerService } from './services/poller';
+import { lineLog } from './services/line-log';
+import { startQueueTrigger } from './services/queue';
 import { reserveSqsPort, startSqsService } from './services/sqs';
+import { startStreamTrigger } from './services/stream';
 import { startSweeperService } from './services/sweeper';
 import { type LocalSettings, readLocalSettings } from './settings';
 
@@ -78,12 +87,11 @@ async function startStack(settings: LocalSettings): Promise<void> {
     },
   });
 
+  const { config, callbackSecrets } = settings;
   out('starting the HTTP API...');
   const http = await startHttpService(lifecycle, {
     port: settings.port,
-    dynamoClient: dynamo.client,
-    config: settings.config,
-    callbackSecrets: settings.callbackSecrets,
+    handler: localHttpHandler({ config, callbackSecrets, dynamo: dynamo.client }),
     log: (line) => out(`[http] ${line}`),
   });
 
@@ -94,32 +102,43 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.sqsPort,
     endpoint: settings.sqsEndpoint,
   });
+  const local: LocalResources = {
+    config,
+    callbackSecrets,
+    dynamo: dynamo.client,
+    sqs: sqs.client,
+    queues: sqs.queues,
+  };
 
   out('starting the queue poller...');
-  await startPollerService(lifecycle, {
+  await startQueueTrigger(lifecycle, {
     sqs,
-    dynamoClient: dynamo.client,
-    config: settings.config,
+    queue: sqs.queues.ledgerEvents,
+    handler: localEventsHandler(
+      local,
+      lineLog((line) => out(`[events] ${line}`)),
+    ),
     visibilityTimeoutSeconds: settings.sqsVisibilityTimeoutSeconds,
     log: (line) => out(`[poller] ${line}`),
-    eventsLog: (line) => out(`[events] ${line}`),
   });
 
   out('starting the outbox dispatcher (stream poller)...');
-  const dispatcher = await startDispatcherService(lifecycle, {
+  const dispatcher = await startStreamTrigger(lifecycle, {
     dynamo,
-    sqs,
-    config: settings.config,
+    tableName: config.tableName,
+    handler: localDispatcherHandler(
+      local,
+      lineLog((line) => out(`[outbox] ${line}`)),
+    ),
     log: (line) => out(`[stream] ${line}`),
-    outboxLog: (line) => out(`[outbox] ${line}`),
   });
 
   out(`starting the sweeper (every ${settings.sweepIntervalSeconds} s)...`);
+  const sweepLog = lineLog((line) => out(`[sweep] ${line}`));
   startSweeperService(lifecycle, {
-    dynamoClient: dynamo.client,
-    tableName: settings.config.tableName,
+    sweep: localSweeper(local, sweepLog),
     intervalSeconds: settings.sweepIntervalSeconds,
-    log: (line) => out(`[sweep] ${line}`),
+    log: sweepLog,
   });
 
   lifecycle.signal.throwIfAborted();

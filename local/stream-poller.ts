@@ -14,7 +14,9 @@ import type {
   DynamoDBStreamEvent,
   AttributeValue as LambdaAttributeValue,
 } from 'aws-lambda';
-import { abortableSleep, describeError, preview } from './text-and-timing';
+import { sleep } from '../functions/core/retry';
+import { describeError } from '../functions/observability/log';
+import { preview } from './preview';
 
 /**
  * A stand-in for the Lambda DynamoDB Streams event source mapping with
@@ -60,9 +62,9 @@ export interface StreamPollerOptions {
   readonly log?: (line: string) => void;
 }
 
-export const DEFAULT_STREAM_BATCH_SIZE = 100;
-export const DEFAULT_IDLE_DELAY_MS = 250;
-export const DEFAULT_DESCRIBE_INTERVAL_MS = 5_000;
+const DEFAULT_STREAM_BATCH_SIZE = 100;
+const DEFAULT_IDLE_DELAY_MS = 250;
+const DEFAULT_DESCRIBE_INTERVAL_MS = 5_000;
 const DEFAULT_RETRY_BACKOFF_MS = 500;
 const DEFAULT_MAX_BACKOFF_MS = 10_000;
 
@@ -181,7 +183,7 @@ export class StreamPoller {
         if (signal.aborted) break;
         this.log(`unexpected error: ${describeError(error)}`);
       }
-      if (!worked) await abortableSleep(idle, signal);
+      if (!worked) await sleep(idle, signal);
     }
   }
 
@@ -494,7 +496,7 @@ function toLambdaImage(
 }
 
 /** The SDK's attribute value (binary as bytes) → Lambda's JSON one (binary as base64). */
-export function toLambdaValue(value: AttributeValue): LambdaAttributeValue | undefined {
+function toLambdaValue(value: AttributeValue): LambdaAttributeValue | undefined {
   if (value.S !== undefined) return { S: value.S };
   if (value.N !== undefined) return { N: value.N };
   if (value.BOOL !== undefined) return { BOOL: value.BOOL };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EXPORT_JOBS_QUEUE } from '../../local/sqs';
+import { QUEUE_NAMES } from '../../functions/contract/names';
+import { sleep } from '../../functions/core/retry';
 import { apiClient, expectStatus } from '../api';
 import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../args';
 import type { Command } from '../command';
@@ -55,7 +56,7 @@ Runs the export loop against a running \`npm start\`, step by step:
   1. creates an EUR account for principal "demo" (POST /v1/accounts)
   2. credits it (POST /v1/accounts/<id>/transactions)
   3. requests an export (POST /v1/accounts/<id>/exports): 202 with the task; the fee is
-     debited and the outbox dispatcher puts a job on ${EXPORT_JOBS_QUEUE}
+     debited and the outbox dispatcher puts a job on ${QUEUE_NAMES.exportJobs}
   4. runs the demo worker (see \`npm run cli -- worker --help\`) until the task is SUCCEEDED
      with progress 100
   5. prints the task (GET /v1/tasks/<id>)
@@ -123,7 +124,7 @@ Options:
         `balance ${args.amount} -> ${after.balance} (export fee ${args.amount - Number(after.balance)})`,
     );
 
-    step(4, `running the demo worker on ${EXPORT_JOBS_QUEUE} until the task is SUCCEEDED...`);
+    step(4, `running the demo worker on ${QUEUE_NAMES.exportJobs} until the task is SUCCEEDED...`);
     const final = await workUntilDone(args, ctx, taskId, api);
 
     step(5, `GET /v1/tasks/${taskId}:`);
@@ -146,7 +147,7 @@ async function workUntilDone(
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   let failure: string | undefined;
   try {
-    const url = await queueUrl(client, args.sqs, EXPORT_JOBS_QUEUE, ctx.signal);
+    const url = await queueUrl(client, args.sqs, QUEUE_NAMES.exportJobs, ctx.signal);
     const worker = runWorker({
       sqs: client,
       queueUrl: url,
@@ -181,10 +182,10 @@ async function workUntilDone(
           throw new CliError(
             `the task is still ${task.status} (progress ${task.progress}) after ${args.timeoutMs / 1000} s. ` +
               'Is `npm start` running with the outbox dispatcher (its banner has an "Outbox" line)? ' +
-              `Look at the queue with \`npm run cli -- tail --queue ${EXPORT_JOBS_QUEUE}\`.`,
+              `Look at the queue with \`npm run cli -- tail --queue ${QUEUE_NAMES.exportJobs}\`.`,
           );
         }
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await sleep(250);
       }
     } finally {
       stop.abort();

@@ -9,7 +9,7 @@ import {
   SQSClient,
   StartMessageMoveTaskCommand,
 } from '@aws-sdk/client-sqs';
-import { LEDGER_EVENTS_DLQ, LEDGER_EVENTS_QUEUE } from '../../local/sqs';
+import { QUEUE_NAMES } from '../../functions/contract/names';
 import { intOption, oneOf, parseCommandArgs, stringOption } from '../args';
 import type { CliContext, Command } from '../command';
 import { sqsEndpoint } from '../config';
@@ -49,9 +49,10 @@ export function parseRedriveArgs(argv: readonly string[], env: Record<string, st
   const mode: Mode = oneOf(values, 'mode', NAME, MODES) ?? 'auto';
   return {
     help: false as const,
-    dlq: stringOption(values, 'dlq') ?? LEDGER_EVENTS_DLQ,
+    dlq: stringOption(values, 'dlq') ?? QUEUE_NAMES.ledgerEventsDeadLetter,
     to:
-      stringOption(values, 'to') ?? sourceQueueOf(stringOption(values, 'dlq') ?? LEDGER_EVENTS_DLQ),
+      stringOption(values, 'to') ??
+      sourceQueueOf(stringOption(values, 'dlq') ?? QUEUE_NAMES.ledgerEventsDeadLetter),
     // SQS move tasks exist on AWS; the local emulator has none, so locally we copy.
     mode: mode === 'auto' ? (aws ? 'move-task' : 'copy') : mode,
     aws,
@@ -65,8 +66,8 @@ export function parseRedriveArgs(argv: readonly string[], env: Record<string, st
  * The queue a DLQ belongs to, by the naming every stage uses (`<name>-dlq` → `<name>`). Given
  * explicitly because messages the consumer dead-lettered itself record no source queue.
  */
-export function sourceQueueOf(dlq: string): string {
-  return dlq.endsWith('-dlq') ? dlq.slice(0, -'-dlq'.length) : LEDGER_EVENTS_QUEUE;
+function sourceQueueOf(dlq: string): string {
+  return dlq.endsWith('-dlq') ? dlq.slice(0, -'-dlq'.length) : QUEUE_NAMES.ledgerEvents;
 }
 
 export const redriveCommand: Command = {
@@ -87,7 +88,7 @@ inbox drops any event that was already applied, and one that is still poison ret
   auto        move-task with --aws, copy otherwise (the local emulator has no move tasks).
 
 Options:
-  --dlq <name>     dead-letter queue name or URL (default ${LEDGER_EVENTS_DLQ})
+  --dlq <name>     dead-letter queue name or URL (default ${QUEUE_NAMES.ledgerEventsDeadLetter})
   --to <name>      destination queue name or URL (default: the DLQ's name without -dlq,
                    e.g. prod-ledger-events-dlq -> prod-ledger-events). Always explicit in
                    the move task: what the consumer dead-lettered itself records no source.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { LEDGER_EVENTS_QUEUE } from '../../local/sqs';
+import { QUEUE_NAMES } from '../../functions/contract/names';
 import { intOption, oneOf, parseCommandArgs, requireString, stringOption } from '../args';
 import type { Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
@@ -27,7 +27,7 @@ export interface LedgerEvent {
   readonly data: { amount: number; currency: string; paymentId?: string; reference?: string };
 }
 
-export const DEFAULT_EVENT_SOURCE = 'urn:idempotent-ledger:cli';
+const DEFAULT_EVENT_SOURCE = 'urn:idempotent-ledger:cli';
 
 const OPTIONS = {
   account: { type: 'string' },
@@ -83,7 +83,7 @@ export const sendEventCommand: Command = {
   summary: 'send a ledger CloudEvent (credit or debit) to the ledger-events queue',
   help: `Usage: npm run cli -- send-event --account <id> --amount <n> [options]
 
-Sends one CloudEvents 1.0 ledger event (contract §6) to the ${LEDGER_EVENTS_QUEUE} queue of the
+Sends one CloudEvents 1.0 ledger event (contract §6) to the ${QUEUE_NAMES.ledgerEvents} queue of the
 local SQS emulator. The stack's queue poller applies it once; GET /v1/accounts/<id> shows the
 new balance. An event that can never apply (unknown account, wrong currency, insufficient
 funds) lands in ledger-events-dlq: see \`npm run cli -- tail --queue ledger-events-dlq\`.
@@ -113,7 +113,7 @@ Example:
     }
     const client = sqsClient(args.sqs);
     try {
-      const url = await queueUrl(client, args.sqs, LEDGER_EVENTS_QUEUE, ctx.signal);
+      const url = await queueUrl(client, args.sqs, QUEUE_NAMES.ledgerEvents, ctx.signal);
       const body = JSON.stringify(args.event);
       const sent = await client
         .send(new SendMessageCommand({ QueueUrl: url, MessageBody: body }), {
@@ -122,7 +122,7 @@ Example:
         .catch((error: unknown) => {
           throw new CliError(`SendMessage to ${url} failed: ${describe(error)}`);
         });
-      ctx.out(`sent message ${sent.MessageId} to ${LEDGER_EVENTS_QUEUE}`);
+      ctx.out(`sent message ${sent.MessageId} to ${QUEUE_NAMES.ledgerEvents}`);
       ctx.out(JSON.stringify(args.event, null, 2));
       return 0;
     } finally {

@@ -5,8 +5,8 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { EXPORT_JOBS_QUEUE, LEDGER_EVENTS_DLQ, LEDGER_EVENTS_QUEUE } from '../../local/sqs';
-import { abortableSleep } from '../../local/text-and-timing';
+import { QUEUE_NAMES } from '../../functions/contract/names';
+import { sleep } from '../../functions/core/retry';
 import { oneOf, parseCommandArgs } from '../args';
 import type { CliContext, Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
@@ -16,7 +16,7 @@ import { pretty } from './callback';
 
 const NAME = 'tail';
 
-export const TAIL_QUEUES = [LEDGER_EVENTS_DLQ, EXPORT_JOBS_QUEUE] as const;
+const TAIL_QUEUES = [QUEUE_NAMES.ledgerEventsDeadLetter, QUEUE_NAMES.exportJobs] as const;
 export type TailQueue = (typeof TAIL_QUEUES)[number];
 
 export interface TailArgs {
@@ -44,9 +44,9 @@ const FOLLOW_INTERVAL_MS = 1_000;
 export function parseTailArgs(argv: readonly string[], env: Env): TailArgs | { help: true } {
   const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
   if (help) return { help: true };
-  if (values.queue === LEDGER_EVENTS_QUEUE) {
+  if (values.queue === QUEUE_NAMES.ledgerEvents) {
     throw new UsageError(
-      `tail does not read ${LEDGER_EVENTS_QUEUE}: every receive counts towards its redrive to the ` +
+      `tail does not read ${QUEUE_NAMES.ledgerEvents}: every receive counts towards its redrive to the ` +
         `DLQ (maxReceiveCount 5), and the stack's poller consumes it within a second anyway`,
       NAME,
     );
@@ -71,7 +71,7 @@ export const tailCommand: Command = {
   help: `Usage: npm run cli -- tail --queue ${TAIL_QUEUES.join('|')} [--follow] [--delete] [--json]
 
 Receives every message on the queue and prints it: id, how often it was received, when it was
-sent, its message attributes (on ${LEDGER_EVENTS_DLQ}: error_code, error_detail,
+sent, its message attributes (on ${QUEUE_NAMES.ledgerEventsDeadLetter}: error_code, error_detail,
 source_message_id) and its body. By default the messages are left on the queue: tail hides
 them while it reads (up to ${HOLD_SECONDS} s) and then makes them visible again at once, so a
 worker or a second tail sees them as before (their receive count does go up).
@@ -85,7 +85,7 @@ Options:
                        SQS_PORT defaults to 4566)
   -h, --help           this help
 
-${LEDGER_EVENTS_QUEUE} is not offered: each receive counts towards its redrive policy.`,
+${QUEUE_NAMES.ledgerEvents} is not offered: each receive counts towards its redrive policy.`,
   async run(argv, ctx) {
     const args = parseTailArgs(argv, ctx.env);
     if (args.help) {
@@ -129,7 +129,7 @@ async function tail(client: SQSClient, url: string, args: TailArgs, ctx: CliCont
       // Not tied to the signal: Ctrl-C must still hand the messages back.
       await (args.delete ? remove(client, url, held) : release(client, url, held));
     }
-    if (args.follow) await abortableSleep(FOLLOW_INTERVAL_MS, ctx.signal);
+    if (args.follow) await sleep(FOLLOW_INTERVAL_MS, ctx.signal);
   } while (args.follow && !ctx.signal.aborted);
   if (!args.json) {
     const verb = args.delete ? 'deleted' : 'left on the queue';
@@ -211,7 +211,7 @@ export function readable(message: Message): string {
   return lines.join('\n');
 }
 
-export function toJson(queue: string, message: Message): Record<string, unknown> {
+function toJson(queue: string, message: Message): Record<string, unknown> {
   let body: unknown = message.Body;
   try {
     body = JSON.parse(message.Body ?? '');

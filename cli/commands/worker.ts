@@ -1,4 +1,4 @@
-import { EXPORT_JOBS_QUEUE } from '../../local/sqs';
+import { QUEUE_NAMES } from '../../functions/contract/names';
 import { parseCommandArgs, secondsOption, stringOption } from '../args';
 import type { Command } from '../command';
 import { apiUrl, type Env, secretsFor, sqsEndpoint } from '../config';
@@ -50,10 +50,10 @@ const steps = WORKER_STEPS.map((s, i) => `${s.status} ${s.progress} (sequence ${
 
 export const workerCommand: Command = {
   name: NAME,
-  summary: `the demo export worker: consume ${EXPORT_JOBS_QUEUE} and report with signed callbacks`,
+  summary: `the demo export worker: consume ${QUEUE_NAMES.exportJobs} and report with signed callbacks`,
   help: `Usage: npm run cli -- worker [--once] [options]
 
-The demo export worker. It consumes ${EXPORT_JOBS_QUEUE} (contract §8) and, for each job, reports
+The demo export worker. It consumes ${QUEUE_NAMES.exportJobs} (contract §8) and, for each job, reports
 through signed callbacks to the job's callbackPath: ${steps},
 each a CloudEvent with a new id, then deletes the message. A job whose executionId it has already
 finished is deleted without reporting (delivery is at least once). A job it could not report
@@ -82,9 +82,9 @@ Exits 1 when --once ends with a job it could not report.`,
     if (args.app !== undefined) secretsFor(args.app, args.secret, ctx.env); // fail early
     const client = sqsClient(args.sqs);
     try {
-      const url = await queueUrl(client, args.sqs, EXPORT_JOBS_QUEUE, ctx.signal);
+      const url = await queueUrl(client, args.sqs, QUEUE_NAMES.exportJobs, ctx.signal);
       ctx.out(
-        `worker: consuming ${EXPORT_JOBS_QUEUE}, reporting to ${args.url}` +
+        `worker: consuming ${QUEUE_NAMES.exportJobs}, reporting to ${args.url}` +
           (args.once ? ` (stops after ${args.idleMs / 1000} s without a job)` : '; Ctrl-C to stop'),
       );
       const summary = await runWorker({

@@ -1,22 +1,19 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import { loadConfig } from '../config';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
-import { createSqsExportJobs } from '../queue/export-jobs';
-import { createOutboxStore } from '../store/outbox-store';
-import { createOutboxDispatcher } from './dispatcher';
+import { composeDispatcherHandler } from './compose';
 
-// Read once per container; a missing variable fails the cold start loudly.
-const env = z
-  .object({ TABLE_NAME: z.string().min(1), EXPORT_JOBS_QUEUE_URL: z.url() })
-  .parse(process.env);
+// Built once per container: configuration is validated at cold start and fails loudly.
+const config = loadConfig(process.env, 'dispatcher');
 const telemetry = lambdaTelemetry(SERVICE_NAMES.dispatcher);
 
 export const handler = telemetry.instrument(
-  createOutboxDispatcher({
-    jobs: createSqsExportJobs(new SQSClient({}), env.EXPORT_JOBS_QUEUE_URL),
-    outbox: createOutboxStore({ client: new DynamoDBClient({}), tableName: env.TABLE_NAME }),
+  composeDispatcherHandler({
+    config,
+    dynamo: new DynamoDBClient({}),
+    sqs: new SQSClient({}),
     log: telemetry.log,
     metrics: telemetry.metrics,
   }),

@@ -1,14 +1,42 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoHttpApp, type DynamoHttpAppOptions } from './dynamo-app';
+import { type TableComposition, tableOptions } from '../composition';
+import type { CallbackSecretsSource, ServiceConfig } from '../config';
+import { noMetrics } from '../observability/metrics';
+import { type CallbackSecrets, fixedCallbackSecrets } from '../secrets/callback-secrets';
+import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
+import { createHoldStore } from '../store/hold-store';
+import { createLedgerStore } from '../store/ledger-store';
+import { createTaskStore } from '../store/task-store';
+import { createTransferStore } from '../store/transfer-store';
+import { createHttpApp } from './app';
 import type { HttpHandler } from './types';
 
-/**
- * Interim stand-in for issue 8's composition (wip/compose), with its signature, so tests of
- * transfers and holds are written once; the merge of main replaces it with the real one.
- */
-export function composeHttpHandler(
-  options: Omit<DynamoHttpAppOptions, 'client'> & { readonly dynamo: DynamoDBClient },
-): HttpHandler {
-  const { dynamo, ...rest } = options;
-  return createDynamoHttpApp({ ...rest, client: dynamo });
+export interface HttpComposition extends TableComposition<ServiceConfig> {
+  readonly callbackSecrets: CallbackSecrets;
+  readonly newId?: () => string;
+}
+
+/** The HTTP function (ledger, transfers, holds, tasks, callbacks) on its DynamoDB stores. */
+export function composeHttpHandler(options: HttpComposition): HttpHandler {
+  const table = tableOptions(options);
+  const tasks = createTaskStore(table);
+  return createHttpApp({
+    ledger: createLedgerStore(table),
+    tasks,
+    callbacks: tasks,
+    transfers: createTransferStore(table),
+    holds: createHoldStore(table),
+    callbackSecrets: options.callbackSecrets,
+    config: options.config,
+    clock: options.clock,
+    newId: options.newId,
+    log: options.log,
+    metrics: options.metrics ?? noMetrics,
+  });
+}
+
+/** Callback secrets from where the configuration says: Secrets Manager, or a fixed document. */
+export function callbackSecretsFrom(source: CallbackSecretsSource): CallbackSecrets {
+  return 'secretArn' in source
+    ? secretsManagerCallbackSecrets(source.secretArn)
+    : fixedCallbackSecrets(source.document);
 }

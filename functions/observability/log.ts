@@ -24,3 +24,8 @@ export function errorFields(error: unknown): LogFields {
     ? { errorName: cause.name, errorMessage: cause.message }
     : { errorName: typeof cause, errorMessage: String(cause) };
 }
+
+/** An error as one line for a human: `Name: message` (pollers' and the CLI's output). */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

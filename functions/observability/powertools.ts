@@ -4,8 +4,6 @@ import type { Context } from 'aws-lambda';
 import type { Log, LogFields } from './log';
 import { METRICS_NAMESPACE, type MetricsPort } from './metrics';
 
-export { METRICS_NAMESPACE };
-
 export interface LambdaTelemetry {
   readonly log: Log;
   readonly metrics: MetricsPort;

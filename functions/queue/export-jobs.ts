@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { ExportJob } from '../core/tasks';
+import type { ExportJob } from '../contract/export-job';
 
 export interface ExportJobQueue {
   send(job: ExportJob): Promise<void>;

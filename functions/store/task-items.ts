@@ -1,4 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { ExportJob } from '../contract/export-job';
 import { OUTBOX_ITEM_KIND } from '../contract/names';
 import type { ExecutionWrite, TaskProjectionWrite } from '../core/callback-service';
 import {
@@ -7,7 +8,6 @@ import {
   type ExecutionRecord,
   type ExecutionStatus,
   type ExportFormat,
-  type ExportJob,
   type TaskRecord,
 } from '../core/tasks';
 import { putNew, toAttributes } from './attributes';

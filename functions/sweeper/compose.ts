@@ -1,58 +1,47 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type TableComposition, tableOptions } from '../composition';
+import type { ServiceConfig } from '../config';
 import { holdExpiryHandler } from '../core/hold-expiry';
 import { Sweeper, type SweepHandler, type SweepReport } from '../core/sweeper';
-import { consoleLog, errorFields, type Log } from '../observability/log';
-import { countRetry, METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
+import { consoleLog, errorFields } from '../observability/log';
+import { METRICS, noMetrics } from '../observability/metrics';
 import { DUE_SHARD_COUNT } from '../store/due-index';
 import { createDueStore } from '../store/due-store';
 import { toHoldRecord } from '../store/hold-items';
 import { createHoldStore } from '../store/hold-store';
+import type { StoreOptions } from '../store/transact';
 
-export interface SweeperDeps {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly clock?: () => Date;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
+export interface SweeperComposition extends TableComposition<ServiceConfig> {
   /** Stop starting new pages after this long. @default unlimited */
   readonly budgetMs?: number;
 }
 
 /**
- * The registration point of the sweeper: one handler per due kind. Holds release here;
- * execution deadlines (the exports' timeouts) join with one more line.
+ * The registration point of the sweeper: one handler per due kind. Holds release here
+ * (docs/contract.md §11); the exports' execution deadlines join with one more line.
  */
-export function sweepHandlers(deps: SweeperDeps, metrics: MetricsPort): SweepHandler[] {
-  const storage = {
-    client: deps.client,
-    tableName: deps.tableName,
-    retry: { onRetry: countRetry(metrics) },
-  };
-  return [holdExpiryHandler(createHoldStore(storage), toHoldRecord)];
+export function sweepHandlers(table: StoreOptions): SweepHandler[] {
+  return [holdExpiryHandler(createHoldStore(table), toHoldRecord)];
 }
 
 /** One sweep: what the scheduled Lambda runs each minute and `npm start` every few seconds. */
 export type SweepRun = () => Promise<SweepReport>;
 
 /** The sweeper's one composition, used by the Lambda handler, the local stack and the tests. */
-export function composeSweeper(deps: SweeperDeps): SweepRun {
-  const log = deps.log ?? consoleLog;
-  const metrics = deps.metrics ?? noMetrics;
-  const clock = deps.clock ?? (() => new Date());
-  const sweeper = new Sweeper(
-    createDueStore({ client: deps.client, tableName: deps.tableName }),
-    sweepHandlers(deps, metrics),
-    {
-      shardCount: DUE_SHARD_COUNT,
-      ...(deps.budgetMs === undefined ? {} : { budgetMs: deps.budgetMs }),
-      onFailure: ({ kind, attributes, error }) =>
-        log.error('sweep could not settle an item; it stays due', {
-          kind,
-          pk: attributes.pk,
-          ...errorFields(error),
-        }),
-    },
-  );
+export function composeSweeper(options: SweeperComposition): SweepRun {
+  const log = options.log ?? consoleLog;
+  const metrics = options.metrics ?? noMetrics;
+  const clock = options.clock ?? (() => new Date());
+  const table = tableOptions(options);
+  const sweeper = new Sweeper(createDueStore(table), sweepHandlers(table), {
+    shardCount: DUE_SHARD_COUNT,
+    ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
+    onFailure: ({ kind, attributes, error }) =>
+      log.error('sweep could not settle an item; it stays due', {
+        kind,
+        pk: attributes.pk,
+        ...errorFields(error),
+      }),
+  });
   return async () => {
     const report = await sweeper.sweep(clock());
     for (const [kind, counts] of report.byKind) {

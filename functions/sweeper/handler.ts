@@ -7,13 +7,13 @@ import { composeSweeper } from './compose';
 /** Leaves headroom under the function's 60 s timeout (lib/constructs/sweeper.ts). */
 const SWEEP_BUDGET_MS = 40_000;
 
-// Built once per container; a missing variable fails the cold start loudly.
+// Built once per container: configuration is validated at cold start and fails loudly.
 const config = loadConfig(process.env);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.sweeper);
 
 const sweep = composeSweeper({
-  client: new DynamoDBClient({}),
-  tableName: config.tableName,
+  config,
+  dynamo: new DynamoDBClient({}),
   log: telemetry.log,
   metrics: telemetry.metrics,
   budgetMs: SWEEP_BUDGET_MS,

@@ -1,11 +1,11 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { APPLICATION_ID_PATTERN } from '../../functions/contract/names';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../../functions/contract/retention';
-import { CALLBACK_APPLICATION_ID_PATTERN } from '../config';
 
 /** Length of the generated initial secret: 64 letters and digits (~380 bits). */
-export const GENERATED_CALLBACK_SECRET_LENGTH = 64;
+const GENERATED_CALLBACK_SECRET_LENGTH = 64;
 
 export interface CallbackSecretsProps {
   /**
@@ -41,9 +41,9 @@ export class CallbackSecrets extends Construct {
   constructor(scope: Construct, id: string, props: CallbackSecretsProps = {}) {
     super(scope, id);
     this.applicationId = props.applicationId ?? DEFAULT_CALLBACK_APPLICATION_ID;
-    if (!CALLBACK_APPLICATION_ID_PATTERN.test(this.applicationId)) {
+    if (!APPLICATION_ID_PATTERN.test(this.applicationId)) {
       throw new Error(
-        `callback application id must match ${CALLBACK_APPLICATION_ID_PATTERN}; got ${JSON.stringify(this.applicationId)}`,
+        `callback application id must match ${APPLICATION_ID_PATTERN}; got ${JSON.stringify(this.applicationId)}`,
       );
     }
 

@@ -1,22 +1,13 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import {
-  DEAD_LETTER_RETENTION,
-  DEFAULT_MAX_RECEIVE_COUNT,
-  MAIN_QUEUE_RETENTION,
-  QueueWithDeadLetter,
-  SecureQueue,
-} from './queue-with-dead-letter';
+import { QUEUE_NAMES } from '../../functions/contract/names';
+import { DEAD_LETTER_RETENTION, QueueWithDeadLetter, SecureQueue } from './queue-with-dead-letter';
 
-/** Contract §1 / §8 queue names; a deployment prefixes them with its stage. */
-export const EXPORT_JOBS_QUEUE_NAME = 'export-jobs';
-export const EXPORT_JOBS_DEAD_LETTER_QUEUE_NAME = 'export-jobs-dlq';
-
-/** On-failure destination of the outbox dispatcher's stream event source. */
+/**
+ * On-failure destination of the outbox dispatcher's stream event source. Not a contract name:
+ * only this deployment and its operators use it.
+ */
 export const OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME = 'outbox-dispatch-dlq';
-
-/** Receives of one export job before the redrive policy moves it to `export-jobs-dlq`. */
-export const EXPORT_JOBS_MAX_RECEIVE_COUNT = DEFAULT_MAX_RECEIVE_COUNT;
 
 /**
  * Visibility timeout of `export-jobs`. The consumers are external export workers whose run time
@@ -24,7 +15,7 @@ export const EXPORT_JOBS_MAX_RECEIVE_COUNT = DEFAULT_MAX_RECEIVE_COUNT;
  * longer extends the message's visibility (`ChangeMessageVisibility`) while it works. A job
  * that reappears anyway is harmless: workers dedup by `executionId` (contract §8).
  */
-export const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.minutes(5);
+const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.minutes(5);
 
 export interface ExportJobQueuesProps {
   /**
@@ -49,17 +40,15 @@ export interface ExportJobQueuesProps {
 /**
  * The outbound `export-jobs` queue (fed by the outbox dispatcher, consumed by external export
  * workers) and its `export-jobs-dlq`: SQS-managed encryption, TLS only, redrive after
- * {@link EXPORT_JOBS_MAX_RECEIVE_COUNT} receives.
+ * `MAX_RECEIVE_COUNT` receives.
  */
 export class ExportJobQueues extends QueueWithDeadLetter {
   constructor(scope: Construct, id: string, props: ExportJobQueuesProps = {}) {
     const prefix = props.namePrefix ?? '';
     super(scope, id, {
-      queueName: `${prefix}${EXPORT_JOBS_QUEUE_NAME}`,
-      deadLetterQueueName: `${prefix}${EXPORT_JOBS_DEAD_LETTER_QUEUE_NAME}`,
+      queueName: `${prefix}${QUEUE_NAMES.exportJobs}`,
+      deadLetterQueueName: `${prefix}${QUEUE_NAMES.exportJobsDeadLetter}`,
       visibilityTimeout: props.visibilityTimeout ?? EXPORT_JOBS_VISIBILITY_TIMEOUT,
-      maxReceiveCount: EXPORT_JOBS_MAX_RECEIVE_COUNT,
-      retentionPeriod: MAIN_QUEUE_RETENTION,
       removalPolicy: props.removalPolicy,
     });
   }

@@ -1,34 +1,12 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { QUEUE_NAMES } from '../../functions/contract/names';
 import {
   assertVisibilityCoversConsumer,
   EVENTS_CONSUMER_TIMEOUT,
   minimumVisibilityTimeout,
 } from '../events-timing';
-import {
-  DEAD_LETTER_RETENTION,
-  DEFAULT_MAX_RECEIVE_COUNT,
-  MAIN_QUEUE_RETENTION,
-  QueueWithDeadLetter,
-  type QueueWithDeadLetterRef,
-} from './queue-with-dead-letter';
-
-/** Contract §1 queue names; a deployment prefixes them with its stage. */
-export const EVENTS_QUEUE_NAME = 'ledger-events';
-export const EVENTS_DEAD_LETTER_QUEUE_NAME = 'ledger-events-dlq';
-
-/** Receives of one message before the redrive policy moves it to the DLQ (contract §6). */
-export const EVENTS_MAX_RECEIVE_COUNT = DEFAULT_MAX_RECEIVE_COUNT;
-
-/** The longest retention SQS allows; an operator has two weeks to act on a dead letter. */
-export const EVENTS_DEAD_LETTER_RETENTION = DEAD_LETTER_RETENTION;
-
-/**
- * Retention of the main queue. Shorter than the DLQ's on purpose: SQS keeps a message's original
- * enqueue time when the redrive policy moves it, so a message near the end of its main-queue
- * life still gets at least ten days in the DLQ.
- */
-export const EVENTS_QUEUE_RETENTION = MAIN_QUEUE_RETENTION;
+import { QueueWithDeadLetter, type QueueWithDeadLetterRef } from './queue-with-dead-letter';
 
 /**
  * What the consumer needs to know about the queues; {@link LedgerEventQueues} provides it.
@@ -75,17 +53,15 @@ function checkedVisibilityTimeout(props: LedgerEventQueuesProps): Duration {
 
 /**
  * The inbound ledger-events queue and its dead-letter queue: standard queues, SQS-managed
- * encryption, TLS-only access, redrive to the DLQ after {@link EVENTS_MAX_RECEIVE_COUNT} receives.
+ * encryption, TLS-only access, redrive to the DLQ after `MAX_RECEIVE_COUNT` receives.
  */
 export class LedgerEventQueues extends QueueWithDeadLetter implements LedgerEventQueuesRef {
   constructor(scope: Construct, id: string, props: LedgerEventQueuesProps = {}) {
     const prefix = props.namePrefix ?? '';
     super(scope, id, {
-      queueName: `${prefix}${EVENTS_QUEUE_NAME}`,
-      deadLetterQueueName: `${prefix}${EVENTS_DEAD_LETTER_QUEUE_NAME}`,
+      queueName: `${prefix}${QUEUE_NAMES.ledgerEvents}`,
+      deadLetterQueueName: `${prefix}${QUEUE_NAMES.ledgerEventsDeadLetter}`,
       visibilityTimeout: checkedVisibilityTimeout(props),
-      maxReceiveCount: EVENTS_MAX_RECEIVE_COUNT,
-      retentionPeriod: EVENTS_QUEUE_RETENTION,
       removalPolicy: props.removalPolicy,
     });
   }

@@ -1,17 +1,14 @@
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DEFAULT_EVENTS_BATCH_SIZE, DEFAULT_EVENTS_MAX_CONCURRENCY } from '../config';
 import { assertVisibilityCoversConsumer, EVENTS_CONSUMER_TIMEOUT } from '../events-timing';
 import type { LedgerEventQueuesRef } from './ledger-event-queues';
-import { LedgerFunction } from './ledger-function';
+import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
 /** How long Lambda may gather records before invoking when nothing else is configured. */
-export const DEFAULT_EVENTS_MAX_BATCHING_WINDOW = Duration.seconds(1);
+const DEFAULT_EVENTS_MAX_BATCHING_WINDOW = Duration.seconds(1);
 
 /**
  * DynamoDB actions of the events consumer on the ledger table: the same item-level set as the
@@ -20,7 +17,7 @@ export const DEFAULT_EVENTS_MAX_BATCHING_WINDOW = Duration.seconds(1);
  * guards and reads by account. Deliberately absent: DeleteItem, Scan, BatchWriteItem, table
  * management.
  */
-export const EVENTS_TABLE_ACTIONS = [
+const EVENTS_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
@@ -29,8 +26,8 @@ export const EVENTS_TABLE_ACTIONS = [
 ] as const;
 
 export interface LedgerEventsConsumerProps {
-  /** TypeScript entry of the handler (`functions/events/handler.ts`), exporting `handler`. */
-  readonly entry: string;
+  /** Log group settings and test code shared by every function of the stack. */
+  readonly functionDefaults?: LedgerFunctionDefaults;
 
   /** The ledger table; the consumer gets {@link EVENTS_TABLE_ACTIONS} on its ARN. */
   readonly table: dynamodb.ITable;
@@ -69,25 +66,10 @@ export interface LedgerEventsConsumerProps {
    * @default DEFAULT_EVENTS_MAX_BATCHING_WINDOW (1 s)
    */
   readonly maxBatchingWindow?: Duration;
-
-  /** What the function is for (shown in the console). @default - no description */
-  readonly description?: string;
-
-  /** Retention of the function's log group. @default logs.RetentionDays.ONE_MONTH */
-  readonly logRetention?: logs.RetentionDays;
-
-  /** What happens to the log group when it leaves the stack. @default RemovalPolicy.RETAIN */
-  readonly logRemovalPolicy?: RemovalPolicy;
-
-  /**
-   * Pre-built code instead of bundling `entry`; for template-only infra tests.
-   * @default - bundle `entry` with esbuild
-   */
-  readonly code?: lambda.Code;
 }
 
 /**
- * The `ledger-events` consumer: a {@link LedgerFunction} fed by an SQS event source with partial
+ * The `ledger-events` consumer (`functions/events/handler.ts`): a {@link LedgerFunction} fed by an SQS event source with partial
  * batch responses, allowed to consume the queue, send to the DLQ and write the ledger table.
  */
 export class LedgerEventsConsumer extends Construct {
@@ -101,12 +83,10 @@ export class LedgerEventsConsumer extends Construct {
     const { queue, deadLetterQueue } = props.queues;
 
     this.function = new LedgerFunction(this, 'Function', {
-      entry: props.entry,
-      description: props.description,
-      code: props.code,
+      ...props.functionDefaults,
+      entry: handlerEntry('events'),
+      description: 'idempotent-ledger ledger-events consumer (SQS, partial batch responses)',
       timeout,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.logRemovalPolicy,
       environment: { ...props.environment, DLQ_URL: deadLetterQueue.queueUrl },
     });
 
@@ -122,20 +102,7 @@ export class LedgerEventsConsumer extends Construct {
     this.function.addEventSource(this.eventSource);
 
     // Poison messages go to the DLQ at once; nothing else may be done to it.
-    this.function.addToRolePolicy(
-      new iam.PolicyStatement({
-        sid: 'DeadLetterSend',
-        actions: ['sqs:SendMessage'],
-        resources: [deadLetterQueue.queueArn],
-      }),
-    );
-
-    this.function.addToRolePolicy(
-      new iam.PolicyStatement({
-        sid: 'LedgerTableItemAccess',
-        actions: [...EVENTS_TABLE_ACTIONS],
-        resources: [props.table.tableArn],
-      }),
-    );
+    this.function.allow('DeadLetterSend', ['sqs:SendMessage'], [deadLetterQueue.queueArn]);
+    this.function.allow('LedgerTableItemAccess', EVENTS_TABLE_ACTIONS, [props.table.tableArn]);
   }
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -12,10 +13,40 @@ import type { Construct } from 'constructs';
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
-export interface LedgerFunctionProps {
+/** `functions/<name>/handler.ts`, resolved from this file so the working directory does not matter. */
+export const handlerEntry = (name: string): string =>
+  fileURLToPath(new URL(`../../functions/${name}/handler.ts`, import.meta.url));
+
+/**
+ * What every function of a stack shares: the stack builds it once and hands it to each function
+ * construct, which spreads it into its {@link LedgerFunction}.
+ */
+export interface LedgerFunctionDefaults {
   /**
-   * TypeScript entry file, absolute or relative to the working directory (the repo root
-   * when run by the CDK CLI or vitest). Must export the handler named by `handler`.
+   * Retention of the function's log group.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+
+  /**
+   * What happens to the function's log group when it leaves the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+
+  /**
+   * Pre-built code instead of bundling `entry` with esbuild. Only meant for infra tests
+   * that assert on the template and do not want to pay for bundling; `handler` then names
+   * `file.export` inside that code (`index.handler` when omitted).
+   * @default - `entry` is bundled with the locally installed esbuild
+   */
+  readonly code?: lambda.Code;
+}
+
+export interface LedgerFunctionProps extends LedgerFunctionDefaults {
+  /**
+   * TypeScript entry file (see {@link handlerEntry}); must export the handler named by
+   * `handler`.
    */
   readonly entry: string;
 
@@ -32,18 +63,6 @@ export interface LedgerFunctionProps {
   readonly environment?: Readonly<Record<string, string>>;
 
   /**
-   * Retention of the function's log group.
-   * @default logs.RetentionDays.ONE_MONTH
-   */
-  readonly logRetention?: logs.RetentionDays;
-
-  /**
-   * What happens to the function's log group when it leaves the stack.
-   * @default RemovalPolicy.RETAIN
-   */
-  readonly logRemovalPolicy?: RemovalPolicy;
-
-  /**
    * Concurrent executions reserved for (and capped at) this function.
    * @default - none reserved: the function draws from the account's unreserved pool
    */
@@ -54,21 +73,13 @@ export interface LedgerFunctionProps {
 
   /** @default Duration.seconds(10) */
   readonly timeout?: Duration;
-
-  /**
-   * Pre-built code instead of bundling `entry` with esbuild. Only meant for infra tests
-   * that assert on the template and do not want to pay for bundling; `handler` then names
-   * `file.export` inside that code (`index.handler` when omitted).
-   * @default - `entry` is bundled with the locally installed esbuild
-   */
-  readonly code?: lambda.Code;
 }
 
 /** The runtime of every function; the bundles target it (`target: 'node22'`). */
-export const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
+const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
 /** Why the functions stay on {@link LEDGER_RUNTIME} although cdk-nag's AwsSolutions-L1 wants the newest. */
-export const RUNTIME_ACKNOWLEDGEMENT_REASON =
+const RUNTIME_ACKNOWLEDGEMENT_REASON =
   'Node.js 22 is the runtime this service is built and tested for: the bundles target node22, the SDK versions are pinned and tested against it, and it is an AWS-supported LTS runtime. Moving to a newer runtime is a deliberate change (bundle target, tests, canary), not an automatic one.';
 
 /**
@@ -146,5 +157,12 @@ export class LedgerFunction extends NodejsFunction {
       id: 'AwsSolutions-L1',
       reason: RUNTIME_ACKNOWLEDGEMENT_REASON,
     });
+  }
+
+  /** Least privilege in one line: exactly `actions` on exactly `resources`, named by `sid`. */
+  allow(sid: string, actions: readonly string[], resources: readonly string[]): void {
+    this.addToRolePolicy(
+      new iam.PolicyStatement({ sid, actions: [...actions], resources: [...resources] }),
+    );
   }
 }

@@ -19,26 +19,26 @@ export interface LedgerRoute {
 const { GET, POST } = apigwv2.HttpMethod;
 
 /** Signed callbacks (contract §7): no authorizer, the handler checks the HMAC signature. */
-export const CALLBACKS_ROUTE_PATH = '/v1/callbacks/{applicationId}';
+const CALLBACKS_ROUTE_PATH = '/v1/callbacks/{applicationId}';
 
 /** Route key of the callbacks route, as used in the stage's route settings. */
-export const CALLBACKS_ROUTE_KEY = `POST ${CALLBACKS_ROUTE_PATH}`;
+const CALLBACKS_ROUTE_KEY = `POST ${CALLBACKS_ROUTE_PATH}`;
 
 /** The OpenAPI document: no auth (contract §5). */
-export const OPENAPI_ROUTE_PATH = '/v1/openapi.json';
+const OPENAPI_ROUTE_PATH = '/v1/openapi.json';
 
 /** Route key of the OpenAPI route, as used in the stage's route settings. */
-export const OPENAPI_ROUTE_KEY = `GET ${OPENAPI_ROUTE_PATH}`;
+const OPENAPI_ROUTE_KEY = `GET ${OPENAPI_ROUTE_PATH}`;
 
 /**
  * Throttling of the OpenAPI route: the document is static and public, so a client needs it
  * rarely; a low limit keeps anonymous traffic on it from costing invocations. Capped at the
  * stage's own limits.
  */
-export const OPENAPI_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
+const OPENAPI_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
 
 /** Why the two public routes have no authorizer (cdk-nag AwsSolutions-APIG4). */
-export const PUBLIC_ROUTE_REASONS: Readonly<Record<string, string>> = {
+const PUBLIC_ROUTE_REASONS: Readonly<Record<string, string>> = {
   [CALLBACKS_ROUTE_KEY]:
     'Signed callbacks come from export workers that hold no AWS or JWT credentials (contract §7): the function verifies the HMAC-SHA256 Callback-Signature over the raw body in constant time, rejects timestamps older than 300 s, and changes nothing for a rejected callback. The route has its own, lower throttle.',
   [OPENAPI_ROUTE_KEY]:
@@ -46,7 +46,7 @@ export const PUBLIC_ROUTE_REASONS: Readonly<Record<string, string>> = {
 };
 
 /** Routes served by the HTTP handler (payload format 2.0). */
-export const LEDGER_ROUTES: readonly LedgerRoute[] = [
+const LEDGER_ROUTES: readonly LedgerRoute[] = [
   { method: POST, path: '/v1/accounts' },
   { method: GET, path: '/v1/accounts/{accountId}' },
   { method: POST, path: '/v1/accounts/{accountId}/transactions' },

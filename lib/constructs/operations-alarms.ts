@@ -40,7 +40,7 @@ export interface OperationsAlarmSpec {
 }
 
 /** Longest alarm description CloudWatch accepts. */
-export const MAX_ALARM_DESCRIPTION_LENGTH = 1024;
+const MAX_ALARM_DESCRIPTION_LENGTH = 1024;
 
 /**
  * The operators' alarm topic and the house style of every alarm that notifies it.

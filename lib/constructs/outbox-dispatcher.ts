@@ -1,22 +1,21 @@
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { LedgerFunction } from './ledger-function';
+import { OUTBOX_ITEM_KIND } from '../../functions/contract/names';
+import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
 /**
  * Timeout of the dispatcher. Each record is one SendMessage and one UpdateItem, one after
  * another; 30 s covers a full batch with SDK retries. A timed-out batch is retried whole, which
  * resends jobs already sent: harmless, workers dedup by `executionId`.
  */
-export const OUTBOX_DISPATCHER_TIMEOUT = Duration.seconds(30);
+const OUTBOX_DISPATCHER_TIMEOUT = Duration.seconds(30);
 
 /** Stream records per invocation by default. */
-export const DEFAULT_OUTBOX_BATCH_SIZE = 25;
+const DEFAULT_OUTBOX_BATCH_SIZE = 25;
 
 /**
  * How long a failing record is retried before Lambda gives up and writes the batch's location to
@@ -29,26 +28,23 @@ export const DEFAULT_OUTBOX_MAX_RECORD_AGE = Duration.hours(12);
  * Retries of a failing batch: -1 is unlimited, so {@link DEFAULT_OUTBOX_MAX_RECORD_AGE} alone
  * bounds how long the dispatcher keeps trying.
  */
-export const OUTBOX_RETRY_ATTEMPTS = -1;
+const OUTBOX_RETRY_ATTEMPTS = -1;
 
 /**
  * The dispatcher's only table action: it marks an outbox item dispatched (`UpdateItem` with
  * `attribute_exists(pk)`). Stream read permissions come from the event source.
  */
-export const OUTBOX_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
-
-/** `kind` of the outbox items written by the task and rerun transactions. */
-export const OUTBOX_ITEM_KIND = 'outbox';
+const OUTBOX_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
 
 /** Stream records the dispatcher is invoked for: new outbox items, nothing else on the table. */
-export const OUTBOX_FILTER = lambda.FilterCriteria.filter({
+const OUTBOX_FILTER = lambda.FilterCriteria.filter({
   eventName: lambda.FilterRule.isEqual('INSERT'),
   dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual(OUTBOX_ITEM_KIND) } } },
 });
 
 export interface OutboxDispatcherProps {
-  /** TypeScript entry of the handler (`functions/dispatcher/handler.ts`), exporting `handler`. */
-  readonly entry: string;
+  /** Log group settings and test code shared by every function of the stack. */
+  readonly functionDefaults?: LedgerFunctionDefaults;
 
   /** The ledger table; it must have a stream (NEW_IMAGE), which feeds the dispatcher. */
   readonly table: dynamodb.ITable;
@@ -78,9 +74,6 @@ export interface OutboxDispatcherProps {
    */
   readonly maxRecordAge?: Duration;
 
-  /** What the function is for (shown in the console). @default - no description */
-  readonly description?: string;
-
   /**
    * Concurrent executions reserved for (and capped at) the dispatcher. The stream source runs
    * one invocation per shard at a time (parallelization factor 1), so a cap delays shards beyond
@@ -88,26 +81,14 @@ export interface OutboxDispatcherProps {
    * @default - none reserved
    */
   readonly reservedConcurrentExecutions?: number;
-
-  /** Retention of the function's log group. @default logs.RetentionDays.ONE_MONTH */
-  readonly logRetention?: logs.RetentionDays;
-
-  /** What happens to the log group when it leaves the stack. @default RemovalPolicy.RETAIN */
-  readonly logRemovalPolicy?: RemovalPolicy;
-
-  /**
-   * Pre-built code instead of bundling `entry`; for template-only infra tests.
-   * @default - bundle `entry` with esbuild
-   */
-  readonly code?: lambda.Code;
 }
 
 /** Why the dispatcher's role has `dynamodb:ListStreams` on `*` (cdk-nag AwsSolutions-IAM5). */
-export const LIST_STREAMS_ACKNOWLEDGEMENT_REASON =
+const LIST_STREAMS_ACKNOWLEDGEMENT_REASON =
   'dynamodb:ListStreams has no resource-level permissions, so IAM only accepts it on "*"; Lambda needs it to read the table stream. It returns stream ARNs and labels, no table data. Every other statement of the role names its resource (the stream ARN, the table ARN, export-jobs, outbox-dispatch-dlq).';
 
 /**
- * The transactional outbox dispatcher: a {@link LedgerFunction} on the table's stream that sends
+ * The transactional outbox dispatcher (`functions/dispatcher/handler.ts`): a {@link LedgerFunction} on the table's stream that sends
  * every new outbox item to `export-jobs` and marks it dispatched.
  *
  * Delivery is in order and at least once. Records of a shard arrive in order
@@ -130,13 +111,11 @@ export class OutboxDispatcher extends Construct {
     }
 
     this.function = new LedgerFunction(this, 'Function', {
-      entry: props.entry,
-      description: props.description,
-      code: props.code,
+      ...props.functionDefaults,
+      entry: handlerEntry('dispatcher'),
+      description: 'idempotent-ledger outbox dispatcher (DynamoDB stream -> export-jobs)',
       timeout: props.timeout ?? OUTBOX_DISPATCHER_TIMEOUT,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.logRemovalPolicy,
       // Exactly what functions/dispatcher/handler.ts reads at import.
       environment: {
         TABLE_NAME: table.tableName,
@@ -159,21 +138,8 @@ export class OutboxDispatcher extends Construct {
     });
     this.function.addEventSource(this.eventSource);
 
-    this.function.addToRolePolicy(
-      new iam.PolicyStatement({
-        sid: 'ExportJobsSend',
-        actions: ['sqs:SendMessage'],
-        resources: [exportJobsQueue.queueArn],
-      }),
-    );
-
-    this.function.addToRolePolicy(
-      new iam.PolicyStatement({
-        sid: 'OutboxMarkDispatched',
-        actions: [...OUTBOX_TABLE_ACTIONS],
-        resources: [table.tableArn],
-      }),
-    );
+    this.function.allow('ExportJobsSend', ['sqs:SendMessage'], [exportJobsQueue.queueArn]);
+    this.function.allow('OutboxMarkDispatched', OUTBOX_TABLE_ACTIONS, [table.tableArn]);
 
     // Acknowledges exactly the `Resource::*` finding on this role, which comes from the event
     // source's ListStreams statement. The infra tests make sure no other statement uses `*`.

@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { MAX_RECEIVE_COUNT } from '../../functions/contract/names';
 
 /** The longest retention SQS allows; an operator has two weeks to act on a dead letter. */
 export const DEAD_LETTER_RETENTION = Duration.days(14);
@@ -10,10 +11,7 @@ export const DEAD_LETTER_RETENTION = Duration.days(14);
  * enqueue time when the redrive policy moves it, so a message near the end of its main-queue
  * life still gets at least ten days in the DLQ.
  */
-export const MAIN_QUEUE_RETENTION = Duration.days(4);
-
-/** Receives of one message before the redrive policy moves it to the DLQ (contract §6, §8). */
-export const DEFAULT_MAX_RECEIVE_COUNT = 5;
+const MAIN_QUEUE_RETENTION = Duration.days(4);
 
 /**
  * House style for every queue: a standard queue with SQS-managed encryption (SSE-SQS, no KMS
@@ -53,18 +51,6 @@ export interface QueueWithDeadLetterProps {
   readonly visibilityTimeout?: Duration;
 
   /**
-   * Receives of one message before the redrive policy moves it to the DLQ.
-   * @default DEFAULT_MAX_RECEIVE_COUNT (5)
-   */
-  readonly maxReceiveCount?: number;
-
-  /**
-   * Retention of the main queue; keep it shorter than the DLQ's (see {@link MAIN_QUEUE_RETENTION}).
-   * @default MAIN_QUEUE_RETENTION (4 days)
-   */
-  readonly retentionPeriod?: Duration;
-
-  /**
    * What happens to both queues (and the messages in them) when they leave the stack.
    * @default RemovalPolicy.RETAIN
    */
@@ -72,8 +58,8 @@ export interface QueueWithDeadLetterProps {
 }
 
 /**
- * A {@link SecureQueue} redriven to its own {@link SecureQueue} DLQ after `maxReceiveCount`
- * receives. The DLQ keeps messages {@link DEAD_LETTER_RETENTION} and has no redrive of its own.
+ * A {@link SecureQueue} redriven to its own {@link SecureQueue} DLQ after {@link MAX_RECEIVE_COUNT}
+ * receives (docs/contract.md §6, §8). The DLQ keeps messages {@link DEAD_LETTER_RETENTION} and has no redrive of its own.
  * The children are `DeadLetterQueue` and `Queue`: subclasses keep these ids, so existing queues
  * (whose physical names are fixed) are never replaced.
  */
@@ -95,11 +81,11 @@ export class QueueWithDeadLetter extends Construct implements QueueWithDeadLette
 
     this.queue = new SecureQueue(this, 'Queue', {
       queueName: props.queueName,
-      retentionPeriod: props.retentionPeriod ?? MAIN_QUEUE_RETENTION,
+      retentionPeriod: MAIN_QUEUE_RETENTION,
       visibilityTimeout: this.visibilityTimeout,
       deadLetterQueue: {
         queue: this.deadLetterQueue,
-        maxReceiveCount: props.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT,
+        maxReceiveCount: MAX_RECEIVE_COUNT,
       },
       removalPolicy,
     });

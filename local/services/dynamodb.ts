@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { localDynamoClient, startDynamoLocal, waitUntilAnswering } from '../dynamodb';
+import { localDynamoClient, startDynamoLocal, waitUntilDynamoAnswers } from '../dynamodb';
 import { ensureLedgerTable } from '../table';
 import type { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
@@ -39,7 +39,7 @@ export async function startDynamoService(
     lifecycle.defer('DynamoDB Local', () => dynamo.stop());
     endpoint = dynamo.endpoint;
   } else {
-    await waitUntilAnswering(endpoint, 15_000, lifecycle.signal).catch((error: unknown) => {
+    await waitUntilDynamoAnswers(endpoint, 15_000, lifecycle.signal).catch((error: unknown) => {
       throw new Error(`DYNAMODB_ENDPOINT ${endpoint} does not answer`, { cause: error });
     });
   }

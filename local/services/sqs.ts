@@ -9,7 +9,7 @@ import {
 import type { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
 
-export const SQS_HOST = '127.0.0.1';
+const SQS_HOST = '127.0.0.1';
 
 export interface SqsService {
   readonly endpoint: string;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -8,13 +9,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ApiResponse,
-  apiClient,
-  groupAlive,
-  type LocalStack,
-  startLocalStack,
-} from './support/stack';
+import { apiClient, groupAlive, type LocalStack, startLocalStack } from './support/stack';
 
 /**
  * The export loop end to end (contract §5, §7, §8, §9): a paid export writes the task and an
@@ -48,23 +43,49 @@ afterAll(() => {
   stack?.kill();
 });
 
-/** The next job on export-jobs, hidden from others until released or deleted. */
-async function nextJob(timeoutMs = 10_000): Promise<Message> {
+/**
+ * The job of one execution on export-jobs, hidden from others until released or deleted. Jobs
+ * of other executions are handed back at once, so no test depends on what others left queued.
+ */
+async function jobFor(executionId: string, timeoutMs = 10_000): Promise<Message> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const { Messages = [] } = await sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: jobsUrl,
-        MaxNumberOfMessages: 1,
+        MaxNumberOfMessages: 10,
         WaitTimeSeconds: 1,
         VisibilityTimeout: 30,
         MessageAttributeNames: ['All'],
       }),
     );
-    const [message] = Messages;
-    if (message) return message;
+    let mine: Message | undefined;
+    for (const message of Messages) {
+      if (JSON.parse(message.Body ?? '{}').executionId === executionId) mine = message;
+      else await release(message);
+    }
+    if (mine) return mine;
   }
-  throw new Error(`no job on export-jobs within ${timeoutMs} ms:\n${stack.output().slice(-3000)}`);
+  throw new Error(
+    `no job for ${executionId} on export-jobs within ${timeoutMs} ms:\n${stack.output().slice(-3000)}`,
+  );
+}
+
+/** Makes a received message visible again at once. */
+async function release(message: Message): Promise<void> {
+  await sqs.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: jobsUrl,
+      ReceiptHandle: message.ReceiptHandle,
+      VisibilityTimeout: 0,
+    }),
+  );
+}
+
+async function remove(message: Message): Promise<void> {
+  await sqs.send(
+    new DeleteMessageCommand({ QueueUrl: jobsUrl, ReceiptHandle: message.ReceiptHandle }),
+  );
 }
 
 /** Runs `npm run cli -- <args>` (as tsx cli/main.ts) against the stack; resolves code and output. */
@@ -101,31 +122,60 @@ async function balance(accountId: string): Promise<unknown> {
   return (await api('GET', `/v1/accounts/${accountId}`, { principal: 'alice' })).json.balance;
 }
 
+/** A new account of alice's holding 1,000 EUR. */
+async function fundedAccount(): Promise<string> {
+  const account = await api('POST', '/v1/accounts', {
+    principal: 'alice',
+    key: randomUUID(),
+    body: { currency: 'EUR' },
+  });
+  expect(account.status).toBe(201);
+  const accountId = String(account.json.id);
+  const credit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
+    principal: 'alice',
+    key: randomUUID(),
+    body: { type: 'credit', amount: 1_000, currency: 'EUR' },
+  });
+  expect(credit.status).toBe(201);
+  return accountId;
+}
+
+/** A paid CSV export on a new funded account: the 202 answer, the call that made it, its ids. */
+async function newExport() {
+  const accountId = await fundedAccount();
+  const call = { principal: 'alice', key: randomUUID(), body: { format: 'csv' } };
+  const created = await api('POST', `/v1/accounts/${accountId}/exports`, call);
+  expect(created.status).toBe(202);
+  return {
+    accountId,
+    call,
+    created,
+    taskId: String(created.json.id),
+    executionId: String(created.json.currentExecutionId),
+  };
+}
+
+/** Polls the task until it reports `status` and `progress`; resolves the last view. */
+async function taskReaches(taskId: string, status: string, progress: number) {
+  let task: Record<string, unknown> = {};
+  await expect
+    .poll(
+      async () => {
+        task = (await api('GET', `/v1/tasks/${taskId}`, { principal: 'alice' })).json;
+        return [task.status, task.progress];
+      },
+      { timeout: 5_000, interval: 100 },
+    )
+    .toEqual([status, progress]);
+  return task;
+}
+
+const worker = () => cli('worker', '--once', '--idle', '1', '--delay', '0.05');
+
 describe('exports through the outbox, export-jobs and signed callbacks', () => {
-  let accountId = '';
-  let taskId = '';
-  let firstExecutionId = '';
-  let created: ApiResponse;
-  const exportCall = { principal: 'alice', key: 'e2e-export-1', body: { format: 'csv' } };
-
   it('answers 202 with the task and debits the export fee', async () => {
-    const account = await api('POST', '/v1/accounts', {
-      principal: 'alice',
-      key: 'e2e-exports-account',
-      body: { currency: 'EUR' },
-    });
-    expect(account.status).toBe(201);
-    accountId = String(account.json.id);
-    const credit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-      principal: 'alice',
-      key: 'e2e-exports-credit',
-      body: { type: 'credit', amount: 1_000, currency: 'EUR' },
-    });
-    expect(credit.status).toBe(201);
+    const { accountId, created } = await newExport();
 
-    created = await api('POST', `/v1/accounts/${accountId}/exports`, exportCall);
-
-    expect(created.status).toBe(202);
     expect(created.json).toMatchObject({
       id: expect.stringMatching(UUID),
       accountId,
@@ -134,57 +184,46 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
       currentExecutionId: expect.stringMatching(UUID),
       executions: [expect.objectContaining({ lastSequence: 0, gaps: [] })],
     });
-    taskId = String(created.json.id);
-    firstExecutionId = String(created.json.currentExecutionId);
     expect(await balance(accountId)).toBe(1_000 - EXPORT_FEE);
+    await remove(await jobFor(String(created.json.currentExecutionId)));
   });
 
   it('delivers the job to export-jobs in the contract §8 shape', async () => {
-    const message = await nextJob();
+    const { accountId, taskId, executionId } = await newExport();
+
+    const message = await jobFor(executionId);
 
     expect(JSON.parse(message.Body ?? '')).toEqual({
       taskId,
-      executionId: firstExecutionId,
+      executionId,
       accountId,
       format: 'csv',
       callbackPath: '/v1/callbacks/export-worker',
     });
-    // Hand it back for the worker.
-    await sqs.send(
-      new ChangeMessageVisibilityCommand({
-        QueueUrl: jobsUrl,
-        ReceiptHandle: message.ReceiptHandle,
-        VisibilityTimeout: 0,
-      }),
-    );
+    await remove(message);
     // The dispatcher logs after SendMessage and marking the outbox item, so maybe a bit later.
     await expect
       .poll(() => stack.output(), { timeout: 5_000 })
-      .toMatch(/\[outbox\] INFO export job dispatched/);
+      .toMatch(new RegExp(`\\[outbox\\] INFO export job dispatched .*${executionId}`));
     expect(stack.output()).toMatch(/\[stream\] shard \S+: \d+ record\(s\) .* -> ok/);
   });
 
   it('the demo worker reports the job to SUCCEEDED with signed callbacks', async () => {
-    const worker = await cli('worker', '--once', '--idle', '1', '--delay', '0.05');
+    const { taskId, executionId } = await newExport();
+    // The job is on the queue before the worker starts, so `--once` cannot go idle before it.
+    await release(await jobFor(executionId));
 
-    expect(worker.code, worker.output).toBe(0);
-    expect(worker.output).toMatch(/seq 1 RUNNING 0% -> applied/);
-    expect(worker.output).toMatch(/seq 3 SUCCEEDED 100% -> applied/);
-    expect(worker.output).toMatch(/1 job\(s\) done/);
+    const run = await worker();
 
-    let task: Record<string, unknown> = {};
-    await expect
-      .poll(
-        async () => {
-          task = (await api('GET', `/v1/tasks/${taskId}`, { principal: 'alice' })).json;
-          return [task.status, task.progress];
-        },
-        { timeout: 5_000, interval: 100 },
-      )
-      .toEqual(['SUCCEEDED', 100]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(new RegExp(`execution ${executionId}: seq 1 RUNNING 0% -> applied`));
+    expect(run.output).toMatch(
+      new RegExp(`execution ${executionId}: seq 3 SUCCEEDED 100% -> applied`),
+    );
+    const task = await taskReaches(taskId, 'SUCCEEDED', 100);
     expect(task.executions).toEqual([
       expect.objectContaining({
-        id: firstExecutionId,
+        id: executionId,
         status: 'SUCCEEDED',
         progress: 100,
         lastSequence: 3,
@@ -194,18 +233,22 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
   });
 
   it('a rerun (202) queues a second job with a new executionId', async () => {
+    const { accountId, taskId, executionId } = await newExport();
+    await release(await jobFor(executionId));
+    expect((await worker()).code).toBe(0);
+    await taskReaches(taskId, 'SUCCEEDED', 100);
+
     const rerun = await api('POST', `/v1/tasks/${taskId}/reruns`, {
       principal: 'alice',
-      key: 'e2e-rerun-1',
+      key: randomUUID(),
       body: {},
     });
 
     expect(rerun.status).toBe(202);
     const secondExecutionId = String(rerun.json.currentExecutionId);
     expect(secondExecutionId).toMatch(UUID);
-    expect(secondExecutionId).not.toBe(firstExecutionId);
-
-    const message = await nextJob();
+    expect(secondExecutionId).not.toBe(executionId);
+    const message = await jobFor(secondExecutionId);
     expect(JSON.parse(message.Body ?? '')).toEqual({
       taskId,
       executionId: secondExecutionId,
@@ -213,13 +256,14 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
       format: 'csv',
       callbackPath: '/v1/callbacks/export-worker',
     });
-    await sqs.send(
-      new DeleteMessageCommand({ QueueUrl: jobsUrl, ReceiptHandle: message.ReceiptHandle }),
-    );
+    await remove(message);
   });
 
   it('a retried export replays the first answer and queues no second job', async () => {
-    const replay = await api('POST', `/v1/accounts/${accountId}/exports`, exportCall);
+    const { accountId, call, created, taskId, executionId } = await newExport();
+    await remove(await jobFor(executionId));
+
+    const replay = await api('POST', `/v1/accounts/${accountId}/exports`, call);
 
     expect(replay.status).toBe(202);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
@@ -229,7 +273,8 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
     const { Messages = [] } = await sqs.send(
       new ReceiveMessageCommand({ QueueUrl: jobsUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }),
     );
-    expect(Messages).toEqual([]);
+    for (const message of Messages) await release(message);
+    expect(Messages.filter((m) => JSON.parse(m.Body ?? '{}').taskId === taskId)).toEqual([]);
   });
 
   it('`npm run cli -- demo` runs the whole loop', async () => {
@@ -241,6 +286,7 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
     expect(demo.output).toMatch(/done: task \S+ is SUCCEEDED with progress 100/);
   });
 
+  // Last, as in every e2e file: it stops the stack the other tests share.
   it('stops on SIGINT, stream poller included', async () => {
     expect(await stack.interrupt()).toBe(0);
     expect(stack.output()).toMatch(/stopped stream poller/);

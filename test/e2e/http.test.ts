@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiResponse,
@@ -50,7 +51,30 @@ function expectProblem(res: ApiResponse, status: number, code: string) {
 
 describe('local stack over HTTP', () => {
   const alice = 'alice';
-  let accountId = '';
+  const credit = { type: 'credit', amount: 2_500, currency: 'EUR', reference: 'top-up' };
+
+  /** A new EUR account of alice's: each test arranges its own, so none depends on another. */
+  async function newAccount(): Promise<string> {
+    const res = await api('POST', '/v1/accounts', {
+      principal: alice,
+      key: randomUUID(),
+      body: { currency: 'EUR' },
+    });
+    expect(res.status).toBe(201);
+    return String(res.json.id);
+  }
+
+  /** A new account credited once with `credit` under `key`. */
+  async function creditedAccount(key: string): Promise<string> {
+    const accountId = await newAccount();
+    const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
+      principal: alice,
+      key,
+      body: credit,
+    });
+    expect(res.status).toBe(201);
+    return accountId;
+  }
 
   it('serves the OpenAPI document without a principal, with the configured retention', async () => {
     const res = await api('GET', '/v1/openapi.json');
@@ -78,12 +102,10 @@ describe('local stack over HTTP', () => {
       createdAt: expect.stringMatching(ISO_TIME),
       updatedAt: expect.stringMatching(ISO_TIME),
     });
-    accountId = String(res.json.id);
   });
 
-  const credit = { type: 'credit', amount: 2_500, currency: 'EUR', reference: 'top-up' };
-
   it('credits once and replays the same key byte for byte', async () => {
+    const accountId = await newAccount();
     const path = `/v1/accounts/${accountId}/transactions`;
     const first = await api('POST', path, { principal: alice, key: 'e2e-credit-1', body: credit });
     const again = await api('POST', path, { principal: alice, key: 'e2e-credit-1', body: credit });
@@ -106,9 +128,11 @@ describe('local stack over HTTP', () => {
   });
 
   it('rejects the same key with a different amount (422 idempotency_key_reused)', async () => {
+    const key = randomUUID();
+    const accountId = await creditedAccount(key);
     const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
       principal: alice,
-      key: 'e2e-credit-1',
+      key,
       body: { ...credit, amount: 9_999 },
     });
 
@@ -116,6 +140,7 @@ describe('local stack over HTTP', () => {
   });
 
   it('rejects a debit larger than the balance (409 insufficient_funds)', async () => {
+    const accountId = await creditedAccount(randomUUID());
     const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
       principal: alice,
       key: 'e2e-debit-too-much',
@@ -126,6 +151,14 @@ describe('local stack over HTTP', () => {
   });
 
   it('shows the balance changed exactly once', async () => {
+    const accountId = await creditedAccount('e2e-credit-once');
+    const retry = await api('POST', `/v1/accounts/${accountId}/transactions`, {
+      principal: alice,
+      key: 'e2e-credit-once',
+      body: credit,
+    });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+
     const res = await api('GET', `/v1/accounts/${accountId}`, { principal: alice });
 
     expect(res.status).toBe(200);
@@ -133,6 +166,7 @@ describe('local stack over HTTP', () => {
   });
 
   it('lists transactions newest first', async () => {
+    const accountId = await creditedAccount(randomUUID());
     const debit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
       principal: alice,
       key: 'e2e-debit-1',
@@ -157,10 +191,12 @@ describe('local stack over HTTP', () => {
   });
 
   it('answers 401 without X-Principal-Id', async () => {
+    const accountId = await newAccount();
     expectProblem(await api('GET', `/v1/accounts/${accountId}`), 401, 'unauthenticated');
   });
 
   it('answers 404 to another principal, for the account and everything under it', async () => {
+    const accountId = await newAccount();
     const mallory = { principal: 'mallory' };
 
     expectProblem(await api('GET', `/v1/accounts/${accountId}`, mallory), 404, 'not_found');
@@ -180,6 +216,7 @@ describe('local stack over HTTP', () => {
     );
   });
 
+  // Last: it stops the stack the other tests share.
   it('stops on SIGINT: exits 0 and leaves no DynamoDB Local or SQS emulator behind', async () => {
     expect(await stack.interrupt()).toBe(0);
     expect(stack.output()).toMatch(/stopped DynamoDB Local/);

@@ -7,8 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { METRICS } from '../../functions/observability/metrics';
-import { METRICS_NAMESPACE } from '../../functions/observability/powertools';
+import { METRICS, METRICS_NAMESPACE } from '../../functions/observability/metrics';
 import { ALARM_SLUGS } from '../../lib/alarm-catalog';
 import { LEDGER_METRICS_NAMESPACE, SERVICE_NAMES } from '../../lib/service-metrics';
 import {

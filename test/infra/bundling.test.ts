@@ -13,13 +13,12 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addComplianceChecks } from '../../lib/compliance';
 import { resolveLedgerConfig } from '../../lib/config';
-import { ESM_REQUIRE_BANNER, LedgerFunction } from '../../lib/constructs/ledger-function';
-import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
 import {
-  DISPATCHER_HANDLER_ENTRY,
-  EVENTS_HANDLER_ENTRY,
-  HTTP_HANDLER_ENTRY,
-} from '../../lib/stateless-stack';
+  ESM_REQUIRE_BANNER,
+  handlerEntry,
+  LedgerFunction,
+} from '../../lib/constructs/ledger-function';
+import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
 import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from './synth';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -173,7 +172,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   let stateless: Template;
 
   beforeAll(() => {
-    for (const entry of [HTTP_HANDLER_ENTRY, EVENTS_HANDLER_ENTRY, DISPATCHER_HANDLER_ENTRY]) {
+    for (const entry of ['http', 'events', 'dispatcher'].map(handlerEntry)) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }
     const app = new App({

@@ -10,13 +10,15 @@ import {
   DEFAULT_EVENTS_MAX_CONCURRENCY,
   LEDGER_CONTEXT_KEYS,
   LedgerConfigError,
+  type RawLedgerContext,
+  resolveLedgerConfig,
+} from '../../lib/config';
+import {
   ledgerConfigFromContext,
   parseStageBlocks,
-  type RawLedgerContext,
   readLedgerContext,
-  resolveLedgerConfig,
   STAGES_CONTEXT_KEY,
-} from '../../lib/config';
+} from '../../lib/stage-context';
 
 const ISSUER = 'https://issuer.example.com/';
 
@@ -36,12 +38,11 @@ describe('resolveLedgerConfig: defaults', () => {
       logRetentionDays: 30,
       apiThrottle: { rateLimit: 100, burstLimit: 200 },
       callbackThrottle: { rateLimit: 50, burstLimit: 100 },
+      httpReservedConcurrency: undefined,
       dispatcherReservedConcurrency: 2,
+      alarmEmail: undefined,
       api5xxThreshold: 5,
     });
-    // Not reserved, no subscription: the keys are absent, not undefined.
-    expect(resolveLedgerConfig({})).not.toHaveProperty('httpReservedConcurrency');
-    expect(resolveLedgerConfig({})).not.toHaveProperty('alarmEmail');
     // The runtime's default (functions/config.ts) and the infrastructure's are one constant.
     expect(DEFAULT_CALLBACK_APPLICATION_ID).toBe('export-worker');
     expect(DEFAULT_EVENTS_BATCH_SIZE).toBe(10);
@@ -155,15 +156,15 @@ describe('resolveLedgerConfig: accepted values', () => {
 
   it('parses reserved concurrency: HTTP none by default, dispatcher 2, "none" reserves nothing', () => {
     expect(resolveLedgerConfig({ httpReservedConcurrency: '50' }).httpReservedConcurrency).toBe(50);
-    expect(resolveLedgerConfig({ httpReservedConcurrency: 'none' })).not.toHaveProperty(
-      'httpReservedConcurrency',
-    );
+    expect(
+      resolveLedgerConfig({ httpReservedConcurrency: 'none' }).httpReservedConcurrency,
+    ).toBeUndefined();
     expect(
       resolveLedgerConfig({ dispatcherReservedConcurrency: 5 }).dispatcherReservedConcurrency,
     ).toBe(5);
-    expect(resolveLedgerConfig({ dispatcherReservedConcurrency: 'none' })).not.toHaveProperty(
-      'dispatcherReservedConcurrency',
-    );
+    expect(
+      resolveLedgerConfig({ dispatcherReservedConcurrency: 'none' }).dispatcherReservedConcurrency,
+    ).toBeUndefined();
   });
 
   it('parses the alarm e-mail and the API 5xx threshold', () => {

@@ -2,11 +2,14 @@ import { App, Duration } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveLedgerConfig } from '../../lib/config';
 import { StatefulStack } from '../../lib/stateful-stack';
 import { StatelessStack } from '../../lib/stateless-stack';
 import {
   asList,
+  expectRolePolicy,
   exportedValue,
+  importOf,
   logicalIdOf,
   propertiesOf,
   propertiesOfId,
@@ -124,27 +127,12 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
   });
 
   it('grants the consumer exactly: consume on the queue, SendMessage on the DLQ, item actions on the table', () => {
-    const statements = statementsOf(
-      template,
-      roleIdOf(ledger.stacks.stateless.eventsConsumer.function),
-    );
-    expect(statements).toHaveLength(3);
-    const byResource = new Map(
-      statements.map((st) => [JSON.stringify(exportedValue(ledger, st.Resource)), st]),
-    );
-    const on = (value: unknown) => byResource.get(JSON.stringify(value));
-
-    const consume = on({ 'Fn::GetAtt': [queueId, 'Arn'] });
-    expect(consume?.Effect).toBe('Allow');
-    expect(asList(consume?.Action ?? []).sort()).toEqual([...CONSUME_ACTIONS].sort());
-
-    const send = on({ 'Fn::GetAtt': [dlqId, 'Arn'] });
-    expect(send?.Effect).toBe('Allow');
-    expect(asList(send?.Action ?? [])).toEqual(['sqs:SendMessage']);
-
-    const table = on({ 'Fn::GetAtt': [tableId, 'Arn'] });
-    expect(table?.Effect).toBe('Allow');
-    expect(asList(table?.Action ?? []).sort()).toEqual([...TABLE_ACTIONS].sort());
+    const arnOf = (id: string) => importOf(ledger, { 'Fn::GetAtt': [id, 'Arn'] });
+    expectRolePolicy(ledger, ledger.stacks.stateless.eventsConsumer.function, [
+      { Action: CONSUME_ACTIONS, Resource: arnOf(queueId) },
+      { Sid: 'DeadLetterSend', Action: 'sqs:SendMessage', Resource: arnOf(dlqId) },
+      { Sid: 'LedgerTableItemAccess', Action: TABLE_ACTIONS, Resource: arnOf(tableId) },
+    ]);
   });
 
   it('lets the consumer send nowhere but to its DLQ, and no other role touch either queue', () => {
@@ -217,14 +205,9 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
     const topic = { Ref: logicalIdOf(ledger.stacks.stateless.operations.topic) };
     expect(alarm.AlarmActions).toEqual([topic]);
     expect(alarm.OKActions).toEqual([topic]);
-    expect(ledger.stacks.stateless.eventsDeadLetterAlarm).toBeInstanceOf(cloudwatch.Alarm);
-    expect(
-      propertiesOfId(
-        template,
-        'AWS::CloudWatch::Alarm',
-        logicalIdOf(ledger.stacks.stateless.eventsDeadLetterAlarm),
-      ),
-    ).toEqual(alarm);
+    const typed = ledger.stacks.stateless.alarms['ledger-events-dlq-not-empty'];
+    expect(typed).toBeInstanceOf(cloudwatch.Alarm);
+    expect(propertiesOfId(template, 'AWS::CloudWatch::Alarm', logicalIdOf(typed))).toEqual(alarm);
   });
 });
 
@@ -252,9 +235,8 @@ describe('StatelessStack: ledger-events consumer (configured)', () => {
           exportJobQueues: stateful.exportJobQueues,
           outboxDispatchDeadLetterQueue: stateful.outboxDispatchDeadLetterQueue,
           callbackSecret: stateful.callbackSecret,
-          httpHandlerCode: stubHandlerCode(),
-          eventsHandlerCode: stubHandlerCode(),
-          dispatcherHandlerCode: stubHandlerCode(),
+          config: resolveLedgerConfig({}),
+          handlerCode: stubHandlerCode(),
           eventsConsumerTimeout: Duration.seconds(31),
         }),
     ).toThrow(

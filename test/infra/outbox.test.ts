@@ -6,7 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OutboxDispatcher } from '../../lib/constructs/outbox-dispatcher';
 import {
   asList,
+  expectRolePolicy,
   exportedValue,
+  importOf,
   logicalIdOf,
   propertiesOf,
   propertiesOfId,
@@ -241,30 +243,26 @@ describe('StatelessStack: outbox dispatcher', () => {
   });
 
   it('has exactly: stream read on the stream ARN, ListStreams, send to export-jobs and its DLQ, UpdateItem', () => {
-    const statements = statementsOf(template, roleId);
-    const summary = statements
-      .map((st) => ({
-        actions: asList(st.Action).sort(),
-        resources: asList(st.Resource).map((r) => exportedValue(ledger, r)),
-      }))
-      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-    const expected = [
-      {
-        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
-        resources: [{ 'Fn::GetAtt': [tableId, 'StreamArn'] }],
-      },
-      // No resource-level permissions exist for ListStreams; it returns stream ARNs, no data.
-      { actions: ['dynamodb:ListStreams'], resources: ['*'] },
-      { actions: ['dynamodb:UpdateItem'], resources: [arnOf(tableId)] },
+    const imported = (value: unknown) => importOf(ledger, value);
+    expectRolePolicy(ledger, ledger.stacks.stateless.outboxDispatcher.function, [
       // SqsDlq: how Lambda writes the on-failure record, with the function's role.
       {
-        actions: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
-        resources: [arnOf(dispatchDlqId)],
+        Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+        Resource: imported(arnOf(dispatchDlqId)),
       },
-      { actions: ['sqs:SendMessage'], resources: [arnOf(queueId)] },
-    ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-    expect(summary).toEqual(expected);
-    for (const statement of statements) expect(statement.Effect).toBe('Allow');
+      // No resource-level permissions exist for ListStreams; it returns stream ARNs, no data.
+      { Action: 'dynamodb:ListStreams', Resource: '*' },
+      {
+        Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+        Resource: imported({ 'Fn::GetAtt': [tableId, 'StreamArn'] }),
+      },
+      { Sid: 'ExportJobsSend', Action: 'sqs:SendMessage', Resource: imported(arnOf(queueId)) },
+      {
+        Sid: 'OutboxMarkDispatched',
+        Action: 'dynamodb:UpdateItem',
+        Resource: imported(arnOf(tableId)),
+      },
+    ]);
   });
 
   it('alarms when export-jobs-dlq or outbox-dispatch-dlq holds a message', () => {
@@ -292,15 +290,21 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(alarmOn(dispatchDlqId).AlarmDescription).toContain(
       'docs/alarms.md#outbox-dispatch-dlq-not-empty',
     );
-    expect(logicalIdOf(ledger.stacks.stateless.exportJobsDeadLetterAlarm)).toBeDefined();
-    expect(logicalIdOf(ledger.stacks.stateless.outboxDispatchDeadLetterAlarm)).toBeDefined();
+    const { alarms } = ledger.stacks.stateless;
+    for (const [slug, queueId] of [
+      ['export-jobs-dlq-not-empty', dlqId],
+      ['outbox-dispatch-dlq-not-empty', dispatchDlqId],
+    ] as const) {
+      const typed = propertiesOfId(template, 'AWS::CloudWatch::Alarm', logicalIdOf(alarms[slug]));
+      expect(typed, slug).toEqual(alarmOn(queueId));
+    }
   });
 
   it('alarms when the dispatcher falls 10 minutes behind the stream', () => {
     const alarm = propertiesOfId(
       template,
       'AWS::CloudWatch::Alarm',
-      logicalIdOf(ledger.stacks.stateless.outboxIteratorAgeAlarm),
+      logicalIdOf(ledger.stacks.stateless.alarms['outbox-dispatcher-behind']),
     );
     expect(alarm).toMatchObject({
       Namespace: 'AWS/Lambda',
@@ -330,8 +334,7 @@ describe('OutboxDispatcher: synth-time validation', () => {
     expect(
       () =>
         new OutboxDispatcher(stack, 'Dispatcher', {
-          entry: 'unused.ts',
-          code: stubHandlerCode(),
+          functionDefaults: { code: stubHandlerCode() },
           table,
           exportJobsQueue: queue,
           deadLetterQueue: queue,

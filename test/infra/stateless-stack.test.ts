@@ -1,13 +1,12 @@
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   asList,
-  exportedValue,
+  expectRolePolicy,
+  importOf,
   logicalIdOf,
   onlyLogicalId,
   propertiesOf,
-  propertiesOfId,
-  roleIdOf,
   SYNTH_HOOK_TIMEOUT_MS,
   type SynthesizedLedger,
   statementsOf,
@@ -36,6 +35,7 @@ const TABLE_ACTIONS = [
 ];
 
 const ISSUER = 'https://issuer.example.com/';
+const HTTP_DESCRIPTION = 'idempotent-ledger HTTP API (payload v2)';
 
 function routesByKey(template: Template): Map<string, Record<string, unknown>> {
   const routes = Object.values(propertiesOf(template, 'AWS::ApiGatewayV2::Route'));
@@ -58,7 +58,8 @@ describe('StatelessStack (IAM auth, default config)', () => {
   }, SYNTH_HOOK_TIMEOUT_MS);
 
   it('runs the HTTP function on Node.js 22, arm64, 512 MB, 10 s, ESM handler', () => {
-    expect(propertiesOfId(template, 'AWS::Lambda::Function', functionId)).toMatchObject({
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: HTTP_DESCRIPTION,
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       MemorySize: 512,
@@ -68,38 +69,48 @@ describe('StatelessStack (IAM auth, default config)', () => {
   });
 
   it('passes table name, retention windows, export fee, callback settings and source maps via env', () => {
-    const fn = propertiesOfId(template, 'AWS::Lambda::Function', functionId);
-    const vars = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(vars).toEqual({
-      TABLE_NAME: { 'Fn::ImportValue': expect.any(String) },
-      IDEMPOTENCY_RETENTION_SECONDS: '86400',
-      INBOX_RETENTION_SECONDS: '2592000',
-      EXPORT_FEE: '100',
-      CALLBACK_APPLICATION_ID: 'export-worker',
-      CALLBACK_SECRETS_ARN: { 'Fn::ImportValue': expect.any(String) },
-      NODE_OPTIONS: '--enable-source-maps',
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: HTTP_DESCRIPTION,
+      Environment: {
+        Variables: Match.exact({
+          TABLE_NAME: importOf(ledger, { Ref: tableId }),
+          IDEMPOTENCY_RETENTION_SECONDS: '86400',
+          INBOX_RETENTION_SECONDS: '2592000',
+          EXPORT_FEE: '100',
+          CALLBACK_APPLICATION_ID: 'export-worker',
+          // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
+          CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
+          NODE_OPTIONS: '--enable-source-maps',
+        }),
+      },
     });
-    expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
-    // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
-    expect(exportedValue(ledger, vars.CALLBACK_SECRETS_ARN)).toEqual({ Ref: secretId });
   });
 
   it('logs the function to its own log group with one-month retention', () => {
-    const fn = propertiesOfId(template, 'AWS::Lambda::Function', functionId);
-    const ref = (fn.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
-    expect(propertiesOf(template, 'AWS::Logs::LogGroup')[ref]).toEqual({ RetentionInDays: 30 });
+    const logGroup = new Capture();
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: HTTP_DESCRIPTION,
+      LoggingConfig: { LogGroup: { Ref: logGroup } },
+    });
+    expect(template.toJSON().Resources[logGroup.asString()]).toMatchObject({
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { RetentionInDays: 30 },
+    });
   });
 
   it('grants the HTTP function item-level table actions on the table and GetSecretValue on the secret, nothing else', () => {
-    const statements = statementsOf(template, roleIdOf(ledger.stacks.stateless.httpFunction));
-    expect(statements).toHaveLength(2);
-    const [table, secret] = statements;
-    expect(table?.Effect).toBe('Allow');
-    expect(asList(table?.Action ?? []).sort()).toEqual([...TABLE_ACTIONS].sort());
-    expect(exportedValue(ledger, table?.Resource)).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
-    expect(secret?.Effect).toBe('Allow');
-    expect(asList(secret?.Action ?? [])).toEqual(['secretsmanager:GetSecretValue']);
-    expect(exportedValue(ledger, secret?.Resource)).toEqual({ Ref: secretId });
+    expectRolePolicy(ledger, ledger.stacks.stateless.httpFunction, [
+      {
+        Sid: 'LedgerTableItemAccess',
+        Action: TABLE_ACTIONS,
+        Resource: importOf(ledger, { 'Fn::GetAtt': [tableId, 'Arn'] }),
+      },
+      {
+        Sid: 'CallbackSecretRead',
+        Action: 'secretsmanager:GetSecretValue',
+        Resource: importOf(ledger, { Ref: secretId }),
+      },
+    ]);
   });
 
   it('has no DeleteItem, Scan or service wildcard anywhere, and "*" only for dynamodb:ListStreams', () => {

@@ -1,7 +1,8 @@
 import { App, CfnElement, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
+import { expect } from 'vitest';
 import { addComplianceChecks } from '../../lib/compliance';
 import { type RawLedgerContext, resolveLedgerConfig } from '../../lib/config';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
@@ -26,20 +27,29 @@ export interface SynthOptions {
 export const stubHandlerCode = (): lambda.Code =>
   lambda.Code.fromInline('export const handler = async () => ({});');
 
+/** One synthesis per configuration per test file: templates are read-only once synthesized. */
+const synthesized = new Map<string, SynthesizedLedger>();
+
 /**
  * Synthesizes both stacks from raw context exactly as `bin/app.ts` does, except that the
  * functions get stub code so no bundling happens, and CDK's built-in CloudFormation validation
  * (a WASM engine costing ~5 s per worker) is off. `bundling.test.ts` covers both for real.
+ * The same configuration asked for twice in a file is synthesized once.
  */
 export function synthLedger(
   raw: RawLedgerContext = {},
   options: SynthOptions = {},
 ): SynthesizedLedger {
+  const key = JSON.stringify([raw, options.compliance ?? false]);
+  const cached = synthesized.get(key) ?? synthesizeLedger(raw, options);
+  synthesized.set(key, cached);
+  return cached;
+}
+
+function synthesizeLedger(raw: RawLedgerContext, options: SynthOptions): SynthesizedLedger {
   const app = new App({ builtinCloudFormationValidation: false });
   const stacks = createLedgerStacks(app, resolveLedgerConfig(raw), {
-    httpHandlerCode: stubHandlerCode(),
-    eventsHandlerCode: stubHandlerCode(),
-    dispatcherHandlerCode: stubHandlerCode(),
+    handlerCode: stubHandlerCode(),
   });
   if (options.compliance) addComplianceChecks(app);
   return {
@@ -128,28 +138,14 @@ export function statementsNotOf(template: Template, roleId: string): Statement[]
 
 export const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
-/** Everything a role is granted: its inline policies, attached `AWS::IAM::Policy`s, managed policies. */
-export interface RoleGrants {
-  readonly statements: Statement[];
-  readonly managedPolicyArns: unknown[];
-}
-
-export function roleGrantsOf(template: Template, roleId: string): RoleGrants {
-  const role = propertiesOfId(template, 'AWS::IAM::Role', roleId);
-  const inline = (
-    (role.Policies as { PolicyDocument: { Statement: Statement[] } }[]) ?? []
-  ).flatMap((policy) => policy.PolicyDocument.Statement);
-  return {
-    statements: [...inline, ...statementsOf(template, roleId)],
-    managedPolicyArns: (role.ManagedPolicyArns as unknown[] | undefined) ?? [],
-  };
-}
-
 /** Every IAM statement of `template`: inline role policies and `AWS::IAM::Policy` documents. */
 export function allStatementsOf(template: Template): Statement[] {
-  return Object.keys(template.findResources('AWS::IAM::Role')).flatMap(
-    (roleId) => roleGrantsOf(template, roleId).statements,
+  const inline = Object.values(propertiesOf(template, 'AWS::IAM::Role')).flatMap((role) =>
+    ((role.Policies as { PolicyDocument: { Statement: Statement[] } }[]) ?? []).flatMap(
+      (policy) => policy.PolicyDocument.Statement,
+    ),
   );
+  return [...inline, ...statementsOf(template)];
 }
 
 /**
@@ -181,6 +177,38 @@ export function exportedValue(ledger: SynthesizedLedger, imported: unknown): unk
     { Value: unknown; Export?: { Name: string } }
   >;
   return Object.values(outputs).find((o) => o.Export?.Name === name)?.Value;
+}
+
+/**
+ * `value` as the stateless stack imports it: `{ 'Fn::ImportValue': <name> }`, where `<name>` is
+ * the export of the stateful output whose value is `value` (fails if no output exports it).
+ */
+export function importOf(ledger: SynthesizedLedger, value: unknown): { 'Fn::ImportValue': string } {
+  const name = new Capture();
+  ledger.stateful.hasOutput('*', { Value: value, Export: { Name: name } });
+  return { 'Fn::ImportValue': name.asString() };
+}
+
+/**
+ * The role of `fn` in the stateless stack has one attached policy, and its statements are
+ * exactly `statements`, in order (least privilege: nothing more, nothing else).
+ */
+export function expectRolePolicy(
+  ledger: SynthesizedLedger,
+  fn: lambda.IFunction,
+  statements: readonly Record<string, unknown>[],
+): void {
+  const role = { Ref: roleIdOf(fn) };
+  const policies = ledger.stateless.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: Match.arrayWith([role]) },
+  });
+  expect(Object.keys(policies), fn.node.path).toHaveLength(1);
+  ledger.stateless.hasResourceProperties('AWS::IAM::Policy', {
+    Roles: [role],
+    PolicyDocument: {
+      Statement: Match.exact(statements.map((st) => ({ Effect: 'Allow', ...st }))),
+    },
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { EventSourceList } from '../../functions/contract/schemas';
 import { type EventLedgerPort, EventService } from '../../functions/core/event-service';
 import { LedgerService } from '../../functions/core/ledger-service';
 import { createEventsConsumer, type EventsHandler } from '../../functions/events/consumer';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import { httpResponses } from '../../functions/http/problems';
 import type { Log } from '../../functions/observability/log';
 import type { DeadLetter } from '../../functions/queue/dead-letter';
@@ -371,8 +371,8 @@ describe('reordering and gaps', () => {
         sqsEvent(sqsRecord(ledgerEvent({ source: SOURCE, subject: accountId, sequence }))),
       );
     }
-    const app = createDynamoHttpApp({
-      client,
+    const app = composeHttpHandler({
+      dynamo: client,
       config: testConfig({ tableName }),
       callbackSecrets: staticCallbackSecrets('{}'),
     });

@@ -184,7 +184,12 @@ describe('capture and void', () => {
     // Not swept yet: the money is still held.
     expect(await api.money(account)).toEqual({ balance: 500, available: 400 });
 
-    await composeSweeper({ client, tableName, clock: () => now, log: silent })();
+    await composeSweeper({
+      dynamo: client,
+      config: testConfig({ tableName }),
+      clock: () => now,
+      log: silent,
+    })();
     expect(await api.money(account)).toEqual({ balance: 500, available: 500 });
     expect(codeOf(await capture(hold.id))).toBe('hold_expired');
   });

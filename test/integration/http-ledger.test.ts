@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Account, Problem, Transaction, TransactionPage } from '../../functions/contract/schemas';
 import { idempotencyScopeId } from '../../functions/core/fingerprint';
 import { OPERATION_IDS } from '../../functions/core/operations';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import type { HttpHandler } from '../../functions/http/types';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
 import { keys } from '../../functions/store/keys';
@@ -24,8 +24,8 @@ beforeAll(async () => {
   client = table.client;
   tableName = table.tableName;
   drop = table.drop;
-  app = createDynamoHttpApp({
-    client,
+  app = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName: table.tableName, idempotencyRetentionSeconds: RETENTION }),
     callbackSecrets: staticCallbackSecrets('{}'),
     clock: () => now,

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import { Task } from '../../functions/contract/schemas';
 import type { ExportJob } from '../../functions/core/tasks';
 import { createOutboxDispatcher } from '../../functions/dispatcher/dispatcher';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
 import { createOutboxStore } from '../../functions/store/outbox-store';
-import { LOCAL_AWS } from '../../local/dynamodb';
 import { startStreamPoller } from '../../local/stream-poller';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
@@ -35,8 +35,8 @@ async function until<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise
 }
 
 it('delivers every execution to export-jobs although the first send crashed after the commit', async () => {
-  const app = createDynamoHttpApp({
-    client,
+  const app = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName }),
     callbackSecrets: staticCallbackSecrets('{}'),
     log: silent,

@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import type { HttpHandler } from '../../functions/http/types';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
 import { testConfig } from '../support/config';
@@ -23,8 +23,8 @@ beforeAll(async () => {
     },
     { step: 'finalizeRequest', name: 'countRoundTrips' },
   );
-  app = createDynamoHttpApp({
-    client,
+  app = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName: table.tableName }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });

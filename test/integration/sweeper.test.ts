@@ -11,7 +11,6 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expirySettlement, type HoldRecord } from '../../functions/core/holds';
-import { recordingMetrics } from '../../functions/observability/metrics';
 import { accountChangeItem } from '../../functions/store/account-change';
 import { DUE_INDEX } from '../../functions/store/due-index';
 import { newHoldItems, toHoldRecord } from '../../functions/store/hold-items';
@@ -19,7 +18,9 @@ import { createHoldStore } from '../../functions/store/hold-store';
 import { keys } from '../../functions/store/keys';
 import { composeSweeper } from '../../functions/sweeper/compose';
 import { ensureLedgerTable } from '../../local/table';
+import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
+import { recordingMetrics } from '../support/metrics';
 
 let client: DynamoDBClient;
 let tableName: string;
@@ -95,7 +96,13 @@ const sweeperAt = (now: Date) => {
   const metrics = recordingMetrics();
   return {
     metrics,
-    sweep: composeSweeper({ client, tableName, clock: () => now, log: silent, metrics }),
+    sweep: composeSweeper({
+      dynamo: client,
+      config: testConfig({ tableName }),
+      clock: () => now,
+      log: silent,
+      metrics,
+    }),
   };
 };
 

@@ -3,7 +3,7 @@ import { type DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Task } from '../../functions/contract/schemas';
-import { createDynamoHttpApp } from '../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../functions/http/compose';
 import type { HttpHandler } from '../../functions/http/types';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
 import { APP, callbackBody, NEXT_SECRET, SECRET, signedCallback } from '../support/callbacks';
@@ -21,8 +21,8 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
-  app = createDynamoHttpApp({
-    client,
+  app = composeHttpHandler({
+    dynamo: client,
     config: testConfig({ tableName, exportFee: FEE, callbackApplicationId: APP }),
     callbackSecrets: staticCallbackSecrets(
       JSON.stringify({ [APP]: [SECRET, NEXT_SECRET], 'other-app': [OTHER_SECRET] }),

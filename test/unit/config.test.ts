@@ -36,3 +36,42 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('loadConfig for one function', () => {
+  const QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/q';
+
+  it("adds each function's own variables to the shared ones", () => {
+    expect(loadConfig({ TABLE_NAME: 't', DLQ_URL: QUEUE }, 'events')).toMatchObject({
+      tableName: 't',
+      deadLetterQueueUrl: QUEUE,
+    });
+    expect(
+      loadConfig({ TABLE_NAME: 't', EXPORT_JOBS_QUEUE_URL: QUEUE }, 'dispatcher'),
+    ).toMatchObject({ tableName: 't', exportJobsQueueUrl: QUEUE });
+    expect(
+      loadConfig({ TABLE_NAME: 't', CALLBACK_SECRETS_ARN: 'arn:secret' }, 'http'),
+    ).toMatchObject({ callbackSecrets: { secretArn: 'arn:secret' } });
+    const secrets = JSON.stringify({ app: ['0123456789abcdef'] });
+    expect(loadConfig({ TABLE_NAME: 't', CALLBACK_SECRETS: secrets }, 'http')).toMatchObject({
+      callbackSecrets: { document: { app: ['0123456789abcdef'] } },
+    });
+  });
+
+  it.each([
+    ['events', { TABLE_NAME: 't' }, /DLQ_URL/],
+    ['events', { TABLE_NAME: 't', DLQ_URL: 'not a url' }, /DLQ_URL/],
+    ['dispatcher', { TABLE_NAME: 't' }, /EXPORT_JOBS_QUEUE_URL/],
+    ['http', { TABLE_NAME: 't' }, /CALLBACK_SECRETS_ARN \(or CALLBACK_SECRETS\)/],
+    [
+      'http',
+      { TABLE_NAME: 't', CALLBACK_SECRETS: '{' },
+      /CALLBACK_SECRETS: callback secrets are not JSON/,
+    ],
+  ] as const)('fails loudly for %s on %j', (fn, env, message) => {
+    expect(() => loadConfig(env, fn)).toThrow(message);
+  });
+
+  it("reports the shared and the function's problems together", () => {
+    expect(() => loadConfig({}, 'events')).toThrow(/TABLE_NAME.*; DLQ_URL/);
+  });
+});

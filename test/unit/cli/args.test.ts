@@ -6,7 +6,7 @@ import { parseTailArgs } from '../../../cli/commands/tail';
 import { parseWorkerArgs } from '../../../cli/commands/worker';
 import { apiUrl, secretsFor, sqsEndpoint } from '../../../cli/config';
 import { CliError, UsageError } from '../../../cli/errors';
-import { DEMO_CALLBACK_SECRET } from '../../../local/callback-secrets';
+import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 
 const EXECUTION = '6f1c9a52-3c1e-4f7a-9d3e-0b8f1f0e2a11';
 const TASK = '0d7c2b1a-5e4f-4a3b-8c2d-1e0f9a8b7c6d';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -7,9 +6,11 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { parseJob, runWorker, type WorkerOptions } from '../../../cli/worker';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { runWorker, type WorkerOptions } from '../../../cli/worker';
+import { parseExportJob } from '../../../functions/contract/export-job';
 import { verifyCallbackSignature } from '../../../functions/core/signature';
+import { exportJob } from '../../support/export-job';
 
 const QUEUE_URL = 'http://sqs.us-east-1.localhost:4566/000000000000/export-jobs';
 const API = 'http://127.0.0.1:3000';
@@ -47,16 +48,7 @@ function fakeFetch(statuses: number[] = []) {
   return { impl, sent, timeline };
 }
 
-function job(overrides: Record<string, unknown> = {}) {
-  return {
-    taskId: randomUUID(),
-    executionId: randomUUID(),
-    accountId: randomUUID(),
-    format: 'csv',
-    callbackPath: '/v1/callbacks/export-worker',
-    ...overrides,
-  };
-}
+const job = exportJob;
 
 function message(body: unknown, n = 1): Message {
   return {
@@ -214,28 +206,43 @@ describe('the demo worker', () => {
     });
   });
 
-  it('with --once, stops after the idle time', async () => {
-    sqs.on(ReceiveMessageCommand).resolves({});
-    const started = Date.now();
+  it('with --once, keeps receiving until nothing came for the idle time, then stops', async () => {
+    // Each empty receive takes 20 ms of a fake clock: the third one reaches 60 ms >= 50 ms idle.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    sqs.on(ReceiveMessageCommand).callsFake(() => {
+      vi.setSystemTime(Date.now() + 20);
+      return {};
+    });
+    try {
+      const summary = await runWorker(options(fakeFetch().impl, { idleMs: 50 }));
 
-    const summary = await runWorker(options(fakeFetch().impl, { idleMs: 50 }));
-
-    expect(summary).toEqual({ done: 0, duplicates: 0, skipped: 0, failed: 0 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+      expect(summary).toEqual({ done: 0, duplicates: 0, skipped: 0, failed: 0 });
+      expect(sqs.commandCalls(ReceiveMessageCommand)).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
-describe('parseJob', () => {
+describe('parseExportJob', () => {
   it('accepts the contract §8 message and explains what is wrong otherwise', () => {
     const j = job();
-    expect(parseJob(JSON.stringify(j))).toEqual(j);
-    expect(parseJob('{')).toBe('body is not JSON');
-    expect(parseJob('[]')).toBe('body is not a JSON object');
-    expect(parseJob(JSON.stringify({ ...j, executionId: undefined }))).toBe(
-      'executionId is missing',
-    );
-    expect(parseJob(JSON.stringify({ ...j, callbackPath: '/elsewhere' }))).toMatch(
-      /is not \/v1\/callbacks\/<applicationId>/,
-    );
+    expect(parseExportJob(JSON.stringify(j))).toEqual({ ok: true, job: j });
+    expect(parseExportJob('{')).toEqual({ ok: false, reason: 'body is not JSON' });
+    expect(parseExportJob('[]')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^\(job\)/),
+    });
+    expect(parseExportJob(JSON.stringify({ ...j, executionId: undefined }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^executionId: /),
+    });
+    expect(parseExportJob(JSON.stringify({ ...j, callbackPath: '/elsewhere' }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^callbackPath: .*\/v1\/callbacks\//),
+    });
+    expect(
+      parseExportJob(JSON.stringify({ ...j, callbackPath: '/v1/callbacks/has space' })),
+    ).toMatchObject({ ok: false, reason: expect.stringMatching(/<applicationId>/) });
   });
 });

@@ -1,22 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import type { ExportJob } from '../../../functions/core/tasks';
+import type { ExportJob } from '../../../functions/contract/export-job';
 import { createOutboxDispatcher } from '../../../functions/dispatcher/dispatcher';
-import { recordingMetrics } from '../../../functions/observability/metrics';
+import { exportJob } from '../../support/export-job';
+import { recordingMetrics } from '../../support/metrics';
 
 const silent = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 
-function job(): ExportJob {
-  return {
-    taskId: randomUUID(),
-    executionId: randomUUID(),
-    accountId: randomUUID(),
-    format: 'csv',
-    callbackPath: '/v1/callbacks/export-worker',
-  };
-}
+const job = () => exportJob();
 
 function streamRecord(
   item: Record<string, unknown>,

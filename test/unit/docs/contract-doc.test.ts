@@ -2,11 +2,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../functions/contract/openapi';
+import { POISON_CODES } from '../../../functions/events/poison';
+import { PROBLEMS } from '../../../functions/http/problems';
 
 /** docs/contract.md is what code and tests cite; these checks keep it from drifting. */
 const root = join(import.meta.dirname, '..', '..', '..');
 const contract = readFileSync(join(root, 'docs', 'contract.md'), 'utf8');
-const sections = new Set([...contract.matchAll(/^## (§\d+) /gm)].map((m) => m[1]));
+const sections = new Set([...contract.matchAll(/^## (§\d+) /gm)].map((m) => m[1] ?? ''));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -45,4 +47,25 @@ describe('docs/contract.md', () => {
     );
     expect(missing).toEqual([]);
   });
+
+  it('lists every HTTP error code with its status in §3', () => {
+    const errors = sectionText('§3');
+    const missing = Object.entries(PROBLEMS)
+      .map(([code, { status }]) => `| ${status} | \`${code}\` |`)
+      .filter((row) => !errors.includes(row));
+    expect(missing).toEqual([]);
+  });
+
+  it('lists every dead-letter error_code in §6', () => {
+    const events = sectionText('§6');
+    expect(POISON_CODES.filter((code) => !events.includes(`\`${code}\``))).toEqual([]);
+  });
 });
+
+/** The text of one `## §n` section, up to the next section. */
+function sectionText(section: string): string {
+  const start = contract.indexOf(`## ${section} `);
+  if (start < 0) throw new Error(`docs/contract.md has no ${section}`);
+  const next = contract.indexOf('\n## ', start + 1);
+  return contract.slice(start, next < 0 ? undefined : next);
+}

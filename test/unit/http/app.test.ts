@@ -8,7 +8,7 @@ import {
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../../functions/http/compose';
 import { MAX_BODY_BYTES } from '../../../functions/http/request';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
 import { testConfig } from '../../support/config';
@@ -16,8 +16,8 @@ import { httpEvent } from '../../support/http-event';
 
 const ddb = mockClient(DynamoDBClient);
 const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
-const app = createDynamoHttpApp({
-  client: new DynamoDBClient({ region: 'eu-west-1' }),
+const app = composeHttpHandler({
+  dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
   retry: { sleep: async () => {}, maxAttempts: 2 },
   config: testConfig({
     tableName: 'ledger-prod-table',

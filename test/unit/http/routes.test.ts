@@ -2,14 +2,14 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../functions/contract/openapi';
-import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../../functions/http/compose';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
 import { testConfig } from '../../support/config';
 import { httpEvent } from '../../support/http-event';
 
 mockClient(DynamoDBClient);
-const app = createDynamoHttpApp({
-  client: new DynamoDBClient({ region: 'eu-west-1' }),
+const app = composeHttpHandler({
+  dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
   config: testConfig(),
   callbackSecrets: staticCallbackSecrets('{}'),
   log: { info: () => {}, warn: () => {}, error: () => {} },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 import { banner, type StackEndpoints } from '../../../local/banner';
-import { DEMO_CALLBACK_SECRET } from '../../../local/callback-secrets';
 import { readLocalSettings } from '../../../local/settings';
 
 const queue = (name: string) => ({

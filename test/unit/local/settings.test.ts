@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CALLBACK_SECRET } from '../../../local/callback-secrets';
+import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 import { readLocalSettings } from '../../../local/settings';
 
 describe('local stack settings', () => {

@@ -166,9 +166,7 @@ describe('local SQS (fauxqs)', () => {
     await poller.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
 
-    const started = Date.now();
-    await poller.stop();
-
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // A stop that waited for the 20 s long poll would outlast this test's timeout and fail it.
+    await expect(poller.stop()).resolves.toBeUndefined();
   });
 });

@@ -13,15 +13,15 @@ import { OPERATION_IDS } from '../../../functions/core/operations';
 import type { ExecutionRecord, TaskRecord } from '../../../functions/core/tasks';
 import { createEventsConsumer } from '../../../functions/events/consumer';
 import { createHttpApp } from '../../../functions/http/app';
-import { createDynamoHttpApp } from '../../../functions/http/dynamo-app';
+import { composeHttpHandler } from '../../../functions/http/compose';
 import type { Log } from '../../../functions/observability/log';
-import { recordingMetrics } from '../../../functions/observability/metrics';
 import { lambdaTelemetry } from '../../../functions/observability/powertools';
 import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
 import { httpEvent } from '../../support/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
+import { recordingMetrics } from '../../support/metrics';
 
 function recordingLog() {
   const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
@@ -42,8 +42,8 @@ describe('HTTP telemetry', () => {
   const setup = () => {
     const metrics = recordingMetrics();
     const { log, lines } = recordingLog();
-    const app = createDynamoHttpApp({
-      client: new DynamoDBClient({ region: 'eu-west-1' }),
+    const app = composeHttpHandler({
+      dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
       config: testConfig(),
       callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
       retry: { sleep: async () => {}, maxAttempts: 3 },

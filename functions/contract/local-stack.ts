@@ -1,0 +1,27 @@
+import { DEFAULT_CALLBACK_APPLICATION_ID } from './retention';
+
+/**
+ * The local stack's defaults (contract §9): `npm start` listens on them and the CLI finds the
+ * stack by them, so both read them from here.
+ */
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_DYNAMODB_PORT = 8000;
+export const DEFAULT_SQS_PORT = 4566;
+export const DEFAULT_TABLE_NAME = 'ledger';
+
+/** Credentials and region DynamoDB Local and the SQS emulator accept; they never reach AWS. */
+export const LOCAL_AWS = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+} as const;
+
+/** The local stack's demo application and its signing secret (printed at start; never for AWS). */
+export const DEMO_CALLBACK_SECRET = 'local-demo-secret-0123456789abcdef';
+
+/** `CALLBACK_SECRETS` when set, else the demo application with the demo secret. */
+export function localCallbackSecretsJson(env: Record<string, string | undefined>): string {
+  const given = env.CALLBACK_SECRETS?.trim();
+  return given
+    ? given
+    : JSON.stringify({ [DEFAULT_CALLBACK_APPLICATION_ID]: [DEMO_CALLBACK_SECRET] });
+}
