@@ -1,4 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import {
+  type EventLedgerPort,
+  EventService,
+  type EventTransferResult,
+} from '../../../functions/core/event-service';
 import type { AccountRecord } from '../../../functions/core/model';
 import {
   explainTransferRejection,
@@ -135,5 +140,69 @@ describe('TransferService', () => {
       code: 'not_found',
     });
     expect(missing.recordResponse).not.toHaveBeenCalled();
+  });
+});
+
+describe('EventService: ledger.transfer.v1', () => {
+  const A = 'a';
+  const event = {
+    source: 'urn:p',
+    id: 'e1',
+    type: 'transfer' as const,
+    accountId: A,
+    toAccountId: 'b',
+    amount: 70,
+    currency: 'EUR',
+    sequence: 3,
+  };
+  function eventPort(result: EventTransferResult, source: AccountRecord | undefined = account(A)) {
+    const port: EventLedgerPort = {
+      getSequence: vi.fn(async () => undefined),
+      applyEvent: vi.fn(),
+      getAccount: vi.fn(async () => source),
+      applyTransfer: vi.fn(async () => result),
+    };
+    return port;
+  }
+  const events = (port: EventLedgerPort) =>
+    new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} });
+
+  it("writes the transfer as the source owner's, with the source's sequence", async () => {
+    const port = eventPort({ kind: 'committed' });
+    const outcome = await events(port).apply(event, ctx.now);
+    expect(outcome).toMatchObject({ kind: 'applied', sequence: { newGaps: [1, 2] } });
+    const [claim, write, sequence] = vi.mocked(port.applyTransfer).mock.calls[0] ?? [];
+    expect(claim).toMatchObject({ source: 'urn:p', id: 'e1' });
+    expect(write).toMatchObject({
+      ownerId: 'alice',
+      transfer: { origin: 'event', fromAccountId: A },
+    });
+    expect(sequence).toMatchObject({ accountId: A, source: 'urn:p', next: { lastSequence: 3 } });
+  });
+
+  it.each([
+    [
+      'a destination of another owner',
+      [{ side: 'to', account: account('b', { ownerId: 'bob' }) }],
+      'owner_mismatch',
+    ],
+    ['a missing destination', [{ side: 'to', account: undefined }], 'not_found'],
+    [
+      'too little available',
+      [{ side: 'from', account: account(A, { available: 10 }) }],
+      'insufficient_funds',
+    ],
+  ] as const)('rejects %s as %s', async (_name, sides, code) => {
+    const port = eventPort({ kind: 'accounts_rejected', sides });
+    const outcome = await events(port).apply(event, ctx.now);
+    expect(outcome.kind === 'rejected' && outcome.error.code).toBe(code);
+  });
+
+  it('rejects an unknown source without writing', async () => {
+    const port = eventPort({ kind: 'committed' });
+    vi.mocked(port.getAccount).mockResolvedValue(undefined);
+    const outcome = await events(port).apply(event, ctx.now);
+    expect(outcome.kind === 'rejected' && outcome.error.code).toBe('not_found');
+    expect(port.applyTransfer).not.toHaveBeenCalled();
   });
 });
