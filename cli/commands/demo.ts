@@ -7,6 +7,7 @@ import type { Command } from '../command';
 import { apiUrl, type Env, secretsFor, sqsEndpoint } from '../config';
 import { CliError } from '../errors';
 import { queueUrl, sqsClient } from '../sqs';
+import { demoTransfer } from '../transfer-demo';
 import { type JobResult, runWorker } from '../worker';
 
 const NAME = 'demo';
@@ -54,7 +55,9 @@ export const demoCommand: Command = {
 
 Runs the export loop against a running \`npm start\`, step by step:
   1. creates an EUR account for principal "demo" (POST /v1/accounts)
-  2. credits it (POST /v1/accounts/<id>/transactions)
+  2. credits it (POST /v1/accounts/<id>/transactions), then moves a fifth of it to a second
+     account (POST /v1/transfers), sends that transfer again with the same key (a replay),
+     and shows both balances
   3. requests an export (POST /v1/accounts/<id>/exports): 202 with the task; the fee is
      debited and the outbox dispatcher puts a job on ${QUEUE_NAMES.exportJobs}
   4. runs the demo worker (see \`npm run cli -- worker --help\`) until the task is SUCCEEDED
@@ -101,6 +104,8 @@ Options:
       'POST /v1/accounts/{id}/transactions',
     );
     step(2, `credited ${args.amount} EUR (minor units)`);
+    const moved = await demoTransfer(api, accountId, Math.max(1, Math.floor(args.amount / 5)), run);
+    for (const line of moved.lines) ctx.out(line);
 
     const task = expectStatus(
       await api(
@@ -121,7 +126,7 @@ Options:
     step(
       3,
       `export task ${taskId} (${task.status}), execution ${task.currentExecutionId}; ` +
-        `balance ${args.amount} -> ${after.balance} (export fee ${args.amount - Number(after.balance)})`,
+        `balance ${moved.balanceAfter} -> ${after.balance} (export fee ${moved.balanceAfter - Number(after.balance)})`,
     );
 
     step(4, `running the demo worker on ${QUEUE_NAMES.exportJobs} until the task is SUCCEEDED...`);
