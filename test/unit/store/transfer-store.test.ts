@@ -1,15 +1,10 @@
-import {
-  type CancellationReason,
-  DynamoDBClient,
-  TransactionCanceledException,
-  TransactWriteItemsCommand,
-} from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { DynamoDBClient, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IdempotencyClaim } from '../../../functions/core/ports';
 import { type TransferRecord, transferLegs } from '../../../functions/core/transfers';
 import { createTransferStore } from '../../../functions/store/transfer-store';
+import { cancelled, conditionFailed as failed, none } from '../../support/cancellation';
 
 /** docs/contract.md §10: one transaction, and cancellation reasons read as facts. */
 
@@ -25,7 +20,7 @@ const claim: IdempotencyClaim = {
   fingerprint: 'fp-1',
   expiresAt: 2000,
   nowSeconds: 1000,
-  response: { statusCode: 201, body: '{"id":"t1"}' },
+  response: { statusCode: 201, body: '{}' },
 };
 const transfer: TransferRecord = {
   id: 't1',
@@ -51,19 +46,7 @@ const account = (id: string, available?: number) => ({
   updatedAt: 'x',
 });
 
-const none: CancellationReason = { Code: 'None' };
-const failed = (item?: Record<string, unknown>): CancellationReason => ({
-  Code: 'ConditionalCheckFailed',
-  ...(item ? { Item: marshall(item) } : {}),
-});
-/** Reasons are indexed like the items: claim, from, to, out, in, transfer, payment. */
-const cancelled = (...reasons: CancellationReason[]) =>
-  new TransactionCanceledException({
-    message: 'cancelled',
-    $metadata: {},
-    CancellationReasons: reasons,
-  });
-
+// Reasons are indexed like the items: claim, from, to, out, in, transfer, payment.
 beforeEach(() => ddb.reset());
 
 describe('transfer: ONE TransactWriteItems', () => {
