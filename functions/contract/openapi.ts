@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOLD_STATUSES } from '../core/holds';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';
 import { CallbackEventSchema } from './callback-event';
@@ -275,7 +276,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
             {
               name: 'status',
               in: 'query',
-              schema: { type: 'string', enum: ['active', 'captured', 'voided', 'expired'] },
+              schema: { type: 'string', enum: [...HOLD_STATUSES] },
             },
             ...pageQuery,
           ],
