@@ -57,6 +57,9 @@ export class Sweeper extends Construct {
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       environment: { ...props.environment },
     });
+    // Lambda's own queue for asynchronous invocations would retry a failed or throttled run for
+    // up to six hours; the next scheduled run, a minute later, does the same work instead.
+    this.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
     this.function.allow('DueIndexRead', SWEEPER_INDEX_ACTIONS, [
       `${table.tableArn}/index/${DUE_INDEX.name}`,
     ]);

@@ -38,6 +38,17 @@ describe('StatelessStack: sweeper', () => {
     });
   });
 
+  it('does not let Lambda retry a failed run: the next scheduled one does the work', () => {
+    const configs = Object.values(propertiesOf(template, 'AWS::Lambda::EventInvokeConfig'));
+    expect(configs).toEqual([
+      expect.objectContaining({
+        FunctionName: { Ref: functionId },
+        MaximumRetryAttempts: 0,
+        MaximumEventAgeInSeconds: 60,
+      }),
+    ]);
+  });
+
   it('is a house-style function: 60 s, one concurrent run, its own log group', () => {
     const fn = propertiesOf(template, 'AWS::Lambda::Function')[functionId];
     expect(fn).toMatchObject({
