@@ -192,7 +192,6 @@ export class StatelessStack extends Stack {
       functionDefaults,
       table,
       environment: serviceEnvironment,
-      reservedConcurrentExecutions: 1,
     });
 
     // Every alarm notifies the topic (ALARM and OK); runbook in docs/alarms.md.

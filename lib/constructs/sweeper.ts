@@ -31,8 +31,6 @@ export interface SweeperProps {
   readonly table: dynamodb.ITable;
   /** What `loadConfig` reads in every handler (TABLE_NAME, …). */
   readonly environment: Readonly<Record<string, string>>;
-  /** @default - none reserved */
-  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -53,8 +51,6 @@ export class Sweeper extends Construct {
       entry: handlerEntry('sweeper'),
       description: 'idempotent-ledger sweeper (expired holds; every minute)',
       timeout: SWEEPER_TIMEOUT,
-      // One run at a time is enough (and two would only find each other's work done).
-      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       environment: { ...props.environment },
     });
     // Lambda's own queue for asynchronous invocations would retry a failed or throttled run for
