@@ -29,6 +29,7 @@ export const ALARM_SLUGS = {
   tableThrottles: 'table-throttled-requests',
   tableSystemErrors: 'table-system-errors',
   storageThrottle: 'storage-throttle-retries',
+  storageValidation: 'storage-validation-errors',
   sweeperErrors: 'sweeper-errors',
   sweeperBehind: 'sweeper-behind',
 } as const;
@@ -188,3 +189,14 @@ export function storageThrottleDescription(threshold: number): string {
     'account or producer driving the load.',
   ].join(' ');
 }
+
+/** Shown on the StorageValidationError (EMF) alarm. */
+export const STORAGE_VALIDATION_DESCRIPTION = [
+  'DynamoDB refused a ledger event that had passed validation as invalid (a ValidationException,',
+  "metric StorageValidationError of ledger-events). This is a bug of ours, not the producer's: a",
+  'DynamoDB limit the event schema does not check yet. The event is NOT applied and NOT',
+  'dead-lettered at once: it is redelivered, and after 5 receives lands in ledger-events-dlq',
+  'without error_code. First: read the consumer log group for "DynamoDB refused a validated',
+  'ledger event" (its errorMessage names the limit), add that check to the event schema and',
+  'deploy; then redrive ledger-events-dlq (the inbox dedups, so nothing applies twice).',
+].join(' ');

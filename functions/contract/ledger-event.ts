@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { Amount, Currency, PaymentId, Uuid } from './schemas';
+import { utf8Bytes } from './unicode';
+
+/**
+ * `source` becomes part of a sort key (`SOURCE#<source>`), which DynamoDB limits to 1,024
+ * bytes: the limit is in UTF-8 bytes, checked before anything is written (docs/contract.md §6).
+ */
+export const MAX_EVENT_SOURCE_BYTES = 512;
 
 /** A positive integer, as a JSON number or a decimal string (CloudEvents extensions are often strings). */
 export const SequenceNumber = z.union([
@@ -30,7 +37,12 @@ export const LedgerEventSchema = z
   .looseObject({
     specversion: z.literal('1.0'),
     id: z.string().min(1).max(256),
-    source: z.string().min(1).max(512),
+    source: z
+      .string()
+      .min(1)
+      .refine((source) => utf8Bytes(source) <= MAX_EVENT_SOURCE_BYTES, {
+        message: `must be at most ${MAX_EVENT_SOURCE_BYTES} UTF-8 bytes`,
+      }),
     type: z.enum(EVENT_TYPE_NAMES),
     subject: Uuid,
     sequence: SequenceNumber.optional(),

@@ -115,6 +115,16 @@ const commonErrors = {
  * requests, and the retention values come from the running configuration, so the published
  * contract and the enforced TTL cannot drift apart.
  */
+/**
+ * What API Gateway answers by itself never reaches the service, so it is not problem+json
+ * (docs/contract.md §3); clients must not expect a `code` on those.
+ */
+export const GATEWAY_ANSWERS_NOTE =
+  'Errors the service answers are application/problem+json. Answers API Gateway gives by ' +
+  'itself before the service runs are not: 401/403 from the JWT or IAM authorizer, 429 when ' +
+  'throttled, 413 for a request over its payload limit, and its own 404/5xx ' +
+  '(a body such as {"message":"Unauthorized"}); treat those by status alone.';
+
 export function buildOpenApiDocument(retention: PublishedRetention) {
   return {
     openapi: '3.1.0',
@@ -124,7 +134,8 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
       description:
         'Exactly-once money movements: every POST is guarded by an Idempotency-Key. ' +
         'The full contract (codes, idempotency rules, events, callbacks) is docs/contract.md ' +
-        "in the service's repository.",
+        "in the service's repository. " +
+        GATEWAY_ANSWERS_NOTE,
       'x-idempotency-retention-seconds': retention.idempotencyRetentionSeconds,
       'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
     },
@@ -177,7 +188,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
             },
             ...commonErrors,
             '409': problem('insufficient_funds, payment_id_conflict or idempotency_key_in_use'),
-            '422': problem('idempotency_key_reused or currency_mismatch'),
+            '422': problem('idempotency_key_reused, currency_mismatch or balance_limit_exceeded'),
           },
         },
         get: {

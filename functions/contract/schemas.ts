@@ -18,7 +18,8 @@ export const Amount = z
   .max(MAX_AMOUNT)
   .meta({ description: 'Integer amount in minor units' });
 
-export const Uuid = z.uuid();
+/** UUIDs are case-insensitive: lower-cased before any comparison, key or fingerprint (docs/contract.md §4). */
+export const Uuid = z.uuid().overwrite((id) => id.toLowerCase());
 
 export const PaymentId = z
   .string()

@@ -15,6 +15,8 @@ export interface CallbackInput {
   readonly sequence: number;
   readonly status?: ExecutionStatus;
   readonly progress?: number;
+  /** SHA-256 of the normalised callback without `time` (docs/contract.md §7). */
+  readonly contentHash?: string;
 }
 
 export interface ExecutionWrite {
@@ -43,7 +45,8 @@ export interface CallbackWrite {
   readonly task?: TaskProjectionWrite;
 }
 
-export type CallbackWriteResult = 'committed' | 'duplicate' | 'moved';
+/** `id_conflict`: (applicationId, id) was seen before with other content; nothing was written. */
+export type CallbackWriteResult = 'committed' | 'duplicate' | 'id_conflict' | 'moved';
 
 export interface CallbackPort {
   /** The execution and its task; with `taskId`, only an execution of that task. */
@@ -85,6 +88,7 @@ export class CallbackService {
       namespace: CALLBACK_INBOX_NAMESPACE,
       source: input.applicationId,
       id: input.id,
+      contentHash: input.contentHash,
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
@@ -135,6 +139,11 @@ export class CallbackService {
     });
     if (result === 'moved') return MOVED;
     if (result === 'duplicate') return { outcome: 'duplicate', taskId: task.id, sequence };
+    if (result === 'id_conflict') {
+      throw new InvalidCallbackError(
+        `Callback id ${input.id} was already received with other content; nothing was recorded.`,
+      );
+    }
     const outcome: CallbackOutcome = !newer ? 'stale' : current ? 'applied' : 'superseded';
     return { outcome, taskId: task.id, sequence };
   }

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
   | 'currency_mismatch'
+  | 'balance_limit_exceeded'
   | 'internal'
   | 'unavailable'
   | 'task_not_terminal'
@@ -150,6 +151,13 @@ export class CurrencyMismatchError extends LedgerRejection {
       'currency_mismatch',
       `The account holds ${accountCurrency}; the transaction is in ${requested}.`,
     );
+  }
+}
+
+/** A credit that would push a balance past 2^53 − 1 minor units (docs/contract.md §5). */
+export class BalanceLimitExceededError extends LedgerRejection {
+  constructor() {
+    super('balance_limit_exceeded', 'The credit would push the balance past 2^53 − 1 minor units.');
   }
 }
 

@@ -26,15 +26,19 @@ export interface LedgerEventInput {
   readonly currency: string;
   readonly paymentId?: string;
   readonly reference?: string;
+  /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
+  readonly contentHash: string;
 }
 
 /**
  * `rejected` carries the domain reason an event can never apply (unknown account, currency,
- * funds, paymentId); the consumer maps its code to a dead-letter reason.
+ * funds, paymentId, balance cap); the consumer maps its code to a dead-letter reason.
+ * `id_conflict`: (source, id) was seen before with other content; nothing changed.
  */
 export type EventOutcome =
   | { readonly kind: 'applied'; readonly entryId: string; readonly sequence?: SequenceAdvance }
   | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict'; readonly detail: string }
   | { readonly kind: 'rejected'; readonly error: DomainError };
 
 export interface InboxClaim {
@@ -42,6 +46,8 @@ export interface InboxClaim {
   readonly namespace?: string;
   readonly source: string;
   readonly id: string;
+  /** Compared with the stored record's hash when (source, id) was seen before. */
+  readonly contentHash?: string;
   readonly nowSeconds: number;
   readonly expiresAt: number;
 }
@@ -58,6 +64,8 @@ export interface SequenceWrite {
 export type EventWriteResult =
   | { readonly kind: 'committed' }
   | { readonly kind: 'duplicate' }
+  /** (source, id) was seen before with other content. */
+  | { readonly kind: 'id_conflict' }
   | { readonly kind: 'sequence_moved' }
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
   | { readonly kind: 'payment_id_taken' };
@@ -65,6 +73,7 @@ export type EventWriteResult =
 export type EventTransferResult =
   | { readonly kind: 'committed' }
   | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict' }
   | { readonly kind: 'sequence_moved' }
   | TransferRejection;
 
@@ -113,6 +122,7 @@ export class EventService {
     const claim: InboxClaim = {
       source: event.source,
       id: event.id,
+      contentHash: event.contentHash,
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
@@ -131,6 +141,7 @@ export class EventService {
     const guard: EntryGuard = {
       currency: event.currency,
       requireAvailableAtLeast: event.type === 'debit' ? event.amount : undefined,
+      increaseBy: event.type === 'credit' ? event.amount : undefined,
     };
     return retryOptimistic<EventOutcome>(
       this.options,
@@ -142,6 +153,8 @@ export class EventService {
             return { kind: 'applied', entryId: entry.id, sequence: advance?.advance };
           case 'duplicate':
             return { kind: 'duplicate' };
+          case 'id_conflict':
+            return { kind: 'id_conflict', detail: idConflictDetail(event) };
           case 'sequence_moved':
             return MOVED;
           default:
@@ -191,6 +204,8 @@ export class EventService {
             return { kind: 'applied', entryId: legs[0].id, sequence: advance?.advance };
           case 'duplicate':
             return { kind: 'duplicate' };
+          case 'id_conflict':
+            return { kind: 'id_conflict', detail: idConflictDetail(event) };
           case 'sequence_moved':
             return MOVED;
           default:
@@ -218,4 +233,8 @@ export class EventService {
     };
     return { advance, write };
   }
+}
+
+function idConflictDetail(event: LedgerEventInput): string {
+  return `event ${event.id} from ${event.source} was already received with other content`;
 }

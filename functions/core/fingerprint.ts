@@ -54,6 +54,24 @@ export function requestFingerprint(
 }
 
 /**
+ * The inbox's content hash of a validated, normalised event or callback (ids lower-cased,
+ * `sequence` numeric): everything but `time`, which a producer may restamp on a resend
+ * (docs/contract.md §6, §7). The same (source, id) with another hash is a conflict.
+ */
+export function eventContentHash(event: { readonly [key: string]: Json | undefined }): string {
+  const { time: _time, ...content } = event;
+  return sha256Hex(canonicalJson(content as Json));
+}
+
+/**
+ * An inbox record matches a new delivery when the hashes agree. Records written before the hash
+ * existed have none and count as duplicates.
+ */
+export function sameInboxContent(stored: unknown, contentHash: string | undefined): boolean {
+  return typeof stored !== 'string' || contentHash === undefined || stored === contentHash;
+}
+
+/**
  * The storage identity of an idempotency scope. Hashing keeps raw client keys out of the table
  * and the logs, and makes any printable key safe inside a DynamoDB key.
  */

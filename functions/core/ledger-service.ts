@@ -94,6 +94,7 @@ export class LedgerService {
       ownerId: ctx.principal,
       currency: input.currency,
       requireAvailableAtLeast: input.type === 'debit' ? input.amount : undefined,
+      increaseBy: input.type === 'credit' ? input.amount : undefined,
     };
     const result = await this.port.postEntry(claim, entry, guard);
     return this.commands.settle(claim, result, (rejected) =>

@@ -7,3 +7,14 @@ const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
 export function isIsoCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && ISO_4217.has(code);
 }
+
+/**
+ * The highest balance in minor units: 2^53 − 1, the largest integer a JSON number carries
+ * exactly. Updates refuse to pass it (docs/contract.md §5), so a balance is never rounded.
+ */
+export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+
+/** True when adding `increase` to `balance` would pass MAX_BALANCE. */
+export function exceedsBalanceLimit(balance: number, increase: number): boolean {
+  return increase > 0 && balance > MAX_BALANCE - increase;
+}

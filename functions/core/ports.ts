@@ -58,6 +58,8 @@ export interface EntryGuard {
    * on an account from before holds) must cover the amount (docs/contract.md §11).
    */
   readonly requireAvailableAtLeast?: number;
+  /** Credits (and a transfer's destination): the balance plus this must stay within 2^53 − 1 (docs/contract.md §5). */
+  readonly increaseBy?: number;
 }
 
 /** One event source's sequence tracking for an account (CONTRACT §5, §6). */

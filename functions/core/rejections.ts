@@ -1,4 +1,5 @@
 import {
+  BalanceLimitExceededError,
   CurrencyMismatchError,
   type DomainError,
   InsufficientFundsError,
@@ -7,12 +8,14 @@ import {
   PaymentIdConflictError,
 } from './errors';
 import type { AccountRecord } from './model';
+import { exceedsBalanceLimit } from './money';
 import type { EntryGuard } from './ports';
 
 /**
  * Why an account refused a guarded posting, judged on the state the failed write returned:
  * missing or not the caller's → not_found (the same answer, so nobody learns it exists);
- * then currency, then cover. HTTP commands, ledger events and the export fee share it.
+ * then currency, then cover, then the balance cap. HTTP commands, ledger events and the export
+ * fee share it.
  */
 export function explainAccountRejection(
   account: AccountRecord | undefined,
@@ -26,6 +29,9 @@ export function explainAccountRejection(
   }
   const required = guard.requireAvailableAtLeast;
   if (required !== undefined && account.available < required) return new InsufficientFundsError();
+  if (exceedsBalanceLimit(account.balance, guard.increaseBy ?? 0)) {
+    return new BalanceLimitExceededError();
+  }
   // The guard failed on a state that satisfies it: storage and rules disagree.
   return new InternalError(new Error('account guard failed without a failing rule'));
 }

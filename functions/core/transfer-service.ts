@@ -53,12 +53,18 @@ export function transferGuards(write: TransferWrite): Record<'from' | 'to', Entr
   const { transfer, ownerId } = write;
   return {
     from: { ownerId, currency: transfer.currency, requireAvailableAtLeast: transfer.amount },
-    to: { ownerId, currency: transfer.currency },
+    to: { ownerId, currency: transfer.currency, increaseBy: transfer.amount },
   };
 }
 
-/** Which refusal wins when both accounts refused: not found, owners, currency, then funds. */
-const PRECEDENCE = ['not_found', 'owner_mismatch', 'currency_mismatch', 'insufficient_funds'];
+/** Which refusal wins when both accounts refused: not found, owners, currency, funds, cap. */
+const PRECEDENCE = [
+  'not_found',
+  'owner_mismatch',
+  'currency_mismatch',
+  'insufficient_funds',
+  'balance_limit_exceeded',
+];
 
 /**
  * Why a transfer was refused, judged on the accounts as they stood when the write failed. A

@@ -3,6 +3,7 @@ import type { EventService } from '../core/event-service';
 import { consoleLog, errorFields, type Log } from '../observability/log';
 import { METRICS, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { DeadLetterPort } from '../queue/dead-letter';
+import { isStorageValidation } from '../store/sdk-errors';
 import { parseLedgerEvent } from './parse';
 import { POISON_REASONS } from './poison';
 
@@ -71,6 +72,9 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
           metrics.count(METRICS.inboxDuplicate);
           log.info('ledger event duplicate', fields);
           return 'done';
+        case 'id_conflict':
+          await deadLetter(record, 'id_conflict', outcome.detail, fields);
+          return 'done';
         case 'rejected': {
           const reason = POISON_REASONS[outcome.error.code];
           if (!reason) throw outcome.error;
@@ -79,6 +83,15 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
         }
       }
     } catch (error) {
+      if (isStorageValidation(error)) {
+        // Validation should have refused it: stays transient (no producer fault) and alarms.
+        metrics.count(METRICS.storageValidationError);
+        log.error('DynamoDB refused a validated ledger event as invalid; will be redelivered', {
+          ...fields,
+          ...errorFields(error),
+        });
+        return 'retry';
+      }
       log.error('ledger event failed; will be redelivered', { ...fields, ...errorFields(error) });
       return 'retry';
     }

@@ -1,8 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '../config';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
+import { createDynamoClient } from '../store/dynamo-client';
 import { composeEventsHandler } from './compose';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
@@ -12,7 +12,7 @@ const telemetry = lambdaTelemetry(SERVICE_NAMES.events);
 export const handler = telemetry.instrument(
   composeEventsHandler({
     config,
-    dynamo: new DynamoDBClient({}),
+    dynamo: createDynamoClient(),
     sqs: new SQSClient({}),
     log: telemetry.log,
     metrics: telemetry.metrics,

@@ -1,5 +1,7 @@
 import { LEDGER_EVENT_TYPES, LedgerEventSchema } from '../contract/ledger-event';
+import { illFormedPath } from '../contract/unicode';
 import type { LedgerEventInput } from '../core/event-service';
+import { eventContentHash, type Json } from '../core/fingerprint';
 import type { PoisonCode } from './poison';
 
 export type ParsedRecord =
@@ -13,6 +15,14 @@ export function parseLedgerEvent(body: string): ParsedRecord {
     json = JSON.parse(body);
   } catch {
     return { ok: false, code: 'invalid_json', detail: 'body is not JSON' };
+  }
+  const illFormed = illFormedPath(json);
+  if (illFormed !== undefined) {
+    return {
+      ok: false,
+      code: 'validation_failed',
+      detail: `${illFormed || '(event)'}: must be well-formed Unicode (no lone surrogates)`,
+    };
   }
   const result = LedgerEventSchema.safeParse(json);
   if (!result.success) {
@@ -35,6 +45,7 @@ export function parseLedgerEvent(body: string): ParsedRecord {
       sequence: e.sequence,
       paymentId: e.data.paymentId,
       reference: e.data.reference,
+      contentHash: eventContentHash(e as Record<string, Json>),
     },
   };
 }

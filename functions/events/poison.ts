@@ -4,11 +4,14 @@ import type { ErrorCode } from '../core/errors';
 export const POISON_CODES = [
   'invalid_json',
   'schema_invalid',
+  'validation_failed',
   'unknown_account',
   'currency_mismatch',
   'insufficient_funds',
   'payment_id_conflict',
   'owner_mismatch',
+  'id_conflict',
+  'balance_limit_exceeded',
 ] as const;
 export type PoisonCode = (typeof POISON_CODES)[number];
 
@@ -23,4 +26,5 @@ export const POISON_REASONS: Partial<Record<ErrorCode, PoisonCode>> = {
   insufficient_funds: 'insufficient_funds',
   payment_id_conflict: 'payment_id_conflict',
   owner_mismatch: 'owner_mismatch',
+  balance_limit_exceeded: 'balance_limit_exceeded',
 };

@@ -33,6 +33,7 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused' },
   currency_mismatch: { status: 422, title: 'Currency mismatch' },
+  balance_limit_exceeded: { status: 422, title: 'Balance limit exceeded' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable', retryAfterSeconds: 1 },
   hold_not_active: { status: 409, title: 'Hold not active' },

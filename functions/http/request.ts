@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { illFormedPath } from '../contract/unicode';
 import {
   type FieldError,
   PayloadTooLargeError,
@@ -53,8 +54,9 @@ export function readJsonBody(event: HttpEvent): Json {
     ]);
   }
   if (contentType === undefined) throw new UnsupportedMediaTypeError();
+  let body: Json;
   try {
-    return JSON.parse(raw.toString('utf8')) as Json;
+    body = JSON.parse(raw.toString('utf8')) as Json;
   } catch (error) {
     throw new ValidationError(
       'The request body is not valid JSON.',
@@ -62,6 +64,17 @@ export function readJsonBody(event: HttpEvent): Json {
       error,
     );
   }
+  requireWellFormedUnicode(body);
+  return body;
+}
+
+/** 400 validation_failed when any string or key holds a lone surrogate (docs/contract.md §3). */
+export function requireWellFormedUnicode(body: unknown): void {
+  const path = illFormedPath(body);
+  if (path === undefined) return;
+  throw new ValidationError('The request body is not well-formed Unicode.', [
+    { path: ['body', path].filter(Boolean).join('.'), message: 'must not contain lone surrogates' },
+  ]);
 }
 
 /** Validates against a schema; unknown fields and every failing path are reported. */

@@ -28,6 +28,8 @@ export const METRICS = {
   signatureFailure: 'CallbackSignatureFailure',
   transactionConflictRetry: 'TransactionConflictRetry',
   storageThrottle: 'StorageThrottle',
+  /** DynamoDB refused an event's write as invalid: a gap in our validation, alarmed on. */
+  storageValidationError: 'StorageValidationError',
   ledgerEventApplied: 'LedgerEventApplied',
   exportJobDispatched: 'ExportJobDispatched',
   exportJobDispatchFailure: 'ExportJobDispatchFailure',

@@ -1,4 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { UnavailableError } from '../core/errors';
 import {
   type CallbackSecrets,
   parseSecretMap,
@@ -18,10 +19,16 @@ export function secretsManagerCallbackSecrets(
   let parsed: { document: string; map: SecretMap } | undefined;
   return {
     async secretsFor(applicationId) {
-      const document = await getSecret(secretId, { maxAge: maxAgeSeconds });
-      if (typeof document !== 'string') throw new Error('callback secret has no string value');
-      if (parsed?.document !== document) parsed = { document, map: parseSecretMap(document) };
-      return secretsOf(parsed.map, applicationId);
+      // Any failure to learn the secrets is temporary for the sender: 503 with Retry-After, so
+      // the worker retries instead of dropping the callback (docs/contract.md §7).
+      try {
+        const document = await getSecret(secretId, { maxAge: maxAgeSeconds });
+        if (typeof document !== 'string') throw new Error('callback secret has no string value');
+        if (parsed?.document !== document) parsed = { document, map: parseSecretMap(document) };
+        return secretsOf(parsed.map, applicationId);
+      } catch (error) {
+        throw new UnavailableError(error);
+      }
     },
   };
 }

@@ -27,12 +27,15 @@ export function inboxItem(
         namespace: claim.namespace ?? 'event',
         source: claim.source,
         eventId: claim.id,
+        contentHash: claim.contentHash,
         entryId,
         [TTL_ATTRIBUTE]: claim.expiresAt,
       }),
       ConditionExpression: CLAIM_FREE,
       ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
       ExpressionAttributeValues: toAttributes({ ':now': claim.nowSeconds }),
+      // The seen record's hash tells a duplicate from an id conflict in the same round trip.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }

@@ -1,4 +1,10 @@
-import type { EventLedgerPort, EventTransferResult, EventWriteResult } from '../core/event-service';
+import type {
+  EventLedgerPort,
+  EventTransferResult,
+  EventWriteResult,
+  InboxClaim,
+} from '../core/event-service';
+import { sameInboxContent } from '../core/fingerprint';
 import { inboxItem, sequenceItem, toVersionedSequence } from './event-items';
 import { postingItems, toAccountRecord, unexpectedFailure } from './items';
 import { keys } from './keys';
@@ -7,6 +13,16 @@ import { retryPolicy, type StoreOptions, type TransactPart, transactWithRetry } 
 import { type TransferRole, transferParts, transferRejection } from './transfer-items';
 
 type Role = 'inbox' | 'account' | 'entry' | 'payment' | 'sequence';
+
+/** (source, id) was claimed before: a duplicate if the content is the same, else a conflict. */
+function seenBefore(
+  inbox: Record<string, unknown> | undefined,
+  claim: InboxClaim,
+): { kind: 'duplicate' } | { kind: 'id_conflict' } {
+  return sameInboxContent(inbox?.contentHash, claim.contentHash)
+    ? { kind: 'duplicate' }
+    : { kind: 'id_conflict' };
+}
 
 /** DynamoDB adapter for ledger events: inbox, balance, entry, paymentId and sequence in ONE transaction. */
 export function createEventStore(options: StoreOptions): EventLedgerPort {
@@ -31,7 +47,7 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       if (outcome.kind === 'committed') return outcome;
       const { failed } = outcome;
       // A duplicate wins over everything: its effect already happened.
-      if (failed.has('inbox')) return { kind: 'duplicate' };
+      if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       if (failed.has('account')) {
         const account = failed.get('account');
@@ -61,7 +77,7 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       const outcome = await transactWithRetry(client, parts, retry);
       if (outcome.kind === 'committed') return outcome;
       const { failed } = outcome;
-      if (failed.has('inbox')) return { kind: 'duplicate' };
+      if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       const rejection = transferRejection(failed);
       if (rejection) return rejection;

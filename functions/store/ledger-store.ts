@@ -77,6 +77,8 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
             ExpressionAttributeValues: marshall({ ':pk': pk, ':prefix': ENTRY_SK_PREFIX }),
             ScanIndexForward: false,
             Limit: limit + 1,
+            // A reconciliation right after a 201 must see that entry (docs/contract.md §5).
+            ConsistentRead: true,
             ExclusiveStartKey: startKey && marshall(startKey),
           }),
         );

@@ -23,6 +23,17 @@ function isUnavailable(error: unknown): boolean {
   return (error as { $fault?: unknown }).$fault === 'server';
 }
 
+/**
+ * True when DynamoDB refused a request as invalid (anywhere in the cause chain). For an event that
+ * passed validation this is our bug, not the producer's (docs/contract.md §6).
+ */
+export function isStorageValidation(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e.name === 'ValidationException') return true;
+  }
+  return false;
+}
+
 /** Maps an SDK failure to a typed error; the SDK message stays in `cause`, never in a response. */
 export function storageError(error: unknown): Error {
   return isUnavailable(error) ? new UnavailableError(error) : new InternalError(error);

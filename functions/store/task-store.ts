@@ -1,5 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { CallbackPort, CallbackWrite, CallbackWriteResult } from '../core/callback-service';
+import { sameInboxContent } from '../core/fingerprint';
 import type { WriteResult } from '../core/ports';
 import type { RerunResult, TaskPort } from '../core/task-ports';
 import type { ExecutionRecord, TaskRecord, TaskState } from '../core/tasks';
@@ -86,7 +87,9 @@ export function createTaskStore(options: StoreOptions): TaskPort & CallbackPort 
       const outcome = await transactWithRetry(client, parts, retry);
       if (outcome.kind === 'committed') return 'committed';
       // A duplicate wins: its projection already happened.
-      return outcome.failed.has('inbox') ? 'duplicate' : 'moved';
+      if (!outcome.failed.has('inbox')) return 'moved';
+      const seen = outcome.failed.get('inbox')?.contentHash;
+      return sameInboxContent(seen, write.inbox.contentHash) ? 'duplicate' : 'id_conflict';
     },
 
     async createExport(claim, { task, execution, job, fee, guard }): Promise<WriteResult> {

@@ -71,12 +71,19 @@ export interface LedgerFunctionProps extends LedgerFunctionDefaults {
   /** @default 512 */
   readonly memorySize?: number;
 
-  /** @default Duration.seconds(10) */
+  /** @default LEDGER_FUNCTION_TIMEOUT (10 s) */
   readonly timeout?: Duration;
 }
 
 /** The runtime of every function; the bundles target it (`target: 'node22'`). */
 const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
+
+/**
+ * Timeout of the HTTP and dispatcher functions. A stalled DynamoDB call gives up well before it
+ * (`MAX_DYNAMODB_CALL_MS`, functions/store/dynamo-client.ts), so a caller gets our
+ * `503 unavailable` with Retry-After rather than API Gateway's bare 503; a unit test checks it.
+ */
+export const LEDGER_FUNCTION_TIMEOUT = Duration.seconds(10);
 
 /** Why the functions stay on {@link LEDGER_RUNTIME} although cdk-nag's AwsSolutions-L1 wants the newest. */
 const RUNTIME_ACKNOWLEDGEMENT_REASON =
@@ -120,7 +127,7 @@ export class LedgerFunction extends NodejsFunction {
       runtime: LEDGER_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? LEDGER_FUNCTION_TIMEOUT,
       role,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup,

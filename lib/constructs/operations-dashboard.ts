@@ -164,6 +164,12 @@ export class OperationsDashboard extends Construct {
         serviceMetrics(METRICS.storageThrottle),
       ),
     );
+    this.dashboard.addWidgets(
+      graph(
+        'Events DynamoDB refused as invalid (our bug; redelivered)',
+        serviceMetrics(METRICS.storageValidationError),
+      ),
+    );
 
     this.dashboard.addWidgets(
       new cloudwatch.TextWidget({ markdown: '## HTTP API and functions', width: 24, height: 1 }),

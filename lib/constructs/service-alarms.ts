@@ -163,6 +163,15 @@ export class ServiceAlarms extends Construct {
         storageThrottles(),
         STORAGE_THROTTLE_THRESHOLD,
       ),
+      // Our bug, never the producer's (docs/contract.md §6, §13): one is enough.
+      [S.storageValidation]: this.add(
+        S.storageValidation,
+        'StorageValidationErrorAlarm',
+        text.STORAGE_VALIDATION_DESCRIPTION,
+        serviceMetric(METRICS.storageValidationError, SERVICE_NAMES.events, {
+          period: ALARM_PERIOD,
+        }),
+      ),
       [S.sweeperErrors]: this.add(
         S.sweeperErrors,
         'SweeperErrorsAlarm',

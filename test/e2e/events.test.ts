@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SendMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep } from '../../functions/core/retry';
 import { ledgerEvent } from '../support/ledger-events';
+import { queueDepth } from '../support/queue-depth';
 import { producerOf, receiveDeadLetters } from './support/producer';
 import {
   apiClient,
@@ -50,19 +46,7 @@ async function send(body: unknown): Promise<string> {
   return result.MessageId ?? '';
 }
 
-/** Visible plus in-flight messages on a queue. */
-async function depth(url: string): Promise<number> {
-  const { Attributes = {} } = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: url,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-    }),
-  );
-  return (
-    Number(Attributes.ApproximateNumberOfMessages) +
-    Number(Attributes.ApproximateNumberOfMessagesNotVisible)
-  );
-}
+const depth = (url: string) => queueDepth(sqs, url);
 
 /** Waits until the poller has received and deleted everything sent so far. */
 async function drained(): Promise<void> {

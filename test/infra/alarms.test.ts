@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the 16 catalogued alarms, uniquely named, all in the stateless stack', () => {
+  it('has exactly the 17 catalogued alarms, uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(16);
+    expect(byName.size).toBe(17);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -279,6 +279,22 @@ describe('alarms (default config)', () => {
         300,
       ],
     ]);
+  });
+
+  it('alarms on the first StorageValidationError (EMF) of ledger-events: a validated event DynamoDB refused', () => {
+    const a = alarm(ALARM_SLUGS.storageValidation);
+    expect(a.Threshold).toBe(1);
+    const [only, ...more] = a.Metrics as MetricStat[];
+    expect(more).toEqual([]);
+    expect(only?.MetricStat).toEqual({
+      Metric: {
+        Namespace: 'IdempotentLedger',
+        MetricName: 'StorageValidationError',
+        Dimensions: [{ Name: 'service', Value: 'ledger-events' }],
+      },
+      Stat: 'Sum',
+      Period: 300,
+    });
   });
 
   it('alarms on sweeper errors and on an expired hold waiting 180 s or more (oldest due, max)', () => {
@@ -470,9 +486,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 16 alarms', () => {
+  it('starts with the status of all 17 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(16);
+    expect(widgets[0]?.properties.alarms).toHaveLength(17);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -489,6 +505,7 @@ describe('operations dashboard', () => {
       [METRICS.signatureFailure]: ['ledger-http'],
       [METRICS.transactionConflictRetry]: ['ledger-events', 'ledger-http', 'ledger-sweeper'],
       [METRICS.storageThrottle]: ['ledger-events', 'ledger-http', 'ledger-sweeper'],
+      [METRICS.storageValidationError]: ['ledger-events'],
       [METRICS.exportJobDispatched]: ['ledger-outbox-dispatcher'],
       [METRICS.exportJobDispatchFailure]: ['ledger-outbox-dispatcher'],
       [METRICS.sweepSettled]: ['ledger-sweeper'],
@@ -513,11 +530,14 @@ describe('operations dashboard', () => {
       [
         'invalid_json',
         'schema_invalid',
+        'validation_failed',
         'unknown_account',
         'currency_mismatch',
         'insufficient_funds',
         'payment_id_conflict',
         'owner_mismatch',
+        'id_conflict',
+        'balance_limit_exceeded',
       ].map((errorCode) => ({ service: 'ledger-events', errorCode })),
     );
   });

@@ -306,10 +306,11 @@ describe('callback ordering (CONTRACT §7)', () => {
     expect((await callback({ id, executionId, sequence: 1, progress: 10 })).body.outcome).toBe(
       'applied',
     );
-    expect((await callback({ id, executionId, sequence: 5, progress: 90 })).body.outcome).toBe(
+    expect((await callback({ id, executionId, sequence: 1, progress: 10 })).body.outcome).toBe(
       'duplicate',
     );
     expect((await getTask(taskId)).task).toMatchObject({ progress: 10 });
+    // The same id with other content is refused (docs/contract.md §7; test/integration/hardening.test.ts).
   });
 });
 

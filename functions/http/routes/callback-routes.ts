@@ -3,11 +3,18 @@ import { CallbackEventSchema } from '../../contract/callback-event';
 import { APPLICATION_ID_PATTERN } from '../../contract/names';
 import type { CallbackOutcome, CallbackService } from '../../core/callback-service';
 import { InvalidCallbackError } from '../../core/errors';
+import { eventContentHash, type Json } from '../../core/fingerprint';
 import { verifyCallbackSignature } from '../../core/signature';
 import type { Log } from '../../observability/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../observability/metrics';
 import type { CallbackSecrets } from '../../secrets/callback-secrets';
-import { fieldErrors, header, readRawBody, requireJsonMediaType } from '../request';
+import {
+  fieldErrors,
+  header,
+  readRawBody,
+  requireJsonMediaType,
+  requireWellFormedUnicode,
+} from '../request';
 import { json } from '../respond';
 import type { Route } from '../router';
 
@@ -63,6 +70,7 @@ export function callbackRoutes(
             taskId: event.taskid,
             status: event.data.status,
             progress: event.data.progress,
+            contentHash: eventContentHash(event as Record<string, Json>),
           },
           now,
         );
@@ -93,6 +101,7 @@ function parseCallback(rawBody: Buffer, applicationId: string) {
   } catch {
     throw new InvalidCallbackError('The callback body is not JSON.');
   }
+  requireWellFormedUnicode(value);
   const parsed = CallbackEventSchema.safeParse(value);
   if (!parsed.success) {
     throw new InvalidCallbackError(

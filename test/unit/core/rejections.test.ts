@@ -44,6 +44,18 @@ describe('explainPostingRejection: one judgement for HTTP, events and the export
     ],
     ['a used paymentId', { kind: 'payment_id_taken' }, debit, 'payment_id_conflict'],
     [
+      'a credit past 2^53 − 1 (recorded, docs/contract.md §5)',
+      { kind: 'account_rejected', account: { ...account, balance: Number.MAX_SAFE_INTEGER - 5 } },
+      { ownerId: 'alice', currency: 'EUR', increaseBy: 6 },
+      'balance_limit_exceeded',
+    ],
+    [
+      'a credit up to 2^53 − 1 exactly',
+      { kind: 'account_rejected', account: { ...account, balance: Number.MAX_SAFE_INTEGER - 5 } },
+      { ownerId: 'alice', currency: 'EUR', increaseBy: 5 },
+      'internal',
+    ],
+    [
       'a state that satisfies the guard',
       { kind: 'account_rejected', account: { ...account, balance: 500, available: 500 } },
       debit,

@@ -154,6 +154,7 @@ describe('EventService: ledger.transfer.v1', () => {
     amount: 70,
     currency: 'EUR',
     sequence: 3,
+    contentHash: 'h',
   };
   function eventPort(result: EventTransferResult, source: AccountRecord | undefined = account(A)) {
     const port: EventLedgerPort = {

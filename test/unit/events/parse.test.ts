@@ -18,8 +18,23 @@ describe('parseLedgerEvent', () => {
         amount: 100,
         currency: 'EUR',
         paymentId: 'p1',
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     });
+  });
+
+  it('accepts a source of exactly 512 UTF-8 bytes and well-formed astral characters', () => {
+    const source = `${'源'.repeat(170)}ab`; // 510 + 2 bytes
+    const parsed = parseLedgerEvent(
+      JSON.stringify({ ...valid, source, data: { amount: 1, currency: 'EUR', reference: '😀' } }),
+    );
+    expect(parsed).toMatchObject({ ok: true, event: { source, reference: '😀' } });
+  });
+
+  it('lower-cases the subject (UUIDs are case-insensitive, docs/contract.md §4)', () => {
+    const mixed = 'ABCDEF01-2345-4678-9abc-DEF012345678';
+    const parsed = parseLedgerEvent(JSON.stringify({ ...valid, subject: mixed }));
+    expect(parsed).toMatchObject({ ok: true, event: { accountId: mixed.toLowerCase() } });
   });
 
   it('accepts a decimal-string sequence and unknown extension attributes', () => {
@@ -43,8 +58,24 @@ describe('parseLedgerEvent', () => {
       'schema_invalid',
     ],
     ['no id', { ...valid, id: '' }, 'schema_invalid'],
+    // The sort key SOURCE#<source> is limited in bytes (docs/contract.md §6): 513 bytes is one too many.
+    [
+      'a source of 171 three-byte characters',
+      { ...valid, source: '源'.repeat(171) },
+      'schema_invalid',
+    ],
+    ['a source of 400 CJK characters', { ...valid, source: '源'.repeat(400) }, 'schema_invalid'],
+    ['a lone surrogate in the source', { ...valid, source: 'urn:\ud800' }, 'validation_failed'],
+    [
+      'a lone surrogate in the reference',
+      { ...valid, data: { amount: 1, currency: 'EUR', reference: 'x\udc00' } },
+      'validation_failed',
+    ],
+    ['a lone surrogate in an extension', { ...valid, note: '\ud83d' }, 'validation_failed'],
   ])('rejects %s as %s', (_name, body, code) => {
-    const parsed = parseLedgerEvent(typeof body === 'string' ? body : JSON.stringify(body));
+    // JSON.stringify would escape a lone surrogate as \\udXXX; producers send the JSON escape.
+    const text = typeof body === 'string' ? body : JSON.stringify(body).replace(/\\\\u/g, '\\u');
+    const parsed = parseLedgerEvent(text);
     expect(parsed).toMatchObject({ ok: false, code });
     if (!parsed.ok) expect(parsed.detail.length).toBeGreaterThan(0);
   });

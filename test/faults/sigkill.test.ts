@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensureQueues, type LocalQueues, localSqsClient, startSqsEmulator } from '../../local/sqs';
+import { type LocalStack, startLocalStack } from '../e2e/support/stack';
+import { seededRandom } from '../support/fault-proxy';
+import { freePort } from '../support/free-port';
+import { ledgerEvent } from '../support/ledger-events';
+import { queueDepth } from '../support/queue-depth';
+import { type StackClient, stackClient } from './support/stack-client';
+
+/**
+ * SIGKILL of the whole local stack (its HTTP server, queue poller and outbox dispatcher) while
+ * HTTP callers are mid-request and an SQS backlog with duplicates is mid-drain. DynamoDB and
+ * SQS run outside the stack, as they do on AWS, so a restart finds everything as the kill left
+ * it. Afterwards every request and every event must have had exactly one effect.
+ */
+const HTTP_REQUESTS = 60;
+const CALLERS = 6;
+const EVENTS = 240;
+const DUPLICATES = 60;
+
+let sqsStop: () => Promise<void>;
+let sqs: SQSClient;
+let queues: LocalQueues;
+let stackEnv: Record<string, string>;
+const stacks: LocalStack[] = [];
+
+beforeAll(async () => {
+  const emulator = await startSqsEmulator(await freePort());
+  sqsStop = emulator.stop;
+  sqs = localSqsClient(emulator.endpoint);
+  queues = await ensureQueues(sqs);
+  stackEnv = {
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    SQS_ENDPOINT: emulator.endpoint,
+    TABLE_NAME: `sigkill-${randomUUID()}`,
+    // Messages the kill left in flight come back quickly.
+    SQS_VISIBILITY_TIMEOUT_SECONDS: '2',
+  };
+});
+
+afterAll(async () => {
+  for (const stack of stacks) stack.kill();
+  sqs?.destroy();
+  await sqsStop?.();
+});
+
+async function start(): Promise<LocalStack> {
+  const stack = await startLocalStack(stackEnv);
+  stacks.push(stack);
+  return stack;
+}
+
+const depth = (url: string) => queueDepth(sqs, url);
+
+/** Sends the backlog: every event once, some twice, in a shuffled order. */
+async function enqueueBacklog(accountId: string): Promise<number> {
+  const random = seededRandom(9);
+  const events = Array.from({ length: EVENTS }, (_, i) => {
+    const id = randomUUID();
+    return JSON.stringify({
+      ...ledgerEvent({ id, subject: accountId, amount: 1 + i }),
+      data: { amount: 1 + i, currency: 'EUR', reference: id },
+    });
+  });
+  const duplicates = Array.from(
+    { length: DUPLICATES },
+    () => events[Math.floor(random() * events.length)] as string,
+  );
+  const bodies = [...events, ...duplicates]
+    .map((body) => ({ body, order: random() }))
+    .sort((a, b) => a.order - b.order);
+  for (let i = 0; i < bodies.length; i += 10) {
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queues.ledgerEvents.url,
+        Entries: bodies.slice(i, i + 10).map((b, j) => ({ Id: String(j), MessageBody: b.body })),
+      }),
+    );
+  }
+  return (EVENTS * (EVENTS + 1)) / 2;
+}
+
+/** Polls `check` until it holds, at most `timeoutMs`. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('SIGKILL of the local stack', () => {
+  it('gives every request and every event exactly one effect after a restart', async () => {
+    let stack = await start();
+    const api: StackClient = stackClient(() => stack.base);
+    const httpAccount = await api.createAccount();
+    const eventAccount = await api.createAccount();
+    const eventTotal = await enqueueBacklog(eventAccount);
+
+    const requests = Array.from({ length: HTTP_REQUESTS }, (_, i) => ({
+      key: `kill-${i}`,
+      body: { type: 'credit', amount: 1_000 + i, currency: 'EUR', reference: `kill-${i}` },
+    }));
+    let completed = 0;
+    const queue = [...requests];
+    const callers = Array.from({ length: CALLERS }, async () => {
+      const answers: { key: string; status: number; body: string }[] = [];
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const answer = await api.postUntilFinal(
+          `/v1/accounts/${httpAccount}/transactions`,
+          next.key,
+          next.body,
+        );
+        completed++;
+        answers.push({ key: next.key, ...answer });
+      }
+      return answers;
+    });
+
+    // Kill once both kinds of work are under way and neither is finished.
+    let eventsSeen = 0;
+    await until(
+      'HTTP and event traffic',
+      async () => {
+        eventsSeen = (await api.entries(eventAccount)).length;
+        return completed >= 5 && eventsSeen >= 10;
+      },
+      30_000,
+    );
+    stack.kill();
+    const completedAtKill = completed;
+    expect(completedAtKill).toBeLessThan(HTTP_REQUESTS);
+    expect(eventsSeen).toBeLessThan(EVENTS);
+    stack = await start();
+
+    const answers = (await Promise.all(callers)).flat();
+    expect(answers.map((a) => a.status)).toEqual(requests.map(() => 201));
+    await until(
+      'the backlog to drain',
+      async () => (await depth(queues.ledgerEvents.url)) === 0,
+      60_000,
+    );
+
+    const httpEntries = await api.entries(httpAccount);
+    expect(httpEntries.map((e) => e.reference).sort()).toEqual(requests.map((r) => r.key).sort());
+    const byKey = new Map(answers.map((a) => [a.key, JSON.parse(a.body) as { id: string }]));
+    for (const entry of httpEntries) expect(byKey.get(String(entry.reference))?.id).toBe(entry.id);
+    expect(await api.balance(httpAccount)).toBe(
+      requests.reduce((sum, r) => sum + r.body.amount, 0),
+    );
+
+    const eventEntries = await api.entries(eventAccount);
+    expect(eventEntries).toHaveLength(EVENTS);
+    expect(new Set(eventEntries.map((e) => e.reference)).size).toBe(EVENTS);
+    expect(await api.balance(eventAccount)).toBe(eventTotal);
+    expect(await depth(queues.deadLetters.url)).toBe(0);
+    console.log(
+      `killed after ${completedAtKill} of ${HTTP_REQUESTS} requests and about ${eventsSeen} of ${EVENTS} events`,
+    );
+    expect(await stack.interrupt()).toBe(0);
+  });
+});

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { composeHttpHandler } from '../../../functions/http/compose';
+import type { HttpHandler, HttpResult } from '../../../functions/http/types';
+import type { Log, LogFields } from '../../../functions/observability/log';
+import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
+import { DYNAMODB_TIMEOUTS } from '../../../functions/store/dynamo-client';
+import { localDynamoClient } from '../../../local/dynamodb';
+import { ensureLedgerTable } from '../../../local/table';
+import { testConfig } from '../../support/config';
+import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
+import { httpEvent } from '../../support/http-event';
+
+/**
+ * The HTTP app composed as the Lambda composes it, on a fresh table of the run's DynamoDB Local,
+ * with every DynamoDB call going through a fault proxy.
+ */
+export interface LedgerUnderFaults {
+  readonly proxy: FaultProxy;
+  readonly tableName: string;
+  readonly app: HttpHandler;
+  /** Direct to DynamoDB Local, bypassing the proxy: for checks only. */
+  readonly verify: Verify;
+  /** What the app logged (the suite keeps the console quiet). */
+  readonly logs: CapturedLog;
+  close(): Promise<void>;
+}
+
+export interface Verify {
+  balance(accountId: string): Promise<number>;
+  /** Every entry of the account, all pages. */
+  entries(accountId: string): Promise<Record<string, unknown>[]>;
+}
+
+export const PRINCIPAL = 'fault-tester';
+
+export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults> {
+  const endpoint = inject('dynamoEndpoint');
+  const tableName = `faults-${randomUUID()}`;
+  const direct = localDynamoClient(endpoint);
+  await ensureLedgerTable(direct, tableName);
+  const proxy = await startFaultProxy(endpoint, seed);
+  // The Lambdas' own timeouts: what a stalled DynamoDB does to a request is part of the test.
+  const client = localDynamoClient(proxy.endpoint, DYNAMODB_TIMEOUTS);
+  const config = testConfig({ tableName });
+  const logs = capturedLog();
+  const callbackSecrets = staticCallbackSecrets('{}');
+  const app = composeHttpHandler({ dynamo: client, config, callbackSecrets, log: logs });
+  const verifyApp = composeHttpHandler({ dynamo: direct, config, callbackSecrets, log: logs });
+  return {
+    proxy,
+    tableName,
+    app,
+    verify: verifier(verifyApp),
+    logs,
+    close: async () => {
+      client.destroy();
+      direct.destroy();
+      await proxy.close();
+    },
+  };
+}
+
+function verifier(app: HttpHandler): Verify {
+  return {
+    async balance(accountId) {
+      const res = await app(
+        httpEvent('GET', `/v1/accounts/${accountId}`, { principal: PRINCIPAL }),
+      );
+      if (res.statusCode !== 200) throw new Error(`GET account: ${res.statusCode} ${res.body}`);
+      return (JSON.parse(res.body) as { balance: number }).balance;
+    },
+    async entries(accountId) {
+      const items: Record<string, unknown>[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const query: Record<string, string> = { limit: '100', ...(cursor ? { cursor } : {}) };
+        const res = await app(
+          httpEvent('GET', `/v1/accounts/${accountId}/transactions`, {
+            principal: PRINCIPAL,
+            query,
+          }),
+        );
+        if (res.statusCode !== 200) throw new Error(`listing: ${res.statusCode} ${res.body}`);
+        const body = JSON.parse(res.body) as {
+          items: Record<string, unknown>[];
+          nextCursor: string | null;
+        };
+        items.push(...body.items);
+        if (body.nextCursor === null) return items;
+        cursor = body.nextCursor;
+      }
+      throw new Error('more than 100 pages of entries');
+    },
+  };
+}
+
+/** One ledger under faults per test file: started before its tests, closed after them. */
+export function ledgerPerFile(seed: number): () => LedgerUnderFaults {
+  let ledger: LedgerUnderFaults | undefined;
+  beforeAll(async () => {
+    ledger = await ledgerUnderFaults(seed);
+  });
+  afterAll(() => ledger?.close());
+  return () => {
+    if (!ledger) throw new Error('the ledger under faults is not started yet');
+    return ledger;
+  };
+}
+
+/** POST as the test principal. */
+export function post(app: HttpHandler, path: string, key: string, body: unknown) {
+  return app(httpEvent('POST', path, { principal: PRINCIPAL, idempotencyKey: key, body }));
+}
+
+/** A caller's retry loop: same key and body until a final answer, at most `attempts` times. */
+export async function postUntilFinal(
+  app: HttpHandler,
+  path: string,
+  key: string,
+  body: unknown,
+  attempts = 10,
+): Promise<{ result: HttpResult; attempts: number; transient: number[] }> {
+  const transient: number[] = [];
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const result = await post(app, path, key, body);
+    if (!isRetryable(result)) return { result, attempts: attempt, transient };
+    transient.push(result.statusCode);
+  }
+  throw new Error(`${key}: no final answer in ${attempts} attempts (${transient.join(', ')})`);
+}
+
+/** What the contract tells a caller to retry: 5xx, and 409 idempotency_key_in_use. */
+export function isRetryable(result: HttpResult): boolean {
+  if (result.statusCode >= 500) return true;
+  return result.statusCode === 409 && result.body.includes('"idempotency_key_in_use"');
+}
+
+export async function createAccount(app: HttpHandler, currency = 'EUR'): Promise<string> {
+  const { result } = await postUntilFinal(app, '/v1/accounts', `acct-${randomUUID()}`, {
+    currency,
+  });
+  if (result.statusCode !== 201) throw new Error(`create account: ${result.statusCode}`);
+  return (JSON.parse(result.body) as { id: string }).id;
+}
+
+export interface CapturedLog extends Log {
+  readonly lines: { level: string; message: string; fields: LogFields }[];
+}
+
+export function capturedLog(): CapturedLog {
+  const lines: CapturedLog['lines'] = [];
+  const at =
+    (level: string) =>
+    (message: string, fields: LogFields = {}) => {
+      lines.push({ level, message, fields });
+    };
+  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
+}
