@@ -1,6 +1,7 @@
 import type { CliContext, Command } from './command';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
+import { keygenCommand } from './commands/keygen';
 import { redriveCommand } from './commands/redrive';
 import { sendEventCommand } from './commands/send-event';
 import { tailCommand } from './commands/tail';
@@ -11,6 +12,7 @@ export const COMMANDS: readonly Command[] = [
   demoCommand,
   workerCommand,
   callbackCommand,
+  keygenCommand,
   sendEventCommand,
   tailCommand,
   redriveCommand,

@@ -1,11 +1,8 @@
-import { type ApiAnswer, expectStatus } from './api';
+import type { LedgerClient } from '../client';
+import { expectStatus } from './client';
 
-type Api = (
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  key?: string,
-) => Promise<ApiAnswer>;
+/** How the demo awaits a typed-client call (a request that never reached the API is a CliError). */
+type Call = <T>(promise: Promise<T>) => Promise<T>;
 
 /**
  * The demo's double-entry part (docs/contract.md §10): a second account, a transfer to it, the
@@ -13,47 +10,49 @@ type Api = (
  * the lines to print under the credit step and the source's balance afterwards.
  */
 export async function demoTransfer(
-  api: Api,
+  api: LedgerClient,
+  call: Call,
   fromAccountId: string,
   amount: number,
   run: string,
 ): Promise<{ lines: string[]; balanceAfter: number }> {
   const savings = expectStatus(
-    await api(
-      'POST',
-      '/v1/accounts',
-      { currency: 'EUR', name: 'Demo savings' },
-      `demo-savings-${run}`,
+    await call(
+      api.POST('/v1/accounts', {
+        params: { header: { 'Idempotency-Key': `demo-savings-${run}` } },
+        body: { currency: 'EUR', name: 'Demo savings' },
+      }),
     ),
     201,
     'POST /v1/accounts',
-  ).json;
-  const toAccountId = String(savings.id);
-  const body = { fromAccountId, toAccountId, amount, currency: 'EUR', reference: 'cli demo' };
-  const key = `demo-transfer-${run}`;
-  const transfer = expectStatus(
-    await api('POST', '/v1/transfers', body, key),
-    201,
-    'POST /v1/transfers',
   );
-  const replay = expectStatus(
-    await api('POST', '/v1/transfers', body, key),
-    201,
-    'POST /v1/transfers',
-  );
-  const balance = async (id: string) =>
-    Number(
-      expectStatus(await api('GET', `/v1/accounts/${id}`), 200, 'GET /v1/accounts/{id}').json
-        .balance,
+  const toAccountId = savings.id;
+  const send = () =>
+    call(
+      api.POST('/v1/transfers', {
+        params: { header: { 'Idempotency-Key': `demo-transfer-${run}` } },
+        body: { fromAccountId, toAccountId, amount, currency: 'EUR', reference: 'cli demo' },
+      }),
     );
-  const [from, to] = [await balance(fromAccountId), await balance(toAccountId)];
+  const first = await send();
+  const transfer = expectStatus(first, 201, 'POST /v1/transfers');
+  const replay = await send();
+  expectStatus(replay, 201, 'POST /v1/transfers');
   const replayed =
-    replay.headers.get('idempotent-replayed') === 'true' && replay.text === transfer.text;
+    replay.response.headers.get('idempotent-replayed') === 'true' &&
+    JSON.stringify(replay.data) === JSON.stringify(transfer);
+  const balance = async (accountId: string) =>
+    expectStatus(
+      await call(api.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } })),
+      200,
+      'GET /v1/accounts/{id}',
+    ).balance;
+  const [from, to] = [await balance(fromAccountId), await balance(toAccountId)];
   return {
     balanceAfter: from,
     lines: [
-      `   transferred ${amount} EUR to account ${toAccountId} (transfer ${transfer.json.id}, one transaction: transfer_out and transfer_in entries)`,
-      `   the same Idempotency-Key again: 201 ${replayed ? 'replayed byte for byte (Idempotent-Replayed: true)' : 'NOT replayed'}, nothing moved twice`,
+      `   transferred ${amount} EUR to account ${toAccountId} (transfer ${transfer.id}, one transaction: transfer_out and transfer_in entries)`,
+      `   the same Idempotency-Key again: 201 ${replayed ? 'replayed (Idempotent-Replayed: true, same body)' : 'NOT replayed'}, nothing moved twice`,
       `   balances now ${from} and ${to}: the sum is unchanged`,
     ],
   };

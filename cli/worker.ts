@@ -6,10 +6,17 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import type { LedgerClient } from '../client';
 import { applicationIdOf, type ExportJob, parseExportJob } from '../functions/contract/export-job';
 import { sleep } from '../functions/core/retry';
 import { describeError } from '../functions/observability/log';
-import { type CallbackResponse, callbackBody, postCallback } from './callbacks';
+import {
+  type CallbackResponse,
+  type CallbackSigner,
+  callbackEvent,
+  postCallback,
+} from './callbacks';
+import { ledgerClient } from './client';
 import { CliError } from './errors';
 
 /**
@@ -38,8 +45,8 @@ export interface WorkerOptions {
   readonly queueUrl: string;
   readonly apiUrl: string;
   readonly fetch: typeof fetch;
-  /** The secrets that sign for an application; throws when there are none. */
-  readonly secretsFor: (applicationId: string) => readonly string[];
+  /** How to sign for an application (docs/contract.md §7); throws when it has no key. */
+  readonly signerFor: (applicationId: string) => CallbackSigner;
   /** Only take jobs addressed to this application; others are left on the queue. */
   readonly app?: string;
   /** Stop once no job has come for `idleMs`. */
@@ -73,9 +80,11 @@ class DemoWorker {
   /** executionIds reported to the end; a second delivery of one is deleted unreported. */
   private readonly finished = new Set<string>();
   private readonly log: (line: string) => void;
+  private readonly client: LedgerClient;
 
   constructor(private readonly options: WorkerOptions) {
     this.log = options.log ?? (() => {});
+    this.client = ledgerClient(options.apiUrl, options.fetch);
   }
 
   /** Receives until stopped (or, with `once`, until idle), handling each job. */
@@ -144,9 +153,9 @@ class DemoWorker {
       return { kind: 'duplicate', job };
     }
 
-    let secrets: readonly string[];
+    let signer: CallbackSigner;
     try {
-      secrets = this.options.secretsFor(app);
+      signer = this.options.signerFor(app);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.log(`${label}: ${reason}; left on the queue`);
@@ -158,7 +167,7 @@ class DemoWorker {
       if (index > 0) await sleep(this.options.stepDelayMs ?? 300, this.options.signal);
       if (this.options.signal?.aborted) return this.stopped(message, label, job);
       const sequence = index + 1;
-      const body = callbackBody({
+      const event = callbackEvent({
         id: (this.options.newId ?? randomUUID)(),
         applicationId: app,
         executionId: job.executionId,
@@ -167,7 +176,7 @@ class DemoWorker {
         status: step.status,
         progress: step.progress,
       });
-      const response = await this.post(job.callbackPath, body, secrets);
+      const response = await this.post(app, event, signer);
       const what = `seq ${sequence} ${step.status} ${step.progress}%`;
       if (this.options.signal?.aborted) return this.stopped(message, label, job);
       if (typeof response === 'string' || response.status !== 200) {
@@ -187,19 +196,19 @@ class DemoWorker {
 
   /** One callback, retried on network errors, 429 and 5xx; a string when it never got a 2xx/4xx. */
   private async post(
-    path: string,
-    body: string,
-    secrets: readonly string[],
+    applicationId: string,
+    event: ReturnType<typeof callbackEvent>,
+    signer: CallbackSigner,
   ): Promise<CallbackResponse | string> {
     let last = '';
     for (let attempt = 1; attempt <= CALLBACK_ATTEMPTS; attempt++) {
       try {
         const response = await postCallback({
-          fetch: this.options.fetch,
+          client: this.client,
           apiUrl: this.options.apiUrl,
-          path,
-          body,
-          secrets,
+          applicationId,
+          event,
+          signer,
           ...(this.options.signal ? { signal: this.options.signal } : {}),
         });
         if (response.status !== 429 && response.status < 500) return response;

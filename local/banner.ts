@@ -5,6 +5,8 @@ import {
   LOCAL_AWS,
 } from '../functions/contract/local-stack';
 import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
+import { splitCallbackKeys } from '../functions/core/callback-keys';
+import { API_REFERENCE_PATH } from './api-reference';
 import type { LocalSettings } from './settings';
 import type { LocalQueues } from './sqs';
 
@@ -31,7 +33,7 @@ export function banner(settings: LocalSettings, endpoints: StackEndpoints): stri
   return `
 idempotent-ledger local stack
   HTTP API   ${api}   (API Gateway v2 events -> the Lambda handler)
-  OpenAPI    ${api}/v1/openapi.json
+  OpenAPI    ${api}/v1/openapi.json   (interactive reference: ${api}${API_REFERENCE_PATH})
   DynamoDB   ${endpoints.dynamoEndpoint}   (${dynamo}, table "${config.tableName}")
   SQS        ${endpoints.sqsEndpoint}   (${sqs}, region ${LOCAL_AWS.region}, any credentials)
     ${ledgerEvents.url}
@@ -76,18 +78,19 @@ Press Ctrl-C to stop everything.
 function callbacksLines(settings: LocalSettings, api: string): string {
   const app = settings.config.callbackApplicationId;
   const apps = Object.keys(settings.callbackSecrets);
+  const exportSecrets = splitCallbackKeys(settings.callbackSecrets[app] ?? []).secrets;
   const lines = settings.callbackSecretsGiven
     ? [
         `  Callbacks  POST ${api}/v1/callbacks/<applicationId>; exports report as "${app}"`,
         `             applications from CALLBACK_SECRETS: ${apps.join(', ')} (secrets not shown)`,
       ]
     : [
-        `  Callbacks  POST ${api}/v1/callbacks/${app}   (header Callback-Signature: t=<unix s>,v1=<HMAC-SHA256 hex>)`,
+        `  Callbacks  POST ${api}/v1/callbacks/${app}   (header Callback-Signature: t=<unix s>,v1=<HMAC-SHA256 hex>, or Standard Webhooks webhook-id/-timestamp/-signature)`,
         `             demo application "${app}", demo secret "${DEMO_CALLBACK_SECRET}" (set CALLBACK_SECRETS to change)`,
       ];
-  if (!apps.includes(app)) {
+  if (exportSecrets.length === 0) {
     lines.push(
-      `  WARNING    CALLBACK_SECRETS has no secret for "${app}": every callback about an export will be rejected`,
+      `  WARNING    CALLBACK_SECRETS has no HMAC secret for "${app}": the export worker cannot sign its callbacks`,
     );
   }
   return lines.join('\n');

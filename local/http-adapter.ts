@@ -23,6 +23,11 @@ export interface HttpAdapterOptions {
   readonly maxBodyBytes?: number;
   /** One line per request and the details of handler failures. @default no output */
   readonly log?: (line: string) => void;
+  /**
+   * Pages served beside the API (the local `/docs`): resolves true when it answered the
+   * request, false to hand it to the API handler. @default none
+   */
+  readonly pages?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 export interface RunningHttpServer {
@@ -37,7 +42,8 @@ function createRequestListener(
 ): RequestListener {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
-  return (req, res) => {
+  const pages = options.pages;
+  const api: RequestListener = (req, res) => {
     const started = Date.now();
     const requestId = randomUUID();
     res.setHeader('apigw-requestid', requestId);
@@ -88,6 +94,19 @@ function createRequestListener(
         // The client went away mid-body: there is nobody left to answer.
         log(`could not read the request body: ${describe(error)}`);
         res.destroy();
+      },
+    );
+  };
+  if (!pages) return api;
+  return (req, res) => {
+    pages(req, res).then(
+      (answered) => {
+        if (!answered) api(req, res);
+      },
+      (error: unknown) => {
+        log(`could not serve ${req.method} ${req.url}: ${describe(error)}`);
+        if (res.headersSent) res.destroy();
+        else sendProblem(res, 500, 'internal', 'An unexpected error occurred.');
       },
     );
   };

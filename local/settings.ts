@@ -6,7 +6,11 @@ import {
   DEFAULT_TABLE_NAME,
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
-import { parseSecretMap } from '../functions/secrets/callback-secrets';
+import {
+  mergeKeyMaps,
+  parsePublicKeyMap,
+  parseSecretMap,
+} from '../functions/secrets/callback-secrets';
 
 /** What `npm start` reads from the environment (contract §9). */
 export interface LocalSettings {
@@ -27,8 +31,9 @@ export interface LocalSettings {
   /** The handler configuration; TABLE_NAME defaults to `ledger`. */
   readonly config: ServiceConfig;
   /**
-   * Signing secrets per application, `{ "<applicationId>": ["<secret>", ...] }`: CALLBACK_SECRETS,
-   * or the demo application with the demo secret. Validated here so a typo stops `npm start`.
+   * Signing keys per application, `{ "<applicationId>": ["<secret>" | "whpk_…", ...] }`:
+   * CALLBACK_SECRETS (or the demo application with the demo secret), then the `whpk_` public
+   * keys of CALLBACK_PUBLIC_KEYS. Validated here so a typo stops `npm start`.
    */
   readonly callbackSecrets: Readonly<Record<string, readonly string[]>>;
   /** True when CALLBACK_SECRETS was set (the banner then does not print the secrets). */
@@ -67,7 +72,10 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       EXPORT_FEE: given('EXPORT_FEE'),
       CALLBACK_APPLICATION_ID: given('CALLBACK_APPLICATION_ID'),
     }),
-    callbackSecrets: parseCallbackSecrets(given('CALLBACK_SECRETS')),
+    callbackSecrets: mergeKeyMaps(
+      parseCallbackSecrets(given('CALLBACK_SECRETS')),
+      parsePublicKeys(given('CALLBACK_PUBLIC_KEYS')),
+    ),
     callbackSecretsGiven: given('CALLBACK_SECRETS') !== undefined,
   };
 }
@@ -77,6 +85,17 @@ function parseCallbackSecrets(value: string | undefined): Record<string, string[
     return parseSecretMap(localCallbackSecretsJson({ CALLBACK_SECRETS: value }));
   } catch (error) {
     throw new Error(`CALLBACK_SECRETS: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function parsePublicKeys(value: string | undefined): Record<string, string[]> {
+  if (value === undefined) return {};
+  try {
+    return parsePublicKeyMap(value);
+  } catch (error) {
+    throw new Error(
+      `CALLBACK_PUBLIC_KEYS: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -7,10 +7,12 @@ import {
   stringOption,
   uuidOption,
 } from '../args';
-import { callbackBody, postCallback } from '../callbacks';
+import { callbackEvent, postCallback, schemeLabel } from '../callbacks';
+import { ledgerClient } from '../client';
 import type { Command } from '../command';
-import { apiUrl, applicationId, type Env, secretsFor } from '../config';
+import { apiUrl, applicationId, type Env } from '../config';
 import { UsageError } from '../errors';
+import * as signing from '../signing';
 
 const NAME = 'callback';
 
@@ -23,7 +25,7 @@ export interface CallbackArgs {
   readonly progress: number | undefined;
   readonly id: string | undefined;
   readonly app: string;
-  readonly secrets: string[];
+  readonly signing: signing.Args;
   readonly url: string;
 }
 
@@ -35,8 +37,8 @@ const OPTIONS = {
   progress: { type: 'string' },
   id: { type: 'string' },
   app: { type: 'string' },
-  secret: { type: 'string' },
   url: { type: 'string' },
+  ...signing.OPTIONS,
 } as const;
 
 export function parseCallbackArgs(
@@ -59,7 +61,7 @@ export function parseCallbackArgs(
     progress: intOption(values, 'progress', NAME, { min: 0, max: 100 }),
     id: uuidOption(values, 'id', NAME),
     app,
-    secrets: secretsFor(app, stringOption(values, 'secret'), env),
+    signing: signing.parse(values, NAME),
     url: apiUrl(stringOption(values, 'url'), env, NAME),
   };
 }
@@ -82,13 +84,13 @@ Options:
   --id <uuid>          the event id (default: a new UUID; send the same id twice to see "duplicate")
   --app <id>           application id, in the path and as "applicationid"
                        (default: CALLBACK_APPLICATION_ID or export-worker)
-  --secret <secret>    signing secret (default: the app's secrets in CALLBACK_SECRETS, else the
-                       local stack's demo secret for export-worker)
+${signing.HELP}
   --url <url>          HTTP API (default: http://127.0.0.1:$PORT, PORT defaults to 3000)
   -h, --help           this help
 
-Example:
+Examples:
   npm run cli -- callback --execution 6f1c…-… --sequence 1 --status RUNNING --progress 10
+  npm run cli -- callback --execution 6f1c…-… --sequence 2 --scheme standard-webhooks
 
 Exits 1 when the API answers with an error status.`,
   async run(argv, ctx) {
@@ -97,7 +99,8 @@ Exits 1 when the API answers with an error status.`,
       ctx.out(callbackCommand.help);
       return 0;
     }
-    const body = callbackBody({
+    const signer = signing.signerFor(args.app, args.signing, ctx.env);
+    const event = callbackEvent({
       applicationId: args.app,
       executionId: args.executionId,
       sequence: args.sequence,
@@ -106,15 +109,16 @@ Exits 1 when the API answers with an error status.`,
       ...(args.progress === undefined ? {} : { progress: args.progress }),
       ...(args.id === undefined ? {} : { id: args.id }),
     });
-    const path = `/v1/callbacks/${encodeURIComponent(args.app)}`;
-    ctx.out(`POST ${args.url}${path}`);
-    ctx.out(body);
+    ctx.out(
+      `POST ${args.url}/v1/callbacks/${encodeURIComponent(args.app)} (${schemeLabel(signer)})`,
+    );
+    ctx.out(event.body);
     const response = await postCallback({
-      fetch: ctx.fetch,
+      client: ledgerClient(args.url, ctx.fetch),
       apiUrl: args.url,
-      path,
-      body,
-      secrets: args.secrets,
+      applicationId: args.app,
+      event,
+      signer,
       signal: ctx.signal,
     });
     ctx.out(`HTTP ${response.status}`);

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { LedgerClient, Schemas } from '../../client';
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { sleep } from '../../functions/core/retry';
-import { apiClient, expectStatus } from '../api';
 import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../args';
+import { reach } from '../callbacks';
+import { expectStatus, ledgerClient } from '../client';
 import type { Command } from '../command';
-import { apiUrl, type Env, secretsFor, sqsEndpoint } from '../config';
+import { apiUrl, type Env, sqsEndpoint } from '../config';
 import { CliError } from '../errors';
+import * as signing from '../signing';
 import { queueUrl, sqsClient } from '../sqs';
 import { demoTransfer } from '../transfer-demo';
 import { type JobResult, runWorker } from '../worker';
@@ -19,7 +22,7 @@ export interface DemoArgs {
   readonly principal: string;
   readonly amount: number;
   readonly format: 'csv' | 'json';
-  readonly secret: string | undefined;
+  readonly signing: signing.Args;
   readonly timeoutMs: number;
 }
 
@@ -29,8 +32,8 @@ const OPTIONS = {
   principal: { type: 'string' },
   amount: { type: 'string' },
   format: { type: 'string' },
-  secret: { type: 'string' },
   timeout: { type: 'string' },
+  ...signing.OPTIONS,
 } as const;
 
 export function parseDemoArgs(argv: readonly string[], env: Env): DemoArgs | { help: true } {
@@ -43,7 +46,7 @@ export function parseDemoArgs(argv: readonly string[], env: Env): DemoArgs | { h
     principal: stringOption(values, 'principal') ?? 'demo',
     amount: intOption(values, 'amount', NAME, { min: 1, max: 1_000_000_000_000 }) ?? 2_500,
     format: oneOf(values, 'format', NAME, ['csv', 'json'] as const) ?? 'csv',
-    secret: stringOption(values, 'secret'),
+    signing: signing.parse(values, NAME),
     timeoutMs: secondsOption(values, 'timeout', NAME) ?? 30_000,
   };
 }
@@ -69,8 +72,7 @@ Options:
   --amount <n>         credit in minor units (default 2500)
   --format csv|json    export format (default csv)
   --timeout <seconds>  give up when the task is not SUCCEEDED by then (default 30)
-  --secret <secret>    signing secret for the callbacks (default: CALLBACK_SECRETS, else the
-                       local stack's demo secret)
+${signing.HELP}
   --url <url>          HTTP API (default: http://127.0.0.1:$PORT, PORT defaults to 3000)
   --sqs <url>          SQS endpoint (default: SQS_ENDPOINT, else http://127.0.0.1:$SQS_PORT,
                        SQS_PORT defaults to 4566)
@@ -81,52 +83,66 @@ Options:
       ctx.out(demoCommand.help);
       return 0;
     }
-    const api = apiClient(args.url, args.principal, ctx.fetch);
+    const api = ledgerClient(args.url, ctx.fetch, args.principal);
+    const call = <T>(promise: Promise<T>) => reach(args.url, promise, ctx.signal);
     const run = randomUUID().slice(0, 8);
+    const key = (what: string) => ({ 'Idempotency-Key': `demo-${what}-${run}` });
     const step = (n: number, line: string) => ctx.out(`${n}. ${line}`);
 
     const account = expectStatus(
-      await api('POST', '/v1/accounts', { currency: 'EUR', name: 'Demo' }, `demo-account-${run}`),
+      await call(
+        api.POST('/v1/accounts', {
+          params: { header: key('account') },
+          body: { currency: 'EUR', name: 'Demo' },
+        }),
+      ),
       201,
       'POST /v1/accounts',
-    ).json;
-    const accountId = String(account.id);
+    );
+    const accountId = account.id;
+    const path = { accountId };
     step(1, `account ${accountId} created for principal "${args.principal}"`);
 
     expectStatus(
-      await api(
-        'POST',
-        `/v1/accounts/${accountId}/transactions`,
-        { type: 'credit', amount: args.amount, currency: 'EUR', reference: 'cli demo' },
-        `demo-credit-${run}`,
+      await call(
+        api.POST('/v1/accounts/{accountId}/transactions', {
+          params: { path, header: key('credit') },
+          body: { type: 'credit', amount: args.amount, currency: 'EUR', reference: 'cli demo' },
+        }),
       ),
       201,
       'POST /v1/accounts/{id}/transactions',
     );
     step(2, `credited ${args.amount} EUR (minor units)`);
-    const moved = await demoTransfer(api, accountId, Math.max(1, Math.floor(args.amount / 5)), run);
+    const moved = await demoTransfer(
+      api,
+      call,
+      accountId,
+      Math.max(1, Math.floor(args.amount / 5)),
+      run,
+    );
     for (const line of moved.lines) ctx.out(line);
 
     const task = expectStatus(
-      await api(
-        'POST',
-        `/v1/accounts/${accountId}/exports`,
-        { format: args.format },
-        `demo-export-${run}`,
+      await call(
+        api.POST('/v1/accounts/{accountId}/exports', {
+          params: { path, header: key('export') },
+          body: { format: args.format },
+        }),
       ),
       202,
       'POST /v1/accounts/{id}/exports',
-    ).json;
-    const taskId = String(task.id);
+    );
+    const taskId = task.id;
     const after = expectStatus(
-      await api('GET', `/v1/accounts/${accountId}`),
+      await call(api.GET('/v1/accounts/{accountId}', { params: { path } })),
       200,
       'GET /v1/accounts/{id}',
-    ).json;
+    );
     step(
       3,
       `export task ${taskId} (${task.status}), execution ${task.currentExecutionId}; ` +
-        `balance ${moved.balanceAfter} -> ${after.balance} (export fee ${moved.balanceAfter - Number(after.balance)})`,
+        `balance ${moved.balanceAfter} -> ${after.balance} (export fee ${moved.balanceAfter - after.balance})`,
     );
 
     step(4, `running the demo worker on ${QUEUE_NAMES.exportJobs} until the task is SUCCEEDED...`);
@@ -144,8 +160,8 @@ async function workUntilDone(
   args: DemoArgs,
   ctx: Parameters<Command['run']>[1],
   taskId: string,
-  api: ReturnType<typeof apiClient>,
-): Promise<Record<string, unknown>> {
+  api: LedgerClient,
+): Promise<Schemas['Task']> {
   const client = sqsClient(args.sqs);
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -158,7 +174,7 @@ async function workUntilDone(
       queueUrl: url,
       apiUrl: args.url,
       fetch: ctx.fetch,
-      secretsFor: (app) => secretsFor(app, args.secret, ctx.env),
+      signerFor: (app) => signing.signerFor(app, args.signing, ctx.env),
       stepDelayMs: 300,
       signal: stop.signal,
       log: (line) => ctx.out(`   worker: ${line}`),
@@ -170,14 +186,17 @@ async function workUntilDone(
     });
 
     const deadline = Date.now() + args.timeoutMs;
-    let task: Record<string, unknown> = {};
     try {
       for (;;) {
-        task = expectStatus(
-          await api('GET', `/v1/tasks/${taskId}`),
+        const task = expectStatus(
+          await reach(
+            args.url,
+            api.GET('/v1/tasks/{taskId}', { params: { path: { taskId } } }),
+            ctx.signal,
+          ),
           200,
           'GET /v1/tasks/{id}',
-        ).json;
+        );
         if (task.status === 'SUCCEEDED' && task.progress === 100) return task;
         if (failure !== undefined) {
           throw new CliError(`the worker could not report on the task: ${failure}`);

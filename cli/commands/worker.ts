@@ -1,7 +1,8 @@
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { parseCommandArgs, secondsOption, stringOption } from '../args';
 import type { Command } from '../command';
-import { apiUrl, type Env, secretsFor, sqsEndpoint } from '../config';
+import { apiUrl, type Env, sqsEndpoint } from '../config';
+import * as signing from '../signing';
 import { queueUrl, sqsClient } from '../sqs';
 import { runWorker, WORKER_STEPS } from '../worker';
 
@@ -12,7 +13,7 @@ export interface WorkerArgs {
   readonly once: boolean;
   /** Only jobs for this application; undefined takes every job. */
   readonly app: string | undefined;
-  readonly secret: string | undefined;
+  readonly signing: signing.Args;
   readonly url: string;
   readonly sqs: string;
   readonly idleMs: number;
@@ -22,11 +23,11 @@ export interface WorkerArgs {
 const OPTIONS = {
   once: { type: 'boolean' },
   app: { type: 'string' },
-  secret: { type: 'string' },
   url: { type: 'string' },
   sqs: { type: 'string' },
   idle: { type: 'string' },
   delay: { type: 'string' },
+  ...signing.OPTIONS,
 } as const;
 
 export function parseWorkerArgs(argv: readonly string[], env: Env): WorkerArgs | { help: true } {
@@ -36,7 +37,7 @@ export function parseWorkerArgs(argv: readonly string[], env: Env): WorkerArgs |
     help: false,
     once: values.once === true,
     app: stringOption(values, 'app'),
-    secret: stringOption(values, 'secret'),
+    signing: signing.parse(values, NAME),
     url: apiUrl(stringOption(values, 'url'), env, NAME),
     sqs: sqsEndpoint(stringOption(values, 'sqs'), env, NAME),
     idleMs: secondsOption(values, 'idle', NAME) ?? 3_000,
@@ -65,8 +66,7 @@ Options:
   --delay <seconds>    pause between two callbacks of a job (default 0.3)
   --app <id>           only take jobs addressed to this application (default: any; each job is
                        signed for the application in its callbackPath)
-  --secret <secret>    signing secret (default: the application's secrets in CALLBACK_SECRETS,
-                       else the local stack's demo secret for export-worker)
+${signing.HELP}
   --url <url>          HTTP API (default: http://127.0.0.1:$PORT, PORT defaults to 3000)
   --sqs <url>          SQS endpoint (default: SQS_ENDPOINT, else http://127.0.0.1:$SQS_PORT,
                        SQS_PORT defaults to 4566)
@@ -79,7 +79,7 @@ Exits 1 when --once ends with a job it could not report.`,
       ctx.out(workerCommand.help);
       return 0;
     }
-    if (args.app !== undefined) secretsFor(args.app, args.secret, ctx.env); // fail early
+    if (args.app !== undefined) signing.signerFor(args.app, args.signing, ctx.env); // fail early
     const client = sqsClient(args.sqs);
     try {
       const url = await queueUrl(client, args.sqs, QUEUE_NAMES.exportJobs, ctx.signal);
@@ -92,7 +92,7 @@ Exits 1 when --once ends with a job it could not report.`,
         queueUrl: url,
         apiUrl: args.url,
         fetch: ctx.fetch,
-        secretsFor: (app) => secretsFor(app, args.secret, ctx.env),
+        signerFor: (app) => signing.signerFor(app, args.signing, ctx.env),
         ...(args.app === undefined ? {} : { app: args.app }),
         once: args.once,
         idleMs: args.idleMs,

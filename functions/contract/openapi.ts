@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { HOLD_STATUSES } from '../core/holds';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';
+import {
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../core/standard-webhooks';
 import { CallbackEventSchema } from './callback-event';
 import { APPLICATION_ID_PATTERN_SOURCE } from './names';
 import {
@@ -56,6 +61,15 @@ const idempotencyKeyHeader = {
   // Two more for the quotes of the RFC 8941 form.
   schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
 };
+
+/** The callback route's signature headers: either set may be sent, so none is required. */
+const callbackHeader = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: false,
+  description,
+  schema: { type: 'string' },
+});
 
 const accountIdParam = {
   name: 'accountId',
@@ -369,9 +383,12 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           operationId: 'postCallback',
           security: [],
           description:
-            'Signed execution callbacks. Header `Callback-Signature: t=<unix seconds>,v1=<hex ' +
-            'HMAC-SHA256 of "<t>.<raw body>">`; several v1 entries allowed during rotation; ' +
-            `±${SIGNATURE_TOLERANCE_SECONDS} s window.`,
+            'Signed execution callbacks, with either header set (one valid set suffices). ' +
+            '`Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, ' +
+            'or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), ' +
+            '`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ' +
+            'ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during ' +
+            `rotation; ±${SIGNATURE_TOLERANCE_SECONDS} s window. A \`whsec_\` secret signs with its base64-decoded bytes.`,
           parameters: [
             {
               name: 'applicationId',
@@ -379,12 +396,13 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
               required: true,
               schema: { type: 'string', pattern: APPLICATION_ID_PATTERN_SOURCE },
             },
-            {
-              name: 'Callback-Signature',
-              in: 'header',
-              required: true,
-              schema: { type: 'string' },
-            },
+            callbackHeader('Callback-Signature', 't=<unix seconds>,v1=<hex>[,v1=<hex>…]'),
+            callbackHeader(WEBHOOK_ID_HEADER, 'Standard Webhooks message id: the CloudEvent id'),
+            callbackHeader(WEBHOOK_TIMESTAMP_HEADER, 'Standard Webhooks: unix seconds'),
+            callbackHeader(
+              WEBHOOK_SIGNATURE_HEADER,
+              'Standard Webhooks: space-separated `v1,<base64>` / `v1a,<base64>` entries',
+            ),
           ],
           requestBody: {
             required: true,
@@ -394,7 +412,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           },
           responses: {
             '200': json('applied | duplicate | stale | superseded', 'CallbackOutcome'),
-            '400': problem('invalid_callback'),
+            '400': problem('invalid_callback (incl. webhook-id differing from the CloudEvent id)'),
             '401': problem('invalid_signature or signature_expired'),
             '413': problem('payload_too_large'),
             '415': problem('unsupported_media_type'),
@@ -407,7 +425,12 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         get: {
           operationId: 'getOpenApi',
           security: [],
-          responses: { '200': { description: 'This document' } },
+          responses: {
+            '200': {
+              description: 'This document',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          },
         },
       },
     },

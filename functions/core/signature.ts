@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacKeyBytes } from './callback-keys';
 import { InvalidSignatureError, SignatureExpiredError } from './errors';
 
 /** `|now − t|` beyond this is `signature_expired` (CONTRACT §7). */
@@ -34,8 +35,11 @@ export function parseSignatureHeader(header: string | undefined): SignatureHeade
   return { timestamp, signatures };
 }
 
+/** Hex HMAC-SHA256 of `<t>.<raw body>`; a `whsec_` secret signs with its decoded bytes. */
 export function computeSignature(secret: string, timestamp: number, rawBody: Buffer): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(rawBody).digest('hex');
+  const key = hmacKeyBytes(secret);
+  if (!key) throw new Error('a whsec_ secret must be base64 after the prefix');
+  return createHmac('sha256', key).update(`${timestamp}.`, 'utf8').update(rawBody).digest('hex');
 }
 
 /** A header value for the body: one `v1` per secret (what a sender does during rotation). */

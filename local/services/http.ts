@@ -1,4 +1,5 @@
 import type { HttpHandler } from '../../functions/http/types';
+import { serveApiReference } from '../api-reference';
 import { startHttpServer } from '../http-adapter';
 import type { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
@@ -25,6 +26,7 @@ export async function startHttpService(
   lifecycle.signal.throwIfAborted();
   const server = await startHttpServer(options.handler, options.port, HTTP_HOST, {
     log: options.log,
+    pages: serveApiReference,
   });
   lifecycle.defer('HTTP server', () => server.close());
   return { url: server.url };

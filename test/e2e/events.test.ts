@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LedgerClient } from '../../client';
 import { sleep } from '../../functions/core/retry';
 import { ledgerEvent } from '../support/ledger-events';
 import { queueDepth } from '../support/queue-depth';
 import { producerOf, receiveDeadLetters } from './support/producer';
 import {
-  apiClient,
+  clientFor,
   groupAlive,
+  key,
   type LocalStack,
   portAnswers,
   startLocalStack,
@@ -19,14 +21,15 @@ import {
  */
 
 let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
+/** The account owner, through the typed client. */
+let alice: LedgerClient;
 let sqs: SQSClient;
 let queueUrl = '';
 let dlqUrl = '';
 
 beforeAll(async () => {
   stack = await startLocalStack({ INBOX_RETENTION_SECONDS: '3600' });
-  api = apiClient(stack.base);
+  alice = clientFor(stack.base, 'alice');
   ({ sqs, queueUrl, dlqUrl } = await producerOf(stack.sqsEndpoint));
 });
 
@@ -60,8 +63,9 @@ async function drained(): Promise<void> {
   }
 }
 
-async function balance(accountId: string): Promise<unknown> {
-  return (await api('GET', `/v1/accounts/${accountId}`, { principal: 'alice' })).json.balance;
+async function balance(accountId: string): Promise<number | undefined> {
+  return (await alice.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } })).data
+    ?.balance;
 }
 
 describe('ledger events through the local SQS emulator', () => {
@@ -73,13 +77,12 @@ describe('ledger events through the local SQS emulator', () => {
 
   // One arrangement the tests below read, so each of them also runs alone (`-t`).
   beforeAll(async () => {
-    const res = await api('POST', '/v1/accounts', {
-      principal: 'alice',
-      key: 'e2e-events-account',
+    const res = await alice.POST('/v1/accounts', {
+      params: { header: key('e2e-events-account') },
       body: { currency: 'EUR' },
     });
-    expect(res.status).toBe(201);
-    accountId = String(res.json.id);
+    expect(res.response.status).toBe(201);
+    accountId = res.data?.id ?? '';
 
     const credit = ledgerEvent({
       id: sharedId,
@@ -115,12 +118,12 @@ describe('ledger events through the local SQS emulator', () => {
   });
 
   it('lists the event entries with origin "event"', async () => {
-    const res = await api('GET', `/v1/accounts/${accountId}/transactions?limit=10`, {
-      principal: 'alice',
+    const res = await alice.GET('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, query: { limit: 10 } },
     });
 
-    expect(res.status).toBe(200);
-    const items = res.json.items as Array<Record<string, unknown>>;
+    expect(res.response.status).toBe(200);
+    const items = res.data?.items ?? [];
     expect(items).toHaveLength(3);
     expect(items[0]).toMatchObject({ type: 'debit', amount: 200, origin: 'event', accountId });
     expect(
@@ -135,12 +138,12 @@ describe('ledger events through the local SQS emulator', () => {
   });
 
   it('lists the event sources with their last sequence and gaps', async () => {
-    const res = await api('GET', `/v1/accounts/${accountId}/event-sources`, {
-      principal: 'alice',
+    const res = await alice.GET('/v1/accounts/{accountId}/event-sources', {
+      params: { path: { accountId } },
     });
 
-    expect(res.status).toBe(200);
-    const items = res.json.items as Array<Record<string, unknown>>;
+    expect(res.response.status).toBe(200);
+    const items = [...(res.data?.items ?? [])];
     expect(items.sort((a, b) => String(a.source).localeCompare(String(b.source)))).toEqual([
       { source: sourceA, lastSequence: 3, gaps: [2], gapsTruncated: false },
       { source: sourceB, lastSequence: 1, gaps: [], gapsTruncated: false },

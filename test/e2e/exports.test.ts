@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
   ChangeMessageVisibilityCommand,
@@ -9,26 +8,36 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, groupAlive, type LocalStack, startLocalStack } from './support/stack';
+import { generateCallbackKeys } from '../../cli/commands/keygen';
+import type { LedgerClient, Schemas } from '../../client';
+import { runScript } from './support/run-script';
+import { clientFor, groupAlive, key, type LocalStack, startLocalStack } from './support/stack';
 
 /**
  * The export loop end to end (contract §5, §7, §8, §9): a paid export writes the task and an
  * outbox item in one transaction, the stack's stream poller hands the item to the outbox
  * dispatcher, the job lands on `export-jobs`, and the demo worker (`npm run cli -- worker`)
- * reports it to SUCCEEDED through signed callbacks.
+ * reports it to SUCCEEDED through signed callbacks. The API is called through the typed client.
  */
 
 const EXPORT_FEE = 250;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An ed25519 pair: the stack knows the public key, only the CLI holds the signing key. */
+const KEYS = generateCallbackKeys();
 
 let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
+/** The account owner, through the typed client. */
+let alice: LedgerClient;
 let sqs: SQSClient;
 let jobsUrl = '';
 
 beforeAll(async () => {
-  stack = await startLocalStack({ EXPORT_FEE: String(EXPORT_FEE), CALLBACK_SECRETS: '' });
-  api = apiClient(stack.base);
+  stack = await startLocalStack({
+    EXPORT_FEE: String(EXPORT_FEE),
+    CALLBACK_SECRETS: '',
+    CALLBACK_PUBLIC_KEYS: JSON.stringify({ 'export-worker': [KEYS.publicKey] }),
+  });
+  alice = clientFor(stack.base, 'alice');
   sqs = new SQSClient({
     endpoint: stack.sqsEndpoint,
     region: 'us-east-1',
@@ -90,79 +99,74 @@ async function remove(message: Message): Promise<void> {
 
 /** Runs `npm run cli -- <args>` (as tsx cli/main.ts) against the stack; resolves code and output. */
 function cli(...args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
-      cwd: process.cwd(),
-      env: {
-        ...process.env,
-        PORT: String(stack.httpPort),
-        SQS_PORT: String(stack.sqsPort),
-        SQS_ENDPOINT: '',
-        CALLBACK_SECRETS: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
+  return runScript('cli/main.ts', args, {
+    PORT: String(stack.httpPort),
+    SQS_PORT: String(stack.sqsPort),
+    SQS_ENDPOINT: '',
+    CALLBACK_SECRETS: '',
   });
 }
 
-async function balance(accountId: string): Promise<unknown> {
-  return (await api('GET', `/v1/accounts/${accountId}`, { principal: 'alice' })).json.balance;
+async function balance(accountId: string): Promise<number | undefined> {
+  return (await alice.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } })).data
+    ?.balance;
 }
 
 /** A new account of alice's holding 1,000 EUR. */
 async function fundedAccount(): Promise<string> {
-  const account = await api('POST', '/v1/accounts', {
-    principal: 'alice',
-    key: randomUUID(),
+  const account = await alice.POST('/v1/accounts', {
+    params: { header: key(randomUUID()) },
     body: { currency: 'EUR' },
   });
-  expect(account.status).toBe(201);
-  const accountId = String(account.json.id);
-  const credit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-    principal: 'alice',
-    key: randomUUID(),
+  expect(account.response.status).toBe(201);
+  const accountId = account.data?.id ?? '';
+  const credit = await alice.POST('/v1/accounts/{accountId}/transactions', {
+    params: { path: { accountId }, header: key(randomUUID()) },
     body: { type: 'credit', amount: 1_000, currency: 'EUR' },
   });
-  expect(credit.status).toBe(201);
+  expect(credit.response.status).toBe(201);
   return accountId;
 }
 
-/** A paid CSV export on a new funded account: the 202 answer, the call that made it, its ids. */
+/** POSTs an export of `accountId` under `idempotencyKey`; the answer as text, the exact bytes. */
+async function postExport(accountId: string, idempotencyKey: string) {
+  const { data, response } = await alice.POST('/v1/accounts/{accountId}/exports', {
+    params: { path: { accountId }, header: key(idempotencyKey) },
+    body: { format: 'csv' },
+    parseAs: 'text',
+  });
+  return { text: String(data), response };
+}
+
+/** A paid CSV export on a new funded account: the 202 answer as text, its key, its ids. */
 async function newExport() {
   const accountId = await fundedAccount();
-  const call = { principal: 'alice', key: randomUUID(), body: { format: 'csv' } };
-  const created = await api('POST', `/v1/accounts/${accountId}/exports`, call);
-  expect(created.status).toBe(202);
+  const exportKey = randomUUID();
+  const created = await postExport(accountId, exportKey);
+  expect(created.response.status).toBe(202);
+  const task = JSON.parse(created.text) as Schemas['Task'];
   return {
     accountId,
-    call,
+    exportKey,
     created,
-    taskId: String(created.json.id),
-    executionId: String(created.json.currentExecutionId),
+    task,
+    taskId: task.id,
+    executionId: task.currentExecutionId,
   };
+}
+
+async function getTask(taskId: string): Promise<Schemas['Task'] | undefined> {
+  return (await alice.GET('/v1/tasks/{taskId}', { params: { path: { taskId } } })).data;
 }
 
 /** Polls the task until it reports `status` and `progress`; resolves the last view. */
 async function taskReaches(taskId: string, status: string, progress: number) {
-  let task: Record<string, unknown> = {};
+  let task: Schemas['Task'] | undefined;
   await expect
     .poll(
       async () => {
-        task = (await api('GET', `/v1/tasks/${taskId}`, { principal: 'alice' })).json;
-        return [task.status, task.progress];
+        task = await getTask(taskId);
+        return [task?.status, task?.progress];
       },
       { timeout: 5_000, interval: 100 },
     )
@@ -174,9 +178,9 @@ const worker = () => cli('worker', '--once', '--idle', '1', '--delay', '0.05');
 
 describe('exports through the outbox, export-jobs and signed callbacks', () => {
   it('answers 202 with the task and debits the export fee', async () => {
-    const { accountId, created } = await newExport();
+    const { accountId, task } = await newExport();
 
-    expect(created.json).toMatchObject({
+    expect(task).toMatchObject({
       id: expect.stringMatching(UUID),
       accountId,
       format: 'csv',
@@ -185,7 +189,7 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
       executions: [expect.objectContaining({ lastSequence: 0, gaps: [] })],
     });
     expect(await balance(accountId)).toBe(1_000 - EXPORT_FEE);
-    await remove(await jobFor(String(created.json.currentExecutionId)));
+    await remove(await jobFor(task.currentExecutionId));
   });
 
   it('delivers the job to export-jobs in the contract §8 shape', async () => {
@@ -221,7 +225,7 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
       new RegExp(`execution ${executionId}: seq 3 SUCCEEDED 100% -> applied`),
     );
     const task = await taskReaches(taskId, 'SUCCEEDED', 100);
-    expect(task.executions).toEqual([
+    expect(task?.executions).toEqual([
       expect.objectContaining({
         id: executionId,
         status: 'SUCCEEDED',
@@ -238,14 +242,13 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
     expect((await worker()).code).toBe(0);
     await taskReaches(taskId, 'SUCCEEDED', 100);
 
-    const rerun = await api('POST', `/v1/tasks/${taskId}/reruns`, {
-      principal: 'alice',
-      key: randomUUID(),
+    const rerun = await alice.POST('/v1/tasks/{taskId}/reruns', {
+      params: { path: { taskId }, header: key(randomUUID()) },
       body: {},
     });
 
-    expect(rerun.status).toBe(202);
-    const secondExecutionId = String(rerun.json.currentExecutionId);
+    expect(rerun.response.status).toBe(202);
+    const secondExecutionId = rerun.data?.currentExecutionId ?? '';
     expect(secondExecutionId).toMatch(UUID);
     expect(secondExecutionId).not.toBe(executionId);
     const message = await jobFor(secondExecutionId);
@@ -260,13 +263,13 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
   });
 
   it('a retried export replays the first answer and queues no second job', async () => {
-    const { accountId, call, created, taskId, executionId } = await newExport();
+    const { accountId, exportKey, created, taskId, executionId } = await newExport();
     await remove(await jobFor(executionId));
 
-    const replay = await api('POST', `/v1/accounts/${accountId}/exports`, call);
+    const replay = await postExport(accountId, exportKey);
 
-    expect(replay.status).toBe(202);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.response.status).toBe(202);
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(created.text);
     expect(await balance(accountId)).toBe(1_000 - EXPORT_FEE);
     // The stream poller polls every 250 ms: two seconds of silence means nothing was written.
@@ -275,6 +278,41 @@ describe('exports through the outbox, export-jobs and signed callbacks', () => {
     );
     for (const message of Messages) await release(message);
     expect(Messages.filter((m) => JSON.parse(m.Body ?? '{}').taskId === taskId)).toEqual([]);
+  });
+
+  it('`npm run cli -- callback` reports with Standard Webhooks: v1 with the secret, v1a with a signing key', async () => {
+    const { taskId, executionId } = await newExport();
+    await remove(await jobFor(executionId));
+    const report = (...args: string[]) =>
+      cli('callback', '--execution', executionId, '--task', taskId, ...args);
+
+    const v1 = await report(
+      '--sequence',
+      '1',
+      '--status',
+      'RUNNING',
+      '--scheme',
+      'standard-webhooks',
+    );
+    const v1a = await report(
+      '--sequence',
+      '2',
+      '--progress',
+      '60',
+      '--signing-key',
+      KEYS.signingKey,
+    );
+
+    expect(v1.code, v1.output).toBe(0);
+    expect(v1.output).toMatch(/\(Standard Webhooks v1\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/);
+    expect(v1a.code, v1a.output).toBe(0);
+    expect(v1a.output).toMatch(
+      /\(Standard Webhooks v1a\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/,
+    );
+    const task = await taskReaches(taskId, 'RUNNING', 60);
+    expect(task?.executions).toEqual([
+      expect.objectContaining({ id: executionId, lastSequence: 2, gaps: [] }),
+    ]);
   });
 
   it('`npm run cli -- demo` runs the whole loop', async () => {

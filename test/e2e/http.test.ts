@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LedgerClient } from '../../client';
 import {
-  type ApiResponse,
-  apiClient,
+  clientFor,
   groupAlive,
   ISO_TIME,
+  key,
   type LocalStack,
   portAnswers,
   startLocalStack,
@@ -12,7 +13,8 @@ import {
 
 /**
  * Starts the local stack the way a newcomer does (`npm start` = tsx local/start.ts) and talks
- * to it over HTTP like curl would: contract §2–§5 against real DynamoDB Local.
+ * to it over HTTP with the typed client, as an application would: docs/contract.md §2–§5
+ * against real DynamoDB Local.
  */
 
 const RETENTION_SECONDS = 3_600;
@@ -20,14 +22,19 @@ const RETENTION_SECONDS = 3_600;
 const TABLE_NAME = 'e2e-ledger-table';
 
 let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
+/** Calls as alice, as mallory and with no identity. */
+let alice: LedgerClient;
+let mallory: LedgerClient;
+let anonymous: LedgerClient;
 
 beforeAll(async () => {
   stack = await startLocalStack({
     TABLE_NAME,
     IDEMPOTENCY_RETENTION_SECONDS: String(RETENTION_SECONDS),
   });
-  api = apiClient(stack.base);
+  alice = clientFor(stack.base, 'alice');
+  mallory = clientFor(stack.base, 'mallory');
+  anonymous = clientFor(stack.base);
 });
 
 afterAll(() => {
@@ -35,66 +42,72 @@ afterAll(() => {
   stack?.kill();
 });
 
-function expectProblem(res: ApiResponse, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.json).toMatchObject({
+function expectProblem(
+  answer: { error?: unknown; response: Response },
+  status: number,
+  code: string,
+) {
+  expect(answer.response.status).toBe(status);
+  expect(answer.response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(answer.error).toMatchObject({
     type: expect.any(String),
     title: expect.any(String),
     status,
     detail: expect.any(String),
     code,
   });
-  expect(res.text).not.toMatch(/\n\s+at |Exception/);
-  expect(res.text).not.toContain(TABLE_NAME);
+  const text = JSON.stringify(answer.error);
+  expect(text).not.toMatch(/\\n\s+at |Exception/);
+  expect(text).not.toContain(TABLE_NAME);
 }
 
 describe('local stack over HTTP', () => {
-  const alice = 'alice';
-  const credit = { type: 'credit', amount: 2_500, currency: 'EUR', reference: 'top-up' };
+  const credit = { type: 'credit' as const, amount: 2_500, currency: 'EUR', reference: 'top-up' };
+
+  /** POSTs a transaction as alice; answered as text, the exact bytes a replay must repeat. */
+  const post = (accountId: string, idempotencyKey: string, body: typeof credit) =>
+    alice.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, header: key(idempotencyKey) },
+      body,
+      parseAs: 'text',
+    });
 
   /** A new EUR account of alice's: each test arranges its own, so none depends on another. */
   async function newAccount(): Promise<string> {
-    const res = await api('POST', '/v1/accounts', {
-      principal: alice,
-      key: randomUUID(),
+    const res = await alice.POST('/v1/accounts', {
+      params: { header: key(randomUUID()) },
       body: { currency: 'EUR' },
     });
-    expect(res.status).toBe(201);
-    return String(res.json.id);
+    expect(res.response.status).toBe(201);
+    return res.data?.id ?? '';
   }
 
-  /** A new account credited once with `credit` under `key`. */
-  async function creditedAccount(key: string): Promise<string> {
+  /** A new account credited once with `credit` under `idempotencyKey`. */
+  async function creditedAccount(idempotencyKey: string): Promise<string> {
     const accountId = await newAccount();
-    const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-      principal: alice,
-      key,
-      body: credit,
-    });
-    expect(res.status).toBe(201);
+    const res = await post(accountId, idempotencyKey, credit);
+    expect(res.response.status).toBe(201);
     return accountId;
   }
 
   it('serves the OpenAPI document without a principal, with the configured retention', async () => {
-    const res = await api('GET', '/v1/openapi.json');
+    const res = await anonymous.GET('/v1/openapi.json');
 
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({
       openapi: expect.stringMatching(/^3\.1/),
       info: { 'x-idempotency-retention-seconds': RETENTION_SECONDS },
     });
   });
 
   it('creates an account (201)', async () => {
-    const res = await api('POST', '/v1/accounts', {
-      principal: alice,
-      key: 'e2e-account-1',
+    const res = await alice.POST('/v1/accounts', {
+      params: { header: key('e2e-account-1') },
       body: { currency: 'EUR', name: 'Alice' },
     });
 
-    expect(res.status).toBe(201);
-    expect(res.json).toEqual({
+    expect(res.response.status).toBe(201);
+    expect(res.data).toEqual({
       id: expect.any(String),
       currency: 'EUR',
       balance: 0,
@@ -107,13 +120,12 @@ describe('local stack over HTTP', () => {
 
   it('credits once and replays the same key byte for byte', async () => {
     const accountId = await newAccount();
-    const path = `/v1/accounts/${accountId}/transactions`;
-    const first = await api('POST', path, { principal: alice, key: 'e2e-credit-1', body: credit });
-    const again = await api('POST', path, { principal: alice, key: 'e2e-credit-1', body: credit });
+    const first = await post(accountId, 'e2e-credit-1', credit);
+    const again = await post(accountId, 'e2e-credit-1', credit);
 
-    expect(first.status).toBe(201);
-    expect(first.headers.get('idempotent-replayed')).toBeNull();
-    expect(first.json).toEqual({
+    expect(first.response.status).toBe(201);
+    expect(first.response.headers.get('idempotent-replayed')).toBeNull();
+    expect(JSON.parse(String(first.data))).toEqual({
       id: expect.any(String),
       accountId,
       type: 'credit',
@@ -123,17 +135,16 @@ describe('local stack over HTTP', () => {
       origin: 'http',
       createdAt: expect.stringMatching(ISO_TIME),
     });
-    expect(again.status).toBe(first.status);
-    expect(again.text).toBe(first.text);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.response.status).toBe(first.response.status);
+    expect(again.data).toBe(first.data);
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('rejects the same key with a different amount (422 idempotency_key_reused)', async () => {
-    const key = randomUUID();
-    const accountId = await creditedAccount(key);
-    const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-      principal: alice,
-      key,
+    const idempotencyKey = randomUUID();
+    const accountId = await creditedAccount(idempotencyKey);
+    const res = await alice.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, header: key(idempotencyKey) },
       body: { ...credit, amount: 9_999 },
     });
 
@@ -142,9 +153,8 @@ describe('local stack over HTTP', () => {
 
   it('rejects a debit larger than the balance (409 insufficient_funds)', async () => {
     const accountId = await creditedAccount(randomUUID());
-    const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-      principal: alice,
-      key: 'e2e-debit-too-much',
+    const res = await alice.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, header: key('e2e-debit-too-much') },
       body: { type: 'debit', amount: 1_000_000, currency: 'EUR' },
     });
 
@@ -153,63 +163,62 @@ describe('local stack over HTTP', () => {
 
   it('shows the balance changed exactly once', async () => {
     const accountId = await creditedAccount('e2e-credit-once');
-    const retry = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-      principal: alice,
-      key: 'e2e-credit-once',
-      body: credit,
-    });
-    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const retry = await post(accountId, 'e2e-credit-once', credit);
+    expect(retry.response.headers.get('idempotent-replayed')).toBe('true');
 
-    const res = await api('GET', `/v1/accounts/${accountId}`, { principal: alice });
+    const res = await alice.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } });
 
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: accountId, currency: 'EUR', balance: 2_500 });
+    expect(res.response.status).toBe(200);
+    expect(res.data).toMatchObject({ id: accountId, currency: 'EUR', balance: 2_500 });
   });
 
   it('lists transactions newest first', async () => {
     const accountId = await creditedAccount(randomUUID());
-    const debit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-      principal: alice,
-      key: 'e2e-debit-1',
+    const debit = await alice.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, header: key('e2e-debit-1') },
       body: { type: 'debit', amount: 500, currency: 'EUR' },
     });
-    expect(debit.status).toBe(201);
+    expect(debit.response.status).toBe(201);
 
-    const res = await api('GET', `/v1/accounts/${accountId}/transactions?limit=10`, {
-      principal: alice,
+    const res = await alice.GET('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId }, query: { limit: 10 } },
     });
 
-    expect(res.status).toBe(200);
-    const items = res.json.items as Array<Record<string, unknown>>;
+    expect(res.response.status).toBe(200);
+    const items = res.data?.items ?? [];
     expect(items.map((t) => [t.type, t.amount, t.origin])).toEqual([
       ['debit', 500, 'http'],
       ['credit', 2_500, 'http'],
     ]);
-    expect(items[0]?.id).toBe(debit.json.id);
-    expect(res.json.nextCursor).toBeNull();
-    const balance = await api('GET', `/v1/accounts/${accountId}`, { principal: alice });
-    expect(balance.json.balance).toBe(2_000);
+    expect(items[0]?.id).toBe(debit.data?.id);
+    expect(res.data?.nextCursor).toBeNull();
+    const balance = await alice.GET('/v1/accounts/{accountId}', {
+      params: { path: { accountId } },
+    });
+    expect(balance.data?.balance).toBe(2_000);
   });
 
   it('answers 401 without X-Principal-Id', async () => {
     const accountId = await newAccount();
-    expectProblem(await api('GET', `/v1/accounts/${accountId}`), 401, 'unauthenticated');
+    expectProblem(
+      await anonymous.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } }),
+      401,
+      'unauthenticated',
+    );
   });
 
   it('answers 404 to another principal, for the account and everything under it', async () => {
-    const accountId = await newAccount();
-    const mallory = { principal: 'mallory' };
+    const params = { path: { accountId: await newAccount() } };
 
-    expectProblem(await api('GET', `/v1/accounts/${accountId}`, mallory), 404, 'not_found');
+    expectProblem(await mallory.GET('/v1/accounts/{accountId}', { params }), 404, 'not_found');
     expectProblem(
-      await api('GET', `/v1/accounts/${accountId}/transactions`, mallory),
+      await mallory.GET('/v1/accounts/{accountId}/transactions', { params }),
       404,
       'not_found',
     );
     expectProblem(
-      await api('POST', `/v1/accounts/${accountId}/transactions`, {
-        ...mallory,
-        key: 'e2e-mallory-1',
+      await mallory.POST('/v1/accounts/{accountId}/transactions', {
+        params: { ...params, header: key('e2e-mallory-1') },
         body: credit,
       }),
       404,

@@ -1,22 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LedgerClient } from '../../client';
 import { ledgerEvent } from '../support/ledger-events';
 import { type Producer, producerOf, receiveDeadLetters } from './support/producer';
-import { apiClient, groupAlive, type LocalStack, startLocalStack } from './support/stack';
+import { clientFor, groupAlive, key, type LocalStack, startLocalStack } from './support/stack';
 
 /**
- * Transfers and holds end to end (docs/contract.md §10, §11) on `npm start`: over HTTP like curl,
- * ledger.transfer.v1 events through the SQS emulator, and expiry by the stack's own sweeper.
+ * Transfers and holds end to end (docs/contract.md §10, §11) on `npm start`: over HTTP through
+ * the typed client, ledger.transfer.v1 events through the SQS emulator, and expiry by the
+ * stack's own sweeper.
  */
 
 let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
+let alice: LedgerClient;
+let bob: LedgerClient;
 let producer: Producer;
 
 beforeAll(async () => {
   stack = await startLocalStack({ SWEEP_INTERVAL_SECONDS: '1' });
-  api = apiClient(stack.base);
+  alice = clientFor(stack.base, 'alice');
+  bob = clientFor(stack.base, 'bob');
   producer = await producerOf(stack.sqsEndpoint);
 });
 
@@ -25,84 +29,99 @@ afterAll(() => {
   stack?.kill();
 });
 
-const post = (path: string, body: unknown, principal = 'alice', key: string = randomUUID()) =>
-  api('POST', path, { principal, key, body });
-const get = (path: string, principal = 'alice') => api('GET', path, { principal });
-
-async function account(funds: number, principal = 'alice'): Promise<string> {
-  const created = await post('/v1/accounts', { currency: 'EUR' }, principal);
-  const id = String(created.json.id);
+async function account(funds: number, client = alice): Promise<string> {
+  const created = await client.POST('/v1/accounts', {
+    params: { header: key(randomUUID()) },
+    body: { currency: 'EUR' },
+  });
+  const id = created.data?.id ?? '';
   if (funds > 0) {
-    const credit = { type: 'credit', amount: funds, currency: 'EUR' };
-    expect((await post(`/v1/accounts/${id}/transactions`, credit, principal)).status).toBe(201);
+    const credit = await client.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId: id }, header: key(randomUUID()) },
+      body: { type: 'credit', amount: funds, currency: 'EUR' },
+    });
+    expect(credit.response.status).toBe(201);
   }
   return id;
 }
 
-const money = async (id: string, principal = 'alice') => {
-  const { json } = await get(`/v1/accounts/${id}`, principal);
-  return { balance: json.balance, available: json.available };
+const money = async (accountId: string, client = alice) => {
+  const { data } = await client.GET('/v1/accounts/{accountId}', {
+    params: { path: { accountId } },
+  });
+  return { balance: data?.balance, available: data?.available };
 };
+
+const placeHold = (accountId: string, amount: number, expiresInSeconds: number) =>
+  alice.POST('/v1/accounts/{accountId}/holds', {
+    params: { path: { accountId }, header: key(randomUUID()) },
+    body: { amount, currency: 'EUR', expiresInSeconds },
+  });
+
+const capture = (holdId: string, amount?: number) =>
+  alice.POST('/v1/holds/{holdId}/captures', {
+    params: { path: { holdId }, header: key(randomUUID()) },
+    body: amount === undefined ? {} : { amount },
+  });
 
 describe('transfers over HTTP', () => {
   it('moves money once per key and shows both legs', async () => {
     const [a, b] = [await account(1_000), await account(0)];
     const body = { fromAccountId: a, toAccountId: b, amount: 250, currency: 'EUR' };
-    const key = randomUUID();
-    const first = await post('/v1/transfers', body, 'alice', key);
-    expect(first.status).toBe(201);
-    const replay = await post('/v1/transfers', body, 'alice', key);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(replay.text).toBe(first.text);
+    const header = key(randomUUID());
+    const first = await alice.POST('/v1/transfers', { params: { header }, body });
+    expect(first.response.status).toBe(201);
+    const replay = await alice.POST('/v1/transfers', { params: { header }, body });
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.data).toEqual(first.data);
     expect(await money(a)).toEqual({ balance: 750, available: 750 });
     expect(await money(b)).toEqual({ balance: 250, available: 250 });
-    const read = await get(`/v1/transfers/${first.json.id}`);
-    expect(read.json).toEqual(first.json);
-    const legs = (await get(`/v1/accounts/${b}/transactions`)).json.items as unknown[];
-    expect(legs[0]).toMatchObject({ type: 'transfer_in', transferId: first.json.id });
+    const transferId = first.data?.id ?? '';
+    const read = await alice.GET('/v1/transfers/{transferId}', {
+      params: { path: { transferId } },
+    });
+    expect(read.data).toEqual(first.data);
+    const legs = await alice.GET('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId: b } },
+    });
+    expect(legs.data?.items[0]).toMatchObject({ type: 'transfer_in', transferId });
   });
 });
 
 describe('holds over HTTP', () => {
   it('authorises, then captures part: balance and available end equal', async () => {
     const a = await account(1_000);
-    const hold = await post(`/v1/accounts/${a}/holds`, {
-      amount: 400,
-      currency: 'EUR',
-      expiresInSeconds: 600,
-    });
-    expect(hold.status).toBe(201);
+    const hold = await placeHold(a, 400, 600);
+    expect(hold.response.status).toBe(201);
     expect(await money(a)).toEqual({ balance: 1_000, available: 600 });
-    const captured = await post(`/v1/holds/${hold.json.id}/captures`, { amount: 300 });
-    expect(captured.json).toMatchObject({ status: 'captured', capturedAmount: 300 });
+    const captured = await capture(hold.data?.id ?? '', 300);
+    expect(captured.data).toMatchObject({ status: 'captured', capturedAmount: 300 });
     expect(await money(a)).toEqual({ balance: 700, available: 700 });
   });
 
   it("the stack's sweeper releases an expired hold within its interval", async () => {
     const a = await account(500);
-    const hold = await post(`/v1/accounts/${a}/holds`, {
-      amount: 200,
-      currency: 'EUR',
-      expiresInSeconds: 1,
-    });
-    expect(hold.status).toBe(201);
+    const hold = await placeHold(a, 200, 1);
+    expect(hold.response.status).toBe(201);
+    const holdId = hold.data?.id ?? '';
     await expect
       .poll(async () => (await money(a)).available, { timeout: 15_000, interval: 200 })
       .toBe(500);
-    expect((await get(`/v1/holds/${hold.json.id}`)).json.status).toBe('expired');
-    const late = await post(`/v1/holds/${hold.json.id}/captures`, {});
-    expect(late.json.code).toBe('hold_expired');
-    const listed = await api('GET', `/v1/accounts/${a}/holds?status=expired`, {
-      principal: 'alice',
+    const read = await alice.GET('/v1/holds/{holdId}', { params: { path: { holdId } } });
+    expect(read.data?.status).toBe('expired');
+    const late = await capture(holdId);
+    expect(late.error?.code).toBe('hold_expired');
+    const listed = await alice.GET('/v1/accounts/{accountId}/holds', {
+      params: { path: { accountId: a }, query: { status: 'expired' } },
     });
-    expect((listed.json.items as unknown[]).length).toBe(1);
+    expect(listed.data?.items).toHaveLength(1);
   });
 });
 
 describe('ledger.transfer.v1 through the SQS emulator', () => {
   it('applies a transfer event once and dead-letters the ones that can never apply', async () => {
     const [a, b] = [await account(1_000), await account(0)];
-    const bobs = await account(0, 'bob');
+    const bobs = await account(0, bob);
     const event = ledgerEvent({
       type: 'ledger.transfer.v1',
       subject: a,
@@ -115,10 +134,8 @@ describe('ledger.transfer.v1 through the SQS emulator', () => {
       );
     await send(event);
     await send(event); // redelivered by the producer
-    const mismatch = ledgerEvent({ type: 'ledger.transfer.v1', subject: a, toAccountId: bobs });
-    const self = ledgerEvent({ type: 'ledger.transfer.v1', subject: a, toAccountId: a });
-    await send(mismatch);
-    await send(self);
+    await send(ledgerEvent({ type: 'ledger.transfer.v1', subject: a, toAccountId: bobs }));
+    await send(ledgerEvent({ type: 'ledger.transfer.v1', subject: a, toAccountId: a }));
 
     await expect
       .poll(async () => (await money(b)).balance, { timeout: 15_000, interval: 200 })
@@ -127,7 +144,7 @@ describe('ledger.transfer.v1 through the SQS emulator', () => {
     const codes = letters.map((m) => m.MessageAttributes?.error_code?.StringValue).sort();
     expect(codes).toEqual(['owner_mismatch', 'schema_invalid']);
     expect(await money(a)).toEqual({ balance: 700, available: 700 });
-    expect(await money(bobs, 'bob')).toEqual({ balance: 0, available: 0 });
+    expect(await money(bobs, bob)).toEqual({ balance: 0, available: 0 });
   });
 
   it('stops on SIGINT, sweeper included', async () => {

@@ -48,3 +48,19 @@ export function signedCallback(
   };
   return httpEvent('POST', `/v1/callbacks/${options.app ?? APP}`, eventOptions);
 }
+
+/** A POST /v1/callbacks/{app} event with Standard Webhooks headers (`headers` overrides). */
+export function webhookCallback(
+  body: string,
+  options: { id: string; signature: string; timestamp: number; app?: string },
+) {
+  return httpEvent('POST', `/v1/callbacks/${options.app ?? APP}`, {
+    rawBody: body,
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': options.id,
+      'webhook-timestamp': String(options.timestamp),
+      'webhook-signature': options.signature,
+    },
+  });
+}

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseSecretMap, staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
+import {
+  mergeKeyMaps,
+  parsePublicKeyMap,
+  parseSecretMap,
+  staticCallbackSecrets,
+} from '../../functions/secrets/callback-secrets';
 
 describe('callback secret documents', () => {
   it('reads lists, and a single string as a one-element list', () => {
@@ -37,4 +42,35 @@ it('never repeats any of a malformed document in its error (the document is secr
   })();
   expect(leaked).toContain('callback secrets are not JSON');
   expect(leaked).not.toContain('s3cr3t');
+});
+
+describe('Standard Webhooks keys in the documents (docs/contract.md §7)', () => {
+  const whpk = `whpk_${Buffer.alloc(32, 3).toString('base64')}`;
+  const whsec = (bytes: number) => `whsec_${Buffer.alloc(bytes, 5).toString('base64')}`;
+
+  it('keeps whpk_ public keys beside secrets in one document', () => {
+    expect(parseSecretMap(JSON.stringify({ a: [whsec(16), whpk], b: [whpk] }))).toEqual({
+      a: [whsec(16), whpk],
+      b: [whpk],
+    });
+  });
+
+  it.each([
+    ['a whsec_ secret of 15 decoded bytes', whsec(15)],
+    ['a whsec_ secret that is not base64', 'whsec_????????????????????'],
+    ['a whpk_ key of 31 bytes', `whpk_${Buffer.alloc(31).toString('base64')}`],
+  ])('refuses %s', (_name, entry) => {
+    expect(() => parseSecretMap(JSON.stringify({ a: [entry] }))).toThrow(/callback secrets/);
+  });
+
+  it('reads CALLBACK_PUBLIC_KEYS with whpk_ entries only, and merges it with the secrets', () => {
+    const keys = parsePublicKeyMap(JSON.stringify({ a: [whpk], c: [whpk] }));
+
+    expect(() => parsePublicKeyMap(JSON.stringify({ a: ['sixteen-chars-ok'] }))).toThrow(/whpk_/);
+    expect(mergeKeyMaps({ a: ['sixteen-chars-ok'], b: ['0123456789abcdef'] }, keys)).toEqual({
+      a: ['sixteen-chars-ok', whpk],
+      b: ['0123456789abcdef'],
+      c: [whpk],
+    });
+  });
 });

@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { CallbackEventSchema } from '../../contract/callback-event';
 import { APPLICATION_ID_PATTERN } from '../../contract/names';
+import { assertWebhookIdMatches, verifyCallback } from '../../core/callback-authentication';
 import type { CallbackOutcome, CallbackService } from '../../core/callback-service';
 import { InvalidCallbackError } from '../../core/errors';
 import { eventContentHash, type Json } from '../../core/fingerprint';
-import { verifyCallbackSignature } from '../../core/signature';
+import {
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../core/standard-webhooks';
 import type { Log } from '../../observability/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../observability/metrics';
 import type { CallbackSecrets } from '../../secrets/callback-secrets';
@@ -52,15 +57,22 @@ export function callbackRoutes(
         const now = clock();
         const rawBody = readRawBody(request.event);
         const app = ApplicationId.safeParse(request.pathParameters.applicationId);
-        verifyCallbackSignature({
-          header: header(request.event, 'callback-signature'),
+        // Either header set (docs/contract.md §7); secrets and whpk_ keys come as one list.
+        const { webhookId } = verifyCallback({
+          headers: {
+            callbackSignature: header(request.event, 'callback-signature'),
+            id: header(request.event, WEBHOOK_ID_HEADER),
+            timestamp: header(request.event, WEBHOOK_TIMESTAMP_HEADER),
+            signature: header(request.event, WEBHOOK_SIGNATURE_HEADER),
+          },
           rawBody,
-          secrets: app.success ? await secrets.secretsFor(app.data) : [],
+          keys: app.success ? await secrets.secretsFor(app.data) : [],
           nowSeconds: Math.floor(now.getTime() / 1000),
         });
         const applicationId = app.data ?? '';
         requireJsonMediaType(request.event);
         const event = parseCallback(rawBody, applicationId);
+        assertWebhookIdMatches(webhookId, event.id);
         const result = await service.apply(
           {
             applicationId,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import { createLedgerClient, type LedgerClient } from '../../../client';
 import { freePort } from '../../support/free-port';
 
 /**
@@ -163,39 +164,18 @@ export function portAnswers(port: number): Promise<boolean> {
   });
 }
 
-export interface Call {
-  principal?: string;
-  key?: string;
-  body?: unknown;
+/**
+ * The typed client (client/, docs/client.md) for the stack's API, as an application uses it:
+ * with the local stack's X-Principal-Id for `principal`, or with no identity at all.
+ */
+export function clientFor(base: string, principal?: string): LedgerClient {
+  return createLedgerClient({
+    baseUrl: base,
+    auth: principal === undefined ? { kind: 'none' } : { kind: 'local', principal },
+  });
 }
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: Record<string, unknown>;
-}
-
-/** A tiny HTTP client for the stack's API, like curl with the local stack's headers. */
-export function apiClient(base: string) {
-  return async (method: string, path: string, call: Call = {}): Promise<ApiResponse> => {
-    const headers: Record<string, string> = {};
-    if (call.principal) headers['X-Principal-Id'] = call.principal;
-    if (call.key) headers['Idempotency-Key'] = call.key;
-    if (call.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
-    });
-    const text = await res.text();
-    return {
-      status: res.status,
-      headers: res.headers,
-      text,
-      json: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
-    };
-  };
-}
+/** `Idempotency-Key` as the typed client takes it. */
+export const key = (value: string) => ({ 'Idempotency-Key': value });
 
 export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

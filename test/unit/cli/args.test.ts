@@ -12,7 +12,7 @@ const EXECUTION = '6f1c9a52-3c1e-4f7a-9d3e-0b8f1f0e2a11';
 const TASK = '0d7c2b1a-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
 describe('callback arguments', () => {
-  it('reads every option, with the local defaults for app, secret and URL', () => {
+  it('reads every option, with the local defaults for app, signing and URL', () => {
     expect(
       parseCallbackArgs(
         [
@@ -38,7 +38,7 @@ describe('callback arguments', () => {
       progress: 50,
       id: undefined,
       app: 'export-worker',
-      secrets: [DEMO_CALLBACK_SECRET],
+      signing: { scheme: undefined, secret: undefined, signingKey: undefined },
       url: 'http://127.0.0.1:3000',
     });
   });
@@ -50,7 +50,7 @@ describe('callback arguments', () => {
     );
     expect(args).toMatchObject({
       app: 'billing',
-      secrets: ['s3cret'],
+      signing: { secret: 's3cret' },
       url: 'http://127.0.0.1:4000',
     });
     expect(
@@ -218,7 +218,7 @@ describe('worker and demo arguments', () => {
       help: false,
       once: false,
       app: undefined,
-      secret: undefined,
+      signing: { scheme: undefined, secret: undefined, signingKey: undefined },
       url: 'http://127.0.0.1:3000',
       sqs: 'http://127.0.0.1:4566',
       idleMs: 3_000,
@@ -238,7 +238,7 @@ describe('worker and demo arguments', () => {
       principal: 'demo',
       amount: 2_500,
       format: 'csv',
-      secret: undefined,
+      signing: { scheme: undefined, secret: undefined, signingKey: undefined },
       timeoutMs: 30_000,
     });
     expect(

@@ -6,6 +6,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
+import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { runWorker, type WorkerOptions } from '../../../cli/worker';
 import { parseExportJob } from '../../../functions/contract/export-job';
@@ -20,6 +21,7 @@ const sqs = mockClient(SQSClient);
 interface Sent {
   url: string;
   signature: string;
+  headers: Headers;
   body: string;
   json: Record<string, unknown>;
 }
@@ -28,12 +30,14 @@ interface Sent {
 function fakeFetch(statuses: number[] = []) {
   const sent: Sent[] = [];
   const timeline: string[] = [];
+  // The worker calls through the typed client, which hands fetch a Request.
   const impl = (async (input: string | URL | Request, init?: RequestInit) => {
-    const body = String(init?.body);
-    const headers = init?.headers as Record<string, string>;
+    const request = new Request(input, init);
+    const body = await request.text();
     sent.push({
-      url: String(input),
-      signature: headers['Callback-Signature'] ?? '',
+      url: request.url,
+      signature: request.headers.get('Callback-Signature') ?? '',
+      headers: request.headers,
       body,
       json: JSON.parse(body) as Record<string, unknown>,
     });
@@ -43,7 +47,8 @@ function fakeFetch(statuses: number[] = []) {
       status === 200
         ? { outcome: 'applied' }
         : { code: status === 401 ? 'invalid_signature' : 'unavailable', status };
-    return new Response(JSON.stringify(answer), { status });
+    const type = status === 200 ? 'application/json' : 'application/problem+json';
+    return new Response(JSON.stringify(answer), { status, headers: { 'content-type': type } });
   }) as typeof fetch;
   return { impl, sent, timeline };
 }
@@ -68,9 +73,9 @@ function options(fetchImpl: typeof fetch, extra: Partial<WorkerOptions> = {}): W
     queueUrl: QUEUE_URL,
     apiUrl: API,
     fetch: fetchImpl,
-    secretsFor: (app) => {
+    signerFor: (app) => {
       if (app !== 'export-worker') throw new Error(`no secret for ${app}`);
-      return [SECRET];
+      return { scheme: 'callback-signature', secrets: [SECRET], signingKeys: [] };
     },
     once: true,
     idleMs: 0,
@@ -135,6 +140,28 @@ describe('the demo worker', () => {
     expect(fetch.timeline).toEqual(['callback 1', 'callback 2', 'callback 3', 'delete']);
     expect(deleted()).toEqual(['rh-1']);
     expect(lines).toContainEqual(expect.stringMatching(/seq 3 SUCCEEDED 100% -> applied/));
+  });
+
+  it('signs with Standard Webhooks when told to: webhook-id is the event id, the reference package verifies it', async () => {
+    queue(message(job()));
+    const fetch = fakeFetch();
+    const secret = `whsec_${Buffer.from('worker-test-secret-0123456789').toString('base64')}`;
+
+    const summary = await runWorker(
+      options(fetch.impl, {
+        signerFor: () => ({ scheme: 'standard-webhooks', secrets: [secret], signingKeys: [] }),
+      }),
+    );
+
+    expect(summary).toMatchObject({ done: 1 });
+    expect(fetch.sent).toHaveLength(3);
+    for (const { headers, body, json } of fetch.sent) {
+      expect(headers.get('callback-signature')).toBeNull();
+      expect(headers.get('webhook-id')).toBe(json.id);
+      expect(() =>
+        new Webhook(secret).verify(body, Object.fromEntries(headers.entries())),
+      ).not.toThrow();
+    }
   });
 
   it('deletes a second delivery of a finished executionId without reporting again', async () => {

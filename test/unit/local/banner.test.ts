@@ -52,7 +52,21 @@ describe('the npm start banner', () => {
     expect(text).toContain('applications from CALLBACK_SECRETS: billing (secrets not shown)');
     expect(text).not.toContain('billing-secret-0123456789');
     expect(text).not.toContain(DEMO_CALLBACK_SECRET);
-    expect(text).toMatch(/WARNING {4}CALLBACK_SECRETS has no secret for "export-worker"/);
+    expect(text).toMatch(/WARNING {4}CALLBACK_SECRETS has no HMAC secret for "export-worker"/);
     expect(text).toMatch(/^PORT=3100 SQS_PORT=4600 CALLBACK_SECRETS='\.\.\.' npm run cli -- demo/m);
+  });
+
+  it('warns when the export application has only public keys (its worker signs with HMAC)', () => {
+    const whpk = `whpk_${Buffer.alloc(32, 1).toString('base64')}`;
+    const text = banner(
+      readLocalSettings({
+        CALLBACK_SECRETS: '{"billing":["billing-secret-0123456789"]}',
+        CALLBACK_PUBLIC_KEYS: JSON.stringify({ 'export-worker': [whpk] }),
+      }),
+      endpoints,
+    );
+
+    expect(text).toContain('applications from CALLBACK_SECRETS: billing, export-worker');
+    expect(text).toMatch(/WARNING {4}CALLBACK_SECRETS has no HMAC secret for "export-worker"/);
   });
 });

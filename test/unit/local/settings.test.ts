@@ -86,7 +86,28 @@ describe('local stack settings', () => {
       /CALLBACK_SECRETS: callback secrets must be/,
     ],
     [{ CALLBACK_APPLICATION_ID: 'no spaces' }, /CALLBACK_APPLICATION_ID/],
+    [
+      { CALLBACK_PUBLIC_KEYS: '{"export-worker":["sixteen-chars-ok"]}' },
+      /CALLBACK_PUBLIC_KEYS: public keys must be/,
+    ],
+    [
+      { CALLBACK_PUBLIC_KEYS: '{"a":["whpk_AAAA"]}' },
+      /CALLBACK_PUBLIC_KEYS: callback secrets must/,
+    ],
   ])('rejects %o', (env, message) => {
     expect(() => readLocalSettings(env)).toThrow(message);
+  });
+
+  it('adds the whpk_ keys of CALLBACK_PUBLIC_KEYS to the applications of CALLBACK_SECRETS', () => {
+    const whpk = `whpk_${Buffer.alloc(32, 9).toString('base64')}`;
+
+    const settings = readLocalSettings({
+      CALLBACK_PUBLIC_KEYS: JSON.stringify({ 'export-worker': [whpk], partner: [whpk] }),
+    });
+
+    expect(settings.callbackSecrets).toEqual({
+      'export-worker': [DEMO_CALLBACK_SECRET, whpk],
+      partner: [whpk],
+    });
   });
 });
