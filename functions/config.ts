@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { APPLICATION_ID_PATTERN } from './contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
@@ -20,6 +20,11 @@ export interface ServiceConfig {
   readonly exportFee: number;
   /** The application whose signed callbacks report on export executions (contract §7, §8). */
   readonly callbackApplicationId: string;
+  /**
+   * Answer replays and mismatches of keys this instance saw settle from memory
+   * (`IDEMPOTENCY_LOCAL_CACHE=off` disables it; docs/contract.md §4). @default true
+   */
+  readonly idempotencyLocalCache?: boolean;
 }
 
 /** Where the HTTP function reads callback signing secrets (contract §7). */
@@ -61,6 +66,7 @@ const serviceEnv = z.object({
     .string()
     .regex(APPLICATION_ID_PATTERN, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
     .default(DEFAULT_CALLBACK_APPLICATION_ID),
+  IDEMPOTENCY_LOCAL_CACHE: z.enum(['on', 'off']).default('on'),
 });
 
 /** Each function's own variables, read into the fields its configuration adds. */
@@ -116,6 +122,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     inboxRetentionSeconds: e.INBOX_RETENTION_SECONDS,
     exportFee: e.EXPORT_FEE,
     callbackApplicationId: e.CALLBACK_APPLICATION_ID,
+    idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { APPLICATION_ID_PATTERN } from '../functions/contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,

@@ -71,6 +71,7 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       INBOX_RETENTION_SECONDS: given('INBOX_RETENTION_SECONDS'),
       EXPORT_FEE: given('EXPORT_FEE'),
       CALLBACK_APPLICATION_ID: given('CALLBACK_APPLICATION_ID'),
+      IDEMPOTENCY_LOCAL_CACHE: given('IDEMPOTENCY_LOCAL_CACHE'),
     }),
     callbackSecrets: mergeKeyMaps(
       parseCallbackSecrets(given('CALLBACK_SECRETS')),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EXECUTION_STATUSES } from '../core/tasks';
 import { SequenceNumber } from './ledger-event';
 import { Uuid } from './schemas';

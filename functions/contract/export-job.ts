@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EXPORT_FORMATS } from '../core/tasks';
 import { APPLICATION_ID_PATTERN } from './names';
 import { Uuid } from './schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Amount, Currency, PaymentId, Uuid } from './schemas';
 import { utf8Bytes } from './unicode';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HOLD_STATUSES } from '../core/holds';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TRANSACTION_TYPES } from '../core/model';
 import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../core/money';
 import { EXECUTION_STATUSES, EXPORT_FORMATS } from '../core/tasks';

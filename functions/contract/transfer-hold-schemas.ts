@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HOLD_STATUSES, MAX_HOLD_SECONDS } from '../core/holds';
 import { Amount, Currency, ListTransactionsQuery, PaymentId, Uuid } from './schemas';
 

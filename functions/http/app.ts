@@ -52,7 +52,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const log = deps.log ?? consoleLog;
   const metrics = deps.metrics ?? noMetrics;
   const { config } = deps;
-  const openApi = JSON.stringify(buildOpenApiDocument(config));
+  // Built on first request, not at cold start: converting the schemas costs init time that most
+  // containers never get back.
+  let openApi: string | undefined;
   const commandOptions = {
     idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
     responses: httpResponses,
@@ -60,7 +62,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   };
 
   const route = createRouter([
-    { key: 'GET /v1/openapi.json', handle: async () => rawJson(200, openApi) },
+    {
+      key: 'GET /v1/openapi.json',
+      handle: async () => {
+        openApi ??= JSON.stringify(buildOpenApiDocument(config));
+        return rawJson(200, openApi);
+      },
+    },
     ...ledgerRoutes(new LedgerService(deps.ledger, commandOptions), clock),
     ...transferRoutes(new TransferService(deps.transfers, commandOptions), clock),
     ...holdRoutes(new HoldService(deps.holds, commandOptions), clock),

@@ -1,5 +1,6 @@
 import { type TableComposition, tableOptions } from '../composition';
 import type { CallbackSecretsSource, ServiceConfig } from '../config';
+import { SettledResponseCache, withSettledResponses } from '../core/settled-responses';
 import { noMetrics } from '../observability/metrics';
 import { type CallbackSecrets, fixedCallbackSecrets } from '../secrets/callback-secrets';
 import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
@@ -19,8 +20,14 @@ export interface HttpComposition extends TableComposition<ServiceConfig> {
 export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const table = tableOptions(options);
   const tasks = createTaskStore(table);
+  const ledger = createLedgerStore(table);
   return createHttpApp({
-    ledger: createLedgerStore(table),
+    // One cache per composition, i.e. per Lambda instance or local server; off with
+    // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
+    ledger:
+      options.config.idempotencyLocalCache === false
+        ? ledger
+        : withSettledResponses(ledger, new SettledResponseCache()),
     tasks,
     callbacks: tasks,
     transfers: createTransferStore(table),

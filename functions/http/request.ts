@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { illFormedPath } from '../contract/unicode';
 import {
   type FieldError,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isUsableCallbackKey, PUBLIC_KEY_PREFIX } from '../core/callback-keys';
 
 /**

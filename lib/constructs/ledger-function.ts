@@ -13,6 +13,25 @@ import type { Construct } from 'constructs';
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
+/**
+ * SDK credential providers that only load when the environment holds no credentials (SSO, INI
+ * profiles, processes, web identity, container/instance metadata). Lambda always sets the
+ * `AWS_*` credential variables, so the default chain stops at `fromEnv` and these dynamic imports
+ * never run; kept out of the bundle they save ~130 KB and ~25% of module init (docs/benchmarks.md).
+ * Should one ever run, the Lambda runtime's own SDK resolves it.
+ */
+export const NEVER_LOADED_ON_LAMBDA = [
+  '@aws-sdk/credential-provider-http',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-web-identity',
+  '@smithy/credential-provider-imds',
+];
+
+/** Minified bundle budget per function, the export worker's larger (docs/benchmarks.md). */
+export const BUNDLE_BUDGET_BYTES = { default: 500 * 1024, exportWorker: 700 * 1024 } as const;
+
 /** `functions/<name>/handler.ts`, resolved from this file so the working directory does not matter. */
 export const handlerEntry = (name: string): string =>
   fileURLToPath(new URL(`../../functions/${name}/handler.ts`, import.meta.url));
@@ -59,7 +78,7 @@ export interface LedgerFunctionProps extends LedgerFunctionDefaults {
   /** What the function is for (shown in the console). @default - no description */
   readonly description?: string;
 
-  /** Environment variables, merged with `NODE_OPTIONS=--enable-source-maps`. @default - none */
+  /** Environment variables. @default - none */
   readonly environment?: Readonly<Record<string, string>>;
 
   /**
@@ -90,9 +109,9 @@ const RUNTIME_ACKNOWLEDGEMENT_REASON =
   'Node.js 22 is the runtime this service is built and tested for: the bundles target node22, the SDK versions are pinned and tested against it, and it is an AWS-supported LTS runtime. Moving to a newer runtime is a deliberate change (bundle target, tests, canary), not an automatic one.';
 
 /**
- * House style for every Lambda function: Node.js 22 on arm64, minified ESM bundle with
- * source maps, explicit log group with retention, 512 MB, 10 s, and its own role whose only
- * built-in permission is writing to that log group (no `AWSLambdaBasicExecutionRole`, which
+ * House style for every Lambda function: Node.js 22 on arm64, minified ESM bundle with a
+ * source map file (not enabled at runtime), explicit log group with retention, 512 MB, 10 s,
+ * and its own role whose only built-in permission is writing to that log group (no `AWSLambdaBasicExecutionRole`, which
  * would allow creating and writing any log group in the account).
  */
 export class LedgerFunction extends NodejsFunction {
@@ -131,10 +150,10 @@ export class LedgerFunction extends NodejsFunction {
       role,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup,
-      environment: {
-        ...props.environment,
-        NODE_OPTIONS: '--enable-source-maps',
-      },
+      // No `NODE_OPTIONS=--enable-source-maps`: Node would parse the map at every cold start
+      // (~15% of module init) while our logs carry error names and messages, never stack traces.
+      // The map still ships beside the bundle to decode a runtime-printed trace by hand.
+      environment: { ...props.environment },
       ...(props.code
         ? {
             code: props.code,
@@ -157,6 +176,7 @@ export class LedgerFunction extends NodejsFunction {
               // Ship the SDK versions the tests ran against, not whatever the runtime carries:
               // cancellation decoding relies on the exact exception classes and shapes.
               bundleAwsSDK: true,
+              externalModules: NEVER_LOADED_ON_LAMBDA,
             },
           }),
     });

@@ -14,9 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addComplianceChecks } from '../../lib/compliance';
 import { resolveLedgerConfig } from '../../lib/config';
 import {
+  BUNDLE_BUDGET_BYTES,
   ESM_REQUIRE_BANNER,
   handlerEntry,
   LedgerFunction,
+  NEVER_LOADED_ON_LAMBDA,
 } from '../../lib/constructs/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
 import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from './synth';
@@ -99,7 +101,6 @@ function runInNode(bundle: string, script: string, env: Readonly<Record<string, 
   return execFileSync(
     process.execPath,
     [
-      '--enable-source-maps',
       '--input-type=module',
       '-e',
       `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)});\n${script}`,
@@ -258,6 +259,23 @@ process.stdout.write(JSON.stringify({ empty, skipped, withoutQueueUrl }));`,
     expect(result.empty).toEqual({ batchItemFailures: [] });
     expect(result.skipped).toEqual({ batchItemFailures: [] });
     expect(result.withoutQueueUrl).toMatch(/EXPORT_JOBS_QUEUE_URL/);
+  });
+
+  it('keeps every function bundle within its budget, with the never-loaded credential providers left out', () => {
+    const functions = [
+      stacks.stateless.httpFunction,
+      stacks.stateless.eventsConsumer.function,
+      stacks.stateless.outboxDispatcher.function,
+      stacks.stateless.sweeper.function,
+    ];
+    for (const fn of functions) {
+      const code = readFileSync(bundleOf(fn), 'utf8');
+      expect(Buffer.byteLength(code)).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES.default);
+      // Still reachable through the default chain's dynamic import, but not bundled.
+      for (const name of NEVER_LOADED_ON_LAMBDA) {
+        expect(code).toContain(`import("${name}")`);
+      }
+    }
   });
 
   it('bundles functions/sweeper/handler.ts into an ESM module that starts with the stack env and needs TABLE_NAME', () => {

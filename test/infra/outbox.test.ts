@@ -179,11 +179,9 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(propertiesOf(template, 'AWS::Logs::LogGroup')[ref]).toEqual({ RetentionInDays: 30 });
   });
 
-  it('gets exactly TABLE_NAME and EXPORT_JOBS_QUEUE_URL (plus source maps)', () => {
+  it('gets exactly TABLE_NAME and EXPORT_JOBS_QUEUE_URL', () => {
     const vars = (dispatcher().Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(Object.keys(vars).sort()).toEqual(
-      ['EXPORT_JOBS_QUEUE_URL', 'NODE_OPTIONS', 'TABLE_NAME'].sort(),
-    );
+    expect(Object.keys(vars).sort()).toEqual(['EXPORT_JOBS_QUEUE_URL', 'TABLE_NAME'].sort());
     expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
     expect(exportedValue(ledger, vars.EXPORT_JOBS_QUEUE_URL)).toEqual({ Ref: queueId });
   });

@@ -68,7 +68,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
     });
   });
 
-  it('passes table name, retention windows, export fee, callback settings and source maps via env', () => {
+  it('passes table name, retention windows, export fee and callback settings via env, no NODE_OPTIONS', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: HTTP_DESCRIPTION,
       Environment: {
@@ -80,7 +80,6 @@ describe('StatelessStack (IAM auth, default config)', () => {
           CALLBACK_APPLICATION_ID: 'export-worker',
           // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
-          NODE_OPTIONS: '--enable-source-maps',
         }),
       },
     });

@@ -9,6 +9,16 @@ describe('loadConfig', () => {
       inboxRetentionSeconds: 2_592_000,
       exportFee: 100,
       callbackApplicationId: 'export-worker',
+      idempotencyLocalCache: true,
+    });
+  });
+
+  it.each([
+    ['off', false],
+    ['on', true],
+  ])('reads IDEMPOTENCY_LOCAL_CACHE=%s', (value, enabled) => {
+    expect(loadConfig({ TABLE_NAME: 't', IDEMPOTENCY_LOCAL_CACHE: value })).toMatchObject({
+      idempotencyLocalCache: enabled,
     });
   });
 
@@ -32,6 +42,7 @@ describe('loadConfig', () => {
     [{ TABLE_NAME: 't', INBOX_RETENTION_SECONDS: '1.5' }, /INBOX_RETENTION_SECONDS/],
     [{ TABLE_NAME: 't', EXPORT_FEE: 'ten' }, /EXPORT_FEE/],
     [{ TABLE_NAME: 't', CALLBACK_APPLICATION_ID: 'has space' }, /CALLBACK_APPLICATION_ID/],
+    [{ TABLE_NAME: 't', IDEMPOTENCY_LOCAL_CACHE: 'false' }, /IDEMPOTENCY_LOCAL_CACHE/],
   ])('fails loudly on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CallbackEventSchema } from '../../contract/callback-event';
 import { APPLICATION_ID_PATTERN } from '../../contract/names';
 import { assertWebhookIdMatches, verifyCallback } from '../../core/callback-authentication';

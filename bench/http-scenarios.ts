@@ -1,0 +1,97 @@
+/** HTTP scenarios: latency of one request at a time, and throughput with requests in flight. */
+import { randomUUID } from 'node:crypto';
+import type { HttpEvent, HttpResult } from '../functions/http/types';
+import { httpEvent } from '../test/support/http-event';
+import type { LatencyProxy } from './latency-proxy';
+
+export const PRINCIPAL = 'bench';
+
+/** One implementation under test, with accounts of its own so sides never touch each other. */
+export interface HttpSide {
+  readonly name: string;
+  readonly send: (event: HttpEvent) => Promise<HttpResult>;
+  readonly hotAccount: string;
+  readonly spreadAccounts: readonly string[];
+}
+
+export type LatencyScenario = 'first' | 'replay' | 'mismatch';
+export const LATENCY_SCENARIOS: readonly LatencyScenario[] = ['first', 'replay', 'mismatch'];
+
+/** What each scenario must answer; anything else means a side is broken and stops the bench. */
+const EXPECTED_STATUS: Record<LatencyScenario, number> = { first: 201, replay: 201, mismatch: 422 };
+
+export interface LatencyRound {
+  readonly samplesMs: number[];
+  /** DynamoDB calls through the proxy, per request. */
+  readonly calls: number[];
+}
+
+const credit = (amount: number) => ({ type: 'credit', amount, currency: 'EUR' });
+
+export const postCredit = (accountId: string, key: string, amount = 1): HttpEvent =>
+  httpEvent('POST', `/v1/accounts/${accountId}/transactions`, {
+    principal: PRINCIPAL,
+    idempotencyKey: key,
+    body: credit(amount),
+  });
+
+async function expectStatus(side: HttpSide, event: HttpEvent, status: number): Promise<void> {
+  const result = await side.send(event);
+  if (result.statusCode !== status) {
+    throw new Error(
+      `${side.name}: expected ${status}, got ${result.statusCode} ${result.body.slice(0, 200)}`,
+    );
+  }
+}
+
+/** `requests` requests one after another; a replay or mismatch reuses one key settled before. */
+export async function latencyRound(
+  side: HttpSide,
+  scenario: LatencyScenario,
+  requests: number,
+  proxy: LatencyProxy,
+): Promise<LatencyRound> {
+  const settledKey = randomUUID();
+  if (scenario !== 'first') await expectStatus(side, postCredit(side.hotAccount, settledKey), 201);
+  const samplesMs: number[] = [];
+  const calls: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    const event =
+      scenario === 'first'
+        ? postCredit(side.hotAccount, randomUUID())
+        : postCredit(side.hotAccount, settledKey, scenario === 'mismatch' ? 2 : 1);
+    const before = proxy.total();
+    const start = performance.now();
+    await expectStatus(side, event, EXPECTED_STATUS[scenario]);
+    samplesMs.push(performance.now() - start);
+    calls.push(proxy.total() - before);
+  }
+  return { samplesMs, calls };
+}
+
+export interface ThroughputRound {
+  readonly perSecond: number;
+  readonly callsPerRequest: number;
+}
+
+/** `requests` first requests, `inFlight` at a time, spread round-robin over `accounts`. */
+export async function throughputRound(
+  side: HttpSide,
+  inFlight: number,
+  accounts: readonly string[],
+  requests: number,
+  proxy: LatencyProxy,
+): Promise<ThroughputRound> {
+  let next = 0;
+  const before = proxy.total();
+  const start = performance.now();
+  const worker = async () => {
+    while (next < requests) {
+      const account = accounts[next++ % accounts.length] as string;
+      await expectStatus(side, postCredit(account, randomUUID()), 201);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const seconds = (performance.now() - start) / 1000;
+  return { perSecond: requests / seconds, callsPerRequest: (proxy.total() - before) / requests };
+}

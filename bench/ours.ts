@@ -1,0 +1,60 @@
+/**
+ * Our side of the bench: the same compositions the Lambda handlers use (functions/<name>/compose.ts),
+ * on a client that talks through the latency proxy. Logs and metrics are silenced on both sides alike.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { ServiceConfig } from '../functions/config';
+import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { composeEventsHandler } from '../functions/events/compose';
+import { composeHttpHandler } from '../functions/http/compose';
+import type { HttpHandler } from '../functions/http/types';
+import type { Log } from '../functions/observability/log';
+import { staticCallbackSecrets } from '../functions/secrets/callback-secrets';
+
+export const SILENT_LOG: Log = { info: () => {}, warn: () => {}, error: () => {} };
+
+export function benchConfig(tableName: string, localCache = false): ServiceConfig {
+  return {
+    tableName,
+    idempotencyLocalCache: localCache,
+    idempotencyRetentionSeconds: 3600,
+    inboxRetentionSeconds: 3600,
+    exportFee: 100,
+    callbackApplicationId: 'bench',
+  };
+}
+
+/** Our HTTP function; its settled-response cache only when `localCache` (replay targets count misses). */
+export function createOurHttp(
+  client: DynamoDBClient,
+  tableName: string,
+  localCache = false,
+): HttpHandler {
+  return composeHttpHandler({
+    dynamo: client,
+    config: benchConfig(tableName, localCache),
+    callbackSecrets: staticCallbackSecrets('{}'),
+    log: SILENT_LOG,
+  });
+}
+
+/**
+ * Our `ledger-events` consumer. Bench events are all valid, so nothing may be dead-lettered: the
+ * dead-letter queue is a closed port, a send fails at once and the bench stops on the failed record.
+ */
+export function createOurConsumer(
+  client: DynamoDBClient,
+  tableName: string,
+): (event: SQSEvent) => Promise<SQSBatchResponse> {
+  return composeEventsHandler({
+    dynamo: client,
+    sqs: new SQSClient({ ...LOCAL_AWS, endpoint: 'http://127.0.0.1:9', maxAttempts: 1 }),
+    config: {
+      ...benchConfig(tableName),
+      deadLetterQueueUrl: 'http://127.0.0.1:9/000000000000/ledger-events-dlq',
+    },
+    log: SILENT_LOG,
+  });
+}

@@ -1,0 +1,2 @@
+/** Cold-start probe: an empty module — the floor of a fresh `import()`. */
+export const handler = async () => ({});

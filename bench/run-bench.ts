@@ -1,0 +1,279 @@
+/**
+ * One bench run: DynamoDB Local behind the latency proxy, our compositions and the baselines
+ * side by side, each measurement repeated in alternating rounds (the order flips every round,
+ * so drift hits both sides), then cold starts. Returns raw per-round numbers; report.ts judges.
+ */
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { localDynamoClient, startDynamoLocal } from '../local/dynamodb';
+import { ensureLedgerTable } from '../local/table';
+import { freePort } from '../test/support/free-port';
+import { httpEvent } from '../test/support/http-event';
+import { type ColdStartResult, coldStartBench } from './cold-start';
+import {
+  type HttpSide,
+  LATENCY_SCENARIOS,
+  type LatencyRound,
+  type LatencyScenario,
+  latencyRound,
+  PRINCIPAL,
+  type ThroughputRound,
+  throughputRound,
+} from './http-scenarios';
+import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
+import { createOurConsumer, createOurHttp } from './ours';
+import { benchLambdaContext, createPowertoolsCredit } from './powertools-credit';
+import { type ReplayShape, replayAnatomyRound } from './replay-anatomy';
+import { createSequentialConsumer } from './sequential-consumer';
+import type { BenchSection, BenchSettings, MachineInfo } from './settings';
+import { type SqsRound, type SqsSide, sqsRound, transactionCeilingRound } from './sqs-scenarios';
+
+export const SIDES = {
+  ours: 'ours',
+  oursCached: 'ours, local cache on',
+  powertools: 'powertools',
+  powertoolsCached: 'powertools, local cache on',
+  sequential: 'sequential loop',
+} as const;
+
+export interface ThroughputCase {
+  readonly inFlight: number;
+  readonly accounts: number;
+  readonly bySide: Record<string, ThroughputRound[]>;
+}
+
+export interface SqsCase {
+  readonly accounts: 1 | 10;
+  readonly bySide: Record<string, SqsRound[]>;
+}
+
+export interface SqsResults {
+  readonly cases: SqsCase[];
+  /** Per round: sequential / concurrent time of 10 raw transactions (the concurrency ceiling). */
+  readonly transactionCeiling: number[];
+}
+
+export interface BenchResults {
+  readonly settings: BenchSettings;
+  readonly machine: MachineInfo;
+  readonly loadAtEnd: number;
+  /** side → scenario → rounds */
+  readonly latency: Record<string, Record<LatencyScenario, LatencyRound[]>>;
+  readonly throughput: ThroughputCase[];
+  /** Per round: median ms of each raw replay shape. */
+  readonly replayAnatomy: Record<ReplayShape, number>[];
+  readonly sqs: SqsResults;
+  readonly coldStart: ColdStartResult[];
+}
+
+/** Round r runs the sides in order, round r+1 in reverse. */
+const alternate = <T>(items: readonly T[], round: number): T[] =>
+  round % 2 === 0 ? [...items] : [...items].reverse();
+
+async function createIdempotencyTable(client: DynamoDBClient, tableName: string) {
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+    }),
+  );
+}
+
+async function createAccounts(
+  send: HttpSide['send'],
+  count: number,
+  principal = PRINCIPAL,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 20) {
+    const created = await Promise.all(
+      Array.from({ length: Math.min(20, count - i) }, () =>
+        send(
+          httpEvent('POST', '/v1/accounts', {
+            principal,
+            idempotencyKey: randomUUID(),
+            body: { currency: 'EUR' },
+          }),
+        ),
+      ),
+    );
+    ids.push(...created.map((r) => String(JSON.parse(r.body).id)));
+  }
+  return ids;
+}
+
+interface Fixture {
+  readonly http: HttpSide[];
+  readonly sqs: SqsSide[];
+  readonly client: DynamoDBClient;
+  readonly ledgerTable: string;
+}
+
+async function fixture(
+  client: DynamoDBClient,
+  setup: DynamoDBClient,
+  spread: number,
+): Promise<Fixture> {
+  const ledgerTable = `ledger-bench-${randomUUID()}`;
+  const idempotencyTable = `idempotency-bench-${randomUUID()}`;
+  await ensureLedgerTable(setup, ledgerTable);
+  await createIdempotencyTable(setup, idempotencyTable);
+  const ours = createOurHttp(client, ledgerTable);
+  const powertools = (useLocalCache: boolean) => {
+    const handler = createPowertoolsCredit({
+      client,
+      ledgerTable,
+      idempotencyTable,
+      retentionSeconds: 3600,
+      useLocalCache,
+    });
+    return (event: Parameters<typeof handler>[0]) => handler(event, benchLambdaContext());
+  };
+  const side = async (name: string, send: HttpSide['send'], spreadOver: number) => {
+    const [hot, ...rest] = await createAccounts(ours, 1 + spreadOver);
+    return { name, send, hotAccount: hot as string, spreadAccounts: rest };
+  };
+  return {
+    client,
+    ledgerTable,
+    http: [
+      await side(SIDES.ours, ours, spread),
+      await side(SIDES.powertools, powertools(false), spread),
+      await side(SIDES.oursCached, createOurHttp(client, ledgerTable, true), 0),
+      await side(SIDES.powertoolsCached, powertools(true), 0),
+    ],
+    sqs: [
+      {
+        name: SIDES.ours,
+        consume: createOurConsumer(client, ledgerTable),
+        accounts: await createAccounts(ours, 10),
+      },
+      {
+        name: SIDES.sequential,
+        consume: createSequentialConsumer({
+          client,
+          tableName: ledgerTable,
+          retentionSeconds: 3600,
+        }),
+        accounts: await createAccounts(ours, 10),
+      },
+    ],
+  };
+}
+
+function append<T>(bySide: Record<string, T[]>, side: string, value: T): void {
+  bySide[side] = [...(bySide[side] ?? []), value];
+}
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
+  const latency: BenchResults['latency'] = {};
+  for (const side of f.http) latency[side.name] = { first: [], replay: [], mismatch: [] };
+  // Warm-up: JIT, sockets and the table's first writes, discarded.
+  for (const side of f.http)
+    for (const scenario of LATENCY_SCENARIOS) await latencyRound(side, scenario, 5, proxy);
+  for (let round = 0; round < s.rounds; round++) {
+    log(`latency round ${round + 1}/${s.rounds}`);
+    for (const scenario of LATENCY_SCENARIOS)
+      for (const side of alternate(f.http, round)) {
+        latency[side.name]?.[scenario].push(
+          await latencyRound(side, scenario, s.latencyRequests, proxy),
+        );
+      }
+  }
+  const replayAnatomy: Record<ReplayShape, number>[] = [];
+  for (let round = 0; round < s.rounds; round++) {
+    log(`replay anatomy round ${round + 1}/${s.rounds}`);
+    const requests = Math.max(3, Math.round(s.latencyRequests / 3));
+    replayAnatomy.push(await replayAnatomyRound(f.client, f.ledgerTable, requests, round));
+  }
+  const pair = f.http.filter((side) => side.name === SIDES.ours || side.name === SIDES.powertools);
+  const throughput: ThroughputCase[] = [];
+  for (const inFlight of [10, 50])
+    for (const accounts of [1, s.spreadAccounts]) {
+      const bySide: Record<string, ThroughputRound[]> = {};
+      for (let round = 0; round < s.rounds; round++) {
+        log(`throughput ${inFlight} in flight, ${accounts} accounts, round ${round + 1}`);
+        for (const side of alternate(pair, round)) {
+          const targets = accounts === 1 ? [side.hotAccount] : side.spreadAccounts;
+          append(
+            bySide,
+            side.name,
+            await throughputRound(side, inFlight, targets, s.throughputRequests, proxy),
+          );
+        }
+      }
+      throughput.push({ inFlight, accounts, bySide });
+    }
+  return { latency, throughput, replayAnatomy };
+}
+
+async function measureSqs(f: Fixture, s: BenchSettings, proxy: LatencyProxy): Promise<SqsResults> {
+  const cases: SqsCase[] = [];
+  const transactionCeiling: number[] = [];
+  for (let round = 0; round < s.rounds; round++) {
+    transactionCeiling.push(await transactionCeilingRound(f.client, f.ledgerTable));
+  }
+  for (const side of f.sqs) await sqsRound(side, 10, 1, proxy);
+  for (const accounts of [10, 1] as const) {
+    const bySide: Record<string, SqsRound[]> = {};
+    for (let round = 0; round < s.rounds; round++) {
+      log(`sqs batches over ${accounts} accounts, round ${round + 1}`);
+      for (const side of alternate(f.sqs, round)) {
+        append(bySide, side.name, await sqsRound(side, accounts, s.sqsBatches, proxy));
+      }
+    }
+    cases.push({ accounts, bySide });
+  }
+  return { cases, transactionCeiling };
+}
+
+export interface RunBenchOptions {
+  readonly settings: BenchSettings;
+  readonly machine: MachineInfo;
+  /** A running DynamoDB (Local) to use instead of starting one. */
+  readonly dynamoEndpoint?: string;
+}
+
+export async function runBench(options: RunBenchOptions): Promise<BenchResults> {
+  const { settings } = options;
+  const dynamo = options.dynamoEndpoint
+    ? { endpoint: options.dynamoEndpoint, stop: async () => {} }
+    : await startDynamoLocal(await freePort());
+  const proxy = await startLatencyProxy({ target: dynamo.endpoint, rttMs: settings.rttMs });
+  const client = localDynamoClient(proxy.endpoint);
+  const setup = localDynamoClient(dynamo.endpoint);
+  try {
+    const f = await fixture(client, setup, settings.spreadAccounts);
+    const runs = (section: BenchSection) => settings.sections.includes(section);
+    const { latency, throughput, replayAnatomy } = runs('http')
+      ? await measureHttp(f, settings, proxy)
+      : { latency: {}, throughput: [], replayAnatomy: [] };
+    const sqs = runs('sqs')
+      ? await measureSqs(f, settings, proxy)
+      : { cases: [], transactionCeiling: [] };
+    if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
+    const coldStart = runs('cold')
+      ? await coldStartBench(settings.initProcesses, !settings.smoke)
+      : [];
+    return {
+      settings,
+      machine: options.machine,
+      loadAtEnd: loadavg()[0] ?? 0,
+      latency,
+      throughput,
+      replayAnatomy,
+      sqs,
+      coldStart,
+    };
+  } finally {
+    client.destroy();
+    setup.destroy();
+    await proxy.close();
+    await dynamo.stop();
+  }
+}

@@ -1,0 +1,126 @@
+/** Turns a run's rounds into ratios with their targets (docs/contract.md §14 "Benchmarks"). */
+import { basename, dirname } from 'node:path';
+import type { ColdStartResult } from './cold-start';
+import type { LatencyRound, LatencyScenario } from './http-scenarios';
+import { type BenchResults, SIDES } from './run-bench';
+import { formatSpread, pairedRatio, percentile, type Spread, spread } from './stats';
+
+export interface Verdict {
+  readonly measure: string;
+  readonly ratio: Spread;
+  /** `≤ 0.6` or `≥ 1.3`. */
+  readonly target: string;
+  readonly pass: boolean;
+  /** Shown instead of the ratio when the measure is not a ratio (e.g. a size). */
+  readonly display?: string;
+}
+
+const atMost = (measure: string, ratio: Spread, limit: number): Verdict => ({
+  measure,
+  ratio,
+  target: `≤ ${limit}`,
+  pass: ratio.median <= limit,
+});
+const atLeast = (measure: string, ratio: Spread, limit: number): Verdict => ({
+  measure,
+  ratio,
+  target: `≥ ${limit}`,
+  pass: ratio.median >= limit,
+});
+
+export const roundP = (rounds: readonly LatencyRound[], p: number): number[] =>
+  rounds.map((r) => percentile(r.samplesMs, p));
+
+export function latencyRounds(
+  results: BenchResults,
+  side: string,
+  scenario: LatencyScenario,
+): LatencyRound[] {
+  return results.latency[side]?.[scenario] ?? [];
+}
+
+/** A function's short name: `functions/http/handler.ts` → `http`. */
+export const functionName = (bundle: ColdStartResult): string =>
+  bundle.name === 'powertools'
+    ? 'Powertools handler'
+    : bundle.name.startsWith('probe:')
+      ? `(probe) ${bundle.name.slice('probe:'.length)}`
+      : basename(dirname(bundle.name));
+
+export function baselineBundle(results: BenchResults): ColdStartResult | undefined {
+  return results.coldStart.find((b) => b.name === 'powertools');
+}
+
+export function verdicts(results: BenchResults): Verdict[] {
+  const out: Verdict[] = [];
+  const p50 = (side: string, scenario: LatencyScenario) =>
+    roundP(latencyRounds(results, side, scenario), 50);
+  if (Object.keys(results.latency).length > 0)
+    out.push(
+      atMost(
+        'first request p50, ours / Powertools',
+        pairedRatio(p50(SIDES.ours, 'first'), p50(SIDES.powertools, 'first')),
+        0.6,
+      ),
+      atMost(
+        'replay p50 (cache misses), ours / Powertools',
+        pairedRatio(p50(SIDES.ours, 'replay'), p50(SIDES.powertools, 'replay')),
+        1.2,
+      ),
+      // Hits apart (docs/contract.md §14): both sides with their local cache on, no call at all.
+      atMost(
+        'replay p50 (cache hits, both local caches on), ours / Powertools',
+        pairedRatio(p50(SIDES.oursCached, 'replay'), p50(SIDES.powertoolsCached, 'replay')),
+        1.2,
+      ),
+    );
+  for (const c of results.throughput.filter((t) => t.accounts === 1)) {
+    const ours = (c.bySide[SIDES.ours] ?? []).map((r) => r.perSecond);
+    const theirs = (c.bySide[SIDES.powertools] ?? []).map((r) => r.perSecond);
+    out.push(
+      atLeast(
+        `throughput, ${c.inFlight} in flight on one account, ours / Powertools`,
+        pairedRatio(ours, theirs),
+        1.3,
+      ),
+    );
+  }
+  for (const c of results.sqs.cases.filter((s) => s.accounts === 10)) {
+    const ours = (c.bySide[SIDES.ours] ?? []).map((r) => r.recordsPerSecond);
+    const loop = (c.bySide[SIDES.sequential] ?? []).map((r) => r.recordsPerSecond);
+    out.push(
+      atLeast(
+        'SQS batch of 10 over 10 accounts, ours / sequential loop',
+        pairedRatio(ours, loop),
+        3,
+      ),
+    );
+  }
+  const baseline = baselineBundle(results);
+  for (const bundle of results.coldStart) {
+    if (bundle === baseline || bundle.budgetBytes === undefined) continue;
+    const kb = bundle.bytes / 1024;
+    const budget = bundle.budgetBytes / 1024;
+    out.push({
+      measure: `${functionName(bundle)} bundle size, KB`,
+      ratio: spread([kb]),
+      display: kb.toFixed(0),
+      target: `≤ ${budget}`,
+      pass: kb <= budget,
+    });
+    if (baseline) {
+      out.push(
+        atMost(
+          `${functionName(bundle)} module init, ours / Powertools handler`,
+          pairedRatio(bundle.initMs, baseline.initMs),
+          0.7,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+export function verdictLine(v: Verdict): string {
+  return `${(v.display ?? formatSpread(v.ratio)).padStart(22)}  target ${v.target.padEnd(6)} ${v.pass ? 'PASS' : 'MISS'}  ${v.measure}`;
+}

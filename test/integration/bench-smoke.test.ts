@@ -1,0 +1,90 @@
+/**
+ * Keeps `npm run bench` working: a smoke run with tiny counts on the shared DynamoDB Local. It
+ * asserts what a bench run must produce and the round trips each side costs — never a timing.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { REPLAY_SHAPES } from '../../bench/replay-anatomy';
+import { writeReport } from '../../bench/report';
+import { type BenchResults, runBench, SIDES } from '../../bench/run-bench';
+import { benchSettings, machineInfo } from '../../bench/settings';
+import { verdicts } from '../../bench/verdicts';
+
+let results: BenchResults;
+let docsDir: string;
+
+beforeAll(async () => {
+  docsDir = mkdtempSync(join(tmpdir(), 'ledger-bench-smoke-'));
+  results = await runBench({
+    settings: benchSettings({ BENCH_SMOKE: '1', BENCH_RTT_MS: '0' }),
+    machine: machineInfo(),
+    dynamoEndpoint: inject('dynamoEndpoint'),
+  });
+}, 240_000);
+
+afterAll(() => rmSync(docsDir, { recursive: true, force: true }));
+
+const callsOf = (side: string, scenario: 'first' | 'replay' | 'mismatch') => [
+  ...new Set(results.latency[side]?.[scenario].flatMap((round) => round.calls)),
+];
+
+it('counts one DynamoDB call per request for us, three for a Powertools first request', () => {
+  expect(callsOf(SIDES.ours, 'first')).toEqual([1]);
+  expect(callsOf(SIDES.ours, 'replay')).toEqual([1]);
+  expect(callsOf(SIDES.ours, 'mismatch')).toEqual([1]);
+  expect(callsOf(SIDES.powertools, 'first')).toEqual([3]);
+  expect(callsOf(SIDES.powertools, 'replay')).toEqual([1]);
+  // Both local caches answer replays and mismatches of settled keys without a call.
+  expect(callsOf(SIDES.oursCached, 'replay')).toEqual([0]);
+  expect(callsOf(SIDES.oursCached, 'mismatch')).toEqual([0]);
+  expect(callsOf(SIDES.powertoolsCached, 'replay')).toEqual([0]);
+  expect(callsOf(SIDES.powertoolsCached, 'mismatch')).toEqual([0]);
+});
+
+it('times every raw replay shape in every round', () => {
+  expect(results.replayAnatomy).toHaveLength(results.settings.rounds);
+  for (const round of results.replayAnatomy) {
+    expect(Object.keys(round).sort()).toEqual(Object.keys(REPLAY_SHAPES).sort());
+  }
+});
+
+it('commits every SQS record in one transaction on both sides', () => {
+  expect(results.sqs.transactionCeiling).toHaveLength(results.settings.rounds);
+  for (const c of results.sqs.cases) {
+    expect(Object.keys(c.bySide).sort()).toEqual([SIDES.ours, SIDES.sequential].sort());
+    for (const rounds of Object.values(c.bySide)) {
+      expect(rounds.map((r) => r.callsPerRecord)).toEqual(rounds.map(() => 1));
+    }
+  }
+});
+
+it('bundles every Lambda entry and the Powertools baseline, each with a budget but the baseline', () => {
+  const names = results.coldStart.map((b) => b.name);
+  expect(names).toContain('functions/http/handler.ts');
+  expect(names).toContain('powertools');
+  for (const bundle of results.coldStart) {
+    expect(bundle.bytes).toBeGreaterThan(0);
+    expect(bundle.initMs).toHaveLength(results.settings.initProcesses);
+    expect(bundle.budgetBytes === undefined).toBe(bundle.name === 'powertools');
+  }
+});
+
+it('writes docs with every target, its verdict and the charts it links', () => {
+  const judged = verdicts(results);
+  const file = writeReport(results, judged, docsDir);
+  const markdown = readFileSync(file, 'utf8');
+  for (const v of judged) expect(markdown).toContain(`| ${v.measure} |`);
+  expect(judged.map((v) => v.target)).toEqual(
+    expect.arrayContaining(['≤ 0.6', '≤ 1.2', '≥ 1.3', '≥ 3', '≤ 500', '≤ 0.7']),
+  );
+  const charts = [...markdown.matchAll(/\]\((benchmarks\/[\w-]+\.svg)\)/g)].map((m) => m[1]);
+  expect(charts.length).toBeGreaterThanOrEqual(6);
+  for (const chart of charts) {
+    const svg = readFileSync(join(docsDir, chart as string), 'utf8');
+    expect(svg).toMatch(/^<svg [^>]*>[\s\S]*<\/svg>\n$/);
+    expect(svg).not.toContain('NaN');
+  }
+  expect(existsSync(join(docsDir, 'benchmarks', 'latency-replay.svg'))).toBe(true);
+});
