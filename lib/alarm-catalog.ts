@@ -30,6 +30,8 @@ export const ALARM_SLUGS = {
   tableSystemErrors: 'table-system-errors',
   storageThrottle: 'storage-throttle-retries',
   storageValidation: 'storage-validation-errors',
+  sweeperErrors: 'sweeper-errors',
+  sweeperBehind: 'sweeper-behind',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -102,6 +104,27 @@ export const DISPATCHER_ERRORS_DESCRIPTION = [
   'jobs are delayed, not lost; if it keeps failing, outbox-dispatcher-behind follows. First: run',
   'the runbook query on the dispatcher log group and compare with the last deployment.',
 ].join(' ');
+
+/** Shown on the sweeper's Errors alarm. */
+export const SWEEPER_ERRORS_DESCRIPTION = [
+  'The sweeper failed at least one whole run in 5 minutes (crash at cold start, 60 s timeout, out',
+  'of memory, or an unreadable due index). Expired holds stay unreleased until a run succeeds:',
+  'their money is not available to their owners, although captures and voids already refuse them',
+  '(hold_expired). Runs are idempotent; the next scheduled run retries everything still due.',
+  'First: run the runbook query on the sweeper log group and compare with the last deployment.',
+].join(' ');
+
+/** Shown on the sweeper-behind alarm; `thresholdSeconds` is its threshold. */
+export function sweeperBehindDescription(thresholdSeconds: number): string {
+  return [
+    `An expired hold has waited at least ${thresholdSeconds} s for the sweeper to release it`,
+    '(SweepOldestDueAgeSeconds, kind=hold; the contract bound is about 60 s on AWS). Its amount',
+    'is still missing from the available balance. Items whose release failed are logged as',
+    '"sweep could not settle an item" with their key, and counted in SweepFailure; a run that hit',
+    'its time budget logs "sweep stopped at its time budget". First: read the sweeper log group,',
+    'fix the failing items or raise the sweeper budget; releasing is idempotent.',
+  ].join(' ');
+}
 
 /** Shown on the Throttles alarms; `effect` says what a throttle does to that function's work. */
 export function throttlesDescription(functionLabel: string, effect: string): string {

@@ -30,12 +30,20 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.callbackStale]: [SERVICE_NAMES.http],
   [METRICS.callbackSuperseded]: [SERVICE_NAMES.http],
   [METRICS.signatureFailure]: [SERVICE_NAMES.http],
-  [METRICS.transactionConflictRetry]: [SERVICE_NAMES.http, SERVICE_NAMES.events],
-  [METRICS.storageThrottle]: [SERVICE_NAMES.http, SERVICE_NAMES.events],
+  [METRICS.transactionConflictRetry]: [
+    SERVICE_NAMES.http,
+    SERVICE_NAMES.events,
+    SERVICE_NAMES.sweeper,
+  ],
+  [METRICS.storageThrottle]: [SERVICE_NAMES.http, SERVICE_NAMES.events, SERVICE_NAMES.sweeper],
   [METRICS.storageValidationError]: [SERVICE_NAMES.events],
   [METRICS.ledgerEventApplied]: [SERVICE_NAMES.events],
   [METRICS.exportJobDispatched]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportJobDispatchFailure]: [SERVICE_NAMES.dispatcher],
+  [METRICS.sweepSettled]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepAlreadyDone]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepFailure]: [SERVICE_NAMES.sweeper],
+  [METRICS.sweepOldestDueAge]: [SERVICE_NAMES.sweeper],
 };
 
 export interface ServiceMetricOptions {

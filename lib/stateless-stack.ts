@@ -31,6 +31,7 @@ import { OperationsDashboard } from './constructs/operations-dashboard';
 import { OutboxDispatcher } from './constructs/outbox-dispatcher';
 import type { QueueWithDeadLetterRef } from './constructs/queue-with-dead-letter';
 import { ServiceAlarms } from './constructs/service-alarms';
+import { Sweeper } from './constructs/sweeper';
 
 /**
  * Secrets Manager actions of the HTTP function on the callback secret. Deliberately not
@@ -104,6 +105,8 @@ export class StatelessStack extends Stack {
   readonly eventsConsumer: LedgerEventsConsumer;
   /** The outbox dispatcher (function + DynamoDB stream event source). */
   readonly outboxDispatcher: OutboxDispatcher;
+  /** Releases expired holds every minute (EventBridge schedule). */
+  readonly sweeper: Sweeper;
   /** The alarm topic (KMS-encrypted, TLS only) and the house style of every alarm. */
   readonly operations: OperationsAlarms;
   /** Every alarm of the service by slug; each notifies `operations.topic`. */
@@ -146,7 +149,8 @@ export class StatelessStack extends Stack {
       // The handler refuses to start without a callback secret source.
       environment: { ...serviceEnvironment, CALLBACK_SECRETS_ARN: callbackSecret.secretArn },
     });
-    // Least privilege: explicit item-level actions on the table ARN only (no indexes exist).
+    // Least privilege: explicit item-level actions on the table ARN only (the due index is the
+    // sweeper's alone).
     this.httpFunction.allow('LedgerTableItemAccess', HTTP_TABLE_ACTIONS, [table.tableArn]);
     // The secret is encrypted with the AWS-managed key (aws/secretsmanager): no kms:Decrypt.
     this.httpFunction.allow('CallbackSecretRead', CALLBACK_SECRET_ACTIONS, [
@@ -184,6 +188,12 @@ export class StatelessStack extends Stack {
       reservedConcurrentExecutions: config.dispatcherReservedConcurrency,
     });
 
+    this.sweeper = new Sweeper(this, 'Sweeper', {
+      functionDefaults,
+      table,
+      environment: serviceEnvironment,
+    });
+
     // Every alarm notifies the topic (ALARM and OK); runbook in docs/alarms.md.
     this.operations = new OperationsAlarms(this, 'Operations', {
       namePrefix,
@@ -194,6 +204,7 @@ export class StatelessStack extends Stack {
       httpFunction: this.httpFunction,
       eventsConsumer: this.eventsConsumer.function,
       outboxDispatcher: this.outboxDispatcher.function,
+      sweeper: this.sweeper.function,
       stage: this.httpApi.stage,
       table,
       eventsDeadLetterQueue: eventQueues.deadLetterQueue,
@@ -208,6 +219,7 @@ export class StatelessStack extends Stack {
         'ledger-http': this.httpFunction,
         'ledger-events': this.eventsConsumer.function,
         'outbox-dispatcher': this.outboxDispatcher.function,
+        'ledger-sweeper': this.sweeper.function,
       },
       dispatcher: this.outboxDispatcher.function,
       stage: this.httpApi.stage,
@@ -245,6 +257,7 @@ export class StatelessStack extends Stack {
         'outbox dispatcher',
         this.outboxDispatcher.function.logGroup,
       ],
+      ['SweeperLogGroupName', 'sweeper', this.sweeper.function.logGroup],
       ['ApiAccessLogGroupName', 'HTTP API access logs', this.httpApi.accessLogGroup],
     ] as const) {
       new CfnOutput(this, outputId, {

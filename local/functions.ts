@@ -9,6 +9,7 @@ import { composeHttpHandler } from '../functions/http/compose';
 import type { HttpHandler } from '../functions/http/types';
 import type { Log } from '../functions/observability/log';
 import { fixedCallbackSecrets, type SecretMap } from '../functions/secrets/callback-secrets';
+import { composeSweeper, type SweepRun } from '../functions/sweeper/compose';
 import type { LocalQueues } from './sqs';
 
 /**
@@ -53,4 +54,8 @@ export function localDispatcherHandler(local: LocalResources, log: Log): Dispatc
     sqs: local.sqs,
     log,
   });
+}
+
+export function localSweeper(local: Pick<LocalResources, 'config' | 'dynamo'>, log: Log): SweepRun {
+  return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
 }

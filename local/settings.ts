@@ -26,6 +26,8 @@ export interface LocalSettings {
   readonly sqsEndpoint: string | undefined;
   /** How long the queue poller hides a received message; failures reappear after it. @default 5 */
   readonly sqsVisibilityTimeoutSeconds: number;
+  /** Pause between two sweeps of due holds and executions (contract §11). @default 2 */
+  readonly sweepIntervalSeconds: number;
   /** The handler configuration; TABLE_NAME defaults to `ledger`. */
   readonly config: ServiceConfig;
   /**
@@ -39,6 +41,7 @@ export interface LocalSettings {
 }
 
 const DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS = 5;
+export const DEFAULT_SWEEP_INTERVAL_SECONDS = 2;
 
 /** Reads and validates the local stack's variables; a bad value throws a readable error. */
 export function readLocalSettings(env: Record<string, string | undefined>): LocalSettings {
@@ -56,6 +59,11 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       'SQS_VISIBILITY_TIMEOUT_SECONDS',
       given('SQS_VISIBILITY_TIMEOUT_SECONDS'),
       DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS,
+    ),
+    sweepIntervalSeconds: parseInterval(
+      'SWEEP_INTERVAL_SECONDS',
+      given('SWEEP_INTERVAL_SECONDS'),
+      DEFAULT_SWEEP_INTERVAL_SECONDS,
     ),
     config: loadConfig({
       TABLE_NAME: given('TABLE_NAME') ?? DEFAULT_TABLE_NAME,
@@ -107,6 +115,16 @@ function parseSeconds(name: string, value: string | undefined, fallback: number)
   const seconds = Number(value);
   if (!/^\d+$/.test(value) || seconds > 43_200) {
     throw new Error(`${name} must be whole seconds between 0 and 43200 (got "${value}")`);
+  }
+  return seconds;
+}
+
+/** A pause of 0.1–3600 seconds, fractions allowed. */
+function parseInterval(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.1 || seconds > 3600) {
+    throw new Error(`${name} must be seconds between 0.1 and 3600 (got "${value}")`);
   }
   return seconds;
 }

@@ -2,8 +2,9 @@
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
  * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, the events consumer behind a
- * queue poller, and the outbox dispatcher behind the table's stream. `ready` is printed after that.
- * Each function is composed in local/functions.ts and started here behind its trigger.
+ * queue poller, the outbox dispatcher behind the table's stream, then the sweeper of due items on
+ * its interval. `ready` is printed after that. Each function is composed in local/functions.ts
+ * and started here behind its trigger.
  */
 import { banner } from './banner';
 import {
@@ -11,6 +12,7 @@ import {
   localDispatcherHandler,
   localEventsHandler,
   localHttpHandler,
+  localSweeper,
 } from './functions';
 import { startDynamoService } from './services/dynamodb';
 import { reserveHttpPort, startHttpService } from './services/http';
@@ -19,6 +21,7 @@ import { lineLog } from './services/line-log';
 import { startQueueTrigger } from './services/queue';
 import { reserveSqsPort, startSqsService } from './services/sqs';
 import { startStreamTrigger } from './services/stream';
+import { startSweeperService } from './services/sweeper';
 import { type LocalSettings, readLocalSettings } from './settings';
 
 // The SDK warns on Node 20 about releases after January 2027; noise for a local stack (read when
@@ -128,6 +131,14 @@ async function startStack(settings: LocalSettings): Promise<void> {
       lineLog((line) => out(`[outbox] ${line}`)),
     ),
     log: (line) => out(`[stream] ${line}`),
+  });
+
+  out(`starting the sweeper (every ${settings.sweepIntervalSeconds} s)...`);
+  const sweepLog = lineLog((line) => out(`[sweep] ${line}`));
+  startSweeperService(lifecycle, {
+    sweep: localSweeper(local, sweepLog),
+    intervalSeconds: settings.sweepIntervalSeconds,
+    log: sweepLog,
   });
 
   lifecycle.signal.throwIfAborted();

@@ -1,15 +1,35 @@
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   type DynamoDBClient,
+  type GlobalSecondaryIndex,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
+import { DUE_INDEX } from '../functions/store/due-index';
 import { TTL_ATTRIBUTE } from '../functions/store/keys';
+
+/** The sweeper's sparse due index, as lib/constructs/ledger-table.ts defines it. */
+const DUE_INDEX_SPEC: GlobalSecondaryIndex = {
+  IndexName: DUE_INDEX.name,
+  KeySchema: [
+    { AttributeName: DUE_INDEX.shardAttribute, KeyType: 'HASH' },
+    { AttributeName: DUE_INDEX.dueAtAttribute, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'ALL' },
+};
+
+const DUE_INDEX_ATTRIBUTES = [
+  { AttributeName: DUE_INDEX.shardAttribute, AttributeType: 'N' as const },
+  { AttributeName: DUE_INDEX.dueAtAttribute, AttributeType: 'N' as const },
+];
 
 /**
  * Creates the single ledger table as the CDK stateful stack defines it (pk/sk strings,
- * on-demand, TTL on `expiresAt`). Does nothing when it already exists.
+ * on-demand, TTL on `expiresAt`, the due index). When it already exists, only adds the due
+ * index if a table from before the index lacks it.
  */
 export async function ensureLedgerTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
@@ -20,16 +40,19 @@ export async function ensureLedgerTable(client: DynamoDBClient, tableName: strin
         AttributeDefinitions: [
           { AttributeName: 'pk', AttributeType: 'S' },
           { AttributeName: 'sk', AttributeType: 'S' },
+          ...DUE_INDEX_ATTRIBUTES,
         ],
         KeySchema: [
           { AttributeName: 'pk', KeyType: 'HASH' },
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
+        GlobalSecondaryIndexes: [DUE_INDEX_SPEC],
         StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
       }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    await ensureDueIndex(client, tableName);
     return;
   }
   await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
@@ -37,6 +60,21 @@ export async function ensureLedgerTable(client: DynamoDBClient, tableName: strin
     new UpdateTimeToLiveCommand({
       TableName: tableName,
       TimeToLiveSpecification: { Enabled: true, AttributeName: TTL_ATTRIBUTE },
+    }),
+  );
+}
+
+async function ensureDueIndex(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = (Table?.GlobalSecondaryIndexes ?? []).some(
+    (index) => index.IndexName === DUE_INDEX.name,
+  );
+  if (present) return;
+  await client.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: DUE_INDEX_ATTRIBUTES,
+      GlobalSecondaryIndexUpdates: [{ Create: DUE_INDEX_SPEC }],
     }),
   );
 }

@@ -22,3 +22,6 @@ export const OUTBOX_ITEM_KIND = 'outbox';
 export const APPLICATION_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 /** The same pattern as text, for the OpenAPI document and messages. */
 export const APPLICATION_ID_PATTERN_SOURCE = APPLICATION_ID_PATTERN.source;
+
+/** `kind` of hold items; the sweeper dispatches due items by kind (docs/contract.md §11). */
+export const HOLD_ITEM_KIND = 'hold';

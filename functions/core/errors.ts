@@ -23,7 +23,10 @@ export type ErrorCode =
   | 'task_not_terminal'
   | 'invalid_callback'
   | 'invalid_signature'
-  | 'signature_expired';
+  | 'signature_expired'
+  | 'hold_not_active'
+  | 'hold_expired'
+  | 'owner_mismatch';
 
 export interface FieldError {
   readonly path: string;
@@ -129,7 +132,7 @@ export class UnsupportedMediaTypeError extends DomainError {
 
 export class InsufficientFundsError extends LedgerRejection {
   constructor() {
-    super('insufficient_funds', 'The debit is larger than the balance.');
+    super('insufficient_funds', 'The amount is larger than the available balance.');
   }
 }
 
@@ -164,6 +167,28 @@ export class TaskNotTerminalError extends LedgerRejection {
       'task_not_terminal',
       'The current execution is still running; rerun once it has SUCCEEDED, FAILED, TIMED_OUT or CANCELED.',
     );
+  }
+}
+
+export class HoldNotActiveError extends LedgerRejection {
+  constructor() {
+    super('hold_not_active', 'The hold is already captured or voided.');
+  }
+}
+
+export class HoldExpiredError extends LedgerRejection {
+  constructor() {
+    super('hold_expired', 'The hold expired; its amount is available again.');
+  }
+}
+
+/**
+ * A ledger event moving money between accounts of two different owners (docs/contract.md §10).
+ * Never reaches HTTP, where both accounts are the caller's or the answer is not_found.
+ */
+export class OwnerMismatchError extends LedgerRejection {
+  constructor() {
+    super('owner_mismatch', 'The two accounts of the transfer belong to different owners.');
   }
 }
 

@@ -4,8 +4,10 @@ import { SettledResponseCache, withSettledResponses } from '../core/settled-resp
 import { noMetrics } from '../observability/metrics';
 import { type CallbackSecrets, fixedCallbackSecrets } from '../secrets/callback-secrets';
 import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
+import { createHoldStore } from '../store/hold-store';
 import { createLedgerStore } from '../store/ledger-store';
 import { createTaskStore } from '../store/task-store';
+import { createTransferStore } from '../store/transfer-store';
 import { createHttpApp } from './app';
 import type { HttpHandler } from './types';
 
@@ -14,7 +16,7 @@ export interface HttpComposition extends TableComposition<ServiceConfig> {
   readonly newId?: () => string;
 }
 
-/** The HTTP function (ledger, tasks, callbacks) on its DynamoDB stores. */
+/** The HTTP function (ledger, transfers, holds, tasks, callbacks) on its DynamoDB stores. */
 export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const table = tableOptions(options);
   const tasks = createTaskStore(table);
@@ -28,6 +30,8 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
         : withSettledResponses(ledger, new SettledResponseCache()),
     tasks,
     callbacks: tasks,
+    transfers: createTransferStore(table),
+    holds: createHoldStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     clock: options.clock,

@@ -10,6 +10,7 @@ export const SERVICE_NAMES = {
   http: 'ledger-http',
   events: 'ledger-events',
   dispatcher: 'ledger-outbox-dispatcher',
+  sweeper: 'ledger-sweeper',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
@@ -32,6 +33,14 @@ export const METRICS = {
   ledgerEventApplied: 'LedgerEventApplied',
   exportJobDispatched: 'ExportJobDispatched',
   exportJobDispatchFailure: 'ExportJobDispatchFailure',
+  /** Due items the sweeper settled, by `kind` (hold, execution). */
+  sweepSettled: 'SweepSettled',
+  /** Due items another writer had settled first (a failed condition), by `kind`. */
+  sweepAlreadyDone: 'SweepAlreadyDone',
+  /** Due items whose settle threw; they stay due for the next sweep. By `kind`. */
+  sweepFailure: 'SweepFailure',
+  /** Seconds the oldest due item had been waiting when a sweep started, by `kind` (a gauge). */
+  sweepOldestDueAge: 'SweepOldestDueAgeSeconds',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
@@ -39,9 +48,11 @@ export type MetricName = (typeof METRICS)[keyof typeof METRICS];
 export interface MetricsPort {
   /** Adds `value` (default 1) to a count, optionally split by one dimension. */
   count(name: MetricName, value?: number, dimension?: { name: string; value: string }): void;
+  /** Records a measured duration in seconds (alarms read its maximum). */
+  seconds(name: MetricName, value: number, dimension?: { name: string; value: string }): void;
 }
 
-export const noMetrics: MetricsPort = { count: () => {} };
+export const noMetrics: MetricsPort = { count: () => {}, seconds: () => {} };
 
 /** Counts a transaction retry by its cause: contention or throttling. */
 export function countRetry(metrics: MetricsPort): (reason: string) => void {

@@ -22,18 +22,25 @@ export function lambdaTelemetry(serviceName: string): LambdaTelemetry {
     (level: 'info' | 'warn' | 'error') =>
     (message: string, fields: LogFields = {}) =>
       logger[level](message, fields);
+  const add = (
+    name: string,
+    unit: (typeof MetricUnit)[keyof typeof MetricUnit],
+    value: number,
+    dimension?: { name: string; value: string },
+  ) => {
+    if (dimension) {
+      const single = metrics.singleMetric();
+      single.addDimension(dimension.name, dimension.value);
+      single.addMetric(name, unit, value);
+    } else {
+      metrics.addMetric(name, unit, value);
+    }
+  };
   return {
     log: { info: write('info'), warn: write('warn'), error: write('error') },
     metrics: {
-      count(name, value = 1, dimension) {
-        if (dimension) {
-          const single = metrics.singleMetric();
-          single.addDimension(dimension.name, dimension.value);
-          single.addMetric(name, MetricUnit.Count, value);
-        } else {
-          metrics.addMetric(name, MetricUnit.Count, value);
-        }
-      },
+      count: (name, value = 1, dimension) => add(name, MetricUnit.Count, value, dimension),
+      seconds: (name, value, dimension) => add(name, MetricUnit.Seconds, value, dimension),
     },
     instrument(handler) {
       return async (event, context) => {

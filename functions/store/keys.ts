@@ -11,6 +11,7 @@ export type ItemKey = { pk: string; sk: string };
 export const ENTRY_SK_PREFIX = 'ENTRY#';
 export const SOURCE_SK_PREFIX = 'SOURCE#';
 const EXECUTION_SK_PREFIX = 'EXECUTION#';
+export const HOLD_SK_PREFIX = 'HOLD#';
 
 export const keys = {
   account: (accountId: string): ItemKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
@@ -45,4 +46,13 @@ export const keys = {
   }),
   /** Transactional outbox: one item per execution, delivered by the stream dispatcher. */
   outbox: (executionId: string): ItemKey => ({ pk: `OUTBOX#${executionId}`, sk: 'OUTBOX' }),
+  /** A transfer's own record (docs/contract.md §10): what GET /v1/transfers/{id} reads. */
+  transfer: (transferId: string): ItemKey => ({ pk: `TRANSFER#${transferId}`, sk: 'TRANSFER' }),
+  /** A hold, read by its id alone (captures, voids, GET, the sweeper). */
+  hold: (holdId: string): ItemKey => ({ pk: `HOLD#${holdId}`, sk: 'HOLD' }),
+  /** The hold's copy in its account's partition, newest first: what the holds listing reads. */
+  holdRef: (accountId: string, createdAt: string, holdId: string): ItemKey => ({
+    pk: `ACCOUNT#${accountId}`,
+    sk: `${HOLD_SK_PREFIX}${createdAt}#${holdId}`,
+  }),
 } as const;

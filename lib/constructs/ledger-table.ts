@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
+import { DUE_INDEX } from '../../functions/store/due-index';
 import { TTL_ATTRIBUTE } from '../../functions/store/keys';
 
 export interface LedgerTableProps {
@@ -12,7 +13,8 @@ export interface LedgerTableProps {
 }
 
 /**
- * The single-table store: accounts, ledger entries, idempotency and inbox records.
+ * The single-table store: accounts, ledger entries, idempotency and inbox records, holds and
+ * tasks, with one sparse index of the items that fall due (the sweeper's, functions/store/due-index.ts).
  *
  * Uses `dynamodb.Table` (AWS::DynamoDB::Table) rather than `TableV2` (AWS::DynamoDB::GlobalTable):
  * the service is single-region, and the flat `AWS::DynamoDB::Table` shape (KeySchema,
@@ -37,6 +39,14 @@ export class LedgerTable extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       // NEW_IMAGE feeds the outbox dispatcher (lib/constructs/outbox-dispatcher.ts).
       stream: dynamodb.StreamViewType.NEW_IMAGE,
+    });
+    // Sparse: only items with something due (active holds, running executions) carry the keys.
+    // ALL projects what the sweeper needs to settle an item without reading it again.
+    this.table.addGlobalSecondaryIndex({
+      indexName: DUE_INDEX.name,
+      partitionKey: { name: DUE_INDEX.shardAttribute, type: dynamodb.AttributeType.NUMBER },
+      sortKey: { name: DUE_INDEX.dueAtAttribute, type: dynamodb.AttributeType.NUMBER },
+      projectionType: dynamodb.ProjectionType.ALL,
     });
   }
 }

@@ -5,7 +5,8 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS } from '../../functions/observability/metrics';
+import { HOLD_ITEM_KIND } from '../../functions/contract/names';
+import { METRICS, type MetricName } from '../../functions/observability/metrics';
 import { POISON_CODES, SERVICE_NAMES, serviceMetric, serviceMetrics } from '../service-metrics';
 
 /** DynamoDB operations the functions call (GetItem, Query, TransactWriteItems, UpdateItem). */
@@ -139,6 +140,20 @@ export class OperationsDashboard extends Construct {
           period: FIVE_MINUTES,
           statistic: cloudwatch.Stats.MAXIMUM,
           label: 'iterator age (ms)',
+        }),
+      ]),
+    );
+    const byHold = (name: MetricName, label: string) =>
+      serviceMetric(name, SERVICE_NAMES.sweeper, { dimensions: { kind: HOLD_ITEM_KIND }, label });
+    this.dashboard.addWidgets(
+      graph('Sweeper: expired holds released, already done, failed (ledger-sweeper)', [
+        byHold(METRICS.sweepSettled, 'released'),
+        byHold(METRICS.sweepAlreadyDone, 'already done'),
+        byHold(METRICS.sweepFailure, 'failed (stay due)'),
+      ]),
+      graph('Oldest unreleased expired hold at a sweep (s, max)', [
+        byHold(METRICS.sweepOldestDueAge, 'oldest due (s)').with({
+          statistic: cloudwatch.Stats.MAXIMUM,
         }),
       ]),
     );

@@ -5,6 +5,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { HOLD_ITEM_KIND } from '../../functions/contract/names';
 import { METRICS } from '../../functions/observability/metrics';
 import * as text from '../alarm-catalog';
 import { SERVICE_NAMES, serviceMetric, sumOfSparse } from '../service-metrics';
@@ -21,12 +22,19 @@ const ALARM_PERIOD = Duration.minutes(5);
 /** StorageThrottle counts (retries + 503s) in 5 minutes that raise `storage-throttle-retries`. */
 const STORAGE_THROTTLE_THRESHOLD = 10;
 
+/**
+ * Seconds an expired hold may wait for its release before `sweeper-behind` fires: the schedule
+ * (60 s) plus a run (at most 60 s), plus one more minute of slack.
+ */
+const SWEEPER_BEHIND_SECONDS = 180;
+
 export interface ServiceAlarmsProps {
   /** The alarm topic and house style every alarm goes through. */
   readonly operations: OperationsAlarms;
   readonly httpFunction: lambda.IFunction;
   readonly eventsConsumer: lambda.IFunction;
   readonly outboxDispatcher: lambda.IFunction;
+  readonly sweeper: lambda.IFunction;
   /** The HTTP API stage (its `5xx` metric). */
   readonly stage: apigwv2.IHttpStage;
   readonly table: dynamodb.ITable;
@@ -164,6 +172,23 @@ export class ServiceAlarms extends Construct {
           period: ALARM_PERIOD,
         }),
       ),
+      [S.sweeperErrors]: this.add(
+        S.sweeperErrors,
+        'SweeperErrorsAlarm',
+        text.SWEEPER_ERRORS_DESCRIPTION,
+        props.sweeper.metricErrors(sum),
+      ),
+      // The oldest unreleased expired hold, as each run finds it (a gauge: its maximum).
+      [S.sweeperBehind]: this.add(
+        S.sweeperBehind,
+        'SweeperBehindAlarm',
+        text.sweeperBehindDescription(SWEEPER_BEHIND_SECONDS),
+        serviceMetric(METRICS.sweepOldestDueAge, SERVICE_NAMES.sweeper, {
+          dimensions: { kind: HOLD_ITEM_KIND },
+          period: ALARM_PERIOD,
+        }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
+        SWEEPER_BEHIND_SECONDS,
+      ),
     };
   }
 
@@ -215,6 +240,7 @@ function storageThrottles() {
     {
       http: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.http),
       events: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.events),
+      sweeper: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.sweeper),
     },
     { label: 'StorageThrottle (all services)', period: ALARM_PERIOD },
   );

@@ -79,7 +79,7 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
 
   it('runs the consumer on Node.js 22, arm64, 512 MB, 30 s, ESM handler, own log group', () => {
     // HTTP, events consumer, outbox dispatcher.
-    template.resourceCountIs('AWS::Lambda::Function', 3);
+    template.resourceCountIs('AWS::Lambda::Function', 4);
     expect(consumer()).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],

@@ -40,8 +40,8 @@ describe('least privilege (default config)', () => {
     };
   }, SYNTH_HOOK_TIMEOUT_MS);
 
-  it('has exactly three roles (one per function), none with a managed policy', () => {
-    ledger.stateless.resourceCountIs('AWS::IAM::Role', 3);
+  it('has exactly four roles (one per function), none with a managed policy', () => {
+    ledger.stateless.resourceCountIs('AWS::IAM::Role', 4);
     ledger.stateful.resourceCountIs('AWS::IAM::Role', 0);
     const withManagedPolicy = { Properties: { ManagedPolicyArns: Match.anyValue() } };
     expect(ledger.stateless.findResources('AWS::IAM::Role', withManagedPolicy)).toEqual({});
@@ -127,12 +127,12 @@ describe('log groups', () => {
       { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }
     >;
 
-  it('gives all four log groups (three functions, API access logs) 30 days and keeps them by default', () => {
+  it('gives all five log groups (four functions, API access logs) 30 days and keeps them by default', () => {
     const ledger = synthLedger();
     const groups = Object.entries(logGroupsOf(ledger.stateless)).filter(
       ([, r]) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(4);
+    expect(groups).toHaveLength(5);
     for (const [id, group] of groups) {
       expect(group.Properties.RetentionInDays, id).toBe(30);
       expect(group.DeletionPolicy, id).toBe('Retain');
@@ -155,7 +155,7 @@ describe('log groups', () => {
     const groups = Object.values(logGroupsOf(ledger.stateless)).filter(
       (r) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(4);
+    expect(groups).toHaveLength(5);
     for (const group of groups) {
       expect(group.Properties.RetentionInDays).toBe(365);
       expect(group.DeletionPolicy).toBe('Delete');

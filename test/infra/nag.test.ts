@@ -49,6 +49,7 @@ const EXPECTED_ACKNOWLEDGEMENTS = [
   ['stateless', 'EventsConsumer/Function', 'AwsSolutions-L1'],
   ['stateless', 'OutboxDispatcher/Function', 'AwsSolutions-L1'],
   ['stateless', 'OutboxDispatcher/FunctionServiceRole', 'AwsSolutions-IAM5[Resource::*]'],
+  ['stateless', 'Sweeper/Function', 'AwsSolutions-L1'],
   ['stateless', 'HttpApi/Api/POST--v1--callbacks--{applicationId}', 'AwsSolutions-APIG4'],
   ['stateless', 'HttpApi/Api/GET--v1--openapi.json', 'AwsSolutions-APIG4'],
 ].map(([stack, path, id]) => `${stack} ${path} ${id}`);
@@ -124,7 +125,7 @@ describe.each(Object.entries(CONFIGS))('cdk-nag AwsSolutions: %s', (_name, raw) 
   });
 
   it('fixes IAM4 instead of suppressing it: no role has a managed policy', () => {
-    ledger.stateless.resourceCountIs('AWS::IAM::Role', 3);
+    ledger.stateless.resourceCountIs('AWS::IAM::Role', 4);
     const withManagedPolicy = { Properties: { ManagedPolicyArns: Match.anyValue() } };
     expect(ledger.stateless.findResources('AWS::IAM::Role', withManagedPolicy)).toEqual({});
   });

@@ -319,7 +319,7 @@ describe('StatelessStack: outbox dispatcher', () => {
   it('keeps the alarms in the stateless stack', () => {
     // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
     // storage throttles: see alarms.test.ts.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 15);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 17);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });

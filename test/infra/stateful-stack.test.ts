@@ -39,12 +39,30 @@ describe('StatefulStack', () => {
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
-      AttributeDefinitions: [
+      AttributeDefinitions: Match.arrayWith([
         { AttributeName: 'pk', AttributeType: 'S' },
         { AttributeName: 'sk', AttributeType: 'S' },
-      ],
+      ]),
       BillingMode: 'PAY_PER_REQUEST',
-      GlobalSecondaryIndexes: Match.absent(),
+    });
+  });
+
+  it('has one sparse due index for the sweeper: numeric dueShard + dueAt, all attributes', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'dueShard', AttributeType: 'N' },
+        { AttributeName: 'dueAt', AttributeType: 'N' },
+      ]),
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'due',
+          KeySchema: [
+            { AttributeName: 'dueShard', KeyType: 'HASH' },
+            { AttributeName: 'dueAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
     });
   });
 

@@ -11,6 +11,7 @@ describe('local stack settings', () => {
       sqsPort: 4566,
       sqsEndpoint: undefined,
       sqsVisibilityTimeoutSeconds: 5,
+      sweepIntervalSeconds: 2,
       // loadConfig owns the rest of the handler configuration.
       config: expect.objectContaining({
         tableName: 'ledger',
@@ -32,6 +33,7 @@ describe('local stack settings', () => {
       SQS_PORT: '4577',
       SQS_ENDPOINT: 'http://127.0.0.1:9324/',
       SQS_VISIBILITY_TIMEOUT_SECONDS: '0',
+      SWEEP_INTERVAL_SECONDS: '0.5',
       TABLE_NAME: 'ledger-dev',
       IDEMPOTENCY_RETENTION_SECONDS: '60',
       INBOX_RETENTION_SECONDS: '120',
@@ -47,6 +49,7 @@ describe('local stack settings', () => {
       sqsPort: 4577,
       sqsEndpoint: 'http://127.0.0.1:9324',
       sqsVisibilityTimeoutSeconds: 0,
+      sweepIntervalSeconds: 0.5,
       config: expect.objectContaining({
         tableName: 'ledger-dev',
         idempotencyRetentionSeconds: 60,
@@ -74,6 +77,9 @@ describe('local stack settings', () => {
       /SQS_VISIBILITY_TIMEOUT_SECONDS must be whole seconds/,
     ],
     [{ SQS_VISIBILITY_TIMEOUT_SECONDS: '43201' }, /SQS_VISIBILITY_TIMEOUT_SECONDS/],
+    [{ SWEEP_INTERVAL_SECONDS: '0' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
+    [{ SWEEP_INTERVAL_SECONDS: 'soon' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
+    [{ SWEEP_INTERVAL_SECONDS: '3601' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
     [{ CALLBACK_SECRETS: '{"export-worker":' }, /CALLBACK_SECRETS: callback secrets are not JSON/],
     [
       { CALLBACK_SECRETS: '{"export-worker":["short"]}' },

@@ -172,6 +172,8 @@ describe('callback outcome telemetry', () => {
     const app = createHttpApp({
       ledger: unused,
       tasks: unused,
+      transfers: unused,
+      holds: unused,
       callbacks,
       callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
       config: testConfig(),
@@ -189,6 +191,8 @@ describe('callback outcome telemetry', () => {
     const app = createHttpApp({
       ledger: {} as never,
       tasks: {} as never,
+      transfers: {} as never,
+      holds: {} as never,
       callbacks: {
         findExecution: async () => ({ execution, task: task(executionId) }),
         applyCallback: async () => 'committed',
@@ -222,6 +226,8 @@ describe('ledger event telemetry', () => {
             write === 'unknown'
               ? { kind: 'account_rejected', account: undefined }
               : { kind: write },
+          getAccount: async () => undefined,
+          applyTransfer: async () => ({ kind: 'committed' }),
         },
         { inboxRetentionSeconds: 60 },
       ),

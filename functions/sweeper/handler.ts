@@ -1,0 +1,25 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { loadConfig } from '../config';
+import { SERVICE_NAMES } from '../observability/metrics';
+import { lambdaTelemetry } from '../observability/powertools';
+import { composeSweeper } from './compose';
+
+/** Leaves headroom under the function's 60 s timeout (lib/constructs/sweeper.ts). */
+const SWEEP_BUDGET_MS = 40_000;
+
+// Built once per container: configuration is validated at cold start and fails loudly.
+const config = loadConfig(process.env);
+const telemetry = lambdaTelemetry(SERVICE_NAMES.sweeper);
+
+const sweep = composeSweeper({
+  config,
+  dynamo: new DynamoDBClient({}),
+  log: telemetry.log,
+  metrics: telemetry.metrics,
+  budgetMs: SWEEP_BUDGET_MS,
+});
+
+/** Invoked by the EventBridge schedule every minute; the event itself carries nothing needed. */
+export const handler = telemetry.instrument(async (_event: unknown) => {
+  await sweep();
+});
