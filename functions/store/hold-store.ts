@@ -25,6 +25,12 @@ type Role = 'claim' | 'account' | 'hold' | 'ref' | 'entry';
 
 /** Holds read per listing query while looking for `limit` that match the filter. */
 const LISTING_PAGE = 100;
+/**
+ * Queries one listing request may make: a filter that matches little must not read a whole
+ * account's history in one request. Past it, the answer carries a cursor at the last hold read
+ * (a page may then hold fewer than `limit` items; docs/contract.md §11).
+ */
+export const MAX_LISTING_QUERIES = 10;
 
 /** The DynamoDB adapter for holds: placing, settling (capture, void, expiry), reading. */
 export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePort {
@@ -128,8 +134,9 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
       let start: string | undefined =
         cursor === undefined ? undefined : decodeCursor(cursor, HOLD_SK_PREFIX);
       try {
-        // Reads until one more match than `limit` shows there is another page, or the end.
-        for (;;) {
+        // Reads until one more match than `limit` shows there is another page, the end, or the
+        // query budget.
+        for (let queries = 1; ; queries++) {
           const page = await client.send(
             new QueryCommand({
               TableName: tableName,
@@ -158,6 +165,7 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
           const next = page.LastEvaluatedKey ? unmarshall(page.LastEvaluatedKey) : undefined;
           if (!next) return { items, nextCursor: null };
           start = String(next.sk);
+          if (queries === MAX_LISTING_QUERIES) return { items, nextCursor: encodeCursor(start) };
         }
       } catch (error) {
         throw storageError(error);

@@ -75,6 +75,19 @@ describe('POST /v1/transfers', () => {
     expect(fixed.statusCode).toBe(201);
   });
 
+  it('replays a retry that writes the account ids in another case (UUIDs are case-insensitive, §4)', async () => {
+    const [a, b] = [await api.account(1_000), await api.account()];
+    const key = randomUUID();
+    const first = await transfer({ fromAccountId: a, toAccountId: b, amount: 10 }, key);
+    expect(first.statusCode).toBe(201);
+    const upper = { fromAccountId: a.toUpperCase(), toAccountId: b.toUpperCase(), amount: 10 };
+    const retry = await transfer(upper, key);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers?.['idempotent-replayed']).toBe('true');
+    expect(retry.body).toBe(first.body);
+    expect(await api.money(a)).toEqual({ balance: 990, available: 990 });
+  });
+
   it("answers 404 for another owner's account on either side, and records nothing", async () => {
     const mine = await api.account(100);
     const theirs = await api.account(100, 'EUR', 'bob');

@@ -1,4 +1,5 @@
 import { CreateTransferBody, TransferPath } from '../../contract/transfer-hold-schemas';
+import type { Json } from '../../core/fingerprint';
 import type { TransferService } from '../../core/transfer-service';
 import { principalOf } from '../principal';
 import { parseWith } from '../request';
@@ -14,7 +15,11 @@ export function transferRoutes(service: TransferService, clock: () => Date): Rou
       handle: async (request) => {
         const { ctx, body } = commandInput(request, clock());
         const input = parseWith(CreateTransferBody, body, 'body');
-        return commandResult(await service.createTransfer(ctx, input, body));
+        // The fingerprint sees the account ids lower-cased, like every other UUID (§4); the body
+        // parsed as a strict object above, so the cast holds.
+        const { fromAccountId, toAccountId } = input;
+        const fingerprinted = { ...(body as Record<string, Json>), fromAccountId, toAccountId };
+        return commandResult(await service.createTransfer(ctx, input, fingerprinted));
       },
     },
     {
