@@ -1,7 +1,7 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { loadConfig } from '../config';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
+import { createDynamoClient } from '../store/dynamo-client';
 import { composeSweeper } from './compose';
 
 /** Leaves headroom under the function's 60 s timeout (lib/constructs/sweeper.ts). */
@@ -13,7 +13,7 @@ const telemetry = lambdaTelemetry(SERVICE_NAMES.sweeper);
 
 const sweep = composeSweeper({
   config,
-  dynamo: new DynamoDBClient({}),
+  dynamo: createDynamoClient(),
   log: telemetry.log,
   metrics: telemetry.metrics,
   budgetMs: SWEEP_BUDGET_MS,
