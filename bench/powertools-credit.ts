@@ -19,7 +19,7 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import type { LedgerEntry } from '../functions/core/model';
+import type { PostingEntry } from '../functions/core/model';
 import type { HttpEvent, HttpResult } from '../functions/http/types';
 import { postingItems } from '../functions/store/items';
 
@@ -88,7 +88,7 @@ export function createPowertoolsCredit(options: PowertoolsCreditOptions): Powert
     if (!accountId || typeof principal !== 'string') return problem(404, 'not_found');
     const input = parseTransaction(event.body);
     if (!input) return problem(400, 'validation_failed');
-    const entry: LedgerEntry = {
+    const entry: PostingEntry = {
       id: randomUUID(),
       accountId,
       type: input.type,
@@ -104,7 +104,7 @@ export function createPowertoolsCredit(options: PowertoolsCreditOptions): Powert
           TransactItems: postingItems(options.ledgerTable, entry, {
             ownerId: principal,
             currency: input.currency,
-            ...(input.type === 'debit' ? { requireBalanceAtLeast: input.amount } : {}),
+            ...(input.type === 'debit' ? { requireAvailableAtLeast: input.amount } : {}),
           }).map((part) => part.item),
         }),
       );

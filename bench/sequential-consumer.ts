@@ -10,7 +10,7 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { LedgerEntry } from '../functions/core/model';
+import type { PostingEntry } from '../functions/core/model';
 import { inboxItem } from '../functions/store/event-items';
 import { postingItems } from '../functions/store/items';
 
@@ -33,7 +33,7 @@ export function createSequentialConsumer(options: {
       const body = JSON.parse(record.body) as PlainLedgerEvent;
       const nowSeconds = Math.floor(Date.now() / 1000);
       const type = body.type === 'ledger.debit.v1' ? 'debit' : 'credit';
-      const entry: LedgerEntry = {
+      const entry: PostingEntry = {
         id: randomUUID(),
         accountId: body.subject,
         type,

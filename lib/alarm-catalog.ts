@@ -33,6 +33,7 @@ export const ALARM_SLUGS = {
   exportWorkerErrors: 'export-worker-errors',
   sweeperErrors: 'sweeper-errors',
   overdueExecutions: 'executions-overdue',
+  sweeperBehind: 'sweeper-behind',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -105,6 +106,18 @@ export const DISPATCHER_ERRORS_DESCRIPTION = [
   'jobs are delayed, not lost; if it keeps failing, outbox-dispatcher-behind follows. First: run',
   'the runbook query on the dispatcher log group and compare with the last deployment.',
 ].join(' ');
+
+/** Shown on the sweeper-behind alarm; `thresholdSeconds` is its threshold. */
+export function sweeperBehindDescription(thresholdSeconds: number): string {
+  return [
+    `An expired hold has waited at least ${thresholdSeconds} s for the sweeper to release it`,
+    '(SweepOldestDueAgeSeconds, kind=hold; the contract bound is about 60 s on AWS). Its amount',
+    'is still missing from the available balance. Items whose release failed are logged as',
+    '"sweep could not settle an item" with their key, and counted in SweepFailure; a run that hit',
+    'its time budget logs "sweep stopped at its time budget". First: read the sweeper log group,',
+    'fix the failing items or raise the sweeper budget; releasing is idempotent.',
+  ].join(' ');
+}
 
 /** Shown on the Throttles alarms; `effect` says what a throttle does to that function's work. */
 export function throttlesDescription(functionLabel: string, effect: string): string {
@@ -180,6 +193,7 @@ export const STORAGE_VALIDATION_DESCRIPTION = [
   'ledger event" (its errorMessage names the limit), add that check to the event schema and',
   'deploy; then redrive ledger-events-dlq (the inbox dedups, so nothing applies twice).',
 ].join(' ');
+
 /** Shown on the export worker's Errors alarm. */
 export const EXPORT_WORKER_ERRORS_DESCRIPTION = [
   'The export worker failed at least one whole invocation in 5 minutes (a crash at cold start,',
@@ -192,10 +206,12 @@ export const EXPORT_WORKER_ERRORS_DESCRIPTION = [
 
 /** Shown on the sweeper's Errors alarm. */
 export const SWEEPER_ERRORS_DESCRIPTION = [
-  'The sweeper failed at least one run in 5 minutes. While it fails, expired holds keep their',
-  'amount out of available and executions past their deadline stay non-terminal (their tasks',
-  'cannot be rerun). Each sweep retries everything still due, so nothing is lost. First: run the',
-  'runbook query on the sweeper log group and compare with the last deployment.',
+  'The sweeper failed at least one whole run in 5 minutes (crash at cold start, 60 s timeout, out',
+  'of memory, or an unreadable due index). While it fails, expired holds keep their amount out of',
+  'available (captures and voids already refuse them: hold_expired) and executions past their',
+  'deadline stay non-terminal (their tasks cannot be rerun). Runs are idempotent; the next',
+  'scheduled run retries everything still due, so nothing is lost. First: run the runbook query',
+  'on the sweeper log group and compare with the last deployment.',
 ].join(' ');
 
 /** Shown on the overdue-executions alarm. */

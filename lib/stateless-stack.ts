@@ -183,7 +183,8 @@ export class StatelessStack extends Stack {
       // The handler refuses to start without a callback secret source.
       environment: { ...exportEnvironment, CALLBACK_SECRETS_ARN: callbackSecret.secretArn },
     });
-    // Least privilege: explicit item-level actions on the table ARN only (no indexes exist).
+    // Least privilege: explicit item-level actions on the table ARN only (the due index is the
+    // sweeper's alone).
     this.httpFunction.allow('LedgerTableItemAccess', HTTP_TABLE_ACTIONS, [table.tableArn]);
     // The secret is encrypted with the AWS-managed key (aws/secretsmanager): no kms:Decrypt.
     this.httpFunction.allow('CallbackSecretRead', CALLBACK_SECRET_ACTIONS, [
@@ -271,7 +272,7 @@ export class StatelessStack extends Stack {
         'ledger-events': this.eventsConsumer.function,
         'outbox-dispatcher': this.outboxDispatcher.function,
         'export-worker': this.exportWorker.function,
-        sweeper: this.sweeper.function,
+        'ledger-sweeper': this.sweeper.function,
       },
       dispatcher: this.outboxDispatcher.function,
       stage: this.httpApi.stage,

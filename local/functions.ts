@@ -76,11 +76,6 @@ export function localExportWorkerHandler(
   });
 }
 
-/** One sweep of due holds and execution deadlines (docs/contract.md §11, §12). */
-export function localSweep(local: LocalResources, log: Log): SweepRun {
-  return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
-}
-
 export function localEventsHandler(local: LocalResources, log: Log): EventsHandler {
   return composeEventsHandler({
     config: { ...local.config, deadLetterQueueUrl: local.queues.deadLetters.url },
@@ -97,4 +92,9 @@ export function localDispatcherHandler(local: LocalResources, log: Log): Dispatc
     sqs: local.sqs,
     log,
   });
+}
+
+/** One sweep of due holds and execution deadlines (docs/contract.md §11, §12). */
+export function localSweeper(local: Pick<LocalResources, 'config' | 'dynamo'>, log: Log): SweepRun {
+  return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
 }

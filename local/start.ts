@@ -15,7 +15,7 @@ import {
   localEventsHandler,
   localExportWorkerHandler,
   localHttpHandler,
-  localSweep,
+  localSweeper,
 } from './functions';
 import { startDynamoService } from './services/dynamodb';
 import { reserveHttpPort, startHttpService } from './services/http';
@@ -161,12 +161,11 @@ async function startStack(settings: LocalSettings): Promise<void> {
   }
 
   out(`starting the sweeper (every ${settings.sweepIntervalSeconds} s)...`);
+  const sweepLog = lineLog((line) => out(`[sweep] ${line}`));
   startSweeperService(lifecycle, {
-    sweep: localSweep(
-      local,
-      lineLog((line) => out(`[sweep] ${line}`)),
-    ),
+    sweep: localSweeper(local, sweepLog),
     intervalSeconds: settings.sweepIntervalSeconds,
+    log: sweepLog,
   });
 
   lifecycle.signal.throwIfAborted();

@@ -8,6 +8,7 @@ import { expectStatus, ledgerClient } from '../client';
 import type { Command } from '../command';
 import { apiUrl, type Env } from '../config';
 import { CliError } from '../errors';
+import { demoTransfer } from '../transfer-demo';
 
 const NAME = 'demo';
 
@@ -52,7 +53,9 @@ export const demoCommand: Command = {
 
 Runs the export loop against a running \`npm start\`, step by step:
   1. creates an EUR account for principal "demo" (POST /v1/accounts)
-  2. credits it (POST /v1/accounts/<id>/transactions)
+  2. credits it (POST /v1/accounts/<id>/transactions), then moves a fifth of it to a second
+     account (POST /v1/transfers), sends that transfer again with the same key (a replay),
+     and shows both balances
   3. requests an export (POST /v1/accounts/<id>/exports): 202 with the task; the fee is
      debited and the outbox dispatcher puts a job on ${QUEUE_NAMES.exportJobs}
   4. waits while the stack's export worker writes the file and reports through signed
@@ -106,6 +109,14 @@ Options:
       'POST /v1/accounts/{id}/transactions',
     );
     step(2, `credited ${args.amount} EUR (minor units)`);
+    const moved = await demoTransfer(
+      api,
+      call,
+      accountId,
+      Math.max(1, Math.floor(args.amount / 5)),
+      run,
+    );
+    for (const line of moved.lines) ctx.out(line);
 
     const task = expectStatus(
       await call(
@@ -126,7 +137,7 @@ Options:
     step(
       3,
       `export task ${taskId} (${task.status}), execution ${task.currentExecutionId}; ` +
-        `balance ${args.amount} -> ${after.balance} (export fee ${args.amount - after.balance})`,
+        `balance ${moved.balanceAfter} -> ${after.balance} (export fee ${moved.balanceAfter - after.balance})`,
     );
 
     step(4, `waiting for the export worker on ${QUEUE_NAMES.exportJobs}...`);

@@ -4,7 +4,7 @@ import { QUEUE_NAMES } from '../../functions/contract/names';
 import { intOption, oneOf, parseCommandArgs, requireString, stringOption } from '../args';
 import type { Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
-import { CliError } from '../errors';
+import { CliError, UsageError } from '../errors';
 import { describe, queueUrl, sqsClient } from '../sqs';
 
 const NAME = 'send-event';
@@ -19,18 +19,25 @@ export interface LedgerEvent {
   readonly specversion: '1.0';
   readonly id: string;
   readonly source: string;
-  readonly type: 'ledger.credit.v1' | 'ledger.debit.v1';
+  readonly type: 'ledger.credit.v1' | 'ledger.debit.v1' | 'ledger.transfer.v1';
   readonly subject: string;
   readonly sequence?: number;
   readonly time: string;
   readonly datacontenttype: 'application/json';
-  readonly data: { amount: number; currency: string; paymentId?: string; reference?: string };
+  readonly data: {
+    toAccountId?: string;
+    amount: number;
+    currency: string;
+    paymentId?: string;
+    reference?: string;
+  };
 }
 
 const DEFAULT_EVENT_SOURCE = 'urn:idempotent-ledger:cli';
 
 const OPTIONS = {
   account: { type: 'string' },
+  to: { type: 'string' },
   amount: { type: 'string' },
   currency: { type: 'string' },
   type: { type: 'string' },
@@ -52,7 +59,11 @@ export function parseSendEventArgs(
   const subject = requireString(values, 'account', NAME);
   requireString(values, 'amount', NAME);
   const amount = intOption(values, 'amount', NAME, { min: 1, max: 1_000_000_000_000 }) ?? 0;
-  const type = oneOf(values, 'type', NAME, ['credit', 'debit'] as const) ?? 'credit';
+  const type = oneOf(values, 'type', NAME, ['credit', 'debit', 'transfer'] as const) ?? 'credit';
+  const to = stringOption(values, 'to');
+  if ((type === 'transfer') !== (to !== undefined)) {
+    throw new UsageError('--to <account id> goes with --type transfer, and only with it', NAME);
+  }
   const sequence = intOption(values, 'sequence', NAME, { min: 1, max: Number.MAX_SAFE_INTEGER });
   const paymentId = stringOption(values, 'payment-id');
   const reference = stringOption(values, 'reference');
@@ -68,6 +79,7 @@ export function parseSendEventArgs(
       time: now.toISOString(),
       datacontenttype: 'application/json',
       data: {
+        ...(to === undefined ? {} : { toAccountId: to }),
         amount,
         currency: (stringOption(values, 'currency') ?? 'EUR').toUpperCase(),
         ...(paymentId === undefined ? {} : { paymentId }),
@@ -80,7 +92,7 @@ export function parseSendEventArgs(
 
 export const sendEventCommand: Command = {
   name: NAME,
-  summary: 'send a ledger CloudEvent (credit or debit) to the ledger-events queue',
+  summary: 'send a ledger CloudEvent (credit, debit or transfer) to the ledger-events queue',
   help: `Usage: npm run cli -- send-event --account <id> --amount <n> [options]
 
 Sends one CloudEvents 1.0 ledger event (contract §6) to the ${QUEUE_NAMES.ledgerEvents} queue of the
@@ -92,7 +104,9 @@ Options:
   --account <id>        the account id ("subject")                                 required
   --amount <n>          minor units, 1..10^12                                      required
   --currency <code>     ISO 4217 (default EUR)
-  --type credit|debit   (default credit)
+  --type credit|debit|transfer  (default credit)
+  --to <id>             the destination of a transfer ("data.toAccountId"; same owner as
+                        --account, else it is dead-lettered as owner_mismatch)
   --source <uri>        the producer (default ${DEFAULT_EVENT_SOURCE})
   --id <id>             the event id (default: a new UUID); (source, id) is the dedup key,
                         so sending the same --id and --source twice applies once
@@ -104,7 +118,8 @@ Options:
   -h, --help            this help
 
 Example:
-  npm run cli -- send-event --account "$ACCOUNT_ID" --amount 1000 --sequence 1`,
+  npm run cli -- send-event --account "$ACCOUNT_ID" --amount 1000 --sequence 1
+  npm run cli -- send-event --type transfer --account "$ACCOUNT_ID" --to "$SAVINGS_ID" --amount 300`,
   async run(argv, ctx) {
     const args = parseSendEventArgs(argv, ctx.env);
     if (args.help) {

@@ -18,27 +18,55 @@ export const SequenceNumber = z.union([
     .pipe(z.number().max(Number.MAX_SAFE_INTEGER)),
 ]);
 
-/** CONTRACT §6: a CloudEvents 1.0 ledger event. Extension attributes are allowed; data is strict. */
-export const LedgerEventSchema = z.looseObject({
-  specversion: z.literal('1.0'),
-  id: z.string().min(1).max(256),
-  source: z
-    .string()
-    .min(1)
-    .refine((source) => utf8Bytes(source) <= MAX_EVENT_SOURCE_BYTES, {
-      message: `must be at most ${MAX_EVENT_SOURCE_BYTES} UTF-8 bytes`,
+export const LEDGER_EVENT_TYPES = {
+  'ledger.credit.v1': 'credit',
+  'ledger.debit.v1': 'debit',
+  /** docs/contract.md §10: from `subject` to `data.toAccountId`, both of one owner. */
+  'ledger.transfer.v1': 'transfer',
+} as const;
+
+type EventTypeName = keyof typeof LEDGER_EVENT_TYPES;
+const EVENT_TYPE_NAMES = Object.keys(LEDGER_EVENT_TYPES) as [EventTypeName, ...EventTypeName[]];
+
+/**
+ * docs/contract.md §6, §10: a CloudEvents 1.0 ledger event. Extension attributes are allowed;
+ * data is strict: `toAccountId` is required for a transfer, refused otherwise, and must differ
+ * from `subject` (docs/contract.md §10).
+ */
+export const LedgerEventSchema = z
+  .looseObject({
+    specversion: z.literal('1.0'),
+    id: z.string().min(1).max(256),
+    source: z
+      .string()
+      .min(1)
+      .refine((source) => utf8Bytes(source) <= MAX_EVENT_SOURCE_BYTES, {
+        message: `must be at most ${MAX_EVENT_SOURCE_BYTES} UTF-8 bytes`,
+      }),
+    type: z.enum(EVENT_TYPE_NAMES),
+    subject: Uuid,
+    sequence: SequenceNumber.optional(),
+    time: z.iso.datetime({ offset: true }).optional(),
+    datacontenttype: z.literal('application/json').optional(),
+    data: z.strictObject({
+      toAccountId: Uuid.optional(),
+      amount: Amount,
+      currency: Currency,
+      paymentId: PaymentId.optional(),
+      reference: z.string().min(1).max(256).optional(),
     }),
-  type: z.enum(['ledger.credit.v1', 'ledger.debit.v1']),
-  subject: Uuid,
-  sequence: SequenceNumber.optional(),
-  time: z.iso.datetime({ offset: true }).optional(),
-  datacontenttype: z.literal('application/json').optional(),
-  data: z.strictObject({
-    amount: Amount,
-    currency: Currency,
-    paymentId: PaymentId.optional(),
-    reference: z.string().min(1).max(256).optional(),
-  }),
-});
+  })
+  .superRefine((event, ctx) => {
+    const to = event.data.toAccountId;
+    const path = ['data', 'toAccountId'];
+    if (event.type === 'ledger.transfer.v1') {
+      if (to === undefined) ctx.addIssue({ code: 'custom', path, message: 'required' });
+      else if (to.toLowerCase() === event.subject.toLowerCase()) {
+        ctx.addIssue({ code: 'custom', path, message: 'must differ from subject' });
+      }
+    } else if (to !== undefined) {
+      ctx.addIssue({ code: 'custom', path, message: 'only a transfer has a destination' });
+    }
+  });
 
 export type LedgerEvent = z.output<typeof LedgerEventSchema>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { HOLD_STATUSES } from '../core/holds';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency-key';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../core/signature';
 import {
@@ -22,6 +23,15 @@ import {
   Transaction,
   TransactionPage,
 } from './schemas';
+import {
+  CaptureHoldBody,
+  CreateTransferBody,
+  Hold,
+  HoldPage,
+  PlaceHoldBody,
+  Transfer,
+  VoidHoldBody,
+} from './transfer-hold-schemas';
 
 export interface PublishedRetention {
   readonly idempotencyRetentionSeconds: number;
@@ -76,6 +86,27 @@ const taskIdParam = {
   required: true,
   schema: { type: 'string', format: 'uuid' },
 };
+
+const uuidParam = (name: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+});
+
+const jsonBody = (ref: string) => ({
+  required: true,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+
+const pageQuery = [
+  {
+    name: 'limit',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
+  { name: 'cursor', in: 'query', schema: { type: 'string' } },
+];
 
 const replayedHeader = {
   'Idempotent-Replayed': {
@@ -178,15 +209,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         },
         get: {
           operationId: 'listTransactions',
-          parameters: [
-            accountIdParam,
-            {
-              name: 'limit',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-            },
-            { name: 'cursor', in: 'query', schema: { type: 'string' } },
-          ],
+          parameters: [accountIdParam, ...pageQuery],
           responses: {
             '200': json('Newest first, HTTP and event entries alike', 'TransactionPage'),
             ...pick(commonErrors, '400', '401', '404', '500', '503'),
@@ -223,6 +246,109 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
             '202': { ...json('Task created (or its replay)', 'Task'), headers: replayedHeader },
             ...commonErrors,
             '409': problem('insufficient_funds (for the fee) or idempotency_key_in_use'),
+          },
+        },
+      },
+      '/v1/transfers': {
+        post: {
+          operationId: 'createTransfer',
+          description:
+            'Moves money between two accounts of the caller in ONE transaction: the debit of the ' +
+            "source (guarded on its available balance), the credit of the destination, one entry in each account's listing " +
+            '(transfer_out / transfer_in) and the transfer record.',
+          parameters: [idempotencyKeyHeader],
+          requestBody: jsonBody('CreateTransfer'),
+          responses: {
+            '201': {
+              ...json('Transfer made (or its replay)', 'Transfer'),
+              headers: replayedHeader,
+            },
+            ...commonErrors,
+            '400': problem('validation_failed (including fromAccountId == toAccountId), …'),
+            '404': problem('not_found: either account unknown or owned by another principal'),
+            '409': problem('insufficient_funds, payment_id_conflict or idempotency_key_in_use'),
+            '422': problem('idempotency_key_reused or currency_mismatch'),
+          },
+        },
+      },
+      '/v1/transfers/{transferId}': {
+        get: {
+          operationId: 'getTransfer',
+          parameters: [uuidParam('transferId')],
+          responses: {
+            '200': json('The transfer', 'Transfer'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+          },
+        },
+      },
+      '/v1/accounts/{accountId}/holds': {
+        post: {
+          operationId: 'placeHold',
+          description:
+            "Reserves an amount: the account's available balance drops, its balance does not. " +
+            'The hold expires after expiresInSeconds unless captured or voided first.',
+          parameters: [accountIdParam, idempotencyKeyHeader],
+          requestBody: jsonBody('PlaceHold'),
+          responses: {
+            '201': { ...json('Hold placed (or its replay)', 'Hold'), headers: replayedHeader },
+            ...commonErrors,
+            '409': problem('insufficient_funds (available) or idempotency_key_in_use'),
+            '422': problem('idempotency_key_reused or currency_mismatch'),
+          },
+        },
+        get: {
+          operationId: 'listHolds',
+          parameters: [
+            accountIdParam,
+            {
+              name: 'status',
+              in: 'query',
+              schema: { type: 'string', enum: [...HOLD_STATUSES] },
+            },
+            ...pageQuery,
+          ],
+          responses: {
+            '200': json('Newest first; status as of now (expired from expiresAt on)', 'HoldPage'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+          },
+        },
+      },
+      '/v1/holds/{holdId}': {
+        get: {
+          operationId: 'getHold',
+          parameters: [uuidParam('holdId')],
+          responses: {
+            '200': json('The hold; status expired from expiresAt on, swept or not', 'Hold'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+          },
+        },
+      },
+      '/v1/holds/{holdId}/captures': {
+        post: {
+          operationId: 'captureHold',
+          description:
+            'Captures amount (default: all) of an active hold: it leaves the balance (entry type ' +
+            'capture), the rest returns to available, in one transaction. At most once per hold.',
+          parameters: [uuidParam('holdId'), idempotencyKeyHeader],
+          requestBody: jsonBody('CaptureHold'),
+          responses: {
+            '200': { ...json('Hold captured (or the replay)', 'Hold'), headers: replayedHeader },
+            ...commonErrors,
+            '400': problem('validation_failed (including an amount above the hold), …'),
+            '409': problem('hold_not_active, hold_expired or idempotency_key_in_use'),
+          },
+        },
+      },
+      '/v1/holds/{holdId}/voids': {
+        post: {
+          operationId: 'voidHold',
+          description: 'Voids an active hold: its amount returns to available. At most once.',
+          parameters: [uuidParam('holdId'), idempotencyKeyHeader],
+          requestBody: jsonBody('VoidHold'),
+          responses: {
+            '200': { ...json('Hold voided (or the replay)', 'Hold'), headers: replayedHeader },
+            ...commonErrors,
+            '409': problem('hold_not_active, hold_expired or idempotency_key_in_use'),
           },
         },
       },
@@ -347,6 +473,13 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         Rerun: jsonSchema(RerunBody, 'input'),
         Task: jsonSchema(Task, 'output'),
         ExportResult: jsonSchema(ExportResult, 'output'),
+        CreateTransfer: jsonSchema(CreateTransferBody, 'input'),
+        Transfer: jsonSchema(Transfer, 'output'),
+        PlaceHold: jsonSchema(PlaceHoldBody, 'input'),
+        CaptureHold: jsonSchema(CaptureHoldBody, 'input'),
+        VoidHold: jsonSchema(VoidHoldBody, 'input'),
+        Hold: jsonSchema(Hold, 'output'),
+        HoldPage: jsonSchema(HoldPage, 'output'),
         CallbackEvent: jsonSchema(CallbackEventSchema, 'input'),
         CallbackOutcome: {
           type: 'object',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TRANSACTION_TYPES } from '../core/model';
 import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../core/money';
 import { EXECUTION_STATUSES, EXPORT_FORMATS } from '../core/tasks';
 import { MAX_LISTED_EXECUTIONS } from './exports';
@@ -52,6 +53,9 @@ export const Account = z.object({
   id: Uuid,
   currency: Currency,
   balance: z.number().int(),
+  available: z.number().int().meta({
+    description: 'balance less the active holds; what debits, transfers and holds draw on',
+  }),
   name: z.string().optional(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -60,11 +64,16 @@ export const Account = z.object({
 export const Transaction = z.object({
   id: Uuid,
   accountId: Uuid,
-  type: z.enum(['credit', 'debit']),
+  type: z.enum(TRANSACTION_TYPES),
   amount: Amount,
   currency: Currency,
   reference: z.string().optional(),
   paymentId: z.string().optional(),
+  transferId: Uuid.optional().meta({ description: 'transfer_out / transfer_in: the transfer' }),
+  counterpartyAccountId: Uuid.optional().meta({
+    description: 'transfer_out / transfer_in: the other account',
+  }),
+  holdId: Uuid.optional().meta({ description: 'capture: the hold captured' }),
   origin: z.enum(['http', 'event']),
   createdAt: Timestamp,
 });

@@ -26,7 +26,10 @@ export type ErrorCode =
   | 'result_expired'
   | 'invalid_callback'
   | 'invalid_signature'
-  | 'signature_expired';
+  | 'signature_expired'
+  | 'hold_not_active'
+  | 'hold_expired'
+  | 'owner_mismatch';
 
 export interface FieldError {
   readonly path: string;
@@ -132,7 +135,7 @@ export class UnsupportedMediaTypeError extends DomainError {
 
 export class InsufficientFundsError extends LedgerRejection {
   constructor() {
-    super('insufficient_funds', 'The debit is larger than the balance.');
+    super('insufficient_funds', 'The amount is larger than the available balance.');
   }
 }
 
@@ -197,6 +200,28 @@ export class ResultExpiredError extends DomainError {
       'result_expired',
       `Export files are kept ${retentionDays} days; this one is gone. Rerun the task for a new one.`,
     );
+  }
+}
+
+export class HoldNotActiveError extends LedgerRejection {
+  constructor() {
+    super('hold_not_active', 'The hold is already captured or voided.');
+  }
+}
+
+export class HoldExpiredError extends LedgerRejection {
+  constructor() {
+    super('hold_expired', 'The hold expired; its amount is available again.');
+  }
+}
+
+/**
+ * A ledger event moving money between accounts of two different owners (docs/contract.md §10).
+ * Never reaches HTTP, where both accounts are the caller's or the answer is not_found.
+ */
+export class OwnerMismatchError extends LedgerRejection {
+  constructor() {
+    super('owner_mismatch', 'The two accounts of the transfer belong to different owners.');
   }
 }
 

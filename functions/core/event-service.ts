@@ -1,5 +1,5 @@
-import type { DomainError } from './errors';
-import type { AccountRecord, LedgerEntry } from './model';
+import { type DomainError, NotFoundError } from './errors';
+import type { AccountRecord, PostingEntry } from './model';
 import type { EntryGuard } from './ports';
 import { explainPostingRejection } from './rejections';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from './retry';
@@ -9,13 +9,18 @@ import {
   type SequenceAdvance,
   type SequenceState,
 } from './sequence';
+import { explainTransferRejection, type TransferRejection } from './transfer-service';
+import { type TransferRecord, type TransferWrite, transferLegs } from './transfers';
 
 /** A validated ledger event, as the core sees it. */
 export interface LedgerEventInput {
   readonly source: string;
   readonly id: string;
-  readonly type: 'credit' | 'debit';
+  readonly type: 'credit' | 'debit' | 'transfer';
+  /** The account the event is about (`subject`); a transfer's source. */
   readonly accountId: string;
+  /** A transfer's destination (`data.toAccountId`). */
+  readonly toAccountId?: string;
   readonly sequence?: number;
   readonly amount: number;
   readonly currency: string;
@@ -65,6 +70,13 @@ export type EventWriteResult =
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
   | { readonly kind: 'payment_id_taken' };
 
+export type EventTransferResult =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict' }
+  | { readonly kind: 'sequence_moved' }
+  | TransferRejection;
+
 export interface VersionedSequence {
   readonly state: SequenceState;
   readonly version: number;
@@ -74,10 +86,18 @@ export interface EventLedgerPort {
   getSequence(accountId: string, source: string): Promise<VersionedSequence | undefined>;
   applyEvent(
     claim: InboxClaim,
-    entry: LedgerEntry,
+    entry: PostingEntry,
     guard: EntryGuard,
     sequence: SequenceWrite | undefined,
   ): Promise<EventWriteResult>;
+  /** A transfer's source account: whose owner both accounts must have (docs/contract.md §10). */
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  /** ONE transaction: the inbox item, the transfer (both accounts, legs, record), the sequence. */
+  applyTransfer(
+    claim: InboxClaim,
+    write: TransferWrite,
+    sequence: SequenceWrite | undefined,
+  ): Promise<EventTransferResult>;
 }
 
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
@@ -106,7 +126,8 @@ export class EventService {
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
-    const entry: LedgerEntry = {
+    if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
+    const entry: PostingEntry = {
       id: this.newId(),
       accountId: event.accountId,
       type: event.type,
@@ -119,7 +140,7 @@ export class EventService {
     };
     const guard: EntryGuard = {
       currency: event.currency,
-      requireBalanceAtLeast: event.type === 'debit' ? event.amount : undefined,
+      requireAvailableAtLeast: event.type === 'debit' ? event.amount : undefined,
       increaseBy: event.type === 'credit' ? event.amount : undefined,
     };
     return retryOptimistic<EventOutcome>(
@@ -133,14 +154,65 @@ export class EventService {
           case 'duplicate':
             return { kind: 'duplicate' };
           case 'id_conflict':
-            return {
-              kind: 'id_conflict',
-              detail: `event ${event.id} from ${event.source} was already received with other content`,
-            };
+            return { kind: 'id_conflict', detail: idConflictDetail(event) };
           case 'sequence_moved':
             return MOVED;
           default:
             return { kind: 'rejected', error: explainPostingRejection(result, guard) };
+        }
+      },
+      () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
+    );
+  }
+
+  /**
+   * A transfer event (docs/contract.md §10): the source's owner must own the destination
+   * too (else poison owner_mismatch); the source's available balance must cover the amount. The
+   * sequence is the source account's, as for any event about it.
+   */
+  private async applyTransfer(
+    event: LedgerEventInput,
+    claim: InboxClaim,
+    now: Date,
+  ): Promise<EventOutcome> {
+    const toAccountId = event.toAccountId;
+    if (toAccountId === undefined) throw new Error('a transfer event has a destination');
+    return retryOptimistic<EventOutcome>(
+      this.options,
+      async () => {
+        const source = await this.port.getAccount(event.accountId);
+        // Nothing can have applied against a missing account, so this is no duplicate either.
+        if (!source) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
+        const transfer: TransferRecord = {
+          id: this.newId(),
+          fromAccountId: event.accountId,
+          toAccountId,
+          amount: event.amount,
+          currency: event.currency,
+          reference: event.reference,
+          paymentId: event.paymentId,
+          createdAt: now.toISOString(),
+          ownerId: source.ownerId,
+          origin: 'event',
+        };
+        const legs = transferLegs(transfer, { out: this.newId(), in: this.newId() });
+        const write: TransferWrite = { transfer, legs, ownerId: source.ownerId };
+        const advance = await this.nextSequence(event);
+        const result = await this.port.applyTransfer(claim, write, advance?.write);
+        switch (result.kind) {
+          case 'committed':
+            return { kind: 'applied', entryId: legs[0].id, sequence: advance?.advance };
+          case 'duplicate':
+            return { kind: 'duplicate' };
+          case 'id_conflict':
+            return { kind: 'id_conflict', detail: idConflictDetail(event) };
+          case 'sequence_moved':
+            return MOVED;
+          default:
+            return {
+              kind: 'rejected',
+              error: explainTransferRejection(result, write, 'owner_mismatch'),
+            };
         }
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
@@ -161,4 +233,8 @@ export class EventService {
     };
     return { advance, write };
   }
+}
+
+function idConflictDetail(event: LedgerEventInput): string {
+  return `event ${event.id} from ${event.source} was already received with other content`;
 }

@@ -69,7 +69,7 @@ function settle(
     hold: { ...hold, status, capturedAmount, updatedAt: at },
     requires: status === 'expired' ? 'expired' : 'unexpired',
     at,
-    balanceDelta: -capturedAmount,
+    balanceDelta: capturedAmount > 0 ? -capturedAmount : 0,
     availableDelta: hold.amount - capturedAmount,
   };
 }

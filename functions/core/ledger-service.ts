@@ -6,7 +6,7 @@ import {
   type CommandServiceOptions,
   IdempotentCommands,
 } from './idempotent-command';
-import { type Account, type AccountRecord, accountView, type LedgerEntry, ownedBy } from './model';
+import { type Account, type AccountRecord, accountView, ownedBy, type PostingEntry } from './model';
 import { OPERATION_IDS } from './operations';
 import type { EntryGuard, EntryPage, EventSourceView, LedgerPort } from './ports';
 import { explainPostingRejection } from './rejections';
@@ -48,6 +48,7 @@ export class LedgerService {
       ownerId: ctx.principal,
       currency: input.currency,
       balance: 0,
+      available: 0,
       name: input.name,
       createdAt: at,
       updatedAt: at,
@@ -71,7 +72,7 @@ export class LedgerService {
     input: PostTransactionInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const entry: LedgerEntry = {
+    const entry: PostingEntry = {
       id: this.commands.newId(),
       accountId,
       type: input.type,
@@ -92,7 +93,7 @@ export class LedgerService {
     const guard: EntryGuard = {
       ownerId: ctx.principal,
       currency: input.currency,
-      requireBalanceAtLeast: input.type === 'debit' ? input.amount : undefined,
+      requireAvailableAtLeast: input.type === 'debit' ? input.amount : undefined,
       increaseBy: input.type === 'credit' ? input.amount : undefined,
     };
     const result = await this.port.postEntry(claim, entry, guard);

@@ -2,13 +2,26 @@ import { NotFoundError } from './errors';
 
 /** Domain records as the service stores and returns them. */
 
-export type TransactionType = 'credit' | 'debit';
+/**
+ * What an entry did to its account: `credit`/`debit` (HTTP or events), the two legs of a
+ * transfer (docs/contract.md §10), or the capture of a hold (§11).
+ */
+export type TransactionType = 'credit' | 'debit' | 'transfer_out' | 'transfer_in' | 'capture';
+export const TRANSACTION_TYPES = [
+  'credit',
+  'debit',
+  'transfer_out',
+  'transfer_in',
+  'capture',
+] as const satisfies readonly TransactionType[];
 export type EntryOrigin = 'http' | 'event';
 
 export interface Account {
   readonly id: string;
   readonly currency: string;
   readonly balance: number;
+  /** `balance` less the active holds (docs/contract.md §11). */
+  readonly available: number;
   readonly name?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -27,9 +40,17 @@ export interface LedgerEntry {
   readonly currency: string;
   readonly reference?: string;
   readonly paymentId?: string;
+  /** Transfer legs: the transfer and the other account. */
+  readonly transferId?: string;
+  readonly counterpartyAccountId?: string;
+  /** Captures: the hold captured. */
+  readonly holdId?: string;
   readonly origin: EntryOrigin;
   readonly createdAt: string;
 }
+
+/** An entry that credits or debits one account on its own (HTTP, events, export fees). */
+export type PostingEntry = LedgerEntry & { readonly type: 'credit' | 'debit' };
 
 /** The response an idempotency record replays, byte for byte. */
 export interface StoredResponse {
@@ -56,7 +77,7 @@ export function accountView(record: AccountRecord): Account {
 export function ownedBy<T extends { readonly ownerId: string }>(
   record: T | undefined,
   principal: string,
-  what: 'Account' | 'Task',
+  what: 'Account' | 'Task' | 'Transfer' | 'Hold',
 ): T {
   if (!record || record.ownerId !== principal) throw new NotFoundError(`${what} not found.`);
   return record;

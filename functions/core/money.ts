@@ -18,8 +18,3 @@ export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
 export function exceedsBalanceLimit(balance: number, increase: number): boolean {
   return increase > 0 && balance > MAX_BALANCE - increase;
 }
-
-/** The signed change a transaction makes to a balance. */
-export function balanceDelta(type: 'credit' | 'debit', amount: number): number {
-  return type === 'credit' ? amount : -amount;
-}

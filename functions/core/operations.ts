@@ -10,6 +10,10 @@ export const OPERATION_IDS = {
   postTransaction: 'POST /v1/accounts/{accountId}/transactions',
   createExport: 'POST /v1/accounts/{accountId}/exports',
   rerunTask: 'POST /v1/tasks/{taskId}/reruns',
+  createTransfer: 'POST /v1/transfers',
+  placeHold: 'POST /v1/accounts/{accountId}/holds',
+  captureHold: 'POST /v1/holds/{holdId}/captures',
+  voidHold: 'POST /v1/holds/{holdId}/voids',
 } as const;
 
 export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

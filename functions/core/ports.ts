@@ -1,8 +1,14 @@
 import type { DomainError } from './errors';
-import type { AccountRecord, IdempotencyRecord, LedgerEntry, StoredResponse } from './model';
+import type {
+  AccountRecord,
+  IdempotencyRecord,
+  LedgerEntry,
+  PostingEntry,
+  StoredResponse,
+} from './model';
 
 /** How a command succeeded; the transport picks the status for each. */
-export type SuccessOutcome = 'created' | 'accepted';
+export type SuccessOutcome = 'created' | 'accepted' | 'ok';
 
 /**
  * Renders the response an idempotency record stores, before the write that commits it. Injected
@@ -47,9 +53,12 @@ export interface EntryGuard {
   readonly ownerId?: string;
   /** The account must hold this currency. */
   readonly currency: string;
-  /** For debits: the balance must cover the amount. */
-  readonly requireBalanceAtLeast?: number;
-  /** For credits: the balance plus this must stay within 2^53 − 1 (docs/contract.md §5). */
+  /**
+   * Debits, transfers, holds, fees: the effective available balance (`available`, or `balance`
+   * on an account from before holds) must cover the amount (docs/contract.md §11).
+   */
+  readonly requireAvailableAtLeast?: number;
+  /** Credits (and a transfer's destination): the balance plus this must stay within 2^53 − 1 (docs/contract.md §5). */
   readonly increaseBy?: number;
 }
 
@@ -72,7 +81,7 @@ export interface EntryPage {
  */
 export interface LedgerPort extends ResponseRecorder {
   createAccount(claim: IdempotencyClaim, account: AccountRecord): Promise<WriteResult>;
-  postEntry(claim: IdempotencyClaim, entry: LedgerEntry, guard: EntryGuard): Promise<WriteResult>;
+  postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard): Promise<WriteResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
   listEventSources(accountId: string): Promise<EventSourceView[]>;

@@ -27,8 +27,8 @@ export function explainAccountRejection(
   if (account.currency !== guard.currency) {
     return new CurrencyMismatchError(account.currency, guard.currency);
   }
-  const required = guard.requireBalanceAtLeast;
-  if (required !== undefined && account.balance < required) return new InsufficientFundsError();
+  const required = guard.requireAvailableAtLeast;
+  if (required !== undefined && account.available < required) return new InsufficientFundsError();
   if (exceedsBalanceLimit(account.balance, guard.increaseBy ?? 0)) {
     return new BalanceLimitExceededError();
   }

@@ -1,5 +1,5 @@
 /**
- * The one sweeper for everything that falls due (docs/contract.md §14 "Sweeper"): active holds
+ * The one sweeper for everything that falls due (docs/contract.md §11 "Sweeper"): active holds
  * at their expiry, running executions at their deadline. It reads due items shard by shard and
  * hands each to the handler registered for its `kind`. Settling is always one conditional
  * write, so a failed condition means another sweeper (or a capture, a void, a callback) got

@@ -1,4 +1,4 @@
-import type { AccountRecord, LedgerEntry } from './model';
+import type { AccountRecord, PostingEntry } from './model';
 import type { EntryGuard, IdempotencyClaim, ResponseRecorder, WriteResult } from './ports';
 import type { ExecutionRecord, ExecutionStatus, ExportJob, TaskRecord, TaskState } from './tasks';
 
@@ -7,7 +7,7 @@ export interface NewExport {
   readonly execution: ExecutionRecord;
   readonly job: ExportJob;
   /** The fee's ledger entry (a debit in the account's currency), posted under `guard`. */
-  readonly fee: LedgerEntry;
+  readonly fee: PostingEntry;
   readonly guard: EntryGuard;
 }
 

@@ -6,7 +6,7 @@ import {
   type CommandServiceOptions,
   IdempotentCommands,
 } from './idempotent-command';
-import { type LedgerEntry, ownedBy } from './model';
+import { ownedBy, type PostingEntry } from './model';
 import { OPERATION_IDS } from './operations';
 import type { EntryGuard } from './ports';
 import { explainPostingRejection } from './rejections';
@@ -67,7 +67,7 @@ export class TaskService {
       createdAt: at,
       updatedAt: at,
     };
-    const fee: LedgerEntry = {
+    const fee: PostingEntry = {
       id: this.commands.newId(),
       accountId,
       type: 'debit',
@@ -87,7 +87,7 @@ export class TaskService {
     const guard: EntryGuard = {
       ownerId: ctx.principal,
       currency: fee.currency,
-      requireBalanceAtLeast: fee.amount,
+      requireAvailableAtLeast: fee.amount,
     };
     const job = this.job(task, execution.id);
     const result = await this.port.createExport(claim, { task, execution, job, fee, guard });

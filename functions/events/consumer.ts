@@ -22,7 +22,9 @@ type RecordResult = 'done' | 'retry';
 /**
  * The SQS consumer (ReportBatchItemFailures). A record is done once its effect committed, it
  * was a duplicate, or it reached the DLQ; anything else is reported for redelivery. Records of
- * one batch run concurrently, but those for the same account run one after another.
+ * one batch run concurrently, but those that touch a common account run one after another: a
+ * transfer joins the lanes of both its accounts into one (docs/architecture.md "Lanes"), so no
+ * two records of a batch contend for one account item, and nothing ever waits on two lanes.
  */
 export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
   const clock = deps.clock ?? (() => new Date());
@@ -96,14 +98,9 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
   }
 
   return async (event) => {
-    const lanes = new Map<string, SQSRecord[]>();
-    for (const record of event.Records) {
-      const lane = laneOf(record);
-      lanes.set(lane, [...(lanes.get(lane) ?? []), record]);
-    }
     const failures: string[] = [];
     await Promise.all(
-      [...lanes.values()].map(async (records) => {
+      lanesOf(event.Records).map(async (records) => {
         for (const record of records) {
           if ((await processRecord(record)) === 'retry') failures.push(record.messageId);
         }
@@ -113,13 +110,50 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
   };
 }
 
-/** Records for one account share a lane; unreadable ones get a lane of their own. */
-function laneOf(record: SQSRecord): string {
+/**
+ * Groups records into lanes, batch order kept within each: records that touch a common account
+ * (its `subject`, or a transfer's `data.toAccountId`) share a lane, transitively. Unreadable
+ * records get a lane of their own.
+ */
+export function lanesOf(records: readonly SQSRecord[]): SQSRecord[][] {
+  const parent = new Map<string, string>();
+  const find = (key: string): string => {
+    let root = key;
+    for (let up = parent.get(root); up !== undefined && up !== root; up = parent.get(root)) {
+      root = up;
+    }
+    parent.set(key, root);
+    return root;
+  };
+  const union = (a: string, b: string) => {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra !== rb) parent.set(rb, ra);
+  };
+  const keysOf = records.map((record) => {
+    const accounts = accountsOf(record);
+    const keys =
+      accounts.length > 0 ? accounts.map((id) => `account:${id}`) : [`message:${record.messageId}`];
+    for (const key of keys) if (!parent.has(key)) parent.set(key, key);
+    for (const key of keys.slice(1)) union(keys[0] as string, key);
+    return keys[0] as string;
+  });
+  const lanes = new Map<string, SQSRecord[]>();
+  records.forEach((record, index) => {
+    const lane = find(keysOf[index] as string);
+    lanes.set(lane, [...(lanes.get(lane) ?? []), record]);
+  });
+  return [...lanes.values()];
+}
+
+/** The accounts a record touches, lower-cased; none when it cannot be read. */
+function accountsOf(record: SQSRecord): string[] {
   try {
-    const subject = (JSON.parse(record.body) as { subject?: unknown }).subject;
-    if (typeof subject === 'string') return `account:${subject}`;
+    const body = JSON.parse(record.body) as { subject?: unknown; data?: { toAccountId?: unknown } };
+    return [body.subject, body.data?.toAccountId]
+      .filter((id): id is string => typeof id === 'string')
+      .map((id) => id.toLowerCase());
   } catch {
     // Unparseable: it will be dead-lettered on its own lane.
+    return [];
   }
-  return `message:${record.messageId}`;
 }

@@ -1,4 +1,4 @@
-import { LedgerEventSchema } from '../contract/ledger-event';
+import { LEDGER_EVENT_TYPES, LedgerEventSchema } from '../contract/ledger-event';
 import { illFormedPath } from '../contract/unicode';
 import type { LedgerEventInput } from '../core/event-service';
 import { eventContentHash, type Json } from '../core/fingerprint';
@@ -37,8 +37,9 @@ export function parseLedgerEvent(body: string): ParsedRecord {
     event: {
       source: e.source,
       id: e.id,
-      type: e.type === 'ledger.credit.v1' ? 'credit' : 'debit',
+      type: LEDGER_EVENT_TYPES[e.type],
       accountId: e.subject,
+      ...(e.data.toAccountId === undefined ? {} : { toAccountId: e.data.toAccountId }),
       amount: e.data.amount,
       currency: e.data.currency,
       sequence: e.sequence,

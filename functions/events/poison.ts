@@ -9,6 +9,7 @@ export const POISON_CODES = [
   'currency_mismatch',
   'insufficient_funds',
   'payment_id_conflict',
+  'owner_mismatch',
   'id_conflict',
   'balance_limit_exceeded',
 ] as const;
@@ -24,5 +25,6 @@ export const POISON_REASONS: Partial<Record<ErrorCode, PoisonCode>> = {
   currency_mismatch: 'currency_mismatch',
   insufficient_funds: 'insufficient_funds',
   payment_id_conflict: 'payment_id_conflict',
+  owner_mismatch: 'owner_mismatch',
   balance_limit_exceeded: 'balance_limit_exceeded',
 };

@@ -4,10 +4,12 @@ import { type CallbackPort, CallbackService } from '../core/callback-service';
 import type { ErrorCode } from '../core/errors';
 import { ExportResultService, type ResultObjectPort } from '../core/export-result';
 import { sha256Hex } from '../core/fingerprint';
+import { type HoldPort, HoldService } from '../core/hold-service';
 import { LedgerService } from '../core/ledger-service';
 import type { LedgerPort } from '../core/ports';
 import type { TaskPort } from '../core/task-ports';
 import { TaskService } from '../core/task-service';
+import { type TransferPort, TransferService } from '../core/transfer-service';
 import { consoleLog, errorFields, type Log } from '../observability/log';
 import { METRICS, type MetricName, type MetricsPort, noMetrics } from '../observability/metrics';
 import type { CallbackSecrets } from '../secrets/callback-secrets';
@@ -17,13 +19,17 @@ import { header } from './request';
 import { problemResponse, rawJson } from './respond';
 import { createRouter } from './router';
 import { callbackPath, callbackRoutes } from './routes/callback-routes';
+import { holdRoutes } from './routes/hold-routes';
 import { ledgerRoutes } from './routes/ledger-routes';
 import { taskRoutes } from './routes/task-routes';
+import { transferRoutes } from './routes/transfer-routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
 
 export interface HttpAppDeps {
   readonly ledger: LedgerPort;
   readonly tasks: TaskPort;
+  readonly transfers: TransferPort;
+  readonly holds: HoldPort;
   readonly callbacks: CallbackPort;
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
@@ -52,6 +58,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   // Built on first request, not at cold start: converting the schemas costs init time that most
   // containers never get back.
   let openApi: string | undefined;
+  const commandOptions = {
+    idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
+    responses: httpResponses,
+    newId: deps.newId,
+  };
 
   const route = createRouter([
     {
@@ -61,14 +72,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         return rawJson(200, openApi);
       },
     },
-    ...ledgerRoutes(
-      new LedgerService(deps.ledger, {
-        idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
-        responses: httpResponses,
-        newId: deps.newId,
-      }),
-      clock,
-    ),
+    ...ledgerRoutes(new LedgerService(deps.ledger, commandOptions), clock),
+    ...transferRoutes(new TransferService(deps.transfers, commandOptions), clock),
+    ...holdRoutes(new HoldService(deps.holds, commandOptions), clock),
     ...taskRoutes(
       new TaskService(deps.tasks, {
         idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,

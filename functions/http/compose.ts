@@ -7,8 +7,10 @@ import { createS3ResultObjects } from '../objects/s3-result-objects';
 import { noMetrics } from '../observability/metrics';
 import { type CallbackSecrets, fixedCallbackSecrets } from '../secrets/callback-secrets';
 import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
+import { createHoldStore } from '../store/hold-store';
 import { createLedgerStore } from '../store/ledger-store';
 import { createTaskStore } from '../store/task-store';
+import { createTransferStore } from '../store/transfer-store';
 import { createHttpApp } from './app';
 import type { HttpHandler } from './types';
 
@@ -22,7 +24,7 @@ export interface HttpComposition extends TableComposition<ServiceConfig> {
   readonly newId?: () => string;
 }
 
-/** The HTTP function (ledger, tasks, results, callbacks) on its DynamoDB stores and S3. */
+/** The HTTP function (ledger, transfers, holds, tasks, results, callbacks) on DynamoDB and S3. */
 export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const table = tableOptions(options);
   const tasks = createTaskStore(table);
@@ -43,6 +45,8 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
         region: process.env.AWS_REGION ?? 'us-east-1',
         credentials: defaultProvider(),
       }),
+    transfers: createTransferStore(table),
+    holds: createHoldStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     clock: options.clock,

@@ -39,6 +39,10 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
   balance_limit_exceeded: { status: 422, title: 'Balance limit exceeded' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable', retryAfterSeconds: 1 },
+  hold_not_active: { status: 409, title: 'Hold not active' },
+  hold_expired: { status: 409, title: 'Hold expired' },
+  // Only ledger events can name two owners; over HTTP that is not_found. Kept for completeness.
+  owner_mismatch: { status: 422, title: 'Owner mismatch' },
 };
 
 export interface Problem {
@@ -68,7 +72,7 @@ export function toProblem(error: unknown): Problem {
 }
 
 /** Success statuses of idempotent commands. */
-const SUCCESS_STATUS = { created: 201, accepted: 202 } as const;
+const SUCCESS_STATUS = { created: 201, accepted: 202, ok: 200 } as const;
 
 /**
  * What an idempotency record stores for the core: the first response exactly as sent, so a

@@ -1,11 +1,12 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { MAX_BALANCE } from '../core/money';
 import { keys } from './keys';
 
 /**
  * One change to an account's `balance` and `available` (docs/architecture.md "Holds and
  * available"). An account written before holds existed has no `available`; it counts as equal
- * to `balance` (docs/contract.md §14): every update starts from `if_not_exists(available,
+ * to `balance` (docs/contract.md §11): every update starts from `if_not_exists(available,
  * balance)` and every guard accepts either form, so no backfill is needed.
  */
 export interface AccountChange {
@@ -51,6 +52,12 @@ export function accountChangeItem(tableName: string, change: AccountChange): Tra
   if (change.requireAvailableAtLeast !== undefined) {
     conditions.push(AVAILABLE_COVERS);
     values[':required'] = change.requireAvailableAtLeast;
+  }
+  if (change.balanceDelta > 0) {
+    // Never past 2^53 − 1: a larger number would be read back rounded (docs/contract.md §5).
+    // `available` never exceeds `balance`, so this bounds it too.
+    conditions.push('#balance <= :ceiling');
+    values[':ceiling'] = MAX_BALANCE - change.balanceDelta;
   }
   return {
     Update: {

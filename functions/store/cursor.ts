@@ -6,7 +6,8 @@ export function encodeCursor(sk: string): string {
   return Buffer.from(JSON.stringify({ sk }), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string): string {
+/** The sort key a cursor names; it must lie under `prefix` (entries, or holds). */
+export function decodeCursor(cursor: string, prefix = ENTRY_SK_PREFIX): string {
   const invalid = () =>
     new ValidationError('The cursor is not one this API returned.', [
       { path: 'query.cursor', message: 'invalid cursor' },
@@ -18,6 +19,6 @@ export function decodeCursor(cursor: string): string {
     throw Object.assign(invalid(), { cause: error });
   }
   const sk = (parsed as { sk?: unknown } | null)?.sk;
-  if (typeof sk !== 'string' || !sk.startsWith(ENTRY_SK_PREFIX) || sk.length > 200) throw invalid();
+  if (typeof sk !== 'string' || !sk.startsWith(prefix) || sk.length > 200) throw invalid();
   return sk;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The sparse "due" index the sweeper reads (docs/contract.md §11, §12, §14 "Sweeper"): an item
+ * The sparse "due" index the sweeper reads (docs/contract.md §11 "Sweeper"): an item
  * carries `dueShard` and `dueAt` only while something must happen to it at `dueAt` (an active
  * hold's expiry, a running execution's deadline) and drops both when it is settled, so the
  * index holds exactly the unsettled work. Neither is the TTL attribute `expiresAt`: DynamoDB

@@ -1,12 +1,28 @@
-import type { EventLedgerPort, EventWriteResult } from '../core/event-service';
+import type {
+  EventLedgerPort,
+  EventTransferResult,
+  EventWriteResult,
+  InboxClaim,
+} from '../core/event-service';
 import { sameInboxContent } from '../core/fingerprint';
 import { inboxItem, sequenceItem, toVersionedSequence } from './event-items';
 import { postingItems, toAccountRecord, unexpectedFailure } from './items';
 import { keys } from './keys';
 import { getItem } from './reads';
 import { retryPolicy, type StoreOptions, type TransactPart, transactWithRetry } from './transact';
+import { type TransferRole, transferParts, transferRejection } from './transfer-items';
 
 type Role = 'inbox' | 'account' | 'entry' | 'payment' | 'sequence';
+
+/** (source, id) was claimed before: a duplicate if the content is the same, else a conflict. */
+function seenBefore(
+  inbox: Record<string, unknown> | undefined,
+  claim: InboxClaim,
+): { kind: 'duplicate' } | { kind: 'id_conflict' } {
+  return sameInboxContent(inbox?.contentHash, claim.contentHash)
+    ? { kind: 'duplicate' }
+    : { kind: 'id_conflict' };
+}
 
 /** DynamoDB adapter for ledger events: inbox, balance, entry, paymentId and sequence in ONE transaction. */
 export function createEventStore(options: StoreOptions): EventLedgerPort {
@@ -31,12 +47,7 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       if (outcome.kind === 'committed') return outcome;
       const { failed } = outcome;
       // A duplicate wins over everything: its effect already happened.
-      if (failed.has('inbox')) {
-        const seen = failed.get('inbox')?.contentHash;
-        return sameInboxContent(seen, claim.contentHash)
-          ? { kind: 'duplicate' }
-          : { kind: 'id_conflict' };
-      }
+      if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       if (failed.has('account')) {
         const account = failed.get('account');
@@ -46,6 +57,30 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
         };
       }
       if (failed.has('payment')) return { kind: 'payment_id_taken' };
+      throw unexpectedFailure(failed);
+    },
+
+    async getAccount(accountId) {
+      const item = await getItem(client, tableName, keys.account(accountId));
+      return item ? toAccountRecord(item) : undefined;
+    },
+
+    async applyTransfer(claim, write, sequence): Promise<EventTransferResult> {
+      const out = write.legs[0];
+      const parts: TransactPart<TransferRole | 'inbox' | 'sequence'>[] = [
+        { role: 'inbox', item: inboxItem(tableName, claim, out.id), decisive: true },
+        ...transferParts(tableName, write),
+      ];
+      if (sequence) {
+        parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, out.createdAt) });
+      }
+      const outcome = await transactWithRetry(client, parts, retry);
+      if (outcome.kind === 'committed') return outcome;
+      const { failed } = outcome;
+      if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
+      if (failed.has('sequence')) return { kind: 'sequence_moved' };
+      const rejection = transferRejection(failed);
+      if (rejection) return rejection;
       throw unexpectedFailure(failed);
     },
   };

@@ -12,7 +12,7 @@ import { keys } from './keys';
  * partition for the listing. Both are written in the same transaction every time.
  *
  * The hold's expiry is stored as `holdExpiresAt`, never as the TTL attribute `expiresAt`
- * (docs/contract.md §14): DynamoDB would delete the hold.
+ * (docs/contract.md §11): DynamoDB would delete the hold.
  */
 export const HOLD_EXPIRY_ATTRIBUTE = 'holdExpiresAt';
 const HOLD_REF_KIND = 'hold-ref';
@@ -107,6 +107,13 @@ export function settlementItems(tableName: string, settlement: HoldSettlement) {
   };
 }
 
+/** A stored status this code does not know is corruption, never "active" (capturable). */
+function holdStatusOf(value: unknown): HoldRecord['status'] {
+  const status = HOLD_STATUSES.find((s) => s === value);
+  if (status === undefined) throw new Error(`hold item has an unknown status: ${String(value)}`);
+  return status;
+}
+
 export function toHoldRecord(item: Readonly<Record<string, unknown>>): HoldRecord {
   return {
     id: String(item.id),
@@ -114,7 +121,7 @@ export function toHoldRecord(item: Readonly<Record<string, unknown>>): HoldRecor
     ownerId: String(item.ownerId),
     amount: Number(item.amount),
     currency: String(item.currency),
-    status: HOLD_STATUSES.find((s) => s === item.status) ?? 'active',
+    status: holdStatusOf(item.status),
     capturedAmount: Number(item.capturedAmount ?? 0),
     expiresAt: String(item[HOLD_EXPIRY_ATTRIBUTE]),
     ...(typeof item.reference === 'string' ? { reference: item.reference } : {}),

@@ -1,7 +1,13 @@
 import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { AccountRecord, IdempotencyRecord, LedgerEntry } from '../core/model';
-import { balanceDelta, MAX_BALANCE } from '../core/money';
-import type { IdempotencyClaim, WriteResult } from '../core/ports';
+import {
+  type AccountRecord,
+  type IdempotencyRecord,
+  type LedgerEntry,
+  type PostingEntry,
+  TRANSACTION_TYPES,
+} from '../core/model';
+import type { EntryGuard, IdempotencyClaim, WriteResult } from '../core/ports';
+import { accountChangeItem } from './account-change';
 import { putNew, toAttributes } from './attributes';
 import { keys, TTL_ATTRIBUTE } from './keys';
 import { type RetryPolicy, type TransactPart, transactWithRetry } from './transact';
@@ -34,56 +40,7 @@ export function newAccountItem(tableName: string, account: AccountRecord): Trans
   return putNew(tableName, { ...keys.account(account.id), kind: 'account', ...account });
 }
 
-interface BalanceChange {
-  readonly accountId: string;
-  readonly delta: number;
-  readonly at: string;
-  readonly ownerId?: string;
-  readonly currency: string;
-  readonly requireBalanceAtLeast?: number;
-}
-
-/** Applies a delta only to an existing account of the right owner and currency, with cover, under the cap. */
-function balanceUpdateItem(tableName: string, change: BalanceChange): TransactWriteItem {
-  const conditions = ['attribute_exists(pk)', '#currency = :currency'];
-  const values: Record<string, unknown> = {
-    ':delta': change.delta,
-    ':at': change.at,
-    ':currency': change.currency,
-  };
-  if (change.ownerId !== undefined) {
-    conditions.push('#ownerId = :ownerId');
-    values[':ownerId'] = change.ownerId;
-  }
-  if (change.requireBalanceAtLeast !== undefined) {
-    conditions.push('#balance >= :required');
-    values[':required'] = change.requireBalanceAtLeast;
-  }
-  if (change.delta > 0) {
-    // Never past 2^53 − 1: a larger number would be read back rounded (docs/contract.md §5).
-    conditions.push('#balance <= :ceiling');
-    values[':ceiling'] = MAX_BALANCE - change.delta;
-  }
-  return {
-    Update: {
-      TableName: tableName,
-      Key: toAttributes(keys.account(change.accountId)),
-      UpdateExpression: 'SET #balance = #balance + :delta, #updatedAt = :at',
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: {
-        '#balance': 'balance',
-        '#updatedAt': 'updatedAt',
-        '#currency': 'currency',
-        // DynamoDB refuses a name the expression does not use.
-        ...(change.ownerId === undefined ? {} : { '#ownerId': 'ownerId' }),
-      },
-      ExpressionAttributeValues: toAttributes(values),
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
-}
-
-function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
+export function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
   return putNew(tableName, {
     ...keys.entry(entry.accountId, entry.createdAt, entry.id),
     kind: 'entry',
@@ -91,7 +48,7 @@ function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
   });
 }
 
-function paymentItem(tableName: string, entry: LedgerEntry): TransactWriteItem | undefined {
+export function paymentItem(tableName: string, entry: LedgerEntry): TransactWriteItem | undefined {
   if (entry.paymentId === undefined) return undefined;
   return putNew(tableName, {
     ...keys.payment(entry.accountId, entry.paymentId),
@@ -101,7 +58,7 @@ function paymentItem(tableName: string, entry: LedgerEntry): TransactWriteItem |
   });
 }
 
-function toIdempotencyRecord(item: Record<string, unknown>): IdempotencyRecord {
+export function toIdempotencyRecord(item: Record<string, unknown>): IdempotencyRecord {
   return {
     fingerprint: String(item.fingerprint),
     statusCode: Number(item.statusCode),
@@ -118,6 +75,8 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
     ownerId: String(item.ownerId),
     currency: String(item.currency),
     balance: Number(item.balance),
+    // Accounts from before holds have no `available`: it equals the balance (docs/contract.md §11).
+    available: Number(item.available ?? item.balance),
     name: optionalText(item.name),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
@@ -128,30 +87,40 @@ export function toLedgerEntry(item: Record<string, unknown>): LedgerEntry {
   return {
     id: String(item.id),
     accountId: String(item.accountId),
-    type: item.type === 'debit' ? 'debit' : 'credit',
+    type: TRANSACTION_TYPES.find((type) => type === item.type) ?? 'credit',
     amount: Number(item.amount),
     currency: String(item.currency),
     reference: optionalText(item.reference),
     paymentId: optionalText(item.paymentId),
+    transferId: optionalText(item.transferId),
+    counterpartyAccountId: optionalText(item.counterpartyAccountId),
+    holdId: optionalText(item.holdId),
     origin: item.origin === 'event' ? 'event' : 'http',
     createdAt: String(item.createdAt),
   };
 }
 
-/** The parts every posting writes: guarded balance change, ledger entry, paymentId when given. */
+/**
+ * The parts every posting (credit, debit, export fee) writes: the guarded account change,
+ * which moves `balance` and `available` alike, the ledger entry, the paymentId when given.
+ */
 export function postingItems(
   tableName: string,
-  entry: LedgerEntry,
-  guard: Omit<BalanceChange, 'accountId' | 'delta' | 'at'>,
+  entry: PostingEntry,
+  guard: EntryGuard,
 ): { role: 'account' | 'entry' | 'payment'; item: TransactWriteItem }[] {
+  const delta = entry.type === 'credit' ? entry.amount : -entry.amount;
   const parts: { role: 'account' | 'entry' | 'payment'; item: TransactWriteItem }[] = [
     {
       role: 'account',
-      item: balanceUpdateItem(tableName, {
+      item: accountChangeItem(tableName, {
         accountId: entry.accountId,
-        delta: balanceDelta(entry.type, entry.amount),
         at: entry.createdAt,
-        ...guard,
+        balanceDelta: delta,
+        availableDelta: delta,
+        ownerId: guard.ownerId,
+        currency: guard.currency,
+        requireAvailableAtLeast: guard.requireAvailableAtLeast,
       }),
     },
     { role: 'entry', item: entryItem(tableName, entry) },

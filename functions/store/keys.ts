@@ -46,6 +46,8 @@ export const keys = {
   }),
   /** Transactional outbox: one item per execution, delivered by the stream dispatcher. */
   outbox: (executionId: string): ItemKey => ({ pk: `OUTBOX#${executionId}`, sk: 'OUTBOX' }),
+  /** A transfer's own record (docs/contract.md §10): what GET /v1/transfers/{id} reads. */
+  transfer: (transferId: string): ItemKey => ({ pk: `TRANSFER#${transferId}`, sk: 'TRANSFER' }),
   /** A hold, read by its id alone (captures, voids, GET, the sweeper). */
   hold: (holdId: string): ItemKey => ({ pk: `HOLD#${holdId}`, sk: 'HOLD' }),
   /** The hold's copy in its account's partition, newest first: what the holds listing reads. */

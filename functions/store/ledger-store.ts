@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AccountRecord, LedgerEntry } from '../core/model';
+import type { AccountRecord, PostingEntry } from '../core/model';
 import type {
   EntryGuard,
   EntryPage,
@@ -40,7 +40,7 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       ]);
     },
 
-    postEntry(claim: IdempotencyClaim, entry: LedgerEntry, guard: EntryGuard) {
+    postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard) {
       return write([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         ...postingItems(tableName, entry, guard),

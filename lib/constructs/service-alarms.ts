@@ -5,6 +5,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { HOLD_ITEM_KIND } from '../../functions/contract/names';
 import { EXECUTION_ITEM_KIND } from '../../functions/core/execution-deadline';
 import { METRICS } from '../../functions/observability/metrics';
 import * as text from '../alarm-catalog';
@@ -24,6 +25,12 @@ const ALARM_PERIOD = Duration.minutes(5);
 
 /** StorageThrottle counts (retries + 503s) in 5 minutes that raise `storage-throttle-retries`. */
 const STORAGE_THROTTLE_THRESHOLD = 10;
+
+/**
+ * Seconds an expired hold may wait for its release before `sweeper-behind` fires: the schedule
+ * (60 s) plus a run (at most 60 s), plus one more minute of slack.
+ */
+const SWEEPER_BEHIND_SECONDS = 180;
 
 export interface ServiceAlarmsProps {
   /** The alarm topic and house style every alarm goes through. */
@@ -193,6 +200,17 @@ export class ServiceAlarms extends Construct {
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
         OVERDUE_EXECUTION_THRESHOLD.toSeconds(),
       ),
+      // The oldest unreleased expired hold, as each run finds it (a gauge: its maximum).
+      [S.sweeperBehind]: this.add(
+        S.sweeperBehind,
+        'SweeperBehindAlarm',
+        text.sweeperBehindDescription(SWEEPER_BEHIND_SECONDS),
+        serviceMetric(METRICS.sweepOldestDueAge, SERVICE_NAMES.sweeper, {
+          dimensions: { kind: HOLD_ITEM_KIND },
+          period: ALARM_PERIOD,
+        }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
+        SWEEPER_BEHIND_SECONDS,
+      ),
     };
   }
 
@@ -244,6 +262,7 @@ function storageThrottles() {
     {
       http: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.http),
       events: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.events),
+      sweeper: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.sweeper),
     },
     { label: 'StorageThrottle (all services)', period: ALARM_PERIOD },
   );

@@ -7,55 +7,76 @@ import { DUE_INDEX } from '../../functions/store/due-index';
 import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
 /**
- * The sweeper's actions: `Query` on the due index, `GetItem` to re-read an item before settling
- * it, and the item writes of its one-transaction settlements (UpdateItem, ConditionCheckItem).
+ * The function's timeout. The handler stops starting new pages after 40 s
+ * (functions/sweeper/handler.ts), so a run ends before the next one is scheduled.
  */
+const SWEEPER_TIMEOUT = Duration.seconds(60);
+
+/** EventBridge runs scheduled rules at most once a minute: the sweep's bound is due + 60 s. */
+export const SWEEP_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
+
+/**
+ * The sweeper's only table actions. It reads the due index (Query on the index ARN), re-reads an
+ * execution before timing it out (GetItem), and settles each item in one transaction, which IAM
+ * authorises per item: UpdateItem for the hold, the account, the execution and its task,
+ * PutItem for the hold's listing copy, ConditionCheckItem for the guards. No DeleteItem, no Scan.
+ */
+const SWEEPER_INDEX_ACTIONS = ['dynamodb:Query'] as const;
 const SWEEPER_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:UpdateItem',
+  'dynamodb:PutItem',
   'dynamodb:ConditionCheckItem',
 ] as const;
 
-/** EventBridge runs a schedule at most once a minute: the sweep's bound is due + 60 s. */
-export const SWEEP_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
-
 export interface SweeperProps {
+  /** Log group settings and test code shared by every function of the stack. */
   readonly functionDefaults?: LedgerFunctionDefaults;
+  /** The ledger table with the due index (lib/constructs/ledger-table.ts). */
   readonly table: dynamodb.ITable;
-  /** What `loadConfig` reads (TABLE_NAME, …). */
+  /** What `loadConfig` reads in every handler (TABLE_NAME, …). */
   readonly environment: Readonly<Record<string, string>>;
 }
 
 /**
- * The one sweeper (`functions/sweeper/handler.ts`, docs/contract.md §11, §12, §14): a function
- * on a one-minute schedule that releases expired holds and times out overdue executions. One
- * run at a time (reserved concurrency 1); settling is conditional, so an overlap would be
- * harmless anyway.
+ * The sweeper (docs/contract.md §11 "Sweeper", §12): a {@link LedgerFunction} that EventBridge
+ * invokes every minute. Each run settles what fell due in the sparse `due` index: active holds
+ * past their expiry are released (status `expired`, amount back to `available`), executions past
+ * their deadline are timed out. Two runs at
+ * once are safe: each item is settled by a conditional transaction, the loser's condition fails.
  */
 export class Sweeper extends Construct {
   readonly function: LedgerFunction;
-  readonly rule: events.Rule;
+  readonly schedule: events.Rule;
 
   constructor(scope: Construct, id: string, props: SweeperProps) {
     super(scope, id);
+    const { table } = props;
     this.function = new LedgerFunction(this, 'Function', {
       ...props.functionDefaults,
       entry: handlerEntry('sweeper'),
       description: 'idempotent-ledger sweeper (expired holds, execution deadlines), every minute',
-      timeout: Duration.seconds(60),
-      reservedConcurrentExecutions: 1,
-      environment: props.environment,
+      timeout: SWEEPER_TIMEOUT,
+      environment: { ...props.environment },
     });
-    this.function.allow(
-      'DueIndexQuery',
-      ['dynamodb:Query'],
-      [`${props.table.tableArn}/index/${DUE_INDEX.name}`],
-    );
-    this.function.allow('LedgerTableSettle', SWEEPER_TABLE_ACTIONS, [props.table.tableArn]);
-    this.rule = new events.Rule(this, 'Schedule', {
-      description: 'Runs the sweeper every minute',
+    // Lambda's own queue for asynchronous invocations would retry a failed or throttled run for
+    // up to six hours; the next scheduled run, a minute later, does the same work instead.
+    this.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
+    this.function.allow('DueIndexRead', SWEEPER_INDEX_ACTIONS, [
+      `${table.tableArn}/index/${DUE_INDEX.name}`,
+    ]);
+    this.function.allow('SettleDueItems', SWEEPER_TABLE_ACTIONS, [table.tableArn]);
+
+    this.schedule = new events.Rule(this, 'Schedule', {
+      description: 'Runs the sweeper: releases expired holds, times out overdue executions',
       schedule: SWEEP_SCHEDULE,
-      targets: [new targets.LambdaFunction(this.function, { retryAttempts: 0 })],
+      targets: [
+        new targets.LambdaFunction(this.function, {
+          // A missed run is not retried: the next one, a minute later, sweeps the same items.
+          retryAttempts: 0,
+          maxEventAge: Duration.minutes(1),
+        }),
+      ],
     });
   }
 }

@@ -1,24 +1,32 @@
 import { sleep } from '../../functions/core/retry';
+import { describeError, type Log } from '../../functions/observability/log';
 import type { SweepRun } from '../../functions/sweeper/compose';
 import type { Lifecycle } from './lifecycle';
 
 export interface SweeperServiceOptions {
-  /** One sweep, as local/functions.ts composes it. */
+  /** One sweep, built by the sweeper's composition (local/functions.ts). */
   readonly sweep: SweepRun;
   /** Pause between sweeps (SWEEP_INTERVAL_SECONDS). */
   readonly intervalSeconds: number;
+  readonly log: Log;
 }
 
 /**
- * The sweeper of contract §11/§12, run every `intervalSeconds` inside `npm start` instead of the
- * scheduled Lambda: the same composition (functions/sweeper/compose.ts). A failed sweep is
- * logged by the composition and the loop goes on; what was due stays due.
+ * The sweeper of docs/contract.md §11/§12, run every `intervalSeconds` inside `npm start` where AWS
+ * runs the scheduled Lambda. A failed sweep is logged and the loop goes on; what was due stays
+ * due.
  */
 export function startSweeperService(lifecycle: Lifecycle, options: SweeperServiceOptions): void {
   const { signal } = lifecycle;
   const loop = (async () => {
     while (!signal.aborted) {
-      await options.sweep().catch(() => {});
+      try {
+        await options.sweep();
+      } catch (error) {
+        options.log.error('sweep failed; retrying after the interval', {
+          error: describeError(error),
+        });
+      }
       await sleep(options.intervalSeconds * 1000, signal);
     }
   })();

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import {
-  GetQueueUrlCommand,
-  type Message,
-  ReceiveMessageCommand,
-  SendMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerClient } from '../../client';
 import { sleep } from '../../functions/core/retry';
 import { ledgerEvent } from '../support/ledger-events';
 import { queueDepth } from '../support/queue-depth';
+import { producerOf, receiveDeadLetters } from './support/producer';
 import {
   clientFor,
   groupAlive,
@@ -35,16 +30,7 @@ let dlqUrl = '';
 beforeAll(async () => {
   stack = await startLocalStack({ INBOX_RETENTION_SECONDS: '3600' });
   alice = clientFor(stack.base, 'alice');
-  // A producer's client: any credentials, the emulator's endpoint.
-  sqs = new SQSClient({
-    endpoint: stack.sqsEndpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'producer', secretAccessKey: 'producer' },
-  });
-  queueUrl =
-    (await sqs.send(new GetQueueUrlCommand({ QueueName: 'ledger-events' }))).QueueUrl ?? '';
-  dlqUrl =
-    (await sqs.send(new GetQueueUrlCommand({ QueueName: 'ledger-events-dlq' }))).QueueUrl ?? '';
+  ({ sqs, queueUrl, dlqUrl } = await producerOf(stack.sqsEndpoint));
 });
 
 afterAll(() => {
@@ -170,20 +156,7 @@ describe('ledger events through the local SQS emulator', () => {
     await send(poison);
     await send(unknown);
 
-    const letters: Message[] = [];
-    const deadline = Date.now() + 15_000;
-    while (letters.length < 2 && Date.now() < deadline) {
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: dlqUrl,
-          MaxNumberOfMessages: 10,
-          WaitTimeSeconds: 1,
-          VisibilityTimeout: 60,
-          MessageAttributeNames: ['All'],
-        }),
-      );
-      letters.push(...Messages);
-    }
+    const letters = await receiveDeadLetters({ sqs, queueUrl, dlqUrl }, 2);
     // Nothing else arrives: each was dead-lettered exactly once.
     const extra = await sqs.send(
       new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),

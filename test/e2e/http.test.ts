@@ -111,6 +111,7 @@ describe('local stack over HTTP', () => {
       id: expect.any(String),
       currency: 'EUR',
       balance: 0,
+      available: 0,
       name: 'Alice',
       createdAt: expect.stringMatching(ISO_TIME),
       updatedAt: expect.stringMatching(ISO_TIME),

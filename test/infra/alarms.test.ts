@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the 18 catalogued alarms, uniquely named, all in the stateless stack', () => {
+  it('has exactly the 19 catalogued alarms, uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(18);
+    expect(byName.size).toBe(19);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -239,11 +239,11 @@ describe('alarms (default config)', () => {
     }
   });
 
-  it('alarms on 10 or more StorageThrottle (EMF) across ledger-http and ledger-events in 5 minutes', () => {
+  it('alarms on 10 or more StorageThrottle (EMF) across ledger-http, ledger-events and ledger-sweeper in 5 minutes', () => {
     const a = alarm(ALARM_SLUGS.storageThrottle);
     expect(a.Threshold).toBe(10);
     const [expression, ...inputs] = a.Metrics as MetricStat[];
-    expect(expression?.Expression).toBe('FILL(http, 0) + FILL(events, 0)');
+    expect(expression?.Expression).toBe('FILL(http, 0) + FILL(events, 0) + FILL(sweeper, 0)');
     expect(
       inputs.map((m) => [
         m.Id,
@@ -270,6 +270,14 @@ describe('alarms (default config)', () => {
         'Sum',
         300,
       ],
+      [
+        'sweeper',
+        'IdempotentLedger',
+        'StorageThrottle',
+        [{ Name: 'service', Value: 'ledger-sweeper' }],
+        'Sum',
+        300,
+      ],
     ]);
   });
 
@@ -286,6 +294,33 @@ describe('alarms (default config)', () => {
       },
       Stat: 'Sum',
       Period: 300,
+    });
+  });
+
+  it('alarms on sweeper errors and on an expired hold waiting 180 s or more (oldest due, max)', () => {
+    expect(alarm(ALARM_SLUGS.sweeperErrors)).toMatchObject({
+      MetricName: 'Errors',
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
+    const behind = alarm(ALARM_SLUGS.sweeperBehind);
+    expect(behind).toMatchObject({
+      Threshold: 180,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    const [gauge] = behind.Metrics as MetricStat[];
+    expect(gauge?.MetricStat).toEqual({
+      Metric: {
+        Namespace: 'IdempotentLedger',
+        MetricName: 'SweepOldestDueAgeSeconds',
+        Dimensions: [
+          { Name: 'kind', Value: 'hold' },
+          { Name: 'service', Value: 'ledger-sweeper' },
+        ],
+      },
+      Period: 300,
+      Stat: 'Maximum',
     });
   });
 
@@ -453,9 +488,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 18 alarms', () => {
+  it('starts with the status of all 19 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(18);
+    expect(widgets[0]?.properties.alarms).toHaveLength(19);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -470,8 +505,8 @@ describe('operations dashboard', () => {
       [METRICS.callbackStale]: ['ledger-http'],
       [METRICS.callbackSuperseded]: ['ledger-http'],
       [METRICS.signatureFailure]: ['ledger-http'],
-      [METRICS.transactionConflictRetry]: ['ledger-events', 'ledger-http'],
-      [METRICS.storageThrottle]: ['ledger-events', 'ledger-http'],
+      [METRICS.transactionConflictRetry]: ['ledger-events', 'ledger-http', 'ledger-sweeper'],
+      [METRICS.storageThrottle]: ['ledger-events', 'ledger-http', 'ledger-sweeper'],
       [METRICS.storageValidationError]: ['ledger-events'],
       [METRICS.exportJobDispatched]: ['ledger-outbox-dispatcher'],
       [METRICS.exportJobDispatchFailure]: ['ledger-outbox-dispatcher'],
@@ -506,6 +541,7 @@ describe('operations dashboard', () => {
         'currency_mismatch',
         'insufficient_funds',
         'payment_id_conflict',
+        'owner_mismatch',
         'id_conflict',
         'balance_limit_exceeded',
       ].map((errorCode) => ({ service: 'ledger-events', errorCode })),

@@ -322,6 +322,25 @@ process.stdout.write(JSON.stringify({ type, withoutTable }));`,
     }
   });
 
+  it('bundles functions/sweeper/handler.ts into an ESM module that starts with the stack env and needs TABLE_NAME', () => {
+    const fn = stacks.stateless.sweeper.function;
+    const bundle = bundleOf(fn);
+    expect(new Set([bundle, bundleOf(stacks.stateless.httpFunction)]).size).toBe(2);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // A sweep queries DynamoDB, so only the cold start runs here; the sweep itself is covered
+    // against DynamoDB Local (test/integration/sweeper.test.ts).
+    const out = runInNode(
+      bundle,
+      `const type = typeof m.handler;
+${importWithout(bundle, 'TABLE_NAME', 'withoutTable')}
+process.stdout.write(JSON.stringify({ type, withoutTable }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { type: string; withoutTable: string };
+    expect(result.type).toBe('function');
+    expect(result.withoutTable).toMatch(/TABLE_NAME/);
+  });
+
   it('has no warning or error annotations on either stack', () => {
     for (const stack of [stacks.stateful, stacks.stateless]) {
       const annotations = Annotations.fromStack(stack);

@@ -169,38 +169,6 @@ describe('the export worker (stateless stack)', () => {
   });
 });
 
-describe('the sweeper (stateless stack)', () => {
-  const sweeperId = () => logicalIdOf(ledger.stacks.stateless.sweeper.function);
-
-  it('runs every minute from an EventBridge schedule, one at a time', () => {
-    ledger.stateless.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(1 minute)',
-      State: 'ENABLED',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId(), 'Arn'] } })],
-    });
-    expect(propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', sweeperId())).toMatchObject({
-      Timeout: 60,
-      ReservedConcurrentExecutions: 1,
-    });
-  });
-
-  it('may query the due index and settle items on the table: nothing else', () => {
-    const tableArn = importOf(ledger, { 'Fn::GetAtt': [tableId, 'Arn'] });
-    expectRolePolicy(ledger, ledger.stacks.stateless.sweeper.function, [
-      {
-        Sid: 'DueIndexQuery',
-        Action: 'dynamodb:Query',
-        Resource: { 'Fn::Join': ['', [tableArn, '/index/due']] },
-      },
-      {
-        Sid: 'LedgerTableSettle',
-        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
-        Resource: tableArn,
-      },
-    ]);
-  });
-});
-
 describe('export alarms', () => {
   const alarm = (slug: string) =>
     Object.values(propertiesOf(ledger.stateless, 'AWS::CloudWatch::Alarm')).find(

@@ -53,11 +53,11 @@ const EXPECTED_ACKNOWLEDGEMENTS = [
   ['stateless', 'EventsConsumer/Function', 'AwsSolutions-L1'],
   ['stateless', 'OutboxDispatcher/Function', 'AwsSolutions-L1'],
   ['stateless', 'OutboxDispatcher/FunctionServiceRole', 'AwsSolutions-IAM5[Resource::*]'],
+  ['stateless', 'Sweeper/Function', 'AwsSolutions-L1'],
   ['stateless', 'HttpApi/Api/POST--v1--callbacks--{applicationId}', 'AwsSolutions-APIG4'],
   ['stateless', 'HttpApi/Api/GET--v1--openapi.json', 'AwsSolutions-APIG4'],
   ['stateful', 'Exports/Bucket', 'AwsSolutions-S1'],
   ['stateless', 'ExportWorker/Function', 'AwsSolutions-L1'],
-  ['stateless', 'Sweeper/Function', 'AwsSolutions-L1'],
   ['stateless', 'HttpFunctionServiceRole', `AwsSolutions-IAM5[Resource::${EXPORT_OBJECTS}]`],
   [
     'stateless',

@@ -323,8 +323,9 @@ describe('StatelessStack: outbox dispatcher', () => {
 
   it('keeps the alarms in the stateless stack', () => {
     // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
-    // storage throttles, storage validation, export worker and sweeper errors, overdue executions: see alarms.test.ts.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 18);
+    // storage throttles, storage validation, export worker and sweeper errors, sweeper behind,
+    // overdue executions: see alarms.test.ts.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 19);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });

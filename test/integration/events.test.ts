@@ -150,6 +150,8 @@ describe('seed scenarios', () => {
     let crash = true;
     const crashing: EventLedgerPort = {
       getSequence: (a, s) => real.getSequence(a, s),
+      getAccount: (a) => real.getAccount(a),
+      applyTransfer: (...args) => real.applyTransfer(...args),
       applyEvent: async (...args) => {
         if (crash) {
           crash = false;
@@ -178,6 +180,8 @@ describe('partial batches and poison', () => {
     const real = createEventStore({ client, tableName });
     const flaky: EventLedgerPort = {
       getSequence: (a, s) => real.getSequence(a, s),
+      getAccount: (a) => real.getAccount(a),
+      applyTransfer: (...args) => real.applyTransfer(...args),
       applyEvent: async (claim, ...rest) => {
         if (claim.id === 'evt-flaky') throw new Error('ProvisionedThroughputExceeded');
         return real.applyEvent(claim, ...rest);

@@ -100,3 +100,41 @@ it('answers replays and mismatches of keys it saw settle without a call; a cold 
   ]);
   expect(await roundTrips(() => send('rt-cache', credit, path, coldInstance))).toEqual([]);
 });
+
+it('costs one DynamoDB round trip for a transfer, its replay and a mismatch (docs/contract.md §10)', async () => {
+  const open = async (key: string) =>
+    JSON.parse((await send(key, { currency: 'EUR' })).body).id as string;
+  const [from, to] = [await open('rt-from'), await open('rt-to')];
+  await send(
+    'rt-fund',
+    { type: 'credit', amount: 100, currency: 'EUR' },
+    `/v1/accounts/${from}/transactions`,
+  );
+  const body = { fromAccountId: from, toAccountId: to, amount: 40, currency: 'EUR' };
+  const first = await roundTrips(() => send('rt-t1', body, '/v1/transfers'));
+  const replay = await roundTrips(() => send('rt-t1', body, '/v1/transfers'));
+  const mismatch = await roundTrips(() => send('rt-t1', { ...body, amount: 41 }, '/v1/transfers'));
+  console.log({ transfer: first, replay, mismatch });
+  expect(first).toEqual(['TransactWriteItemsCommand']);
+  expect(replay).toEqual(['TransactWriteItemsCommand']);
+  expect(mismatch).toEqual(['TransactWriteItemsCommand']);
+});
+
+it('costs one round trip to place a hold, two (read the hold, write) to capture or void it', async () => {
+  const account = JSON.parse((await send('rt-h', { currency: 'EUR' })).body).id as string;
+  await send(
+    'rt-hf',
+    { type: 'credit', amount: 100, currency: 'EUR' },
+    `/v1/accounts/${account}/transactions`,
+  );
+  const hold = { amount: 30, currency: 'EUR', expiresInSeconds: 60 };
+  let holdId = '';
+  const place = await roundTrips(async () => {
+    holdId = JSON.parse((await send('rt-h1', hold, `/v1/accounts/${account}/holds`)).body).id;
+  });
+  const replay = await roundTrips(() => send('rt-h1', hold, `/v1/accounts/${account}/holds`));
+  const capture = await roundTrips(() => send('rt-c1', {}, `/v1/holds/${holdId}/captures`));
+  expect(place).toEqual(['TransactWriteItemsCommand']);
+  expect(replay).toEqual(['TransactWriteItemsCommand']);
+  expect(capture).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+});

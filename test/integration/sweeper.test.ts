@@ -97,8 +97,8 @@ const sweeperAt = (now: Date) => {
   return {
     metrics,
     sweep: composeSweeper({
-      config: testConfig({ tableName }),
       dynamo: client,
+      config: testConfig({ tableName }),
       clock: () => now,
       log: silent,
       metrics,

@@ -18,7 +18,15 @@ export const OWNER = 'export-owner';
 export async function seedAccount(client: DynamoDBClient, tableName: string): Promise<string> {
   const id = randomUUID();
   const at = '2026-01-01T00:00:00.000Z';
-  const account = { id, ownerId: OWNER, currency: 'EUR', balance: 0, createdAt: at, updatedAt: at };
+  const account = {
+    id,
+    ownerId: OWNER,
+    currency: 'EUR',
+    balance: 0,
+    available: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
   await client.send(
     new TransactWriteItemsCommand({ TransactItems: [newAccountItem(tableName, account)] }),
   );

@@ -4,7 +4,9 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 export interface EventSpec {
   id?: string;
   source?: string;
-  type?: 'ledger.credit.v1' | 'ledger.debit.v1';
+  type?: 'ledger.credit.v1' | 'ledger.debit.v1' | 'ledger.transfer.v1';
+  /** `data.toAccountId` of a transfer. */
+  toAccountId?: string;
   subject: string;
   sequence?: number | string;
   amount?: number;
@@ -24,6 +26,7 @@ export function ledgerEvent(spec: EventSpec): Record<string, unknown> {
     time: '2026-11-29T10:00:00Z',
     datacontenttype: 'application/json',
     data: {
+      ...(spec.toAccountId === undefined ? {} : { toAccountId: spec.toAccountId }),
       amount: spec.amount ?? 100,
       currency: spec.currency ?? 'EUR',
       ...(spec.paymentId === undefined ? {} : { paymentId: spec.paymentId }),

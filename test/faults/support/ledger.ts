@@ -28,6 +28,8 @@ export interface LedgerUnderFaults {
 
 export interface Verify {
   balance(accountId: string): Promise<number>;
+  /** `balance` and `available` (docs/contract.md §11). */
+  money(accountId: string): Promise<{ balance: number; available: number }>;
   /** Every entry of the account, all pages. */
   entries(accountId: string): Promise<Record<string, unknown>[]>;
 }
@@ -64,11 +66,14 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
 function verifier(app: HttpHandler): Verify {
   return {
     async balance(accountId) {
+      return (await this.money(accountId)).balance;
+    },
+    async money(accountId) {
       const res = await app(
         httpEvent('GET', `/v1/accounts/${accountId}`, { principal: PRINCIPAL }),
       );
       if (res.statusCode !== 200) throw new Error(`GET account: ${res.statusCode} ${res.body}`);
-      return (JSON.parse(res.body) as { balance: number }).balance;
+      return JSON.parse(res.body) as { balance: number; available: number };
     },
     async entries(accountId) {
       const items: Record<string, unknown>[] = [];

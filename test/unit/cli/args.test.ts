@@ -158,7 +158,28 @@ describe('send-event arguments', () => {
     );
     expect(() =>
       parseSendEventArgs(['--account', 'a', '--amount', '1', '--type', 'x'], {}),
-    ).toThrow('--type must be one of credit, debit');
+    ).toThrow('--type must be one of credit, debit, transfer');
+  });
+
+  it('builds a ledger.transfer.v1 with --to, and refuses --to without --type transfer', () => {
+    const args = parseSendEventArgs(
+      ['--type', 'transfer', '--account', 'a', '--to', 'b', '--amount', '300'],
+      {},
+      now,
+    );
+    expect(args).toMatchObject({
+      event: {
+        type: 'ledger.transfer.v1',
+        subject: 'a',
+        data: { toAccountId: 'b', amount: 300, currency: 'EUR' },
+      },
+    });
+    expect(() =>
+      parseSendEventArgs(['--type', 'transfer', '--account', 'a', '--amount', '1'], {}),
+    ).toThrow('--to <account id> goes with --type transfer');
+    expect(() => parseSendEventArgs(['--account', 'a', '--to', 'b', '--amount', '1'], {})).toThrow(
+      '--to <account id> goes with --type transfer',
+    );
   });
 });
 

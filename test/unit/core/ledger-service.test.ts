@@ -11,6 +11,7 @@ const account: AccountRecord = {
   ownerId: 'alice',
   currency: 'EUR',
   balance: 10,
+  available: 10,
   createdAt: 'x',
   updatedAt: 'x',
 };
@@ -43,7 +44,7 @@ describe('LedgerService decisions', () => {
     expect(claim?.expiresAt).toBe(Math.floor(ctx.now.getTime() / 1000) + 60);
     expect(claim?.response.body).toBe(res.body);
     expect(entry).toMatchObject({ id: 'e1', origin: 'http', accountId: 'a1' });
-    expect(guard).toEqual({ ownerId: 'alice', currency: 'EUR', requireBalanceAtLeast: 50 });
+    expect(guard).toEqual({ ownerId: 'alice', currency: 'EUR', requireAvailableAtLeast: 50 });
   });
 
   it('replays a claim with the same fingerprint and refuses another', async () => {
@@ -119,7 +120,10 @@ describe('LedgerService decisions', () => {
   });
 
   it('refuses to invent a rejection when the guard failed on a state that satisfies it', async () => {
-    const port = fakePort({ kind: 'account_rejected', account: { ...account, balance: 500 } });
+    const port = fakePort({
+      kind: 'account_rejected',
+      account: { ...account, balance: 500, available: 500 },
+    });
     await expect(service(port).postTransaction(ctx, 'a1', debit, debit)).rejects.toMatchObject({
       code: 'internal',
     });

@@ -8,10 +8,11 @@ const account: AccountRecord = {
   ownerId: 'alice',
   currency: 'EUR',
   balance: 10,
+  available: 10,
   createdAt: 'x',
   updatedAt: 'x',
 };
-const debit = { ownerId: 'alice', currency: 'EUR', requireBalanceAtLeast: 50 };
+const debit = { ownerId: 'alice', currency: 'EUR', requireAvailableAtLeast: 50 };
 
 describe('explainPostingRejection: one judgement for HTTP, events and the export fee', () => {
   it.each([
@@ -30,9 +31,15 @@ describe('explainPostingRejection: one judgement for HTTP, events and the export
     ],
     ['no cover', { kind: 'account_rejected', account }, debit, 'insufficient_funds'],
     [
+      'a balance that covers it but money on hold (available decides)',
+      { kind: 'account_rejected', account: { ...account, balance: 500, available: 10 } },
+      debit,
+      'insufficient_funds',
+    ],
+    [
       'no cover, for an event (no owner to check)',
       { kind: 'account_rejected', account: { ...account, ownerId: 'producer' } },
-      { currency: 'EUR', requireBalanceAtLeast: 50 },
+      { currency: 'EUR', requireAvailableAtLeast: 50 },
       'insufficient_funds',
     ],
     ['a used paymentId', { kind: 'payment_id_taken' }, debit, 'payment_id_conflict'],
@@ -50,7 +57,7 @@ describe('explainPostingRejection: one judgement for HTTP, events and the export
     ],
     [
       'a state that satisfies the guard',
-      { kind: 'account_rejected', account: { ...account, balance: 500 } },
+      { kind: 'account_rejected', account: { ...account, balance: 500, available: 500 } },
       debit,
       'internal',
     ],
@@ -64,6 +71,6 @@ describe('explainPostingRejection: one judgement for HTTP, events and the export
       LedgerRejection;
     expect(recorded(account)).toBe(true);
     expect(recorded(undefined)).toBe(false);
-    expect(recorded({ ...account, balance: 500 })).toBe(false);
+    expect(recorded({ ...account, balance: 500, available: 500 })).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
+import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import {
   type EventLedgerPort,
   EventService,
   type EventWriteResult,
 } from '../../../functions/core/event-service';
-import { createEventsConsumer } from '../../../functions/events/consumer';
+import { createEventsConsumer, lanesOf } from '../../../functions/events/consumer';
 import type { Log } from '../../../functions/observability/log';
 import type { DeadLetter } from '../../../functions/queue/dead-letter';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
@@ -18,6 +19,8 @@ function harness(write: (accountId: string) => Promise<EventWriteResult>) {
   const port: EventLedgerPort = {
     getSequence: async () => undefined,
     applyEvent: async (_claim, entry) => write(entry.accountId),
+    getAccount: async () => undefined,
+    applyTransfer: async () => ({ kind: 'committed' }),
   };
   const handle = createEventsConsumer({
     events: new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} }),
@@ -72,7 +75,15 @@ describe('events consumer', () => {
     [
       {
         kind: 'account_rejected',
-        account: { id: A, ownerId: 'o', currency: 'USD', balance: 0, createdAt: '', updatedAt: '' },
+        account: {
+          id: A,
+          ownerId: 'o',
+          currency: 'USD',
+          balance: 0,
+          available: 0,
+          createdAt: '',
+          updatedAt: '',
+        },
       },
       'currency_mismatch',
     ],
@@ -88,7 +99,15 @@ describe('events consumer', () => {
   it('dead-letters an overdraft as insufficient_funds', async () => {
     const { handle, letters } = harness(async () => ({
       kind: 'account_rejected',
-      account: { id: A, ownerId: 'o', currency: 'EUR', balance: 5, createdAt: '', updatedAt: '' },
+      account: {
+        id: A,
+        ownerId: 'o',
+        currency: 'EUR',
+        balance: 5,
+        available: 5,
+        createdAt: '',
+        updatedAt: '',
+      },
     }));
     await handle(
       sqsEvent(sqsRecord(ledgerEvent({ subject: A, type: 'ledger.debit.v1', amount: 6 }))),
@@ -99,7 +118,15 @@ describe('events consumer', () => {
   it('retries, never dead-letters, when the account guard fails on a state that satisfies it', async () => {
     const { handle, letters } = harness(async () => ({
       kind: 'account_rejected',
-      account: { id: A, ownerId: 'o', currency: 'EUR', balance: 500, createdAt: '', updatedAt: '' },
+      account: {
+        id: A,
+        ownerId: 'o',
+        currency: 'EUR',
+        balance: 500,
+        available: 500,
+        createdAt: '',
+        updatedAt: '',
+      },
     }));
     const res = await handle(sqsEvent(sqsRecord(ledgerEvent({ subject: A }), 'odd')));
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'odd' }]);
@@ -133,5 +160,28 @@ describe('events consumer', () => {
         missing: [1, 2],
       }),
     );
+  });
+});
+
+describe('lanesOf: records that touch a common account share a lane', () => {
+  const C = '66666666-6666-4666-8666-666666666666';
+  const D = '77777777-7777-4777-8777-777777777777';
+  const ids = (lanes: SQSRecord[][]) => lanes.map((lane) => lane.map((r) => r.messageId));
+
+  it('joins the lanes of both accounts of a transfer, transitively, keeping batch order', () => {
+    const records = [
+      sqsRecord(ledgerEvent({ subject: A }), 'credit-a'),
+      sqsRecord(ledgerEvent({ subject: C }), 'credit-c'),
+      sqsRecord(ledgerEvent({ subject: B }), 'credit-b'),
+      sqsRecord(ledgerEvent({ type: 'ledger.transfer.v1', subject: B, toAccountId: A }), 'b-to-a'),
+      sqsRecord(ledgerEvent({ subject: D.toUpperCase() }), 'credit-d'),
+      sqsRecord(ledgerEvent({ type: 'ledger.transfer.v1', subject: D, toAccountId: B }), 'd-to-b'),
+      sqsRecord('not json', 'poison'),
+    ];
+    expect(ids(lanesOf(records))).toEqual([
+      ['credit-a', 'credit-b', 'b-to-a', 'credit-d', 'd-to-b'],
+      ['credit-c'],
+      ['poison'],
+    ]);
   });
 });

@@ -80,3 +80,33 @@ describe('parseLedgerEvent', () => {
     if (!parsed.ok) expect(parsed.detail.length).toBeGreaterThan(0);
   });
 });
+
+describe('parseLedgerEvent: ledger.transfer.v1 (docs/contract.md §10)', () => {
+  const to = '44444444-4444-4444-8444-444444444444';
+  const transfer = ledgerEvent({ type: 'ledger.transfer.v1', id: 't1', subject, toAccountId: to });
+
+  it('maps subject to the source and data.toAccountId to the destination', () => {
+    expect(parseLedgerEvent(JSON.stringify(transfer))).toMatchObject({
+      ok: true,
+      event: { type: 'transfer', accountId: subject, toAccountId: to, amount: 100 },
+    });
+  });
+
+  it.each([
+    ['no destination', ledgerEvent({ type: 'ledger.transfer.v1', subject })],
+    [
+      'the subject as destination (any case)',
+      { ...transfer, data: { ...(transfer.data as object), toAccountId: subject.toUpperCase() } },
+    ],
+    [
+      'a destination that is no account id',
+      { ...transfer, data: { ...(transfer.data as object), toAccountId: 'acct-2' } },
+    ],
+    ['a destination on a credit', ledgerEvent({ subject, toAccountId: to })],
+  ])('rejects %s as schema_invalid', (_name, body) => {
+    expect(parseLedgerEvent(JSON.stringify(body))).toMatchObject({
+      ok: false,
+      code: 'schema_invalid',
+    });
+  });
+});

@@ -31,6 +31,8 @@ it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageV
         applyEvent: async () => {
           throw storageError(refused);
         },
+        getAccount: async () => undefined,
+        applyTransfer: async () => ({ kind: 'committed' }),
       },
       { inboxRetentionSeconds: 60 },
     ),
@@ -58,6 +60,8 @@ it('does not count other storage failures as validation errors', async () => {
         applyEvent: async () => {
           throw new Error('throttled');
         },
+        getAccount: async () => undefined,
+        applyTransfer: async () => ({ kind: 'committed' }),
       },
       { inboxRetentionSeconds: 60 },
     ),

@@ -173,6 +173,8 @@ describe('callback outcome telemetry', () => {
       ledger: unused,
       tasks: unused,
       results: unused,
+      transfers: unused,
+      holds: unused,
       callbacks,
       callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
       config: testConfig(),
@@ -191,6 +193,8 @@ describe('callback outcome telemetry', () => {
       ledger: {} as never,
       tasks: {} as never,
       results: {} as never,
+      transfers: {} as never,
+      holds: {} as never,
       callbacks: {
         findExecution: async () => ({ execution, task: task(executionId) }),
         applyCallback: async () => 'committed',
@@ -224,6 +228,8 @@ describe('ledger event telemetry', () => {
             write === 'unknown'
               ? { kind: 'account_rejected', account: undefined }
               : { kind: write },
+          getAccount: async () => undefined,
+          applyTransfer: async () => ({ kind: 'committed' }),
         },
         { inboxRetentionSeconds: 60 },
       ),

@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UnavailableError } from '../../../functions/core/errors';
@@ -45,4 +47,23 @@ it('gives up on a stalled DynamoDB after its attempts, with an error that maps t
 
 it('bounds one DynamoDB call, all attempts included, below the functions’ timeout', () => {
   expect(MAX_DYNAMODB_CALL_MS).toBeLessThan(LEDGER_FUNCTION_TIMEOUT.toMilliseconds());
+});
+
+it('is how every Lambda entry point builds its DynamoDB client (no unbounded client)', () => {
+  const functionsDir = join(import.meta.dirname, '..', '..', '..', 'functions');
+  const handlers = readdirSync(functionsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(functionsDir, entry.name, 'handler.ts'))
+    .flatMap((path) => {
+      try {
+        return [{ path, source: readFileSync(path, 'utf8') }];
+      } catch {
+        return [];
+      }
+    })
+    .filter(({ source }) => source.includes('DynamoDB') || source.includes('dynamo'));
+  expect(handlers.length).toBeGreaterThanOrEqual(4);
+  const unbounded = handlers.filter(({ source }) => source.includes('new DynamoDBClient('));
+  expect(unbounded.map(({ path }) => path)).toEqual([]);
+  for (const { source } of handlers) expect(source).toContain('createDynamoClient(');
 });

@@ -7,7 +7,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { InboxClaim, SequenceWrite } from '../../../functions/core/event-service';
-import type { LedgerEntry } from '../../../functions/core/model';
+import type { PostingEntry } from '../../../functions/core/model';
 import { createEventStore } from '../../../functions/store/event-store';
 
 const ddb = mockClient(DynamoDBClient);
@@ -17,7 +17,7 @@ const store = createEventStore({
   retry: { sleep: async () => {}, maxAttempts: 2 },
 });
 const claim: InboxClaim = { source: 'urn:a', id: 'e1', nowSeconds: 100, expiresAt: 200 };
-const entry: LedgerEntry = {
+const entry: PostingEntry = {
   id: 'x1',
   accountId: 'a1',
   type: 'credit',

@@ -13,7 +13,7 @@ import {
   InternalError,
   UnavailableError,
 } from '../../../functions/core/errors';
-import type { LedgerEntry } from '../../../functions/core/model';
+import type { PostingEntry } from '../../../functions/core/model';
 import type { IdempotencyClaim } from '../../../functions/core/ports';
 import { createLedgerStore } from '../../../functions/store/ledger-store';
 
@@ -33,7 +33,7 @@ const claim: IdempotencyClaim = {
   nowSeconds: 1000,
   response: { statusCode: 201, body: '{"id":"e1"}' },
 };
-const entry: LedgerEntry = {
+const entry: PostingEntry = {
   id: 'e1',
   accountId: 'a1',
   type: 'debit',
@@ -43,7 +43,7 @@ const entry: LedgerEntry = {
   origin: 'http',
   createdAt: '2026-11-29T10:00:00.000Z',
 };
-const guard = { ownerId: 'alice', currency: 'EUR', requireBalanceAtLeast: 50 };
+const guard = { ownerId: 'alice', currency: 'EUR', requireAvailableAtLeast: 50 };
 const account = {
   pk: 'ACCOUNT#a1',
   sk: 'ACCOUNT',
@@ -87,9 +87,20 @@ describe('postEntry builds ONE transaction', () => {
     );
     expect(claimPut?.Put?.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
     expect(claimPut?.Put?.Item?.expiresAt).toEqual({ N: '2000' });
-    expect(update?.Update?.ConditionExpression).toContain('#balance >= :required');
+    // The guard is the effective available balance (docs/contract.md §11): `available`, or
+    // `balance` on an account from before holds; both move by the same delta.
+    expect(update?.Update?.ConditionExpression).toContain(
+      '(attribute_exists(#available) AND #available >= :required)',
+    );
+    expect(update?.Update?.ConditionExpression).toContain(
+      '(attribute_not_exists(#available) AND #balance >= :required)',
+    );
     expect(update?.Update?.ConditionExpression).toContain('#ownerId = :ownerId');
-    expect(update?.Update?.ExpressionAttributeValues?.[':delta']).toEqual({ N: '-50' });
+    expect(update?.Update?.UpdateExpression).toContain(
+      '#available = if_not_exists(#available, #balance) + :availableDelta',
+    );
+    expect(update?.Update?.ExpressionAttributeValues?.[':balanceDelta']).toEqual({ N: '-50' });
+    expect(update?.Update?.ExpressionAttributeValues?.[':availableDelta']).toEqual({ N: '-50' });
     expect(entryPut?.Put?.Item?.sk).toEqual({ S: 'ENTRY#2026-11-29T10:00:00.000Z#e1' });
     expect(paymentPut?.Put?.Item?.pk).toEqual({ S: 'PAYMENT#a1#p1' });
     expect(paymentPut?.Put?.Item?.expiresAt).toBeUndefined();

@@ -35,7 +35,15 @@ it("reuses the attempt's ClientRequestToken when the SDK retries a lost response
       expiresAt: 2,
       response: { statusCode: 201, body: '{}' },
     },
-    { id: 'a', ownerId: 'o', currency: 'EUR', balance: 0, createdAt: 'x', updatedAt: 'x' },
+    {
+      id: 'a',
+      ownerId: 'o',
+      currency: 'EUR',
+      balance: 0,
+      available: 0,
+      createdAt: 'x',
+      updatedAt: 'x',
+    },
   );
   expect(result).toEqual({ kind: 'committed' });
   expect(calls).toBe(2);

@@ -56,7 +56,7 @@ const exportRequest = {
     origin: 'http' as const,
     createdAt: at,
   },
-  guard: { ownerId: task.ownerId, currency: 'EUR', requireBalanceAtLeast: 100 },
+  guard: { ownerId: task.ownerId, currency: 'EUR', requireAvailableAtLeast: 100 },
 };
 const cancel = (...codes: string[]) =>
   new TransactionCanceledException({

@@ -1,0 +1,49 @@
+import type { TransferPort, TransferWriteResult } from '../core/transfer-service';
+import { claimItem, toIdempotencyRecord, unexpectedFailure } from './items';
+import { keys } from './keys';
+import { createLedgerStore } from './ledger-store';
+import { getItem } from './reads';
+import { retryPolicy, type StoreOptions, type TransactPart, transactWithRetry } from './transact';
+import {
+  type TransferRole,
+  toTransferRecord,
+  transferParts,
+  transferRejection,
+} from './transfer-items';
+
+type Role = TransferRole | 'claim';
+
+/**
+ * The DynamoDB adapter for HTTP transfers (docs/contract.md §10). A first request, its replay
+ * and a reused key each cost ONE TransactWriteItems: the claim's ALL_OLD answers the latter two.
+ */
+export function createTransferStore(options: StoreOptions): TransferPort {
+  const { client, tableName } = options;
+  const retry = retryPolicy(options);
+  const ledger = createLedgerStore(options);
+  const claimed = (failed: ReadonlyMap<Role, Record<string, unknown> | undefined>) => {
+    const record = failed.get('claim');
+    return record ? { kind: 'claimed' as const, record: toIdempotencyRecord(record) } : undefined;
+  };
+
+  return {
+    async transfer(claim, write): Promise<TransferWriteResult> {
+      const parts: TransactPart<Role>[] = [
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+        ...transferParts(tableName, write),
+      ];
+      const outcome = await transactWithRetry(client, parts, retry);
+      if (outcome.kind === 'committed') return outcome;
+      const result = claimed(outcome.failed) ?? transferRejection(outcome.failed);
+      if (!result) throw unexpectedFailure(outcome.failed);
+      return result;
+    },
+
+    recordResponse: (claim) => ledger.recordResponse(claim),
+
+    async getTransfer(transferId) {
+      const item = await getItem(client, tableName, keys.transfer(transferId));
+      return item ? toTransferRecord(item) : undefined;
+    },
+  };
+}
