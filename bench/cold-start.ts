@@ -44,6 +44,8 @@ const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   EXPORT_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/export-jobs',
   CALLBACK_SECRETS_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:callbacks-AbCdEf',
   EXPORT_BUCKET_NAME: 'ledger-exports',
+  EXPORT_BUCKET: 'ledger-exports',
+  API_URL: 'https://abc123.execute-api.us-east-1.amazonaws.com',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
@@ -63,17 +65,21 @@ export interface ColdStartResult extends BundleUnderTest {
   readonly initMedianMs: number;
 }
 
-/** Every `functions/<name>/handler.ts` is a Lambda entry point. */
+/** Every `functions/<name>/handler.ts` (and `functions/workers/<name>/handler.ts`) is a Lambda entry point. */
 export function lambdaEntries(): string[] {
-  return readdirSync(join(REPO_ROOT, 'functions'))
+  const functions = join(REPO_ROOT, 'functions');
+  const workers = existsSync(join(functions, 'workers'))
+    ? readdirSync(join(functions, 'workers')).map((name) => `workers/${name}`)
+    : [];
+  return [...readdirSync(functions), ...workers]
     .map(handlerEntry)
     .filter((entry) => existsSync(entry))
     .sort();
 }
 
-/** The export worker's budget is larger than every other function's. */
+/** The export worker's budget is larger than every other function's (judged inside the repo). */
 export function budgetBytesOf(entry: string): number {
-  return /export|worker/i.test(entry)
+  return relative(REPO_ROOT, entry).startsWith(join('functions', 'workers', 'export'))
     ? BUNDLE_BUDGET_BYTES.exportWorker
     : BUNDLE_BUDGET_BYTES.default;
 }

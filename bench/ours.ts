@@ -23,6 +23,10 @@ export function benchConfig(tableName: string, localCache = false): ServiceConfi
     inboxRetentionSeconds: 3600,
     exportFee: 100,
     callbackApplicationId: 'bench',
+    exportExecutionTimeoutSeconds: 900,
+    maxRerunsPerTask: 20,
+    exportRetentionDays: 7,
+    exportBucket: 'ledger-exports',
   };
 }
 

@@ -5,12 +5,10 @@ import { keygenCommand } from './commands/keygen';
 import { redriveCommand } from './commands/redrive';
 import { sendEventCommand } from './commands/send-event';
 import { tailCommand } from './commands/tail';
-import { workerCommand } from './commands/worker';
 import { CliError, UsageError } from './errors';
 
 export const COMMANDS: readonly Command[] = [
   demoCommand,
-  workerCommand,
   callbackCommand,
   keygenCommand,
   sendEventCommand,

@@ -201,6 +201,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tasks/{taskId}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The current execution's export file: format, rows (the CSV header excluded), bytes, lowercase hex SHA-256 and a presigned GET valid 15 minutes. */
+        get: operations["getTaskResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks/{taskId}/reruns": {
         parameters: {
             query?: never;
@@ -403,14 +420,28 @@ export interface components {
                 gaps: number[];
                 gapsTruncated: boolean;
                 /** Format: date-time */
+                deadline?: string;
+                /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
                 updatedAt: string;
             }[];
+            executionsTruncated: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        ExportResult: {
+            /** @enum {string} */
+            format: "csv" | "json";
+            rows: number;
+            bytes: number;
+            sha256: string;
+            /** Format: uri */
+            url: string;
+            /** Format: date-time */
+            urlExpiresAt: string;
         };
         CreateTransfer: {
             /** Format: uuid */
@@ -532,6 +563,12 @@ export interface components {
                 /** @enum {string} */
                 status?: "CREATED" | "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "TIMED_OUT" | "CANCELING" | "CANCELED";
                 progress?: number;
+                result?: {
+                    key: string;
+                    rows: number;
+                    bytes: number;
+                    sha256: string;
+                };
             };
         } & {
             [key: string]: unknown;
@@ -1816,6 +1853,91 @@ export interface operations {
             };
         };
     };
+    getTaskResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result of the SUCCEEDED current execution */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportResult"];
+                };
+            };
+            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: unknown or owned by another principal */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description task_not_succeeded: the current execution has not SUCCEEDED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description result_expired: older than EXPORT_RETENTION_DAYS or gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable (has Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     rerunTask: {
         parameters: {
             query?: never;
@@ -1872,7 +1994,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description task_not_terminal or idempotency_key_in_use */
+            /** @description task_not_terminal, rerun_limit_reached (MAX_RERUNS_PER_TASK) or idempotency_key_in_use */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,10 @@
 import * as z from 'zod';
+import {
+  DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
+  DEFAULT_EXPORT_RETENTION_DAYS,
+  DEFAULT_MAX_RERUNS_PER_TASK,
+  LOCAL_EXPORT_BUCKET,
+} from './contract/exports';
 import { APPLICATION_ID_PATTERN } from './contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
@@ -20,6 +26,14 @@ export interface ServiceConfig {
   readonly exportFee: number;
   /** The application whose signed callbacks report on export executions (contract §7, §8). */
   readonly callbackApplicationId: string;
+  /** An execution not terminal this long after its creation times out (contract §12). */
+  readonly exportExecutionTimeoutSeconds: number;
+  /** Reruns a task accepts (contract §14). */
+  readonly maxRerunsPerTask: number;
+  /** Days an export object is kept; the result route answers 410 after them (contract §14). */
+  readonly exportRetentionDays: number;
+  /** The bucket holding export objects (contract §12). */
+  readonly exportBucket: string;
   /**
    * Answer replays and mismatches of keys this instance saw settle from memory
    * (`IDEMPOTENCY_LOCAL_CACHE=off` disables it; docs/contract.md §4). @default true
@@ -44,11 +58,20 @@ export interface DispatcherConfig extends ServiceConfig {
   readonly exportJobsQueueUrl: string;
 }
 
+export interface ExportWorkerConfig extends ServiceConfig {
+  /** Base URL of the HTTP API: the worker's signed callbacks go to its callback path. */
+  readonly apiUrl: string;
+  /** The export application's signing secrets (contract §7, §12). */
+  readonly callbackSecrets: CallbackSecretsSource;
+}
+
 /** Each Lambda function's configuration; a new function adds its entry here and below. */
 export interface FunctionConfigs {
   readonly http: HttpConfig;
   readonly events: EventsConfig;
   readonly dispatcher: DispatcherConfig;
+  readonly exportWorker: ExportWorkerConfig;
+  readonly sweeper: ServiceConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -66,29 +89,45 @@ const serviceEnv = z.object({
     .string()
     .regex(APPLICATION_ID_PATTERN, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
     .default(DEFAULT_CALLBACK_APPLICATION_ID),
+  EXPORT_EXECUTION_TIMEOUT_SECONDS: positiveInt(DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS),
+  MAX_RERUNS_PER_TASK: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .default(DEFAULT_MAX_RERUNS_PER_TASK),
+  EXPORT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(DEFAULT_EXPORT_RETENTION_DAYS),
+  EXPORT_BUCKET: z.string().min(3).max(63).default(LOCAL_EXPORT_BUCKET),
   IDEMPOTENCY_LOCAL_CACHE: z.enum(['on', 'off']).default('on'),
 });
 
+const callbackSecretsEnv = z
+  .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
+  .transform((e, ctx): Omit<HttpConfig, keyof ServiceConfig> => {
+    if (e.CALLBACK_SECRETS_ARN) return { callbackSecrets: { secretArn: e.CALLBACK_SECRETS_ARN } };
+    const path = e.CALLBACK_SECRETS ? 'CALLBACK_SECRETS' : 'CALLBACK_SECRETS_ARN';
+    try {
+      if (e.CALLBACK_SECRETS)
+        return { callbackSecrets: { document: parseSecretMap(e.CALLBACK_SECRETS) } };
+      ctx.addIssue({
+        code: 'custom',
+        path: [path],
+        message: 'set CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS)',
+      });
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: [path], message: (error as Error).message });
+    }
+    return z.NEVER;
+  });
+
 /** Each function's own variables, read into the fields its configuration adds. */
 const functionEnv = {
-  http: z
-    .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
-    .transform((e, ctx): Omit<HttpConfig, keyof ServiceConfig> => {
-      if (e.CALLBACK_SECRETS_ARN) return { callbackSecrets: { secretArn: e.CALLBACK_SECRETS_ARN } };
-      const path = e.CALLBACK_SECRETS ? 'CALLBACK_SECRETS' : 'CALLBACK_SECRETS_ARN';
-      try {
-        if (e.CALLBACK_SECRETS)
-          return { callbackSecrets: { document: parseSecretMap(e.CALLBACK_SECRETS) } };
-        ctx.addIssue({
-          code: 'custom',
-          path: [path],
-          message: 'set CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS)',
-        });
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', path: [path], message: (error as Error).message });
-      }
-      return z.NEVER;
-    }),
+  http: callbackSecretsEnv,
   events: z
     .object({ DLQ_URL: queueUrl('DLQ_URL') })
     .transform((e): Omit<EventsConfig, keyof ServiceConfig> => ({ deadLetterQueueUrl: e.DLQ_URL })),
@@ -97,6 +136,16 @@ const functionEnv = {
       exportJobsQueueUrl: e.EXPORT_JOBS_QUEUE_URL,
     }),
   ),
+  exportWorker: z
+    .object({ API_URL: z.url({ error: 'API_URL must be the HTTP API base URL' }) })
+    .and(callbackSecretsEnv)
+    .transform(
+      (e): Omit<ExportWorkerConfig, keyof ServiceConfig> => ({
+        apiUrl: e.API_URL.replace(/\/+$/, ''),
+        callbackSecrets: e.callbackSecrets,
+      }),
+    ),
+  sweeper: z.object({}),
 } satisfies Record<FunctionName, z.ZodType>;
 
 type Env = Record<string, string | undefined>;
@@ -122,6 +171,10 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     inboxRetentionSeconds: e.INBOX_RETENTION_SECONDS,
     exportFee: e.EXPORT_FEE,
     callbackApplicationId: e.CALLBACK_APPLICATION_ID,
+    exportExecutionTimeoutSeconds: e.EXPORT_EXECUTION_TIMEOUT_SECONDS,
+    maxRerunsPerTask: e.MAX_RERUNS_PER_TASK,
+    exportRetentionDays: e.EXPORT_RETENTION_DAYS,
+    exportBucket: e.EXPORT_BUCKET,
     idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
   };
   return own === undefined ? config : { ...config, ...own.data };

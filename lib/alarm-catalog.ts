@@ -30,7 +30,9 @@ export const ALARM_SLUGS = {
   tableSystemErrors: 'table-system-errors',
   storageThrottle: 'storage-throttle-retries',
   storageValidation: 'storage-validation-errors',
+  exportWorkerErrors: 'export-worker-errors',
   sweeperErrors: 'sweeper-errors',
+  overdueExecutions: 'executions-overdue',
   sweeperBehind: 'sweeper-behind',
 } as const;
 
@@ -103,15 +105,6 @@ export const DISPATCHER_ERRORS_DESCRIPTION = [
   'out of memory). Lambda retries the stream batch from the same record, in order, so export',
   'jobs are delayed, not lost; if it keeps failing, outbox-dispatcher-behind follows. First: run',
   'the runbook query on the dispatcher log group and compare with the last deployment.',
-].join(' ');
-
-/** Shown on the sweeper's Errors alarm. */
-export const SWEEPER_ERRORS_DESCRIPTION = [
-  'The sweeper failed at least one whole run in 5 minutes (crash at cold start, 60 s timeout, out',
-  'of memory, or an unreadable due index). Expired holds stay unreleased until a run succeeds:',
-  'their money is not available to their owners, although captures and voids already refuse them',
-  '(hold_expired). Runs are idempotent; the next scheduled run retries everything still due.',
-  'First: run the runbook query on the sweeper log group and compare with the last deployment.',
 ].join(' ');
 
 /** Shown on the sweeper-behind alarm; `thresholdSeconds` is its threshold. */
@@ -200,3 +193,33 @@ export const STORAGE_VALIDATION_DESCRIPTION = [
   'ledger event" (its errorMessage names the limit), add that check to the event schema and',
   'deploy; then redrive ledger-events-dlq (the inbox dedups, so nothing applies twice).',
 ].join(' ');
+
+/** Shown on the export worker's Errors alarm. */
+export const EXPORT_WORKER_ERRORS_DESCRIPTION = [
+  'The export worker failed at least one whole invocation in 5 minutes (a crash at cold start,',
+  'its timeout, running out of memory). The job comes back after the visibility timeout and,',
+  'after 5 receives, lands in export-jobs-dlq; its execution times out at its deadline and the',
+  'customer can rerun the task. Exports that fail inside a run are not counted here (see the',
+  'ExportFailed metric). First: run the runbook query on the worker log group and compare with',
+  'the last deployment.',
+].join(' ');
+
+/** Shown on the sweeper's Errors alarm. */
+export const SWEEPER_ERRORS_DESCRIPTION = [
+  'The sweeper failed at least one whole run in 5 minutes (crash at cold start, 60 s timeout, out',
+  'of memory, or an unreadable due index). While it fails, expired holds keep their amount out of',
+  'available (captures and voids already refuse them: hold_expired) and executions past their',
+  'deadline stay non-terminal (their tasks cannot be rerun). Runs are idempotent; the next',
+  'scheduled run retries everything still due, so nothing is lost. First: run the runbook query',
+  'on the sweeper log group and compare with the last deployment.',
+].join(' ');
+
+/** Shown on the overdue-executions alarm. */
+export function overdueExecutionsDescription(threshold: Duration): string {
+  return [
+    `An export execution has been past its deadline for more than ${threshold.toMinutes()} minutes without being`,
+    'timed out (metric SweepOldestDueAgeSeconds, kind execution): the sweeper runs but cannot settle it,',
+    'so its task stays behind task_not_terminal. First: look in the sweeper log group for "sweep',
+    'could not settle an item" with kind execution and the execution pk.',
+  ].join(' ');
+}

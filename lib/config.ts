@@ -1,4 +1,10 @@
 import * as z from 'zod';
+import {
+  DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
+  DEFAULT_EXPORT_RETENTION_DAYS,
+  DEFAULT_MAX_RERUNS_PER_TASK,
+  EXPORT_WORKER_TIMEOUT_SECONDS,
+} from '../functions/contract/exports';
 import { APPLICATION_ID_PATTERN } from '../functions/contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
@@ -59,6 +65,12 @@ export interface LedgerConfig {
   readonly inboxRetentionSeconds: number;
   /** Fee debited per export task, in minor units. */
   readonly exportFee: number;
+  /** An execution's deadline after its creation; at least twice the worker's timeout. */
+  readonly exportExecutionTimeoutSeconds: number;
+  /** Reruns a task accepts before `409 rerun_limit_reached`. */
+  readonly maxRerunsPerTask: number;
+  /** Days the export bucket keeps a file (its lifecycle rule) and the result route serves it. */
+  readonly exportRetentionDays: number;
   /** Most ledger events per consumer invocation (SQS batch size), 1–10. */
   readonly eventsBatchSize: number;
   /** Most concurrent consumer invocations (event source maximum concurrency), 2–1000. */
@@ -213,6 +225,10 @@ const contextShape = {
   idempotencyRetentionSeconds: positiveInteger(),
   inboxRetentionSeconds: positiveInteger(),
   exportFee: positiveInteger(),
+  // Lambda allows 900 s; the worker's timeout must be at most half the deadline (contract §14).
+  exportExecutionTimeoutSeconds: integerSetting(2 * EXPORT_WORKER_TIMEOUT_SECONDS, 86_400),
+  maxRerunsPerTask: integerSetting(0, 1000),
+  exportRetentionDays: integerSetting(1, 3650),
   // SQS batch size without a batching window (AWS: 1–10); larger batches need a window and more
   // function time than the consumer is sized for.
   eventsBatchSize: integerSetting(1, 10),
@@ -338,6 +354,10 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
       context.idempotencyRetentionSeconds ?? DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
     inboxRetentionSeconds: context.inboxRetentionSeconds ?? DEFAULT_INBOX_RETENTION_SECONDS,
     exportFee: context.exportFee ?? DEFAULT_EXPORT_FEE,
+    exportExecutionTimeoutSeconds:
+      context.exportExecutionTimeoutSeconds ?? DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
+    maxRerunsPerTask: context.maxRerunsPerTask ?? DEFAULT_MAX_RERUNS_PER_TASK,
+    exportRetentionDays: context.exportRetentionDays ?? DEFAULT_EXPORT_RETENTION_DAYS,
     eventsBatchSize: context.eventsBatchSize ?? DEFAULT_EVENTS_BATCH_SIZE,
     eventsMaxConcurrency: context.eventsMaxConcurrency ?? DEFAULT_EVENTS_MAX_CONCURRENCY,
     callbackApplicationId: context.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,

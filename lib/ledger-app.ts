@@ -46,17 +46,19 @@ export function createLedgerStacks(
     queueNamePrefix: `${config.stage}-`,
     eventsConsumerTimeout,
     callbackApplicationId: config.callbackApplicationId,
+    exportRetentionDays: config.exportRetentionDays,
   });
 
   const stateless = new StatelessStack(app, stackName(config.stage, 'stateless'), {
     env: options.env,
-    description: `idempotent-ledger (${config.stage}): functions, HTTP API, events consumer and outbox dispatcher`,
+    description: `idempotent-ledger (${config.stage}): functions, HTTP API, events consumer, outbox dispatcher, export worker and sweeper`,
     tags,
     table: stateful.table,
     eventQueues: stateful.eventQueues,
     exportJobQueues: stateful.exportJobQueues,
     outboxDispatchDeadLetterQueue: stateful.outboxDispatchDeadLetterQueue,
     callbackSecret: stateful.callbackSecret,
+    exportBucketName: stateful.exportBucketName,
     config,
     namePrefix: stagePrefix(config.stage),
     eventsConsumerTimeout,

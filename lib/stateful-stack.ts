@@ -1,8 +1,10 @@
 import { CfnOutput, type Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { CallbackSecrets } from './constructs/callback-secrets';
+import { ExportBucket, exportBucketName } from './constructs/export-bucket';
 import { ExportJobQueues, OutboxDispatchDeadLetterQueue } from './constructs/export-job-queues';
 import { LedgerEventQueues } from './constructs/ledger-event-queues';
 import { LedgerTable } from './constructs/ledger-table';
@@ -24,7 +26,8 @@ export interface StatefulStackProps extends StackProps {
   readonly removalPolicy?: RemovalPolicy;
 
   /**
-   * Prepended to every queue name (`<prefix>ledger-events`, `<prefix>export-jobs`, …).
+   * Prepended to every queue name (`<prefix>ledger-events`, `<prefix>export-jobs`, …) and the
+   * export bucket's name.
    * @default '' (no prefix)
    */
   readonly queueNamePrefix?: string;
@@ -48,23 +51,36 @@ export interface StatefulStackProps extends StackProps {
    * @default DEFAULT_CALLBACK_APPLICATION_ID ('export-worker')
    */
   readonly callbackApplicationId?: string;
+
+  /**
+   * Days the export bucket keeps a file before its lifecycle rule deletes it.
+   * @default DEFAULT_EXPORT_RETENTION_DAYS (7)
+   */
+  readonly exportRetentionDays?: number;
 }
 
 /**
  * Data resources that must outlive any deployment of the code: deployed rarely, retained on
- * delete: the table, every queue and the callback secret.
+ * delete: the table, every queue, the export bucket and the callback secret.
  */
 export class StatefulStack extends Stack {
   /** The single ledger table (pk/sk, TTL `expiresAt`, stream NEW_IMAGE). */
   readonly table: dynamodb.ITable;
   /** `ledger-events` and its DLQ. */
   readonly eventQueues: LedgerEventQueues;
-  /** `export-jobs` and its DLQ (outbound, consumed by external export workers). */
+  /** `export-jobs` and its DLQ (consumed by the export worker). */
   readonly exportJobQueues: ExportJobQueues;
   /** On-failure destination of the outbox dispatcher (`outbox-dispatch-dlq`). */
   readonly outboxDispatchDeadLetterQueue: OutboxDispatchDeadLetterQueue;
   /** Callback signing secrets, `{ "<applicationId>": ["<secret>", …] }`. */
   readonly callbackSecret: secretsmanager.ISecret;
+  /** The export files (`exports/<taskId>/<executionId>.<csv|jsonl>`), expired after the retention. */
+  readonly exportBucket: s3.IBucket;
+  /**
+   * The export bucket's name as both stacks derive it (pseudo parameters only, no reference to
+   * this stack): what the stateless stack names the bucket by.
+   */
+  readonly exportBucketName: string;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
@@ -98,6 +114,13 @@ export class StatefulStack extends Stack {
       removalPolicy,
     }).secret;
 
+    this.exportBucketName = exportBucketName(props.queueNamePrefix ?? '');
+    this.exportBucket = new ExportBucket(this, 'Exports', {
+      namePrefix: props.queueNamePrefix,
+      retentionDays: props.exportRetentionDays,
+      removalPolicy,
+    }).bucket;
+
     new CfnOutput(this, 'TableName', {
       description: 'Name of the ledger DynamoDB table',
       value: this.table.tableName,
@@ -122,6 +145,10 @@ export class StatefulStack extends Stack {
       description:
         'URL of the outbox-dispatch-dlq SQS queue (stream batches the dispatcher gave up on)',
       value: this.outboxDispatchDeadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'ExportBucketName', {
+      description: 'Name of the S3 bucket holding the export files (exports/ prefix)',
+      value: this.exportBucket.bucketName,
     });
     new CfnOutput(this, 'CallbackSecretArn', {
       description: 'ARN of the callback signing secret {"<applicationId>": ["<secret>", ...]}',

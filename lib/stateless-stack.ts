@@ -11,13 +11,16 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { EXPORT_KEY_PREFIX } from '../functions/contract/exports';
 import { QUEUE_NAMES } from '../functions/contract/names';
 import type { AlarmSlug } from './alarm-catalog';
 import type { LedgerConfig } from './config';
 import { OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME } from './constructs/export-job-queues';
+import { ExportWorker } from './constructs/export-worker';
 import type { LedgerEventQueuesRef } from './constructs/ledger-event-queues';
 import { LedgerEventsConsumer } from './constructs/ledger-events-consumer';
 import {
@@ -52,6 +55,18 @@ const HTTP_TABLE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ] as const;
 
+/**
+ * S3 actions of the HTTP function for results (docs/contract.md §12): `GetObject` on `exports/*`
+ * authorises the HEAD that tells a kept file from an expired one and the presigned GET it hands
+ * out; `ListBucket` makes S3 answer a missing key 404 (not 403), i.e. `410 result_expired`.
+ */
+const HTTP_RESULT_OBJECT_ACTIONS = ['s3:GetObject'] as const;
+const HTTP_RESULT_BUCKET_ACTIONS = ['s3:ListBucket'] as const;
+
+/** Why a role may name `exports/*` (cdk-nag AwsSolutions-IAM5). */
+export const EXPORT_OBJECTS_REASON =
+  'Export files are named by the service per execution (exports/<taskId>/<executionId>.<csv|jsonl>), so no fixed list of object ARNs exists; the grant is limited to the exports/ prefix of the one export bucket and to the object actions this function needs (the worker writes, the HTTP function reads).';
+
 export interface StatelessStackProps extends StackProps {
   /** The ledger table, owned by the stateful stack. */
   readonly table: dynamodb.ITable;
@@ -67,6 +82,12 @@ export interface StatelessStackProps extends StackProps {
 
   /** Callback signing secrets (`CALLBACK_SECRETS_ARN`), owned by the stateful stack. */
   readonly callbackSecret: secretsmanager.ISecret;
+
+  /**
+   * Name of the export files' bucket, owned by the stateful stack (`exportBucketName`): named,
+   * not referenced, so the grants on its `exports/` prefix are one fixed ARN.
+   */
+  readonly exportBucketName: string;
 
   /** The validated deployment configuration (`resolveLedgerConfig`, lib/config.ts). */
   readonly config: LedgerConfig;
@@ -93,8 +114,9 @@ export interface StatelessStackProps extends StackProps {
 }
 
 /**
- * Code and API: safe to destroy and redeploy at any time. The HTTP API, the SQS inbox consumer
- * and the outbox dispatcher, each as its own construct, and their alarms.
+ * Code and API: safe to destroy and redeploy at any time. The HTTP API, the SQS inbox consumer,
+ * the outbox dispatcher, the export worker and the sweeper, each as its own construct, and their
+ * alarms.
  */
 export class StatelessStack extends Stack {
   /** The function behind every HTTP route. */
@@ -105,7 +127,9 @@ export class StatelessStack extends Stack {
   readonly eventsConsumer: LedgerEventsConsumer;
   /** The outbox dispatcher (function + DynamoDB stream event source). */
   readonly outboxDispatcher: OutboxDispatcher;
-  /** Releases expired holds every minute (EventBridge schedule). */
+  /** The export worker (function + SQS event source on export-jobs). */
+  readonly exportWorker: ExportWorker;
+  /** The sweeper (function + one-minute schedule). */
   readonly sweeper: Sweeper;
   /** The alarm topic (KMS-encrypted, TLS only) and the house style of every alarm. */
   readonly operations: OperationsAlarms;
@@ -120,6 +144,8 @@ export class StatelessStack extends Stack {
     // refuses to remove an export this stack still imports. Pinned so a CDK default cannot flip it.
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { table, eventQueues, exportJobQueues, callbackSecret } = props;
+    const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', props.exportBucketName);
+    const exportObjects = exportBucket.arnForObjects(`${EXPORT_KEY_PREFIX}*`);
     const outboxDispatchDeadLetterQueue = props.outboxDispatchDeadLetterQueue;
     const { config } = props;
     // Read by `loadConfig` in every handler.
@@ -129,6 +155,14 @@ export class StatelessStack extends Stack {
       INBOX_RETENTION_SECONDS: String(config.inboxRetentionSeconds),
       EXPORT_FEE: String(config.exportFee),
       CALLBACK_APPLICATION_ID: config.callbackApplicationId,
+    };
+    // The export settings, for the functions that create executions or serve their files.
+    const exportEnvironment = {
+      ...serviceEnvironment,
+      EXPORT_EXECUTION_TIMEOUT_SECONDS: String(config.exportExecutionTimeoutSeconds),
+      MAX_RERUNS_PER_TASK: String(config.maxRerunsPerTask),
+      EXPORT_RETENTION_DAYS: String(config.exportRetentionDays),
+      EXPORT_BUCKET: exportBucket.bucketName,
     };
     const namePrefix = props.namePrefix ?? id;
     const functionDefaults: LedgerFunctionDefaults = {
@@ -147,7 +181,7 @@ export class StatelessStack extends Stack {
       // would take that much from the pool every other function in the account shares.
       reservedConcurrentExecutions: config.httpReservedConcurrency,
       // The handler refuses to start without a callback secret source.
-      environment: { ...serviceEnvironment, CALLBACK_SECRETS_ARN: callbackSecret.secretArn },
+      environment: { ...exportEnvironment, CALLBACK_SECRETS_ARN: callbackSecret.secretArn },
     });
     // Least privilege: explicit item-level actions on the table ARN only (the due index is the
     // sweeper's alone).
@@ -155,6 +189,11 @@ export class StatelessStack extends Stack {
     // The secret is encrypted with the AWS-managed key (aws/secretsmanager): no kms:Decrypt.
     this.httpFunction.allow('CallbackSecretRead', CALLBACK_SECRET_ACTIONS, [
       callbackSecret.secretArn,
+    ]);
+    this.httpFunction.allow('ExportResultsRead', HTTP_RESULT_OBJECT_ACTIONS, [exportObjects]);
+    this.httpFunction.acknowledgeWildcardResource(exportObjects, EXPORT_OBJECTS_REASON);
+    this.httpFunction.allow('ExportBucketList', HTTP_RESULT_BUCKET_ACTIONS, [
+      exportBucket.bucketArn,
     ]);
 
     this.httpApi = new LedgerHttpApi(this, 'HttpApi', {
@@ -188,6 +227,18 @@ export class StatelessStack extends Stack {
       reservedConcurrentExecutions: config.dispatcherReservedConcurrency,
     });
 
+    this.exportWorker = new ExportWorker(this, 'ExportWorker', {
+      functionDefaults,
+      table,
+      queue: exportJobQueues.queue,
+      bucket: exportBucket,
+      callbackSecret,
+      apiUrl: this.httpApi.url,
+      environment: exportEnvironment,
+      executionTimeoutSeconds: config.exportExecutionTimeoutSeconds,
+      exportObjectsReason: EXPORT_OBJECTS_REASON,
+    });
+
     this.sweeper = new Sweeper(this, 'Sweeper', {
       functionDefaults,
       table,
@@ -204,6 +255,7 @@ export class StatelessStack extends Stack {
       httpFunction: this.httpFunction,
       eventsConsumer: this.eventsConsumer.function,
       outboxDispatcher: this.outboxDispatcher.function,
+      exportWorker: this.exportWorker.function,
       sweeper: this.sweeper.function,
       stage: this.httpApi.stage,
       table,
@@ -219,6 +271,7 @@ export class StatelessStack extends Stack {
         'ledger-http': this.httpFunction,
         'ledger-events': this.eventsConsumer.function,
         'outbox-dispatcher': this.outboxDispatcher.function,
+        'export-worker': this.exportWorker.function,
         'ledger-sweeper': this.sweeper.function,
       },
       dispatcher: this.outboxDispatcher.function,
@@ -257,6 +310,7 @@ export class StatelessStack extends Stack {
         'outbox dispatcher',
         this.outboxDispatcher.function.logGroup,
       ],
+      ['ExportWorkerLogGroupName', 'export worker', this.exportWorker.function.logGroup],
       ['SweeperLogGroupName', 'sweeper', this.sweeper.function.logGroup],
       ['ApiAccessLogGroupName', 'HTTP API access logs', this.httpApi.accessLogGroup],
     ] as const) {

@@ -19,6 +19,8 @@ export interface StackEndpoints {
   readonly queues: LocalQueues;
   /** The table's stream that the outbox dispatcher reads. */
   readonly streamArn: string;
+  /** S3 holding the export bucket (the SQS emulator unless S3_ENDPOINT names another). */
+  readonly s3Endpoint: string;
 }
 
 /** What `npm start` prints once the stack is up: endpoints and a copy-paste walkthrough. */
@@ -39,10 +41,14 @@ idempotent-ledger local stack
     ${ledgerEvents.url}
     ${deadLetters.url}
     ${exportJobs.url}
+    ${endpoints.queues.exportJobsDeadLetters.url}
+  S3         ${endpoints.s3Endpoint}/${config.exportBucket}   (export files, path-style; presigned URLs download with plain curl)
   Poller     ${ledgerEvents.name} -> the events consumer: batches of up to 10, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives
   Outbox     ${config.tableName} stream (${endpoints.streamArn.split('/').at(-1)}) -> the outbox dispatcher -> ${exportJobs.name}: from TRIM_HORIZON, batches of up to 100, a failed record is retried until it is delivered
 ${callbacksLines(settings, api)}
-  Settings   idempotency retention ${config.idempotencyRetentionSeconds} s, inbox retention ${config.inboxRetentionSeconds} s, export fee ${config.exportFee}
+  Exports    ${exportJobs.name} -> ${settings.exportWorker ? `the export worker: one job at a time, CSV or JSON Lines to s3://${config.exportBucket}/exports/, signed callbacks` : 'no worker (EXPORT_WORKER=off): jobs wait, executions time out'}
+  Sweeper    every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT
+  Settings   idempotency retention ${config.idempotencyRetentionSeconds} s, inbox retention ${config.inboxRetentionSeconds} s, export fee ${config.exportFee}, reruns per task ${config.maxRerunsPerTask}, exports kept ${config.exportRetentionDays} d
   Identity   header X-Principal-Id: 1-128 ASCII letters, digits or . _ : @ - (local stack only)
 
 Try it (a second run replays the same answers with Idempotent-Replayed: true):
@@ -66,7 +72,9 @@ ${sendEventSnippet(endpoints.sqsEndpoint, ledgerEvents.url)}
 ${readDlqSnippet(endpoints)}
 
 Exports: POST ${api}/v1/accounts/$ACCOUNT_ID/exports {"format":"csv"} debits ${config.exportFee} and
-queues a job on ${exportJobs.name}; a worker reports progress with signed callbacks. The CLI does it all:
+queues a job on ${exportJobs.name}; the export worker writes the file and reports with signed callbacks.
+Then GET ${api}/v1/tasks/$TASK_ID/result answers a presigned URL: curl -sS "<url>" downloads the file.
+The CLI does it all:
 
 ${cliCommands(settings, endpoints)}
 

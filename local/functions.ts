@@ -1,15 +1,20 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { ServiceConfig } from '../functions/config';
+import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { composeDispatcherHandler } from '../functions/dispatcher/compose';
 import type { DispatcherHandler } from '../functions/dispatcher/dispatcher';
 import { composeEventsHandler } from '../functions/events/compose';
 import type { EventsHandler } from '../functions/events/consumer';
 import { composeHttpHandler } from '../functions/http/compose';
 import type { HttpHandler } from '../functions/http/types';
+import { createS3ResultObjects } from '../functions/objects/s3-result-objects';
 import type { Log } from '../functions/observability/log';
 import { fixedCallbackSecrets, type SecretMap } from '../functions/secrets/callback-secrets';
 import { composeSweeper, type SweepRun } from '../functions/sweeper/compose';
+import { composeExportWorker } from '../functions/workers/export/compose';
+import type { ExportJobsHandler } from '../functions/workers/export/consumer';
 import type { LocalQueues } from './sqs';
 
 /**
@@ -24,16 +29,49 @@ export interface LocalResources {
   readonly dynamo: DynamoDBClient;
   readonly sqs: SQSClient;
   readonly queues: LocalQueues;
+  /** S3 holding the export bucket (the emulator's, or S3_ENDPOINT). */
+  readonly s3: S3Client;
+  /** Its endpoint: result URLs are presigned path-style on it, so plain curl downloads them. */
+  readonly s3Endpoint: string;
 }
 
 export function localHttpHandler(
-  local: Pick<LocalResources, 'config' | 'callbackSecrets' | 'dynamo'>,
+  local: Pick<LocalResources, 'config' | 'callbackSecrets' | 'dynamo' | 's3Endpoint'>,
   log?: Log,
 ): HttpHandler {
   return composeHttpHandler({
     config: local.config,
     dynamo: local.dynamo,
+    results: createS3ResultObjects({
+      bucket: local.config.exportBucket,
+      region: LOCAL_AWS.region,
+      credentials: LOCAL_AWS.credentials,
+      endpoint: local.s3Endpoint,
+    }),
     callbackSecrets: fixedCallbackSecrets(local.callbackSecrets),
+    log,
+  });
+}
+
+/**
+ * How long a received export job stays hidden locally, and so how long one run may hold its
+ * execution: as on AWS, where the queue hides a job longer than the function may run.
+ */
+export const EXPORT_JOB_VISIBILITY_SECONDS = 120;
+
+/** The export worker (docs/contract.md §12), reporting to the local HTTP API at `apiUrl`. */
+export function localExportWorkerHandler(
+  local: LocalResources,
+  apiUrl: string,
+  log: Log,
+): ExportJobsHandler {
+  return composeExportWorker({
+    config: { ...local.config, apiUrl, callbackSecrets: { document: local.callbackSecrets } },
+    dynamo: local.dynamo,
+    s3: local.s3,
+    secrets: fixedCallbackSecrets(local.callbackSecrets),
+    leaseMs: () => (EXPORT_JOB_VISIBILITY_SECONDS - 5) * 1000,
+    progressIntervalMs: 500,
     log,
   });
 }
@@ -56,6 +94,7 @@ export function localDispatcherHandler(local: LocalResources, log: Log): Dispatc
   });
 }
 
+/** One sweep of due holds and execution deadlines (docs/contract.md §11, §12). */
 export function localSweeper(local: Pick<LocalResources, 'config' | 'dynamo'>, log: Log): SweepRun {
   return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
 }

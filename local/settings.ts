@@ -3,6 +3,7 @@ import {
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
+  DEFAULT_SWEEP_INTERVAL_SECONDS,
   DEFAULT_TABLE_NAME,
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
@@ -28,6 +29,10 @@ export interface LocalSettings {
   readonly sqsVisibilityTimeoutSeconds: number;
   /** Pause between two sweeps of due holds and executions (contract §11). @default 2 */
   readonly sweepIntervalSeconds: number;
+  /** S3 for export objects (contract §12): S3_ENDPOINT, else the SQS endpoint (fauxqs serves both). */
+  readonly s3Endpoint: string | undefined;
+  /** Runs the export worker on `export-jobs` unless EXPORT_WORKER=off. @default true */
+  readonly exportWorker: boolean;
   /** The handler configuration; TABLE_NAME defaults to `ledger`. */
   readonly config: ServiceConfig;
   /**
@@ -41,7 +46,6 @@ export interface LocalSettings {
 }
 
 const DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS = 5;
-export const DEFAULT_SWEEP_INTERVAL_SECONDS = 2;
 
 /** Reads and validates the local stack's variables; a bad value throws a readable error. */
 export function readLocalSettings(env: Record<string, string | undefined>): LocalSettings {
@@ -65,12 +69,17 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       given('SWEEP_INTERVAL_SECONDS'),
       DEFAULT_SWEEP_INTERVAL_SECONDS,
     ),
+    s3Endpoint: parseEndpoint('S3_ENDPOINT', given('S3_ENDPOINT')),
+    exportWorker: parseSwitch('EXPORT_WORKER', given('EXPORT_WORKER')),
     config: loadConfig({
       TABLE_NAME: given('TABLE_NAME') ?? DEFAULT_TABLE_NAME,
       IDEMPOTENCY_RETENTION_SECONDS: given('IDEMPOTENCY_RETENTION_SECONDS'),
       INBOX_RETENTION_SECONDS: given('INBOX_RETENTION_SECONDS'),
       EXPORT_FEE: given('EXPORT_FEE'),
       CALLBACK_APPLICATION_ID: given('CALLBACK_APPLICATION_ID'),
+      EXPORT_EXECUTION_TIMEOUT_SECONDS: given('EXPORT_EXECUTION_TIMEOUT_SECONDS'),
+      MAX_RERUNS_PER_TASK: given('MAX_RERUNS_PER_TASK'),
+      EXPORT_RETENTION_DAYS: given('EXPORT_RETENTION_DAYS'),
       IDEMPOTENCY_LOCAL_CACHE: given('IDEMPOTENCY_LOCAL_CACHE'),
     }),
     callbackSecrets: mergeKeyMaps(
@@ -127,6 +136,13 @@ function parseInterval(name: string, value: string | undefined, fallback: number
     throw new Error(`${name} must be seconds between 0.1 and 3600 (got "${value}")`);
   }
   return seconds;
+}
+
+/** `on` (the default) or `off`. */
+function parseSwitch(name: string, value: string | undefined): boolean {
+  if (value === undefined || value.toLowerCase() === 'on') return true;
+  if (value.toLowerCase() === 'off') return false;
+  throw new Error(`${name} must be on or off (got "${value}")`);
 }
 
 function parseEndpoint(name: string, value: string | undefined): string | undefined {

@@ -80,19 +80,23 @@ export interface LocalQueues {
   readonly ledgerEvents: QueueRef;
   readonly deadLetters: QueueRef;
   readonly exportJobs: QueueRef;
+  readonly exportJobsDeadLetters: QueueRef;
 }
 
 /**
  * Creates the stack's queues when they are missing (here or on an external SQS_ENDPOINT) and
- * makes sure `ledger-events` redrives to `ledger-events-dlq` after MAX_RECEIVE_COUNT receives.
+ * makes sure `ledger-events` and `export-jobs` redrive to their DLQs after MAX_RECEIVE_COUNT
+ * receives.
  * Safe to run again: existing queues and their messages are kept.
  */
 export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Promise<LocalQueues> {
   const deadLetters = await ensureQueue(client, QUEUE_NAMES.ledgerEventsDeadLetter, signal);
   const ledgerEvents = await ensureQueue(client, QUEUE_NAMES.ledgerEvents, signal);
   await ensureRedrivePolicy(client, ledgerEvents, deadLetters.arn, signal);
+  const exportJobsDeadLetters = await ensureQueue(client, QUEUE_NAMES.exportJobsDeadLetter, signal);
   const exportJobs = await ensureQueue(client, QUEUE_NAMES.exportJobs, signal);
-  return { ledgerEvents, deadLetters, exportJobs };
+  await ensureRedrivePolicy(client, exportJobs, exportJobsDeadLetters.arn, signal);
+  return { ledgerEvents, deadLetters, exportJobs, exportJobsDeadLetters };
 }
 
 /**

@@ -1,16 +1,19 @@
 /**
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
- * Order: DynamoDB Local + table, HTTP API, SQS emulator + queues, the events consumer behind a
- * queue poller, the outbox dispatcher behind the table's stream, then the sweeper of due items on
- * its interval. `ready` is printed after that. Each function is composed in local/functions.ts
- * and started here behind its trigger.
+ * Order: DynamoDB Local + table, SQS emulator + queues, the export bucket (S3 on the same
+ * emulator), HTTP API, the events consumer behind a queue poller, the outbox dispatcher behind the
+ * table's stream, the export worker behind a poller on export-jobs (unless EXPORT_WORKER=off) and
+ * the sweeper of due holds and execution deadlines. `ready` is printed after that.
+ * Each function is composed in local/functions.ts and started here behind its trigger.
  */
 import { banner } from './banner';
 import {
+  EXPORT_JOB_VISIBILITY_SECONDS,
   type LocalResources,
   localDispatcherHandler,
   localEventsHandler,
+  localExportWorkerHandler,
   localHttpHandler,
   localSweeper,
 } from './functions';
@@ -19,6 +22,7 @@ import { reserveHttpPort, startHttpService } from './services/http';
 import { Lifecycle } from './services/lifecycle';
 import { lineLog } from './services/line-log';
 import { startQueueTrigger } from './services/queue';
+import { startS3Service } from './services/s3';
 import { reserveSqsPort, startSqsService } from './services/sqs';
 import { startStreamTrigger } from './services/stream';
 import { startSweeperService } from './services/sweeper';
@@ -88,13 +92,6 @@ async function startStack(settings: LocalSettings): Promise<void> {
   });
 
   const { config, callbackSecrets } = settings;
-  out('starting the HTTP API...');
-  const http = await startHttpService(lifecycle, {
-    port: settings.port,
-    handler: localHttpHandler({ config, callbackSecrets, dynamo: dynamo.client }),
-    log: (line) => out(`[http] ${line}`),
-  });
-
   out(
     settings.sqsEndpoint ? `using SQS at ${settings.sqsEndpoint}` : 'starting the SQS emulator...',
   );
@@ -102,13 +99,25 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.sqsPort,
     endpoint: settings.sqsEndpoint,
   });
+  const s3Endpoint = settings.s3Endpoint ?? sqs.endpoint;
+  out(`creating the export bucket "${config.exportBucket}" on ${s3Endpoint}...`);
+  const s3 = await startS3Service(lifecycle, s3Endpoint, config.exportBucket);
   const local: LocalResources = {
     config,
     callbackSecrets,
     dynamo: dynamo.client,
     sqs: sqs.client,
     queues: sqs.queues,
+    s3,
+    s3Endpoint,
   };
+
+  out('starting the HTTP API...');
+  const http = await startHttpService(lifecycle, {
+    port: settings.port,
+    handler: localHttpHandler(local),
+    log: (line) => out(`[http] ${line}`),
+  });
 
   out('starting the queue poller...');
   await startQueueTrigger(lifecycle, {
@@ -133,6 +142,24 @@ async function startStack(settings: LocalSettings): Promise<void> {
     log: (line) => out(`[stream] ${line}`),
   });
 
+  if (settings.exportWorker) {
+    out('starting the export worker...');
+    await startQueueTrigger(lifecycle, {
+      sqs,
+      queue: sqs.queues.exportJobs,
+      handler: localExportWorkerHandler(
+        local,
+        http.url,
+        lineLog((line) => out(`[export] ${line}`)),
+      ),
+      batchSize: 1,
+      visibilityTimeoutSeconds: EXPORT_JOB_VISIBILITY_SECONDS,
+      log: (line) => out(`[exports] ${line}`),
+    });
+  } else {
+    out('export worker off (EXPORT_WORKER=off): jobs wait on export-jobs');
+  }
+
   out(`starting the sweeper (every ${settings.sweepIntervalSeconds} s)...`);
   const sweepLog = lineLog((line) => out(`[sweep] ${line}`));
   startSweeperService(lifecycle, {
@@ -152,6 +179,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       sqsExternal: sqs.external,
       queues: sqs.queues,
       streamArn: dispatcher.streamArn,
+      s3Endpoint,
     }),
   );
   out('ready');

@@ -3,37 +3,33 @@ import type { LedgerClient, Schemas } from '../../client';
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { sleep } from '../../functions/core/retry';
 import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../args';
-import { reach } from '../callbacks';
+import { reach, unreachable } from '../callbacks';
 import { expectStatus, ledgerClient } from '../client';
 import type { Command } from '../command';
-import { apiUrl, type Env, sqsEndpoint } from '../config';
+import { apiUrl, type Env } from '../config';
 import { CliError } from '../errors';
-import * as signing from '../signing';
-import { queueUrl, sqsClient } from '../sqs';
 import { demoTransfer } from '../transfer-demo';
-import { type JobResult, runWorker } from '../worker';
 
 const NAME = 'demo';
 
 export interface DemoArgs {
   readonly help: false;
   readonly url: string;
-  readonly sqs: string;
   readonly principal: string;
   readonly amount: number;
   readonly format: 'csv' | 'json';
-  readonly signing: signing.Args;
   readonly timeoutMs: number;
+  /** Lines of the downloaded file to print. */
+  readonly lines: number;
 }
 
 const OPTIONS = {
   url: { type: 'string' },
-  sqs: { type: 'string' },
   principal: { type: 'string' },
   amount: { type: 'string' },
   format: { type: 'string' },
   timeout: { type: 'string' },
-  ...signing.OPTIONS,
+  lines: { type: 'string' },
 } as const;
 
 export function parseDemoArgs(argv: readonly string[], env: Env): DemoArgs | { help: true } {
@@ -42,18 +38,17 @@ export function parseDemoArgs(argv: readonly string[], env: Env): DemoArgs | { h
   return {
     help: false,
     url: apiUrl(stringOption(values, 'url'), env, NAME),
-    sqs: sqsEndpoint(stringOption(values, 'sqs'), env, NAME),
     principal: stringOption(values, 'principal') ?? 'demo',
     amount: intOption(values, 'amount', NAME, { min: 1, max: 1_000_000_000_000 }) ?? 2_500,
     format: oneOf(values, 'format', NAME, ['csv', 'json'] as const) ?? 'csv',
-    signing: signing.parse(values, NAME),
     timeoutMs: secondsOption(values, 'timeout', NAME) ?? 30_000,
+    lines: intOption(values, 'lines', NAME, { min: 1, max: 1000 }) ?? 5,
   };
 }
 
 export const demoCommand: Command = {
   name: NAME,
-  summary: 'the whole export loop in one go against a running `npm start`',
+  summary: 'the whole export loop in one go against a running `npm start`, down to the file',
   help: `Usage: npm run cli -- demo [options]
 
 Runs the export loop against a running \`npm start\`, step by step:
@@ -63,19 +58,19 @@ Runs the export loop against a running \`npm start\`, step by step:
      and shows both balances
   3. requests an export (POST /v1/accounts/<id>/exports): 202 with the task; the fee is
      debited and the outbox dispatcher puts a job on ${QUEUE_NAMES.exportJobs}
-  4. runs the demo worker (see \`npm run cli -- worker --help\`) until the task is SUCCEEDED
-     with progress 100
-  5. prints the task (GET /v1/tasks/<id>)
+  4. waits while the stack's export worker writes the file and reports through signed
+     callbacks, until the task is SUCCEEDED (GET /v1/tasks/<id>)
+  5. asks for the result (GET /v1/tasks/<id>/result): format, rows, bytes, sha256 and a
+     presigned URL valid 15 minutes
+  6. downloads the file from that URL (as curl would) and prints its first lines
 
 Options:
   --principal <id>     X-Principal-Id of the account owner (default demo)
   --amount <n>         credit in minor units (default 2500)
   --format csv|json    export format (default csv)
+  --lines <n>          lines of the file to print (default 5)
   --timeout <seconds>  give up when the task is not SUCCEEDED by then (default 30)
-${signing.HELP}
   --url <url>          HTTP API (default: http://127.0.0.1:$PORT, PORT defaults to 3000)
-  --sqs <url>          SQS endpoint (default: SQS_ENDPOINT, else http://127.0.0.1:$SQS_PORT,
-                       SQS_PORT defaults to 4566)
   -h, --help           this help`,
   async run(argv, ctx) {
     const args = parseDemoArgs(argv, ctx.env);
@@ -145,78 +140,74 @@ ${signing.HELP}
         `balance ${moved.balanceAfter} -> ${after.balance} (export fee ${moved.balanceAfter - after.balance})`,
     );
 
-    step(4, `running the demo worker on ${QUEUE_NAMES.exportJobs} until the task is SUCCEEDED...`);
-    const final = await workUntilDone(args, ctx, taskId, api);
+    step(4, `waiting for the export worker on ${QUEUE_NAMES.exportJobs}...`);
+    const final = await untilSucceeded(args, ctx, taskId, api);
+    ctx.out(`   task ${taskId} is ${final.status} with progress ${final.progress}`);
 
-    step(5, `GET /v1/tasks/${taskId}:`);
-    ctx.out(JSON.stringify(final, null, 2));
-    ctx.out(`done: task ${taskId} is ${final.status} with progress ${final.progress}`);
+    const result = expectStatus(
+      await call(api.GET('/v1/tasks/{taskId}/result', { params: { path: { taskId } } })),
+      200,
+      'GET /v1/tasks/{id}/result',
+    );
+    step(5, `GET /v1/tasks/${taskId}/result:`);
+    ctx.out(JSON.stringify(result, null, 2));
+
+    const text = await download(result.url, ctx.fetch);
+    const lines = text.split(/\r?\n/).filter((line) => line !== '');
+    const shown = Math.min(args.lines, lines.length);
+    step(6, `downloaded ${Buffer.byteLength(text)} bytes; the first ${shown} line(s):`);
+    for (const line of lines.slice(0, args.lines)) ctx.out(`   ${line}`);
+    ctx.out(
+      `\ndownload it yourself (valid until ${result.urlExpiresAt}):\n  curl -sS '${result.url}'`,
+    );
     return 0;
   },
 };
 
-/** Runs the worker in this process and polls the task until it is SUCCEEDED with progress 100. */
-async function workUntilDone(
+/** Polls the task until its current execution is SUCCEEDED; a terminal failure stops early. */
+async function untilSucceeded(
   args: DemoArgs,
   ctx: Parameters<Command['run']>[1],
   taskId: string,
   api: LedgerClient,
 ): Promise<Schemas['Task']> {
-  const client = sqsClient(args.sqs);
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  let failure: string | undefined;
-  try {
-    const url = await queueUrl(client, args.sqs, QUEUE_NAMES.exportJobs, ctx.signal);
-    const worker = runWorker({
-      sqs: client,
-      queueUrl: url,
-      apiUrl: args.url,
-      fetch: ctx.fetch,
-      signerFor: (app) => signing.signerFor(app, args.signing, ctx.env),
-      stepDelayMs: 300,
-      signal: stop.signal,
-      log: (line) => ctx.out(`   worker: ${line}`),
-      onResult: (result: JobResult) => {
-        if (result.kind === 'failed' && result.job?.taskId === taskId) failure = result.reason;
-      },
-    }).catch((error: unknown) => {
-      failure = error instanceof Error ? error.message : String(error);
-    });
-
-    const deadline = Date.now() + args.timeoutMs;
-    try {
-      for (;;) {
-        const task = expectStatus(
-          await reach(
-            args.url,
-            api.GET('/v1/tasks/{taskId}', { params: { path: { taskId } } }),
-            ctx.signal,
-          ),
-          200,
-          'GET /v1/tasks/{id}',
-        );
-        if (task.status === 'SUCCEEDED' && task.progress === 100) return task;
-        if (failure !== undefined) {
-          throw new CliError(`the worker could not report on the task: ${failure}`);
-        }
-        if (ctx.signal.aborted) throw new CliError('interrupted');
-        if (Date.now() > deadline) {
-          throw new CliError(
-            `the task is still ${task.status} (progress ${task.progress}) after ${args.timeoutMs / 1000} s. ` +
-              'Is `npm start` running with the outbox dispatcher (its banner has an "Outbox" line)? ' +
-              `Look at the queue with \`npm run cli -- tail --queue ${QUEUE_NAMES.exportJobs}\`.`,
-          );
-        }
-        await sleep(250);
-      }
-    } finally {
-      stop.abort();
-      await worker;
+  const deadline = Date.now() + args.timeoutMs;
+  for (;;) {
+    const task = expectStatus(
+      await reach(
+        args.url,
+        api.GET('/v1/tasks/{taskId}', { params: { path: { taskId } } }),
+        ctx.signal,
+      ),
+      200,
+      'GET /v1/tasks/{id}',
+    );
+    if (task.status === 'SUCCEEDED') return task;
+    if (task.status === 'FAILED' || task.status === 'TIMED_OUT' || task.status === 'CANCELED') {
+      throw new CliError(`the export ended ${task.status}; see the [export] lines of npm start`);
     }
-  } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
-    client.destroy();
+    if (ctx.signal.aborted) throw new CliError('interrupted');
+    if (Date.now() > deadline) {
+      throw new CliError(
+        `the task is still ${task.status} (progress ${task.progress}) after ${args.timeoutMs / 1000} s. ` +
+          'Is `npm start` running with the export worker (not EXPORT_WORKER=off)? ' +
+          `Look at the queue with \`npm run cli -- tail --queue ${QUEUE_NAMES.exportJobs}\`.`,
+      );
+    }
+    await sleep(250, ctx.signal);
   }
+}
+
+async function download(url: string, fetchImpl: typeof fetch): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetchImpl(url);
+  } catch (error) {
+    throw unreachable(new URL(url).origin, error);
+  }
+  const text = await res.text();
+  if (res.status !== 200) {
+    throw new CliError(`downloading the result answered ${res.status}: ${text.slice(0, 300)}`);
+  }
+  return text;
 }

@@ -3,6 +3,14 @@ import { EXECUTION_STATUSES } from '../core/tasks';
 import { SequenceNumber } from './ledger-event';
 import { Uuid } from './schemas';
 
+/** docs/contract.md §12, §14: `data.result` of a SUCCEEDED export callback. */
+export const ExportResultSchema = z.strictObject({
+  key: z.string().min(1).max(1024),
+  rows: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256'),
+});
+
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const NonNilUuid = Uuid.refine((v) => v !== NIL_UUID, 'must not be the nil UUID');
 
@@ -20,6 +28,8 @@ export const CallbackEventSchema = z.looseObject({
   data: z.strictObject({
     status: z.enum(EXECUTION_STATUSES).optional(),
     progress: z.number().int().min(0).max(100).optional(),
+    /** With SUCCEEDED of an export (§12): the object the worker wrote and its measurements. */
+    result: ExportResultSchema.optional(),
   }),
 });
 

@@ -8,6 +8,8 @@ export const DEFAULT_PORT = 3000;
 export const DEFAULT_DYNAMODB_PORT = 8000;
 export const DEFAULT_SQS_PORT = 4566;
 export const DEFAULT_TABLE_NAME = 'ledger';
+/** Pause between two local sweeps of due holds and executions (contract §11, §12). */
+export const DEFAULT_SWEEP_INTERVAL_SECONDS = 2;
 
 /** Credentials and region DynamoDB Local and the SQS emulator accept; they never reach AWS. */
 export const LOCAL_AWS = {

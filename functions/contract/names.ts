@@ -23,5 +23,15 @@ export const APPLICATION_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 /** The same pattern as text, for the OpenAPI document and messages. */
 export const APPLICATION_ID_PATTERN_SOURCE = APPLICATION_ID_PATTERN.source;
 
+/** Signed callbacks arrive at `/v1/callbacks/{applicationId}` (docs/contract.md §7). */
+export const CALLBACK_PATH_PREFIX = '/v1/callbacks/';
+
+/** The application a callback path names, or undefined when it is not such a path. */
+export function applicationOfCallbackPath(path: string): string | undefined {
+  if (!path.startsWith(CALLBACK_PATH_PREFIX)) return undefined;
+  const applicationId = path.slice(CALLBACK_PATH_PREFIX.length);
+  return APPLICATION_ID_PATTERN.test(applicationId) ? applicationId : undefined;
+}
+
 /** `kind` of hold items; the sweeper dispatches due items by kind (docs/contract.md §11). */
 export const HOLD_ITEM_KIND = 'hold';

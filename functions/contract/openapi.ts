@@ -8,12 +8,14 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../core/standard-webhooks';
 import { CallbackEventSchema } from './callback-event';
+import { RESULT_URL_TTL_SECONDS } from './exports';
 import { APPLICATION_ID_PATTERN_SOURCE } from './names';
 import {
   Account,
   CreateAccountBody,
   CreateExportBody,
   EventSourceList,
+  ExportResult,
   PostTransactionBody,
   Problem,
   RerunBody,
@@ -360,6 +362,21 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
           },
         },
       },
+      '/v1/tasks/{taskId}/result': {
+        get: {
+          operationId: 'getTaskResult',
+          description:
+            "The current execution's export file: format, rows (the CSV header excluded), bytes, " +
+            `lowercase hex SHA-256 and a presigned GET valid ${RESULT_URL_TTL_SECONDS / 60} minutes.`,
+          parameters: [taskIdParam],
+          responses: {
+            '200': json('The result of the SUCCEEDED current execution', 'ExportResult'),
+            ...pick(commonErrors, '400', '401', '404', '500', '503'),
+            '409': problem('task_not_succeeded: the current execution has not SUCCEEDED'),
+            '410': problem('result_expired: older than EXPORT_RETENTION_DAYS or gone'),
+          },
+        },
+      },
       '/v1/tasks/{taskId}/reruns': {
         post: {
           operationId: 'rerunTask',
@@ -374,7 +391,9 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
               headers: replayedHeader,
             },
             ...commonErrors,
-            '409': problem('task_not_terminal or idempotency_key_in_use'),
+            '409': problem(
+              'task_not_terminal, rerun_limit_reached (MAX_RERUNS_PER_TASK) or idempotency_key_in_use',
+            ),
           },
         },
       },
@@ -453,6 +472,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         CreateExport: jsonSchema(CreateExportBody, 'input'),
         Rerun: jsonSchema(RerunBody, 'input'),
         Task: jsonSchema(Task, 'output'),
+        ExportResult: jsonSchema(ExportResult, 'output'),
         CreateTransfer: jsonSchema(CreateTransferBody, 'input'),
         Transfer: jsonSchema(Transfer, 'output'),
         PlaceHold: jsonSchema(PlaceHoldBody, 'input'),

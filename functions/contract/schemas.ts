@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { TRANSACTION_TYPES } from '../core/model';
 import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../core/money';
 import { EXECUTION_STATUSES, EXPORT_FORMATS } from '../core/tasks';
+import { MAX_LISTED_EXECUTIONS } from './exports';
 
 /** Request and response shapes of CONTRACT §5: validation and the OpenAPI document share them. */
 
@@ -118,6 +119,8 @@ export const Execution = z.object({
   lastSequence: z.number().int().min(0),
   gaps: Gaps,
   gapsTruncated: z.boolean(),
+  /** Past it, a non-terminal execution is timed out by the sweeper (§12). */
+  deadline: Timestamp.optional(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -129,7 +132,21 @@ export const Task = z.object({
   status: z.enum(EXECUTION_STATUSES),
   progress: z.number().int().min(0).max(100),
   currentExecutionId: Uuid,
-  executions: z.array(Execution),
+  /** The 20 newest executions, oldest first (§12). */
+  executions: z.array(Execution).max(MAX_LISTED_EXECUTIONS),
+  /** True when older executions were left out. */
+  executionsTruncated: z.boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+});
+
+/** `GET /v1/tasks/{taskId}/result` (§12): the current execution's file and a download link. */
+export const ExportResult = z.object({
+  format: z.enum(EXPORT_FORMATS),
+  rows: z.number().int().min(0),
+  bytes: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Presigned GET, valid 15 minutes. */
+  url: z.url(),
+  urlExpiresAt: Timestamp,
 });

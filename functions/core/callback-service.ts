@@ -1,5 +1,7 @@
+import { exportObjectKey } from '../contract/exports';
 import { InvalidCallbackError, UnavailableError } from './errors';
 import type { InboxClaim } from './event-service';
+import type { ExportResult } from './export-run';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from './retry';
 import { advanceSequence, type SequenceAdvance, type SequenceState } from './sequence';
 import type { ExecutionRecord, ExecutionStatus, TaskRecord } from './tasks';
@@ -15,6 +17,8 @@ export interface CallbackInput {
   readonly sequence: number;
   readonly status?: ExecutionStatus;
   readonly progress?: number;
+  /** The export's object and measurements; required with SUCCEEDED (docs/contract.md §12). */
+  readonly result?: ExportResult;
   /** SHA-256 of the normalised callback without `time` (docs/contract.md §7). */
   readonly contentHash?: string;
 }
@@ -27,6 +31,8 @@ export interface ExecutionWrite {
   readonly progress: number;
   readonly sequence: SequenceState;
   readonly at: string;
+  /** Kept on the execution when a newer SUCCEEDED callback carries it. */
+  readonly result?: ExportResult;
 }
 
 export interface TaskProjectionWrite {
@@ -110,6 +116,16 @@ export class CallbackService {
     if (execution.applicationId !== input.applicationId) {
       throw new InvalidCallbackError('The execution does not belong to this application.');
     }
+    checkResult(input, task);
+    // Timed out by the sweeper: the inbox remembers the event, nothing else moves (§14).
+    if (execution.status === 'TIMED_OUT') {
+      // Only the inbox is written, so nothing can have moved: recorded, a duplicate or a
+      // conflicting reuse of the id.
+      const result = await this.port.applyCallback({ inbox });
+      if (result === 'id_conflict') throw idConflict(input.id);
+      const outcome = result === 'duplicate' ? 'duplicate' : 'stale';
+      return { outcome, taskId: task.id, sequence: unchanged(execution) };
+    }
     const sequence = advanceSequence(execution, input.sequence);
     const newer = sequence.position === 'next' || sequence.position === 'ahead';
     const current = task.currentExecutionId === execution.id;
@@ -131,6 +147,7 @@ export class CallbackService {
               progress,
               sequence: sequence.state,
               at,
+              ...(newer && input.result ? { result: input.result } : {}),
             },
       task:
         newer && current
@@ -139,12 +156,43 @@ export class CallbackService {
     });
     if (result === 'moved') return MOVED;
     if (result === 'duplicate') return { outcome: 'duplicate', taskId: task.id, sequence };
-    if (result === 'id_conflict') {
-      throw new InvalidCallbackError(
-        `Callback id ${input.id} was already received with other content; nothing was recorded.`,
-      );
-    }
+    if (result === 'id_conflict') throw idConflict(input.id);
     const outcome: CallbackOutcome = !newer ? 'stale' : current ? 'applied' : 'superseded';
     return { outcome, taskId: task.id, sequence };
   }
+}
+
+/**
+ * §14 "Exports": SUCCEEDED carries `result`, only SUCCEEDED does, and its key is the one the
+ * service chose for this execution. Anything else is refused before anything is recorded.
+ */
+function checkResult(input: CallbackInput, task: TaskRecord): void {
+  if (input.status === 'SUCCEEDED' && !input.result) {
+    throw new InvalidCallbackError('SUCCEEDED needs data.result.', [
+      { path: 'body.data.result', message: 'required when data.status is SUCCEEDED' },
+    ]);
+  }
+  if (!input.result) return;
+  if (input.status !== 'SUCCEEDED') {
+    throw new InvalidCallbackError('data.result comes only with SUCCEEDED.', [
+      { path: 'body.data.result', message: 'allowed only when data.status is SUCCEEDED' },
+    ]);
+  }
+  const expected = exportObjectKey(task.id, input.executionId, task.format);
+  if (input.result.key !== expected) {
+    throw new InvalidCallbackError('data.result.key is not the key of this execution.', [
+      { path: 'body.data.result.key', message: `must be ${expected}` },
+    ]);
+  }
+}
+
+function idConflict(id: string): InvalidCallbackError {
+  return new InvalidCallbackError(
+    `Callback id ${id} was already received with other content; nothing was recorded.`,
+  );
+}
+
+/** The sequence position of a callback that changes nothing. */
+function unchanged(execution: ExecutionRecord): SequenceAdvance {
+  return { position: 'stale', state: execution, newGaps: [] };
 }

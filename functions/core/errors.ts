@@ -21,6 +21,9 @@ export type ErrorCode =
   | 'internal'
   | 'unavailable'
   | 'task_not_terminal'
+  | 'task_not_succeeded'
+  | 'rerun_limit_reached'
+  | 'result_expired'
   | 'invalid_callback'
   | 'invalid_signature'
   | 'signature_expired'
@@ -166,6 +169,36 @@ export class TaskNotTerminalError extends LedgerRejection {
     super(
       'task_not_terminal',
       'The current execution is still running; rerun once it has SUCCEEDED, FAILED, TIMED_OUT or CANCELED.',
+    );
+  }
+}
+
+/** A task's reruns reached MAX_RERUNS_PER_TASK (docs/contract.md §12); recorded and replayed. */
+export class RerunLimitReachedError extends LedgerRejection {
+  constructor(limit: number) {
+    super(
+      'rerun_limit_reached',
+      `This task has been rerun ${limit} times, the most it accepts; create a new export.`,
+    );
+  }
+}
+
+/** The result of a task whose current execution has not SUCCEEDED (docs/contract.md §12). */
+export class TaskNotSucceededError extends DomainError {
+  constructor() {
+    super(
+      'task_not_succeeded',
+      'The current execution has not SUCCEEDED; there is no result to download.',
+    );
+  }
+}
+
+/** The export object is past EXPORT_RETENTION_DAYS or gone from the bucket (docs/contract.md §14). */
+export class ResultExpiredError extends DomainError {
+  constructor(retentionDays: number) {
+    super(
+      'result_expired',
+      `Export files are kept ${retentionDays} days; this one is gone. Rerun the task for a new one.`,
     );
   }
 }

@@ -18,6 +18,8 @@ export interface NewRerun {
   /** The task must still be in one of these statuses, with this current execution. */
   readonly allowedStatuses: readonly ExecutionStatus[];
   readonly expectedCurrentExecutionId: string;
+  /** The reruns counted when the task was read: the write counts this one only from there. */
+  readonly expectedRerunCount: number;
 }
 
 export type RerunResult =

@@ -1,4 +1,4 @@
-import { InternalError, TaskNotTerminalError } from './errors';
+import { InternalError, RerunLimitReachedError, TaskNotTerminalError } from './errors';
 import type { Json } from './fingerprint';
 import {
   type CommandContext,
@@ -30,6 +30,10 @@ export interface TaskServiceOptions extends CommandServiceOptions {
   readonly callbackApplicationId: string;
   /** Where the worker posts its signed callbacks; the transport owns its routes. */
   readonly callbackPath: string;
+  /** Each execution's deadline is its creation plus this (EXPORT_EXECUTION_TIMEOUT_SECONDS). */
+  readonly executionTimeoutSeconds: number;
+  /** Reruns a task accepts; the next is `409 rerun_limit_reached` (MAX_RERUNS_PER_TASK). */
+  readonly maxReruns: number;
 }
 
 /** Paid export tasks and reruns: fee, task, execution and outbox message commit together. */
@@ -52,13 +56,14 @@ export class TaskService {
     const account = ownedBy(await this.port.getAccount(accountId), ctx.principal, 'Account');
     const at = ctx.now.toISOString();
     const taskId = this.commands.newId();
-    const execution = this.newExecution(taskId, at);
+    const execution = this.newExecution(taskId, ctx.now);
     const task: TaskRecord = {
       id: taskId,
       accountId,
       ownerId: ctx.principal,
       format,
       ...asCurrent(execution),
+      rerunCount: 0,
       createdAt: at,
       updatedAt: at,
     };
@@ -94,10 +99,12 @@ export class TaskService {
   async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {
     const state = await this.ownedTask(ctx.principal, taskId);
     const at = ctx.now.toISOString();
-    const execution = this.newExecution(taskId, at);
+    const execution = this.newExecution(taskId, ctx.now);
+    const reruns = state.task.rerunCount ?? 0;
     const task: TaskRecord = {
       ...state.task,
       ...asCurrent(execution),
+      rerunCount: reruns + 1,
       updatedAt: at,
     };
     const claim = this.commands.claim(ctx, {
@@ -107,24 +114,25 @@ export class TaskService {
       resource: taskView({ task, executions: [...state.executions, execution] }),
       outcome: 'accepted',
     });
-    // Still running: record the refusal (one round trip; an earlier claim still replays).
-    if (!isTerminal(state.task.status)) {
-      return this.commands.reject(claim, new TaskNotTerminalError());
-    }
+    // Refusals are recorded (one round trip; an earlier claim still replays). The limit is
+    // permanent, so it is named first.
+    const refusal = this.rerunRefusal(state.task);
+    if (refusal) return this.commands.reject(claim, refusal);
     const result = await this.port.rerun(claim, {
       task,
       execution,
       job: this.job(task, execution.id),
       allowedStatuses: TERMINAL_STATUSES,
       expectedCurrentExecutionId: state.task.currentExecutionId,
+      expectedRerunCount: reruns,
     });
     return this.commands.settle(claim, result, (rejected) => {
       if (rejected.kind !== 'task_rejected') {
         return new InternalError(new Error(`unexpected rerun outcome ${rejected.kind}`));
       }
       // Another rerun (or a callback) moved the task since it was read; not_found if it is gone.
-      ownedBy(rejected.task, ctx.principal, 'Task');
-      return new TaskNotTerminalError();
+      const now = ownedBy(rejected.task, ctx.principal, 'Task');
+      return this.rerunRefusal(now) ?? new TaskNotTerminalError();
     });
   }
 
@@ -139,8 +147,24 @@ export class TaskService {
     return { task, executions: state?.executions ?? [] };
   }
 
-  private newExecution(taskId: string, at: string): ExecutionRecord {
-    return newExecution(this.commands.newId(), taskId, this.options.callbackApplicationId, at);
+  /** Why a rerun of this task is refused now, or undefined when it may go ahead. */
+  private rerunRefusal(task: TaskRecord) {
+    if ((task.rerunCount ?? 0) >= this.options.maxReruns) {
+      return new RerunLimitReachedError(this.options.maxReruns);
+    }
+    if (!isTerminal(task.status)) return new TaskNotTerminalError();
+    return undefined;
+  }
+
+  /** A new execution, due at `at + EXPORT_EXECUTION_TIMEOUT_SECONDS` (its deadline). */
+  private newExecution(taskId: string, at: Date): ExecutionRecord {
+    return newExecution(
+      this.commands.newId(),
+      taskId,
+      this.options.callbackApplicationId,
+      at,
+      this.options.executionTimeoutSeconds,
+    );
   }
 
   private job(task: TaskRecord, executionId: string): ExportJob {

@@ -1,3 +1,5 @@
+import { MAX_LISTED_EXECUTIONS } from '../contract/exports';
+import type { ExportResult } from './export-run';
 import type { SequenceState } from './sequence';
 
 /** Export tasks and their executions (CONTRACT §5, §7, §8). */
@@ -28,6 +30,8 @@ export interface Execution extends SequenceState {
   readonly id: string;
   readonly status: ExecutionStatus;
   readonly progress: number;
+  /** Past this instant a non-terminal execution is timed out by the sweeper (§12). */
+  readonly deadline?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -39,6 +43,8 @@ export interface ExecutionRecord extends Execution {
   readonly applicationId: string;
   /** Optimistic-concurrency version of the projection. */
   readonly version: number;
+  /** What the SUCCEEDED callback reported: the object and its measurements. */
+  readonly result?: ExportResult;
 }
 
 export interface TaskRecord {
@@ -49,6 +55,8 @@ export interface TaskRecord {
   readonly status: ExecutionStatus;
   readonly progress: number;
   readonly currentExecutionId: string;
+  /** Reruns so far; absent on tasks written before reruns were counted (= 0). */
+  readonly rerunCount?: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -79,14 +87,23 @@ function executionView(record: ExecutionRecord): Execution {
     lastSequence: record.lastSequence,
     gaps: record.gaps,
     gapsTruncated: record.gapsTruncated,
+    ...(record.deadline === undefined ? {} : { deadline: record.deadline }),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
 }
 
-/** The public task: its own fields and every execution, oldest first. */
+/**
+ * The public task (§12): its own fields and its `MAX_LISTED_EXECUTIONS` newest executions,
+ * oldest first, with `executionsTruncated` when older ones were left out. The same bound holds
+ * for the idempotency record stored for an export or a rerun, so no record outgrows an item.
+ */
 export function taskView(state: TaskState) {
   const { task } = state;
+  const sorted = [...state.executions].sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+  );
+  const listed = sorted.slice(-MAX_LISTED_EXECUTIONS);
   return {
     id: task.id,
     accountId: task.accountId,
@@ -94,19 +111,20 @@ export function taskView(state: TaskState) {
     status: task.status,
     progress: task.progress,
     currentExecutionId: task.currentExecutionId,
-    executions: [...state.executions]
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-      .map(executionView),
+    executions: listed.map(executionView),
+    executionsTruncated: listed.length < sorted.length,
     createdAt: task.createdAt,
     updatedAt: task.updatedAt,
   };
 }
 
+/** A new execution, due at `createdAt + timeoutSeconds` (its deadline). */
 export function newExecution(
   id: string,
   taskId: string,
   applicationId: string,
-  at: string,
+  at: Date,
+  timeoutSeconds: number,
 ): ExecutionRecord {
   return {
     id,
@@ -118,7 +136,8 @@ export function newExecution(
     gaps: [],
     gapsTruncated: false,
     version: 1,
-    createdAt: at,
-    updatedAt: at,
+    deadline: new Date(at.getTime() + timeoutSeconds * 1000).toISOString(),
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
   };
 }

@@ -2,6 +2,7 @@ import type { ServiceConfig } from '../config';
 import { buildOpenApiDocument } from '../contract/openapi';
 import { type CallbackPort, CallbackService } from '../core/callback-service';
 import type { ErrorCode } from '../core/errors';
+import { ExportResultService, type ResultObjectPort } from '../core/export-result';
 import { sha256Hex } from '../core/fingerprint';
 import { type HoldPort, HoldService } from '../core/hold-service';
 import { LedgerService } from '../core/ledger-service';
@@ -30,6 +31,8 @@ export interface HttpAppDeps {
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
   readonly callbacks: CallbackPort;
+  /** Export objects: existence and presigned downloads (docs/contract.md §12). */
+  readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
   readonly config: ServiceConfig;
   readonly clock?: () => Date;
@@ -78,8 +81,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         exportFee: config.exportFee,
         callbackApplicationId: config.callbackApplicationId,
         callbackPath: callbackPath(config.callbackApplicationId),
+        executionTimeoutSeconds: config.exportExecutionTimeoutSeconds,
+        maxReruns: config.maxRerunsPerTask,
         responses: httpResponses,
         newId: deps.newId,
+      }),
+      new ExportResultService(deps.tasks, deps.results, {
+        retentionDays: config.exportRetentionDays,
       }),
       clock,
     ),

@@ -1,6 +1,9 @@
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { type TableComposition, tableOptions } from '../composition';
 import type { CallbackSecretsSource, ServiceConfig } from '../config';
+import type { ResultObjectPort } from '../core/export-result';
 import { SettledResponseCache, withSettledResponses } from '../core/settled-responses';
+import { createS3ResultObjects } from '../objects/s3-result-objects';
 import { noMetrics } from '../observability/metrics';
 import { type CallbackSecrets, fixedCallbackSecrets } from '../secrets/callback-secrets';
 import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
@@ -13,10 +16,15 @@ import type { HttpHandler } from './types';
 
 export interface HttpComposition extends TableComposition<ServiceConfig> {
   readonly callbackSecrets: CallbackSecrets;
+  /**
+   * Export results (HEAD, presigned GETs in `config.exportBucket`). @default the bucket on AWS,
+   * in `AWS_REGION`, with the function's credentials
+   */
+  readonly results?: ResultObjectPort;
   readonly newId?: () => string;
 }
 
-/** The HTTP function (ledger, transfers, holds, tasks, callbacks) on its DynamoDB stores. */
+/** The HTTP function (ledger, transfers, holds, tasks, results, callbacks) on DynamoDB and S3. */
 export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const table = tableOptions(options);
   const tasks = createTaskStore(table);
@@ -30,6 +38,13 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
         : withSettledResponses(ledger, new SettledResponseCache()),
     tasks,
     callbacks: tasks,
+    results:
+      options.results ??
+      createS3ResultObjects({
+        bucket: options.config.exportBucket,
+        region: process.env.AWS_REGION ?? 'us-east-1',
+        credentials: defaultProvider(),
+      }),
     transfers: createTransferStore(table),
     holds: createHoldStore(table),
     callbackSecrets: options.callbackSecrets,

@@ -10,6 +10,7 @@ export const SERVICE_NAMES = {
   http: 'ledger-http',
   events: 'ledger-events',
   dispatcher: 'ledger-outbox-dispatcher',
+  exportWorker: 'ledger-export-worker',
   sweeper: 'ledger-sweeper',
 } as const;
 
@@ -33,6 +34,9 @@ export const METRICS = {
   ledgerEventApplied: 'LedgerEventApplied',
   exportJobDispatched: 'ExportJobDispatched',
   exportJobDispatchFailure: 'ExportJobDispatchFailure',
+  exportSucceeded: 'ExportSucceeded',
+  exportSkipped: 'ExportSkipped',
+  exportFailed: 'ExportFailed',
   /** Due items the sweeper settled, by `kind` (hold, execution). */
   sweepSettled: 'SweepSettled',
   /** Due items another writer had settled first (a failed condition), by `kind`. */

@@ -10,7 +10,7 @@ export type ItemKey = { pk: string; sk: string };
 
 export const ENTRY_SK_PREFIX = 'ENTRY#';
 export const SOURCE_SK_PREFIX = 'SOURCE#';
-const EXECUTION_SK_PREFIX = 'EXECUTION#';
+export const EXECUTION_SK_PREFIX = 'EXECUTION#';
 export const HOLD_SK_PREFIX = 'HOLD#';
 
 export const keys = {

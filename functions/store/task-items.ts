@@ -2,15 +2,18 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { ExportJob } from '../contract/export-job';
 import { OUTBOX_ITEM_KIND } from '../contract/names';
 import type { ExecutionWrite, TaskProjectionWrite } from '../core/callback-service';
+import type { ExportResult } from '../core/export-run';
 import {
   EXECUTION_STATUSES,
   EXPORT_FORMATS,
   type ExecutionRecord,
   type ExecutionStatus,
   type ExportFormat,
+  isTerminal,
   type TaskRecord,
 } from '../core/tasks';
 import { putNew, toAttributes } from './attributes';
+import { dueIndexAttributes, LEAVE_DUE_INDEX } from './due-index';
 import { keys } from './keys';
 
 export function newTaskItem(tableName: string, task: TaskRecord): TransactWriteItem {
@@ -27,6 +30,10 @@ export function newExecutionItems(
       kind: 'execution',
       ...execution,
       gaps: [...execution.gaps],
+      // Due at its deadline: the sweeper times it out unless it turned terminal first.
+      ...(execution.deadline === undefined
+        ? {}
+        : dueIndexAttributes(execution.id, new Date(execution.deadline))),
     }),
     putNew(tableName, {
       ...keys.executionPointer(execution.id),
@@ -46,12 +53,16 @@ export function outboxItem(tableName: string, job: ExportJob, at: string): Trans
   });
 }
 
-/** Makes a new execution current, only from an allowed status and the expected current one. */
+/**
+ * Makes a new execution current, only from an allowed status, the expected current one and the
+ * rerun count that was read (counted with `if_not_exists`: tasks older than the count have none).
+ */
 export function rerunTaskItem(
   tableName: string,
   task: TaskRecord,
   allowed: readonly ExecutionStatus[],
   expectedCurrent: string,
+  expectedReruns: number,
 ): TransactWriteItem {
   const allowedNames = allowed.map((_, i) => `:allowed${i}`);
   return {
@@ -59,14 +70,21 @@ export function rerunTaskItem(
       TableName: tableName,
       Key: toAttributes(keys.task(task.id)),
       UpdateExpression:
-        'SET #status = :status, #progress = :progress, #current = :current, #updatedAt = :at',
-      ConditionExpression: `attribute_exists(pk) AND #ownerId = :ownerId AND #current = :expected AND #status IN (${allowedNames.join(', ')})`,
+        'SET #status = :status, #progress = :progress, #current = :current, #updatedAt = :at, ' +
+        '#reruns = if_not_exists(#reruns, :zero) + :one',
+      ConditionExpression:
+        'attribute_exists(pk) AND #ownerId = :ownerId AND #current = :expected ' +
+        `AND #status IN (${allowedNames.join(', ')}) ` +
+        (expectedReruns === 0
+          ? 'AND (attribute_not_exists(#reruns) OR #reruns = :reruns)'
+          : 'AND #reruns = :reruns'),
       ExpressionAttributeNames: {
         '#status': 'status',
         '#progress': 'progress',
         '#current': 'currentExecutionId',
         '#updatedAt': 'updatedAt',
         '#ownerId': 'ownerId',
+        '#reruns': 'rerunCount',
       },
       ExpressionAttributeValues: toAttributes({
         ':status': task.status,
@@ -75,6 +93,9 @@ export function rerunTaskItem(
         ':at': task.updatedAt,
         ':ownerId': task.ownerId,
         ':expected': expectedCurrent,
+        ':zero': 0,
+        ':one': 1,
+        ':reruns': expectedReruns,
         ...Object.fromEntries(allowed.map((status, i) => [`:allowed${i}`, status])),
       }),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -96,6 +117,7 @@ export function toTaskRecord(item: Record<string, unknown>): TaskRecord {
     status: asStatus(item.status),
     progress: Number(item.progress ?? 0),
     currentExecutionId: String(item.currentExecutionId),
+    ...(typeof item.rerunCount === 'number' ? { rerunCount: item.rerunCount } : {}),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
@@ -112,23 +134,42 @@ export function toExecutionRecord(item: Record<string, unknown>): ExecutionRecor
     gaps: Array.isArray(item.gaps) ? item.gaps.map(Number) : [],
     gapsTruncated: item.gapsTruncated === true,
     version: Number(item.version ?? 1),
+    ...(typeof item.deadline === 'string' ? { deadline: item.deadline } : {}),
+    ...(isExportResult(item.result) ? { result: item.result } : {}),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
 }
 
-/** Advances an execution's projection only from the version that was read. */
+function isExportResult(value: unknown): value is ExportResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  return (
+    typeof r.key === 'string' &&
+    typeof r.rows === 'number' &&
+    typeof r.bytes === 'number' &&
+    typeof r.sha256 === 'string'
+  );
+}
+
+/**
+ * Advances an execution's projection only from the version that was read. A terminal status
+ * takes the execution out of the due index (nothing is left for the sweeper); a result is kept.
+ */
 export function executionProjectionItem(
   tableName: string,
   write: ExecutionWrite,
 ): TransactWriteItem {
+  const settled = isTerminal(write.status);
   return {
     Update: {
       TableName: tableName,
       Key: toAttributes(keys.execution(write.taskId, write.executionId)),
       UpdateExpression:
         'SET #status = :status, #progress = :progress, #last = :last, #gaps = :gaps, ' +
-        '#truncated = :truncated, #version = :next, #updatedAt = :at',
+        '#truncated = :truncated, #version = :next, #updatedAt = :at' +
+        (write.result ? ', #result = :result' : '') +
+        (settled ? ` ${LEAVE_DUE_INDEX.clause}` : ''),
       ConditionExpression: '#version = :expected',
       ExpressionAttributeNames: {
         '#status': 'status',
@@ -138,8 +179,11 @@ export function executionProjectionItem(
         '#truncated': 'gapsTruncated',
         '#version': 'version',
         '#updatedAt': 'updatedAt',
+        ...(write.result ? { '#result': 'result' } : {}),
+        ...(settled ? LEAVE_DUE_INDEX.names : {}),
       },
       ExpressionAttributeValues: toAttributes({
+        ...(write.result ? { ':result': { ...write.result } } : {}),
         ':status': write.status,
         ':progress': write.progress,
         ':last': write.sequence.lastSequence,

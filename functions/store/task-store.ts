@@ -107,12 +107,19 @@ export function createTaskStore(options: StoreOptions): TaskPort & CallbackPort 
       return result;
     },
 
-    rerun(claim, { task, execution, job, allowedStatuses, expectedCurrentExecutionId }) {
+    rerun(claim, request) {
+      const { task, execution, job, allowedStatuses, expectedCurrentExecutionId } = request;
       return write([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         {
           role: 'task',
-          item: rerunTaskItem(tableName, task, allowedStatuses, expectedCurrentExecutionId),
+          item: rerunTaskItem(
+            tableName,
+            task,
+            allowedStatuses,
+            expectedCurrentExecutionId,
+            request.expectedRerunCount,
+          ),
         },
         ...newExecutionItems(tableName, execution).map((item) => ({
           role: 'other' as const,

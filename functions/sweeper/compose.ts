@@ -1,11 +1,13 @@
 import { type TableComposition, tableOptions } from '../composition';
 import type { ServiceConfig } from '../config';
+import { executionDeadlineHandler } from '../core/execution-deadline';
 import { holdExpiryHandler } from '../core/hold-expiry';
 import { Sweeper, type SweepHandler, type SweepReport } from '../core/sweeper';
 import { consoleLog, errorFields } from '../observability/log';
 import { METRICS, noMetrics } from '../observability/metrics';
 import { DUE_SHARD_COUNT } from '../store/due-index';
 import { createDueStore } from '../store/due-store';
+import { createExecutionDeadlineStore } from '../store/execution-deadline-store';
 import { toHoldRecord } from '../store/hold-items';
 import { createHoldStore } from '../store/hold-store';
 import type { StoreOptions } from '../store/transact';
@@ -17,10 +19,16 @@ export interface SweeperComposition extends TableComposition<ServiceConfig> {
 
 /**
  * The registration point of the sweeper: one handler per due kind. Holds release here
- * (docs/contract.md §11); the exports' execution deadlines join with one more line.
+ * (docs/contract.md §11); executions past their deadline time out (§12).
  */
 export function sweepHandlers(table: StoreOptions): SweepHandler[] {
-  return [holdExpiryHandler(createHoldStore(table), toHoldRecord)];
+  return [
+    holdExpiryHandler(createHoldStore(table), toHoldRecord),
+    executionDeadlineHandler(createExecutionDeadlineStore(table), (attributes) => ({
+      taskId: String(attributes.taskId),
+      id: String(attributes.id),
+    })),
+  ];
 }
 
 /** One sweep: what the scheduled Lambda runs each minute and `npm start` every few seconds. */

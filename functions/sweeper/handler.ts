@@ -7,8 +7,8 @@ import { composeSweeper } from './compose';
 /** Leaves headroom under the function's 60 s timeout (lib/constructs/sweeper.ts). */
 const SWEEP_BUDGET_MS = 40_000;
 
-// Built once per container: configuration is validated at cold start and fails loudly.
-const config = loadConfig(process.env);
+// Built once per container; a missing variable fails the cold start loudly.
+const config = loadConfig(process.env, 'sweeper');
 const telemetry = lambdaTelemetry(SERVICE_NAMES.sweeper);
 
 const sweep = composeSweeper({

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { EXPORT_WORKER_TIMEOUT_SECONDS } from '../../functions/contract/exports';
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { DEAD_LETTER_RETENTION, QueueWithDeadLetter, SecureQueue } from './queue-with-dead-letter';
 
@@ -10,12 +11,12 @@ import { DEAD_LETTER_RETENTION, QueueWithDeadLetter, SecureQueue } from './queue
 export const OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME = 'outbox-dispatch-dlq';
 
 /**
- * Visibility timeout of `export-jobs`. The consumers are external export workers whose run time
- * this stack does not know; five minutes covers starting an export, and a worker that needs
- * longer extends the message's visibility (`ChangeMessageVisibility`) while it works. A job
- * that reappears anyway is harmless: workers dedup by `executionId` (contract §8).
+ * Visibility timeout of `export-jobs`: six times the export worker's timeout, as AWS advises for
+ * an SQS event source, so a job is never handed to a second worker while the first may still
+ * run. A job that reappears anyway is harmless: the worker dedups by `executionId` (contract §8)
+ * and skips a job past its deadline.
  */
-const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.minutes(5);
+const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.seconds(6 * EXPORT_WORKER_TIMEOUT_SECONDS);
 
 export interface ExportJobQueuesProps {
   /**
@@ -26,7 +27,7 @@ export interface ExportJobQueuesProps {
 
   /**
    * Visibility timeout of `export-jobs`.
-   * @default EXPORT_JOBS_VISIBILITY_TIMEOUT (5 minutes)
+   * @default EXPORT_JOBS_VISIBILITY_TIMEOUT (6 × the worker's timeout, 30 minutes)
    */
   readonly visibilityTimeout?: Duration;
 
@@ -38,8 +39,7 @@ export interface ExportJobQueuesProps {
 }
 
 /**
- * The outbound `export-jobs` queue (fed by the outbox dispatcher, consumed by external export
- * workers) and its `export-jobs-dlq`: SQS-managed encryption, TLS only, redrive after
+ * The `export-jobs` queue (fed by the outbox dispatcher, consumed by the export worker) and its `export-jobs-dlq`: SQS-managed encryption, TLS only, redrive after
  * `MAX_RECEIVE_COUNT` receives.
  */
 export class ExportJobQueues extends QueueWithDeadLetter {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -192,4 +192,27 @@ export class LedgerFunction extends NodejsFunction {
       new iam.PolicyStatement({ sid, actions: [...actions], resources: [...resources] }),
     );
   }
+
+  /**
+   * Acknowledges cdk-nag's AwsSolutions-IAM5 finding for exactly one wildcard resource of this
+   * function's role (e.g. the objects under a prefix), under the id cdk-nag gives it.
+   */
+  acknowledgeWildcardResource(resource: string, reason: string): void {
+    const flat = flattenReference(Stack.of(this).resolve(resource));
+    if (this.role) {
+      Validations.of(this.role).acknowledge({ id: `AwsSolutions-IAM5[Resource::${flat}]`, reason });
+    }
+  }
+}
+
+/** A resolved ARN as cdk-nag prints it: `Ref`s as `<Name>`, `Fn::Join`s joined. */
+function flattenReference(node: unknown): string {
+  if (typeof node === 'string') return node;
+  if (node && typeof node === 'object') {
+    const join = (node as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    if (join) return join[1].map(flattenReference).join(join[0]);
+    const ref = (node as { Ref?: unknown }).Ref;
+    if (typeof ref === 'string') return `<${ref}>`;
+  }
+  return JSON.stringify(node);
 }

@@ -6,8 +6,21 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { HOLD_ITEM_KIND } from '../../functions/contract/names';
-import { METRICS, type MetricName } from '../../functions/observability/metrics';
+import { EXECUTION_ITEM_KIND } from '../../functions/core/execution-deadline';
+import { METRICS } from '../../functions/observability/metrics';
 import { POISON_CODES, SERVICE_NAMES, serviceMetric, serviceMetrics } from '../service-metrics';
+
+/** Why the worker acknowledged a job without exporting (the `reason` of ExportSkipped). */
+const EXPORT_SKIP_REASONS = [
+  'finished',
+  'past_deadline',
+  'leased',
+  'unknown_execution',
+  'abandoned',
+] as const;
+
+/** Kinds of due items the sweeper settles (its metrics' `kind` dimension). */
+const SWEEP_KINDS = [HOLD_ITEM_KIND, EXECUTION_ITEM_KIND] as const;
 
 /** DynamoDB operations the functions call (GetItem, Query, TransactWriteItems, UpdateItem). */
 export const TABLE_OPERATIONS = ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'] as const;
@@ -143,19 +156,32 @@ export class OperationsDashboard extends Construct {
         }),
       ]),
     );
-    const byHold = (name: MetricName, label: string) =>
-      serviceMetric(name, SERVICE_NAMES.sweeper, { dimensions: { kind: HOLD_ITEM_KIND }, label });
     this.dashboard.addWidgets(
-      graph('Sweeper: expired holds released, already done, failed (ledger-sweeper)', [
-        byHold(METRICS.sweepSettled, 'released'),
-        byHold(METRICS.sweepAlreadyDone, 'already done'),
-        byHold(METRICS.sweepFailure, 'failed (stay due)'),
+      graph('Exports: succeeded, failed and skipped jobs by reason (ledger-export-worker)', [
+        ...serviceMetrics(METRICS.exportSucceeded),
+        ...serviceMetrics(METRICS.exportFailed),
+        ...EXPORT_SKIP_REASONS.map((reason) =>
+          serviceMetric(METRICS.exportSkipped, SERVICE_NAMES.exportWorker, {
+            dimensions: { reason },
+            label: `skipped: ${reason}`,
+          }),
+        ),
       ]),
-      graph('Oldest unreleased expired hold at a sweep (s, max)', [
-        byHold(METRICS.sweepOldestDueAge, 'oldest due (s)').with({
-          statistic: cloudwatch.Stats.MAXIMUM,
-        }),
-      ]),
+      graph(
+        'Sweeper: settled, already done, failed, and the oldest due age (s, max) by kind',
+        SWEEP_KINDS.flatMap((kind) => [
+          ...[METRICS.sweepSettled, METRICS.sweepAlreadyDone, METRICS.sweepFailure].map((name) =>
+            serviceMetric(name, SERVICE_NAMES.sweeper, {
+              dimensions: { kind },
+              label: `${name} (${kind})`,
+            }),
+          ),
+          serviceMetric(METRICS.sweepOldestDueAge, SERVICE_NAMES.sweeper, {
+            dimensions: { kind },
+            label: `oldest due age (${kind})`,
+          }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
+        ]),
+      ),
     );
     this.dashboard.addWidgets(
       graph('Transaction conflict retries', serviceMetrics(METRICS.transactionConflictRetry)),

@@ -6,6 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { HOLD_ITEM_KIND } from '../../functions/contract/names';
+import { EXECUTION_ITEM_KIND } from '../../functions/core/execution-deadline';
 import { METRICS } from '../../functions/observability/metrics';
 import * as text from '../alarm-catalog';
 import { SERVICE_NAMES, serviceMetric, sumOfSparse } from '../service-metrics';
@@ -15,6 +16,9 @@ import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from './outbox-dispatcher';
 
 /** Iterator age at which the dispatcher's `outbox-dispatcher-behind` alarm fires. */
 const OUTBOX_ITERATOR_AGE_THRESHOLD = Duration.minutes(10);
+
+/** How long past its deadline an execution may stay non-terminal before `executions-overdue`. */
+const OVERDUE_EXECUTION_THRESHOLD = Duration.minutes(5);
 
 /** Period of the function, API and table alarms. */
 const ALARM_PERIOD = Duration.minutes(5);
@@ -34,6 +38,7 @@ export interface ServiceAlarmsProps {
   readonly httpFunction: lambda.IFunction;
   readonly eventsConsumer: lambda.IFunction;
   readonly outboxDispatcher: lambda.IFunction;
+  readonly exportWorker: lambda.IFunction;
   readonly sweeper: lambda.IFunction;
   /** The HTTP API stage (its `5xx` metric). */
   readonly stage: apigwv2.IHttpStage;
@@ -172,11 +177,28 @@ export class ServiceAlarms extends Construct {
           period: ALARM_PERIOD,
         }),
       ),
+      [S.exportWorkerErrors]: this.add(
+        S.exportWorkerErrors,
+        'ExportWorkerErrorsAlarm',
+        text.EXPORT_WORKER_ERRORS_DESCRIPTION,
+        props.exportWorker.metricErrors(sum),
+      ),
       [S.sweeperErrors]: this.add(
         S.sweeperErrors,
         'SweeperErrorsAlarm',
         text.SWEEPER_ERRORS_DESCRIPTION,
         props.sweeper.metricErrors(sum),
+      ),
+      // The sweeper reports, per kind, how long the oldest item it saw had been due.
+      [S.overdueExecutions]: this.add(
+        S.overdueExecutions,
+        'OverdueExecutionsAlarm',
+        text.overdueExecutionsDescription(OVERDUE_EXECUTION_THRESHOLD),
+        serviceMetric(METRICS.sweepOldestDueAge, SERVICE_NAMES.sweeper, {
+          period: ALARM_PERIOD,
+          dimensions: { kind: EXECUTION_ITEM_KIND },
+        }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
+        OVERDUE_EXECUTION_THRESHOLD.toSeconds(),
       ),
       // The oldest unreleased expired hold, as each run finds it (a gauge: its maximum).
       [S.sweeperBehind]: this.add(

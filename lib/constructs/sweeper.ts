@@ -16,13 +16,18 @@ const SWEEPER_TIMEOUT = Duration.seconds(60);
 export const SWEEP_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
 
 /**
- * The sweeper's only table actions. It reads the due index (Query on the index ARN) and settles
- * each item in one transaction, which IAM authorises per item: UpdateItem for the hold, the
- * account and an execution, PutItem for the hold's listing copy. No GetItem, no DeleteItem, no
- * Scan, nothing on the table's other keys' behalf.
+ * The sweeper's only table actions. It reads the due index (Query on the index ARN), re-reads an
+ * execution before timing it out (GetItem), and settles each item in one transaction, which IAM
+ * authorises per item: UpdateItem for the hold, the account, the execution and its task,
+ * PutItem for the hold's listing copy, ConditionCheckItem for the guards. No DeleteItem, no Scan.
  */
 const SWEEPER_INDEX_ACTIONS = ['dynamodb:Query'] as const;
-const SWEEPER_TABLE_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:PutItem'] as const;
+const SWEEPER_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:PutItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
 
 export interface SweeperProps {
   /** Log group settings and test code shared by every function of the stack. */
@@ -34,9 +39,10 @@ export interface SweeperProps {
 }
 
 /**
- * The sweeper (docs/contract.md §11 "Sweeper"): a {@link LedgerFunction} that EventBridge
+ * The sweeper (docs/contract.md §11 "Sweeper", §12): a {@link LedgerFunction} that EventBridge
  * invokes every minute. Each run settles what fell due in the sparse `due` index: active holds
- * past their expiry are released (status `expired`, amount back to `available`). Two runs at
+ * past their expiry are released (status `expired`, amount back to `available`), executions past
+ * their deadline are timed out. Two runs at
  * once are safe: each item is settled by a conditional transaction, the loser's condition fails.
  */
 export class Sweeper extends Construct {
@@ -49,7 +55,7 @@ export class Sweeper extends Construct {
     this.function = new LedgerFunction(this, 'Function', {
       ...props.functionDefaults,
       entry: handlerEntry('sweeper'),
-      description: 'idempotent-ledger sweeper (expired holds; every minute)',
+      description: 'idempotent-ledger sweeper (expired holds, execution deadlines), every minute',
       timeout: SWEEPER_TIMEOUT,
       environment: { ...props.environment },
     });
@@ -62,7 +68,7 @@ export class Sweeper extends Construct {
     this.function.allow('SettleDueItems', SWEEPER_TABLE_ACTIONS, [table.tableArn]);
 
     this.schedule = new events.Rule(this, 'Schedule', {
-      description: 'Runs the sweeper: releases expired holds',
+      description: 'Runs the sweeper: releases expired holds, times out overdue executions',
       schedule: SWEEP_SCHEDULE,
       targets: [
         new targets.LambdaFunction(this.function, {

@@ -10,6 +10,8 @@ export interface QueueTriggerOptions {
   /** The SQS-triggered function, as local/functions.ts composes it. */
   readonly handler: SqsBatchHandler;
   readonly visibilityTimeoutSeconds: number;
+  /** Messages per batch, 1–10 (the event source mapping's BatchSize). @default 10 */
+  readonly batchSize?: number;
   /** Poller lines (one per batch). */
   readonly log: (line: string) => void;
 }
@@ -31,6 +33,7 @@ export async function startQueueTrigger(
     region: LOCAL_AWS.region,
     handler: options.handler,
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds,
+    ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
     log: options.log,
   });
   lifecycle.defer(`SQS poller (${options.queue.name})`, () => poller.stop());

@@ -12,7 +12,7 @@ export interface SweeperServiceOptions {
 }
 
 /**
- * The sweeper of docs/contract.md §11, run every `intervalSeconds` inside `npm start` where AWS
+ * The sweeper of docs/contract.md §11/§12, run every `intervalSeconds` inside `npm start` where AWS
  * runs the scheduled Lambda. A failed sweep is logged and the loop goes on; what was due stays
  * due.
  */

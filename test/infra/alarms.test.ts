@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the 17 catalogued alarms, uniquely named, all in the stateless stack', () => {
+  it('has exactly the 19 catalogued alarms, uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(17);
+    expect(byName.size).toBe(19);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -446,6 +446,8 @@ describe('service metric names and dimensions', () => {
     expect(serviceOf('functions/http/handler.ts')).toBe(SERVICE_NAMES.http);
     expect(serviceOf('functions/events/handler.ts')).toBe(SERVICE_NAMES.events);
     expect(serviceOf('functions/dispatcher/handler.ts')).toBe(SERVICE_NAMES.dispatcher);
+    expect(serviceOf('functions/workers/export/handler.ts')).toBe(SERVICE_NAMES.exportWorker);
+    expect(serviceOf('functions/sweeper/handler.ts')).toBe(SERVICE_NAMES.sweeper);
   });
 });
 
@@ -486,9 +488,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 17 alarms', () => {
+  it('starts with the status of all 19 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(17);
+    expect(widgets[0]?.properties.alarms).toHaveLength(19);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -508,10 +510,14 @@ describe('operations dashboard', () => {
       [METRICS.storageValidationError]: ['ledger-events'],
       [METRICS.exportJobDispatched]: ['ledger-outbox-dispatcher'],
       [METRICS.exportJobDispatchFailure]: ['ledger-outbox-dispatcher'],
-      [METRICS.sweepSettled]: ['ledger-sweeper'],
-      [METRICS.sweepAlreadyDone]: ['ledger-sweeper'],
-      [METRICS.sweepFailure]: ['ledger-sweeper'],
-      [METRICS.sweepOldestDueAge]: ['ledger-sweeper'],
+      [METRICS.exportSucceeded]: ['ledger-export-worker'],
+      // One row per skip reason, one per due kind.
+      [METRICS.exportSkipped]: Array(5).fill('ledger-export-worker'),
+      [METRICS.exportFailed]: ['ledger-export-worker'],
+      [METRICS.sweepSettled]: ['ledger-sweeper', 'ledger-sweeper'],
+      [METRICS.sweepAlreadyDone]: ['ledger-sweeper', 'ledger-sweeper'],
+      [METRICS.sweepFailure]: ['ledger-sweeper', 'ledger-sweeper'],
+      [METRICS.sweepOldestDueAge]: ['ledger-sweeper', 'ledger-sweeper'],
     };
     // A metric added to functions/observability/metrics.ts must be graphed (DeadLetter: below).
     expect(Object.keys(expected).sort()).toEqual(
@@ -542,9 +548,9 @@ describe('operations dashboard', () => {
     );
   });
 
-  it('graphs Lambda errors, throttles and duration for the four functions', () => {
+  it('graphs Lambda errors, throttles and duration for the five functions', () => {
     for (const name of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions']) {
-      expect(rows('AWS/Lambda', name), name).toHaveLength(4);
+      expect(rows('AWS/Lambda', name), name).toHaveLength(5);
     }
     expect(rows('AWS/Lambda', 'IteratorAge')).toHaveLength(1);
   });

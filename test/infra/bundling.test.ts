@@ -68,6 +68,8 @@ const DEPLOY_TIME_VALUES: Readonly<Record<string, string>> = {
   EXPORT_JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-export-jobs',
   CALLBACK_SECRETS_ARN:
     'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CallbackSecretsSecret-AbCdEf',
+  EXPORT_BUCKET: 'test-ledger-exports-123456789012-eu-west-1',
+  API_URL: 'https://abc123.execute-api.eu-west-1.amazonaws.com/',
 };
 
 /**
@@ -173,7 +175,9 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   let stateless: Template;
 
   beforeAll(() => {
-    for (const entry of ['http', 'events', 'dispatcher', 'sweeper'].map(handlerEntry)) {
+    for (const entry of ['http', 'events', 'dispatcher', 'workers/export', 'sweeper'].map(
+      handlerEntry,
+    )) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }
     const app = new App({
@@ -261,16 +265,56 @@ process.stdout.write(JSON.stringify({ empty, skipped, withoutQueueUrl }));`,
     expect(result.withoutQueueUrl).toMatch(/EXPORT_JOBS_QUEUE_URL/);
   });
 
+  it('bundles functions/workers/export/handler.ts into an ESM module that runs and needs API_URL', () => {
+    const fn = stacks.stateless.exportWorker.function;
+    const bundle = bundleOf(fn);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    const env = envOf(fn);
+    expect(env.EXPORT_BUCKET).toBe(DEPLOY_TIME_VALUES.EXPORT_BUCKET);
+    // An empty batch touches neither DynamoDB, S3 nor the API.
+    const out = runInNode(
+      bundle,
+      `const batch = await m.handler({ Records: [] }, { getRemainingTimeInMillis: () => 300000 });
+${importWithout(bundle, 'API_URL', 'withoutApiUrl')}
+process.stdout.write(JSON.stringify({ batch, withoutApiUrl }));`,
+      env,
+    );
+    const result = JSON.parse(out) as { batch: unknown; withoutApiUrl: string };
+    expect(result.batch).toEqual({ batchItemFailures: [] });
+    expect(result.withoutApiUrl).toMatch(/API_URL/);
+  });
+
+  it('bundles functions/sweeper/handler.ts into an ESM module that starts and needs TABLE_NAME', () => {
+    const fn = stacks.stateless.sweeper.function;
+    const bundle = bundleOf(fn);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    const out = runInNode(
+      bundle,
+      `const type = typeof m.handler;
+${importWithout(bundle, 'TABLE_NAME', 'withoutTable')}
+process.stdout.write(JSON.stringify({ type, withoutTable }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { type: string; withoutTable: string };
+    expect(result.type).toBe('function');
+    expect(result.withoutTable).toMatch(/TABLE_NAME/);
+  });
+
   it('keeps every function bundle within its budget, with the never-loaded credential providers left out', () => {
     const functions = [
       stacks.stateless.httpFunction,
       stacks.stateless.eventsConsumer.function,
       stacks.stateless.outboxDispatcher.function,
       stacks.stateless.sweeper.function,
+      stacks.stateless.exportWorker.function,
     ];
     for (const fn of functions) {
       const code = readFileSync(bundleOf(fn), 'utf8');
-      expect(Buffer.byteLength(code)).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES.default);
+      const budget =
+        fn === stacks.stateless.exportWorker.function
+          ? BUNDLE_BUDGET_BYTES.exportWorker
+          : BUNDLE_BUDGET_BYTES.default;
+      expect(Buffer.byteLength(code), fn.node.path).toBeLessThanOrEqual(budget);
       // Still reachable through the default chain's dynamic import, but not bundled.
       for (const name of NEVER_LOADED_ON_LAMBDA) {
         expect(code).toContain(`import("${name}")`);

@@ -155,9 +155,25 @@ describe('callback secret access and callbacks route (stateless stack)', () => {
     ).toEqual([secretResource()]);
   });
 
+  it('grants the export worker GetSecretValue on that secret (it signs its callbacks)', () => {
+    const workerRoleId = roleIdOf(ledger.stacks.stateless.exportWorker.function);
+    const statements = statementsOf(template, workerRoleId).filter((st) =>
+      asList(st.Action).some(isSecretAction),
+    );
+    expect(statements).toHaveLength(1);
+    expect(asList(statements[0]?.Action ?? [])).toEqual(['secretsmanager:GetSecretValue']);
+    expect(
+      asList(statements[0]?.Resource).map((r) => JSON.stringify(exportedValue(ledger, r))),
+    ).toEqual([secretResource()]);
+  });
+
   it('grants no other role anything on Secrets Manager', () => {
+    const workerRoleId = roleIdOf(ledger.stacks.stateless.exportWorker.function);
     for (const t of [template, ledger.stateful]) {
-      for (const statement of statementsNotOf(t, httpRoleId)) {
+      const others = statementsNotOf(t, httpRoleId).filter(
+        (st) => !statementsOf(t, workerRoleId).includes(st),
+      );
+      for (const statement of others) {
         expect(asList(statement.Action).some(isSecretAction)).toBe(false);
         for (const resource of asList(statement.Resource)) {
           expect(JSON.stringify(exportedValue(ledger, resource))).not.toBe(secretResource());

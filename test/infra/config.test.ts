@@ -31,6 +31,9 @@ describe('resolveLedgerConfig: defaults', () => {
       idempotencyRetentionSeconds: DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
       inboxRetentionSeconds: DEFAULT_INBOX_RETENTION_SECONDS,
       exportFee: DEFAULT_EXPORT_FEE,
+      exportExecutionTimeoutSeconds: 900,
+      maxRerunsPerTask: 20,
+      exportRetentionDays: 7,
       eventsBatchSize: 10,
       eventsMaxConcurrency: 5,
       callbackApplicationId: 'export-worker',
@@ -220,6 +223,13 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
     ['retention not numeric', { inboxRetentionSeconds: '1d' }, /positive integer/],
     ['retention unsafe integer', { inboxRetentionSeconds: 2 ** 60 }, /positive integer/],
     ['exportFee zero', { exportFee: '0' }, /exportFee must be a positive integer/],
+    [
+      'a deadline shorter than twice the worker timeout',
+      { exportExecutionTimeoutSeconds: '599' },
+      /exportExecutionTimeoutSeconds must be an integer from 600 to 86400/,
+    ],
+    ['negative reruns', { maxRerunsPerTask: '-1' }, /maxRerunsPerTask must be an integer/],
+    ['zero retention days', { exportRetentionDays: '0' }, /exportRetentionDays must be an integer/],
     ['exportFee wrong type', { exportFee: true }, /exportFee must be a positive integer/],
     [
       'eventsBatchSize zero',

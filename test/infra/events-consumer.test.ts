@@ -78,8 +78,8 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
   };
 
   it('runs the consumer on Node.js 22, arm64, 512 MB, 30 s, ESM handler, own log group', () => {
-    // HTTP, events consumer, outbox dispatcher.
-    template.resourceCountIs('AWS::Lambda::Function', 4);
+    // HTTP, events consumer, outbox dispatcher, export worker, sweeper.
+    template.resourceCountIs('AWS::Lambda::Function', 5);
     expect(consumer()).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
@@ -234,6 +234,7 @@ describe('StatelessStack: ledger-events consumer (configured)', () => {
           exportJobQueues: stateful.exportJobQueues,
           outboxDispatchDeadLetterQueue: stateful.outboxDispatchDeadLetterQueue,
           callbackSecret: stateful.callbackSecret,
+          exportBucketName: stateful.exportBucketName,
           config: resolveLedgerConfig({}),
           handlerCode: stubHandlerCode(),
           eventsConsumerTimeout: Duration.seconds(31),

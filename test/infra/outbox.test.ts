@@ -88,11 +88,11 @@ describe('StatefulStack: export-jobs and outbox-dispatch-dlq', () => {
     expect(queue(dispatchDlqId).RedrivePolicy).toBeUndefined();
   });
 
-  it('keeps dead letters 14 days, jobs 4 days, and hides a received job for 5 minutes', () => {
+  it('keeps dead letters 14 days, jobs 4 days, and hides a received job 6 × the worker timeout', () => {
     expect(queue(dlqId).MessageRetentionPeriod).toBe(1_209_600);
     expect(queue(dispatchDlqId).MessageRetentionPeriod).toBe(1_209_600);
     expect(queue(queueId).MessageRetentionPeriod).toBe(345_600);
-    expect(queue(queueId).VisibilityTimeout).toBe(300);
+    expect(queue(queueId).VisibilityTimeout).toBe(6 * 300);
   });
 
   it('retains all three by default and deletes them with deletionProtection=false', () => {
@@ -227,9 +227,14 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(send).toHaveLength(1);
     expect(send[0]?.Effect).toBe('Allow');
     expect(asList(send[0]?.Action ?? [])).toEqual(['sqs:SendMessage']);
+    // The export worker consumes export-jobs (its event source); nobody else touches it.
     for (const statement of statementsNotOf(template, roleId)) {
       for (const resource of asList(statement.Resource)) {
-        expect(exportedValue(ledger, resource)).not.toEqual(arnOf(queueId));
+        if (JSON.stringify(exportedValue(ledger, resource)) !== JSON.stringify(arnOf(queueId))) {
+          continue;
+        }
+        expect(asList(statement.Action)).not.toContain('sqs:SendMessage');
+        expect(asList(statement.Action)).toContain('sqs:ReceiveMessage');
       }
     }
   });
@@ -318,8 +323,9 @@ describe('StatelessStack: outbox dispatcher', () => {
 
   it('keeps the alarms in the stateless stack', () => {
     // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
-    // storage throttles: see alarms.test.ts.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 17);
+    // storage throttles, storage validation, export worker and sweeper errors, sweeper behind,
+    // overdue executions: see alarms.test.ts.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 19);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });

@@ -2,6 +2,8 @@ import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   asList,
+  EXPORT_BUCKET_ARN,
+  EXPORT_BUCKET_NAME,
   expectRolePolicy,
   importOf,
   logicalIdOf,
@@ -78,6 +80,10 @@ describe('StatelessStack (IAM auth, default config)', () => {
           INBOX_RETENTION_SECONDS: '2592000',
           EXPORT_FEE: '100',
           CALLBACK_APPLICATION_ID: 'export-worker',
+          EXPORT_EXECUTION_TIMEOUT_SECONDS: '900',
+          MAX_RERUNS_PER_TASK: '20',
+          EXPORT_RETENTION_DAYS: '7',
+          EXPORT_BUCKET: EXPORT_BUCKET_NAME,
           // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
         }),
@@ -97,7 +103,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
     });
   });
 
-  it('grants the HTTP function item-level table actions on the table and GetSecretValue on the secret, nothing else', () => {
+  it('grants the HTTP function item-level table actions, GetSecretValue on the secret and GetObject on exports/*, nothing else', () => {
     expectRolePolicy(ledger, ledger.stacks.stateless.httpFunction, [
       {
         Sid: 'LedgerTableItemAccess',
@@ -108,6 +114,16 @@ describe('StatelessStack (IAM auth, default config)', () => {
         Sid: 'CallbackSecretRead',
         Action: 'secretsmanager:GetSecretValue',
         Resource: importOf(ledger, { Ref: secretId }),
+      },
+      {
+        Sid: 'ExportResultsRead',
+        Action: 's3:GetObject',
+        Resource: { 'Fn::Join': ['', [...EXPORT_BUCKET_ARN, '/exports/*']] },
+      },
+      {
+        Sid: 'ExportBucketList',
+        Action: 's3:ListBucket',
+        Resource: { 'Fn::Join': ['', EXPORT_BUCKET_ARN] },
       },
     ]);
   });

@@ -63,7 +63,7 @@ describe('StatelessStack: sweeper', () => {
     expect(fn?.Environment).toMatchObject({ Variables: { TABLE_NAME: expect.anything() } });
   });
 
-  it('may only query the due index and update or put items of the table', () => {
+  it('may only query the due index, re-read and settle items of the table', () => {
     const tableArn = importOf(ledger, {
       'Fn::GetAtt': [logicalIdOf(ledger.stacks.stateful.table), 'Arn'],
     });
@@ -75,7 +75,12 @@ describe('StatelessStack: sweeper', () => {
       },
       {
         Sid: 'SettleDueItems',
-        Action: ['dynamodb:UpdateItem', 'dynamodb:PutItem'],
+        Action: [
+          'dynamodb:GetItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:PutItem',
+          'dynamodb:ConditionCheckItem',
+        ],
         Resource: tableArn,
       },
     ]);

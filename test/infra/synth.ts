@@ -216,3 +216,17 @@ export function expectRolePolicy(
  * bundling plus CDK's validation engine can exceed that on a busy 2-core runner.
  */
 export const SYNTH_HOOK_TIMEOUT_MS = 60_000;
+
+/** The dev stage's export bucket name, built from pseudo parameters (no cross-stack export). */
+export const EXPORT_BUCKET_NAME = {
+  'Fn::Join': ['', ['dev-ledger-exports-', { Ref: 'AWS::AccountId' }, '-', { Ref: 'AWS::Region' }]],
+};
+/** The parts of its ARN, as `Fn::Join` lists them. */
+export const EXPORT_BUCKET_ARN = [
+  'arn:',
+  { Ref: 'AWS::Partition' },
+  ':s3:::dev-ledger-exports-',
+  { Ref: 'AWS::AccountId' },
+  '-',
+  { Ref: 'AWS::Region' },
+];

@@ -11,7 +11,7 @@ import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets'
 import { inboxItem } from '../../functions/store/event-items';
 import { createEventStore } from '../../functions/store/event-store';
 import { keys } from '../../functions/store/keys';
-import { APP, callbackBody, SECRET, signedCallback } from '../support/callbacks';
+import { APP, callbackBody, csvResult, SECRET, signedCallback } from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { httpEvent } from '../support/http-event';
@@ -220,6 +220,8 @@ describe('callbacks keep a hash too', () => {
       sequence: 2,
       status: 'SUCCEEDED',
       progress: 100,
+      // A valid SUCCEEDED (docs/contract.md §14): only the reused id is wrong.
+      result: csvResult(task.id, executionId),
     });
     const res = await app(signedCallback(other));
     expect(res.statusCode).toBe(400);

@@ -6,7 +6,14 @@ import { Task } from '../../functions/contract/schemas';
 import { composeHttpHandler } from '../../functions/http/compose';
 import type { HttpHandler } from '../../functions/http/types';
 import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
-import { APP, callbackBody, NEXT_SECRET, SECRET, signedCallback } from '../support/callbacks';
+import {
+  APP,
+  callbackBody,
+  csvResult,
+  NEXT_SECRET,
+  SECRET,
+  signedCallback,
+} from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { httpEvent } from '../support/http-event';
@@ -219,7 +226,15 @@ describe('callback ordering (CONTRACT §7)', () => {
   it('applies a later sequence and keeps an older one stale', async () => {
     const { taskId, executionId } = await newTask();
     expect(
-      (await callback({ executionId, sequence: 8, status: 'SUCCEEDED', progress: 100 })).body,
+      (
+        await callback({
+          executionId,
+          sequence: 8,
+          status: 'SUCCEEDED',
+          progress: 100,
+          result: csvResult(taskId, executionId),
+        })
+      ).body,
     ).toEqual({
       outcome: 'applied',
     });
@@ -275,6 +290,7 @@ describe('callback ordering (CONTRACT §7)', () => {
       sequence: 2,
       status: 'SUCCEEDED',
       progress: 100,
+      result: csvResult(taskId, first),
     });
     expect(late.body).toEqual({ outcome: 'superseded' });
     const { task } = await getTask(taskId);
@@ -468,3 +484,63 @@ function base(ids: { executionId: string; taskId: string }) {
     callbackBody({ ...ids, sequence: 1, status: 'RUNNING', progress: 5 }),
   ) as Record<string, unknown>;
 }
+
+describe('bounded tasks and deadlines on DynamoDB Local (docs/contract.md §12)', () => {
+  const rerun = (taskId: string, key: string) =>
+    app(
+      httpEvent('POST', `/v1/tasks/${taskId}/reruns`, {
+        ...as('alice'),
+        idempotencyKey: key,
+        body: {},
+      }),
+    );
+
+  it('puts a new execution into the due index at its deadline and takes it out when terminal', async () => {
+    const { taskId, executionId } = await newTask();
+    const due = (await scanKinds('execution')).find((e) => e.id === executionId);
+    expect(due).toMatchObject({ dueShard: expect.any(Number), dueAt: expect.any(Number) });
+    expect(due?.dueAt).toBe(Date.parse(String(due?.deadline)));
+    expect(Date.parse(String(due?.deadline)) - Date.parse(String(due?.createdAt))).toBe(900_000);
+
+    await callback({
+      executionId,
+      sequence: 1,
+      status: 'SUCCEEDED',
+      progress: 100,
+      result: csvResult(taskId, executionId),
+    });
+    const settled = (await scanKinds('execution')).find((e) => e.id === executionId);
+    expect(settled?.dueShard).toBeUndefined();
+    expect(settled?.dueAt).toBeUndefined();
+    expect(settled?.result).toEqual(csvResult(taskId, executionId));
+  });
+
+  // 20 reruns, each after a FAILED callback: 40 sequential requests; generous under a loaded run.
+  it('refuses the 21st rerun with 409 rerun_limit_reached (recorded) and lists 20 executions', {
+    timeout: 120_000,
+  }, async () => {
+    const { taskId, executionId: first } = await newTask();
+    let current = first;
+    for (let i = 1; i <= 20; i++) {
+      await callback({ executionId: current, sequence: 1, status: 'FAILED' });
+      const ok = await rerun(taskId, `limit-${i}`);
+      expect(ok.statusCode, `rerun ${i}`).toBe(202);
+      const body = Task.parse(JSON.parse(ok.body));
+      expect(body.executions.length).toBeLessThanOrEqual(20);
+      current = body.currentExecutionId;
+    }
+    const { task } = await getTask(taskId);
+    if (!task) throw new Error('no task');
+    expect(task.executions).toHaveLength(20);
+    expect(task.executionsTruncated).toBe(true);
+    expect(task.executions.map((e) => e.id)).not.toContain(first);
+
+    await callback({ executionId: current, sequence: 1, status: 'FAILED' });
+    const refused = await rerun(taskId, 'limit-21');
+    expect(refused.statusCode).toBe(409);
+    expect(JSON.parse(refused.body).code).toBe('rerun_limit_reached');
+    expect((await rerun(taskId, 'limit-21')).headers['idempotent-replayed']).toBe('true');
+    const stored = (await scanKinds('task')).find((t) => t.id === taskId);
+    expect(stored?.rerunCount).toBe(20);
+  });
+});

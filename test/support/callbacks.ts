@@ -14,6 +14,18 @@ export interface CallbackSpec {
   progress?: number;
   id?: string;
   applicationid?: string;
+  /** `data.result` of a SUCCEEDED export callback (docs/contract.md §12). */
+  result?: { key: string; rows: number; bytes: number; sha256: string };
+}
+
+/** A valid `data.result` for an execution's CSV (the key the service chose for it). */
+export function csvResult(taskId: string, executionId: string) {
+  return {
+    key: `exports/${taskId}/${executionId}.csv`,
+    rows: 1,
+    bytes: 10,
+    sha256: 'a'.repeat(64),
+  };
 }
 
 /** A CloudEvents callback body as a worker sends it (CONTRACT §7). */
@@ -30,6 +42,7 @@ export function callbackBody(spec: CallbackSpec): string {
     data: {
       ...(spec.status ? { status: spec.status } : {}),
       ...(spec.progress === undefined ? {} : { progress: spec.progress }),
+      ...(spec.result ? { result: spec.result } : {}),
     },
   });
 }

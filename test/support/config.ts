@@ -8,6 +8,10 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     inboxRetentionSeconds: 3600,
     exportFee: 100,
     callbackApplicationId: 'export-worker',
+    exportExecutionTimeoutSeconds: 900,
+    maxRerunsPerTask: 20,
+    exportRetentionDays: 7,
+    exportBucket: 'ledger-exports',
     ...overrides,
   };
 }

@@ -10,6 +10,27 @@ describe('loadConfig', () => {
       exportFee: 100,
       callbackApplicationId: 'export-worker',
       idempotencyLocalCache: true,
+      exportExecutionTimeoutSeconds: 900,
+      maxRerunsPerTask: 20,
+      exportRetentionDays: 7,
+      exportBucket: 'ledger-exports',
+    });
+  });
+
+  it('reads the export settings (docs/contract.md §12, §14)', () => {
+    expect(
+      loadConfig({
+        TABLE_NAME: 't',
+        EXPORT_EXECUTION_TIMEOUT_SECONDS: '30',
+        MAX_RERUNS_PER_TASK: '2',
+        EXPORT_RETENTION_DAYS: '1',
+        EXPORT_BUCKET: 'my-exports',
+      }),
+    ).toMatchObject({
+      exportExecutionTimeoutSeconds: 30,
+      maxRerunsPerTask: 2,
+      exportRetentionDays: 1,
+      exportBucket: 'my-exports',
     });
   });
 
@@ -42,6 +63,9 @@ describe('loadConfig', () => {
     [{ TABLE_NAME: 't', INBOX_RETENTION_SECONDS: '1.5' }, /INBOX_RETENTION_SECONDS/],
     [{ TABLE_NAME: 't', EXPORT_FEE: 'ten' }, /EXPORT_FEE/],
     [{ TABLE_NAME: 't', CALLBACK_APPLICATION_ID: 'has space' }, /CALLBACK_APPLICATION_ID/],
+    [{ TABLE_NAME: 't', EXPORT_EXECUTION_TIMEOUT_SECONDS: '0' }, /EXPORT_EXECUTION_TIMEOUT/],
+    [{ TABLE_NAME: 't', MAX_RERUNS_PER_TASK: '-1' }, /MAX_RERUNS_PER_TASK/],
+    [{ TABLE_NAME: 't', EXPORT_RETENTION_DAYS: '0' }, /EXPORT_RETENTION_DAYS/],
     [{ TABLE_NAME: 't', IDEMPOTENCY_LOCAL_CACHE: 'false' }, /IDEMPOTENCY_LOCAL_CACHE/],
   ])('fails loudly on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

@@ -82,6 +82,7 @@ export function callbackRoutes(
             taskId: event.taskid,
             status: event.data.status,
             progress: event.data.progress,
+            result: event.data.result,
             contentHash: eventContentHash(event as Record<string, Json>),
           },
           now,

@@ -1,4 +1,5 @@
 import { AccountPath, CreateExportBody, RerunBody, TaskPath } from '../../contract/schemas';
+import type { ExportResultService } from '../../core/export-result';
 import type { TaskService } from '../../core/task-service';
 import { principalOf } from '../principal';
 import { parseWith } from '../request';
@@ -6,8 +7,12 @@ import { json } from '../respond';
 import type { Route } from '../router';
 import { commandInput, commandResult } from './common';
 
-/** Paid exports, tasks and reruns (CONTRACT §5). */
-export function taskRoutes(service: TaskService, clock: () => Date): Route[] {
+/** Paid exports, tasks, their results and reruns (CONTRACT §5, §12). */
+export function taskRoutes(
+  service: TaskService,
+  results: ExportResultService,
+  clock: () => Date,
+): Route[] {
   return [
     {
       key: 'POST /v1/accounts/{accountId}/exports',
@@ -25,6 +30,14 @@ export function taskRoutes(service: TaskService, clock: () => Date): Route[] {
         const principal = principalOf(request.event);
         const { taskId } = parseWith(TaskPath, request.pathParameters, 'path');
         return json(200, await service.getTask(principal, taskId));
+      },
+    },
+    {
+      key: 'GET /v1/tasks/{taskId}/result',
+      handle: async (request) => {
+        const principal = principalOf(request.event);
+        const { taskId } = parseWith(TaskPath, request.pathParameters, 'path');
+        return json(200, await results.result(principal, taskId, clock()));
       },
     },
     {

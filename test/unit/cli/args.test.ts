@@ -3,7 +3,6 @@ import { parseCallbackArgs } from '../../../cli/commands/callback';
 import { parseDemoArgs } from '../../../cli/commands/demo';
 import { parseSendEventArgs } from '../../../cli/commands/send-event';
 import { parseTailArgs } from '../../../cli/commands/tail';
-import { parseWorkerArgs } from '../../../cli/commands/worker';
 import { apiUrl, secretsFor, sqsEndpoint } from '../../../cli/config';
 import { CliError, UsageError } from '../../../cli/errors';
 import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
@@ -212,41 +211,24 @@ describe('tail arguments', () => {
   });
 });
 
-describe('worker and demo arguments', () => {
-  it('worker: defaults, --once, idle and delay in seconds', () => {
-    expect(parseWorkerArgs([], {})).toEqual({
-      help: false,
-      once: false,
-      app: undefined,
-      signing: { scheme: undefined, secret: undefined, signingKey: undefined },
-      url: 'http://127.0.0.1:3000',
-      sqs: 'http://127.0.0.1:4566',
-      idleMs: 3_000,
-      stepDelayMs: 300,
-    });
-    expect(
-      parseWorkerArgs(['--once', '--idle', '1.5', '--delay', '0', '--app', 'export-worker'], {}),
-    ).toMatchObject({ once: true, idleMs: 1_500, stepDelayMs: 0, app: 'export-worker' });
-    expect(() => parseWorkerArgs(['--idle=-1'], {})).toThrow('--idle must be seconds');
-  });
-
+describe('demo arguments', () => {
   it('demo: defaults and options', () => {
     expect(parseDemoArgs([], {})).toEqual({
       help: false,
       url: 'http://127.0.0.1:3000',
-      sqs: 'http://127.0.0.1:4566',
       principal: 'demo',
       amount: 2_500,
       format: 'csv',
-      signing: { scheme: undefined, secret: undefined, signingKey: undefined },
       timeoutMs: 30_000,
+      lines: 5,
     });
     expect(
-      parseDemoArgs(['--format', 'json', '--timeout', '5', '--amount', '900'], {}),
+      parseDemoArgs(['--format', 'json', '--timeout', '5', '--amount', '900', '--lines', '2'], {}),
     ).toMatchObject({
       format: 'json',
       timeoutMs: 5_000,
       amount: 900,
+      lines: 2,
     });
   });
 });

@@ -30,8 +30,8 @@ describe('npm run cli', () => {
     expect(a.out.join('\n')).toMatch(/^Usage: npm run cli -- <command>/);
 
     const b = context();
-    expect(await runCli(['help', 'worker'], b.ctx)).toBe(0);
-    expect(b.out.join('\n')).toMatch(/^Usage: npm run cli -- worker/);
+    expect(await runCli(['help', 'demo'], b.ctx)).toBe(0);
+    expect(b.out.join('\n')).toMatch(/^Usage: npm run cli -- demo/);
 
     for (const command of COMMANDS) {
       const c = context();

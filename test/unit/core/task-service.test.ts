@@ -18,7 +18,10 @@ const task: TaskRecord = {
   createdAt: at,
   updatedAt: at,
 };
-const execution = { ...newExecution('e1', 't1', 'app', at), status: 'FAILED' as const };
+const execution = {
+  ...newExecution('e1', 't1', 'app', new Date(at), 900),
+  status: 'FAILED' as const,
+};
 
 function port(overrides: Partial<TaskPort>): TaskPort {
   return {
@@ -38,6 +41,8 @@ const service = (p: TaskPort) =>
     callbackApplicationId: 'app',
     callbackPath: '/v1/callbacks/app',
     responses: httpResponses,
+    executionTimeoutSeconds: 900,
+    maxReruns: 3,
   });
 
 describe('reruns', () => {
@@ -72,6 +77,95 @@ describe('reruns', () => {
     const res = await service(p).rerun(ctx, 't1', {});
     expect(res.statusCode).toBe(409);
     expect(p.rerun).not.toHaveBeenCalled();
+  });
+});
+
+describe('rerun limit (MAX_RERUNS_PER_TASK)', () => {
+  it('records 409 rerun_limit_reached once the task was rerun the maximum times', async () => {
+    const p = port({
+      getTask: vi.fn(async () => ({ task: { ...task, rerunCount: 3 }, executions: [execution] })),
+    });
+    const res = await service(p).rerun(ctx, 't1', {});
+    expect(res.statusCode).toBe(409);
+    expect(JSON.parse(res.body).code).toBe('rerun_limit_reached');
+    expect(p.rerun).not.toHaveBeenCalled();
+    expect(p.recordResponse).toHaveBeenCalledOnce();
+  });
+
+  it('allows the last rerun below the limit and counts it from the count read', async () => {
+    const rerun = vi.fn(async () => ({ kind: 'committed' as const }));
+    const p = port({
+      getTask: vi.fn(async () => ({ task: { ...task, rerunCount: 2 }, executions: [execution] })),
+      rerun,
+    });
+    const res = await service(p).rerun(ctx, 't1', {});
+    expect(res.statusCode).toBe(202);
+    expect(rerun).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({
+        expectedRerunCount: 2,
+        task: expect.objectContaining({ rerunCount: 3 }),
+      }),
+    );
+  });
+
+  it('names the limit when a concurrent rerun reached it between read and write', async () => {
+    const p = port({
+      rerun: vi.fn(async () => ({
+        kind: 'task_rejected' as const,
+        task: { ...task, rerunCount: 3, status: 'CREATED' as const },
+      })),
+    });
+    const res = await service(p).rerun(ctx, 't1', {});
+    expect(JSON.parse(res.body).code).toBe('rerun_limit_reached');
+  });
+});
+
+describe('executions: deadline and bounded bodies', () => {
+  it('gives a new execution deadline = creation + EXPORT_EXECUTION_TIMEOUT_SECONDS', async () => {
+    const rerun = vi.fn(async () => ({ kind: 'committed' as const }));
+    const res = await service(port({ rerun })).rerun(ctx, 't1', {});
+    const body = JSON.parse(res.body);
+    const created = body.executions.at(-1);
+    expect(created.deadline).toBe('2026-11-29T10:15:00.000Z');
+    expect(created.createdAt).toBe(at);
+  });
+
+  it('lists the 20 newest executions (oldest first) with executionsTruncated in the stored response', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      ...newExecution(
+        `e${String(i).padStart(2, '0')}`,
+        't1',
+        'app',
+        new Date(Date.parse(at) + i * 1000),
+        900,
+      ),
+      status: 'FAILED' as const,
+    }));
+    const rerun = vi.fn(async () => ({ kind: 'committed' as const }));
+    const p = port({
+      getTask: vi.fn(async () => ({
+        task: { ...task, currentExecutionId: 'e24' },
+        executions: many,
+      })),
+      rerun,
+    });
+    const res = await service(p).rerun(
+      { ...ctx, now: new Date(Date.parse(at) + 60_000) },
+      't1',
+      {},
+    );
+    const body = JSON.parse(res.body);
+    expect(body.executions).toHaveLength(20);
+    expect(body.executionsTruncated).toBe(true);
+    expect(body.executions[0].id).toBe('e06');
+    expect(body.executions.at(-1).id).toBe(body.currentExecutionId);
+  });
+
+  it('says executionsTruncated: false when every execution is listed', async () => {
+    const body = await service(port({})).getTask('alice', 't1');
+    expect(body.executionsTruncated).toBe(false);
+    expect(body.executions).toHaveLength(1);
   });
 });
 

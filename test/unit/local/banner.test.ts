@@ -19,8 +19,10 @@ const endpoints: StackEndpoints = {
     ledgerEvents: queue('ledger-events'),
     deadLetters: queue('ledger-events-dlq'),
     exportJobs: queue('export-jobs'),
+    exportJobsDeadLetters: queue('export-jobs-dlq'),
   },
   streamArn: 'arn:aws:dynamodb:ddblocal:000000000000:table/ledger/stream/2026-11-29T17:14:02.071',
+  s3Endpoint: 'http://127.0.0.1:4566',
 };
 
 describe('the npm start banner', () => {
@@ -37,6 +39,15 @@ describe('the npm start banner', () => {
     );
     expect(text).toMatch(/^npm run cli -- demo /m);
     expect(text).not.toContain('WARNING');
+  });
+
+  it('prints the export bucket, the worker and the deadline the sweeper enforces', () => {
+    const text = banner(readLocalSettings({ EXPORT_EXECUTION_TIMEOUT_SECONDS: '30' }), endpoints);
+    expect(text).toContain('S3         http://127.0.0.1:4566/ledger-exports');
+    expect(text).toMatch(/Exports {4}export-jobs -> the export worker/);
+    expect(text).toContain('past their deadline (30 s)');
+    const off = banner(readLocalSettings({ EXPORT_WORKER: 'off' }), endpoints);
+    expect(off).toContain('no worker (EXPORT_WORKER=off)');
   });
 
   it('does not print secrets from CALLBACK_SECRETS, and warns when the export application has none', () => {

@@ -12,6 +12,8 @@ describe('local stack settings', () => {
       sqsEndpoint: undefined,
       sqsVisibilityTimeoutSeconds: 5,
       sweepIntervalSeconds: 2,
+      s3Endpoint: undefined,
+      exportWorker: true,
       // loadConfig owns the rest of the handler configuration.
       config: expect.objectContaining({
         tableName: 'ledger',
@@ -19,6 +21,10 @@ describe('local stack settings', () => {
         inboxRetentionSeconds: 2_592_000,
         exportFee: 100,
         callbackApplicationId: 'export-worker',
+        exportExecutionTimeoutSeconds: 900,
+        maxRerunsPerTask: 20,
+        exportRetentionDays: 7,
+        exportBucket: 'ledger-exports',
       }),
       callbackSecrets: { 'export-worker': [DEMO_CALLBACK_SECRET] },
       callbackSecretsGiven: false,
@@ -40,6 +46,11 @@ describe('local stack settings', () => {
       EXPORT_FEE: '7',
       CALLBACK_SECRETS: '{"billing":["billing-secret-0123456789"]}',
       CALLBACK_APPLICATION_ID: 'billing',
+      S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      EXPORT_WORKER: 'off',
+      EXPORT_EXECUTION_TIMEOUT_SECONDS: '30',
+      MAX_RERUNS_PER_TASK: '3',
+      EXPORT_RETENTION_DAYS: '2',
     });
 
     expect(settings).toEqual({
@@ -50,12 +61,17 @@ describe('local stack settings', () => {
       sqsEndpoint: 'http://127.0.0.1:9324',
       sqsVisibilityTimeoutSeconds: 0,
       sweepIntervalSeconds: 0.5,
+      s3Endpoint: 'http://127.0.0.1:9000',
+      exportWorker: false,
       config: expect.objectContaining({
         tableName: 'ledger-dev',
         idempotencyRetentionSeconds: 60,
         inboxRetentionSeconds: 120,
         exportFee: 7,
         callbackApplicationId: 'billing',
+        exportExecutionTimeoutSeconds: 30,
+        maxRerunsPerTask: 3,
+        exportRetentionDays: 2,
       }),
       callbackSecrets: { billing: ['billing-secret-0123456789'] },
       callbackSecretsGiven: true,
@@ -78,6 +94,8 @@ describe('local stack settings', () => {
     ],
     [{ SQS_VISIBILITY_TIMEOUT_SECONDS: '43201' }, /SQS_VISIBILITY_TIMEOUT_SECONDS/],
     [{ SWEEP_INTERVAL_SECONDS: '0' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
+    [{ EXPORT_WORKER: 'maybe' }, /EXPORT_WORKER must be on or off/],
+    [{ S3_ENDPOINT: 'ftp://x' }, /S3_ENDPOINT must be an http\(s\) URL/],
     [{ SWEEP_INTERVAL_SECONDS: 'soon' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
     [{ SWEEP_INTERVAL_SECONDS: '3601' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
     [{ CALLBACK_SECRETS: '{"export-worker":' }, /CALLBACK_SECRETS: callback secrets are not JSON/],

@@ -172,6 +172,7 @@ describe('callback outcome telemetry', () => {
     const app = createHttpApp({
       ledger: unused,
       tasks: unused,
+      results: unused,
       transfers: unused,
       holds: unused,
       callbacks,
@@ -191,6 +192,7 @@ describe('callback outcome telemetry', () => {
     const app = createHttpApp({
       ledger: {} as never,
       tasks: {} as never,
+      results: {} as never,
       transfers: {} as never,
       holds: {} as never,
       callbacks: {

@@ -29,7 +29,7 @@ const task: TaskRecord = {
   createdAt: at,
   updatedAt: at,
 };
-const execution = newExecution('e1', 't1', 'export-worker', at);
+const execution = newExecution('e1', 't1', 'export-worker', new Date(at), 900);
 const claim: IdempotencyClaim = {
   scopeId: 's',
   fingerprint: 'f',
@@ -126,6 +126,7 @@ describe('task store', () => {
       job: exportRequest.job,
       allowedStatuses: ['SUCCEEDED'],
       expectedCurrentExecutionId: 'e0',
+      expectedRerunCount: 0,
     });
     expect(result).toMatchObject({ kind: 'task_rejected', task: { status: 'RUNNING' } });
   });

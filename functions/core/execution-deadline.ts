@@ -1,0 +1,66 @@
+import type { SweepHandler } from './sweeper';
+import { type ExecutionRecord, isTerminal } from './tasks';
+
+/** `kind` of execution items: the sweeper hands overdue ones to the handler below. */
+export const EXECUTION_ITEM_KIND = 'execution';
+
+/** Timing out one execution: the execution from `expectedVersion`, and its task if current. */
+export interface ExecutionTimeout {
+  readonly taskId: string;
+  readonly executionId: string;
+  readonly expectedVersion: number;
+  /** The task shows TIMED_OUT only while this execution is still its current one. */
+  readonly current: boolean;
+  /** Kept as it was: the task mirrors the execution's last progress. */
+  readonly progress: number;
+  readonly at: string;
+}
+
+export interface ExecutionDeadlinePort {
+  /** The execution and its task's current execution id, strongly consistent. */
+  readExecution(
+    taskId: string,
+    executionId: string,
+  ): Promise<{ execution: ExecutionRecord; currentExecutionId: string } | undefined>;
+  /**
+   * ONE transaction: the execution (not terminal AND `version = expectedVersion` → TIMED_OUT,
+   * `version + 1`, out of the due index) plus, when current, the task's status.
+   * `moved` when a condition failed (a callback or a rerun got there first).
+   */
+  timeOutExecution(timeout: ExecutionTimeout): Promise<'committed' | 'moved'>;
+}
+
+/** Reads after a `moved` before the execution is left for the next sweep. */
+const ATTEMPTS = 3;
+
+/**
+ * The sweeper's handler for executions (docs/contract.md §12): a non-terminal execution past
+ * its deadline becomes TIMED_OUT exactly once, so its task can be rerun. The due index is read
+ * eventually consistently, so the execution is re-read before the guarded write; one that has
+ * turned terminal meanwhile is already done.
+ */
+export function executionDeadlineHandler(
+  port: ExecutionDeadlinePort,
+  decode: (attributes: Readonly<Record<string, unknown>>) => { taskId: string; id: string },
+): SweepHandler {
+  return {
+    kind: EXECUTION_ITEM_KIND,
+    async settle(item, now) {
+      const { taskId, id } = decode(item.attributes);
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        const found = await port.readExecution(taskId, id);
+        if (!found || isTerminal(found.execution.status)) return 'already_done';
+        const result = await port.timeOutExecution({
+          taskId,
+          executionId: id,
+          expectedVersion: found.execution.version,
+          current: found.currentExecutionId === id,
+          progress: found.execution.progress,
+          at: now.toISOString(),
+        });
+        if (result === 'committed') return 'settled';
+      }
+      throw new Error(`execution ${id} kept moving; left due for the next sweep`);
+    },
+  };
+}
