@@ -187,9 +187,19 @@ export class LedgerFunction extends NodejsFunction {
   }
 
   /** Least privilege in one line: exactly `actions` on exactly `resources`, named by `sid`. */
-  allow(sid: string, actions: readonly string[], resources: readonly string[]): void {
+  allow(
+    sid: string,
+    actions: readonly string[],
+    resources: readonly string[],
+    conditions?: Record<string, Record<string, string[]>>,
+  ): void {
     this.addToRolePolicy(
-      new iam.PolicyStatement({ sid, actions: [...actions], resources: [...resources] }),
+      new iam.PolicyStatement({
+        sid,
+        actions: [...actions],
+        resources: [...resources],
+        ...(conditions ? { conditions } : {}),
+      }),
     );
   }
 

@@ -4,6 +4,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { DUE_INDEX } from '../../functions/store/due-index';
+import { keys } from '../../functions/store/keys';
 import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
 /**
@@ -22,6 +23,8 @@ export const SWEEP_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
  * PutItem for the hold's listing copy, ConditionCheckItem for the guards. No DeleteItem, no Scan.
  */
 const SWEEPER_INDEX_ACTIONS = ['dynamodb:Query'] as const;
+/** Partition keys the sweeper may touch, spelled by functions/store/keys.ts itself. */
+const SWEEPER_PARTITIONS = [keys.hold('*').pk, keys.account('*').pk, keys.task('*').pk];
 const SWEEPER_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:UpdateItem',
@@ -65,7 +68,11 @@ export class Sweeper extends Construct {
     this.function.allow('DueIndexRead', SWEEPER_INDEX_ACTIONS, [
       `${table.tableArn}/index/${DUE_INDEX.name}`,
     ]);
-    this.function.allow('SettleDueItems', SWEEPER_TABLE_ACTIONS, [table.tableArn]);
+    // Only the partitions a settlement touches: a hold, its account (balance, listing copy) and
+    // a task (its execution items live in the task's partition). Never idempotency or inbox records.
+    this.function.allow('SettleDueItems', SWEEPER_TABLE_ACTIONS, [table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': SWEEPER_PARTITIONS },
+    });
 
     this.schedule = new events.Rule(this, 'Schedule', {
       description: 'Runs the sweeper: releases expired holds, times out overdue executions',

@@ -82,6 +82,9 @@ describe('StatelessStack: sweeper', () => {
           'dynamodb:ConditionCheckItem',
         ],
         Resource: tableArn,
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOLD#*', 'ACCOUNT#*', 'TASK#*'] },
+        },
       },
     ]);
   });
