@@ -14,7 +14,7 @@ export const ExportResultSchema = z.strictObject({
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const NonNilUuid = Uuid.refine((v) => v !== NIL_UUID, 'must not be the nil UUID');
 
-/** CONTRACT §7: the CloudEvent a worker sends about one execution. */
+/** docs/contract.md §7: the CloudEvent a worker sends about one execution. */
 export const CallbackEventSchema = z.looseObject({
   specversion: z.literal('1.0'),
   id: NonNilUuid,

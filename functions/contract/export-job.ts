@@ -7,7 +7,7 @@ import { Uuid } from './schemas';
 export const CALLBACK_PATH_PREFIX = '/v1/callbacks/';
 
 /**
- * The `export-jobs` message (CONTRACT §8): written to the outbox by the task transaction, sent
+ * The `export-jobs` message (docs/contract.md §8): written to the outbox by the task transaction, sent
  * by the dispatcher, read by export workers. Delivery is at least once; dedup by `executionId`.
  */
 export const ExportJobSchema = z.object({

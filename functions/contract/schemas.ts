@@ -4,7 +4,7 @@ import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../core/money';
 import { EXECUTION_STATUSES, EXPORT_FORMATS } from '../core/tasks';
 import { MAX_LISTED_EXECUTIONS } from './exports';
 
-/** Request and response shapes of CONTRACT §5: validation and the OpenAPI document share them. */
+/** Request and response shapes of docs/contract.md §5: validation and the OpenAPI document share them. */
 
 export const Currency = z
   .string()

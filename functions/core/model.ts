@@ -72,7 +72,7 @@ export function accountView(record: AccountRecord): Account {
 
 /**
  * The record when `principal` owns it; otherwise `not_found`, exactly as for a missing one,
- * so another principal learns nothing of its existence (CONTRACT §2).
+ * so another principal learns nothing of its existence (docs/contract.md §2).
  */
 export function ownedBy<T extends { readonly ownerId: string }>(
   record: T | undefined,

@@ -1,4 +1,4 @@
-/** Money rules (CONTRACT §5): integer minor units and ISO 4217 currencies. */
+/** Money rules (docs/contract.md §5): integer minor units and ISO 4217 currencies. */
 export const MIN_AMOUNT = 1;
 export const MAX_AMOUNT = 1_000_000_000_000;
 

@@ -62,7 +62,7 @@ export interface EntryGuard {
   readonly increaseBy?: number;
 }
 
-/** One event source's sequence tracking for an account (CONTRACT §5, §6). */
+/** One event source's sequence tracking for an account (docs/contract.md §5, §6). */
 export interface EventSourceView {
   readonly source: string;
   readonly lastSequence: number;

@@ -1,5 +1,5 @@
 /**
- * Per-stream sequence tracking (CONTRACT §6, §7): a sequence never decides whether an event
+ * Per-stream sequence tracking (docs/contract.md §6, §7): a sequence never decides whether an event
  * applies; it only tells which numbers are still missing.
  */
 export const MAX_LISTED_GAPS = 1000;

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { hmacKeyBytes } from './callback-keys';
 import { InvalidSignatureError, SignatureExpiredError } from './errors';
 
-/** `|now − t|` beyond this is `signature_expired` (CONTRACT §7). */
+/** `|now − t|` beyond this is `signature_expired` (docs/contract.md §7). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export interface SignatureHeader {

@@ -2,7 +2,7 @@ import { MAX_LISTED_EXECUTIONS } from '../contract/exports';
 import type { ExportResult } from './export-run';
 import type { SequenceState } from './sequence';
 
-/** Export tasks and their executions (CONTRACT §5, §7, §8). */
+/** Export tasks and their executions (docs/contract.md §5, §7, §8). */
 
 export const EXECUTION_STATUSES = [
   'CREATED',
@@ -66,7 +66,7 @@ export interface TaskState {
   readonly executions: readonly ExecutionRecord[];
 }
 
-/** The message the outbox delivers to `export-jobs` (CONTRACT §8). */
+/** The message the outbox delivers to `export-jobs` (docs/contract.md §8). */
 export interface ExportJob {
   readonly taskId: string;
   readonly executionId: string;

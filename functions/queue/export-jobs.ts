@@ -5,7 +5,7 @@ export interface ExportJobQueue {
   send(job: ExportJob): Promise<void>;
 }
 
-/** `export-jobs` (CONTRACT §8): at least once; consumers dedup by `executionId`. */
+/** `export-jobs` (docs/contract.md §8): at least once; consumers dedup by `executionId`. */
 export function createSqsExportJobs(client: SQSClient, queueUrl: string): ExportJobQueue {
   return {
     async send(job) {

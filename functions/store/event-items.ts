@@ -6,8 +6,8 @@ import { CLAIM_FREE } from './items';
 import { keys, TTL_ATTRIBUTE } from './keys';
 
 /**
- * Dedup key (source, id): two producers may reuse an id (CONTRACT §6). Callbacks use
- * (applicationId, id) in their own namespace (CONTRACT §7).
+ * Dedup key (source, id): two producers may reuse an id (docs/contract.md §6). Callbacks use
+ * (applicationId, id) in their own namespace (docs/contract.md §7).
  */
 function inboxScopeId(source: string, id: string, namespace = 'event'): string {
   return sha256Hex(JSON.stringify([namespace, source, id]));

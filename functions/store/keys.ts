@@ -21,7 +21,7 @@ export const keys = {
     sk: `${ENTRY_SK_PREFIX}${createdAt}#${entryId}`,
   }),
   idempotency: (scopeId: string): ItemKey => ({ pk: `IDEMPOTENCY#${scopeId}`, sk: 'IDEMPOTENCY' }),
-  /** `paymentId` is unique per account and never expires (CONTRACT §4). */
+  /** `paymentId` is unique per account and never expires (docs/contract.md §4). */
   payment: (accountId: string, paymentId: string): ItemKey => ({
     pk: `PAYMENT#${accountId}#${paymentId}`,
     sk: 'PAYMENT',

@@ -90,7 +90,7 @@ describe('HTTP ledger on DynamoDB Local', () => {
   });
 });
 
-describe('request idempotency (CONTRACT §4)', () => {
+describe('request idempotency (docs/contract.md §4)', () => {
   it('replays a body that differs only in key order and whitespace', async () => {
     const accountId = await newAccount();
     const first = await post(accountId, 'order-1', { type: 'credit', amount: 7, currency: 'EUR' });

@@ -113,7 +113,7 @@ const callback = async (spec: Parameters<typeof callbackBody>[0], options = {}) 
   return { status: res.statusCode, body: JSON.parse(res.body) };
 };
 
-describe('paid exports (CONTRACT §5)', () => {
+describe('paid exports (docs/contract.md §5)', () => {
   it('charges the fee once and creates one task for a retried request', async () => {
     const accountId = await fundedAccount(1000);
     const first = await exportFor(accountId, 'exp-1');
@@ -222,7 +222,7 @@ describe('reruns', () => {
   });
 });
 
-describe('callback ordering (CONTRACT §7)', () => {
+describe('callback ordering (docs/contract.md §7)', () => {
   it('applies a later sequence and keeps an older one stale', async () => {
     const { taskId, executionId } = await newTask();
     expect(
@@ -410,7 +410,7 @@ describe('callback security', () => {
   });
 });
 
-describe('callback validation (each rule of CONTRACT §7)', () => {
+describe('callback validation (each rule of docs/contract.md §7)', () => {
   it.each<[string, (ids: { executionId: string; taskId: string }) => unknown]>([
     ['specversion other than 1.0', (i) => ({ ...base(i), specversion: '0.3' })],
     ['id not a UUID', (i) => ({ ...base(i), id: 'abc' })],

@@ -28,7 +28,7 @@ export function csvResult(taskId: string, executionId: string) {
   };
 }
 
-/** A CloudEvents callback body as a worker sends it (CONTRACT §7). */
+/** A CloudEvents callback body as a worker sends it (docs/contract.md §7). */
 export function callbackBody(spec: CallbackSpec): string {
   return JSON.stringify({
     specversion: '1.0',

@@ -14,7 +14,7 @@ export interface EventSpec {
   paymentId?: string;
 }
 
-/** A CloudEvents 1.0 ledger event body as producers send it (CONTRACT §6). */
+/** A CloudEvents 1.0 ledger event body as producers send it (docs/contract.md §6). */
 export function ledgerEvent(spec: EventSpec): Record<string, unknown> {
   return {
     specversion: '1.0',

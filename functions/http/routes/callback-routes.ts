@@ -33,7 +33,7 @@ const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
 const ApplicationId = z.string().regex(APPLICATION_ID_PATTERN);
 
 /**
- * Signed execution callbacks (CONTRACT §7): no authorizer; the signature over the raw body is
+ * Signed execution callbacks (docs/contract.md §7): no authorizer; the signature over the raw body is
  * checked before anything is parsed, so a rejected callback changes nothing.
  */
 const CALLBACK_ROUTE = 'POST /v1/callbacks/{applicationId}';

@@ -14,7 +14,7 @@ import { commandInput, commandResult } from './common';
 const accountId = (request: RouteRequest) =>
   parseWith(AccountPath, request.pathParameters, 'path').accountId;
 
-/** Accounts, transactions and event sources (CONTRACT §5). */
+/** Accounts, transactions and event sources (docs/contract.md §5). */
 export function ledgerRoutes(service: LedgerService, clock: () => Date): Route[] {
   return [
     {

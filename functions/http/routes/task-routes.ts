@@ -7,7 +7,7 @@ import { json } from '../respond';
 import type { Route } from '../router';
 import { commandInput, commandResult } from './common';
 
-/** Paid exports, tasks, their results and reruns (CONTRACT §5, §12). */
+/** Paid exports, tasks, their results and reruns (docs/contract.md §5, §12). */
 export function taskRoutes(
   service: TaskService,
   results: ExportResultService,
