@@ -33,6 +33,7 @@ export interface CallbackEvent {
 /** The CloudEvents 1.0 body of docs/contract.md §7 and its id. */
 export function callbackEvent(spec: CallbackSpec, now: Date = new Date()): CallbackEvent {
   const id = spec.id ?? randomUUID();
+  // JSON leaves out the fields that are undefined.
   const body = JSON.stringify({
     specversion: '1.0',
     id,
@@ -42,10 +43,10 @@ export function callbackEvent(spec: CallbackSpec, now: Date = new Date()): Callb
     sequence: spec.sequence,
     applicationid: spec.applicationId,
     executionid: spec.executionId,
-    ...(spec.taskId === undefined ? {} : { taskid: spec.taskId }),
+    taskid: spec.taskId,
     data: {
-      ...(spec.status === undefined ? {} : { status: spec.status }),
-      ...(spec.progress === undefined ? {} : { progress: spec.progress }),
+      status: spec.status,
+      progress: spec.progress,
     },
   });
   return { id, body };
