@@ -28,7 +28,7 @@ export interface ServiceConfig {
   readonly callbackApplicationId: string;
   /** An execution not terminal this long after its creation times out (contract §12). */
   readonly exportExecutionTimeoutSeconds: number;
-  /** Reruns a task accepts (contract §14). */
+  /** Reruns a task accepts (docs/contract.md §12). */
   readonly maxRerunsPerTask: number;
   /** Days an export object is kept; the result route answers 410 after them (contract §14). */
   readonly exportRetentionDays: number;

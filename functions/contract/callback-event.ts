@@ -1,14 +1,14 @@
 import * as z from 'zod';
 import { EXECUTION_STATUSES } from '../core/tasks';
 import { SequenceNumber } from './ledger-event';
-import { Uuid } from './schemas';
+import { Sha256Hex, Uuid } from './schemas';
 
 /** docs/contract.md §12, §14: `data.result` of a SUCCEEDED export callback. */
 export const ExportResultSchema = z.strictObject({
   key: z.string().min(1).max(1024),
   rows: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256'),
+  sha256: Sha256Hex,
 });
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Amount, Currency, PaymentId, Uuid } from './schemas';
+import { Amount, Currency, PaymentId, Reference, Uuid } from './schemas';
 import { utf8Bytes } from './unicode';
 
 /**
@@ -53,7 +53,7 @@ export const LedgerEventSchema = z
       amount: Amount,
       currency: Currency,
       paymentId: PaymentId.optional(),
-      reference: z.string().min(1).max(256).optional(),
+      reference: Reference.optional(),
     }),
   })
   .superRefine((event, ctx) => {
@@ -61,7 +61,7 @@ export const LedgerEventSchema = z
     const path = ['data', 'toAccountId'];
     if (event.type === 'ledger.transfer.v1') {
       if (to === undefined) ctx.addIssue({ code: 'custom', path, message: 'required' });
-      else if (to.toLowerCase() === event.subject.toLowerCase()) {
+      else if (to === event.subject) {
         ctx.addIssue({ code: 'custom', path, message: 'must differ from subject' });
       }
     } else if (to !== undefined) {

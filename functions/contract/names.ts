@@ -25,6 +25,7 @@ export const APPLICATION_ID_PATTERN_SOURCE = APPLICATION_ID_PATTERN.source;
 
 /** Signed callbacks arrive at `/v1/callbacks/{applicationId}` (docs/contract.md §7). */
 export const CALLBACK_PATH_PREFIX = '/v1/callbacks/';
+export const APPLICATION_OF_CALLBACK_PATH_MESSAGE = `must be ${CALLBACK_PATH_PREFIX}<applicationId>`;
 
 /** The application a callback path names, or undefined when it is not such a path. */
 export function applicationOfCallbackPath(path: string): string | undefined {
@@ -35,3 +36,5 @@ export function applicationOfCallbackPath(path: string): string | undefined {
 
 /** `kind` of hold items; the sweeper dispatches due items by kind (docs/contract.md §11). */
 export const HOLD_ITEM_KIND = 'hold';
+/** `kind` of execution items; the sweeper times them out past their deadline (§12). */
+export const EXECUTION_ITEM_KIND = 'execution';

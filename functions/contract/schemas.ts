@@ -32,11 +32,16 @@ export const CreateAccountBody = z.strictObject({
   name: z.string().min(1).max(200).optional(),
 });
 
+/** A caller's free-text reference on a movement (credits, debits, transfers, holds, events). */
+export const Reference = z.string().min(1).max(256);
+/** Lower-case hex SHA-256 of an export file. */
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256');
+
 export const PostTransactionBody = z.strictObject({
   type: z.enum(['credit', 'debit']),
   amount: Amount,
   currency: Currency,
-  reference: z.string().min(1).max(256).optional(),
+  reference: Reference.optional(),
   paymentId: PaymentId.optional(),
 });
 
@@ -47,7 +52,7 @@ export const ListTransactionsQuery = z.strictObject({
 
 export const AccountPath = z.strictObject({ accountId: Uuid });
 
-const Timestamp = z.iso.datetime();
+export const Timestamp = z.iso.datetime();
 
 export const Account = z.object({
   id: Uuid,
@@ -145,7 +150,7 @@ export const ExportResult = z.object({
   format: z.enum(EXPORT_FORMATS),
   rows: z.number().int().min(0),
   bytes: z.number().int().min(0),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: Sha256Hex,
   /** Presigned GET, valid 15 minutes. */
   url: z.url(),
   urlExpiresAt: Timestamp,

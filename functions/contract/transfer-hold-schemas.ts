@@ -1,11 +1,16 @@
 import * as z from 'zod';
 import { HOLD_STATUSES, MAX_HOLD_SECONDS } from '../core/holds';
-import { Amount, Currency, ListTransactionsQuery, PaymentId, Uuid } from './schemas';
+import {
+  Amount,
+  Currency,
+  ListTransactionsQuery,
+  PaymentId,
+  Reference,
+  Timestamp,
+  Uuid,
+} from './schemas';
 
 /** Request and response shapes of transfers and holds (docs/contract.md §10, §11). */
-
-const Reference = z.string().min(1).max(256);
-const Timestamp = z.iso.datetime();
 
 export const CreateTransferBody = z
   .strictObject({
@@ -16,7 +21,7 @@ export const CreateTransferBody = z
     reference: Reference.optional(),
     paymentId: PaymentId.optional(),
   })
-  .refine((body) => body.fromAccountId.toLowerCase() !== body.toAccountId.toLowerCase(), {
+  .refine((body) => body.fromAccountId !== body.toAccountId, {
     path: ['toAccountId'],
     message: 'must differ from fromAccountId',
   });

@@ -11,7 +11,7 @@ export const SECRET_PREFIX = 'whsec_';
 export const PUBLIC_KEY_PREFIX = 'whpk_';
 export const SIGNING_KEY_PREFIX = 'whsk_';
 /** A shorter HMAC key is rejected at load time; for `whsec_` the decoded bytes count. */
-export const MIN_SECRET_BYTES = 16;
+const MIN_SECRET_BYTES = 16;
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 // DER headers that turn a raw ed25519 key into SPKI / PKCS#8 (RFC 8410).
@@ -19,7 +19,7 @@ const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /** Strict base64 (node's decoder skips junk silently); undefined when the text is not base64. */
-export function decodeBase64(text: string): Buffer | undefined {
+function decodeBase64(text: string): Buffer | undefined {
   return text.length > 0 && BASE64.test(text) ? Buffer.from(text, 'base64') : undefined;
 }
 

@@ -251,8 +251,3 @@ export class InternalError extends DomainError {
     super('internal', 'An unexpected error occurred.', cause);
   }
 }
-
-/** One line for logs: the error's name and message, never a payload. */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}

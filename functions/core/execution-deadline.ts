@@ -1,8 +1,6 @@
+import { EXECUTION_ITEM_KIND } from '../contract/names';
 import type { SweepHandler } from './sweeper';
 import { type ExecutionRecord, isTerminal } from './tasks';
-
-/** `kind` of execution items: the sweeper hands overdue ones to the handler below. */
-export const EXECUTION_ITEM_KIND = 'execution';
 
 /** Timing out one execution: the execution from `expectedVersion`, and its task if current. */
 export interface ExecutionTimeout {

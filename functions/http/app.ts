@@ -77,14 +77,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     ...holdRoutes(new HoldService(deps.holds, commandOptions), clock),
     ...taskRoutes(
       new TaskService(deps.tasks, {
-        idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
+        ...commandOptions,
         exportFee: config.exportFee,
         callbackApplicationId: config.callbackApplicationId,
         callbackPath: callbackPath(config.callbackApplicationId),
         executionTimeoutSeconds: config.exportExecutionTimeoutSeconds,
         maxReruns: config.maxRerunsPerTask,
-        responses: httpResponses,
-        newId: deps.newId,
       }),
       new ExportResultService(deps.tasks, deps.results, {
         retentionDays: config.exportRetentionDays,

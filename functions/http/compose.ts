@@ -1,12 +1,11 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { type TableComposition, tableOptions } from '../composition';
-import type { CallbackSecretsSource, ServiceConfig } from '../config';
+import type { ServiceConfig } from '../config';
 import type { ResultObjectPort } from '../core/export-result';
 import { SettledResponseCache, withSettledResponses } from '../core/settled-responses';
 import { createS3ResultObjects } from '../objects/s3-result-objects';
 import { noMetrics } from '../observability/metrics';
-import { type CallbackSecrets, fixedCallbackSecrets } from '../secrets/callback-secrets';
-import { secretsManagerCallbackSecrets } from '../secrets/secrets-manager';
+import type { CallbackSecrets } from '../secrets/callback-secrets';
 import { createHoldStore } from '../store/hold-store';
 import { createLedgerStore } from '../store/ledger-store';
 import { createTaskStore } from '../store/task-store';
@@ -54,11 +53,4 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     log: options.log,
     metrics: options.metrics ?? noMetrics,
   });
-}
-
-/** Callback secrets from where the configuration says: Secrets Manager, or a fixed document. */
-export function callbackSecretsFrom(source: CallbackSecretsSource): CallbackSecrets {
-  return 'secretArn' in source
-    ? secretsManagerCallbackSecrets(source.secretArn)
-    : fixedCallbackSecrets(source.document);
 }

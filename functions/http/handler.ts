@@ -1,8 +1,9 @@
 import { loadConfig } from '../config';
 import { SERVICE_NAMES } from '../observability/metrics';
 import { lambdaTelemetry } from '../observability/powertools';
+import { callbackSecretsFrom } from '../secrets/secrets-manager';
 import { createDynamoClient } from '../store/dynamo-client';
-import { callbackSecretsFrom, composeHttpHandler } from './compose';
+import { composeHttpHandler } from './compose';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
 const config = loadConfig(process.env, 'http');

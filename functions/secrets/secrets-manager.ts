@@ -1,7 +1,9 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import type { CallbackSecretsSource } from '../config';
 import { UnavailableError } from '../core/errors';
 import {
   type CallbackSecrets,
+  fixedCallbackSecrets,
   parseSecretMap,
   type SecretMap,
   secretsOf,
@@ -31,4 +33,11 @@ export function secretsManagerCallbackSecrets(
       }
     },
   };
+}
+
+/** Callback secrets from where the configuration says: Secrets Manager, or a fixed document. */
+export function callbackSecretsFrom(source: CallbackSecretsSource): CallbackSecrets {
+  return 'secretArn' in source
+    ? secretsManagerCallbackSecrets(source.secretArn)
+    : fixedCallbackSecrets(source.document);
 }

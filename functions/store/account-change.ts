@@ -23,7 +23,7 @@ export interface AccountChange {
 }
 
 /** `available`, or `balance` where an older account has no `available` yet, is at least :required. */
-export const AVAILABLE_COVERS =
+const AVAILABLE_COVERS =
   '((attribute_exists(#available) AND #available >= :required) OR ' +
   '(attribute_not_exists(#available) AND #balance >= :required))';
 

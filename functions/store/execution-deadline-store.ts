@@ -13,7 +13,7 @@ export type ExecutionDeadlineStoreOptions = StoreOptions;
 const TIMED_OUT: ExecutionStatus = 'TIMED_OUT';
 
 /** The execution leaves the due index as it times out, only from the version that was read. */
-export function timeOutExecutionItem(tableName: string, t: ExecutionTimeout): TransactWriteItem {
+function timeOutExecutionItem(tableName: string, t: ExecutionTimeout): TransactWriteItem {
   const terminal = TERMINAL_STATUSES.map((_, i) => `:terminal${i}`);
   return {
     Update: {

@@ -3,6 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { HOLD_ITEM_KIND } from '../contract/names';
 import { HOLD_STATUSES, type HoldRecord, type HoldSettlement } from '../core/holds';
 import { type AccountChange, accountChangeItem } from './account-change';
+import { putNew, toAttributes } from './attributes';
 import { dueIndexAttributes, LEAVE_DUE_INDEX } from './due-index';
 import { keys } from './keys';
 
@@ -14,11 +15,8 @@ import { keys } from './keys';
  * The hold's expiry is stored as `holdExpiresAt`, never as the TTL attribute `expiresAt`
  * (docs/contract.md §11): DynamoDB would delete the hold.
  */
-export const HOLD_EXPIRY_ATTRIBUTE = 'holdExpiresAt';
+const HOLD_EXPIRY_ATTRIBUTE = 'holdExpiresAt';
 const HOLD_REF_KIND = 'hold-ref';
-
-const toAttributes = (value: Record<string, unknown>) =>
-  marshall(value, { removeUndefinedValues: true });
 
 function storedHold(hold: HoldRecord): Record<string, unknown> {
   const { expiresAt, ...rest } = hold;
@@ -26,7 +24,7 @@ function storedHold(hold: HoldRecord): Record<string, unknown> {
 }
 
 /** The copy the listing reads; overwritten whole whenever the hold changes. */
-export function holdRefItem(tableName: string, hold: HoldRecord): TransactWriteItem {
+function holdRefItem(tableName: string, hold: HoldRecord): TransactWriteItem {
   return {
     Put: {
       TableName: tableName,
@@ -42,18 +40,12 @@ export function holdRefItem(tableName: string, hold: HoldRecord): TransactWriteI
 /** A new active hold: its item (in the due index until settled) and its listing copy. */
 export function newHoldItems(tableName: string, hold: HoldRecord): TransactWriteItem[] {
   return [
-    {
-      Put: {
-        TableName: tableName,
-        Item: toAttributes({
-          ...keysOf(hold).main,
-          kind: HOLD_ITEM_KIND,
-          ...storedHold(hold),
-          ...dueIndexAttributes(hold.id, new Date(hold.expiresAt)),
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    putNew(tableName, {
+      ...keysOf(hold).main,
+      kind: HOLD_ITEM_KIND,
+      ...storedHold(hold),
+      ...dueIndexAttributes(hold.id, new Date(hold.expiresAt)),
+    }),
     holdRefItem(tableName, hold),
   ];
 }
@@ -62,7 +54,7 @@ export function newHoldItems(tableName: string, hold: HoldRecord): TransactWrite
  * Moves an active hold to its settled state and out of the due index, only while it is still
  * active and on the required side of its expiry; ALL_OLD tells a loser what happened instead.
  */
-export function settleHoldItem(tableName: string, settlement: HoldSettlement): TransactWriteItem {
+function settleHoldItem(tableName: string, settlement: HoldSettlement): TransactWriteItem {
   const { hold } = settlement;
   const expiry = settlement.requires === 'expired' ? '#expiry <= :at' : '#expiry > :at';
   return {
@@ -90,7 +82,7 @@ export function settleHoldItem(tableName: string, settlement: HoldSettlement): T
 }
 
 /** The account side of a settlement: captured money leaves the balance, the rest is available. */
-export function settlementAccountChange(settlement: HoldSettlement): AccountChange {
+function settlementAccountChange(settlement: HoldSettlement): AccountChange {
   return {
     accountId: settlement.hold.accountId,
     at: settlement.at,

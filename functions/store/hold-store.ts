@@ -9,10 +9,10 @@ import { accountChangeItem } from './account-change';
 import { decodeCursor, encodeCursor } from './cursor';
 import { newHoldItems, settlementItems, toHoldRecord } from './hold-items';
 import {
+  claimedFailure,
   claimItem,
   entryItem,
   toAccountRecord,
-  toIdempotencyRecord,
   unexpectedFailure as unexpected,
 } from './items';
 import { HOLD_SK_PREFIX, keys } from './keys';
@@ -57,11 +57,6 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
     return { kind: 'hold_changed' as const, hold: old ? toHoldRecord(old) : undefined };
   };
 
-  const claimed = (failed: ReadonlyMap<Role, Record<string, unknown> | undefined>) => {
-    const record = failed.get('claim');
-    return record ? { kind: 'claimed' as const, record: toIdempotencyRecord(record) } : undefined;
-  };
-
   return {
     async placeHold(
       claim: IdempotencyClaim,
@@ -88,7 +83,7 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
         { role: 'ref', item: ref },
       ]);
       if (outcome.kind === 'committed') return outcome;
-      const replay = claimed(outcome.failed);
+      const replay = claimedFailure(outcome.failed);
       if (replay) return replay;
       if (!outcome.failed.has('account')) throw unexpected(outcome.failed);
       const account = outcome.failed.get('account');
@@ -106,7 +101,7 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
         ...(entry ? [{ role: 'entry' as const, item: entryItem(tableName, entry) }] : []),
       ]);
       if (outcome.kind === 'committed') return outcome;
-      const replay = claimed(outcome.failed);
+      const replay = claimedFailure(outcome.failed);
       if (replay) return replay;
       if (!outcome.failed.has('hold')) throw unexpected(outcome.failed);
       return holdChanged(outcome.failed);

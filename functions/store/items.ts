@@ -130,6 +130,14 @@ export function postingItems(
   return parts;
 }
 
+/** The stored idempotency record when the claim is what cancelled a command's transaction. */
+export function claimedFailure(
+  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+): { kind: 'claimed'; record: IdempotencyRecord } | undefined {
+  const record = failed.get('claim');
+  return record ? { kind: 'claimed', record: toIdempotencyRecord(record) } : undefined;
+}
+
 /**
  * The facts of a cancelled command in precedence order: an existing claim (replay or reuse),
  * then the account guard, then the paymentId. Undefined when none of these failed.
@@ -137,8 +145,8 @@ export function postingItems(
 function commandFailure(
   failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
 ): WriteResult | undefined {
-  const claimed = failed.get('claim');
-  if (claimed) return { kind: 'claimed', record: toIdempotencyRecord(claimed) };
+  const claim = claimedFailure(failed);
+  if (claim) return claim;
   if (failed.has('account')) {
     const account = failed.get('account');
     return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };

@@ -1,6 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { ExportJob } from '../contract/export-job';
-import { OUTBOX_ITEM_KIND } from '../contract/names';
+import { EXECUTION_ITEM_KIND, OUTBOX_ITEM_KIND } from '../contract/names';
 import type { ExecutionWrite, TaskProjectionWrite } from '../core/callback-service';
 import type { ExportResult } from '../core/export-run';
 import {
@@ -27,7 +27,7 @@ export function newExecutionItems(
   return [
     putNew(tableName, {
       ...keys.execution(execution.taskId, execution.id),
-      kind: 'execution',
+      kind: EXECUTION_ITEM_KIND,
       ...execution,
       gaps: [...execution.gaps],
       // Due at its deadline: the sweeper times it out unless it turned terminal first.

@@ -1,4 +1,5 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { EXECUTION_ITEM_KIND } from '../contract/names';
 import type { CallbackPort, CallbackWrite, CallbackWriteResult } from '../core/callback-service';
 import { sameInboxContent } from '../core/fingerprint';
 import type { WriteResult } from '../core/ports';
@@ -41,7 +42,7 @@ export function createTaskStore(options: StoreOptions): TaskPort & CallbackPort 
     const executions: ExecutionRecord[] = [];
     for (const item of items) {
       if (item.kind === 'task') task = toTaskRecord(item);
-      else if (item.kind === 'execution') executions.push(toExecutionRecord(item));
+      else if (item.kind === EXECUTION_ITEM_KIND) executions.push(toExecutionRecord(item));
     }
     return task ? { task, executions } : undefined;
   }

@@ -1,8 +1,8 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { RejectedSide } from '../core/transfer-service';
 import type { TransferRecord, TransferWrite } from '../core/transfers';
 import { accountChangeItem } from './account-change';
+import { putNew } from './attributes';
 import { entryItem, paymentItem, toAccountRecord } from './items';
 import { keys } from './keys';
 import type { TransactPart } from './transact';
@@ -11,16 +11,7 @@ import type { TransactPart } from './transact';
 export type TransferRole = 'from' | 'to' | 'out' | 'in' | 'transfer' | 'payment';
 
 function transferRecordItem(tableName: string, transfer: TransferRecord): TransactWriteItem {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: marshall(
-        { ...keys.transfer(transfer.id), kind: 'transfer', ...transfer },
-        { removeUndefinedValues: true },
-      ),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew(tableName, { ...keys.transfer(transfer.id), kind: 'transfer', ...transfer });
 }
 
 /**

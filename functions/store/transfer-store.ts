@@ -1,5 +1,5 @@
 import type { TransferPort, TransferWriteResult } from '../core/transfer-service';
-import { claimItem, toIdempotencyRecord, unexpectedFailure } from './items';
+import { claimedFailure, claimItem, unexpectedFailure } from './items';
 import { keys } from './keys';
 import { createLedgerStore } from './ledger-store';
 import { getItem } from './reads';
@@ -21,11 +21,6 @@ export function createTransferStore(options: StoreOptions): TransferPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);
   const ledger = createLedgerStore(options);
-  const claimed = (failed: ReadonlyMap<Role, Record<string, unknown> | undefined>) => {
-    const record = failed.get('claim');
-    return record ? { kind: 'claimed' as const, record: toIdempotencyRecord(record) } : undefined;
-  };
-
   return {
     async transfer(claim, write): Promise<TransferWriteResult> {
       const parts: TransactPart<Role>[] = [
@@ -34,7 +29,7 @@ export function createTransferStore(options: StoreOptions): TransferPort {
       ];
       const outcome = await transactWithRetry(client, parts, retry);
       if (outcome.kind === 'committed') return outcome;
-      const result = claimed(outcome.failed) ?? transferRejection(outcome.failed);
+      const result = claimedFailure(outcome.failed) ?? transferRejection(outcome.failed);
       if (!result) throw unexpectedFailure(outcome.failed);
       return result;
     },

@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { EXPORT_WORKER_TIMEOUT_SECONDS } from '../../functions/contract/exports';
 import { QUEUE_NAMES } from '../../functions/contract/names';
+import { minimumVisibilityTimeout } from '../events-timing';
 import { DEAD_LETTER_RETENTION, QueueWithDeadLetter, SecureQueue } from './queue-with-dead-letter';
 
 /**
@@ -16,7 +17,9 @@ export const OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME = 'outbox-dispatch-dlq';
  * run. A job that reappears anyway is harmless: the worker dedups by `executionId` (contract §8)
  * and skips a job past its deadline.
  */
-const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.seconds(6 * EXPORT_WORKER_TIMEOUT_SECONDS);
+const EXPORT_JOBS_VISIBILITY_TIMEOUT = minimumVisibilityTimeout(
+  Duration.seconds(EXPORT_WORKER_TIMEOUT_SECONDS),
+);
 
 export interface ExportJobQueuesProps {
   /**

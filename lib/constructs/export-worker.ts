@@ -67,7 +67,6 @@ export class ExportWorker extends Construct {
       memorySize: 1024,
       environment: {
         ...props.environment,
-        EXPORT_BUCKET: props.bucket.bucketName,
         API_URL: props.apiUrl,
         CALLBACK_SECRETS_ARN: props.callbackSecret.secretArn,
       },

@@ -5,8 +5,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { HOLD_ITEM_KIND } from '../../functions/contract/names';
-import { EXECUTION_ITEM_KIND } from '../../functions/core/execution-deadline';
+import { EXECUTION_ITEM_KIND, HOLD_ITEM_KIND } from '../../functions/contract/names';
 import { METRICS } from '../../functions/observability/metrics';
 import { POISON_CODES, SERVICE_NAMES, serviceMetric, serviceMetrics } from '../service-metrics';
 

@@ -14,7 +14,7 @@ import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './led
 const SWEEPER_TIMEOUT = Duration.seconds(60);
 
 /** EventBridge runs scheduled rules at most once a minute: the sweep's bound is due + 60 s. */
-export const SWEEP_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
+const SWEEP_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
 
 /**
  * The sweeper's only table actions. It reads the due index (Query on the index ARN), re-reads an

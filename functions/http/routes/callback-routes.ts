@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { CallbackEventSchema } from '../../contract/callback-event';
-import { APPLICATION_ID_PATTERN } from '../../contract/names';
+import { APPLICATION_ID_PATTERN, CALLBACK_PATH_PREFIX } from '../../contract/names';
 import { assertWebhookIdMatches, verifyCallback } from '../../core/callback-authentication';
 import type { CallbackOutcome, CallbackService } from '../../core/callback-service';
 import { InvalidCallbackError } from '../../core/errors';
@@ -40,7 +40,7 @@ const CALLBACK_ROUTE = 'POST /v1/callbacks/{applicationId}';
 
 /** The path an application's signed callbacks are posted to (handed to export workers). */
 export function callbackPath(applicationId: string): string {
-  return `/v1/callbacks/${encodeURIComponent(applicationId)}`;
+  return `${CALLBACK_PATH_PREFIX}${encodeURIComponent(applicationId)}`;
 }
 
 export function callbackRoutes(

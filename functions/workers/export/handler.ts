@@ -1,9 +1,9 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { loadConfig } from '../../config';
-import { callbackSecretsFrom } from '../../http/compose';
 import { SERVICE_NAMES } from '../../observability/metrics';
 import { lambdaTelemetry } from '../../observability/powertools';
+import { callbackSecretsFrom } from '../../secrets/secrets-manager';
 import { createDynamoClient } from '../../store/dynamo-client';
 import { composeExportWorker } from './compose';
 
