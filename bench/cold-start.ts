@@ -50,7 +50,7 @@ const DEPLOYED_ENV: Readonly<Record<string, string>> = {
 };
 
 export interface BundleUnderTest {
-  /** e.g. `functions/http/handler.ts`, `powertools` for the baseline, `probe:empty` for a probe. */
+  /** e.g. `functions/handlers/http/handler.ts`, `powertools` for the baseline, `probe:empty` for a probe. */
   readonly name: string;
   readonly file: string;
   readonly bytes: number;
@@ -65,13 +65,9 @@ export interface ColdStartResult extends BundleUnderTest {
   readonly initMedianMs: number;
 }
 
-/** Every `functions/<name>/handler.ts` (and `functions/workers/<name>/handler.ts`) is a Lambda entry point. */
+/** Every `functions/handlers/<name>/handler.ts` is a Lambda entry point. */
 export function lambdaEntries(): string[] {
-  const functions = join(REPO_ROOT, 'functions');
-  const workers = existsSync(join(functions, 'workers'))
-    ? readdirSync(join(functions, 'workers')).map((name) => `workers/${name}`)
-    : [];
-  return [...readdirSync(functions), ...workers]
+  return readdirSync(join(REPO_ROOT, 'functions', 'handlers'))
     .map(handlerEntry)
     .filter((entry) => existsSync(entry))
     .sort();
@@ -79,7 +75,7 @@ export function lambdaEntries(): string[] {
 
 /** The export worker's budget is larger than every other function's (judged inside the repo). */
 export function budgetBytesOf(entry: string): number {
-  return relative(REPO_ROOT, entry).startsWith(join('functions', 'workers', 'export'))
+  return relative(REPO_ROOT, entry).startsWith(join('functions', 'handlers', 'export-worker'))
     ? BUNDLE_BUDGET_BYTES.exportWorker
     : BUNDLE_BUDGET_BYTES.default;
 }

@@ -1,6 +1,6 @@
 /** HTTP scenarios: latency of one request at a time, and throughput with requests in flight. */
 import { randomUUID } from 'node:crypto';
-import type { HttpEvent, HttpResult } from '../functions/http/types';
+import type { HttpEvent, HttpResult } from '../functions/api/types';
 import { httpEvent } from '../test/support/http-event';
 import type { LatencyProxy } from './latency-proxy';
 

@@ -5,13 +5,13 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { ServiceConfig } from '../functions/config';
+import type { HttpHandler } from '../functions/api/types';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
-import { composeEventsHandler } from '../functions/events/compose';
-import { composeHttpHandler } from '../functions/http/compose';
-import type { HttpHandler } from '../functions/http/types';
-import type { Log } from '../functions/observability/log';
-import { staticCallbackSecrets } from '../functions/secrets/callback-secrets';
+import type { Log } from '../functions/domain/shared/log';
+import { composeEventsHandler } from '../functions/handlers/events/compose';
+import { composeHttpHandler } from '../functions/handlers/http/compose';
+import type { ServiceConfig } from '../functions/handlers/shared/config';
+import { staticCallbackSecrets } from '../functions/schemas/callbacks';
 
 export const SILENT_LOG: Log = { info: () => {}, warn: () => {}, error: () => {} };
 

@@ -19,9 +19,9 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import type { PostingEntry } from '../functions/core/model';
-import type { HttpEvent, HttpResult } from '../functions/http/types';
-import { postingItems } from '../functions/store/items';
+import type { HttpEvent, HttpResult } from '../functions/api/types';
+import type { PostingEntry } from '../functions/domain/accounts/model';
+import { postingItems } from '../functions/dynamodb/accounts/items';
 
 export interface PowertoolsCreditOptions {
   readonly client: DynamoDBClient;

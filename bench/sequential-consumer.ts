@@ -10,9 +10,9 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { PostingEntry } from '../functions/core/model';
-import { inboxItem } from '../functions/store/event-items';
-import { postingItems } from '../functions/store/items';
+import type { PostingEntry } from '../functions/domain/accounts/model';
+import { postingItems } from '../functions/dynamodb/accounts/items';
+import { inboxItem } from '../functions/dynamodb/events/items';
 
 interface PlainLedgerEvent {
   readonly id: string;

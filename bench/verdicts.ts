@@ -39,7 +39,7 @@ export function latencyRounds(
   return results.latency[side]?.[scenario] ?? [];
 }
 
-/** A function's short name: `functions/http/handler.ts` → `http`. */
+/** A function's short name: `functions/handlers/http/handler.ts` → `http`. */
 export const functionName = (bundle: ColdStartResult): string =>
   bundle.name === 'powertools'
     ? 'Powertools handler'

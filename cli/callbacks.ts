@@ -1,12 +1,12 @@
 import { type KeyObject, randomUUID } from 'node:crypto';
-import type { LedgerClient, operations } from '../client';
-import { signCallback } from '../functions/core/signature';
+import type { LedgerClient, operations } from '../client/index';
+import { signCallback } from '../functions/domain/callbacks/signature';
 import {
   signStandardWebhook,
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
-} from '../functions/core/standard-webhooks';
+} from '../functions/domain/callbacks/standard-webhooks';
 import { CliError } from './errors';
 
 /** docs/contract.md §7: what a worker reports about one execution. */

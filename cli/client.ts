@@ -1,4 +1,4 @@
-import { createLedgerClient, type LedgerClient } from '../client';
+import { createLedgerClient, type LedgerClient } from '../client/index';
 import { answerText } from './callbacks';
 import { CliError } from './errors';
 

@@ -5,7 +5,7 @@ import {
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../functions/contract/retention';
-import { parseSecretMap, type SecretMap, secretsOf } from '../functions/secrets/callback-secrets';
+import { parseSecretMap, type SecretMap, secretsOf } from '../functions/schemas/callbacks';
 import { CliError, UsageError } from './errors';
 
 /**

@@ -1,4 +1,8 @@
-import { hmacKeyBytes, parseSigningKey, SIGNING_KEY_PREFIX } from '../functions/core/callback-keys';
+import {
+  hmacKeyBytes,
+  parseSigningKey,
+  SIGNING_KEY_PREFIX,
+} from '../functions/domain/callbacks/keys';
 import { oneOf, stringOption, type Values } from './args';
 import { CALLBACK_SCHEMES, type CallbackScheme, type CallbackSigner } from './callbacks';
 import { type Env, secretsFor } from './config';

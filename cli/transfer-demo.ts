@@ -1,4 +1,4 @@
-import type { LedgerClient } from '../client';
+import type { LedgerClient } from '../client/index';
 import { expectStatus } from './client';
 
 /** How the demo awaits a typed-client call (a request that never reached the API is a CliError). */

@@ -1,13 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { POISON_CODES } from '../functions/events/poison';
 import {
   METRICS,
   METRICS_NAMESPACE,
   type MetricName,
   SERVICE_NAMES,
   type ServiceName,
-} from '../functions/observability/metrics';
+} from '../functions/domain/shared/metrics';
+import { POISON_CODES } from '../functions/handlers/events/poison';
 
 /**
  * The functions' own metrics, as the dashboard and the alarms read them. The functions publish

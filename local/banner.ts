@@ -5,7 +5,7 @@ import {
   LOCAL_AWS,
 } from '../functions/contract/local-stack';
 import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
-import { splitCallbackKeys } from '../functions/core/callback-keys';
+import { splitCallbackKeys } from '../functions/domain/callbacks/keys';
 import { API_REFERENCE_PATH } from './api-reference';
 import type { LocalSettings } from './settings';
 import type { LocalQueues } from './sqs';

@@ -1,20 +1,20 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { ServiceConfig } from '../functions/config';
+import type { HttpHandler } from '../functions/api/types';
+import { createS3ResultObjects } from '../functions/aws/s3-result-objects';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
-import { composeDispatcherHandler } from '../functions/dispatcher/compose';
-import type { DispatcherHandler } from '../functions/dispatcher/dispatcher';
-import { composeEventsHandler } from '../functions/events/compose';
-import type { EventsHandler } from '../functions/events/consumer';
-import { composeHttpHandler } from '../functions/http/compose';
-import type { HttpHandler } from '../functions/http/types';
-import { createS3ResultObjects } from '../functions/objects/s3-result-objects';
-import type { Log } from '../functions/observability/log';
-import { fixedCallbackSecrets, type SecretMap } from '../functions/secrets/callback-secrets';
-import { composeSweeper, type SweepRun } from '../functions/sweeper/compose';
-import { composeExportWorker } from '../functions/workers/export/compose';
-import type { ExportJobsHandler } from '../functions/workers/export/consumer';
+import type { Log } from '../functions/domain/shared/log';
+import { composeDispatcherHandler } from '../functions/handlers/dispatcher/compose';
+import type { DispatcherHandler } from '../functions/handlers/dispatcher/dispatcher';
+import { composeEventsHandler } from '../functions/handlers/events/compose';
+import type { EventsHandler } from '../functions/handlers/events/consumer';
+import { composeExportWorker } from '../functions/handlers/export-worker/compose';
+import type { ExportJobsHandler } from '../functions/handlers/export-worker/consumer';
+import { composeHttpHandler } from '../functions/handlers/http/compose';
+import type { ServiceConfig } from '../functions/handlers/shared/config';
+import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
+import { fixedCallbackSecrets, type SecretMap } from '../functions/schemas/callbacks';
 import type { LocalQueues } from './sqs';
 
 /**

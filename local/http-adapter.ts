@@ -7,8 +7,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PROBLEM_TYPE_BASE } from '../functions/http/problems';
-import type { HttpHandler, HttpResult } from '../functions/http/types';
+import { PROBLEM_TYPE_BASE } from '../functions/api/problems';
+import type { HttpHandler, HttpResult } from '../functions/api/types';
 import { buildHttpEvent } from './http-event';
 
 /**

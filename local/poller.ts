@@ -6,8 +6,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import { sleep } from '../functions/core/retry';
-import { describeError } from '../functions/observability/log';
+import { describeError } from '../functions/domain/shared/log';
+import { sleep } from '../functions/domain/shared/retry';
 import { preview } from './preview';
 
 /**

@@ -1,4 +1,3 @@
-import { loadConfig, type ServiceConfig } from '../functions/config';
 import {
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
@@ -7,11 +6,8 @@ import {
   DEFAULT_TABLE_NAME,
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
-import {
-  mergeKeyMaps,
-  parsePublicKeyMap,
-  parseSecretMap,
-} from '../functions/secrets/callback-secrets';
+import { loadConfig, type ServiceConfig } from '../functions/handlers/shared/config';
+import { mergeKeyMaps, parsePublicKeyMap, parseSecretMap } from '../functions/schemas/callbacks';
 
 /** What `npm start` reads from the environment (contract §9). */
 export interface LocalSettings {

@@ -14,8 +14,8 @@ import type {
   DynamoDBStreamEvent,
   AttributeValue as LambdaAttributeValue,
 } from 'aws-lambda';
-import { sleep } from '../functions/core/retry';
-import { describeError } from '../functions/observability/log';
+import { describeError } from '../functions/domain/shared/log';
+import { sleep } from '../functions/domain/shared/retry';
 import { preview } from './preview';
 
 /**

@@ -1,4 +1,4 @@
-import { EXECUTION_STATUSES } from '../../functions/core/tasks';
+import { EXECUTION_STATUSES } from '../../functions/domain/exports/model';
 import {
   intOption,
   oneOf,

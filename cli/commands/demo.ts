@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { LedgerClient, Schemas } from '../../client';
+import type { LedgerClient, Schemas } from '../../client/index';
 import { QUEUE_NAMES } from '../../functions/contract/names';
-import { sleep } from '../../functions/core/retry';
+import { sleep } from '../../functions/domain/shared/retry';
 import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../args';
 import { reach, unreachable } from '../callbacks';
 import { expectStatus, ledgerClient } from '../client';

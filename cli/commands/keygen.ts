@@ -3,7 +3,7 @@ import {
   formatPublicKey,
   formatSigningKey,
   SECRET_PREFIX,
-} from '../../functions/core/callback-keys';
+} from '../../functions/domain/callbacks/keys';
 import { parseCommandArgs } from '../args';
 import type { Command } from '../command';
 

@@ -6,7 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { QUEUE_NAMES } from '../../functions/contract/names';
-import { sleep } from '../../functions/core/retry';
+import { sleep } from '../../functions/domain/shared/retry';
 import { oneOf, parseCommandArgs } from '../args';
 import type { CliContext, Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LedgerClient } from '../../client';
+import type { LedgerClient } from '../../client/index';
 import type { CallbackHeaders } from '../callbacks';
 import { type Check, CheckFailed, describeAnswer, expectThat, skip } from './check';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LedgerClient } from '../../client';
+import type { LedgerClient } from '../../client/index';
 import { type CallbackProbe, callbackChecks } from './callback-checks';
 import { type Check, type CheckResult, describeAnswer, expectThat, runChecks, skip } from './check';
 

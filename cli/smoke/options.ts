@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { APPLICATION_ID_PATTERN } from '../../functions/contract/names';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../../functions/contract/retention';
-import { hmacKeyBytes } from '../../functions/core/callback-keys';
+import { hmacKeyBytes } from '../../functions/domain/callbacks/keys';
 import { CALLBACK_SCHEMES, type CallbackScheme } from '../callbacks';
 
 /** `npm run smoke -- --url <base> [--auth local|iam|jwt] …` (docs/deployment.md). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLedgerClient, type LedgerAuth } from '../../client';
+import { createLedgerClient, type LedgerAuth } from '../../client/index';
 import { type CallbackScheme, schemeLabel, signatureHeaders } from '../callbacks';
 import type { CallbackProbe } from './callback-checks';
 import type { CheckResult } from './check';

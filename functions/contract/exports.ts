@@ -1,5 +1,3 @@
-import type { ExportFormat } from '../core/tasks';
-
 /**
  * One definition per export fact (docs/contract.md §12, §14 "Exports"): where the object lives,
  * what it is called, its columns, and the limits around it. The worker, the callback check, the
@@ -66,3 +64,6 @@ export const DEFAULT_MAX_RERUNS_PER_TASK = 20;
 
 /** Task bodies list at most this many executions, the newest (§12: `executionsTruncated`). */
 export const MAX_LISTED_EXECUTIONS = 20;
+
+export const EXPORT_FORMATS = ['csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -44,7 +44,7 @@ export interface ExportWorkerProps {
 }
 
 /**
- * The export worker (`functions/workers/export/handler.ts`, docs/contract.md §12): one job per
+ * The export worker (`functions/handlers/export-worker/handler.ts`, docs/contract.md §12): one job per
  * invocation from `export-jobs` with partial batch responses, least privilege on the table,
  * the bucket's `exports/` prefix, the queue and the callback secret.
  */
@@ -61,7 +61,7 @@ export class ExportWorker extends Construct {
     }
     this.function = new LedgerFunction(this, 'Function', {
       ...props.functionDefaults,
-      entry: handlerEntry('workers/export'),
+      entry: handlerEntry('export-worker'),
       description: 'idempotent-ledger export worker (export-jobs -> S3, signed callbacks)',
       timeout: Duration.seconds(EXPORT_WORKER_TIMEOUT_SECONDS),
       memorySize: 1024,

@@ -69,7 +69,7 @@ export interface LedgerEventsConsumerProps {
 }
 
 /**
- * The `ledger-events` consumer (`functions/events/handler.ts`): a {@link LedgerFunction} fed by an SQS event source with partial
+ * The `ledger-events` consumer (`functions/handlers/events/handler.ts`): a {@link LedgerFunction} fed by an SQS event source with partial
  * batch responses, allowed to consume the queue, send to the DLQ and write the ledger table.
  */
 export class LedgerEventsConsumer extends Construct {

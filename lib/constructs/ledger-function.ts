@@ -32,9 +32,9 @@ export const NEVER_LOADED_ON_LAMBDA = [
 /** Minified bundle budget per function, the export worker's larger (docs/benchmarks.md). */
 export const BUNDLE_BUDGET_BYTES = { default: 500 * 1024, exportWorker: 700 * 1024 } as const;
 
-/** `functions/<name>/handler.ts`, resolved from this file so the working directory does not matter. */
+/** `functions/handlers/<name>/handler.ts`, resolved from this file so the working directory does not matter. */
 export const handlerEntry = (name: string): string =>
-  fileURLToPath(new URL(`../../functions/${name}/handler.ts`, import.meta.url));
+  fileURLToPath(new URL(`../../functions/handlers/${name}/handler.ts`, import.meta.url));
 
 /**
  * What every function of a stack shares: the stack builds it once and hands it to each function
@@ -99,7 +99,7 @@ const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
 /**
  * Timeout of the HTTP and dispatcher functions. A stalled DynamoDB call gives up well before it
- * (`MAX_DYNAMODB_CALL_MS`, functions/store/dynamo-client.ts), so a caller gets our
+ * (`MAX_DYNAMODB_CALL_MS`, functions/dynamodb/table/client.ts), so a caller gets our
  * `503 unavailable` with Retry-After rather than API Gateway's bare 503; a unit test checks it.
  */
 export const LEDGER_FUNCTION_TIMEOUT = Duration.seconds(10);

@@ -1,8 +1,8 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { DUE_INDEX } from '../../functions/store/due-index';
-import { TTL_ATTRIBUTE } from '../../functions/store/keys';
+import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
+import { TTL_ATTRIBUTE } from '../../functions/dynamodb/table/keys';
 
 export interface LedgerTableProps {
   /**
@@ -14,7 +14,7 @@ export interface LedgerTableProps {
 
 /**
  * The single-table store: accounts, ledger entries, idempotency and inbox records, holds and
- * tasks, with one sparse index of the items that fall due (the sweeper's, functions/store/due-index.ts).
+ * tasks, with one sparse index of the items that fall due (the sweeper's, functions/dynamodb/table/due-index.ts).
  *
  * Uses `dynamodb.Table` (AWS::DynamoDB::Table) rather than `TableV2` (AWS::DynamoDB::GlobalTable):
  * the service is single-region, and the flat `AWS::DynamoDB::Table` shape (KeySchema,

@@ -6,7 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EXECUTION_ITEM_KIND, HOLD_ITEM_KIND } from '../../functions/contract/names';
-import { METRICS } from '../../functions/observability/metrics';
+import { METRICS } from '../../functions/domain/shared/metrics';
 import { POISON_CODES, SERVICE_NAMES, serviceMetric, serviceMetrics } from '../service-metrics';
 
 /** Why the worker acknowledged a job without exporting (the `reason` of ExportSkipped). */

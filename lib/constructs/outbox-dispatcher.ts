@@ -88,7 +88,7 @@ const LIST_STREAMS_ACKNOWLEDGEMENT_REASON =
   'dynamodb:ListStreams has no resource-level permissions, so IAM only accepts it on "*"; Lambda needs it to read the table stream. It returns stream ARNs and labels, no table data. Every other statement of the role names its resource (the stream ARN, the table ARN, export-jobs, outbox-dispatch-dlq).';
 
 /**
- * The transactional outbox dispatcher (`functions/dispatcher/handler.ts`): a {@link LedgerFunction} on the table's stream that sends
+ * The transactional outbox dispatcher (`functions/handlers/dispatcher/handler.ts`): a {@link LedgerFunction} on the table's stream that sends
  * every new outbox item to `export-jobs` and marks it dispatched.
  *
  * Delivery is in order and at least once. Records of a shard arrive in order
@@ -116,7 +116,7 @@ export class OutboxDispatcher extends Construct {
       description: 'idempotent-ledger outbox dispatcher (DynamoDB stream -> export-jobs)',
       timeout: props.timeout ?? OUTBOX_DISPATCHER_TIMEOUT,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
-      // Exactly what functions/dispatcher/handler.ts reads at import.
+      // Exactly what functions/handlers/dispatcher/handler.ts reads at import.
       environment: {
         TABLE_NAME: table.tableName,
         EXPORT_JOBS_QUEUE_URL: exportJobsQueue.queueUrl,

@@ -3,13 +3,13 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { DUE_INDEX } from '../../functions/store/due-index';
-import { keys } from '../../functions/store/keys';
+import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
+import { keys } from '../../functions/dynamodb/table/keys';
 import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
 /**
  * The function's timeout. The handler stops starting new pages after 40 s
- * (functions/sweeper/handler.ts), so a run ends before the next one is scheduled.
+ * (functions/handlers/sweeper/handler.ts), so a run ends before the next one is scheduled.
  */
 const SWEEPER_TIMEOUT = Duration.seconds(60);
 
@@ -23,7 +23,7 @@ const SWEEP_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
  * PutItem for the hold's listing copy, ConditionCheckItem for the guards. No DeleteItem, no Scan.
  */
 const SWEEPER_INDEX_ACTIONS = ['dynamodb:Query'] as const;
-/** Partition keys the sweeper may touch, spelled by functions/store/keys.ts itself. */
+/** Partition keys the sweeper may touch, spelled by functions/dynamodb/table/keys.ts itself. */
 const SWEEPER_PARTITIONS = [keys.hold('*').pk, keys.account('*').pk, keys.task('*').pk];
 const SWEEPER_TABLE_ACTIONS = [
   'dynamodb:GetItem',

@@ -1,4 +1,4 @@
-import type { HttpHandler } from '../../functions/http/types';
+import type { HttpHandler } from '../../functions/api/types';
 import { serveApiReference } from '../api-reference';
 import { startHttpServer } from '../http-adapter';
 import type { Lifecycle } from './lifecycle';

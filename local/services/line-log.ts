@@ -1,4 +1,4 @@
-import type { Log, LogFields } from '../../functions/observability/log';
+import type { Log, LogFields } from '../../functions/domain/shared/log';
 
 /** A handler's structured log as one readable line per entry (`INFO message {fields}`). */
 export function lineLog(write: (line: string) => void): Log {

@@ -1,6 +1,6 @@
-import { sleep } from '../../functions/core/retry';
-import { describeError, type Log } from '../../functions/observability/log';
-import type { SweepRun } from '../../functions/sweeper/compose';
+import { describeError, type Log } from '../../functions/domain/shared/log';
+import { sleep } from '../../functions/domain/shared/retry';
+import type { SweepRun } from '../../functions/handlers/sweeper/compose';
 import type { Lifecycle } from './lifecycle';
 
 export interface SweeperServiceOptions {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LedgerClient } from '../../client';
-import { sleep } from '../../functions/core/retry';
+import type { LedgerClient } from '../../client/index';
+import { sleep } from '../../functions/domain/shared/retry';
 import { ledgerEvent } from '../support/ledger-events';
 import { queueDepth } from '../support/queue-depth';
 import { producerOf, receiveDeadLetters } from './support/producer';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LedgerClient } from '../../client';
+import type { LedgerClient } from '../../client/index';
 import {
   clientFor,
   groupAlive,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import type { HttpResult } from '../../functions/http/types';
+import type { HttpResult } from '../../functions/api/types';
 import {
   type Command,
   explainConcurrent,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpResult } from '../../functions/http/types';
+import type { HttpResult } from '../../functions/api/types';
 import { LEDGER_FUNCTION_TIMEOUT } from '../../lib/constructs/ledger-function';
 import type { OutageMode } from '../support/fault-proxy';
 import { httpEvent } from '../support/http-event';

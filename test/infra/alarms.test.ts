@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { METRICS, METRICS_NAMESPACE } from '../../functions/observability/metrics';
+import { METRICS, METRICS_NAMESPACE } from '../../functions/domain/shared/metrics';
 import { ALARM_SLUGS } from '../../lib/alarm-catalog';
 import { LEDGER_METRICS_NAMESPACE, SERVICE_NAMES } from '../../lib/service-metrics';
 import {
@@ -443,11 +443,13 @@ describe('service metric names and dimensions', () => {
       )?.[1];
       return key ? SERVICE_NAMES[key as keyof typeof SERVICE_NAMES] : undefined;
     };
-    expect(serviceOf('functions/http/handler.ts')).toBe(SERVICE_NAMES.http);
-    expect(serviceOf('functions/events/handler.ts')).toBe(SERVICE_NAMES.events);
-    expect(serviceOf('functions/dispatcher/handler.ts')).toBe(SERVICE_NAMES.dispatcher);
-    expect(serviceOf('functions/workers/export/handler.ts')).toBe(SERVICE_NAMES.exportWorker);
-    expect(serviceOf('functions/sweeper/handler.ts')).toBe(SERVICE_NAMES.sweeper);
+    expect(serviceOf('functions/handlers/http/handler.ts')).toBe(SERVICE_NAMES.http);
+    expect(serviceOf('functions/handlers/events/handler.ts')).toBe(SERVICE_NAMES.events);
+    expect(serviceOf('functions/handlers/dispatcher/handler.ts')).toBe(SERVICE_NAMES.dispatcher);
+    expect(serviceOf('functions/handlers/export-worker/handler.ts')).toBe(
+      SERVICE_NAMES.exportWorker,
+    );
+    expect(serviceOf('functions/handlers/sweeper/handler.ts')).toBe(SERVICE_NAMES.sweeper);
   });
 });
 
@@ -519,7 +521,7 @@ describe('operations dashboard', () => {
       [METRICS.sweepFailure]: ['ledger-sweeper', 'ledger-sweeper'],
       [METRICS.sweepOldestDueAge]: ['ledger-sweeper', 'ledger-sweeper'],
     };
-    // A metric added to functions/observability/metrics.ts must be graphed (DeadLetter: below).
+    // A metric added to functions/domain/shared/metrics.ts must be graphed (DeadLetter: below).
     expect(Object.keys(expected).sort()).toEqual(
       Object.values(METRICS)
         .filter((name) => name !== METRICS.deadLetter)

@@ -175,7 +175,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   let stateless: Template;
 
   beforeAll(() => {
-    for (const entry of ['http', 'events', 'dispatcher', 'workers/export', 'sweeper'].map(
+    for (const entry of ['http', 'events', 'dispatcher', 'export-worker', 'sweeper'].map(
       handlerEntry,
     )) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
@@ -198,7 +198,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   const bundleOf = (fn: LedgerFunction) => join(bundleDir(stateless, logicalIdOf(fn)), 'index.mjs');
   const envOf = (fn: LedgerFunction) => deployedEnv(stateless, logicalIdOf(fn));
 
-  it('bundles functions/http/handler.ts into an ESM module that starts with the stack env and needs CALLBACK_SECRETS_ARN', () => {
+  it('bundles functions/handlers/http/handler.ts into an ESM module that starts with the stack env and needs CALLBACK_SECRETS_ARN', () => {
     const fn = stacks.stateless.httpFunction;
     const bundle = bundleOf(fn);
     expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
@@ -221,7 +221,7 @@ process.stdout.write(JSON.stringify({ type, withoutArn }));`,
     expect(result.withoutArn).toMatch(/CALLBACK_SECRETS_ARN/);
   });
 
-  it('bundles functions/events/handler.ts into an ESM module that runs and needs DLQ_URL', () => {
+  it('bundles functions/handlers/events/handler.ts into an ESM module that runs and needs DLQ_URL', () => {
     const fn = stacks.stateless.eventsConsumer.function;
     const bundle = bundleOf(fn);
     expect(bundle).not.toBe(bundleOf(stacks.stateless.httpFunction));
@@ -241,7 +241,7 @@ process.stdout.write(JSON.stringify({ batch, withoutDlqUrl }));`,
     expect(result.withoutDlqUrl).toMatch(/DLQ_URL/);
   });
 
-  it('bundles functions/dispatcher/handler.ts into an ESM module that runs and needs EXPORT_JOBS_QUEUE_URL', () => {
+  it('bundles functions/handlers/dispatcher/handler.ts into an ESM module that runs and needs EXPORT_JOBS_QUEUE_URL', () => {
     const fn = stacks.stateless.outboxDispatcher.function;
     const bundle = bundleOf(fn);
     expect(new Set([bundle, bundleOf(stacks.stateless.httpFunction)]).size).toBe(2);
@@ -265,7 +265,7 @@ process.stdout.write(JSON.stringify({ empty, skipped, withoutQueueUrl }));`,
     expect(result.withoutQueueUrl).toMatch(/EXPORT_JOBS_QUEUE_URL/);
   });
 
-  it('bundles functions/workers/export/handler.ts into an ESM module that runs and needs API_URL', () => {
+  it('bundles functions/handlers/export-worker/handler.ts into an ESM module that runs and needs API_URL', () => {
     const fn = stacks.stateless.exportWorker.function;
     const bundle = bundleOf(fn);
     expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
@@ -284,7 +284,7 @@ process.stdout.write(JSON.stringify({ batch, withoutApiUrl }));`,
     expect(result.withoutApiUrl).toMatch(/API_URL/);
   });
 
-  it('bundles functions/sweeper/handler.ts into an ESM module that starts and needs TABLE_NAME', () => {
+  it('bundles functions/handlers/sweeper/handler.ts into an ESM module that starts and needs TABLE_NAME', () => {
     const fn = stacks.stateless.sweeper.function;
     const bundle = bundleOf(fn);
     expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
@@ -322,7 +322,7 @@ process.stdout.write(JSON.stringify({ type, withoutTable }));`,
     }
   });
 
-  it('bundles functions/sweeper/handler.ts into an ESM module that starts with the stack env and needs TABLE_NAME', () => {
+  it('bundles functions/handlers/sweeper/handler.ts into an ESM module that starts with the stack env and needs TABLE_NAME', () => {
     const fn = stacks.stateless.sweeper.function;
     const bundle = bundleOf(fn);
     expect(new Set([bundle, bundleOf(stacks.stateless.httpFunction)]).size).toBe(2);

@@ -46,7 +46,7 @@ describe('resolveLedgerConfig: defaults', () => {
       alarmEmail: undefined,
       api5xxThreshold: 5,
     });
-    // The runtime's default (functions/config.ts) and the infrastructure's are one constant.
+    // The runtime's default (functions/handlers/shared/config.ts) and the infrastructure's are one constant.
     expect(DEFAULT_CALLBACK_APPLICATION_ID).toBe('export-worker');
     expect(DEFAULT_EVENTS_BATCH_SIZE).toBe(10);
     expect(DEFAULT_EVENTS_MAX_CONCURRENCY).toBe(5);

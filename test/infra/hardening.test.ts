@@ -6,8 +6,8 @@
  */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../functions/config';
-import { buildOpenApiDocument } from '../../functions/contract/openapi';
+import { buildOpenApiDocument } from '../../functions/api/openapi';
+import { loadConfig } from '../../functions/handlers/shared/config';
 import {
   allStatementsOf,
   asList,

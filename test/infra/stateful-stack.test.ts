@@ -1,7 +1,7 @@
 import { App, Duration } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TTL_ATTRIBUTE } from '../../functions/store/keys';
+import { TTL_ATTRIBUTE } from '../../functions/dynamodb/table/keys';
 import { StatefulStack } from '../../lib/stateful-stack';
 import {
   logicalIdOf,

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DUE_INDEX } from '../../functions/store/due-index';
+import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
 import {
   expectRolePolicy,
   importOf,

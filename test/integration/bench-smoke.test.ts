@@ -62,7 +62,7 @@ it('commits every SQS record in one transaction on both sides', () => {
 
 it('bundles every Lambda entry and the Powertools baseline, each with a budget but the baseline', () => {
   const names = results.coldStart.map((b) => b.name);
-  expect(names).toContain('functions/http/handler.ts');
+  expect(names).toContain('functions/handlers/http/handler.ts');
   expect(names).toContain('powertools');
   for (const bundle of results.coldStart) {
     expect(bundle.bytes).toBeGreaterThan(0);

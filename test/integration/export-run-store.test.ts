@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../functions/core/model';
-import { createExportRunStore } from '../../functions/store/export-run-store';
+import type { LedgerEntry } from '../../functions/domain/accounts/model';
+import { createExportRunStore } from '../../functions/dynamodb/exports/run-store';
 import { createTestTable } from '../support/dynamo';
 import { seedAccount, seedEntries, seedExecution } from '../support/exports';
 

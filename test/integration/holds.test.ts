@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Problem } from '../../functions/contract/schemas';
-import { Hold, HoldPage } from '../../functions/contract/transfer-hold-schemas';
-import { composeHttpHandler } from '../../functions/http/compose';
-import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
-import { composeSweeper } from '../../functions/sweeper/compose';
+import { composeHttpHandler } from '../../functions/handlers/http/compose';
+import { composeSweeper } from '../../functions/handlers/sweeper/compose';
+import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { Hold, HoldPage } from '../../functions/schemas/holds';
+import { Problem } from '../../functions/schemas/shared';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { bodyOf, ledgerApi } from '../support/ledger-api';

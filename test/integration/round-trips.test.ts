@@ -1,8 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { composeHttpHandler } from '../../functions/http/compose';
-import type { HttpHandler } from '../../functions/http/types';
-import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
+import type { HttpHandler } from '../../functions/api/types';
+import { composeHttpHandler } from '../../functions/handlers/http/compose';
+import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { httpEvent } from '../support/http-event';

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Task } from '../../functions/contract/schemas';
-import { composeHttpHandler } from '../../functions/http/compose';
-import type { HttpHandler } from '../../functions/http/types';
-import { staticCallbackSecrets } from '../../functions/secrets/callback-secrets';
+import type { HttpHandler } from '../../functions/api/types';
+import { composeHttpHandler } from '../../functions/handlers/http/compose';
+import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { Task } from '../../functions/schemas/exports';
 import {
   APP,
   callbackBody,

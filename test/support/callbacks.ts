@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signCallback } from '../../functions/core/signature';
+import { signCallback } from '../../functions/domain/callbacks/signature';
 import { type EventOptions, httpEvent } from './http-event';
 
 export const APP = 'export-worker';

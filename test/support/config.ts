@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '../../functions/config';
+import type { ServiceConfig } from '../../functions/handlers/shared/config';
 
 /** A complete service configuration for tests; override what the test is about. */
 export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {

@@ -2,9 +2,10 @@
  * Runs one export in a process of its own and prints its outcome and heap figures as JSON: test/integration/export-heap.test.ts reads the worker's heap without the test runner's.
  * Started with `node --expose-gc --import tsx`; reads its endpoints and ids from the environment.
  */
-import { createExportRunStore } from '../../functions/store/export-run-store';
-import { ExportWorker } from '../../functions/workers/export/export-worker';
-import { createS3ObjectSink } from '../../functions/workers/export/s3-object-sink';
+
+import { createS3ObjectSink } from '../../functions/aws/s3-object-sink';
+import { ExportWorker } from '../../functions/domain/exports/worker';
+import { createExportRunStore } from '../../functions/dynamodb/exports/run-store';
 import { localDynamoClient } from '../../local/dynamodb';
 import { localS3Client } from '../../local/s3';
 

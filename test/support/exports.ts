@@ -5,11 +5,11 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { LedgerEntry } from '../../functions/core/model';
-import { type ExecutionStatus, newExecution } from '../../functions/core/tasks';
-import { newAccountItem } from '../../functions/store/items';
-import { keys } from '../../functions/store/keys';
-import { newExecutionItems, newTaskItem } from '../../functions/store/task-items';
+import type { LedgerEntry } from '../../functions/domain/accounts/model';
+import { type ExecutionStatus, newExecution } from '../../functions/domain/exports/model';
+import { newAccountItem } from '../../functions/dynamodb/accounts/items';
+import { newExecutionItems, newTaskItem } from '../../functions/dynamodb/exports/items';
+import { keys } from '../../functions/dynamodb/table/keys';
 
 /** Test seeding for exports: entries written straight to the table, as many as a test needs. */
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { HttpHandler, HttpResult } from '../../functions/http/types';
+import type { HttpHandler, HttpResult } from '../../functions/api/types';
 import { type EventOptions, httpEvent } from './http-event';
 
 /** Parsed JSON body of a response. */

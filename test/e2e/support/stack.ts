@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { createLedgerClient, type LedgerClient } from '../../../client';
+import { createLedgerClient, type LedgerClient } from '../../../client/index';
 import { freePort } from '../../support/free-port';
 
 /**

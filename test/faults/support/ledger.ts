@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { composeHttpHandler } from '../../../functions/http/compose';
-import type { HttpHandler, HttpResult } from '../../../functions/http/types';
-import type { Log, LogFields } from '../../../functions/observability/log';
-import { staticCallbackSecrets } from '../../../functions/secrets/callback-secrets';
-import { DYNAMODB_TIMEOUTS } from '../../../functions/store/dynamo-client';
+import type { HttpHandler, HttpResult } from '../../../functions/api/types';
+import type { Log, LogFields } from '../../../functions/domain/shared/log';
+import { DYNAMODB_TIMEOUTS } from '../../../functions/dynamodb/table/client';
+import { composeHttpHandler } from '../../../functions/handlers/http/compose';
+import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { localDynamoClient } from '../../../local/dynamodb';
 import { ensureLedgerTable } from '../../../local/table';
 import { testConfig } from '../../support/config';

@@ -6,13 +6,13 @@ import { generateCallbackKeys } from '../../../cli/commands/keygen';
 import { runCli } from '../../../cli/run';
 import { parse as parseSigningArgs, signerFor } from '../../../cli/signing';
 import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
-import { parsePublicKey } from '../../../functions/core/callback-keys';
-import { verifyCallbackSignature } from '../../../functions/core/signature';
-import { verifyStandardWebhook } from '../../../functions/core/standard-webhooks';
+import { parsePublicKey } from '../../../functions/domain/callbacks/keys';
+import { verifyCallbackSignature } from '../../../functions/domain/callbacks/signature';
+import { verifyStandardWebhook } from '../../../functions/domain/callbacks/standard-webhooks';
 
 /**
  * The CLI signs callbacks either way (docs/contract.md §7). Interoperability the other way round
- * from test/unit/core/standard-webhooks.test.ts: the CLI's `callback` command signs, and the
+ * from test/unit/domain/callbacks/standard-webhooks.test.ts: the CLI's `callback` command signs, and the
  * reference implementation (the `standardwebhooks` npm package) verifies what went out.
  */
 const EXECUTION = '6f1c9a52-3c1e-4f7a-9d3e-0b8f1f0e2a11';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLedgerClient, type LedgerAuth } from '../../../client';
+import { createLedgerClient, type LedgerAuth } from '../../../client/index';
 import { sigV4Middleware } from '../../../client/sigv4';
 
 /** A fetch that records each request and answers 201 with an account. */

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../functions/contract/openapi';
-import { POISON_CODES } from '../../../functions/events/poison';
-import { PROBLEMS } from '../../../functions/http/problems';
+import { buildOpenApiDocument } from '../../../functions/api/openapi';
+import { PROBLEMS } from '../../../functions/api/problems';
+import { POISON_CODES } from '../../../functions/handlers/events/poison';
 
 /** docs/contract.md is what code and tests cite; these checks keep it from drifting. */
 const root = join(import.meta.dirname, '..', '..', '..');

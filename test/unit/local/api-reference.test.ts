@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpHandler } from '../../../functions/http/types';
+import type { HttpHandler } from '../../../functions/api/types';
 import { serveApiReference } from '../../../local/api-reference';
 import { type RunningHttpServer, startHttpServer } from '../../../local/http-adapter';
 

@@ -1,6 +1,6 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpEvent, HttpHandler, HttpResult } from '../../../functions/http/types';
+import type { HttpEvent, HttpHandler, HttpResult } from '../../../functions/api/types';
 import { type RunningHttpServer, startHttpServer } from '../../../local/http-adapter';
 
 const ok: HttpResult = {

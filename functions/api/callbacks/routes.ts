@@ -1,0 +1,131 @@
+import * as z from 'zod';
+import { APPLICATION_ID_PATTERN, CALLBACK_PATH_PREFIX } from '../../contract/names';
+import { assertWebhookIdMatches, verifyCallback } from '../../domain/callbacks/authentication';
+import type { CallbackSecrets } from '../../domain/callbacks/port';
+import type { CallbackOutcome, CallbackService } from '../../domain/callbacks/service';
+import {
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../domain/callbacks/standard-webhooks';
+import { eventContentHash, type Json } from '../../domain/idempotency/fingerprint';
+import { InvalidCallbackError } from '../../domain/shared/errors';
+import type { Log } from '../../domain/shared/log';
+import { METRICS, type MetricName, type MetricsPort } from '../../domain/shared/metrics';
+import { CallbackEventSchema } from '../../schemas/callbacks';
+import {
+  fieldErrors,
+  header,
+  readRawBody,
+  requireJsonMediaType,
+  requireWellFormedUnicode,
+} from '../request';
+import { json } from '../respond';
+import type { Route } from '../router';
+
+const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
+  applied: METRICS.callbackApplied,
+  duplicate: METRICS.callbackDuplicate,
+  stale: METRICS.callbackStale,
+  superseded: METRICS.callbackSuperseded,
+};
+
+const ApplicationId = z.string().regex(APPLICATION_ID_PATTERN);
+
+/**
+ * Signed execution callbacks (docs/contract.md §7): no authorizer; the signature over the raw body is
+ * checked before anything is parsed, so a rejected callback changes nothing.
+ */
+const CALLBACK_ROUTE = 'POST /v1/callbacks/{applicationId}';
+
+/** The path an application's signed callbacks are posted to (handed to export workers). */
+export function callbackPath(applicationId: string): string {
+  return `${CALLBACK_PATH_PREFIX}${encodeURIComponent(applicationId)}`;
+}
+
+export function callbackRoutes(
+  service: CallbackService,
+  secrets: CallbackSecrets,
+  clock: () => Date,
+  log: Log,
+  metrics: MetricsPort,
+): Route[] {
+  return [
+    {
+      key: CALLBACK_ROUTE,
+      handle: async (request) => {
+        const now = clock();
+        const rawBody = readRawBody(request.event);
+        const app = ApplicationId.safeParse(request.pathParameters.applicationId);
+        // Either header set (docs/contract.md §7); secrets and whpk_ keys come as one list.
+        const { webhookId } = verifyCallback({
+          headers: {
+            callbackSignature: header(request.event, 'callback-signature'),
+            id: header(request.event, WEBHOOK_ID_HEADER),
+            timestamp: header(request.event, WEBHOOK_TIMESTAMP_HEADER),
+            signature: header(request.event, WEBHOOK_SIGNATURE_HEADER),
+          },
+          rawBody,
+          keys: app.success ? await secrets.secretsFor(app.data) : [],
+          nowSeconds: Math.floor(now.getTime() / 1000),
+        });
+        const applicationId = app.data ?? '';
+        requireJsonMediaType(request.event);
+        const event = parseCallback(rawBody, applicationId);
+        assertWebhookIdMatches(webhookId, event.id);
+        const result = await service.apply(
+          {
+            applicationId,
+            id: event.id,
+            executionId: event.executionid,
+            sequence: event.sequence,
+            taskId: event.taskid,
+            status: event.data.status,
+            progress: event.data.progress,
+            result: event.data.result,
+            contentHash: eventContentHash(event as Record<string, Json>),
+          },
+          now,
+        );
+        const fields = {
+          applicationId,
+          callbackId: event.id,
+          executionId: event.executionid,
+          taskId: result.taskId,
+          sequence: event.sequence,
+          outcome: result.outcome,
+        };
+        metrics.count(OUTCOME_METRIC[result.outcome]);
+        if (result.sequence.newGaps.length > 0) {
+          metrics.count(METRICS.sequenceGap, result.sequence.newGaps.length);
+          log.warn('sequence gap', { ...fields, missing: result.sequence.newGaps });
+        }
+        log.info('callback', fields);
+        return json(200, { outcome: result.outcome });
+      },
+    },
+  ];
+}
+
+function parseCallback(rawBody: Buffer, applicationId: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new InvalidCallbackError('The callback body is not JSON.');
+  }
+  requireWellFormedUnicode(value);
+  const parsed = CallbackEventSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidCallbackError(
+      'The callback is not a valid CloudEvent for an execution.',
+      fieldErrors(parsed.error, 'body'),
+    );
+  }
+  if (parsed.data.applicationid !== undefined && parsed.data.applicationid !== applicationId) {
+    throw new InvalidCallbackError('applicationid differs from the path.', [
+      { path: 'body.applicationid', message: 'must equal the applicationId in the path' },
+    ]);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,52 @@
+import type { IdempotencyRecord } from '../idempotency/model';
+import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { AccountRecord, LedgerEntry, PostingEntry } from './model';
+
+/**
+ * The facts a storage write reports; the domain decides what they mean. Only the failure that
+ * matters most is reported: an existing claim, then the account, then the payment id.
+ */
+export type WriteResult =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'claimed'; readonly record: IdempotencyRecord }
+  | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
+  | { readonly kind: 'payment_id_taken' };
+
+export interface EntryGuard {
+  /** The account must exist and, when given, belong to this principal. */
+  readonly ownerId?: string;
+  /** The account must hold this currency. */
+  readonly currency: string;
+  /**
+   * Debits, transfers, holds, fees: the effective available balance (`available`, or `balance`
+   * on an account from before holds) must cover the amount (docs/contract.md §11).
+   */
+  readonly requireAvailableAtLeast?: number;
+  /** Credits (and a transfer's destination): the balance plus this must stay within 2^53 − 1 (docs/contract.md §5). */
+  readonly increaseBy?: number;
+}
+
+/** One event source's sequence tracking for an account (docs/contract.md §5, §6). */
+export interface EventSourceView {
+  readonly source: string;
+  readonly lastSequence: number;
+  readonly gaps: readonly number[];
+  readonly gapsTruncated: boolean;
+}
+
+export interface EntryPage {
+  readonly items: LedgerEntry[];
+  readonly nextCursor: string | null;
+}
+
+/**
+ * Storage the ledger needs. Every method that changes state is ONE atomic write: the claim and
+ * its effects commit together or not at all.
+ */
+export interface LedgerPort extends ResponseRecorder {
+  createAccount(claim: IdempotencyClaim, account: AccountRecord): Promise<WriteResult>;
+  postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard): Promise<WriteResult>;
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
+  listEventSources(accountId: string): Promise<EventSourceView[]>;
+}

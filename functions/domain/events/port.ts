@@ -1,0 +1,76 @@
+import type { AccountRecord, PostingEntry } from '../accounts/model';
+import type { EntryGuard } from '../accounts/port';
+import type { TransferWrite } from '../transfers/model';
+import type { TransferRejection } from '../transfers/port';
+import type { SequenceState } from './sequence';
+
+export interface DeadLetter {
+  /** The original body, unchanged. */
+  readonly body: string;
+  readonly code: string;
+  readonly detail: string;
+  readonly sourceMessageId: string;
+}
+
+export interface DeadLetterPort {
+  send(letter: DeadLetter): Promise<void>;
+}
+
+export interface InboxClaim {
+  /** Keeps callback ids and ledger-event ids apart; absent for ledger events. */
+  readonly namespace?: string;
+  readonly source: string;
+  readonly id: string;
+  /** Compared with the stored record's hash when (source, id) was seen before. */
+  readonly contentHash?: string;
+  readonly nowSeconds: number;
+  readonly expiresAt: number;
+}
+
+/** The sequence item's expected version and its next state, written in the same transaction. */
+export interface SequenceWrite {
+  readonly source: string;
+  readonly accountId: string;
+  /** The version read; 0 when the item did not exist. */
+  readonly expectedVersion: number;
+  readonly next: SequenceState;
+}
+
+export type EventWriteResult =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'duplicate' }
+  /** (source, id) was seen before with other content. */
+  | { readonly kind: 'id_conflict' }
+  | { readonly kind: 'sequence_moved' }
+  | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
+  | { readonly kind: 'payment_id_taken' };
+
+export type EventTransferResult =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict' }
+  | { readonly kind: 'sequence_moved' }
+  | TransferRejection;
+
+export interface VersionedSequence {
+  readonly state: SequenceState;
+  readonly version: number;
+}
+
+export interface EventLedgerPort {
+  getSequence(accountId: string, source: string): Promise<VersionedSequence | undefined>;
+  applyEvent(
+    claim: InboxClaim,
+    entry: PostingEntry,
+    guard: EntryGuard,
+    sequence: SequenceWrite | undefined,
+  ): Promise<EventWriteResult>;
+  /** A transfer's source account: whose owner both accounts must have (docs/contract.md §10). */
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  /** ONE transaction: the inbox item, the transfer (both accounts, legs, record), the sequence. */
+  applyTransfer(
+    claim: InboxClaim,
+    write: TransferWrite,
+    sequence: SequenceWrite | undefined,
+  ): Promise<EventTransferResult>;
+}

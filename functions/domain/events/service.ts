@@ -1,0 +1,177 @@
+import type { PostingEntry } from '../accounts/model';
+import type { EntryGuard } from '../accounts/port';
+import { explainPostingRejection } from '../accounts/rejections';
+import { type DomainError, NotFoundError } from '../shared/errors';
+import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
+import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
+import { explainTransferRejection } from '../transfers/service';
+import type { EventLedgerPort, InboxClaim, SequenceWrite } from './port';
+import { advanceSequence, EMPTY_SEQUENCE, type SequenceAdvance } from './sequence';
+
+/** A validated ledger event, as the domain sees it. */
+export interface LedgerEventInput {
+  readonly source: string;
+  readonly id: string;
+  readonly type: 'credit' | 'debit' | 'transfer';
+  /** The account the event is about (`subject`); a transfer's source. */
+  readonly accountId: string;
+  /** A transfer's destination (`data.toAccountId`). */
+  readonly toAccountId?: string;
+  readonly sequence?: number;
+  readonly amount: number;
+  readonly currency: string;
+  readonly paymentId?: string;
+  readonly reference?: string;
+  /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
+  readonly contentHash: string;
+}
+
+/**
+ * `rejected` carries the domain reason an event can never apply (unknown account, currency,
+ * funds, paymentId, balance cap); the consumer maps its code to a dead-letter reason.
+ * `id_conflict`: (source, id) was seen before with other content; nothing changed.
+ */
+export type EventOutcome =
+  | { readonly kind: 'applied'; readonly entryId: string; readonly sequence?: SequenceAdvance }
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict'; readonly detail: string }
+  | { readonly kind: 'rejected'; readonly error: DomainError };
+
+/** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
+export interface EventServiceOptions extends OptimisticRetryOptions {
+  readonly inboxRetentionSeconds: number;
+  readonly newId?: () => string;
+}
+
+/** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
+export class EventService {
+  private readonly newId: () => string;
+
+  constructor(
+    private readonly port: EventLedgerPort,
+    private readonly options: EventServiceOptions,
+  ) {
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const claim: InboxClaim = {
+      source: event.source,
+      id: event.id,
+      contentHash: event.contentHash,
+      nowSeconds,
+      expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
+    };
+    if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
+    const entry: PostingEntry = {
+      id: this.newId(),
+      accountId: event.accountId,
+      type: event.type,
+      amount: event.amount,
+      currency: event.currency,
+      reference: event.reference,
+      paymentId: event.paymentId,
+      origin: 'event',
+      createdAt: now.toISOString(),
+    };
+    const guard: EntryGuard = {
+      currency: event.currency,
+      requireAvailableAtLeast: event.type === 'debit' ? event.amount : undefined,
+      increaseBy: event.type === 'credit' ? event.amount : undefined,
+    };
+    return retryOptimistic<EventOutcome>(
+      this.options,
+      async () => {
+        const advance = await this.nextSequence(event);
+        const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
+        switch (result.kind) {
+          case 'committed':
+            return { kind: 'applied', entryId: entry.id, sequence: advance?.advance };
+          case 'duplicate':
+            return { kind: 'duplicate' };
+          case 'id_conflict':
+            return { kind: 'id_conflict', detail: idConflictDetail(event) };
+          case 'sequence_moved':
+            return MOVED;
+          default:
+            return { kind: 'rejected', error: explainPostingRejection(result, guard) };
+        }
+      },
+      () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
+    );
+  }
+
+  /**
+   * A transfer event (docs/contract.md §10): the source's owner must own the destination
+   * too (else poison owner_mismatch); the source's available balance must cover the amount. The
+   * sequence is the source account's, as for any event about it.
+   */
+  private async applyTransfer(
+    event: LedgerEventInput,
+    claim: InboxClaim,
+    now: Date,
+  ): Promise<EventOutcome> {
+    const toAccountId = event.toAccountId;
+    if (toAccountId === undefined) throw new Error('a transfer event has a destination');
+    return retryOptimistic<EventOutcome>(
+      this.options,
+      async () => {
+        const source = await this.port.getAccount(event.accountId);
+        // Nothing can have applied against a missing account, so this is no duplicate either.
+        if (!source) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
+        const transfer: TransferRecord = {
+          id: this.newId(),
+          fromAccountId: event.accountId,
+          toAccountId,
+          amount: event.amount,
+          currency: event.currency,
+          reference: event.reference,
+          paymentId: event.paymentId,
+          createdAt: now.toISOString(),
+          ownerId: source.ownerId,
+          origin: 'event',
+        };
+        const legs = transferLegs(transfer, { out: this.newId(), in: this.newId() });
+        const write: TransferWrite = { transfer, legs, ownerId: source.ownerId };
+        const advance = await this.nextSequence(event);
+        const result = await this.port.applyTransfer(claim, write, advance?.write);
+        switch (result.kind) {
+          case 'committed':
+            return { kind: 'applied', entryId: legs[0].id, sequence: advance?.advance };
+          case 'duplicate':
+            return { kind: 'duplicate' };
+          case 'id_conflict':
+            return { kind: 'id_conflict', detail: idConflictDetail(event) };
+          case 'sequence_moved':
+            return MOVED;
+          default:
+            return {
+              kind: 'rejected',
+              error: explainTransferRejection(result, write, 'owner_mismatch'),
+            };
+        }
+      },
+      () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
+    );
+  }
+
+  private async nextSequence(event: LedgerEventInput) {
+    if (event.sequence === undefined) return undefined;
+    const current = await this.port.getSequence(event.accountId, event.source);
+    const advance = advanceSequence(current?.state ?? EMPTY_SEQUENCE, event.sequence);
+    // A stale number changes nothing, so it need not contend for the sequence item.
+    if (advance.position === 'stale') return { advance, write: undefined };
+    const write: SequenceWrite = {
+      source: event.source,
+      accountId: event.accountId,
+      expectedVersion: current?.version ?? 0,
+      next: advance.state,
+    };
+    return { advance, write };
+  }
+}
+
+function idConflictDetail(event: LedgerEventInput): string {
+  return `event ${event.id} from ${event.source} was already received with other content`;
+}

@@ -1,0 +1,148 @@
+import { EXPORT_CONTENT_TYPES, exportObjectKey } from '../../contract/exports';
+import { consoleLog, errorFields, type Log } from '../shared/log';
+import { encoderFor } from './encode';
+import { MeasuredWriter } from './measured-writer';
+import type { ExportJob, ExportResult } from './model';
+import type { ExecutionReporter, ExportRunPort, ObjectSink, RunClaim } from './port';
+
+export interface ExportWorkerDeps {
+  readonly runs: ExportRunPort;
+  readonly objects: ObjectSink;
+  readonly reporter: ExecutionReporter;
+  readonly clock?: () => Date;
+  /** Least time between two RUNNING progress callbacks. @default 2000 */
+  readonly progressIntervalMs?: number;
+  /** Encoded bytes gathered before each write to the object. @default 64 KiB */
+  readonly chunkBytes?: number;
+  readonly log?: Log;
+}
+
+export interface RunOptions {
+  /** How long this run may hold the execution (at most what is left of the invocation). */
+  readonly leaseMs: number;
+  /** No redelivery follows a failure of this attempt: report FAILED before giving up. */
+  readonly finalAttempt: boolean;
+}
+
+export type ExportOutcome =
+  | { readonly kind: 'succeeded'; readonly result: ExportResult; readonly outcome: string }
+  /** The API answered `stale` while running: the execution timed out; the object was dropped. */
+  | { readonly kind: 'abandoned' }
+  | { readonly kind: 'skipped'; readonly reason: Exclude<RunClaim, { kind: 'claimed' }>['kind'] };
+
+class Abandoned extends Error {}
+
+/**
+ * Runs one export job (docs/contract.md §12): claims the execution (duplicates of the job and
+ * overdue jobs stop here), streams the account's entries up to the snapshot into one object,
+ * then reports SUCCEEDED with `{ key, rows, bytes, sha256 }`. Callbacks continue the
+ * execution's sequence, so a second attempt after a crash is never taken for a stale replay.
+ */
+export class ExportWorker {
+  private readonly clock: () => Date;
+  private readonly log: Log;
+
+  constructor(private readonly deps: ExportWorkerDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+    this.log = deps.log ?? consoleLog;
+  }
+
+  async run(job: ExportJob, options: RunOptions): Promise<ExportOutcome> {
+    const { reporter } = this.deps;
+    const startedAt = this.clock();
+    const claim = await this.deps.runs.claimRun(
+      job,
+      startedAt,
+      new Date(startedAt.getTime() + options.leaseMs),
+    );
+    if (claim.kind !== 'claimed') return { kind: 'skipped', reason: claim.kind };
+
+    let sequence = claim.lastSequence;
+    let progress = 0;
+    const report = async (status: 'RUNNING' | 'SUCCEEDED' | 'FAILED', result?: ExportResult) => {
+      sequence += 1;
+      const outcome = await reporter.report({ job, sequence, status, progress, result });
+      if (outcome === 'stale' && status === 'RUNNING') throw new Abandoned();
+      return outcome;
+    };
+    try {
+      await report('RUNNING');
+      const result = await this.writeObject(job, startedAt, async (percent) => {
+        progress = percent;
+        await report('RUNNING');
+      });
+      progress = 100;
+      return { kind: 'succeeded', result, outcome: await report('SUCCEEDED', result) };
+    } catch (error) {
+      if (error instanceof Abandoned) return { kind: 'abandoned' };
+      if (options.finalAttempt) {
+        await report('FAILED').catch((reportError: unknown) =>
+          this.log.error('export FAILED could not be reported', errorFields(reportError)),
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Streams the snapshot (entries created up to `startedAt`) into the execution's object. */
+  private async writeObject(
+    job: ExportJob,
+    startedAt: Date,
+    onProgress: (percent: number) => Promise<void>,
+  ): Promise<ExportResult> {
+    const key = exportObjectKey(job.taskId, job.executionId, job.format);
+    const encoder = encoderFor(job.format);
+    const writer = this.deps.objects.open(key, EXPORT_CONTENT_TYPES[job.format]);
+    const out = new MeasuredWriter(writer, this.deps.chunkBytes);
+    const progress = new ProgressClock(startedAt, this.deps.progressIntervalMs ?? 2_000);
+    try {
+      await out.add(encoder.header);
+      let rows = 0;
+      for await (const page of this.deps.runs.entryPages(job.accountId, startedAt.toISOString())) {
+        for (const entry of page) {
+          await out.add(encoder.row(entry));
+          rows += 1;
+        }
+        const [first, last] = [page.at(0), page.at(-1)];
+        const percent =
+          first && last && progress.due(first.createdAt, last.createdAt, this.clock());
+        if (percent) await onProgress(percent);
+      }
+      const { bytes, sha256 } = await out.finish();
+      return { key, rows, bytes, sha256 };
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+  }
+}
+
+/**
+ * Progress without counting first: entries are read oldest first, so the share of the time
+ * between the first entry and the snapshot already passed estimates the share written. It
+ * never reaches 100 before the object is complete and is reported at most once per interval.
+ */
+class ProgressClock {
+  private first: number | undefined;
+  private reported = 0;
+  private reportedAt: number;
+
+  constructor(
+    private readonly snapshot: Date,
+    private readonly intervalMs: number,
+  ) {
+    this.reportedAt = snapshot.getTime();
+  }
+
+  /** A new percentage worth reporting now, or undefined. */
+  due(pageFirst: string, pageLast: string, now: Date): number | undefined {
+    this.first ??= Date.parse(pageFirst);
+    const at = Date.parse(pageLast);
+    const span = this.snapshot.getTime() - this.first;
+    const percent = span > 0 ? Math.min(99, Math.floor(((at - this.first) / span) * 100)) : 99;
+    if (percent <= this.reported || now.getTime() - this.reportedAt < this.intervalMs) return;
+    this.reported = percent;
+    this.reportedAt = now.getTime();
+    return percent;
+  }
+}

@@ -1,0 +1,48 @@
+import type { AccountRecord, LedgerEntry } from '../accounts/model';
+import type { EntryGuard } from '../accounts/port';
+import type { SettledWrite } from '../idempotency/idempotent-command';
+import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { Hold, HoldRecord, HoldSettlement } from './model';
+
+export type PlaceHoldResult =
+  | SettledWrite
+  | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined };
+
+export type SettleHoldResult =
+  | SettledWrite
+  | { readonly kind: 'hold_changed'; readonly hold: HoldRecord | undefined };
+
+export interface HoldPage {
+  readonly items: Hold[];
+  readonly nextCursor: string | null;
+}
+
+export interface HoldPort extends ResponseRecorder {
+  /** ONE transaction: the claim, `available` lowered under guard, the hold and its copy. */
+  placeHold(claim: IdempotencyClaim, hold: HoldRecord, guard: EntryGuard): Promise<PlaceHoldResult>;
+  /** ONE transaction: the claim, the hold's conditional settle, the account, the entry if any. */
+  settleHold(
+    claim: IdempotencyClaim,
+    settlement: HoldSettlement,
+    entry: LedgerEntry | undefined,
+  ): Promise<SettleHoldResult>;
+  getHold(holdId: string): Promise<HoldRecord | undefined>;
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  /** Newest first; only holds `keep` accepts count towards `limit`. */
+  listHolds(
+    accountId: string,
+    limit: number,
+    cursor: string | undefined,
+    keep: (hold: HoldRecord) => boolean,
+  ): Promise<{ items: HoldRecord[]; nextCursor: string | null }>;
+}
+
+/** What the storage reports after trying to settle a hold without an idempotency claim. */
+export type HoldReleaseResult =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'hold_changed'; readonly hold: HoldRecord | undefined };
+
+export interface HoldReleasePort {
+  /** One transaction: the hold's conditional status change and the account's change. */
+  releaseHold(settlement: HoldSettlement): Promise<HoldReleaseResult>;
+}

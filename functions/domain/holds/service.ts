@@ -1,0 +1,180 @@
+import { type LedgerEntry, ownedBy } from '../accounts/model';
+import type { EntryGuard } from '../accounts/port';
+import { explainAccountRejection } from '../accounts/rejections';
+import type { Json } from '../idempotency/fingerprint';
+import {
+  type CommandContext,
+  type CommandResponse,
+  type CommandServiceOptions,
+  IdempotentCommands,
+} from '../idempotency/idempotent-command';
+import { OPERATION_IDS } from '../idempotency/operations';
+import {
+  type DomainError,
+  HoldExpiredError,
+  HoldNotActiveError,
+  ValidationError,
+} from '../shared/errors';
+import {
+  captureSettlement,
+  type Hold,
+  type HoldRecord,
+  type HoldSettlement,
+  type HoldStatus,
+  holdStatusAt,
+  holdView,
+  voidSettlement,
+} from './model';
+import type { HoldPage, HoldPort } from './port';
+
+export interface PlaceHoldInput {
+  readonly amount: number;
+  readonly currency: string;
+  readonly expiresInSeconds: number;
+  readonly reference?: string;
+}
+
+export type HoldServiceOptions = CommandServiceOptions;
+
+/**
+ * Why a hold can no longer be captured or voided (docs/contract.md §11): captured or voided →
+ * hold_not_active; otherwise at or past its expiry → hold_expired, swept or not.
+ */
+export function holdRefusal(hold: HoldRecord, now: Date): DomainError | undefined {
+  if (hold.status === 'captured' || hold.status === 'voided') return new HoldNotActiveError();
+  if (holdStatusAt(hold, now) === 'expired') return new HoldExpiredError();
+  return undefined;
+}
+
+/** Holds: authorise, then capture, void or let expire (docs/contract.md §11). */
+export class HoldService {
+  private readonly commands: IdempotentCommands;
+
+  constructor(
+    private readonly port: HoldPort,
+    options: HoldServiceOptions,
+  ) {
+    this.commands = new IdempotentCommands(port, options);
+  }
+
+  async placeHold(
+    ctx: CommandContext,
+    accountId: string,
+    input: PlaceHoldInput,
+    rawBody: Json,
+  ): Promise<CommandResponse> {
+    const at = ctx.now.toISOString();
+    const hold: HoldRecord = {
+      id: this.commands.newId(),
+      accountId,
+      ownerId: ctx.principal,
+      amount: input.amount,
+      currency: input.currency,
+      status: 'active',
+      capturedAmount: 0,
+      expiresAt: new Date(ctx.now.getTime() + input.expiresInSeconds * 1000).toISOString(),
+      reference: input.reference,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const claim = this.commands.claim(ctx, {
+      operation: OPERATION_IDS.placeHold,
+      pathParameters: { accountId },
+      rawBody,
+      resource: holdView(hold, ctx.now),
+      outcome: 'created',
+    });
+    const guard: EntryGuard = {
+      ownerId: ctx.principal,
+      currency: input.currency,
+      requireAvailableAtLeast: input.amount,
+    };
+    const result = await this.port.placeHold(claim, hold, guard);
+    return this.commands.settle(claim, result, (rejected) =>
+      explainAccountRejection(rejected.account, guard),
+    );
+  }
+
+  async capture(
+    ctx: CommandContext,
+    holdId: string,
+    amount: number | undefined,
+    rawBody: Json,
+  ): Promise<CommandResponse> {
+    const hold = await this.ownedHold(ctx.principal, holdId);
+    const captured = amount ?? hold.amount;
+    if (captured > hold.amount) {
+      throw new ValidationError('The capture is larger than the hold.', [
+        { path: 'body.amount', message: `must be at most the hold's amount, ${hold.amount}` },
+      ]);
+    }
+    const settlement = captureSettlement(hold, captured, ctx.now);
+    const entry: LedgerEntry = {
+      id: this.commands.newId(),
+      accountId: hold.accountId,
+      type: 'capture',
+      amount: captured,
+      currency: hold.currency,
+      reference: hold.reference,
+      holdId: hold.id,
+      origin: 'http',
+      createdAt: settlement.at,
+    };
+    return this.settle(ctx, OPERATION_IDS.captureHold, rawBody, hold, settlement, entry);
+  }
+
+  async void(ctx: CommandContext, holdId: string, rawBody: Json): Promise<CommandResponse> {
+    const hold = await this.ownedHold(ctx.principal, holdId);
+    return this.settle(ctx, OPERATION_IDS.voidHold, rawBody, hold, voidSettlement(hold, ctx.now));
+  }
+
+  async getHold(principal: string, holdId: string, now: Date): Promise<Hold> {
+    return holdView(await this.ownedHold(principal, holdId), now);
+  }
+
+  async listHolds(
+    principal: string,
+    accountId: string,
+    query: { status?: HoldStatus; limit: number; cursor?: string },
+    now: Date,
+  ): Promise<HoldPage> {
+    ownedBy(await this.port.getAccount(accountId), principal, 'Account');
+    const { status } = query;
+    const keep = (hold: HoldRecord) => status === undefined || holdStatusAt(hold, now) === status;
+    const page = await this.port.listHolds(accountId, query.limit, query.cursor, keep);
+    return { items: page.items.map((hold) => holdView(hold, now)), nextCursor: page.nextCursor };
+  }
+
+  /** Capture and void: refused at once when the hold is settled or expired, else one write. */
+  private async settle(
+    ctx: CommandContext,
+    operation: typeof OPERATION_IDS.captureHold | typeof OPERATION_IDS.voidHold,
+    rawBody: Json,
+    hold: HoldRecord,
+    settlement: HoldSettlement,
+    entry?: LedgerEntry,
+  ): Promise<CommandResponse> {
+    const claim = this.commands.claim(ctx, {
+      operation,
+      pathParameters: { holdId: hold.id },
+      rawBody,
+      resource: holdView(settlement.hold, ctx.now),
+      outcome: 'ok',
+    });
+    // Recorded with one conditional put, so an earlier claim of this key (this very capture,
+    // say) still replays instead of being refused.
+    const refusal = holdRefusal(hold, ctx.now);
+    if (refusal) return this.commands.reject(claim, refusal);
+    const result = await this.port.settleHold(claim, settlement, entry);
+    // Settled or expired between the read and the write: judged on the hold as it was then.
+    return this.commands.settle(
+      claim,
+      result,
+      (rejected) => holdRefusal(rejected.hold ?? hold, ctx.now) ?? new HoldNotActiveError(),
+    );
+  }
+
+  private async ownedHold(principal: string, holdId: string): Promise<HoldRecord> {
+    return ownedBy(await this.port.getHold(holdId), principal, 'Hold');
+  }
+}

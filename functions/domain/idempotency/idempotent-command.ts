@@ -1,0 +1,111 @@
+import { type DomainError, IdempotencyKeyReusedError, LedgerRejection } from '../shared/errors';
+import { idempotencyScopeId, type Json, requestFingerprint } from './fingerprint';
+import type { IdempotencyRecord } from './model';
+import type { OperationId } from './operations';
+import type { IdempotencyClaim, ResponsePresenter, ResponseRecorder, SuccessOutcome } from './port';
+
+/** Who asks, with which key, and when: everything an idempotent command needs besides input. */
+export interface CommandContext {
+  readonly principal: string;
+  readonly idempotencyKey: string;
+  readonly now: Date;
+}
+
+/** A command's answer: the stored first response, or its replay. */
+export interface CommandResponse {
+  readonly statusCode: number;
+  readonly body: string;
+  readonly replayed: boolean;
+}
+
+export interface ClaimRequest {
+  readonly operation: OperationId;
+  readonly pathParameters: Record<string, string>;
+  /** The body as received, before defaults: what the fingerprint covers. */
+  readonly rawBody: Json;
+  /** The resource a success answers with, and how it succeeded. */
+  readonly resource: unknown;
+  readonly outcome: SuccessOutcome;
+}
+
+/** What every service of idempotent commands is built with. */
+export interface CommandServiceOptions {
+  readonly idempotencyRetentionSeconds: number;
+  /** Renders the responses idempotency records store (the transport's format). */
+  readonly responses: ResponsePresenter;
+  /** Ids of the resources commands create. @default crypto.randomUUID */
+  readonly newId?: () => string;
+}
+
+/** The two results every command write shares; anything else is a rejection to explain. */
+export type SettledWrite =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'claimed'; readonly record: IdempotencyRecord };
+
+/**
+ * The claim → write → replay/reject cycle every idempotent command follows (docs/contract.md
+ * §4). A service builds the claim (with its first response already rendered), writes it with
+ * the effect in one transaction, and hands the write's result to `settle`.
+ */
+export class IdempotentCommands {
+  private readonly responses: ResponsePresenter;
+  private readonly retentionSeconds: number;
+  readonly newId: () => string;
+
+  constructor(
+    private readonly recorder: ResponseRecorder,
+    options: CommandServiceOptions,
+  ) {
+    this.responses = options.responses;
+    this.retentionSeconds = options.idempotencyRetentionSeconds;
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  /** The claim a first request writes together with its effect. */
+  claim(ctx: CommandContext, request: ClaimRequest): IdempotencyClaim {
+    const nowSeconds = Math.floor(ctx.now.getTime() / 1000);
+    return {
+      scopeId: idempotencyScopeId(ctx.principal, request.operation, ctx.idempotencyKey),
+      fingerprint: requestFingerprint(request.operation, request.pathParameters, request.rawBody),
+      nowSeconds,
+      expiresAt: nowSeconds + this.retentionSeconds,
+      response: this.responses.success(request.resource, request.outcome),
+    };
+  }
+
+  /**
+   * Committed → the first response; claimed → replay (or refuse a reused key); anything else is
+   * explained as a DomainError by the caller and rejected.
+   */
+  async settle<R extends { readonly kind: string }>(
+    claim: IdempotencyClaim,
+    result: SettledWrite | R,
+    explain: (rejected: R) => DomainError,
+  ): Promise<CommandResponse> {
+    if (!isSettled(result)) return this.reject(claim, explain(result));
+    if (result.kind === 'claimed') return replayOrReject(claim, result.record);
+    return { ...claim.response, replayed: false };
+  }
+
+  /**
+   * A LedgerRejection is stored so that retries replay it; if a claim committed meanwhile, that
+   * claim's answer wins. Any other error is thrown and nothing is recorded.
+   */
+  async reject(claim: IdempotencyClaim, error: DomainError): Promise<CommandResponse> {
+    if (!(error instanceof LedgerRejection)) throw error;
+    const rejection = { ...claim, response: this.responses.rejection(error) };
+    const recorded = await this.recorder.recordResponse(rejection);
+    if (recorded.kind === 'claimed') return replayOrReject(claim, recorded.record);
+    return { ...rejection.response, replayed: false };
+  }
+}
+
+function isSettled(result: { readonly kind: string }): result is SettledWrite {
+  return result.kind === 'committed' || result.kind === 'claimed';
+}
+
+/** An existing claim replays when it is the same request, and refuses the key otherwise. */
+function replayOrReject(claim: IdempotencyClaim, record: IdempotencyRecord): CommandResponse {
+  if (record.fingerprint !== claim.fingerprint) throw new IdempotencyKeyReusedError();
+  return { statusCode: record.statusCode, body: record.body, replayed: true };
+}

@@ -1,0 +1,116 @@
+import type { LedgerPort, WriteResult } from '../accounts/port';
+import type { IdempotencyRecord } from './model';
+import type { IdempotencyClaim, RecordResult } from './port';
+
+/**
+ * A bounded per-instance cache of settled idempotency records (docs/contract.md §4, §14).
+ *
+ * A record never changes once its claim committed: the next write to its key can only happen
+ * after `expiresAt`, when the key counts as absent. So a cached record is exactly what DynamoDB
+ * would return until then, and a replay or a mismatch can be answered without a call. Expired
+ * entries are never served; memory is capped by entries and by bytes, least recently used first.
+ * A miss costs a Map lookup and leaves the one DynamoDB call untouched.
+ */
+export interface SettledResponseCacheOptions {
+  /** @default 1000 */
+  readonly maxEntries?: number;
+  /** Approximate bytes of keys, fingerprints and bodies held. @default 4 MiB */
+  readonly maxBytes?: number;
+}
+
+const ENTRY_OVERHEAD_BYTES = 64;
+const nowInSeconds = () => Math.floor(Date.now() / 1000);
+
+interface Entry {
+  readonly record: IdempotencyRecord;
+  readonly bytes: number;
+}
+
+export class SettledResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private heldBytes = 0;
+
+  constructor(options: SettledResponseCacheOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 1000;
+    this.maxBytes = options.maxBytes ?? 4 * 1024 * 1024;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** The settled record of `scopeId` while it is still in force at `nowSeconds`. */
+  get(scopeId: string, nowSeconds: number = nowInSeconds()): IdempotencyRecord | undefined {
+    const entry = this.entries.get(scopeId);
+    if (!entry) return undefined;
+    this.entries.delete(scopeId);
+    // The store treats a record as absent once expiresAt < now; at equality it still holds, but
+    // a miss there only costs the call the cache would have saved.
+    if (nowSeconds >= entry.record.expiresAt) {
+      this.heldBytes -= entry.bytes;
+      return undefined;
+    }
+    this.entries.set(scopeId, entry); // most recently used last
+    return entry.record;
+  }
+
+  /** Keeps a settled record; the first one kept for a key wins until it expires. */
+  remember(scopeId: string, record: IdempotencyRecord, nowSeconds: number = nowInSeconds()) {
+    if (nowSeconds >= record.expiresAt || this.get(scopeId, nowSeconds)) return;
+    const bytes =
+      ENTRY_OVERHEAD_BYTES + 2 * (scopeId.length + record.fingerprint.length + record.body.length);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(scopeId, { record, bytes });
+    this.heldBytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.heldBytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.heldBytes -= entry.bytes;
+    }
+  }
+}
+
+const settledBy = (claim: IdempotencyClaim): IdempotencyRecord => ({
+  fingerprint: claim.fingerprint,
+  statusCode: claim.response.statusCode,
+  body: claim.response.body,
+  expiresAt: claim.expiresAt,
+});
+
+/**
+ * Runs one claimed write unless the cache already knows the key's settled record; remembers
+ * what the write settled (its own claim when it committed, the stored one when it was claimed).
+ */
+async function throughCache<R extends WriteResult | RecordResult>(
+  cache: SettledResponseCache,
+  claim: IdempotencyClaim,
+  write: () => Promise<R>,
+): Promise<R | { readonly kind: 'claimed'; readonly record: IdempotencyRecord }> {
+  const known = cache.get(claim.scopeId, claim.nowSeconds);
+  if (known) return { kind: 'claimed', record: known };
+  const result = await write();
+  if (result.kind === 'committed' || result.kind === 'recorded') {
+    cache.remember(claim.scopeId, settledBy(claim), claim.nowSeconds);
+  } else if (result.kind === 'claimed') {
+    cache.remember(claim.scopeId, result.record, claim.nowSeconds);
+  }
+  return result;
+}
+
+/** The ledger port with replays and mismatches of settled keys answered from `cache`. */
+export function withSettledResponses(port: LedgerPort, cache: SettledResponseCache): LedgerPort {
+  return {
+    ...port,
+    createAccount: (claim, account) =>
+      throughCache(cache, claim, () => port.createAccount(claim, account)),
+    postEntry: (claim, entry, guard) =>
+      throughCache(cache, claim, () => port.postEntry(claim, entry, guard)),
+    recordResponse: (claim) => throughCache(cache, claim, () => port.recordResponse(claim)),
+  };
+}

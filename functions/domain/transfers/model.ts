@@ -1,0 +1,68 @@
+import type { EntryOrigin, LedgerEntry } from '../accounts/model';
+
+/** Transfers between two accounts of one owner (docs/contract.md §10). */
+export interface Transfer {
+  readonly id: string;
+  readonly fromAccountId: string;
+  readonly toAccountId: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly reference?: string;
+  readonly paymentId?: string;
+  readonly createdAt: string;
+}
+
+/** The `TRANSFER#<id>` record: the public view plus its owner and where it came from. */
+export interface TransferRecord extends Transfer {
+  readonly ownerId: string;
+  readonly origin: EntryOrigin;
+}
+
+export function transferView(record: TransferRecord): Transfer {
+  const { ownerId: _owner, origin: _origin, ...transfer } = record;
+  return transfer;
+}
+
+/**
+ * The two legs of a transfer, one in each account's listing. `paymentId` is the source
+ * account's (one namespace per account shared with credits and debits); the incoming leg
+ * carries none (docs/contract.md §10).
+ */
+export function transferLegs(
+  transfer: TransferRecord,
+  entryIds: { readonly out: string; readonly in: string },
+): readonly [LedgerEntry, LedgerEntry] {
+  const common = {
+    amount: transfer.amount,
+    currency: transfer.currency,
+    reference: transfer.reference,
+    transferId: transfer.id,
+    origin: transfer.origin,
+    createdAt: transfer.createdAt,
+  };
+  return [
+    {
+      ...common,
+      id: entryIds.out,
+      accountId: transfer.fromAccountId,
+      type: 'transfer_out',
+      counterpartyAccountId: transfer.toAccountId,
+      paymentId: transfer.paymentId,
+    },
+    {
+      ...common,
+      id: entryIds.in,
+      accountId: transfer.toAccountId,
+      type: 'transfer_in',
+      counterpartyAccountId: transfer.fromAccountId,
+    },
+  ];
+}
+
+/** Everything a transfer writes besides its dedup record (a claim or an inbox item). */
+export interface TransferWrite {
+  readonly transfer: TransferRecord;
+  readonly legs: readonly [LedgerEntry, LedgerEntry];
+  /** Both accounts must belong to this owner. */
+  readonly ownerId: string;
+}

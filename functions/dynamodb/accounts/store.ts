@@ -1,0 +1,103 @@
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AccountRecord, PostingEntry } from '../../domain/accounts/model';
+import type {
+  EntryGuard,
+  EntryPage,
+  EventSourceView,
+  LedgerPort,
+} from '../../domain/accounts/port';
+import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
+import { toVersionedSequence } from '../events/items';
+import { claimItem, writeCommand } from '../idempotency/command';
+import { decodeCursor, encodeCursor } from '../table/cursor';
+import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from '../table/keys';
+import { getItem, queryAll } from '../table/reads';
+import { storageError } from '../table/sdk-errors';
+import { retryPolicy, type StoreOptions, type TransactPart } from '../table/transact';
+import { newAccountItem, postingItems, toAccountRecord, toLedgerEntry } from './items';
+
+type Role = 'claim' | 'account' | 'entry' | 'payment';
+
+/** The DynamoDB adapter for the ledger: the only place that speaks DynamoDB. */
+export function createLedgerStore(options: StoreOptions): LedgerPort {
+  const { client, tableName } = options;
+  const retry = retryPolicy(options);
+  const write = (parts: TransactPart<Role>[]) => writeCommand(client, parts, retry);
+
+  return {
+    createAccount(claim: IdempotencyClaim, account: AccountRecord) {
+      return write([
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+        { role: 'account', item: newAccountItem(tableName, account) },
+      ]);
+    },
+
+    postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard) {
+      return write([
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+        ...postingItems(tableName, entry, guard),
+      ]);
+    },
+
+    async recordResponse(claim: IdempotencyClaim): Promise<RecordResult> {
+      const result = await write([
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+      ]);
+      if (result.kind === 'committed') return { kind: 'recorded' };
+      if (result.kind === 'claimed') return result;
+      throw new Error(`unexpected outcome ${result.kind} when recording a response`);
+    },
+
+    async getAccount(accountId: string) {
+      const item = await getItem(client, tableName, keys.account(accountId));
+      return item ? toAccountRecord(item) : undefined;
+    },
+
+    async listEntries(
+      accountId: string,
+      limit: number,
+      cursor: string | undefined,
+    ): Promise<EntryPage> {
+      const { pk } = keys.account(accountId);
+      const startKey = cursor === undefined ? undefined : { pk, sk: decodeCursor(cursor) };
+      try {
+        // One extra item tells whether another page exists without an empty last page.
+        const { Items = [] } = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: marshall({ ':pk': pk, ':prefix': ENTRY_SK_PREFIX }),
+            ScanIndexForward: false,
+            Limit: limit + 1,
+            // A reconciliation right after a 201 must see that entry (docs/contract.md §5).
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey && marshall(startKey),
+          }),
+        );
+        const page = Items.slice(0, limit).map((item) => unmarshall(item));
+        const last = page.at(-1);
+        const nextCursor = Items.length > limit && last ? encodeCursor(String(last.sk)) : null;
+        return { items: page.map(toLedgerEntry), nextCursor };
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+
+    async listEventSources(accountId: string): Promise<EventSourceView[]> {
+      const items = await queryAll(client, {
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: marshall({
+          ':pk': keys.account(accountId).pk,
+          ':prefix': SOURCE_SK_PREFIX,
+        }),
+        ConsistentRead: true,
+      });
+      return items.map((item) => ({
+        source: String(item.source),
+        ...toVersionedSequence(item).state,
+      }));
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { InboxClaim, SequenceWrite, VersionedSequence } from '../../domain/events/port';
+import { sha256Hex } from '../../domain/idempotency/fingerprint';
+import { CLAIM_FREE } from '../idempotency/command';
+import { toAttributes } from '../table/attributes';
+import { keys, TTL_ATTRIBUTE } from '../table/keys';
+
+/**
+ * Dedup key (source, id): two producers may reuse an id (docs/contract.md §6). Callbacks use
+ * (applicationId, id) in their own namespace (docs/contract.md §7).
+ */
+function inboxScopeId(source: string, id: string, namespace = 'event'): string {
+  return sha256Hex(JSON.stringify([namespace, source, id]));
+}
+
+export function inboxItem(
+  tableName: string,
+  claim: InboxClaim,
+  entryId?: string,
+): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.inbox(inboxScopeId(claim.source, claim.id, claim.namespace)),
+        kind: 'inbox',
+        namespace: claim.namespace ?? 'event',
+        source: claim.source,
+        eventId: claim.id,
+        contentHash: claim.contentHash,
+        entryId,
+        [TTL_ATTRIBUTE]: claim.expiresAt,
+      }),
+      ConditionExpression: CLAIM_FREE,
+      ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: toAttributes({ ':now': claim.nowSeconds }),
+      // The seen record's hash tells a duplicate from an id conflict in the same round trip.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** Optimistic write: fails when another writer moved the item since it was read. */
+export function sequenceItem(
+  tableName: string,
+  write: SequenceWrite,
+  at: string,
+): TransactWriteItem {
+  const expectsNew = write.expectedVersion === 0;
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.eventSource(write.accountId, write.source),
+        kind: 'event-source',
+        source: write.source,
+        lastSequence: write.next.lastSequence,
+        gaps: [...write.next.gaps],
+        gapsTruncated: write.next.gapsTruncated,
+        version: write.expectedVersion + 1,
+        updatedAt: at,
+      }),
+      ConditionExpression: expectsNew ? 'attribute_not_exists(pk)' : '#version = :version',
+      ...(expectsNew
+        ? {}
+        : {
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: toAttributes({ ':version': write.expectedVersion }),
+          }),
+    },
+  };
+}
+
+export function toVersionedSequence(item: Record<string, unknown>): VersionedSequence {
+  const gaps = Array.isArray(item.gaps) ? item.gaps.map(Number) : [];
+  return {
+    version: Number(item.version ?? 0),
+    state: {
+      lastSequence: Number(item.lastSequence ?? 0),
+      gaps,
+      gapsTruncated: item.gapsTruncated === true,
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { HOLD_ITEM_KIND } from '../../contract/names';
+import { HOLD_STATUSES, type HoldRecord, type HoldSettlement } from '../../domain/holds/model';
+import { type AccountChange, accountChangeItem } from '../accounts/account-change';
+import { putNew, toAttributes } from '../table/attributes';
+import { dueIndexAttributes, LEAVE_DUE_INDEX } from '../table/due-index';
+import { keys } from '../table/keys';
+
+/**
+ * A hold is stored twice: the item under `HOLD#<id>` that captures, voids, reads and the
+ * sweeper use (and that sits in the due index while active), and a copy in its account's
+ * partition for the listing. Both are written in the same transaction every time.
+ *
+ * The hold's expiry is stored as `holdExpiresAt`, never as the TTL attribute `expiresAt`
+ * (docs/contract.md §11): DynamoDB would delete the hold.
+ */
+const HOLD_EXPIRY_ATTRIBUTE = 'holdExpiresAt';
+const HOLD_REF_KIND = 'hold-ref';
+
+function storedHold(hold: HoldRecord): Record<string, unknown> {
+  const { expiresAt, ...rest } = hold;
+  return { ...rest, [HOLD_EXPIRY_ATTRIBUTE]: expiresAt };
+}
+
+/** The copy the listing reads; overwritten whole whenever the hold changes. */
+function holdRefItem(tableName: string, hold: HoldRecord): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keysOf(hold).ref,
+        kind: HOLD_REF_KIND,
+        ...storedHold(hold),
+      }),
+    },
+  };
+}
+
+/** A new active hold: its item (in the due index until settled) and its listing copy. */
+export function newHoldItems(tableName: string, hold: HoldRecord): TransactWriteItem[] {
+  return [
+    putNew(tableName, {
+      ...keysOf(hold).main,
+      kind: HOLD_ITEM_KIND,
+      ...storedHold(hold),
+      ...dueIndexAttributes(hold.id, new Date(hold.expiresAt)),
+    }),
+    holdRefItem(tableName, hold),
+  ];
+}
+
+/**
+ * Moves an active hold to its settled state and out of the due index, only while it is still
+ * active and on the required side of its expiry; ALL_OLD tells a loser what happened instead.
+ */
+function settleHoldItem(tableName: string, settlement: HoldSettlement): TransactWriteItem {
+  const { hold } = settlement;
+  const expiry = settlement.requires === 'expired' ? '#expiry <= :at' : '#expiry > :at';
+  return {
+    Update: {
+      TableName: tableName,
+      Key: marshall(keysOf(hold).main),
+      UpdateExpression: `SET #status = :status, #captured = :captured, #updatedAt = :at ${LEAVE_DUE_INDEX.clause}`,
+      ConditionExpression: `#status = :active AND ${expiry}`,
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#captured': 'capturedAmount',
+        '#updatedAt': 'updatedAt',
+        '#expiry': HOLD_EXPIRY_ATTRIBUTE,
+        ...LEAVE_DUE_INDEX.names,
+      },
+      ExpressionAttributeValues: marshall({
+        ':status': hold.status,
+        ':captured': hold.capturedAmount,
+        ':at': settlement.at,
+        ':active': 'active',
+      }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** The account side of a settlement: captured money leaves the balance, the rest is available. */
+function settlementAccountChange(settlement: HoldSettlement): AccountChange {
+  return {
+    accountId: settlement.hold.accountId,
+    at: settlement.at,
+    balanceDelta: settlement.balanceDelta,
+    availableDelta: settlement.availableDelta,
+  };
+}
+
+export function settlementItems(tableName: string, settlement: HoldSettlement) {
+  return {
+    hold: settleHoldItem(tableName, settlement),
+    ref: holdRefItem(tableName, settlement.hold),
+    account: accountChangeItem(tableName, settlementAccountChange(settlement)),
+  };
+}
+
+/** A stored status this code does not know is corruption, never "active" (capturable). */
+function holdStatusOf(value: unknown): HoldRecord['status'] {
+  const status = HOLD_STATUSES.find((s) => s === value);
+  if (status === undefined) throw new Error(`hold item has an unknown status: ${String(value)}`);
+  return status;
+}
+
+export function toHoldRecord(item: Readonly<Record<string, unknown>>): HoldRecord {
+  return {
+    id: String(item.id),
+    accountId: String(item.accountId),
+    ownerId: String(item.ownerId),
+    amount: Number(item.amount),
+    currency: String(item.currency),
+    status: holdStatusOf(item.status),
+    capturedAmount: Number(item.capturedAmount ?? 0),
+    expiresAt: String(item[HOLD_EXPIRY_ATTRIBUTE]),
+    ...(typeof item.reference === 'string' ? { reference: item.reference } : {}),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+}
+
+function keysOf(hold: HoldRecord) {
+  return { main: keys.hold(hold.id), ref: keys.holdRef(hold.accountId, hold.createdAt, hold.id) };
+}

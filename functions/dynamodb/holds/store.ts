@@ -1,0 +1,176 @@
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { LedgerEntry } from '../../domain/accounts/model';
+import type { EntryGuard } from '../../domain/accounts/port';
+import type { HoldRecord, HoldSettlement } from '../../domain/holds/model';
+import type {
+  HoldPort,
+  HoldReleasePort,
+  HoldReleaseResult,
+  PlaceHoldResult,
+  SettleHoldResult,
+} from '../../domain/holds/port';
+import type { IdempotencyClaim } from '../../domain/idempotency/port';
+import { accountChangeItem } from '../accounts/account-change';
+import { entryItem, toAccountRecord } from '../accounts/items';
+import { createLedgerStore } from '../accounts/store';
+import { claimedFailure, claimItem, unexpectedFailure as unexpected } from '../idempotency/command';
+import { decodeCursor, encodeCursor } from '../table/cursor';
+import { HOLD_SK_PREFIX, keys } from '../table/keys';
+import { getItem } from '../table/reads';
+import { storageError } from '../table/sdk-errors';
+import {
+  retryPolicy,
+  type StoreOptions,
+  type TransactPart,
+  transactWithRetry,
+} from '../table/transact';
+import { newHoldItems, settlementItems, toHoldRecord } from './items';
+
+type Role = 'claim' | 'account' | 'hold' | 'ref' | 'entry';
+
+/** Holds read per listing query while looking for `limit` that match the filter. */
+const LISTING_PAGE = 100;
+/**
+ * Queries one listing request may make: a filter that matches little must not read a whole
+ * account's history in one request. Past it, the answer carries a cursor at the last hold read
+ * (a page may then hold fewer than `limit` items; docs/contract.md §11).
+ */
+export const MAX_LISTING_QUERIES = 10;
+
+/** The DynamoDB adapter for holds: placing, settling (capture, void, expiry), reading. */
+export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePort {
+  const { client, tableName } = options;
+  const retry = retryPolicy(options);
+  const ledger = createLedgerStore(options);
+
+  const transact = (parts: TransactPart<Role>[]) => transactWithRetry(client, parts, retry);
+
+  const read = (key: ReturnType<typeof keys.hold>) => getItem(client, tableName, key);
+
+  function settlementParts(settlement: HoldSettlement): TransactPart<Role>[] {
+    const items = settlementItems(tableName, settlement);
+    return [
+      // Decisive: once the hold is no longer active, contention elsewhere changes nothing.
+      { role: 'hold', item: items.hold, decisive: true },
+      { role: 'ref', item: items.ref },
+      { role: 'account', item: items.account },
+    ];
+  }
+
+  const holdChanged = (failed: ReadonlyMap<Role, Record<string, unknown> | undefined>) => {
+    const old = failed.get('hold');
+    return { kind: 'hold_changed' as const, hold: old ? toHoldRecord(old) : undefined };
+  };
+
+  return {
+    async placeHold(
+      claim: IdempotencyClaim,
+      hold: HoldRecord,
+      guard: EntryGuard,
+    ): Promise<PlaceHoldResult> {
+      const [main, ref] = newHoldItems(tableName, hold);
+      if (!main || !ref) throw new Error('a hold is written as two items');
+      const outcome = await transact([
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+        {
+          role: 'account',
+          item: accountChangeItem(tableName, {
+            accountId: hold.accountId,
+            at: hold.createdAt,
+            balanceDelta: 0,
+            availableDelta: -hold.amount,
+            ownerId: guard.ownerId,
+            currency: guard.currency,
+            requireAvailableAtLeast: guard.requireAvailableAtLeast,
+          }),
+        },
+        { role: 'hold', item: main },
+        { role: 'ref', item: ref },
+      ]);
+      if (outcome.kind === 'committed') return outcome;
+      const replay = claimedFailure(outcome.failed);
+      if (replay) return replay;
+      if (!outcome.failed.has('account')) throw unexpected(outcome.failed);
+      const account = outcome.failed.get('account');
+      return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
+    },
+
+    async settleHold(
+      claim: IdempotencyClaim,
+      settlement: HoldSettlement,
+      entry: LedgerEntry | undefined,
+    ): Promise<SettleHoldResult> {
+      const outcome = await transact([
+        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+        ...settlementParts(settlement),
+        ...(entry ? [{ role: 'entry' as const, item: entryItem(tableName, entry) }] : []),
+      ]);
+      if (outcome.kind === 'committed') return outcome;
+      const replay = claimedFailure(outcome.failed);
+      if (replay) return replay;
+      if (!outcome.failed.has('hold')) throw unexpected(outcome.failed);
+      return holdChanged(outcome.failed);
+    },
+
+    async releaseHold(settlement: HoldSettlement): Promise<HoldReleaseResult> {
+      const outcome = await transact(settlementParts(settlement));
+      if (outcome.kind === 'committed') return outcome;
+      if (!outcome.failed.has('hold')) throw unexpected(outcome.failed);
+      return holdChanged(outcome.failed);
+    },
+
+    recordResponse: (claim) => ledger.recordResponse(claim),
+
+    async getHold(holdId: string) {
+      const item = await read(keys.hold(holdId));
+      return item ? toHoldRecord(item) : undefined;
+    },
+
+    getAccount: (accountId) => ledger.getAccount(accountId),
+
+    async listHolds(accountId, limit, cursor, keep) {
+      const { pk } = keys.account(accountId);
+      const items: HoldRecord[] = [];
+      let start: string | undefined =
+        cursor === undefined ? undefined : decodeCursor(cursor, HOLD_SK_PREFIX);
+      try {
+        // Reads until one more match than `limit` shows there is another page, the end, or the
+        // query budget.
+        for (let queries = 1; ; queries++) {
+          const page = await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+              ExpressionAttributeValues: marshall({ ':pk': pk, ':prefix': HOLD_SK_PREFIX }),
+              ScanIndexForward: false,
+              ConsistentRead: true,
+              Limit: LISTING_PAGE,
+              ...(start === undefined ? {} : { ExclusiveStartKey: marshall({ pk, sk: start }) }),
+            }),
+          );
+          for (const raw of page.Items ?? []) {
+            const item = unmarshall(raw);
+            const hold = toHoldRecord(item);
+            if (!keep(hold)) continue;
+            if (items.length === limit) {
+              const last = items.at(-1);
+              if (!last) break;
+              return {
+                items,
+                nextCursor: encodeCursor(keys.holdRef(accountId, last.createdAt, last.id).sk),
+              };
+            }
+            items.push(hold);
+          }
+          const next = page.LastEvaluatedKey ? unmarshall(page.LastEvaluatedKey) : undefined;
+          if (!next) return { items, nextCursor: null };
+          start = String(next.sk);
+          if (queries === MAX_LISTING_QUERIES) return { items, nextCursor: encodeCursor(start) };
+        }
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+  };
+}

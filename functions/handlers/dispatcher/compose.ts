@@ -1,0 +1,23 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { createSqsExportJobs } from '../../aws/sqs-export-jobs';
+import { createOutboxStore } from '../../dynamodb/exports/outbox-store';
+import type { Composition } from '../shared/composition';
+import type { DispatcherConfig } from '../shared/config';
+import { createOutboxDispatcher, type DispatcherHandler } from './dispatcher';
+
+export interface DispatcherComposition extends Composition<DispatcherConfig> {
+  readonly dynamo: DynamoDBClient;
+  readonly sqs: SQSClient;
+}
+
+/** The outbox dispatcher: table stream → `export-jobs`, marking each item dispatched. */
+export function composeDispatcherHandler(options: DispatcherComposition): DispatcherHandler {
+  return createOutboxDispatcher({
+    jobs: createSqsExportJobs(options.sqs, options.config.exportJobsQueueUrl),
+    outbox: createOutboxStore({ client: options.dynamo, tableName: options.config.tableName }),
+    clock: options.clock,
+    log: options.log,
+    metrics: options.metrics,
+  });
+}

@@ -1,0 +1,51 @@
+import type { LedgerEventInput } from '../../domain/events/service';
+import { eventContentHash, type Json } from '../../domain/idempotency/fingerprint';
+import { illFormedPath } from '../../domain/shared/unicode';
+import { LEDGER_EVENT_TYPES, LedgerEventSchema } from '../../schemas/events';
+import type { PoisonCode } from './poison';
+
+export type ParsedRecord =
+  | { readonly ok: true; readonly event: LedgerEventInput }
+  | { readonly ok: false; readonly code: PoisonCode; readonly detail: string };
+
+/** Parses an SQS body into a ledger event, or says why it can never be applied. */
+export function parseLedgerEvent(body: string): ParsedRecord {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { ok: false, code: 'invalid_json', detail: 'body is not JSON' };
+  }
+  const illFormed = illFormedPath(json);
+  if (illFormed !== undefined) {
+    return {
+      ok: false,
+      code: 'validation_failed',
+      detail: `${illFormed || '(event)'}: must be well-formed Unicode (no lone surrogates)`,
+    };
+  }
+  const result = LedgerEventSchema.safeParse(json);
+  if (!result.success) {
+    const detail = result.error.issues
+      .map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`)
+      .join('; ');
+    return { ok: false, code: 'schema_invalid', detail };
+  }
+  const e = result.data;
+  return {
+    ok: true,
+    event: {
+      source: e.source,
+      id: e.id,
+      type: LEDGER_EVENT_TYPES[e.type],
+      accountId: e.subject,
+      ...(e.data.toAccountId === undefined ? {} : { toAccountId: e.data.toAccountId }),
+      amount: e.data.amount,
+      currency: e.data.currency,
+      sequence: e.sequence,
+      paymentId: e.data.paymentId,
+      reference: e.data.reference,
+      contentHash: eventContentHash(e as Record<string, Json>),
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { lambdaTelemetry } from '../../aws/powertools';
+import { SERVICE_NAMES } from '../../domain/shared/metrics';
+import { createDynamoClient } from '../../dynamodb/table/client';
+import { callbackSecretsFrom } from '../shared/composition';
+import { loadConfig } from '../shared/config';
+import { composeExportWorker } from './compose';
+
+/** Kept back from the invocation's time left: the lease ends before Lambda stops the run. */
+const LEASE_MARGIN_MS = 5_000;
+
+// Built once per container; a missing variable fails the cold start loudly.
+const config = loadConfig(process.env, 'exportWorker');
+const telemetry = lambdaTelemetry(SERVICE_NAMES.exportWorker);
+
+let invocationEndsAt = 0;
+
+const consume = telemetry.instrument(
+  composeExportWorker({
+    config,
+    dynamo: createDynamoClient(),
+    s3: new S3Client({}),
+    secrets: callbackSecretsFrom(config.callbackSecrets),
+    leaseMs: () => Math.max(1_000, invocationEndsAt - Date.now() - LEASE_MARGIN_MS),
+    log: telemetry.log,
+    metrics: telemetry.metrics,
+  }),
+);
+
+/** `export-jobs` with ReportBatchItemFailures; one record at a time (batch size 1 in CDK). */
+export const handler = (event: SQSEvent, context: Context) => {
+  invocationEndsAt = Date.now() + context.getRemainingTimeInMillis();
+  return consume(event, context);
+};

@@ -1,0 +1,59 @@
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { createHttpApp } from '../../api/app';
+import type { HttpHandler } from '../../api/types';
+import { createS3ResultObjects } from '../../aws/s3-result-objects';
+import type { CallbackSecrets } from '../../domain/callbacks/port';
+import type { ResultObjectPort } from '../../domain/exports/port';
+import {
+  SettledResponseCache,
+  withSettledResponses,
+} from '../../domain/idempotency/settled-responses';
+import { noMetrics } from '../../domain/shared/metrics';
+import { createLedgerStore } from '../../dynamodb/accounts/store';
+import { createTaskStore } from '../../dynamodb/exports/store';
+import { createHoldStore } from '../../dynamodb/holds/store';
+import { createTransferStore } from '../../dynamodb/transfers/store';
+import { type TableComposition, tableOptions } from '../shared/composition';
+import type { ServiceConfig } from '../shared/config';
+
+export interface HttpComposition extends TableComposition<ServiceConfig> {
+  readonly callbackSecrets: CallbackSecrets;
+  /**
+   * Export results (HEAD, presigned GETs in `config.exportBucket`). @default the bucket on AWS,
+   * in `AWS_REGION`, with the function's credentials
+   */
+  readonly results?: ResultObjectPort;
+  readonly newId?: () => string;
+}
+
+/** The HTTP function (ledger, transfers, holds, tasks, results, callbacks) on DynamoDB and S3. */
+export function composeHttpHandler(options: HttpComposition): HttpHandler {
+  const table = tableOptions(options);
+  const tasks = createTaskStore(table);
+  const ledger = createLedgerStore(table);
+  return createHttpApp({
+    // One cache per composition, i.e. per Lambda instance or local server; off with
+    // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
+    ledger:
+      options.config.idempotencyLocalCache === false
+        ? ledger
+        : withSettledResponses(ledger, new SettledResponseCache()),
+    tasks,
+    callbacks: tasks,
+    results:
+      options.results ??
+      createS3ResultObjects({
+        bucket: options.config.exportBucket,
+        region: process.env.AWS_REGION ?? 'us-east-1',
+        credentials: defaultProvider(),
+      }),
+    transfers: createTransferStore(table),
+    holds: createHoldStore(table),
+    callbackSecrets: options.callbackSecrets,
+    config: options.config,
+    clock: options.clock,
+    newId: options.newId,
+    log: options.log,
+    metrics: options.metrics ?? noMetrics,
+  });
+}

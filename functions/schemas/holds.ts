@@ -1,0 +1,43 @@
+import * as z from 'zod';
+import { HOLD_STATUSES, MAX_HOLD_SECONDS } from '../domain/holds/model';
+import { ListTransactionsQuery } from './accounts';
+import { Amount, Currency, Reference, Timestamp, Uuid } from './shared';
+
+export const PlaceHoldBody = z.strictObject({
+  amount: Amount,
+  currency: Currency,
+  expiresInSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_HOLD_SECONDS)
+    .meta({ description: 'Seconds until the hold expires and its amount is available again' }),
+  reference: Reference.optional(),
+});
+
+/** Without `amount`, the whole hold is captured. */
+export const CaptureHoldBody = z.strictObject({ amount: Amount.optional() });
+
+/** A void takes no options: the body must be `{}`. */
+export const VoidHoldBody = z.strictObject({});
+
+export const HoldPath = z.strictObject({ holdId: Uuid });
+
+export const ListHoldsQuery = ListTransactionsQuery.extend({
+  status: z.enum(HOLD_STATUSES).optional(),
+});
+
+export const Hold = z.object({
+  id: Uuid,
+  accountId: Uuid,
+  amount: Amount,
+  currency: Currency,
+  status: z.enum(HOLD_STATUSES),
+  capturedAmount: z.number().int().min(0),
+  expiresAt: Timestamp,
+  reference: z.string().optional(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const HoldPage = z.object({ items: z.array(Hold), nextCursor: z.string().nullable() });

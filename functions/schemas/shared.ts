@@ -1,0 +1,43 @@
+import * as z from 'zod';
+import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../domain/accounts/money';
+
+/** Request and response shapes of docs/contract.md §5: validation and the OpenAPI document share them. */
+
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { message: 'must be a three-letter ISO 4217 code', abort: true })
+  .refine(isIsoCurrency, 'must be an ISO 4217 currency code')
+  .meta({ description: 'ISO 4217 currency code', example: 'EUR' });
+
+export const Amount = z
+  .number()
+  .int('must be an integer number of minor units')
+  .min(MIN_AMOUNT)
+  .max(MAX_AMOUNT)
+  .meta({ description: 'Integer amount in minor units' });
+
+/** UUIDs are case-insensitive: lower-cased before any comparison, key or fingerprint (docs/contract.md §4). */
+export const Uuid = z.uuid().overwrite((id) => id.toLowerCase());
+
+export const PaymentId = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,128}$/, 'must be 1–128 printable ASCII characters without spaces')
+  .meta({ description: 'Business unique key per account; never expires' });
+
+/** A caller's free-text reference on a movement (credits, debits, transfers, holds, events). */
+export const Reference = z.string().min(1).max(256);
+/** Lower-case hex SHA-256 of an export file. */
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256');
+
+export const Timestamp = z.iso.datetime();
+
+export const Problem = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+export const Gaps = z.array(z.number().int().min(1)).max(1000);

@@ -1,0 +1,303 @@
+import {
+  DynamoDBClient,
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
+} from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createHttpApp } from '../../../functions/api/app';
+import { lambdaTelemetry } from '../../../functions/aws/powertools';
+import type { CallbackPort, CallbackWriteResult } from '../../../functions/domain/callbacks/port';
+import { EventService } from '../../../functions/domain/events/service';
+import type { ExecutionRecord, TaskRecord } from '../../../functions/domain/exports/model';
+import { requestFingerprint } from '../../../functions/domain/idempotency/fingerprint';
+import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
+import type { Log } from '../../../functions/domain/shared/log';
+import { createEventsConsumer } from '../../../functions/handlers/events/consumer';
+import { composeHttpHandler } from '../../../functions/handlers/http/compose';
+import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
+import { testConfig } from '../../support/config';
+import { httpEvent } from '../../support/http-event';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
+import { recordingMetrics } from '../../support/metrics';
+
+function recordingLog() {
+  const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
+  const at =
+    (level: string) =>
+    (message: string, fields: Record<string, unknown> = {}) =>
+      void lines.push({ level, message, fields });
+  const log: Log = { info: at('info'), warn: at('warn'), error: at('error') };
+  return { log, lines };
+}
+
+const ddb = mockClient(DynamoDBClient);
+beforeEach(() => ddb.reset());
+
+describe('HTTP telemetry', () => {
+  const KEY = 'client-secret-key-123';
+  const body = { currency: 'EUR' };
+  const setup = () => {
+    const metrics = recordingMetrics();
+    const { log, lines } = recordingLog();
+    const app = composeHttpHandler({
+      dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
+      config: testConfig(),
+      callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
+      retry: { sleep: async () => {}, maxAttempts: 3 },
+      metrics,
+      log,
+    });
+    return { app, metrics, lines };
+  };
+  const claimed = (fingerprint: string) =>
+    new TransactionCanceledException({
+      message: 'cancelled',
+      $metadata: {},
+      CancellationReasons: [
+        {
+          Code: 'ConditionalCheckFailed',
+          Item: marshall({ fingerprint, statusCode: 201, body: '{"id":"a"}', expiresAt: 9e9 }),
+        },
+        { Code: 'None' },
+      ],
+    });
+
+  it('counts a replay and logs correlation fields with a hashed key, never the raw key', async () => {
+    const { app, metrics, lines } = setup();
+    ddb
+      .on(TransactWriteItemsCommand)
+      .rejects(claimed(requestFingerprint(OPERATION_IDS.createAccount, {}, body)));
+    const res = await app(
+      httpEvent('POST', '/v1/accounts', { principal: 'alice', idempotencyKey: KEY, body }),
+    );
+    expect(res.headers['idempotent-replayed']).toBe('true');
+    expect(metrics.counts.get('IdempotentReplay')).toBe(1);
+    const line = lines.find((l) => l.message === 'request');
+    expect(line?.fields).toMatchObject({
+      principal: 'alice',
+      route: 'POST /v1/accounts',
+      status: 201,
+      replayed: true,
+      requestId: expect.any(String),
+      idempotencyKeyHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    expect(JSON.stringify(lines)).not.toContain(KEY);
+  });
+
+  it('counts a reused key', async () => {
+    const { app, metrics } = setup();
+    ddb.on(TransactWriteItemsCommand).rejects(claimed('another-fingerprint'));
+    const res = await app(
+      httpEvent('POST', '/v1/accounts', { principal: 'a', idempotencyKey: KEY, body }),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(metrics.counts.get('IdempotencyKeyReused')).toBe(1);
+  });
+
+  it('counts conflict retries and storage throttles', async () => {
+    const { app, metrics } = setup();
+    const cancel = (code: string) =>
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'None' }, { Code: code }],
+      });
+    ddb
+      .on(TransactWriteItemsCommand)
+      .rejectsOnce(cancel('TransactionConflict'))
+      .rejectsOnce(cancel('ThrottlingError'))
+      .resolves({});
+    await app(httpEvent('POST', '/v1/accounts', { principal: 'a', idempotencyKey: KEY, body }));
+    expect(metrics.counts.get('TransactionConflictRetry')).toBe(1);
+    expect(metrics.counts.get('StorageThrottle')).toBe(1);
+  });
+
+  it('counts a signature failure and logs neither the signature nor the body', async () => {
+    const { app, metrics, lines } = setup();
+    const event = signedCallback(callbackBody({ executionId: crypto.randomUUID(), sequence: 1 }), {
+      secrets: ['wrong-secret-0000000000'],
+    });
+    const res = await app(event);
+    expect(res.statusCode).toBe(401);
+    expect(metrics.counts.get('CallbackSignatureFailure')).toBe(1);
+    const logged = JSON.stringify(lines);
+    expect(logged).not.toContain(event.headers['callback-signature']);
+    expect(logged).not.toContain('specversion');
+  });
+});
+
+describe('callback outcome telemetry', () => {
+  const taskId = '77777777-7777-4777-8777-777777777777';
+  const executionId = '88888888-8888-4888-8888-888888888888';
+  const execution: ExecutionRecord = {
+    id: executionId,
+    taskId,
+    applicationId: APP,
+    status: 'RUNNING',
+    progress: 10,
+    lastSequence: 5,
+    gaps: [],
+    gapsTruncated: false,
+    version: 3,
+    createdAt: 'x',
+    updatedAt: 'x',
+  };
+  const task = (current: string): TaskRecord => ({
+    id: taskId,
+    accountId: 'a',
+    ownerId: 'o',
+    format: 'csv',
+    status: 'RUNNING',
+    progress: 10,
+    currentExecutionId: current,
+    createdAt: 'x',
+    updatedAt: 'x',
+  });
+
+  it.each<[string, number, string, CallbackWriteResult, string]>([
+    ['applied', 6, executionId, 'committed', 'CallbackApplied'],
+    ['stale', 4, executionId, 'committed', 'CallbackStale'],
+    ['superseded', 6, 'another-execution', 'committed', 'CallbackSuperseded'],
+    ['duplicate', 6, executionId, 'duplicate', 'CallbackDuplicate'],
+  ])('counts %s', async (outcome, sequence, current, write, metric) => {
+    const metrics = recordingMetrics();
+    const callbacks: CallbackPort = {
+      findExecution: async () => ({ execution, task: task(current) }),
+      applyCallback: async () => write,
+    };
+    const unused = {} as never;
+    const app = createHttpApp({
+      ledger: unused,
+      tasks: unused,
+      results: unused,
+      transfers: unused,
+      holds: unused,
+      callbacks,
+      callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
+      config: testConfig(),
+      metrics,
+      log: recordingLog().log,
+    });
+    const res = await app(signedCallback(callbackBody({ executionId, sequence })));
+    expect(JSON.parse(res.body)).toEqual({ outcome });
+    expect(metrics.counts.get(metric)).toBe(1);
+  });
+
+  it('counts and logs a gap with the execution and the missing numbers', async () => {
+    const metrics = recordingMetrics();
+    const { log, lines } = recordingLog();
+    const app = createHttpApp({
+      ledger: {} as never,
+      tasks: {} as never,
+      results: {} as never,
+      transfers: {} as never,
+      holds: {} as never,
+      callbacks: {
+        findExecution: async () => ({ execution, task: task(executionId) }),
+        applyCallback: async () => 'committed',
+      },
+      callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
+      config: testConfig(),
+      metrics,
+      log,
+    });
+    await app(signedCallback(callbackBody({ executionId, sequence: 9 })));
+    expect(metrics.counts.get('SequenceGap')).toBe(3);
+    expect(lines.find((l) => l.message === 'sequence gap')?.fields).toMatchObject({
+      executionId,
+      taskId,
+      applicationId: APP,
+      missing: [6, 7, 8],
+    });
+  });
+});
+
+describe('ledger event telemetry', () => {
+  const A = '99999999-9999-4999-8999-999999999999';
+  const consumer = (write: 'committed' | 'duplicate' | 'unknown') => {
+    const metrics = recordingMetrics();
+    const { log, lines } = recordingLog();
+    const handle = createEventsConsumer({
+      events: new EventService(
+        {
+          getSequence: async () => undefined,
+          applyEvent: async () =>
+            write === 'unknown'
+              ? { kind: 'account_rejected', account: undefined }
+              : { kind: write },
+          getAccount: async () => undefined,
+          applyTransfer: async () => ({ kind: 'committed' }),
+        },
+        { inboxRetentionSeconds: 60 },
+      ),
+      deadLetters: { send: async () => {} },
+      metrics,
+      log,
+    });
+    return { handle, metrics, lines };
+  };
+
+  it('counts a duplicate', async () => {
+    const { handle, metrics } = consumer('duplicate');
+    await handle(sqsEvent(sqsRecord(ledgerEvent({ subject: A }))));
+    expect(metrics.counts.get('InboxDuplicate')).toBe(1);
+  });
+
+  it('counts dead letters by error_code and logs the event identity', async () => {
+    const { handle, metrics, lines } = consumer('unknown');
+    await handle(sqsEvent(sqsRecord(ledgerEvent({ id: 'e-1', subject: A }), 'm-1')));
+    await handle(sqsEvent(sqsRecord('not json')));
+    expect(metrics.counts.get('DeadLetter[errorCode=unknown_account]')).toBe(1);
+    expect(metrics.counts.get('DeadLetter[errorCode=invalid_json]')).toBe(1);
+    expect(lines.find((l) => l.message === 'ledger event dead-lettered')?.fields).toMatchObject({
+      messageId: 'm-1',
+      eventSource: 'urn:producer:a',
+      eventId: 'e-1',
+      errorCode: 'unknown_account',
+    });
+  });
+
+  it('counts gaps by the numbers missing', async () => {
+    const { handle, metrics } = consumer('committed');
+    await handle(sqsEvent(sqsRecord(ledgerEvent({ subject: A, sequence: 4 }))));
+    expect(metrics.counts.get('SequenceGap')).toBe(3);
+    expect(metrics.counts.get('LedgerEventApplied')).toBe(1);
+  });
+});
+
+describe('Powertools wiring', () => {
+  it('emits CloudWatch EMF with the namespace, dimensions and counts after each invocation', async () => {
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    try {
+      const telemetry = lambdaTelemetry('ledger-test');
+      const handler = telemetry.instrument(async () => {
+        telemetry.metrics.count('DeadLetter', 1, { name: 'errorCode', value: 'schema_invalid' });
+        telemetry.metrics.count('IdempotentReplay', 2);
+        return 'ok';
+      });
+      expect(await handler({})).toBe('ok');
+    } finally {
+      spy.mockRestore();
+    }
+    const emf = out
+      .flatMap((line) => line.split('\n'))
+      .filter((l) => l.includes('"_aws"'))
+      .map((l) => JSON.parse(l));
+    expect(emf).toContainEqual(
+      expect.objectContaining({
+        errorCode: 'schema_invalid',
+        DeadLetter: 1,
+        service: 'ledger-test',
+      }),
+    );
+    expect(emf).toContainEqual(expect.objectContaining({ IdempotentReplay: 2 }));
+    expect(emf[0]._aws.CloudWatchMetrics[0].Namespace).toBe('IdempotentLedger');
+  });
+});

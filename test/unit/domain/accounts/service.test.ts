@@ -1,0 +1,132 @@
+import { describe, expect, it, vi } from 'vitest';
+import { httpResponses } from '../../../../functions/api/problems';
+import type { AccountRecord } from '../../../../functions/domain/accounts/model';
+import type { LedgerPort, WriteResult } from '../../../../functions/domain/accounts/port';
+import { LedgerService } from '../../../../functions/domain/accounts/service';
+import type { RecordResult } from '../../../../functions/domain/idempotency/port';
+
+const ctx = { principal: 'alice', idempotencyKey: 'k1', now: new Date('2026-11-29T10:00:00Z') };
+const debit = { type: 'debit' as const, amount: 50, currency: 'EUR' };
+const account: AccountRecord = {
+  id: 'a1',
+  ownerId: 'alice',
+  currency: 'EUR',
+  balance: 10,
+  available: 10,
+  createdAt: 'x',
+  updatedAt: 'x',
+};
+
+function fakePort(write: WriteResult, record: RecordResult = { kind: 'recorded' }) {
+  const port: LedgerPort = {
+    createAccount: vi.fn(async () => write),
+    postEntry: vi.fn(async () => write),
+    recordResponse: vi.fn(async () => record),
+    getAccount: vi.fn(async () => account),
+    listEntries: vi.fn(async () => ({ items: [], nextCursor: null })),
+    listEventSources: vi.fn(async () => []),
+  };
+  return port;
+}
+
+const service = (port: LedgerPort) =>
+  new LedgerService(port, {
+    idempotencyRetentionSeconds: 60,
+    responses: httpResponses,
+    newId: () => 'e1',
+  });
+
+describe('LedgerService decisions', () => {
+  it('claims with the fingerprint, TTL and the response a replay returns', async () => {
+    const port = fakePort({ kind: 'committed' });
+    const res = await service(port).postTransaction(ctx, 'a1', debit, { ...debit });
+    expect(res).toMatchObject({ statusCode: 201, replayed: false });
+    const [claim, entry, guard] = vi.mocked(port.postEntry).mock.calls[0] ?? [];
+    expect(claim?.expiresAt).toBe(Math.floor(ctx.now.getTime() / 1000) + 60);
+    expect(claim?.response.body).toBe(res.body);
+    expect(entry).toMatchObject({ id: 'e1', origin: 'http', accountId: 'a1' });
+    expect(guard).toEqual({ ownerId: 'alice', currency: 'EUR', requireAvailableAtLeast: 50 });
+  });
+
+  it('replays a claim with the same fingerprint and refuses another', async () => {
+    const committed = fakePort({ kind: 'committed' });
+    await service(committed).postTransaction(ctx, 'a1', debit, debit);
+    const fingerprint = vi.mocked(committed.postEntry).mock.calls[0]?.[0].fingerprint ?? '';
+    const stored = { fingerprint, statusCode: 409, body: '{"stored":true}', expiresAt: 1 };
+    await expect(
+      service(fakePort({ kind: 'claimed', record: stored })).postTransaction(
+        ctx,
+        'a1',
+        debit,
+        debit,
+      ),
+    ).resolves.toEqual({ statusCode: 409, body: '{"stored":true}', replayed: true });
+    await expect(
+      service(
+        fakePort({ kind: 'claimed', record: { ...stored, fingerprint: 'other' } }),
+      ).postTransaction(ctx, 'a1', debit, debit),
+    ).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+  });
+
+  it.each([
+    ['a missing account', undefined],
+    ['another owner', { ...account, ownerId: 'bob' }],
+  ])('answers 404 for %s and records nothing', async (_name, found) => {
+    const port = fakePort({ kind: 'account_rejected', account: found });
+    await expect(service(port).postTransaction(ctx, 'a1', debit, debit)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(port.recordResponse).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [
+      'insufficient funds',
+      { kind: 'account_rejected', account } as WriteResult,
+      409,
+      'insufficient_funds',
+    ],
+    [
+      'a currency mismatch',
+      { kind: 'account_rejected', account: { ...account, currency: 'USD' } } as WriteResult,
+      422,
+      'currency_mismatch',
+    ],
+    ['a used paymentId', { kind: 'payment_id_taken' } as WriteResult, 409, 'payment_id_conflict'],
+  ])('records %s so that it replays', async (_name, write, status, code) => {
+    const port = fakePort(write);
+    const res = await service(port).postTransaction(ctx, 'a1', debit, debit);
+    expect(res.statusCode).toBe(status);
+    expect(JSON.parse(res.body).code).toBe(code);
+    const recorded = vi.mocked(port.recordResponse).mock.calls[0]?.[0];
+    expect(recorded?.response).toEqual({ statusCode: status, body: res.body });
+  });
+
+  it('yields to a claim committed while the rejection was being recorded', async () => {
+    const winner = fakePort({ kind: 'committed' });
+    await service(winner).postTransaction(ctx, 'a1', debit, debit);
+    const fingerprint = vi.mocked(winner.postEntry).mock.calls[0]?.[0].fingerprint ?? '';
+    const port = fakePort(
+      { kind: 'account_rejected', account },
+      {
+        kind: 'claimed',
+        record: { fingerprint, statusCode: 201, body: '{"won":1}', expiresAt: 1 },
+      },
+    );
+    await expect(service(port).postTransaction(ctx, 'a1', debit, debit)).resolves.toEqual({
+      statusCode: 201,
+      body: '{"won":1}',
+      replayed: true,
+    });
+  });
+
+  it('refuses to invent a rejection when the guard failed on a state that satisfies it', async () => {
+    const port = fakePort({
+      kind: 'account_rejected',
+      account: { ...account, balance: 500, available: 500 },
+    });
+    await expect(service(port).postTransaction(ctx, 'a1', debit, debit)).rejects.toMatchObject({
+      code: 'internal',
+    });
+  });
+});

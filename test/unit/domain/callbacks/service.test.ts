@@ -1,0 +1,105 @@
+import { describe, expect, it, vi } from 'vitest';
+import { exportObjectKey } from '../../../../functions/contract/exports';
+import type { CallbackPort, CallbackWrite } from '../../../../functions/domain/callbacks/port';
+import {
+  type CallbackInput,
+  CallbackService,
+} from '../../../../functions/domain/callbacks/service';
+import {
+  type ExecutionRecord,
+  newExecution,
+  type TaskRecord,
+} from '../../../../functions/domain/exports/model';
+
+const at = '2026-11-29T10:00:00.000Z';
+const TASK = '0b7e8a5e-0000-4000-8000-000000000001';
+const EXEC = '0b7e8a5e-0000-4000-8000-000000000002';
+const task: TaskRecord = {
+  id: TASK,
+  accountId: 'a1',
+  ownerId: 'alice',
+  format: 'csv',
+  status: 'RUNNING',
+  progress: 10,
+  currentExecutionId: EXEC,
+  createdAt: at,
+  updatedAt: at,
+};
+const running: ExecutionRecord = {
+  ...newExecution(EXEC, TASK, 'app', new Date(at), 900),
+  status: 'RUNNING',
+  lastSequence: 1,
+};
+const result = {
+  key: exportObjectKey(TASK, EXEC, 'csv'),
+  rows: 3,
+  bytes: 120,
+  sha256: 'a'.repeat(64),
+};
+
+function setup(execution: ExecutionRecord, answer: 'committed' | 'duplicate' = 'committed') {
+  const writes: CallbackWrite[] = [];
+  const port: CallbackPort = {
+    findExecution: async () => ({ execution, task }),
+    applyCallback: vi.fn(async (write: CallbackWrite) => {
+      writes.push(write);
+      return answer;
+    }),
+  };
+  const service = new CallbackService(port, { inboxRetentionSeconds: 60, sleep: async () => {} });
+  const apply = (input: Partial<CallbackInput>) =>
+    service.apply(
+      { applicationId: 'app', id: crypto.randomUUID(), executionId: EXEC, sequence: 2, ...input },
+      new Date(at),
+    );
+  return { apply, writes, port };
+}
+
+describe('export callbacks (docs/contract.md §12, §14 "Exports")', () => {
+  it('keeps data.result on the execution with SUCCEEDED', async () => {
+    const { apply, writes } = setup(running);
+    const answer = await apply({ status: 'SUCCEEDED', progress: 100, result });
+    expect(answer.outcome).toBe('applied');
+    expect(writes[0]?.execution).toMatchObject({ status: 'SUCCEEDED', result });
+    expect(writes[0]?.task).toMatchObject({ status: 'SUCCEEDED' });
+  });
+
+  it('refuses SUCCEEDED without result: 400 invalid_callback, nothing recorded', async () => {
+    const { apply, port } = setup(running);
+    await expect(apply({ status: 'SUCCEEDED' })).rejects.toMatchObject({
+      code: 'invalid_callback',
+    });
+    expect(port.applyCallback).not.toHaveBeenCalled();
+  });
+
+  it('refuses a result naming another key', async () => {
+    const { apply, port } = setup(running);
+    const other = { ...result, key: `exports/${TASK}/${EXEC}.jsonl` };
+    await expect(apply({ status: 'SUCCEEDED', result: other })).rejects.toMatchObject({
+      code: 'invalid_callback',
+    });
+    expect(port.applyCallback).not.toHaveBeenCalled();
+  });
+
+  it('refuses a result with a status other than SUCCEEDED', async () => {
+    const { apply } = setup(running);
+    await expect(apply({ status: 'RUNNING', result })).rejects.toMatchObject({
+      code: 'invalid_callback',
+    });
+  });
+
+  it('answers stale for a TIMED_OUT execution and writes the inbox record only', async () => {
+    const { apply, writes } = setup({ ...running, status: 'TIMED_OUT' });
+    const answer = await apply({ status: 'SUCCEEDED', progress: 100, result, sequence: 9 });
+    expect(answer.outcome).toBe('stale');
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.execution).toBeUndefined();
+    expect(writes[0]?.task).toBeUndefined();
+    expect(writes[0]?.inbox).toBeDefined();
+  });
+
+  it('answers duplicate before timed-out (precedence duplicate > TIMED_OUT)', async () => {
+    const { apply } = setup({ ...running, status: 'TIMED_OUT' }, 'duplicate');
+    expect((await apply({ status: 'RUNNING', sequence: 9 })).outcome).toBe('duplicate');
+  });
+});

@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import {
+  AbortMultipartUploadCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createS3ObjectSink } from '../../../../functions/aws/s3-object-sink';
+import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
+import type { ExportRunPort, RunClaim } from '../../../../functions/domain/exports/port';
+import { ExportWorker } from '../../../../functions/domain/exports/worker';
+import { createCallbackReporter } from '../../../../functions/handlers/export-worker/callback-reporter';
+import { EXPORT_JOB, exportAppSecrets } from '../../../support/export-job';
+
+const START = new Date('2026-03-01T10:00:00.000Z');
+const job = EXPORT_JOB;
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+const s3 = mockClient(S3Client);
+
+const entry = (i: number): LedgerEntry => ({
+  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  accountId: job.accountId,
+  type: i % 2 ? 'credit' : 'debit',
+  amount: 100 + i,
+  currency: 'EUR',
+  origin: 'http',
+  createdAt: new Date(START.getTime() - (10 - i) * 60_000).toISOString(),
+});
+
+function fakeRuns(claim: RunClaim, pages: LedgerEntry[][]) {
+  const calls: { claims: Array<{ now: Date; until: Date }>; upTo: string[] } = {
+    claims: [],
+    upTo: [],
+  };
+  const port: ExportRunPort = {
+    async claimRun(_job, now, until) {
+      calls.claims.push({ now, until });
+      return claim;
+    },
+    async *entryPages(_accountId, upTo) {
+      calls.upTo.push(upTo);
+      for (const page of pages) yield page;
+    },
+  };
+  return { port, calls };
+}
+
+/** The callback API: records each verified body and answers with the given outcomes. */
+function fakeCallbacks(outcomes: Record<string, string> = {}) {
+  const bodies: Array<{ sequence: number; data: Record<string, unknown> }> = [];
+  const fetchFn = async (_url: unknown, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body));
+    bodies.push(body);
+    const outcome = outcomes[body.data.status] ?? 'applied';
+    return new Response(JSON.stringify({ outcome }), { status: 200 });
+  };
+  return { bodies, fetch: fetchFn as typeof fetch };
+}
+
+function workerWith(runs: ExportRunPort, api: ReturnType<typeof fakeCallbacks>) {
+  let tick = 0;
+  return new ExportWorker({
+    runs,
+    objects: createS3ObjectSink({ client: new S3Client({ region: 'eu-west-1' }), bucket: 'b' }),
+    reporter: createCallbackReporter({
+      apiUrl: 'http://api',
+      secrets: exportAppSecrets(),
+      fetch: api.fetch,
+      sleep: async () => {},
+    }),
+    // Each reading of the clock is 5 s later: every page is due a progress report.
+    clock: () => new Date(START.getTime() + 5_000 * tick++),
+    progressIntervalMs: 1_000,
+    log: silent,
+  });
+}
+
+const uploaded = () => {
+  const [put] = s3.commandCalls(PutObjectCommand);
+  return Buffer.from(put?.args[0].input.Body as Uint8Array);
+};
+
+beforeEach(() => {
+  s3.reset();
+  s3.on(PutObjectCommand).resolves({});
+});
+
+describe('export worker', () => {
+  it('writes the snapshot to its key and reports SUCCEEDED with rows, bytes and sha256 of the object', async () => {
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1), entry(2)], [entry(3)]]);
+    const api = fakeCallbacks();
+    const outcome = await workerWith(runs.port, api).run(job, {
+      leaseMs: 60_000,
+      finalAttempt: false,
+    });
+
+    const object = uploaded();
+    const key = `exports/${job.taskId}/${job.executionId}.csv`;
+    expect(s3.commandCalls(PutObjectCommand)[0]?.args[0].input.Key).toBe(key);
+    const lines = object.toString().split('\r\n');
+    expect(lines[0]).toBe(
+      'id,createdAt,type,amount,currency,origin,reference,paymentId,transferId,counterpartyAccountId,holdId',
+    );
+    expect(lines.slice(1, -1).map((l) => l.split(',')[3])).toEqual(['101', '102', '103']);
+    const result = {
+      key,
+      rows: 3,
+      bytes: object.length,
+      sha256: createHash('sha256').update(object).digest('hex'),
+    };
+    expect(outcome).toEqual({ kind: 'succeeded', result, outcome: 'applied' });
+    const last = api.bodies.at(-1);
+    expect(last?.data).toEqual({ status: 'SUCCEEDED', progress: 100, result });
+    expect(runs.calls.upTo).toEqual([START.toISOString()]);
+  });
+
+  it('reports RUNNING with rising progress below 100 in sequence, continuing the execution', async () => {
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 4 }, [
+      [entry(1)],
+      [entry(5)],
+      [entry(9)],
+    ]);
+    const api = fakeCallbacks();
+    await workerWith(runs.port, api).run(job, { leaseMs: 60_000, finalAttempt: false });
+
+    expect(api.bodies.map((b) => b.sequence)).toEqual(api.bodies.map((_, i) => 5 + i));
+    const running = api.bodies.filter((b) => b.data.status === 'RUNNING');
+    const progress = running.map((b) => Number(b.data.progress));
+    expect(progress[0]).toBe(0);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(Math.max(...progress)).toBeLessThan(100);
+    expect(api.bodies.at(-1)?.data.status).toBe('SUCCEEDED');
+  });
+
+  it('leases the execution for the given time from its start', async () => {
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, []);
+    await workerWith(runs.port, fakeCallbacks()).run(job, { leaseMs: 30_000, finalAttempt: false });
+    expect(runs.calls.claims).toEqual([{ now: START, until: new Date(START.getTime() + 30_000) }]);
+  });
+
+  it.each([
+    { kind: 'finished', status: 'SUCCEEDED' },
+    { kind: 'past_deadline', deadline: START.toISOString() },
+    { kind: 'leased', leaseUntil: START.toISOString() },
+    { kind: 'unknown_execution' },
+  ] as const)('does nothing for a refused claim ($kind): no object, no callback', async (claim) => {
+    const api = fakeCallbacks();
+    const outcome = await workerWith(fakeRuns(claim, [[entry(1)]]).port, api).run(job, {
+      leaseMs: 60_000,
+      finalAttempt: true,
+    });
+    expect(outcome).toEqual({ kind: 'skipped', reason: claim.kind });
+    expect(s3.calls()).toHaveLength(0);
+    expect(api.bodies).toHaveLength(0);
+  });
+
+  it('stops and leaves no object when the API answers stale (the execution timed out)', async () => {
+    const api = fakeCallbacks({ RUNNING: 'stale' });
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 1 }, [[entry(1)]]);
+    const outcome = await workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: false });
+    expect(outcome).toEqual({ kind: 'abandoned' });
+    expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
+    expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
+  });
+
+  const s3Down = new S3ServiceException({
+    name: 'ServiceUnavailable',
+    $fault: 'server',
+    $metadata: { httpStatusCode: 503 },
+    message: 'Please reduce your request rate.',
+  });
+
+  it('throws when the object cannot be written, without SUCCEEDED (the job is redelivered)', async () => {
+    s3.on(PutObjectCommand).rejects(s3Down);
+    s3.on(AbortMultipartUploadCommand).resolves({});
+    const api = fakeCallbacks();
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
+    await expect(
+      workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: false }),
+    ).rejects.toThrow(/reduce your request rate/);
+    expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
+  });
+
+  it('reports FAILED on the final attempt before giving up', async () => {
+    s3.on(PutObjectCommand).rejects(s3Down);
+    const api = fakeCallbacks();
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
+    await expect(
+      workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: true }),
+    ).rejects.toThrow();
+    expect(api.bodies.map((b) => [b.sequence, b.data.status])).toEqual([
+      [1, 'RUNNING'],
+      [2, 'FAILED'],
+    ]);
+  });
+
+  it('writes JSON Lines of the listing items for the json format', async () => {
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1), entry(2)]]);
+    const api = fakeCallbacks();
+    const outcome = await workerWith(runs.port, api).run(
+      { ...job, format: 'json' },
+      { leaseMs: 1, finalAttempt: false },
+    );
+    expect(uploaded().toString()).toBe(
+      `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2))}\n`,
+    );
+    expect(outcome).toMatchObject({
+      result: { key: `exports/${job.taskId}/${job.executionId}.jsonl`, rows: 2 },
+    });
+  });
+});

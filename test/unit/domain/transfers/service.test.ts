@@ -1,0 +1,211 @@
+import { describe, expect, it, vi } from 'vitest';
+import { httpResponses } from '../../../../functions/api/problems';
+import type { AccountRecord } from '../../../../functions/domain/accounts/model';
+import type {
+  EventLedgerPort,
+  EventTransferResult,
+} from '../../../../functions/domain/events/port';
+import { EventService } from '../../../../functions/domain/events/service';
+import { type TransferRecord, transferLegs } from '../../../../functions/domain/transfers/model';
+import type {
+  TransferPort,
+  TransferWriteResult,
+} from '../../../../functions/domain/transfers/port';
+import {
+  explainTransferRejection,
+  TransferService,
+} from '../../../../functions/domain/transfers/service';
+
+const ctx = { principal: 'alice', idempotencyKey: 'k1', now: new Date('2026-12-01T10:00:00Z') };
+const input = {
+  fromAccountId: 'a',
+  toAccountId: 'b',
+  amount: 70,
+  currency: 'EUR',
+  paymentId: 'p1',
+};
+const account = (id: string, change: Partial<AccountRecord> = {}): AccountRecord => ({
+  id,
+  ownerId: 'alice',
+  currency: 'EUR',
+  balance: 100,
+  available: 100,
+  createdAt: 'x',
+  updatedAt: 'x',
+  ...change,
+});
+
+function fakePort(result: TransferWriteResult) {
+  const port: TransferPort = {
+    transfer: vi.fn(async () => result),
+    recordResponse: vi.fn(async () => ({ kind: 'recorded' as const })),
+    getTransfer: vi.fn(async () => undefined),
+  };
+  return port;
+}
+
+let ids = 0;
+const service = (port: TransferPort) =>
+  new TransferService(port, {
+    idempotencyRetentionSeconds: 60,
+    responses: httpResponses,
+    newId: () => `id-${++ids}`,
+  });
+
+describe('transfer legs', () => {
+  it('puts the paymentId on the outgoing leg only and points each leg at the other account', () => {
+    const transfer: TransferRecord = {
+      id: 't1',
+      ...input,
+      createdAt: 'now',
+      ownerId: 'alice',
+      origin: 'http',
+    };
+    const [out, incoming] = transferLegs(transfer, { out: 'e1', in: 'e2' });
+    expect(out).toMatchObject({
+      type: 'transfer_out',
+      accountId: 'a',
+      counterpartyAccountId: 'b',
+      paymentId: 'p1',
+      transferId: 't1',
+    });
+    expect(incoming).toMatchObject({
+      type: 'transfer_in',
+      accountId: 'b',
+      counterpartyAccountId: 'a',
+      transferId: 't1',
+    });
+    expect(incoming?.paymentId).toBeUndefined();
+  });
+});
+
+describe('TransferService', () => {
+  it('writes one transfer guarded on the source covering the amount', async () => {
+    const port = fakePort({ kind: 'committed' });
+    const res = await service(port).createTransfer(ctx, input, { ...input });
+    expect(res.statusCode).toBe(201);
+    const [, write] = vi.mocked(port.transfer).mock.calls[0] ?? [];
+    expect(write?.ownerId).toBe('alice');
+    expect(JSON.parse(res.body)).toEqual({
+      id: write?.transfer.id,
+      ...input,
+      createdAt: ctx.now.toISOString(),
+    });
+  });
+
+  it.each([
+    [
+      'the source is missing and the destination lacks funds',
+      [
+        { side: 'from', account: undefined },
+        { side: 'to', account: account('b', { currency: 'USD' }) },
+      ],
+      'not_found',
+    ],
+    [
+      'the destination belongs to someone else',
+      [{ side: 'to', account: account('b', { ownerId: 'bob' }) }],
+      'not_found',
+    ],
+    [
+      'the destination holds another currency and the source lacks funds',
+      [
+        { side: 'from', account: account('a', { available: 10 }) },
+        { side: 'to', account: account('b', { currency: 'USD' }) },
+      ],
+      'currency_mismatch',
+    ],
+    [
+      'money on hold leaves too little available',
+      [{ side: 'from', account: account('a', { balance: 100, available: 60 }) }],
+      'insufficient_funds',
+    ],
+  ] as const)('explains a refusal where %s', (_name, sides, code) => {
+    const write = {
+      transfer: { ...input, id: 't', createdAt: 'x', ownerId: 'alice', origin: 'http' as const },
+      legs: [] as never,
+      ownerId: 'alice',
+    };
+    expect(explainTransferRejection({ kind: 'accounts_rejected', sides }, write).code).toBe(code);
+  });
+
+  it('records 409 payment_id_conflict and does not record a 404', async () => {
+    const taken = fakePort({ kind: 'payment_id_taken' });
+    expect((await service(taken).createTransfer(ctx, input, input)).statusCode).toBe(409);
+    expect(taken.recordResponse).toHaveBeenCalledOnce();
+
+    const missing = fakePort({
+      kind: 'accounts_rejected',
+      sides: [{ side: 'to', account: undefined }],
+    });
+    await expect(service(missing).createTransfer(ctx, input, input)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(missing.recordResponse).not.toHaveBeenCalled();
+  });
+});
+
+describe('EventService: ledger.transfer.v1', () => {
+  const A = 'a';
+  const event = {
+    source: 'urn:p',
+    id: 'e1',
+    type: 'transfer' as const,
+    accountId: A,
+    toAccountId: 'b',
+    amount: 70,
+    currency: 'EUR',
+    sequence: 3,
+    contentHash: 'h',
+  };
+  function eventPort(result: EventTransferResult, source: AccountRecord | undefined = account(A)) {
+    const port: EventLedgerPort = {
+      getSequence: vi.fn(async () => undefined),
+      applyEvent: vi.fn(),
+      getAccount: vi.fn(async () => source),
+      applyTransfer: vi.fn(async () => result),
+    };
+    return port;
+  }
+  const events = (port: EventLedgerPort) =>
+    new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} });
+
+  it("writes the transfer as the source owner's, with the source's sequence", async () => {
+    const port = eventPort({ kind: 'committed' });
+    const outcome = await events(port).apply(event, ctx.now);
+    expect(outcome).toMatchObject({ kind: 'applied', sequence: { newGaps: [1, 2] } });
+    const [claim, write, sequence] = vi.mocked(port.applyTransfer).mock.calls[0] ?? [];
+    expect(claim).toMatchObject({ source: 'urn:p', id: 'e1' });
+    expect(write).toMatchObject({
+      ownerId: 'alice',
+      transfer: { origin: 'event', fromAccountId: A },
+    });
+    expect(sequence).toMatchObject({ accountId: A, source: 'urn:p', next: { lastSequence: 3 } });
+  });
+
+  it.each([
+    [
+      'a destination of another owner',
+      [{ side: 'to', account: account('b', { ownerId: 'bob' }) }],
+      'owner_mismatch',
+    ],
+    ['a missing destination', [{ side: 'to', account: undefined }], 'not_found'],
+    [
+      'too little available',
+      [{ side: 'from', account: account(A, { available: 10 }) }],
+      'insufficient_funds',
+    ],
+  ] as const)('rejects %s as %s', async (_name, sides, code) => {
+    const port = eventPort({ kind: 'accounts_rejected', sides });
+    const outcome = await events(port).apply(event, ctx.now);
+    expect(outcome.kind === 'rejected' && outcome.error.code).toBe(code);
+  });
+
+  it('rejects an unknown source without writing', async () => {
+    const port = eventPort({ kind: 'committed' });
+    vi.mocked(port.getAccount).mockResolvedValue(undefined);
+    const outcome = await events(port).apply(event, ctx.now);
+    expect(outcome.kind === 'rejected' && outcome.error.code).toBe('not_found');
+    expect(port.applyTransfer).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,75 @@
+import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
+import { expect, it, vi } from 'vitest';
+import type { DeadLetter } from '../../../../functions/domain/events/port';
+import { EventService } from '../../../../functions/domain/events/service';
+import { METRICS } from '../../../../functions/domain/shared/metrics';
+import { storageError } from '../../../../functions/dynamodb/table/sdk-errors';
+import { createEventsConsumer } from '../../../../functions/handlers/events/consumer';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
+import { recordingMetrics } from '../../../support/metrics';
+
+/**
+ * A DynamoDB ValidationException the schema did not foresee is our bug, not the producer's
+ * (docs/contract.md §6): the event stays transient (redelivered, never dead-lettered at once),
+ * the failure is logged as such and counted for the alarm.
+ */
+it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageValidationError', async () => {
+  const refused = new DynamoDBServiceException({
+    name: 'ValidationException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+    message:
+      'One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit',
+  });
+  const letters: DeadLetter[] = [];
+  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+  const metrics = recordingMetrics();
+  const handle = createEventsConsumer({
+    events: new EventService(
+      {
+        getSequence: async () => undefined,
+        applyEvent: async () => {
+          throw storageError(refused);
+        },
+        getAccount: async () => undefined,
+        applyTransfer: async () => ({ kind: 'committed' }),
+      },
+      { inboxRetentionSeconds: 60 },
+    ),
+    deadLetters: { send: async (l) => void letters.push(l) },
+    log,
+    metrics,
+  });
+  const subject = '44444444-4444-4444-8444-444444444444';
+  const res = await handle(sqsEvent(sqsRecord(ledgerEvent({ subject }), 'm1')));
+  expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+  expect(letters).toEqual([]);
+  expect(metrics.counts.get(METRICS.storageValidationError)).toBe(1);
+  expect(log.error).toHaveBeenCalledWith(
+    expect.stringContaining('refused'),
+    expect.objectContaining({ messageId: 'm1', errorName: 'ValidationException' }),
+  );
+});
+
+it('does not count other storage failures as validation errors', async () => {
+  const metrics = recordingMetrics();
+  const handle = createEventsConsumer({
+    events: new EventService(
+      {
+        getSequence: async () => undefined,
+        applyEvent: async () => {
+          throw new Error('throttled');
+        },
+        getAccount: async () => undefined,
+        applyTransfer: async () => ({ kind: 'committed' }),
+      },
+      { inboxRetentionSeconds: 60 },
+    ),
+    deadLetters: { send: async () => {} },
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+    metrics,
+  });
+  const subject = '44444444-4444-4444-8444-444444444444';
+  await handle(sqsEvent(sqsRecord(ledgerEvent({ subject }), 'm2')));
+  expect(metrics.counts.get(METRICS.storageValidationError)).toBeUndefined();
+});
