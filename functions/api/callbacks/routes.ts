@@ -20,7 +20,7 @@ import {
   requireWellFormedUnicode,
 } from '../request';
 import { json } from '../respond';
-import type { RouteHandlers } from '../router';
+import type { RouteHandlers, RouteRequest } from '../router';
 import type { CALLBACK_ROUTES } from './spec';
 
 const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
@@ -51,21 +51,7 @@ export function callbackHandlers(
   return {
     postCallback: async (request) => {
       const now = clock();
-      const rawBody = readRawBody(request.event);
-      const app = ApplicationId.safeParse(request.pathParameters.applicationId);
-      // Either header set (docs/contract.md §7); secrets and whpk_ keys come as one list.
-      const { webhookId } = verifyCallback({
-        headers: {
-          callbackSignature: header(request.event, 'callback-signature'),
-          id: header(request.event, WEBHOOK_ID_HEADER),
-          timestamp: header(request.event, WEBHOOK_TIMESTAMP_HEADER),
-          signature: header(request.event, WEBHOOK_SIGNATURE_HEADER),
-        },
-        rawBody,
-        keys: app.success ? await secrets.secretsFor(app.data) : [],
-        nowSeconds: Math.floor(now.getTime() / 1000),
-      });
-      const applicationId = app.data ?? '';
+      const { applicationId, rawBody, webhookId } = await authenticate(request, secrets, now);
       requireJsonMediaType(request.event);
       const event = parseCallback(rawBody, applicationId);
       assertWebhookIdMatches(webhookId, event.id);
@@ -100,6 +86,25 @@ export function callbackHandlers(
       return json(200, { outcome: result.outcome });
     },
   };
+}
+
+/** The size check (413), then the signature over the raw bytes, before anything is parsed. */
+async function authenticate(request: RouteRequest, secrets: CallbackSecrets, now: Date) {
+  const rawBody = readRawBody(request.event);
+  const app = ApplicationId.safeParse(request.pathParameters.applicationId);
+  // Either header set (docs/contract.md §7); secrets and whpk_ keys come as one list.
+  const { webhookId } = verifyCallback({
+    headers: {
+      callbackSignature: header(request.event, 'callback-signature'),
+      id: header(request.event, WEBHOOK_ID_HEADER),
+      timestamp: header(request.event, WEBHOOK_TIMESTAMP_HEADER),
+      signature: header(request.event, WEBHOOK_SIGNATURE_HEADER),
+    },
+    rawBody,
+    keys: app.success ? await secrets.secretsFor(app.data) : [],
+    nowSeconds: Math.floor(now.getTime() / 1000),
+  });
+  return { applicationId: app.data ?? '', rawBody, webhookId };
 }
 
 function parseCallback(rawBody: Buffer, applicationId: string) {
