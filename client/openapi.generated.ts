@@ -86,7 +86,7 @@ export interface paths {
         put?: never;
         /**
          * Export an account (paid)
-         * @description Debits the export fee and creates the task, its first execution and the export job in one transaction. Too little available for the fee is insufficient_funds.
+         * @description Debits the export fee and creates the task, its first execution and the export job in one transaction.
          */
         post: operations["createExport"];
         delete?: never;
@@ -121,7 +121,7 @@ export interface paths {
         };
         /**
          * Read a task's export file
-         * @description The current execution's export file: format, rows (the CSV header excluded), bytes, lowercase hex SHA-256 and a presigned GET valid 15 minutes. result_expired: older than EXPORT_RETENTION_DAYS or gone from the bucket.
+         * @description The current execution's export file: format, rows (the CSV header excluded), bytes, lowercase hex SHA-256 and a presigned GET valid 15 minutes.
          */
         get: operations["getTaskResult"];
         put?: never;
@@ -141,10 +141,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Rerun a task
-         * @description A new current execution, unless the current one is not terminal (task_not_terminal) or the task had MAX_RERUNS_PER_TASK reruns (rerun_limit_reached).
-         */
+        /** Rerun a task */
         post: operations["rerunTask"];
         delete?: never;
         options?: never;
@@ -163,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer between two accounts
-         * @description Moves money between two accounts of the caller in ONE transaction: the debit of the source (guarded on its available balance), the credit of the destination, one entry in each account's listing (transfer_out / transfer_in) and the transfer record. fromAccountId == toAccountId is validation_failed; either account unknown or owned by another principal is not_found.
+         * @description Moves money between two accounts of the caller in ONE transaction: the debit of the source (guarded on its available balance), the credit of the destination, one entry in each account's listing (transfer_out / transfer_in) and the transfer record.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -238,7 +235,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a hold
-         * @description Captures amount (default: all) of an active hold: it leaves the balance (entry type capture), the rest returns to available, in one transaction. At most once per hold. An amount above the hold is validation_failed.
+         * @description Captures amount (default: all) of an active hold: it leaves the balance (entry type capture), the rest returns to available, in one transaction. At most once per hold.
          */
         post: operations["captureHold"];
         delete?: never;
@@ -682,7 +679,7 @@ export interface operations {
             /** @description idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -729,7 +726,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -798,7 +795,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -870,7 +867,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -939,7 +936,7 @@ export interface operations {
             /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -986,7 +983,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1055,7 +1052,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1124,7 +1121,7 @@ export interface operations {
             /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1171,7 +1168,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1240,7 +1237,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1327,7 +1324,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1355,7 +1352,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A new current execution (or the replay) */
+            /** @description A new current execution (or its replay) */
             202: {
                 headers: {
                     /** @description Present and `true` when this is the replay of the first response. */
@@ -1396,7 +1393,7 @@ export interface operations {
             /** @description task_not_terminal: Task not terminal; rerun_limit_reached: Rerun limit reached; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1443,7 +1440,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1510,7 +1507,7 @@ export interface operations {
             /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1557,7 +1554,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1626,7 +1623,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1699,7 +1696,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1768,7 +1765,7 @@ export interface operations {
             /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1815,7 +1812,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1884,7 +1881,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1912,7 +1909,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Hold captured (or the replay) */
+            /** @description Hold captured (or its replay) */
             200: {
                 headers: {
                     /** @description Present and `true` when this is the replay of the first response. */
@@ -1953,7 +1950,7 @@ export interface operations {
             /** @description idempotency_key_in_use: Idempotency-Key in use; hold_not_active: Hold not active; hold_expired: Hold expired */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2000,7 +1997,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2028,7 +2025,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Hold voided (or the replay) */
+            /** @description Hold voided (or its replay) */
             200: {
                 headers: {
                     /** @description Present and `true` when this is the replay of the first response. */
@@ -2069,7 +2066,7 @@ export interface operations {
             /** @description idempotency_key_in_use: Idempotency-Key in use; hold_not_active: Hold not active; hold_expired: Hold expired */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2116,7 +2113,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2207,7 +2204,7 @@ export interface operations {
             /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (idempotency_key_in_use, unavailable). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

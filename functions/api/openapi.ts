@@ -40,7 +40,7 @@ const REPLAYED_HEADER = {
 
 const RETRY_AFTER_HEADER = {
   'Retry-After': {
-    description: 'Seconds to wait before retrying (idempotency_key_in_use, unavailable).',
+    description: 'Seconds to wait before retrying.',
     schema: { type: 'integer', minimum: 1 },
   },
 };
@@ -142,7 +142,7 @@ function operation(spec: ListedRoute, components: Components) {
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: [spec.tag],
-    ...(spec.access === 'principal' ? {} : { security: [] }),
+    ...(spec.public ? { security: [] } : {}),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(spec.body
       ? {
@@ -154,7 +154,7 @@ function operation(spec: ListedRoute, components: Components) {
       : {}),
     responses: {
       [String(status)]: {
-        description,
+        description: spec.idempotency ? `${description} (or its replay)` : description,
         ...(spec.idempotency ? { headers: REPLAYED_HEADER } : {}),
         content: {
           'application/json': {
@@ -196,7 +196,6 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
       'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
     },
     security: [{ principal: [] }],
-    tags: [...new Set(ROUTE_LIST.map((spec) => spec.tag))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {

@@ -6,7 +6,14 @@ import { NotFoundError } from '../domain/shared/errors';
 import { principalOf } from './principal';
 import { header, parseWith, readJsonBody } from './request';
 import { json, rawJson } from './respond';
-import { type ListedRoute, type RouteSpec, type RouteTable, routeKey } from './spec';
+import {
+  type ListedRoute,
+  needsPrincipal,
+  type PublicAccess,
+  type RouteSpec,
+  type RouteTable,
+  routeKey,
+} from './spec';
 import type { HttpEvent, HttpResult } from './types';
 
 /** What a raw route's handler gets: the event and the path parameters as matched. */
@@ -29,7 +36,7 @@ export interface CommandInput<S extends RouteSpec> {
 export interface RouteInput<S extends RouteSpec> {
   readonly event: HttpEvent;
   /** The authenticated caller of a `principal` route. */
-  readonly principal: S['access'] extends 'principal' ? string : undefined;
+  readonly principal: S['public'] extends PublicAccess ? undefined : string;
   readonly params: Parsed<S['params']>;
   readonly query: Parsed<S['query']>;
   readonly command: S['idempotency'] extends string ? CommandInput<S> : undefined;
@@ -88,12 +95,12 @@ function compile(path: string): { pattern: RegExp; names: string[] } {
  */
 function bind(spec: RouteSpec, handler: AnyHandler, clock: () => Date) {
   if (spec.raw) return handler as (request: RouteRequest) => Promise<HttpResult>;
-  if (spec.idempotency && spec.access !== 'principal') {
-    throw new Error(`${routeKey(spec)}: a command needs a principal (its idempotency scope)`);
+  if (spec.idempotency && !needsPrincipal(spec)) {
+    throw new Error(`${routeKey(spec)}: a command cannot be public`);
   }
   const handle = handler as (input: LooseInput) => Promise<unknown>;
   return async ({ event, pathParameters }: RouteRequest): Promise<HttpResult> => {
-    const principal = spec.access === 'principal' ? principalOf(event) : undefined;
+    const principal = needsPrincipal(spec) ? principalOf(event) : undefined;
     const params = spec.params && parseWith(spec.params, pathParameters, 'path');
     const query = spec.query && parseWith(spec.query, event.queryStringParameters ?? {}, 'query');
     if (!spec.idempotency) {

@@ -20,7 +20,12 @@ export interface RouteSpec {
   readonly summary: string;
   readonly description?: string;
   readonly tag: RouteTag;
-  readonly access: RouteAccess;
+  /**
+   * Absent: behind the deployment's JWT or IAM authorizer, for an authenticated principal.
+   * A public route has no authorizer, so it carries why (the cdk-nag AwsSolutions-APIG4
+   * acknowledgement) and its own throttle.
+   */
+  readonly public?: PublicAccess;
   /** Path parameters, parsed as `path.<name>`. */
   readonly params?: z.ZodObject;
   /** Query parameters, parsed as `query.<name>`. */
@@ -31,6 +36,7 @@ export interface RouteSpec {
   readonly body?: NamedSchema;
   readonly response: {
     readonly status: 200 | 201 | 202;
+    /** A command's gets " (or its replay)" in the document. */
     readonly description: string;
     /** Absent: any JSON object (the OpenAPI document itself). */
     readonly body?: NamedSchema;
@@ -39,7 +45,7 @@ export interface RouteSpec {
    * The codes this route answers besides the ones every route of its kind may answer
    * (`problemsOf` adds those): their statuses come from the problem table (problems.ts).
    */
-  readonly problems: readonly ErrorCode[];
+  readonly problems?: readonly ErrorCode[];
   /**
    * The handler reads the request itself and answers the HttpResult: nothing is parsed before
    * it (signed callbacks check the signature over the raw bytes first, docs/contract.md §7).
@@ -49,13 +55,6 @@ export interface RouteSpec {
 
 /** Tags of the OpenAPI document, one per feature. */
 export type RouteTag = 'accounts' | 'transfers' | 'holds' | 'exports' | 'callbacks' | 'document';
-
-/**
- * Who may call a route. `principal`: behind the deployment's JWT or IAM authorizer. A public
- * route has no authorizer, so it carries why (the cdk-nag AwsSolutions-APIG4 acknowledgement)
- * and its own throttle.
- */
-export type RouteAccess = 'principal' | PublicAccess;
 
 export interface PublicAccess {
   readonly reason: string;
@@ -102,35 +101,32 @@ export const named = <S extends z.ZodType>(name: string, schema: S): NamedSchema
 export const routeKey = (spec: Pick<RouteSpec, 'method' | 'path'>): string =>
   `${spec.method} ${spec.path}`;
 
-export const isPublic = (spec: RouteSpec): boolean => spec.access !== 'principal';
+/** Behind the authorizer: every route that is not public. */
+export const needsPrincipal = (spec: RouteSpec): boolean => spec.public === undefined;
 
-/** What any route may answer, by what it is: authenticated, parsing input, a command. */
-const IMPLIED: {
-  readonly [K in 'any' | 'principal' | 'input' | 'lookup' | 'command']: readonly ErrorCode[];
-} = {
-  any: ['internal'],
-  principal: ['unauthenticated', 'unavailable'],
-  input: ['validation_failed'],
-  lookup: ['not_found'],
-  command: [
-    'idempotency_key_missing',
-    'idempotency_key_invalid',
-    'payload_too_large',
-    'unsupported_media_type',
-    'idempotency_key_reused',
-    'idempotency_key_in_use',
-  ],
-};
-
-/** Every code a route may answer: the implied ones and its own, each once. */
+/**
+ * Every code a route may answer, each once: the ones any route of its kind may answer (behind a
+ * principal: 401 and 503; with input: 400; with a path behind a principal: 404; a command: the
+ * Idempotency-Key and body checks), then its own, then `internal`.
+ */
 export function problemsOf(spec: RouteSpec): ErrorCode[] {
+  const principal = needsPrincipal(spec);
   const codes = new Set<ErrorCode>([
-    ...(spec.access === 'principal' ? IMPLIED.principal : []),
-    ...(spec.params || spec.query || spec.idempotency ? IMPLIED.input : []),
-    ...(spec.params && spec.access === 'principal' ? IMPLIED.lookup : []),
-    ...(spec.idempotency ? IMPLIED.command : []),
-    ...spec.problems,
-    ...IMPLIED.any,
+    ...(principal ? (['unauthenticated', 'unavailable'] as const) : []),
+    ...(spec.params || spec.query || spec.idempotency ? (['validation_failed'] as const) : []),
+    ...(spec.params && principal ? (['not_found'] as const) : []),
+    ...(spec.idempotency ? COMMAND_PROBLEMS : []),
+    ...(spec.problems ?? []),
+    'internal',
   ]);
   return [...codes];
 }
+
+const COMMAND_PROBLEMS: readonly ErrorCode[] = [
+  'idempotency_key_missing',
+  'idempotency_key_invalid',
+  'payload_too_large',
+  'unsupported_media_type',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
+];

@@ -139,9 +139,9 @@ export class LedgerHttpApi extends Construct {
     const routeSettings: Record<string, RouteSetting> = {};
     for (const spec of ROUTE_LIST) {
       const route = this.addRoute(spec, integration);
-      if (spec.access === 'principal') continue;
-      Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: spec.access.reason });
-      const { throttle } = spec.access;
+      if (!spec.public) continue;
+      const { reason, throttle } = spec.public;
+      Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason });
       routeSettings[routeKey(spec)] = routeSetting(
         throttle === 'callback-limits' ? callbackThrottle : capped(throttle, stageThrottle),
       );
@@ -159,7 +159,7 @@ export class LedgerHttpApi extends Construct {
       path: spec.path,
       methods: [apigwv2.HttpMethod[spec.method]],
       integration,
-      ...(spec.access === 'principal' ? {} : { authorizer: this.none }),
+      ...(spec.public ? { authorizer: this.none } : {}),
     });
     if (!route) throw new Error(`no route created for ${routeKey(spec)}`);
     return route;

@@ -24,7 +24,7 @@ const CONFIGS = {
   },
 } as const;
 
-const publicKeys = ROUTE_LIST.filter((spec) => spec.access !== 'principal').map(routeKey);
+const publicKeys = ROUTE_LIST.filter((spec) => spec.public).map(routeKey);
 
 function deployedRoutes(template: Template) {
   return Object.entries(propertiesOf(template, 'AWS::ApiGatewayV2::Route')).map(([id, r]) => ({
@@ -47,10 +47,7 @@ describe.each(Object.entries(CONFIGS))('API Gateway routes (%s)', (_name, config
       deployedRoutes(ledger.stateless).map((r) => [r.key, r.authorization]),
     );
     const served = Object.fromEntries(
-      ROUTE_LIST.map((spec) => [
-        routeKey(spec),
-        spec.access === 'principal' ? config.authorization : 'NONE',
-      ]),
+      ROUTE_LIST.map((spec) => [routeKey(spec), spec.public ? 'NONE' : config.authorization]),
     );
     expect(deployed).toEqual(served);
     expect(deployedRoutes(ledger.stateless)).toHaveLength(ROUTE_LIST.length);
@@ -80,7 +77,7 @@ describe.each(Object.entries(CONFIGS))('API Gateway routes (%s)', (_name, config
       const acknowledged = route?.node.metadata
         .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
         .flatMap((entry) => Object.values(entry.data as Record<string, string>));
-      const reason = spec.access === 'principal' ? [] : [spec.access.reason];
+      const reason = spec.public ? [spec.public.reason] : [];
       expect(acknowledged, routeKey(spec)).toEqual(reason);
     }
   });

@@ -21,7 +21,7 @@ import {
  * The route set and each route's authorization are held to the route specs in routes.test.ts;
  * the specs' route keys are written out on their own in test/unit/api/specs.test.ts.
  */
-const PUBLIC_ROUTES = ROUTE_LIST.filter((spec) => spec.access !== 'principal').map(routeKey);
+const PUBLIC_ROUTES = ROUTE_LIST.filter((spec) => spec.public).map(routeKey);
 
 const TABLE_ACTIONS = [
   'dynamodb:GetItem',

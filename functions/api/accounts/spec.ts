@@ -19,24 +19,20 @@ export const ACCOUNT_ROUTES = {
     idempotency: OPERATION_IDS.createAccount,
     summary: 'Create an account',
     tag: 'accounts',
-    access: 'principal',
     body: named('CreateAccount', CreateAccountBody),
     response: {
       status: 201,
-      description: 'Account created (or its replay)',
+      description: 'Account created',
       body: named('Account', Account),
     },
-    problems: [],
   },
   getAccount: {
     method: 'GET',
     path: '/v1/accounts/{accountId}',
     summary: 'Read an account',
     tag: 'accounts',
-    access: 'principal',
     params: AccountPath,
     response: { status: 200, description: 'The account', body: named('Account', Account) },
-    problems: [],
   },
   postTransaction: {
     method: 'POST',
@@ -44,12 +40,11 @@ export const ACCOUNT_ROUTES = {
     idempotency: OPERATION_IDS.postTransaction,
     summary: 'Credit or debit an account',
     tag: 'accounts',
-    access: 'principal',
     params: AccountPath,
     body: named('PostTransaction', PostTransactionBody),
     response: {
       status: 201,
-      description: 'Transaction posted (or its replay)',
+      description: 'Transaction posted',
       body: named('Transaction', Transaction),
     },
     problems: [
@@ -64,7 +59,6 @@ export const ACCOUNT_ROUTES = {
     path: '/v1/accounts/{accountId}/transactions',
     summary: "List an account's transactions",
     tag: 'accounts',
-    access: 'principal',
     params: AccountPath,
     query: ListTransactionsQuery,
     response: {
@@ -72,7 +66,6 @@ export const ACCOUNT_ROUTES = {
       description: 'Newest first, HTTP and event entries alike',
       body: named('TransactionPage', TransactionPage),
     },
-    problems: [],
   },
   listEventSources: {
     method: 'GET',
@@ -82,13 +75,11 @@ export const ACCOUNT_ROUTES = {
       'Sequence tracking per event source: the highest sequence seen and the missing numbers ' +
       '(at most 1,000, the lowest; gapsTruncated when more are missing).',
     tag: 'accounts',
-    access: 'principal',
     params: AccountPath,
     response: {
       status: 200,
       description: 'Event sources of this account',
       body: named('EventSourceList', EventSourceList),
     },
-    problems: [],
   },
 } as const satisfies RouteTable;

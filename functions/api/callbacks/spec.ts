@@ -24,9 +24,9 @@ export const CALLBACK_ROUTES = {
       'ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during ' +
       `rotation; ±${SIGNATURE_TOLERANCE_SECONDS} s window. A \`whsec_\` secret signs with its base64-decoded bytes.`,
     tag: 'callbacks',
-    access: {
+    public: {
       reason:
-        'Signed callbacks come from export workers that hold no AWS or JWT credentials (contract §7): the function verifies the HMAC-SHA256 Callback-Signature over the raw body in constant time, rejects timestamps older than 300 s, and changes nothing for a rejected callback. The route has its own, lower throttle.',
+        'Export workers hold no AWS or JWT credentials (contract §7): the function verifies the signature over the raw body in constant time within ±300 s and changes nothing for a rejected callback. The route has its own, lower throttle.',
       throttle: 'callback-limits',
     },
     raw: true,

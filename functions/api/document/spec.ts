@@ -7,7 +7,7 @@ export const DOCUMENT_ROUTES = {
     path: '/v1/openapi.json',
     summary: 'This OpenAPI document',
     tag: 'document',
-    access: {
+    public: {
       reason:
         'The OpenAPI document is public by contract (§5): it holds no data, only the API description and retention windows, and has its own low throttle.',
       // Static and public: a client needs it rarely, and a low limit keeps anonymous traffic
@@ -16,6 +16,5 @@ export const DOCUMENT_ROUTES = {
     },
     raw: true,
     response: { status: 200, description: 'This document' },
-    problems: [],
   },
 } as const satisfies RouteTable;

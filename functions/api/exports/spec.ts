@@ -15,12 +15,11 @@ export const EXPORT_ROUTES = {
     summary: 'Export an account (paid)',
     description:
       'Debits the export fee and creates the task, its first execution and the export job ' +
-      'in one transaction. Too little available for the fee is insufficient_funds.',
+      'in one transaction.',
     tag: 'exports',
-    access: 'principal',
     params: AccountPath,
     body: named('CreateExport', CreateExportBody),
-    response: { status: 202, description: 'Task created (or its replay)', body: TASK },
+    response: { status: 202, description: 'Task created', body: TASK },
     problems: ['insufficient_funds'],
   },
   getTask: {
@@ -28,10 +27,8 @@ export const EXPORT_ROUTES = {
     path: '/v1/tasks/{taskId}',
     summary: 'Read a task',
     tag: 'exports',
-    access: 'principal',
     params: TaskPath,
     response: { status: 200, description: 'The task with its executions', body: TASK },
-    problems: [],
   },
   getTaskResult: {
     method: 'GET',
@@ -39,10 +36,8 @@ export const EXPORT_ROUTES = {
     summary: "Read a task's export file",
     description:
       "The current execution's export file: format, rows (the CSV header excluded), bytes, " +
-      `lowercase hex SHA-256 and a presigned GET valid ${RESULT_URL_TTL_SECONDS / 60} minutes. ` +
-      'result_expired: older than EXPORT_RETENTION_DAYS or gone from the bucket.',
+      `lowercase hex SHA-256 and a presigned GET valid ${RESULT_URL_TTL_SECONDS / 60} minutes.`,
     tag: 'exports',
-    access: 'principal',
     params: TaskPath,
     response: {
       status: 200,
@@ -56,14 +51,10 @@ export const EXPORT_ROUTES = {
     path: '/v1/tasks/{taskId}/reruns',
     idempotency: OPERATION_IDS.rerunTask,
     summary: 'Rerun a task',
-    description:
-      'A new current execution, unless the current one is not terminal (task_not_terminal) ' +
-      'or the task had MAX_RERUNS_PER_TASK reruns (rerun_limit_reached).',
     tag: 'exports',
-    access: 'principal',
     params: TaskPath,
     body: named('Rerun', RerunBody),
-    response: { status: 202, description: 'A new current execution (or the replay)', body: TASK },
+    response: { status: 202, description: 'A new current execution', body: TASK },
     problems: ['task_not_terminal', 'rerun_limit_reached'],
   },
 } as const satisfies RouteTable;

@@ -24,10 +24,9 @@ export const HOLD_ROUTES = {
       "Reserves an amount: the account's available balance drops, its balance does not. " +
       'The hold expires after expiresInSeconds unless captured or voided first.',
     tag: 'holds',
-    access: 'principal',
     params: AccountPath,
     body: named('PlaceHold', PlaceHoldBody),
-    response: { status: 201, description: 'Hold placed (or its replay)', body: HOLD },
+    response: { status: 201, description: 'Hold placed', body: HOLD },
     problems: ['insufficient_funds', 'currency_mismatch'],
   },
   listHolds: {
@@ -35,7 +34,6 @@ export const HOLD_ROUTES = {
     path: '/v1/accounts/{accountId}/holds',
     summary: "List an account's holds",
     tag: 'holds',
-    access: 'principal',
     params: AccountPath,
     query: ListHoldsQuery,
     response: {
@@ -43,21 +41,18 @@ export const HOLD_ROUTES = {
       description: 'Newest first; status as of now (expired from expiresAt on)',
       body: named('HoldPage', HoldPage),
     },
-    problems: [],
   },
   getHold: {
     method: 'GET',
     path: '/v1/holds/{holdId}',
     summary: 'Read a hold',
     tag: 'holds',
-    access: 'principal',
     params: HoldPath,
     response: {
       status: 200,
       description: 'The hold; status expired from expiresAt on, swept or not',
       body: HOLD,
     },
-    problems: [],
   },
   captureHold: {
     method: 'POST',
@@ -66,13 +61,11 @@ export const HOLD_ROUTES = {
     summary: 'Capture a hold',
     description:
       'Captures amount (default: all) of an active hold: it leaves the balance (entry type ' +
-      'capture), the rest returns to available, in one transaction. At most once per hold. ' +
-      'An amount above the hold is validation_failed.',
+      'capture), the rest returns to available, in one transaction. At most once per hold.',
     tag: 'holds',
-    access: 'principal',
     params: HoldPath,
     body: named('CaptureHold', CaptureHoldBody),
-    response: { status: 200, description: 'Hold captured (or the replay)', body: HOLD },
+    response: { status: 200, description: 'Hold captured', body: HOLD },
     problems: ['hold_not_active', 'hold_expired'],
   },
   voidHold: {
@@ -82,10 +75,9 @@ export const HOLD_ROUTES = {
     summary: 'Void a hold',
     description: 'Voids an active hold: its amount returns to available. At most once.',
     tag: 'holds',
-    access: 'principal',
     params: HoldPath,
     body: named('VoidHold', VoidHoldBody),
-    response: { status: 200, description: 'Hold voided (or the replay)', body: HOLD },
+    response: { status: 200, description: 'Hold voided', body: HOLD },
     problems: ['hold_not_active', 'hold_expired'],
   },
 } as const satisfies RouteTable;

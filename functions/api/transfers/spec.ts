@@ -12,14 +12,12 @@ export const TRANSFER_ROUTES = {
     description:
       'Moves money between two accounts of the caller in ONE transaction: the debit of the ' +
       "source (guarded on its available balance), the credit of the destination, one entry in each account's listing " +
-      '(transfer_out / transfer_in) and the transfer record. fromAccountId == toAccountId is ' +
-      'validation_failed; either account unknown or owned by another principal is not_found.',
+      '(transfer_out / transfer_in) and the transfer record.',
     tag: 'transfers',
-    access: 'principal',
     body: named('CreateTransfer', CreateTransferBody),
     response: {
       status: 201,
-      description: 'Transfer made (or its replay)',
+      description: 'Transfer made',
       body: named('Transfer', Transfer),
     },
     problems: [
@@ -35,9 +33,7 @@ export const TRANSFER_ROUTES = {
     path: '/v1/transfers/{transferId}',
     summary: 'Read a transfer',
     tag: 'transfers',
-    access: 'principal',
     params: TransferPath,
     response: { status: 200, description: 'The transfer', body: named('Transfer', Transfer) },
-    problems: [],
   },
 } as const satisfies RouteTable;
