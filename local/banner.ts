@@ -6,9 +6,9 @@ import {
 } from '../functions/contract/local-stack';
 import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
 import { splitCallbackKeys } from '../functions/domain/callbacks/keys';
-import { API_REFERENCE_PATH } from './api-reference';
+import { API_REFERENCE_PATH } from './services/http/api-reference';
+import type { LocalQueues } from './services/sqs/queues';
 import type { LocalSettings } from './settings';
-import type { LocalQueues } from './sqs';
 
 export interface StackEndpoints {
   readonly httpUrl: string;

@@ -15,7 +15,7 @@ import { composeHttpHandler } from '../functions/handlers/http/compose';
 import type { ServiceConfig } from '../functions/handlers/shared/config';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
 import { fixedCallbackSecrets, type SecretMap } from '../functions/schemas/callbacks';
-import type { LocalQueues } from './sqs';
+import type { LocalQueues } from './services/sqs/queues';
 
 /**
  * Every function of the stack, built by its own composition (functions/<name>/compose.ts) from

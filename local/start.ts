@@ -17,13 +17,13 @@ import {
   localHttpHandler,
   localSweeper,
 } from './functions';
-import { startDynamoService } from './services/dynamodb';
-import { reserveHttpPort, startHttpService } from './services/http';
+import { startDynamoService } from './services/dynamodb/service';
+import { reserveHttpPort, startHttpService } from './services/http/service';
 import { Lifecycle } from './services/lifecycle';
 import { lineLog } from './services/line-log';
 import { startQueueTrigger } from './services/queue';
-import { startS3Service } from './services/s3';
-import { reserveSqsPort, startSqsService } from './services/sqs';
+import { startS3Service } from './services/s3/service';
+import { reserveSqsPort, startSqsService } from './services/sqs/service';
 import { startStreamTrigger } from './services/stream';
 import { startSweeperService } from './services/sweeper';
 import { type LocalSettings, readLocalSettings } from './settings';

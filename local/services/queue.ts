@@ -1,8 +1,8 @@
 import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import { type SqsBatchHandler, startSqsPoller } from '../poller';
-import type { QueueRef } from '../sqs';
 import type { Lifecycle } from './lifecycle';
-import type { SqsService } from './sqs';
+import type { QueueRef } from './sqs/queues';
+import type { SqsService } from './sqs/service';
 
 export interface QueueTriggerOptions {
   readonly sqs: SqsService;

@@ -1,7 +1,7 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import { resolveStreamArn, type StreamBatchHandler, StreamPoller } from '../stream-poller';
-import type { DynamoService } from './dynamodb';
+import type { DynamoService } from './dynamodb/service';
 import type { Lifecycle } from './lifecycle';
 
 export interface StreamTriggerOptions {

@@ -1,6 +1,6 @@
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { startDynamoLocal } from '../../local/dynamodb';
+import { startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
 import { freePort } from '../support/free-port';
 
 declare module 'vitest' {

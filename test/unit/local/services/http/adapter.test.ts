@@ -1,7 +1,10 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpEvent, HttpHandler, HttpResult } from '../../../functions/api/types';
-import { type RunningHttpServer, startHttpServer } from '../../../local/http-adapter';
+import type { HttpEvent, HttpHandler, HttpResult } from '../../../../../functions/api/types';
+import {
+  type RunningHttpServer,
+  startHttpServer,
+} from '../../../../../local/services/http/adapter';
 
 const ok: HttpResult = {
   statusCode: 200,

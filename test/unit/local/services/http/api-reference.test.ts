@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpHandler } from '../../../functions/api/types';
-import { serveApiReference } from '../../../local/api-reference';
-import { type RunningHttpServer, startHttpServer } from '../../../local/http-adapter';
+import type { HttpHandler } from '../../../../../functions/api/types';
+import {
+  type RunningHttpServer,
+  startHttpServer,
+} from '../../../../../local/services/http/adapter';
+import { serveApiReference } from '../../../../../local/services/http/api-reference';
 
 let server: RunningHttpServer | undefined;
 afterEach(async () => {

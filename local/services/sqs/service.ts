@@ -1,13 +1,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import {
-  ensureQueues,
-  type LocalQueues,
-  localSqsClient,
-  startSqsEmulator,
-  waitUntilSqsAnswers,
-} from '../sqs';
-import type { Lifecycle } from './lifecycle';
-import { assertPortFree } from './ports';
+import type { Lifecycle } from '../lifecycle';
+import { assertPortFree } from '../ports';
+import { localSqsClient, startSqsEmulator, waitUntilSqsAnswers } from './fauxqs';
+import { ensureQueues, type LocalQueues } from './queues';
 
 const SQS_HOST = '127.0.0.1';
 

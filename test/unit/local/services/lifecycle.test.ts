@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lifecycle } from '../../../local/services/lifecycle';
+import { Lifecycle } from '../../../../local/services/lifecycle';
 
 describe('local stack lifecycle', () => {
   it('stops services newest first and aborts its signal', async () => {

@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { ensureBucket, localS3Client } from '../s3';
-import type { Lifecycle } from './lifecycle';
+import type { Lifecycle } from '../lifecycle';
+import { ensureBucket, localS3Client } from './bucket';
 
 /** S3 for export objects (contract §12): a client on the endpoint and the bucket in place. */
 export async function startS3Service(

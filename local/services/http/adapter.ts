@@ -7,9 +7,9 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PROBLEM_TYPE_BASE } from '../functions/api/problems';
-import type { HttpHandler, HttpResult } from '../functions/api/types';
-import { buildHttpEvent } from './http-event';
+import { PROBLEM_TYPE_BASE } from '../../../functions/api/problems';
+import type { HttpHandler, HttpResult } from '../../../functions/api/types';
+import { buildHttpEvent } from './event';
 
 /**
  * A `node:http` server standing in for API Gateway: each request becomes a payload v2 event,

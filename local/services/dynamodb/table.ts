@@ -8,8 +8,8 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { DUE_INDEX } from '../functions/dynamodb/table/due-index';
-import { TTL_ATTRIBUTE } from '../functions/dynamodb/table/keys';
+import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
+import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
 /** The sweeper's sparse due index, as lib/constructs/ledger-table.ts defines it. */
 const DUE_INDEX_SPEC: GlobalSecondaryIndex = {

@@ -4,7 +4,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 
 /**
  * S3 on the local stack: fauxqs serves it on the SQS endpoint (docs/contract.md §12), or

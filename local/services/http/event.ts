@@ -1,4 +1,4 @@
-import type { HttpEvent } from '../functions/api/types';
+import type { HttpEvent } from '../../../functions/api/types';
 
 /**
  * Turns a raw HTTP request into the API Gateway HTTP API (payload format 2.0) event the

@@ -1,4 +1,4 @@
-import { sleep } from '../functions/domain/shared/retry';
+import { sleep } from '../../functions/domain/shared/retry';
 
 /**
  * Calls `probe` every 150 ms until it succeeds, for at most `timeoutMs`; then fails with

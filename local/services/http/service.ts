@@ -1,8 +1,8 @@
-import type { HttpHandler } from '../../functions/api/types';
-import { serveApiReference } from '../api-reference';
-import { startHttpServer } from '../http-adapter';
-import type { Lifecycle } from './lifecycle';
-import { assertPortFree } from './ports';
+import type { HttpHandler } from '../../../functions/api/types';
+import type { Lifecycle } from '../lifecycle';
+import { assertPortFree } from '../ports';
+import { startHttpServer } from './adapter';
+import { serveApiReference } from './api-reference';
 
 const HTTP_HOST = '127.0.0.1';
 
