@@ -6,6 +6,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { buildApp } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EXPORT_BUCKET } from '../../functions/contract/exports';
+import { freePort } from '../../kit/free-port';
 import {
   localDynamoClient,
   type RunningDynamo,
@@ -14,7 +15,6 @@ import {
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 import { ensureBucket, localS3Client } from '../../local/services/s3/bucket';
 import { seedAccount, seedEntries, seedExecution } from '../support/exports';
-import { freePort } from '../support/free-port';
 
 const ENTRIES = 100_000;
 /**

@@ -1,7 +1,7 @@
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../../kit/free-port';
 import { startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
-import { freePort } from '../support/free-port';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -9,10 +9,10 @@ import { createOutboxDispatcher } from '../../functions/handlers/dispatcher/disp
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
+import { httpEvent } from '../../kit/http-event';
 import { startStreamPoller } from '../../local/stream-poller';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
 
 let client: DynamoDBClient;
 let tableName: string;

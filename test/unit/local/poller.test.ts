@@ -7,8 +7,8 @@ import {
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { judgeResponse, SqsPoller, type SqsPollerOptions } from '../../../local/poller';
-import { sqsEvent, sqsRecord } from '../../support/ledger-events';
 
 const QUEUE_URL = 'http://sqs.us-east-1.localhost:4566/000000000000/ledger-events';
 const QUEUE_ARN = 'arn:aws:sqs:us-east-1:000000000000:ledger-events';

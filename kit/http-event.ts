@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { HttpEvent } from '../../functions/api/types';
+import type { HttpEvent } from '../functions/api/types';
 
 export interface EventOptions {
   principal?: string;
