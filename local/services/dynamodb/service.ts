@@ -1,8 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
 import { localDynamoClient, startDynamoLocal, waitUntilDynamoAnswers } from './dynamodb-local';
-import { ensureLedgerTable } from './table';
+import { ensureLedgerTable, resolveStreamArn } from './table';
 
 export interface DynamoService {
   readonly endpoint: string;
@@ -10,6 +12,14 @@ export interface DynamoService {
   readonly external: boolean;
   /** Shared by every in-process service; destroyed at shutdown. */
   readonly client: DynamoDBClient;
+  /** The table's stream, read by every stream trigger (each with its own checkpoints). */
+  readonly stream: TableStream;
+}
+
+export interface TableStream {
+  readonly arn: string;
+  /** Shared by the stream triggers; destroyed at shutdown. */
+  readonly client: DynamoDBStreamsClient;
 }
 
 export interface DynamoServiceOptions {
@@ -20,7 +30,7 @@ export interface DynamoServiceOptions {
   readonly onCrash: (detail: string) => void;
 }
 
-/** DynamoDB Local in memory (or the given endpoint) with the ledger table in place. */
+/** DynamoDB Local in memory (or the given endpoint) with the ledger table and its stream. */
 export async function startDynamoService(
   lifecycle: Lifecycle,
   options: DynamoServiceOptions,
@@ -46,7 +56,10 @@ export async function startDynamoService(
   const client = localDynamoClient(endpoint);
   lifecycle.defer('DynamoDB client', () => client.destroy());
   await ensureLedgerTable(client, options.tableName);
-  return { endpoint, external, client };
+  const arn = await resolveStreamArn(client, options.tableName, lifecycle.signal);
+  const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
+  lifecycle.defer('DynamoDB Streams client', () => streams.destroy());
+  return { endpoint, external, client, stream: { arn, client: streams } };
 }
 
 function explainJavaFailure(error: unknown): Error {

@@ -78,3 +78,19 @@ async function ensureDueIndex(client: DynamoDBClient, tableName: string): Promis
     }),
   );
 }
+
+/** DescribeTable → the table's current stream; fails when streams are not enabled. */
+export async function resolveStreamArn(
+  client: DynamoDBClient,
+  tableName: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }), {
+    abortSignal: signal,
+  });
+  const arn = Table?.LatestStreamArn;
+  if (!arn || Table?.StreamSpecification?.StreamEnabled === false) {
+    throw new Error(`table ${tableName} has no stream; its stream consumers need one`);
+  }
+  return arn;
+}

@@ -8,13 +8,13 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqsPoller } from '../../../../../local/poller';
 import {
   localSqsClient,
   type RunningSqs,
   startSqsEmulator,
 } from '../../../../../local/services/sqs/fauxqs';
 import { ensureQueues, type LocalQueues } from '../../../../../local/services/sqs/queues';
+import { SqsPoller } from '../../../../../local/triggers/sqs-poller';
 
 /**
  * Runs against the real fauxqs, in this process on a random loopback port (no Java, well under

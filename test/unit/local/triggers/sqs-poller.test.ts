@@ -7,8 +7,7 @@ import {
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sqsEvent, sqsRecord } from '../../../kit/ledger-events';
-import { judgeResponse, SqsPoller, type SqsPollerOptions } from '../../../local/poller';
+import { SqsPoller, type SqsPollerOptions } from '../../../../local/triggers/sqs-poller';
 
 const QUEUE_URL = 'http://sqs.us-east-1.localhost:4566/000000000000/ledger-events';
 const QUEUE_ARN = 'arn:aws:sqs:us-east-1:000000000000:ledger-events';
@@ -308,25 +307,5 @@ describe('SQS poller (Lambda event source mapping stand-in)', () => {
     sqs.on(ReceiveMessageCommand).rejects(new Error('The specified queue does not exist.'));
 
     await expect(poller(async () => undefined).start()).rejects.toThrow(/does not exist/);
-  });
-});
-
-describe('judgeResponse', () => {
-  const event = sqsEvent(sqsRecord('{}', 'a'), sqsRecord('{}', 'b'));
-
-  it('lists the reported failures', () => {
-    const verdict = judgeResponse(
-      { batchItemFailures: [{ itemIdentifier: 'b' }, { itemIdentifier: 'b' }] },
-      event,
-    );
-
-    expect(verdict).toEqual({ ok: true, failed: new Set(['b']) });
-  });
-
-  it('fails the batch for an identifier of another batch', () => {
-    expect(judgeResponse({ batchItemFailures: [{ itemIdentifier: 'c' }] }, event)).toEqual({
-      ok: false,
-      reason: 'malformed response: itemIdentifier "c" is not in the batch',
-    });
   });
 });

@@ -1,11 +1,11 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_AWS } from '../../functions/contract/local-stack';
-import { type SqsBatchHandler, startSqsPoller } from '../poller';
-import type { Lifecycle } from './lifecycle';
-import type { QueueRef } from './sqs/queues';
-import type { SqsService } from './sqs/service';
+import type { Lifecycle } from '../services/lifecycle';
+import type { QueueRef } from '../services/sqs/queues';
+import { type SqsBatchHandler, SqsPoller } from './sqs-poller';
 
 export interface QueueTriggerOptions {
-  readonly sqs: SqsService;
+  readonly sqs: SQSClient;
   readonly queue: QueueRef;
   /** The SQS-triggered function, as local/functions.ts composes it. */
   readonly handler: SqsBatchHandler;
@@ -26,8 +26,8 @@ export async function startQueueTrigger(
   options: QueueTriggerOptions,
 ): Promise<void> {
   lifecycle.signal.throwIfAborted();
-  const poller = await startSqsPoller({
-    client: options.sqs.client,
+  const poller = new SqsPoller({
+    client: options.sqs,
     queueUrl: options.queue.url,
     queueArn: options.queue.arn,
     region: LOCAL_AWS.region,
@@ -36,5 +36,6 @@ export async function startQueueTrigger(
     ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
     log: options.log,
   });
+  await poller.start();
   lifecycle.defer(`SQS poller (${options.queue.name})`, () => poller.stop());
 }

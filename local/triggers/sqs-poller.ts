@@ -1,25 +1,25 @@
 import {
   DeleteMessageBatchCommand,
   type Message,
-  type MessageAttributeValue,
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import { describeError } from '../functions/domain/shared/log';
-import { sleep } from '../functions/domain/shared/retry';
-import { preview } from './preview';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { describeError } from '../../functions/domain/shared/log';
+import { sleep } from '../../functions/domain/shared/retry';
+import { type BatchHandler, invokeBatch } from './batch-response';
+import { toSqsRecord } from './sqs-records';
 
 /**
  * A stand-in for the Lambda SQS event source mapping with ReportBatchItemFailures: long-polls
- * a queue, hands each batch to the handler as a Lambda-shaped `SQSEvent`, deletes the records
- * the handler did not report as failed and leaves the others to become visible again (and,
- * after the queue's maxReceiveCount, to be moved to its DLQ by SQS itself).
- * A handler that throws or answers with a malformed response fails the whole batch.
+ * a queue, hands each batch to the handler as a Lambda-shaped `SQSEvent` (sqs-records.ts) and
+ * settles it `per-record` (batch-response.ts): deletes the records the handler did not report
+ * as failed and leaves the others to become visible again (and, after the queue's
+ * maxReceiveCount, to be moved to its DLQ by SQS itself).
  */
 
 /** Any Lambda SQS handler; the response is checked at run time as Lambda does. */
-export type SqsBatchHandler = (event: SQSEvent) => Promise<unknown>;
+export type SqsBatchHandler = BatchHandler<SQSEvent>;
 
 export interface SqsPollerOptions {
   readonly client: SQSClient;
@@ -49,10 +49,6 @@ export interface BatchSummary {
   /** Why the whole batch failed, when it did. */
   readonly batchFailure?: string;
 }
-
-export type BatchVerdict =
-  | { readonly ok: true; readonly failed: ReadonlySet<string> }
-  | { readonly ok: false; readonly reason: string };
 
 const DEFAULT_BATCH_SIZE = 10;
 const DEFAULT_WAIT_TIME_SECONDS = 1;
@@ -141,26 +137,22 @@ export class SqsPoller {
       Records: usable.map((m) => toSqsRecord(m, this.options.queueArn, this.options.region)),
     };
 
-    let verdict: BatchVerdict;
-    try {
-      verdict = judgeResponse(await this.options.handler(event), event);
-    } catch (error) {
-      verdict = { ok: false, reason: `handler threw: ${describeError(error)}` };
-    }
-
-    const toDelete = verdict.ok
-      ? event.Records.filter((r) => !verdict.failed.has(r.messageId))
-      : [];
-    const deleted = await this.delete(toDelete);
+    const { done, batchFailure } = await invokeBatch(
+      this.options.handler,
+      event,
+      event.Records.map((r) => r.messageId),
+      'per-record',
+    );
+    const deleted = await this.delete(done.flatMap((i) => event.Records[i] ?? []));
     const summary: BatchSummary = {
       received: messages.length,
       deleted,
       failed: messages.length - deleted,
-      ...(verdict.ok ? {} : { batchFailure: verdict.reason }),
+      ...(batchFailure === undefined ? {} : { batchFailure }),
     };
     this.log(
       `received ${summary.received}, deleted ${summary.deleted}, failed ${summary.failed} ` +
-        `(${Date.now() - started} ms)${verdict.ok ? '' : `; whole batch failed: ${verdict.reason}`}`,
+        `(${Date.now() - started} ms)${batchFailure === undefined ? '' : `; whole batch failed: ${batchFailure}`}`,
     );
     return summary;
   }
@@ -195,87 +187,4 @@ export class SqsPoller {
     }
     return deleted;
   }
-}
-
-/** Builds the poller and waits for its first receive (see `SqsPoller.start`). */
-export async function startSqsPoller(options: SqsPollerOptions): Promise<SqsPoller> {
-  const poller = new SqsPoller(options);
-  await poller.start();
-  return poller;
-}
-
-/** One SQS message as the Lambda event source mapping delivers it. */
-function toSqsRecord(message: Message, queueArn: string, region: string): SQSRecord {
-  const system = message.Attributes ?? {};
-  const attributes: SQSRecordAttributes = {
-    ...system,
-    ApproximateReceiveCount: system.ApproximateReceiveCount ?? '',
-    SentTimestamp: system.SentTimestamp ?? '',
-    SenderId: system.SenderId ?? '',
-    ApproximateFirstReceiveTimestamp: system.ApproximateFirstReceiveTimestamp ?? '',
-  };
-  const record: SQSRecord = {
-    messageId: message.MessageId ?? '',
-    receiptHandle: message.ReceiptHandle ?? '',
-    body: message.Body ?? '',
-    attributes,
-    messageAttributes: toLambdaAttributes(message.MessageAttributes),
-    md5OfBody: message.MD5OfBody ?? '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: queueArn,
-    awsRegion: region,
-  };
-  if (message.MD5OfMessageAttributes) {
-    record.md5OfMessageAttributes = message.MD5OfMessageAttributes;
-  }
-  return record;
-}
-
-/** SDK shape `{ DataType, StringValue, BinaryValue: Uint8Array }` → Lambda's camelCase shape. */
-function toLambdaAttributes(
-  attributes: Record<string, MessageAttributeValue> | undefined,
-): SQSMessageAttributes {
-  const result: SQSMessageAttributes = {};
-  for (const [name, value] of Object.entries(attributes ?? {})) {
-    result[name] = {
-      ...(value.StringValue === undefined ? {} : { stringValue: value.StringValue }),
-      ...(value.BinaryValue === undefined
-        ? {}
-        : { binaryValue: Buffer.from(value.BinaryValue).toString('base64') }),
-      stringListValues: [],
-      binaryListValues: [],
-      dataType: value.DataType ?? 'String',
-    };
-  }
-  return result;
-}
-
-/**
- * Reads a handler's answer the way Lambda reads ReportBatchItemFailures: no answer, or no or
- * an empty `batchItemFailures`, means every record succeeded; the listed ids failed; anything
- * else (not an object, not a list, an entry without a known `itemIdentifier`) fails the batch.
- */
-export function judgeResponse(response: unknown, event: SQSEvent): BatchVerdict {
-  if (response === undefined || response === null) return { ok: true, failed: new Set() };
-  if (typeof response !== 'object' || Array.isArray(response)) {
-    return { ok: false, reason: `malformed response: ${preview(response)}` };
-  }
-  const failures = (response as { batchItemFailures?: unknown }).batchItemFailures;
-  if (failures === undefined || failures === null) return { ok: true, failed: new Set() };
-  if (!Array.isArray(failures)) {
-    return { ok: false, reason: `malformed response: batchItemFailures is not a list` };
-  }
-  const ids = new Set(event.Records.map((r) => r.messageId));
-  const failed = new Set<string>();
-  for (const failure of failures as unknown[]) {
-    const id = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
-    if (typeof id !== 'string' || !ids.has(id)) {
-      return {
-        ok: false,
-        reason: `malformed response: itemIdentifier ${preview(id)} is not in the batch`,
-      };
-    }
-    failed.add(id);
-  }
-  return { ok: true, failed };
 }

@@ -1,4 +1,3 @@
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   type _Record,
   DescribeStreamCommand,
@@ -11,19 +10,13 @@ import {
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  judgeStreamResponse,
-  resolveStreamArn,
-  StreamPoller,
-  type StreamPollerOptions,
-  startStreamPoller,
-  toLambdaStreamRecord,
-} from '../../../local/stream-poller';
+import { Lifecycle } from '../../../../local/services/lifecycle';
+import { startStreamTrigger } from '../../../../local/triggers/stream';
+import { StreamPoller, type StreamPollerOptions } from '../../../../local/triggers/stream-poller';
 
 const STREAM_ARN =
   'arn:aws:dynamodb:ddblocal:000000000000:table/ledger/stream/2026-11-29T17:14:02.071';
 const streams = mockClient(DynamoDBStreamsClient);
-const dynamo = mockClient(DynamoDBClient);
 
 /**
  * An in-memory DynamoDB stream behind the mocked client: shards with records, closed or open,
@@ -160,116 +153,11 @@ let stream: FakeStream;
 
 beforeEach(() => {
   streams.reset();
-  dynamo.reset();
   stream = new FakeStream();
 });
 
 afterEach(() => {
   streams.reset();
-});
-
-describe('toLambdaStreamRecord', () => {
-  it('gives the Lambda DynamoDB Streams shape: seconds, base64 binary, the stream ARN and region', () => {
-    const record: _Record = {
-      eventID: 'e1',
-      eventName: 'INSERT',
-      eventVersion: '1.1',
-      eventSource: 'aws:dynamodb',
-      awsRegion: 'ddblocal',
-      dynamodb: {
-        ApproximateCreationDateTime: new Date('2026-11-29T17:14:59.900Z'),
-        Keys: { pk: { S: 'OUTBOX#1' }, sk: { S: 'OUTBOX' } },
-        NewImage: {
-          pk: { S: 'OUTBOX#1' },
-          n: { N: '12' },
-          ok: { BOOL: true },
-          none: { NULL: true },
-          bin: { B: new Uint8Array([1, 2, 255]) },
-          tags: { SS: ['a', 'b'] },
-          job: {
-            M: { taskId: { S: 't' }, list: { L: [{ N: '1' }, { BS: [new Uint8Array([0])] }] } },
-          },
-        },
-        SequenceNumber: '000000000000000000007',
-        SizeBytes: 99,
-        StreamViewType: 'NEW_IMAGE',
-      },
-    };
-
-    expect(toLambdaStreamRecord(record, STREAM_ARN, 'us-east-1')).toEqual({
-      eventID: 'e1',
-      eventName: 'INSERT',
-      eventVersion: '1.1',
-      eventSource: 'aws:dynamodb',
-      awsRegion: 'us-east-1',
-      eventSourceARN: STREAM_ARN,
-      dynamodb: {
-        ApproximateCreationDateTime: Math.floor(Date.parse('2026-11-29T17:14:59.900Z') / 1000),
-        Keys: { pk: { S: 'OUTBOX#1' }, sk: { S: 'OUTBOX' } },
-        NewImage: {
-          pk: { S: 'OUTBOX#1' },
-          n: { N: '12' },
-          ok: { BOOL: true },
-          none: { NULL: true },
-          bin: { B: 'AQL/' },
-          tags: { SS: ['a', 'b'] },
-          job: { M: { taskId: { S: 't' }, list: { L: [{ N: '1' }, { BS: ['AA=='] }] } } },
-        },
-        SequenceNumber: '000000000000000000007',
-        SizeBytes: 99,
-        StreamViewType: 'NEW_IMAGE',
-      },
-    });
-  });
-
-  it('keeps the identity of a TTL deletion', () => {
-    const record: _Record = {
-      eventName: 'REMOVE',
-      userIdentity: { Type: 'Service', PrincipalId: 'dynamodb.amazonaws.com' },
-      dynamodb: { Keys: { pk: { S: 'IDEM#1' } }, SequenceNumber: '9' },
-    };
-
-    expect(toLambdaStreamRecord(record, STREAM_ARN, 'us-east-1')).toMatchObject({
-      eventName: 'REMOVE',
-      userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
-      dynamodb: { Keys: { pk: { S: 'IDEM#1' } }, SequenceNumber: '9' },
-    });
-  });
-});
-
-describe('judgeStreamResponse', () => {
-  const event: DynamoDBStreamEvent = {
-    Records: ['1', '2', '3'].map((s) => ({ dynamodb: { SequenceNumber: s } })),
-  };
-
-  it('reads no answer or an empty list as success', () => {
-    expect(judgeStreamResponse(undefined, event)).toEqual({ ok: true, firstFailed: undefined });
-    expect(judgeStreamResponse({ batchItemFailures: [] }, event)).toEqual({
-      ok: true,
-      firstFailed: undefined,
-    });
-  });
-
-  it('retries from the lowest failed sequence number', () => {
-    expect(
-      judgeStreamResponse(
-        { batchItemFailures: [{ itemIdentifier: '3' }, { itemIdentifier: '2' }] },
-        event,
-      ),
-    ).toEqual({ ok: true, firstFailed: 1 });
-  });
-
-  it('fails the whole batch on an unknown identifier or a malformed answer', () => {
-    for (const answer of [
-      { batchItemFailures: [{ itemIdentifier: '' }] },
-      { batchItemFailures: [{ itemIdentifier: '42' }] },
-      { batchItemFailures: 'nope' },
-      'ok',
-      [],
-    ]) {
-      expect(judgeStreamResponse(answer, event)).toMatchObject({ ok: false });
-    }
-  });
 });
 
 describe('StreamPoller', () => {
@@ -507,34 +395,75 @@ describe('StreamPoller', () => {
   });
 });
 
-describe('resolveStreamArn / startStreamPoller', () => {
-  it('finds the stream with DescribeTable and starts from it', async () => {
-    dynamo.on(DescribeTableCommand).resolves({
-      Table: { LatestStreamArn: STREAM_ARN, StreamSpecification: { StreamEnabled: true } },
-    });
-    stream.shard('s-1').install();
-    const { handler } = recorder();
+describe('startStreamTrigger (how npm start starts a stream consumer)', () => {
+  const tableStream = () => ({
+    arn: STREAM_ARN,
+    client: new DynamoDBStreamsClient({ region: 'us-east-1' }),
+  });
+  const tuning = { idleDelayMs: 1, retryBackoffMs: 1, maxBackoffMs: 1, describeIntervalMs: 0 };
 
-    const p = await startStreamPoller({
-      dynamo: new DynamoDBClient({ region: 'us-east-1' }),
-      tableName: 'ledger',
-      client: new DynamoDBStreamsClient({ region: 'us-east-1' }),
-      region: 'us-east-1',
+  it('reads the stream from its ARN in the background until the lifecycle stops it', async () => {
+    stream.shard('s-1').install();
+    const written = stream.put('s-1', 2);
+    const { handler, sequences } = recorder();
+    const stops: string[] = [];
+    const lifecycle = new Lifecycle((line) => stops.push(line));
+
+    await startStreamTrigger(lifecycle, {
+      name: 'outbox dispatcher',
+      stream: tableStream(),
       handler,
-      idleDelayMs: 1,
+      log: () => {},
+      tuning,
     });
-    await p.stop();
 
     expect(streams.commandCalls(DescribeStreamCommand)[0]?.args[0].input).toEqual({
       StreamArn: STREAM_ARN,
     });
+    await expect.poll(() => sequences().flat()).toEqual(written);
+    await lifecycle.stopAll();
+    expect(stops).toEqual(['stopped stream poller (outbox dispatcher)']);
+    const calls = streams.calls().length;
+    stream.put('s-1', 1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(streams.calls().length).toBe(calls);
   });
 
-  it('fails with a readable error when the table has no stream', async () => {
-    dynamo.on(DescribeTableCommand).resolves({ Table: { TableName: 'ledger' } });
+  it('gives each consumer of the stream its own checkpoint per shard', async () => {
+    stream.shard('s-1').shard('s-2').install();
+    const one = stream.put('s-1', 3);
+    const two = stream.put('s-2', 2);
+    // The first consumer never gets past the second record of s-1; the other is not held back.
+    const stuck = recorder((event) =>
+      event.Records.some((r) => r.dynamodb?.SequenceNumber === one[1])
+        ? { batchItemFailures: [{ itemIdentifier: one[1] }] }
+        : undefined,
+    );
+    const other = recorder();
+    const lifecycle = new Lifecycle();
+    const consumer = (name: string, handler: StreamPollerOptions['handler']) =>
+      startStreamTrigger(lifecycle, {
+        name,
+        stream: tableStream(),
+        handler,
+        log: () => {},
+        tuning,
+      });
 
-    await expect(
-      resolveStreamArn(new DynamoDBClient({ region: 'us-east-1' }), 'ledger'),
-    ).rejects.toThrow('table ledger has no stream');
+    await consumer('dispatcher', stuck.handler);
+    await consumer('projector', other.handler);
+    await expect.poll(() => other.sequences().flat().sort()).toEqual([...one, ...two].sort());
+    await expect.poll(() => stuck.events.length).toBeGreaterThan(3);
+    await lifecycle.stopAll();
+
+    // The other consumer got every record once; the stuck one checkpointed the record before
+    // the failure, retries from the failed one with the rest of its batch, and read s-2 once.
+    expect(other.sequences().flat()).toHaveLength(5);
+    const batches = stuck.sequences();
+    expect(batches[0]).toEqual(one);
+    expect(batches.filter((b) => b[0] === one[0])).toHaveLength(1);
+    expect(batches.filter((b) => b[0] === one[1]).length).toBeGreaterThan(1);
+    expect(batches.filter((b) => b[0] === two[0])).toEqual([two]);
+    for (const batch of batches) expect([one, one.slice(1), two]).toContainEqual(batch);
   });
 });
