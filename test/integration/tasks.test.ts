@@ -6,6 +6,7 @@ import type { HttpHandler } from '../../functions/api/types';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
+import { httpEvent } from '../../kit/http-event';
 import {
   APP,
   callbackBody,
@@ -16,7 +17,6 @@ import {
 } from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
 
 let client: DynamoDBClient;
 let tableName: string;

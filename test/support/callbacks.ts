@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signCallback } from '../../functions/domain/callbacks/signature';
-import { type EventOptions, httpEvent } from './http-event';
+import { type EventOptions, httpEvent } from '../../kit/http-event';
 
 export const APP = 'export-worker';
 export const SECRET = 'test-secret-0123456789';

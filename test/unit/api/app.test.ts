@@ -11,8 +11,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../functions/api/request';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
-import { httpEvent } from '../../support/http-event';
 
 const ddb = mockClient(DynamoDBClient);
 const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };

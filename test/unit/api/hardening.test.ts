@@ -17,9 +17,9 @@ import { secretsManagerCallbackSecrets } from '../../../functions/aws/secrets-ma
 import type { CallbackSecrets } from '../../../functions/domain/callbacks/port';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { httpEvent } from '../../../kit/http-event';
 import { callbackBody, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
-import { httpEvent } from '../../support/http-event';
 
 /** The HTTP edge hardening of docs/contract.md §2–§7: Unicode, UUID case, consistent reads, identity, secrets. */
 const ddb = mockClient(DynamoDBClient);

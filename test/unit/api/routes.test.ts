@@ -4,8 +4,8 @@ import { expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../functions/api/openapi';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
-import { httpEvent } from '../../support/http-event';
 
 mockClient(DynamoDBClient);
 const app = composeHttpHandler({

@@ -17,10 +17,10 @@ import type { Log } from '../../../functions/domain/shared/log';
 import { createEventsConsumer } from '../../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { httpEvent } from '../../../kit/http-event';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
-import { httpEvent } from '../../support/http-event';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
 import { recordingMetrics } from '../../support/metrics';
 
 function recordingLog() {

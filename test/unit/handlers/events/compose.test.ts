@@ -8,8 +8,8 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, expect, it } from 'vitest';
 import { composeEventsHandler } from '../../../../functions/handlers/events/compose';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { testConfig } from '../../../support/config';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
 import { recordingMetrics } from '../../../support/metrics';
 
 const ddb = mockClient(DynamoDBClient);

@@ -8,7 +8,7 @@ import type {
 import { EventService } from '../../../../functions/domain/events/service';
 import type { Log } from '../../../../functions/domain/shared/log';
 import { createEventsConsumer, lanesOf } from '../../../../functions/handlers/events/consumer';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 
 const A = '44444444-4444-4444-8444-444444444444';
 const B = '55555555-5555-4555-8555-555555555555';

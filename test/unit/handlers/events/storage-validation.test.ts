@@ -5,7 +5,7 @@ import { EventService } from '../../../../functions/domain/events/service';
 import { METRICS } from '../../../../functions/domain/shared/metrics';
 import { storageError } from '../../../../functions/dynamodb/table/sdk-errors';
 import { createEventsConsumer } from '../../../../functions/handlers/events/consumer';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { recordingMetrics } from '../../../support/metrics';
 
 /**

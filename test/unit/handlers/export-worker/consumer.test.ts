@@ -6,7 +6,7 @@ import type {
   RunOptions,
 } from '../../../../functions/domain/exports/worker';
 import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
-import { sqsRecord } from '../../../support/ledger-events';
+import { sqsRecord } from '../../../../kit/ledger-events';
 import { recordingMetrics } from '../../../support/metrics';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
