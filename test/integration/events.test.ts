@@ -7,7 +7,7 @@ import { httpResponses } from '../../functions/api/problems';
 import { LedgerService } from '../../functions/domain/accounts/service';
 import type { DeadLetter, EventLedgerPort } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
-import type { Log } from '../../functions/domain/shared/log';
+import { silentLog } from '../../functions/domain/shared/log';
 import { createLedgerStore } from '../../functions/dynamodb/accounts/store';
 import { createEventStore } from '../../functions/dynamodb/events/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
@@ -26,8 +26,6 @@ let drop: () => Promise<void>;
 let now: Date;
 let deadLetters: DeadLetter[];
 let ledger: LedgerService;
-const silent: Log = { info: () => {}, warn: () => {}, error: () => {} };
-
 function consumer(port?: EventLedgerPort): EventsHandler {
   return createEventsConsumer({
     events: new EventService(port ?? createEventStore({ client, tableName }), {
@@ -35,7 +33,7 @@ function consumer(port?: EventLedgerPort): EventsHandler {
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
     clock: () => now,
-    log: silent,
+    log: silentLog,
   });
 }
 
@@ -254,7 +252,7 @@ describe('partial batches and poison', () => {
           throw new Error('DLQ unreachable');
         },
       },
-      log: silent,
+      log: silentLog,
     });
     const res = await handle(sqsEvent(sqsRecord('not json', 'lost-dlq')));
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'lost-dlq' }]);

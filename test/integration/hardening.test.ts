@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '../../functions/api/types';
 import type { DeadLetter } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
+import { silentLog } from '../../functions/domain/shared/log';
 import { inboxItem } from '../../functions/dynamodb/events/items';
 import { createEventStore } from '../../functions/dynamodb/events/store';
 import { keys } from '../../functions/dynamodb/table/keys';
@@ -28,8 +29,6 @@ let drop: () => Promise<void>;
 let app: HttpHandler;
 let consumer: EventsHandler;
 let deadLetters: DeadLetter[];
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   const config = testConfig({ tableName, exportFee: 1, callbackApplicationId: APP });
@@ -37,14 +36,14 @@ beforeAll(async () => {
     dynamo: client,
     config,
     callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
-    log: silent,
+    log: silentLog,
   });
   consumer = createEventsConsumer({
     events: new EventService(createEventStore({ client, tableName }), {
       inboxRetentionSeconds: 3600,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
-    log: silent,
+    log: silentLog,
   });
 });
 afterAll(() => drop());

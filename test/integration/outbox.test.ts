@@ -4,6 +4,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import type { ExportJob } from '../../functions/domain/exports/model';
+import { silentLog } from '../../functions/domain/shared/log';
 import { createOutboxStore } from '../../functions/dynamodb/exports/outbox-store';
 import { createOutboxDispatcher } from '../../functions/handlers/dispatcher/dispatcher';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
@@ -17,8 +18,6 @@ import { httpEvent } from '../support/http-event';
 let client: DynamoDBClient;
 let tableName: string;
 let drop: () => Promise<void>;
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
 });
@@ -39,7 +38,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
     dynamo: client,
     config: testConfig({ tableName }),
     callbackSecrets: staticCallbackSecrets('{}'),
-    log: silent,
+    log: silentLog,
   });
   const post = (path: string, key: string, body: unknown) =>
     app(httpEvent('POST', path, { principal: 'ops', idempotencyKey: key, body }));
@@ -72,7 +71,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
       },
     },
     outbox: createOutboxStore({ client, tableName }),
-    log: silent,
+    log: silentLog,
   });
   const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: inject('dynamoEndpoint') });
   const poller = await startStreamPoller({

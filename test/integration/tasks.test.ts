@@ -3,6 +3,7 @@ import { type DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '../../functions/api/types';
+import { silentLog } from '../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
@@ -24,8 +25,6 @@ let drop: () => Promise<void>;
 let app: HttpHandler;
 const FEE = 100;
 const OTHER_SECRET = 'other-app-secret-0123456789';
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   app = composeHttpHandler({
@@ -34,7 +33,7 @@ beforeAll(async () => {
     callbackSecrets: staticCallbackSecrets(
       JSON.stringify({ [APP]: [SECRET, NEXT_SECRET], 'other-app': [OTHER_SECRET] }),
     ),
-    log: silent,
+    log: silentLog,
   });
 });
 afterAll(() => drop());

@@ -5,6 +5,7 @@
 
 import { createS3ObjectSink } from '../../functions/aws/s3-object-sink';
 import { ExportWorker } from '../../functions/domain/exports/worker';
+import { silentLog } from '../../functions/domain/shared/log';
 import { createExportRunStore } from '../../functions/dynamodb/exports/run-store';
 import { localDynamoClient } from '../../local/dynamodb';
 import { localS3Client } from '../../local/s3';
@@ -39,7 +40,7 @@ const worker = new ExportWorker({
   runs: measuredRuns,
   objects: createS3ObjectSink({ client: localS3Client(env('S3_ENDPOINT')), bucket: env('BUCKET') }),
   reporter: { report: async () => 'applied' },
-  log: { info: () => {}, warn: () => {}, error: () => {} },
+  log: silentLog,
 });
 
 gc();

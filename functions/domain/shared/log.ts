@@ -17,6 +17,9 @@ export const consoleLog: Log = {
   error: (message, fields) => console.error(line('ERROR', message, fields)),
 };
 
+/** Drops every line: for tests and benchmarks that read outcomes, not logs (beside `noMetrics`). */
+export const silentLog: Log = { info: () => {}, warn: () => {}, error: () => {} };
+
 /** What an error may show in a log: its name and message, never a secret-bearing payload. */
 export function errorFields(error: unknown): LogFields {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;

@@ -5,11 +5,11 @@ import type {
   ExportWorker,
   RunOptions,
 } from '../../../../functions/domain/exports/worker';
+import { silentLog } from '../../../../functions/domain/shared/log';
 import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
+import { recordingMetrics } from '../../../support/fakes/metrics';
 import { sqsRecord } from '../../../support/ledger-events';
-import { recordingMetrics } from '../../../support/metrics';
 
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const job = (executionId: string) => ({
   taskId: '11111111-1111-4111-8111-111111111111',
   executionId,
@@ -56,7 +56,7 @@ describe('export-jobs consumer', () => {
     const handler = createExportJobsConsumer({
       worker: fake.worker,
       leaseMs: () => 42_000,
-      log: silent,
+      log: silentLog,
       metrics,
     });
     const records = [
@@ -82,7 +82,7 @@ describe('export-jobs consumer', () => {
     const handler = createExportJobsConsumer({
       worker: fake.worker,
       leaseMs: () => 1,
-      log: silent,
+      log: silentLog,
     });
     await handler({ Records: [withReceives(sqsRecord(job(OK)), receives)] });
     expect(fake.runs[0]?.options.finalAttempt).toBe(finalAttempt);
@@ -95,7 +95,7 @@ describe('export-jobs consumer', () => {
       const handler = createExportJobsConsumer({
         worker: fake.worker,
         leaseMs: () => 1,
-        log: silent,
+        log: silentLog,
       });
       const response = await handler({ Records: [sqsRecord(body, 'bad')] });
       expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);
