@@ -7,6 +7,7 @@
  * the sweeper of due holds and execution deadlines. `ready` is printed after that.
  * Each function is composed in local/functions.ts and started here behind its trigger.
  */
+import { describeError } from '../functions/domain/shared/log';
 import { banner } from './banner';
 import {
   EXPORT_JOB_VISIBILITY_SECONDS,
@@ -198,15 +199,9 @@ async function main(): Promise<void> {
     await startup;
   } catch (error) {
     if (exiting) return; // interrupted while starting: shutdown is already under way
-    err(`npm start failed: ${describeFailure(error)}`);
+    err(`npm start failed: ${describeError(error)}`);
     await shutdown(1, 'startup failed');
   }
-}
-
-function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `\n  caused by: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }
 
 void main();
