@@ -6,6 +6,7 @@ import type { HttpHandler } from '../../functions/api/types';
 import type { DeadLetter } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
 import { silentLog } from '../../functions/domain/shared/log';
+import { epochSeconds } from '../../functions/domain/shared/time';
 import { inboxItem } from '../../functions/dynamodb/events/items';
 import { createEventStore } from '../../functions/dynamodb/events/store';
 import { keys } from '../../functions/dynamodb/table/keys';
@@ -148,7 +149,7 @@ describe('the inbox keeps a hash of each event', () => {
   it('counts an inbox record written before the hash existed as a duplicate', async () => {
     const accountId = await newAccount();
     const event = ledgerEvent({ id: 'legacy', subject: accountId, source: 'urn:legacy' });
-    const nowSeconds = Math.floor(Date.now() / 1000);
+    const nowSeconds = epochSeconds();
     // The inbox record as written before the hash existed: no contentHash.
     const { Put } = inboxItem(tableName, {
       source: 'urn:legacy',

@@ -6,6 +6,7 @@ import type { HttpHandler } from '../../functions/api/types';
 import { formatPublicKey } from '../../functions/domain/callbacks/keys';
 import { signStandardWebhook } from '../../functions/domain/callbacks/standard-webhooks';
 import { silentLog } from '../../functions/domain/shared/log';
+import { epochSeconds } from '../../functions/domain/shared/time';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
@@ -40,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => drop());
 
-const now = () => Math.floor(Date.now() / 1000);
+const now = () => epochSeconds();
 
 async function newExecution() {
   const principal = { principal: 'alice' };

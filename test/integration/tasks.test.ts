@@ -4,6 +4,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '../../functions/api/types';
 import { silentLog } from '../../functions/domain/shared/log';
+import { epochSeconds } from '../../functions/domain/shared/time';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
@@ -330,7 +331,7 @@ describe('callback ordering (docs/contract.md §7)', () => {
 });
 
 describe('callback security', () => {
-  const now = () => Math.floor(Date.now() / 1000);
+  const now = () => epochSeconds();
 
   it.each<[string, (body: string) => ReturnType<typeof signedCallback>, string]>([
     [
@@ -449,7 +450,7 @@ describe('callback validation (each rule of docs/contract.md §7)', () => {
   it('checks the signature before parsing: garbage with a bad signature is 401, not 400', async () => {
     const res = await app(
       signedCallback('{not json', {
-        header: `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+        header: `t=${epochSeconds()},v1=${'0'.repeat(64)}`,
       }),
     );
     expect(res.statusCode).toBe(401);

@@ -3,6 +3,7 @@ import type { EntryGuard } from '../accounts/port';
 import { explainPostingRejection } from '../accounts/rejections';
 import { type DomainError, NotFoundError } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
+import { epochSeconds } from '../shared/time';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
 import type { EventLedgerPort, InboxClaim, SequenceWrite } from './port';
@@ -55,7 +56,7 @@ export class EventService {
   }
 
   async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
-    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const nowSeconds = epochSeconds(now);
     const claim: InboxClaim = {
       source: event.source,
       id: event.id,

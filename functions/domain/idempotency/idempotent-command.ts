@@ -1,4 +1,5 @@
 import { type DomainError, IdempotencyKeyReusedError, LedgerRejection } from '../shared/errors';
+import { epochSeconds } from '../shared/time';
 import { idempotencyScopeId, type Json, requestFingerprint } from './fingerprint';
 import type { IdempotencyRecord } from './model';
 import type { OperationId } from './operations';
@@ -63,7 +64,7 @@ export class IdempotentCommands {
 
   /** The claim a first request writes together with its effect. */
   claim(ctx: CommandContext, request: ClaimRequest): IdempotencyClaim {
-    const nowSeconds = Math.floor(ctx.now.getTime() / 1000);
+    const nowSeconds = epochSeconds(ctx.now);
     return {
       scopeId: idempotencyScopeId(ctx.principal, request.operation, ctx.idempotencyKey),
       fingerprint: requestFingerprint(request.operation, request.pathParameters, request.rawBody),

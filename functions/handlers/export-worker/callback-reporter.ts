@@ -3,6 +3,7 @@ import { applicationOfCallbackPath } from '../../contract/names';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import { signCallback } from '../../domain/callbacks/signature';
 import type { ExecutionReporter, ExecutionUpdate } from '../../domain/exports/port';
+import { epochSeconds } from '../../domain/shared/time';
 
 /** `source` and `type` of the CloudEvents the export worker sends (docs/contract.md §7, §12). */
 export const WORKER_EVENT_SOURCE = 'urn:idempotent-ledger:export-worker';
@@ -80,7 +81,7 @@ export function createCallbackReporter(options: CallbackReporterOptions): Execut
       let last: unknown;
       for (let attempt = 1; attempt <= attempts; attempt++) {
         if (attempt > 1) await pause(250 * 2 ** (attempt - 2));
-        const t = Math.floor(clock().getTime() / 1000);
+        const t = epochSeconds(clock());
         try {
           const response = await send(`${options.apiUrl}${update.job.callbackPath}`, {
             method: 'POST',

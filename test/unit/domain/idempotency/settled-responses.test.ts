@@ -6,12 +6,12 @@ import {
   SettledResponseCache,
   withSettledResponses,
 } from '../../../../functions/domain/idempotency/settled-responses';
+import { epochSeconds } from '../../../../functions/domain/shared/time';
 import { fakeLedgerPort } from '../../../support/fakes/accounts';
 
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
-const seconds = (ms: number) => Math.floor(ms / 1000);
 
-const record = (body = '{"id":"e1"}', expiresAt = seconds(T0) + 60): IdempotencyRecord => ({
+const record = (body = '{"id":"e1"}', expiresAt = epochSeconds(T0) + 60): IdempotencyRecord => ({
   fingerprint: 'f1',
   statusCode: 201,
   body,
@@ -38,7 +38,7 @@ describe('SettledResponseCache', () => {
 
   it('does not keep a record that has already expired', () => {
     const cache = new SettledResponseCache();
-    cache.remember('k', record('{}', seconds(T0)));
+    cache.remember('k', record('{}', epochSeconds(T0)));
     expect(cache.size).toBe(0);
   });
 
@@ -48,7 +48,7 @@ describe('SettledResponseCache', () => {
     cache.remember('k', record('{"second":true}'));
     expect(cache.get('k')?.body).toBe('{"first":true}');
     vi.advanceTimersByTime(60_000);
-    cache.remember('k', record('{"after":true}', seconds(T0) + 120));
+    cache.remember('k', record('{"after":true}', epochSeconds(T0) + 120));
     expect(cache.get('k')?.body).toBe('{"after":true}');
   });
 
@@ -81,8 +81,8 @@ describe('withSettledResponses', () => {
   const claim = (fingerprint = 'f1'): IdempotencyClaim => ({
     scopeId: 'scope',
     fingerprint,
-    nowSeconds: seconds(Date.now()),
-    expiresAt: seconds(T0) + 60,
+    nowSeconds: epochSeconds(Date.now()),
+    expiresAt: epochSeconds(T0) + 60,
     response: { statusCode: 201, body: '{"id":"e1"}' },
   });
 
@@ -101,7 +101,7 @@ describe('withSettledResponses', () => {
         fingerprint: 'f1',
         statusCode: 201,
         body: '{"id":"e1"}',
-        expiresAt: seconds(T0) + 60,
+        expiresAt: epochSeconds(T0) + 60,
       },
     });
     expect(port.postEntry).toHaveBeenCalledTimes(1);
