@@ -18,6 +18,7 @@ import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { httpEvent } from '../support/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../support/ledger-events';
+import { quietRuntime } from '../support/runtime';
 
 /**
  * Hardening against DynamoDB Local (docs/contract.md §5–§7, §13): key byte limits are checked
@@ -40,11 +41,12 @@ beforeAll(async () => {
     log: silentLog,
   });
   consumer = createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(createEventStore({ client, tableName }), {
+      newId: randomUUID,
       inboxRetentionSeconds: 3600,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
-    log: silentLog,
   });
 });
 afterAll(() => drop());

@@ -14,6 +14,7 @@ import { startStreamPoller } from '../../local/stream-poller';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { httpEvent } from '../support/http-event';
+import { quietRuntime } from '../support/runtime';
 
 let client: DynamoDBClient;
 let tableName: string;
@@ -64,6 +65,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
   const delivered: ExportJob[] = [];
   let crashes = 1;
   const dispatcher = createOutboxDispatcher({
+    ...quietRuntime(),
     jobs: {
       send: async (job) => {
         if (crashes-- > 0) throw new Error('process died between commit and send');
@@ -71,7 +73,6 @@ it('delivers every execution to export-jobs although the first send crashed afte
       },
     },
     outbox: createOutboxStore({ client, tableName }),
-    log: silentLog,
   });
   const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: inject('dynamoEndpoint') });
   const poller = await startStreamPoller({

@@ -12,6 +12,7 @@ import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { ledgerApi } from '../support/ledger-api';
 import { type EventSpec, ledgerEvent, sqsEvent, sqsRecord } from '../support/ledger-events';
+import { quietRuntime } from '../support/runtime';
 
 /** ledger.transfer.v1 through the real consumer on DynamoDB Local (docs/contract.md §6, §10). */
 
@@ -32,11 +33,12 @@ beforeAll(async () => {
     }),
   );
   consume = createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(createEventStore({ client, tableName }), {
+      newId: randomUUID,
       inboxRetentionSeconds: 3600,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
-    log: silentLog,
   });
 });
 afterAll(() => drop());

@@ -5,10 +5,10 @@
 
 import { createS3ObjectSink } from '../../functions/aws/s3-object-sink';
 import { ExportWorker } from '../../functions/domain/exports/worker';
-import { silentLog } from '../../functions/domain/shared/log';
 import { createExportRunStore } from '../../functions/dynamodb/exports/run-store';
 import { localDynamoClient } from '../../local/dynamodb';
 import { localS3Client } from '../../local/s3';
+import { quietRuntime } from './runtime';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -37,10 +37,10 @@ const measuredRuns: typeof store = {
 };
 
 const worker = new ExportWorker({
+  ...quietRuntime(),
   runs: measuredRuns,
   objects: createS3ObjectSink({ client: localS3Client(env('S3_ENDPOINT')), bucket: env('BUCKET') }),
   reporter: { report: async () => 'applied' },
-  log: silentLog,
 });
 
 gc();

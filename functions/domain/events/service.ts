@@ -41,7 +41,8 @@ export type EventOutcome =
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
 export interface EventServiceOptions extends OptimisticRetryOptions {
   readonly inboxRetentionSeconds: number;
-  readonly newId?: () => string;
+  /** Ids of the entries and transfers events create. */
+  readonly newId: () => string;
 }
 
 /** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
@@ -52,7 +53,7 @@ export class EventService {
     private readonly port: EventLedgerPort,
     private readonly options: EventServiceOptions,
   ) {
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.newId = options.newId;
   }
 
   async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {

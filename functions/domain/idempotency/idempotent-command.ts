@@ -34,8 +34,8 @@ export interface CommandServiceOptions {
   readonly idempotencyRetentionSeconds: number;
   /** Renders the responses idempotency records store (the transport's format). */
   readonly responses: ResponsePresenter;
-  /** Ids of the resources commands create. @default crypto.randomUUID */
-  readonly newId?: () => string;
+  /** Ids of the resources commands create. */
+  readonly newId: () => string;
 }
 
 /** The two results every command write shares; anything else is a rejection to explain. */
@@ -59,7 +59,7 @@ export class IdempotentCommands {
   ) {
     this.responses = options.responses;
     this.retentionSeconds = options.idempotencyRetentionSeconds;
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.newId = options.newId;
   }
 
   /** The claim a first request writes together with its effect. */

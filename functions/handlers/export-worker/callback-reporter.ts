@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { applicationOfCallbackPath } from '../../contract/names';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import { signCallback } from '../../domain/callbacks/signature';
@@ -57,8 +56,8 @@ export interface CallbackReporterOptions {
   /** Per request. @default 10 000 */
   readonly timeoutMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
-  readonly clock?: () => Date;
-  readonly newId?: () => string;
+  readonly clock: () => Date;
+  readonly newId: () => string;
 }
 
 /**
@@ -70,8 +69,7 @@ export function createCallbackReporter(options: CallbackReporterOptions): Execut
   const send = options.fetch ?? fetch;
   const attempts = options.attempts ?? 4;
   const pause = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  const clock = options.clock ?? (() => new Date());
-  const newId = options.newId ?? randomUUID;
+  const { clock, newId } = options;
 
   return {
     async report(update) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   DynamoDBClient,
   TransactionCanceledException,
@@ -28,6 +29,7 @@ import { recordingMetrics } from '../../support/fakes/metrics';
 import { fakeTransferPort } from '../../support/fakes/transfers';
 import { httpEvent } from '../../support/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
+import { quietRuntime } from '../../support/runtime';
 
 /** The ports an HTTP test of callbacks never reaches. */
 const otherPorts = () => ({
@@ -175,6 +177,7 @@ describe('callback outcome telemetry', () => {
       applyCallback: async () => write,
     });
     const app = createHttpApp({
+      ...quietRuntime(),
       ...otherPorts(),
       callbacks,
       callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
@@ -192,6 +195,7 @@ describe('callback outcome telemetry', () => {
     const log = recordingLog();
     const { lines } = log;
     const app = createHttpApp({
+      ...quietRuntime(),
       ...otherPorts(),
       callbacks: fakeCallbackPort({
         findExecution: async () => ({ execution, task: task(executionId) }),
@@ -219,6 +223,7 @@ describe('ledger event telemetry', () => {
     const log = recordingLog();
     const { lines } = log;
     const handle = createEventsConsumer({
+      ...quietRuntime(),
       events: new EventService(
         fakeEventLedgerPort({
           applyEvent: async () =>
@@ -226,7 +231,7 @@ describe('ledger event telemetry', () => {
               ? { kind: 'account_rejected', account: undefined }
               : { kind: write },
         }),
-        { inboxRetentionSeconds: 60 },
+        { newId: randomUUID, inboxRetentionSeconds: 60 },
       ),
       deadLetters: fakeDeadLetters(),
       metrics,

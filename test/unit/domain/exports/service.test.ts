@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
 import { CallbackService } from '../../../../functions/domain/callbacks/service';
@@ -37,6 +38,7 @@ const service = (p: TaskPort) =>
     responses: httpResponses,
     executionTimeoutSeconds: 900,
     maxReruns: 3,
+    newId: randomUUID,
   });
 
 describe('reruns', () => {

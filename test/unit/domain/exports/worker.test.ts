@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   AbortMultipartUploadCommand,
   PutObjectCommand,
@@ -11,10 +11,10 @@ import { createS3ObjectSink } from '../../../../functions/aws/s3-object-sink';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import type { ExportRunPort } from '../../../../functions/domain/exports/port';
 import { ExportWorker } from '../../../../functions/domain/exports/worker';
-import { silentLog } from '../../../../functions/domain/shared/log';
 import { createCallbackReporter } from '../../../../functions/handlers/export-worker/callback-reporter';
 import { EXPORT_JOB, exportAppSecrets } from '../../../support/export-job';
 import { fakeExportRunPort } from '../../../support/fakes/exports';
+import { quietRuntime } from '../../../support/runtime';
 
 const START = new Date('2026-03-01T10:00:00.000Z');
 const job = EXPORT_JOB;
@@ -45,6 +45,7 @@ function fakeCallbacks(outcomes: Record<string, string> = {}) {
 function workerWith(runs: ExportRunPort, api: ReturnType<typeof fakeCallbacks>) {
   let tick = 0;
   return new ExportWorker({
+    ...quietRuntime(),
     runs,
     objects: createS3ObjectSink({ client: new S3Client({ region: 'eu-west-1' }), bucket: 'b' }),
     reporter: createCallbackReporter({
@@ -52,11 +53,12 @@ function workerWith(runs: ExportRunPort, api: ReturnType<typeof fakeCallbacks>) 
       secrets: exportAppSecrets(),
       fetch: api.fetch,
       sleep: async () => {},
+      clock: () => new Date(),
+      newId: randomUUID,
     }),
     // Each reading of the clock is 5 s later: every page is due a progress report.
     clock: () => new Date(START.getTime() + 5_000 * tick++),
     progressIntervalMs: 1_000,
-    log: silentLog,
   });
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
 import type { AccountRecord } from '../../../../functions/domain/accounts/model';
@@ -160,7 +161,7 @@ describe('EventService: ledger.transfer.v1', () => {
       applyTransfer: async () => result,
     });
   const events = (port: EventLedgerPort) =>
-    new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} });
+    new EventService(port, { newId: randomUUID, inboxRetentionSeconds: 60, sleep: async () => {} });
 
   it("writes the transfer as the source owner's, with the source's sequence", async () => {
     const port = eventPort({ kind: 'committed' });

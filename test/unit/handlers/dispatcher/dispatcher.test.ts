@@ -2,11 +2,11 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../../../functions/domain/exports/model';
-import { silentLog } from '../../../../functions/domain/shared/log';
 import { createOutboxDispatcher } from '../../../../functions/handlers/dispatcher/dispatcher';
 import { exportJob } from '../../../support/export-job';
 import { fakeExportJobQueue, fakeOutboxMarks } from '../../../support/fakes/exports';
 import { recordingMetrics } from '../../../support/fakes/metrics';
+import { quietRuntime } from '../../../support/runtime';
 
 const job = () => exportJob();
 
@@ -38,6 +38,7 @@ function harness(failSends = 0) {
   let failures = failSends;
   const marks: string[] = [];
   const dispatch = createOutboxDispatcher({
+    ...quietRuntime(),
     jobs: fakeExportJobQueue({
       send: async (j) => {
         if (failures-- > 0) throw new Error('crash between commit and send');
@@ -47,7 +48,6 @@ function harness(failSends = 0) {
     outbox: fakeOutboxMarks({
       markDispatched: async (executionId) => void marks.push(executionId),
     }),
-    log: silentLog,
   });
   return { dispatch, sent, marks };
 }
@@ -71,11 +71,11 @@ describe('outbox dispatcher', () => {
   it('counts dispatches and failures', async () => {
     const metrics = recordingMetrics();
     const dispatch = createOutboxDispatcher({
+      ...quietRuntime(),
       jobs: fakeExportJobQueue({
         send: vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(undefined),
       }),
       outbox: fakeOutboxMarks(),
-      log: silentLog,
       metrics,
     });
     const event = { Records: [streamRecord(outboxItem(job()), '30')] };
@@ -109,13 +109,13 @@ describe('outbox dispatcher', () => {
     const sent: ExportJob[] = [];
     let markFails = 1;
     const dispatch = createOutboxDispatcher({
+      ...quietRuntime(),
       jobs: fakeExportJobQueue({ send: async (j) => void sent.push(j) }),
       outbox: fakeOutboxMarks({
         markDispatched: async () => {
           if (markFails-- > 0) throw new Error('throttled');
         },
       }),
-      log: silentLog,
     });
     const event = { Records: [streamRecord(outboxItem(a), '20')] };
     expect((await dispatch(event)).batchItemFailures).toHaveLength(1);

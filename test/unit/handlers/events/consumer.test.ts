@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { EventWriteResult } from '../../../../functions/domain/events/port';
@@ -6,6 +7,7 @@ import { createEventsConsumer, lanesOf } from '../../../../functions/handlers/ev
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
 import { recordingLog } from '../../../support/fakes/log';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
+import { quietRuntime } from '../../../support/runtime';
 
 const A = '44444444-4444-4444-8444-444444444444';
 const B = '55555555-5555-4555-8555-555555555555';
@@ -17,7 +19,12 @@ function harness(write: (accountId: string) => Promise<EventWriteResult>) {
     applyEvent: async (_claim, entry) => write(entry.accountId),
   });
   const handle = createEventsConsumer({
-    events: new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} }),
+    ...quietRuntime(),
+    events: new EventService(port, {
+      newId: randomUUID,
+      inboxRetentionSeconds: 60,
+      sleep: async () => {},
+    }),
     deadLetters,
     log,
   });

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { expect, it } from 'vitest';
 import { EventService } from '../../../../functions/domain/events/service';
-import { silentLog } from '../../../../functions/domain/shared/log';
 import { METRICS } from '../../../../functions/domain/shared/metrics';
 import { storageError } from '../../../../functions/dynamodb/table/sdk-errors';
 import { createEventsConsumer } from '../../../../functions/handlers/events/consumer';
@@ -9,6 +9,7 @@ import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/eve
 import { recordingLog } from '../../../support/fakes/log';
 import { recordingMetrics } from '../../../support/fakes/metrics';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
+import { quietRuntime } from '../../../support/runtime';
 
 /**
  * A DynamoDB ValidationException the schema did not foresee is our bug, not the producer's
@@ -27,13 +28,14 @@ it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageV
   const log = recordingLog();
   const metrics = recordingMetrics();
   const handle = createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(
       fakeEventLedgerPort({
         applyEvent: async () => {
           throw storageError(refused);
         },
       }),
-      { inboxRetentionSeconds: 60 },
+      { newId: randomUUID, inboxRetentionSeconds: 60 },
     ),
     deadLetters,
     log,
@@ -53,16 +55,16 @@ it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageV
 it('does not count other storage failures as validation errors', async () => {
   const metrics = recordingMetrics();
   const handle = createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(
       fakeEventLedgerPort({
         applyEvent: async () => {
           throw new Error('throttled');
         },
       }),
-      { inboxRetentionSeconds: 60 },
+      { newId: randomUUID, inboxRetentionSeconds: 60 },
     ),
     deadLetters: fakeDeadLetters(),
-    log: silentLog,
     metrics,
   });
   const subject = '44444444-4444-4444-8444-444444444444';
