@@ -1,6 +1,7 @@
 /**
- * Our side of the bench: the same compositions the Lambda handlers use (functions/<name>/compose.ts),
- * on a client that talks through the latency proxy. Logs and metrics are silenced on both sides alike.
+ * Our side of the bench: the same compositions the Lambda handlers use
+ * (functions/handlers/<name>/compose.ts), on a client that talks through the latency proxy. Logs
+ * and metrics are silenced on both sides alike.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';

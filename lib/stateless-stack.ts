@@ -106,7 +106,7 @@ export interface StatelessStackProps extends StackProps {
   readonly eventsConsumerTimeout?: Duration;
 
   /**
-   * Pre-built code for every function instead of bundling `functions/<name>/handler.ts`. For
+   * Pre-built code for every function instead of bundling `functions/handlers/<name>/handler.ts`. For
    * template-only infra tests; its handler must be `index.handler`.
    * @default - bundle each handler with esbuild
    */

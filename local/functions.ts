@@ -18,7 +18,7 @@ import { fixedCallbackSecrets, type SecretMap } from '../functions/schemas/callb
 import type { LocalQueues } from './sqs';
 
 /**
- * Every function of the stack, built by its own composition (functions/<name>/compose.ts) from
+ * Every function of the stack, built by its own composition (functions/handlers/<name>/compose.ts) from
  * the local clients, as its Lambda handler builds it on AWS. Only where the configuration comes
  * from differs: queue URLs are the emulator's, secrets are the parsed CALLBACK_SECRETS.
  * A new function adds one builder here and starts its trigger in local/start.ts.
