@@ -27,14 +27,21 @@ import { createRouter } from './router';
 import { transferRoutes } from './transfers/routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
 
-/** The settings the HTTP API reads; the handler's loaded configuration provides them. */
+/** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
 export interface HttpAppConfig {
+  /** How long a request idempotency record replays (contract §4). */
   readonly idempotencyRetentionSeconds: number;
+  /** How long an event id is remembered by the inbox (contract §6). */
   readonly inboxRetentionSeconds: number;
+  /** Fee debited per export task, in minor units (contract §5). */
   readonly exportFee: number;
+  /** The application whose signed callbacks report on export executions (contract §7, §8). */
   readonly callbackApplicationId: string;
+  /** An execution not terminal this long after its creation times out (contract §12). */
   readonly exportExecutionTimeoutSeconds: number;
+  /** Reruns a task accepts (docs/contract.md §12). */
   readonly maxRerunsPerTask: number;
+  /** Days an export object is kept; the result route answers 410 after them (contract §14). */
   readonly exportRetentionDays: number;
 }
 
