@@ -36,27 +36,33 @@ import { Sweeper } from './constructs/sweeper';
 export const EXPORT_OBJECTS_REASON =
   'Export files are named by the service per execution (exports/<taskId>/<executionId>.<csv|jsonl>), so no fixed list of object ARNs exists; the grant is limited to the exports/ prefix of the one export bucket and to the object actions this function needs (the worker writes, the HTTP function reads).';
 
-export interface StatelessStackProps extends StackProps {
-  /** The ledger table, owned by the stateful stack. */
+/** What the stateless stack uses of the stateful one; a `StatefulStack` is one. */
+export interface StatefulResources {
+  /** The ledger table. */
   readonly table: dynamodb.ITable;
 
-  /** `ledger-events` and its DLQ, owned by the stateful stack. */
+  /** `ledger-events` and its DLQ. */
   readonly eventQueues: LedgerEventQueuesRef;
 
-  /** `export-jobs` and its DLQ, owned by the stateful stack. */
+  /** `export-jobs` and its DLQ. */
   readonly exportJobQueues: QueueWithDeadLetterRef;
 
-  /** On-failure destination of the outbox dispatcher, owned by the stateful stack. */
+  /** On-failure destination of the outbox dispatcher. */
   readonly outboxDispatchDeadLetterQueue: sqs.IQueue;
 
-  /** Callback signing secrets (`CALLBACK_SECRETS_ARN`), owned by the stateful stack. */
+  /** Callback signing secrets (`CALLBACK_SECRETS_ARN`). */
   readonly callbackSecret: secretsmanager.ISecret;
 
   /**
-   * Name of the export files' bucket, owned by the stateful stack (`exportBucketName`): named,
-   * not referenced, so the grants on its `exports/` prefix are one fixed ARN.
+   * Name of the export files' bucket (`exportBucketName`): named, not referenced, so the grants
+   * on its `exports/` prefix are one fixed ARN.
    */
   readonly exportBucketName: string;
+}
+
+export interface StatelessStackProps extends StackProps {
+  /** The data resources, owned by the stateful stack (pass the `StatefulStack`). */
+  readonly stateful: StatefulResources;
 
   /** The validated deployment configuration (`resolveLedgerConfig`, lib/config.ts). */
   readonly config: LedgerConfig;
@@ -112,9 +118,9 @@ export class StatelessStack extends Stack {
     // References to the stateful stack are strong (Export / Fn::ImportValue): CloudFormation
     // refuses to remove an export this stack still imports. Pinned so a CDK default cannot flip it.
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
-    const { table, eventQueues, exportJobQueues, callbackSecret } = props;
-    const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', props.exportBucketName);
-    const outboxDispatchDeadLetterQueue = props.outboxDispatchDeadLetterQueue;
+    const { table, eventQueues, exportJobQueues, callbackSecret } = props.stateful;
+    const { outboxDispatchDeadLetterQueue, exportBucketName } = props.stateful;
+    const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
     // Read by `loadConfig` in every handler.
     const serviceEnvironment = {
