@@ -13,10 +13,10 @@ import { createEventsConsumer, type EventsHandler } from '../../functions/handle
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { EventSourceList } from '../../functions/schemas/accounts';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { httpEvent } from '../../kit/http-event';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../support/ledger-events';
 import { quietRuntime } from '../support/runtime';
 
 const RETENTION = 3600;

@@ -13,11 +13,11 @@ import { keys } from '../../functions/dynamodb/table/keys';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { httpEvent } from '../../kit/http-event';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import { APP, callbackBody, csvResult, SECRET, signedCallback } from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../support/ledger-events';
 import { quietRuntime } from '../support/runtime';
 
 /**

@@ -10,10 +10,12 @@ import { createOutboxDispatcher } from '../../functions/handlers/dispatcher/disp
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
-import { startStreamPoller } from '../../local/stream-poller';
+import { httpEvent } from '../../kit/http-event';
+import { resolveStreamArn } from '../../local/services/dynamodb/table';
+import { Lifecycle } from '../../local/services/lifecycle';
+import { startStreamTrigger } from '../../local/triggers/stream';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
 import { quietRuntime } from '../support/runtime';
 
 let client: DynamoDBClient;
@@ -74,15 +76,16 @@ it('delivers every execution to export-jobs although the first send crashed afte
     },
     outbox: createOutboxStore({ client, tableName }),
   });
+  // Started as `npm start` starts the dispatcher: the table's stream, a trigger, a lifecycle.
+  const lifecycle = new Lifecycle();
   const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: inject('dynamoEndpoint') });
-  const poller = await startStreamPoller({
-    client: streams,
-    dynamo: client,
-    tableName,
-    region: LOCAL_AWS.region,
+  lifecycle.defer('DynamoDB Streams client', () => streams.destroy());
+  await startStreamTrigger(lifecycle, {
+    name: 'outbox dispatcher',
+    stream: { arn: await resolveStreamArn(client, tableName), client: streams },
     handler: dispatcher,
-    retryBackoffMs: 50,
-    idleDelayMs: 50,
+    log: () => {},
+    tuning: { retryBackoffMs: 50, idleDelayMs: 50 },
   });
   try {
     const wanted = new Set(tasks.map((t) => t.currentExecutionId));
@@ -90,8 +93,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
       [...wanted].every((id) => delivered.some((j) => j.executionId === id)) ? true : undefined,
     );
   } finally {
-    await poller.stop();
-    streams.destroy();
+    await lifecycle.stopAll();
   }
   const ids = delivered.map((j) => j.executionId);
   console.log(`outbox: ${tasks.length} executions, ${delivered.length} deliveries after 1 crash`);

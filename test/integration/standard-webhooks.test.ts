@@ -10,10 +10,10 @@ import { epochSeconds } from '../../functions/domain/shared/time';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
+import { httpEvent } from '../../kit/http-event';
 import { APP, callbackBody, signedCallback, webhookCallback } from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
 
 /**
  * The callback route with Standard Webhooks headers (docs/contract.md §7), against DynamoDB

@@ -18,7 +18,7 @@ import { createHoldStore } from '../../functions/dynamodb/holds/store';
 import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
 import { keys } from '../../functions/dynamodb/table/keys';
 import { composeSweeper } from '../../functions/handlers/sweeper/compose';
-import { ensureLedgerTable } from '../../local/table';
+import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { recordingMetrics } from '../support/fakes/metrics';

@@ -8,6 +8,7 @@ import { epochSeconds } from '../../functions/domain/shared/time';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
+import { httpEvent } from '../../kit/http-event';
 import {
   APP,
   callbackBody,
@@ -18,7 +19,6 @@ import {
 } from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
 
 let client: DynamoDBClient;
 let tableName: string;

@@ -8,10 +8,10 @@ import { createEventStore } from '../../functions/dynamodb/events/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { type EventSpec, ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { ledgerApi } from '../support/ledger-api';
-import { type EventSpec, ledgerEvent, sqsEvent, sqsRecord } from '../support/ledger-events';
 import { quietRuntime } from '../support/runtime';
 
 /** ledger.transfer.v1 through the real consumer on DynamoDB Local (docs/contract.md §6, §10). */

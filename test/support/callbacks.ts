@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signCallback } from '../../functions/domain/callbacks/signature';
 import { epochSeconds } from '../../functions/domain/shared/time';
-import { type EventOptions, httpEvent } from './http-event';
+import { type EventOptions, httpEvent } from '../../kit/http-event';
 
 export const APP = 'export-worker';
 export const SECRET = 'test-secret-0123456789';

@@ -4,12 +4,12 @@ import type { HttpHandler, HttpResult } from '../../../functions/api/types';
 import { DYNAMODB_TIMEOUTS } from '../../../functions/dynamodb/table/client';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
-import { localDynamoClient } from '../../../local/dynamodb';
-import { ensureLedgerTable } from '../../../local/table';
+import { httpEvent } from '../../../kit/http-event';
+import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';
+import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
 import { testConfig } from '../../support/config';
 import { recordingLog } from '../../support/fakes/log';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
-import { httpEvent } from '../../support/http-event';
 
 /**
  * The HTTP app composed as the Lambda composes it, on a fresh table of the run's DynamoDB Local,

@@ -11,9 +11,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../functions/api/request';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
 import { recordingLog } from '../../support/fakes/log';
-import { httpEvent } from '../../support/http-event';
 
 const ddb = mockClient(DynamoDBClient);
 const log = recordingLog();

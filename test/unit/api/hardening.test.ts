@@ -18,9 +18,9 @@ import type { CallbackSecrets } from '../../../functions/domain/callbacks/port';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { httpEvent } from '../../../kit/http-event';
 import { callbackBody, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
-import { httpEvent } from '../../support/http-event';
 
 /** The HTTP edge hardening of docs/contract.md §2–§7: Unicode, UUID case, consistent reads, identity, secrets. */
 const ddb = mockClient(DynamoDBClient);

@@ -5,8 +5,8 @@ import { buildOpenApiDocument } from '../../../functions/api/openapi';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
-import { httpEvent } from '../../support/http-event';
 
 mockClient(DynamoDBClient);
 const app = composeHttpHandler({

@@ -17,6 +17,8 @@ import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations'
 import { createEventsConsumer } from '../../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { httpEvent } from '../../../kit/http-event';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
 import { fakeLedgerPort } from '../../support/fakes/accounts';
@@ -27,8 +29,6 @@ import { fakeHoldPort } from '../../support/fakes/holds';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
 import { fakeTransferPort } from '../../support/fakes/transfers';
-import { httpEvent } from '../../support/http-event';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../../support/ledger-events';
 import { quietRuntime } from '../../support/runtime';
 
 /** The ports an HTTP test of callbacks never reaches. */

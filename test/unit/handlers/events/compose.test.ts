@@ -9,9 +9,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, expect, it } from 'vitest';
 import { silentLog } from '../../../../functions/domain/shared/log';
 import { composeEventsHandler } from '../../../../functions/handlers/events/compose';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { testConfig } from '../../../support/config';
 import { recordingMetrics } from '../../../support/fakes/metrics';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
 
 const ddb = mockClient(DynamoDBClient);
 const sqs = mockClient(SQSClient);

@@ -4,9 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { EventWriteResult } from '../../../../functions/domain/events/port';
 import { EventService } from '../../../../functions/domain/events/service';
 import { createEventsConsumer, lanesOf } from '../../../../functions/handlers/events/consumer';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
 import { recordingLog } from '../../../support/fakes/log';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
 import { quietRuntime } from '../../../support/runtime';
 
 const A = '44444444-4444-4444-8444-444444444444';

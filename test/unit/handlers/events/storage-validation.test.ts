@@ -5,10 +5,10 @@ import { EventService } from '../../../../functions/domain/events/service';
 import { METRICS } from '../../../../functions/domain/shared/metrics';
 import { storageError } from '../../../../functions/dynamodb/table/sdk-errors';
 import { createEventsConsumer } from '../../../../functions/handlers/events/consumer';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
 import { recordingLog } from '../../../support/fakes/log';
 import { recordingMetrics } from '../../../support/fakes/metrics';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../../../support/ledger-events';
 import { quietRuntime } from '../../../support/runtime';
 
 /**

@@ -6,8 +6,8 @@ import type {
   RunOptions,
 } from '../../../../functions/domain/exports/worker';
 import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
+import { sqsRecord } from '../../../../kit/ledger-events';
 import { recordingMetrics } from '../../../support/fakes/metrics';
-import { sqsRecord } from '../../../support/ledger-events';
 import { quietRuntime } from '../../../support/runtime';
 
 const job = (executionId: string) => ({
