@@ -11,6 +11,7 @@ import { eventContentHash, type Json } from '../../domain/idempotency/fingerprin
 import { InvalidCallbackError } from '../../domain/shared/errors';
 import type { Log } from '../../domain/shared/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../domain/shared/metrics';
+import { epochSeconds } from '../../domain/shared/time';
 import { CallbackEventSchema, CallbackPath } from '../../schemas/callbacks';
 import {
   fieldErrors,
@@ -102,7 +103,7 @@ async function authenticate(request: RouteRequest, secrets: CallbackSecrets, now
     },
     rawBody,
     keys: app.success ? await secrets.secretsFor(app.data) : [],
-    nowSeconds: Math.floor(now.getTime() / 1000),
+    nowSeconds: epochSeconds(now),
   });
   return { applicationId: app.data ?? '', rawBody, webhookId };
 }
