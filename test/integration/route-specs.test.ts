@@ -6,6 +6,7 @@ import { ROUTE_LIST } from '../../functions/api/routes';
 import { routeKey } from '../../functions/api/spec';
 import type { HttpResult } from '../../functions/api/types';
 import { idempotencyScopeId } from '../../functions/domain/idempotency/fingerprint';
+import { silentLog } from '../../functions/domain/shared/log';
 import { keys } from '../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
@@ -30,7 +31,7 @@ beforeAll(async () => {
     dynamo: client,
     config: testConfig({ tableName, idempotencyLocalCache: false }),
     callbackSecrets: staticCallbackSecrets('{}'),
-    log: { info: () => {}, warn: () => {}, error: () => {} },
+    log: silentLog,
   });
   api = ledgerApi(app, PRINCIPAL);
 });
