@@ -325,6 +325,8 @@ export interface components {
             /** @description balance less the active holds; what debits, transfers and holds draw on */
             available: number;
             name?: string;
+            /** @description changes of balance or available committed so far: the journal reaches this sequence within seconds (an account older than the journal counts from its first change after it) */
+            version: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

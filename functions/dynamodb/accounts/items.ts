@@ -1,4 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { ACCOUNT_ITEM_KIND } from '../../contract/names';
 import {
   type AccountRecord,
   type LedgerEntry,
@@ -10,8 +11,21 @@ import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 import { accountChangeItem } from './account-change';
 
+/** Set on accounts created with the journal: their record 1 starts from zeros (§15). */
+export const JOURNAL_FROM_CREATION = 'journalFromCreation';
+
+/**
+ * A new account starts at `version` 0 and is marked as created with the journal, so the
+ * projector starts its journal from zeros (docs/contract.md §15); accounts from before the
+ * journal have neither attribute.
+ */
 export function newAccountItem(tableName: string, account: AccountRecord): TransactWriteItem {
-  return putNew(tableName, { ...keys.account(account.id), kind: 'account', ...account });
+  return putNew(tableName, {
+    ...keys.account(account.id),
+    kind: ACCOUNT_ITEM_KIND,
+    ...account,
+    [JOURNAL_FROM_CREATION]: true,
+  });
 }
 
 export function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
@@ -43,6 +57,8 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
     // Accounts from before holds have no `available`: it equals the balance (docs/contract.md §11).
     available: Number(item.available ?? item.balance),
     name: optionalText(item.name),
+    // Accounts from before the journal count their changes from its first one (§15).
+    version: Number(item.version ?? 0),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
@@ -80,9 +96,15 @@ export function postingItems(
       role: 'account',
       item: accountChangeItem(tableName, {
         accountId: entry.accountId,
-        at: entry.createdAt,
-        balanceDelta: delta,
-        availableDelta: delta,
+        changes: [
+          {
+            kind: entry.type,
+            balanceDelta: delta,
+            availableDelta: delta,
+            at: entry.createdAt,
+            entryId: entry.id,
+          },
+        ],
         ownerId: guard.ownerId,
         currency: guard.currency,
         requireAvailableAtLeast: guard.requireAvailableAtLeast,
