@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { STAGE_PATTERN } from '../functions/contract/names';
 
 /**
  * How a raw CDK context value becomes a setting of lib/config.ts, or is refused with a message
@@ -66,8 +67,8 @@ export const reservedConcurrency = () =>
     z.union([z.literal('none'), integerFrom(1, 10_000)]),
   );
 
-/** Stage names end up in stack names (`[A-Za-z][A-Za-z0-9-]*`), so keep them short and plain. */
-export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+/** Stage names end up in stack names and the journal events' source (functions/contract). */
+export { STAGE_PATTERN };
 
 /**
  * A plain address for the alarm topic's e-mail subscription: one `@`, no spaces or commas, a

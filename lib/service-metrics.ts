@@ -47,6 +47,12 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.sweepAlreadyDone]: [SERVICE_NAMES.sweeper],
   [METRICS.sweepFailure]: [SERVICE_NAMES.sweeper],
   [METRICS.sweepOldestDueAge]: [SERVICE_NAMES.sweeper],
+  [METRICS.journalRecordsWritten]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalAlreadyProjected]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalVersionGap]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalEventsPublished]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalPublishFailure]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalLag]: [SERVICE_NAMES.journalProjector],
 };
 
 export interface ServiceMetricOptions {

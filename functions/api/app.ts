@@ -8,6 +8,8 @@ import { TaskService } from '../domain/exports/service';
 import type { HoldPort } from '../domain/holds/port';
 import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
+import type { JournalReadPort } from '../domain/journal/port';
+import { JournalService } from '../domain/journal/service';
 import type { ErrorCode } from '../domain/shared/errors';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
@@ -19,6 +21,7 @@ import { callbackHandlers, callbackPath } from './callbacks/routes';
 import { documentHandlers } from './document/routes';
 import { exportHandlers } from './exports/routes';
 import { holdHandlers } from './holds/routes';
+import { journalHandlers } from './journal/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
 import { header } from './request';
@@ -44,6 +47,11 @@ export interface HttpAppConfig {
   readonly maxRerunsPerTask: number;
   /** Days an export object is kept; the result route answers 410 after them (contract §14). */
   readonly exportRetentionDays: number;
+  /**
+   * Principals that may read any account's journal and balances (docs/contract.md §15).
+   * @default [] (owners only)
+   */
+  readonly journalReaders?: readonly string[];
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -51,6 +59,7 @@ export interface HttpAppDeps extends Runtime {
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
+  readonly journal: JournalReadPort;
   readonly callbacks: CallbackPort;
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
@@ -93,6 +102,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     ROUTE_LIST,
     {
       ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...journalHandlers(
+        new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
+        clock,
+      ),
       ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...exportHandlers(tasks, results, clock),

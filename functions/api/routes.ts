@@ -3,6 +3,7 @@ import { CALLBACK_ROUTES } from './callbacks/spec';
 import { DOCUMENT_ROUTES } from './document/spec';
 import { EXPORT_ROUTES } from './exports/spec';
 import { HOLD_ROUTES } from './holds/spec';
+import { JOURNAL_ROUTES } from './journal/spec';
 import { type ListedRoute, listRoutes } from './spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
 
@@ -12,6 +13,7 @@ import { TRANSFER_ROUTES } from './transfers/spec';
  */
 export const ROUTES = {
   ...ACCOUNT_ROUTES,
+  ...JOURNAL_ROUTES,
   ...EXPORT_ROUTES,
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,

@@ -54,7 +54,14 @@ export interface RouteSpec {
 }
 
 /** Tags of the OpenAPI document, one per feature. */
-export type RouteTag = 'accounts' | 'transfers' | 'holds' | 'exports' | 'callbacks' | 'document';
+export type RouteTag =
+  | 'accounts'
+  | 'journal'
+  | 'transfers'
+  | 'holds'
+  | 'exports'
+  | 'callbacks'
+  | 'document';
 
 export interface PublicAccess {
   readonly reason: string;

@@ -11,6 +11,7 @@ import {
 import { createLedgerStore } from '../../dynamodb/accounts/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
+import { createJournalStore } from '../../dynamodb/journal/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
@@ -48,6 +49,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
       }),
     transfers: createTransferStore(table),
     holds: createHoldStore(table),
+    journal: createJournalStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     ...runtime,

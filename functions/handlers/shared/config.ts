@@ -6,7 +6,7 @@ import {
   DEFAULT_MAX_RERUNS_PER_TASK,
   LOCAL_EXPORT_BUCKET,
 } from '../../contract/exports';
-import { APPLICATION_ID_PATTERN } from '../../contract/names';
+import { APPLICATION_ID_PATTERN, STAGE_PATTERN } from '../../contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
@@ -48,6 +48,13 @@ export interface DispatcherConfig extends ServiceConfig {
   readonly exportJobsQueueUrl: string;
 }
 
+export interface JournalProjectorConfig extends ServiceConfig {
+  /** The journal topic (docs/contract.md §15): every record is published there. */
+  readonly journalTopicArn: string;
+  /** The deployment's stage: the events' `source` is `urn:idempotent-ledger:<stage>`. */
+  readonly stage: string;
+}
+
 export interface ExportWorkerConfig extends ServiceConfig {
   /** Base URL of the HTTP API: the worker's signed callbacks go to its callback path. */
   readonly apiUrl: string;
@@ -62,6 +69,7 @@ export interface FunctionConfigs {
   readonly dispatcher: DispatcherConfig;
   readonly exportWorker: ExportWorkerConfig;
   readonly sweeper: ServiceConfig;
+  readonly journalProjector: JournalProjectorConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -94,7 +102,33 @@ const serviceEnv = z.object({
     .default(DEFAULT_EXPORT_RETENTION_DAYS),
   EXPORT_BUCKET: z.string().min(3).max(63).default(LOCAL_EXPORT_BUCKET),
   IDEMPOTENCY_LOCAL_CACHE: z.enum(['on', 'off']).default('on'),
+  JOURNAL_READERS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => parsePrincipalList(text, ctx)),
 });
+
+/**
+ * `JOURNAL_READERS`: a JSON array of principals (what the CDK stack writes) or a comma
+ * separated list (handy for `npm start`); empty or unset, nobody but the owners.
+ */
+function parsePrincipalList(text: string | undefined, ctx: z.RefinementCtx): string[] {
+  const trimmed = text?.trim() ?? '';
+  if (trimmed === '') return [];
+  let items: unknown;
+  try {
+    items = trimmed.startsWith('[') ? JSON.parse(trimmed) : trimmed.split(',');
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON array of principals' });
+    return [];
+  }
+  const principals = Array.isArray(items) ? items : [items];
+  if (!principals.every((p) => typeof p === 'string')) {
+    ctx.addIssue({ code: 'custom', message: 'must list principals as strings' });
+    return [];
+  }
+  return [...new Set(principals.map((p) => p.trim()).filter((p) => p !== ''))];
+}
 
 const callbackSecretsEnv = z
   .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
@@ -136,6 +170,17 @@ const functionEnv = {
       }),
     ),
   sweeper: z.object({}),
+  journalProjector: z
+    .object({
+      JOURNAL_TOPIC_ARN: z.string().regex(/^arn:[^:]+:sns:/, 'must be the journal topic ARN'),
+      STAGE: z.string().regex(STAGE_PATTERN, 'must be the stage name'),
+    })
+    .transform(
+      (e): Omit<JournalProjectorConfig, keyof ServiceConfig> => ({
+        journalTopicArn: e.JOURNAL_TOPIC_ARN,
+        stage: e.STAGE,
+      }),
+    ),
 } satisfies Record<FunctionName, z.ZodType>;
 
 type Env = Record<string, string | undefined>;
@@ -166,6 +211,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     exportRetentionDays: e.EXPORT_RETENTION_DAYS,
     exportBucket: e.EXPORT_BUCKET,
     idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
+    journalReaders: e.JOURNAL_READERS,
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

@@ -6,6 +6,7 @@ import { CALLBACK_ROUTES } from '../../../functions/api/callbacks/spec';
 import { DOCUMENT_ROUTES } from '../../../functions/api/document/spec';
 import { EXPORT_ROUTES } from '../../../functions/api/exports/spec';
 import { HOLD_ROUTES } from '../../../functions/api/holds/spec';
+import { JOURNAL_ROUTES } from '../../../functions/api/journal/spec';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
@@ -25,6 +26,8 @@ const FROZEN_IDS = {
   ],
   listTransactions: ['GET /v1/accounts/{accountId}/transactions', undefined],
   listEventSources: ['GET /v1/accounts/{accountId}/event-sources', undefined],
+  listJournal: ['GET /v1/accounts/{accountId}/journal', undefined],
+  getBalances: ['GET /v1/accounts/{accountId}/balances', undefined],
   createExport: ['POST /v1/accounts/{accountId}/exports', 'POST /v1/accounts/{accountId}/exports'],
   getTask: ['GET /v1/tasks/{taskId}', undefined],
   getTaskResult: ['GET /v1/tasks/{taskId}/result', undefined],
@@ -71,6 +74,7 @@ describe('route specs', () => {
   it('lose no route when the feature tables are merged (operationIds are unique)', () => {
     const tables = [
       ACCOUNT_ROUTES,
+      JOURNAL_ROUTES,
       EXPORT_ROUTES,
       TRANSFER_ROUTES,
       HOLD_ROUTES,

@@ -26,6 +26,7 @@ import { fakeCallbackPort } from '../../support/fakes/callbacks';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events';
 import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
 import { fakeHoldPort } from '../../support/fakes/holds';
+import { fakeJournalReadPort } from '../../support/fakes/journal';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
 import { fakeTransferPort } from '../../support/fakes/transfers';
@@ -38,6 +39,7 @@ const otherPorts = () => ({
   results: fakeResultObjects(),
   transfers: fakeTransferPort(),
   holds: fakeHoldPort(),
+  journal: fakeJournalReadPort(),
 });
 
 const ddb = mockClient(DynamoDBClient);
