@@ -22,6 +22,7 @@ function fakePort(write: WriteResult, record: RecordResult = { kind: 'recorded' 
     createAccount: vi.fn(async () => write),
     postEntry: vi.fn(async () => write),
     recordResponse: vi.fn(async () => record),
+    findRecord: vi.fn(async () => undefined),
     getAccount: vi.fn(async () => account),
     listEntries: vi.fn(async () => ({ items: [], nextCursor: null })),
     listEventSources: vi.fn(async () => []),

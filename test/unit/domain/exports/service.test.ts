@@ -31,6 +31,7 @@ function port(overrides: Partial<TaskPort>): TaskPort {
     createExport: vi.fn(),
     rerun: vi.fn(),
     recordResponse: vi.fn(async () => ({ kind: 'recorded' as const })),
+    findRecord: vi.fn(async () => undefined),
     ...overrides,
   };
 }
@@ -171,10 +172,13 @@ describe('executions: deadline and bounded bodies', () => {
 });
 
 describe('callbacks under contention', () => {
+  // Callbacks about a final execution change nothing (docs/contract.md §7): these run one.
+  const running = { ...execution, status: 'RUNNING' as const };
+
   it('answers 503 unavailable (retry later) when the execution keeps moving', async () => {
     const callbacks = new CallbackService(
       {
-        findExecution: async () => ({ execution: { ...execution, applicationId: 'app' }, task }),
+        findExecution: async () => ({ execution: { ...running, applicationId: 'app' }, task }),
         applyCallback: async () => 'moved',
       },
       { inboxRetentionSeconds: 60, maxAttempts: 3, sleep: async () => {} },
@@ -192,7 +196,7 @@ describe('callbacks under contention', () => {
     const callbacks = new CallbackService(
       {
         findExecution: async () => ({
-          execution: { ...execution, applicationId: 'app', lastSequence: 5, gaps: [3] },
+          execution: { ...running, applicationId: 'app', lastSequence: 5, gaps: [3] },
           task,
         }),
         applyCallback,
@@ -210,6 +214,6 @@ describe('callbacks under contention', () => {
       new Date(),
     );
     const gapFill = applyCallback.mock.calls[1]?.[0];
-    expect(gapFill?.execution).toMatchObject({ at, status: 'FAILED', sequence: { gaps: [] } });
+    expect(gapFill?.execution).toMatchObject({ at, status: 'RUNNING', sequence: { gaps: [] } });
   });
 });

@@ -27,6 +27,7 @@ function fakePort(
     placeHold: vi.fn(async () => ({ kind: 'committed' as const })),
     settleHold: vi.fn(async () => settled),
     recordResponse: vi.fn(async () => ({ kind: 'recorded' as const })),
+    findRecord: vi.fn(async () => undefined),
     getHold: vi.fn(async () => stored),
     getAccount: vi.fn(async () => undefined),
     listHolds: vi.fn(async () => ({ items: [], nextCursor: null })),
@@ -108,6 +109,23 @@ describe('HoldService', () => {
       code: 'validation_failed',
     });
     expect(port.recordResponse).not.toHaveBeenCalled();
+    expect(port.settleHold).not.toHaveBeenCalled();
+  });
+
+  it('checks the key before that refusal: a key used with another body is 422, its own body replays', async () => {
+    const port = fakePort(hold);
+    const stored = { fingerprint: 'another request', statusCode: 200, body: '{}', expiresAt: 2e9 };
+    vi.mocked(port.findRecord).mockResolvedValue(stored);
+    await expect(service(port).capture(ctx, 'h1', 301, { amount: 301 })).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
+    const [key] = vi.mocked(port.findRecord).mock.calls[0] ?? [];
+    vi.mocked(port.findRecord).mockResolvedValue({
+      ...stored,
+      fingerprint: String(key?.fingerprint),
+    });
+    const replay = await service(port).capture(ctx, 'h1', 301, { amount: 301 });
+    expect(replay).toEqual({ statusCode: 200, body: '{}', replayed: true });
     expect(port.settleHold).not.toHaveBeenCalled();
   });
 

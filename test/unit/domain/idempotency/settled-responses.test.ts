@@ -94,6 +94,7 @@ describe('withSettledResponses', () => {
       },
       createAccount: async () => ({ kind: 'committed' }),
       recordResponse: async () => ({ kind: 'recorded' }),
+      findRecord: async () => undefined,
       getAccount: async () => undefined,
       listEntries: async () => ({ items: [], nextCursor: null }),
       listEventSources: async () => [],

@@ -39,6 +39,7 @@ function fakePort(result: TransferWriteResult) {
   const port: TransferPort = {
     transfer: vi.fn(async () => result),
     recordResponse: vi.fn(async () => ({ kind: 'recorded' as const })),
+    findRecord: vi.fn(async () => undefined),
     getTransfer: vi.fn(async () => undefined),
   };
   return port;
