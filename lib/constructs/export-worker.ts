@@ -16,9 +16,14 @@ const WORKER_TABLE_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:Query'] as const;
 
 /**
  * S3 actions on `exports/*` only: `PutObject` authorises PutObject and every multipart step
- * (Create, UploadPart, Complete); `AbortMultipartUpload` lets a failed run leave no parts.
+ * (Create, UploadPart, Complete); `AbortMultipartUpload` lets a failed run leave no parts;
+ * `DeleteObject` removes the object of a run whose execution timed out before SUCCEEDED landed.
  */
-const WORKER_OBJECT_ACTIONS = ['s3:PutObject', 's3:AbortMultipartUpload'] as const;
+const WORKER_OBJECT_ACTIONS = [
+  's3:PutObject',
+  's3:AbortMultipartUpload',
+  's3:DeleteObject',
+] as const;
 
 /** Export workers running at once by default: each holds one export in memory at a time. */
 const DEFAULT_EXPORT_WORKER_CONCURRENCY = 5;

@@ -151,7 +151,7 @@ describe('the export worker (stateless stack)', () => {
       },
       {
         Sid: 'ExportObjectsWrite',
-        Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
+        Action: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'],
         Resource: EXPORT_OBJECTS,
       },
       {

@@ -26,11 +26,21 @@ export interface RunOptions {
 
 export type ExportOutcome =
   | { readonly kind: 'succeeded'; readonly result: ExportResult; readonly outcome: string }
-  /** The API answered `stale` while running: the execution timed out; the object was dropped. */
-  | { readonly kind: 'abandoned' }
+  /**
+   * The API answered `stale` (docs/contract.md §12): the execution timed out while this run
+   * worked. After `RUNNING` the upload was dropped; after `SUCCEEDED` the complete object was
+   * deleted (`objectDeleted: false` when that failed and the bucket's lifecycle rule must).
+   */
+  | {
+      readonly kind: 'timed_out';
+      readonly reported: 'RUNNING' | 'SUCCEEDED';
+      readonly key: string;
+      readonly objectDeleted: boolean;
+    }
   | { readonly kind: 'skipped'; readonly reason: Exclude<RunClaim, { kind: 'claimed' }>['kind'] };
 
-class Abandoned extends Error {}
+/** A `RUNNING` callback was answered `stale`: stop writing, the execution timed out. */
+class StaleWhileRunning extends Error {}
 
 /**
  * Runs one export job (docs/contract.md §12): claims the execution (duplicates of the job and
@@ -62,9 +72,10 @@ export class ExportWorker {
     const report = async (status: 'RUNNING' | 'SUCCEEDED' | 'FAILED', result?: ExportResult) => {
       sequence += 1;
       const outcome = await reporter.report({ job, sequence, status, progress, result });
-      if (outcome === 'stale' && status === 'RUNNING') throw new Abandoned();
+      if (outcome === 'stale' && status === 'RUNNING') throw new StaleWhileRunning();
       return outcome;
     };
+    const key = exportObjectKey(job.taskId, job.executionId, job.format);
     try {
       await report('RUNNING');
       const result = await this.writeObject(job, startedAt, async (percent) => {
@@ -72,15 +83,37 @@ export class ExportWorker {
         await report('RUNNING');
       });
       progress = 100;
-      return { kind: 'succeeded', result, outcome: await report('SUCCEEDED', result) };
+      const outcome = await report('SUCCEEDED', result);
+      // Timed out before SUCCEEDED landed: the object belongs to no execution, so it goes.
+      if (outcome === 'stale') return this.timedOut('SUCCEEDED', key);
+      return { kind: 'succeeded', result, outcome };
     } catch (error) {
-      if (error instanceof Abandoned) return { kind: 'abandoned' };
+      if (error instanceof StaleWhileRunning) {
+        return { kind: 'timed_out', reported: 'RUNNING', key, objectDeleted: true };
+      }
       if (options.finalAttempt) {
         await report('FAILED').catch((reportError: unknown) =>
           this.log.error('export FAILED could not be reported', errorFields(reportError)),
         );
       }
       throw error;
+    }
+  }
+
+  /** The complete object of a timed-out execution is deleted; a failure is logged, not retried. */
+  private async timedOut(reported: 'SUCCEEDED', key: string): Promise<ExportOutcome> {
+    try {
+      await this.deps.objects.delete(key);
+      return { kind: 'timed_out', reported, key, objectDeleted: true };
+    } catch (error) {
+      this.log.error(
+        'export object of a timed-out execution not deleted; the lifecycle rule will',
+        {
+          key,
+          ...errorFields(error),
+        },
+      );
+      return { kind: 'timed_out', reported, key, objectDeleted: false };
     }
   }
 

@@ -17,8 +17,9 @@ export type ExportJobsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
 /**
  * The `export-jobs` consumer (ReportBatchItemFailures). Records run one after another, so a
- * batch never holds two exports in memory. A record is done when its export succeeded or needs
- * nothing (a duplicate, overdue or already leased job); a failure is reported for redelivery,
+ * batch never holds two exports in memory. A record is done when its export succeeded, timed out
+ * meanwhile (a callback answered stale) or needs nothing (a duplicate, overdue or leased job);
+ * a failure is reported for redelivery,
  * and on the last receive the worker reports FAILED first, so the task becomes rerunnable at
  * once while the message goes to the DLQ for an operator.
  */
@@ -46,8 +47,13 @@ export function createExportJobsConsumer(deps: ExportJobsConsumerDeps): ExportJo
       if (outcome.kind === 'succeeded') {
         metrics.count(METRICS.exportSucceeded);
         log.info('export succeeded', { ...fields, ...outcome.result, outcome: outcome.outcome });
+      } else if (outcome.kind === 'timed_out') {
+        // A callback answered stale: the execution passed its deadline while this run worked.
+        metrics.count(METRICS.exportTimedOut);
+        const { reported, key, objectDeleted } = outcome;
+        log.warn('export timed out; no object kept', { ...fields, reported, key, objectDeleted });
       } else {
-        const reason = outcome.kind === 'skipped' ? outcome.reason : outcome.kind;
+        const { reason } = outcome;
         metrics.count(METRICS.exportSkipped, 1, { name: 'reason', value: reason });
         log.info('export job skipped', { ...fields, reason });
       }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   AbortMultipartUploadCommand,
+  DeleteObjectCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -12,7 +13,10 @@ import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import type { ExportRunPort, RunClaim } from '../../../../functions/domain/exports/port';
 import { ExportWorker } from '../../../../functions/domain/exports/worker';
 import { createCallbackReporter } from '../../../../functions/handlers/export-worker/callback-reporter';
+import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
 import { EXPORT_JOB, exportAppSecrets } from '../../../support/export-job';
+import { sqsRecord } from '../../../support/ledger-events';
+import { recordingMetrics } from '../../../support/metrics';
 
 const START = new Date('2026-03-01T10:00:00.000Z');
 const job = EXPORT_JOB;
@@ -161,9 +165,53 @@ describe('export worker', () => {
     const api = fakeCallbacks({ RUNNING: 'stale' });
     const runs = fakeRuns({ kind: 'claimed', lastSequence: 1 }, [[entry(1)]]);
     const outcome = await workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: false });
-    expect(outcome).toEqual({ kind: 'abandoned' });
+    expect(outcome).toMatchObject({ kind: 'timed_out', reported: 'RUNNING' });
     expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
     expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
+  });
+
+  it('deletes the object it wrote when SUCCEEDED is answered stale, and counts a timeout', async () => {
+    s3.on(DeleteObjectCommand).resolves({});
+    const api = fakeCallbacks({ SUCCEEDED: 'stale' });
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 1 }, [[entry(1), entry(2)]]);
+    const metrics = recordingMetrics();
+    const warnings: Array<{ message: string; fields: unknown }> = [];
+    const consume = createExportJobsConsumer({
+      worker: workerWith(runs.port, api),
+      leaseMs: () => 60_000,
+      log: { ...silent, warn: (message, fields) => warnings.push({ message, fields }) },
+      metrics,
+    });
+
+    const response = await consume({ Records: [sqsRecord(job, 'm1')] });
+
+    const key = `exports/${job.taskId}/${job.executionId}.csv`;
+    expect(s3.commandCalls(PutObjectCommand)[0]?.args[0].input.Key).toBe(key);
+    expect(s3.commandCalls(DeleteObjectCommand).map((c) => c.args[0].input)).toEqual([
+      { Bucket: 'b', Key: key },
+    ]);
+    expect(api.bodies.at(-1)?.data.status).toBe('SUCCEEDED');
+    expect(response.batchItemFailures).toEqual([]);
+    expect(metrics.counts.get('ExportSucceeded')).toBeUndefined();
+    expect(metrics.counts.get('ExportTimedOut')).toBe(1);
+    expect(warnings).toEqual([
+      expect.objectContaining({ fields: expect.objectContaining({ reported: 'SUCCEEDED', key }) }),
+    ]);
+  });
+
+  it('reports a RUNNING answered stale as a timeout too (the upload was dropped)', async () => {
+    const api = fakeCallbacks({ RUNNING: 'stale' });
+    const runs = fakeRuns({ kind: 'claimed', lastSequence: 1 }, [[entry(1)]]);
+    const metrics = recordingMetrics();
+    const consume = createExportJobsConsumer({
+      worker: workerWith(runs.port, api),
+      leaseMs: () => 60_000,
+      log: silent,
+      metrics,
+    });
+    await consume({ Records: [sqsRecord(job, 'm1')] });
+    expect(metrics.counts.get('ExportTimedOut')).toBe(1);
+    expect(s3.commandCalls(DeleteObjectCommand)).toHaveLength(0);
   });
 
   const s3Down = new S3ServiceException({
