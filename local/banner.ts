@@ -1,4 +1,9 @@
 import {
+  exportDeadLetterSeconds,
+  exportRetryProblems,
+  exportRetryTiming,
+} from '../functions/contract/exports';
+import {
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
   DEMO_CALLBACK_SECRET,
@@ -46,7 +51,7 @@ idempotent-ledger local stack
   Poller     ${ledgerEvents.name} -> the events consumer: batches of up to 10, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives
   Outbox     ${config.tableName} stream (${endpoints.streamArn.split('/').at(-1)}) -> the outbox dispatcher -> ${exportJobs.name}: from TRIM_HORIZON, batches of up to 100, a failed record is retried until it is delivered
 ${callbacksLines(settings, api)}
-  Exports    ${exportJobs.name} -> ${settings.exportWorker ? `the export worker: one job at a time, CSV or JSON Lines to s3://${config.exportBucket}/exports/, signed callbacks` : 'no worker (EXPORT_WORKER=off): jobs wait, executions time out'}
+${exportsLines(settings, exportJobs.name)}
   Sweeper    every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT
   Settings   idempotency retention ${config.idempotencyRetentionSeconds} s, inbox retention ${config.inboxRetentionSeconds} s, export fee ${config.exportFee}, reruns per task ${config.maxRerunsPerTask}, exports kept ${config.exportRetentionDays} d
   Identity   header X-Principal-Id: 1-128 ASCII letters, digits or . _ : @ - (local stack only)
@@ -80,6 +85,25 @@ ${cliCommands(settings, endpoints)}
 
 Press Ctrl-C to stop everything.
 `;
+}
+
+/**
+ * The export worker and its retries, on the same arithmetic as the CDK stacks (docs/contract.md
+ * §12): a WARNING names the numbers when a failing job could not report FAILED and reach the
+ * DLQ before its deadline.
+ */
+function exportsLines(settings: LocalSettings, queue: string): string {
+  const { config } = settings;
+  if (!settings.exportWorker) {
+    return `  Exports    ${queue} -> no worker (EXPORT_WORKER=off): jobs wait, executions time out`;
+  }
+  const timing = exportRetryTiming(config.exportExecutionTimeoutSeconds);
+  const lines = [
+    `  Exports    ${queue} -> the export worker: one job at a time, CSV or JSON Lines to s3://${config.exportBucket}/exports/, signed callbacks`,
+    `             a failing job gets ${timing.workerTimeoutSeconds} s a run and reappears after ${timing.visibilityTimeoutSeconds} s; receive ${timing.maxReceiveCount} reports FAILED, ${queue}-dlq after ${exportDeadLetterSeconds(timing)} s (deadline ${timing.deadlineSeconds} s)`,
+  ];
+  for (const problem of exportRetryProblems(timing)) lines.push(`  WARNING    ${problem}`);
+  return lines.join('\n');
 }
 
 /** Where signed callbacks go and which secret signs them (contract §7: the local default is printed). */

@@ -3,6 +3,10 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { HttpHandler } from '../functions/api/types';
 import { createS3ResultObjects } from '../functions/aws/s3-result-objects';
+import {
+  EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS,
+  EXPORT_WORKER_TIMEOUT_SECONDS,
+} from '../functions/contract/exports';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
 import type { Log } from '../functions/domain/shared/log';
 import { composeDispatcherHandler } from '../functions/handlers/dispatcher/compose';
@@ -54,10 +58,11 @@ export function localHttpHandler(
 }
 
 /**
- * How long a received export job stays hidden locally, and so how long one run may hold its
- * execution: as on AWS, where the queue hides a job longer than the function may run.
+ * How long a received export job stays hidden locally: the same visibility timeout as on AWS
+ * (docs/contract.md §12), so failed jobs come back, report FAILED and dead-letter on the same
+ * schedule.
  */
-export const EXPORT_JOB_VISIBILITY_SECONDS = 120;
+export const EXPORT_JOB_VISIBILITY_SECONDS = EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS;
 
 /** The export worker (docs/contract.md §12), reporting to the local HTTP API at `apiUrl`. */
 export function localExportWorkerHandler(
@@ -70,7 +75,8 @@ export function localExportWorkerHandler(
     dynamo: local.dynamo,
     s3: local.s3,
     secrets: fixedCallbackSecrets(local.callbackSecrets),
-    leaseMs: () => (EXPORT_JOB_VISIBILITY_SECONDS - 5) * 1000,
+    // Each job gets the Lambda's whole timeout, as a fresh invocation on AWS does.
+    timeLeftMs: () => EXPORT_WORKER_TIMEOUT_SECONDS * 1000,
     progressIntervalMs: 500,
     log,
   });

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { MAX_RECEIVE_COUNT } from '../../contract/names';
+import { EXPORT_JOBS_MAX_RECEIVE_COUNT } from '../../contract/exports';
 import type { ExportWorker } from '../../domain/exports/worker';
 import { consoleLog, errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort, noMetrics } from '../../domain/shared/metrics';
@@ -7,13 +7,28 @@ import { ExportJobSchema } from '../../schemas/exports';
 
 export interface ExportJobsConsumerDeps {
   readonly worker: ExportWorker;
-  /** How long the run of the next record may hold its execution (Lambda: time left). */
-  readonly leaseMs: () => number;
+  /** What is left of the invocation for the next record (Lambda: its remaining time). */
+  readonly timeLeftMs: () => number;
   readonly log?: Log;
   readonly metrics?: MetricsPort;
 }
 
 export type ExportJobsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
+
+/** Kept back from the time left: the lease ends before the invocation does. */
+export const LEASE_MARGIN_MS = 5_000;
+/** Kept back from the lease: the run's own timer leaves this long to report FAILED. */
+export const FAILED_REPORT_RESERVE_MS = 15_000;
+const SHORTEST_RUN_MS = 1_000;
+
+/**
+ * A run's lease and its own timer from the time left: with the worker's 120 s, the lease lasts
+ * 115 s and the run gives up after 100 s, so FAILED goes out before Lambda stops the run.
+ */
+export function runBudget(timeLeftMs: number): { leaseMs: number; giveUpMs: number } {
+  const leaseMs = Math.max(SHORTEST_RUN_MS, timeLeftMs - LEASE_MARGIN_MS);
+  return { leaseMs, giveUpMs: Math.max(SHORTEST_RUN_MS, leaseMs - FAILED_REPORT_RESERVE_MS) };
+}
 
 /**
  * The `export-jobs` consumer (ReportBatchItemFailures). Records run one after another, so a
@@ -41,8 +56,8 @@ export function createExportJobsConsumer(deps: ExportJobsConsumerDeps): ExportJo
     const receives = Number(record.attributes.ApproximateReceiveCount) || 1;
     try {
       const outcome = await deps.worker.run(job, {
-        leaseMs: deps.leaseMs(),
-        finalAttempt: receives >= MAX_RECEIVE_COUNT,
+        ...runBudget(deps.timeLeftMs()),
+        finalAttempt: receives >= EXPORT_JOBS_MAX_RECEIVE_COUNT,
       });
       if (outcome.kind === 'succeeded') {
         metrics.count(METRICS.exportSucceeded);

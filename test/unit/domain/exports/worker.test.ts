@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createS3ObjectSink } from '../../../../functions/aws/s3-object-sink';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import type { ExportRunPort, RunClaim } from '../../../../functions/domain/exports/port';
-import { ExportWorker } from '../../../../functions/domain/exports/worker';
+import { ExportWorker, RunOutOfTimeError } from '../../../../functions/domain/exports/worker';
 import { createCallbackReporter } from '../../../../functions/handlers/export-worker/callback-reporter';
 import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
 import { EXPORT_JOB, exportAppSecrets } from '../../../support/export-job';
@@ -97,6 +97,7 @@ describe('export worker', () => {
     const api = fakeCallbacks();
     const outcome = await workerWith(runs.port, api).run(job, {
       leaseMs: 60_000,
+      giveUpMs: 60_000,
       finalAttempt: false,
     });
 
@@ -127,7 +128,11 @@ describe('export worker', () => {
       [entry(9)],
     ]);
     const api = fakeCallbacks();
-    await workerWith(runs.port, api).run(job, { leaseMs: 60_000, finalAttempt: false });
+    await workerWith(runs.port, api).run(job, {
+      leaseMs: 60_000,
+      giveUpMs: 60_000,
+      finalAttempt: false,
+    });
 
     expect(api.bodies.map((b) => b.sequence)).toEqual(api.bodies.map((_, i) => 5 + i));
     const running = api.bodies.filter((b) => b.data.status === 'RUNNING');
@@ -141,7 +146,11 @@ describe('export worker', () => {
 
   it('leases the execution for the given time from its start', async () => {
     const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, []);
-    await workerWith(runs.port, fakeCallbacks()).run(job, { leaseMs: 30_000, finalAttempt: false });
+    await workerWith(runs.port, fakeCallbacks()).run(job, {
+      leaseMs: 30_000,
+      giveUpMs: 60_000,
+      finalAttempt: false,
+    });
     expect(runs.calls.claims).toEqual([{ now: START, until: new Date(START.getTime() + 30_000) }]);
   });
 
@@ -154,6 +163,7 @@ describe('export worker', () => {
     const api = fakeCallbacks();
     const outcome = await workerWith(fakeRuns(claim, [[entry(1)]]).port, api).run(job, {
       leaseMs: 60_000,
+      giveUpMs: 60_000,
       finalAttempt: true,
     });
     expect(outcome).toEqual({ kind: 'skipped', reason: claim.kind });
@@ -164,7 +174,11 @@ describe('export worker', () => {
   it('stops and leaves no object when the API answers stale (the execution timed out)', async () => {
     const api = fakeCallbacks({ RUNNING: 'stale' });
     const runs = fakeRuns({ kind: 'claimed', lastSequence: 1 }, [[entry(1)]]);
-    const outcome = await workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: false });
+    const outcome = await workerWith(runs.port, api).run(job, {
+      leaseMs: 1,
+      giveUpMs: 60_000,
+      finalAttempt: false,
+    });
     expect(outcome).toMatchObject({ kind: 'timed_out', reported: 'RUNNING' });
     expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
     expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
@@ -178,7 +192,7 @@ describe('export worker', () => {
     const warnings: Array<{ message: string; fields: unknown }> = [];
     const consume = createExportJobsConsumer({
       worker: workerWith(runs.port, api),
-      leaseMs: () => 60_000,
+      timeLeftMs: () => 60_000,
       log: { ...silent, warn: (message, fields) => warnings.push({ message, fields }) },
       metrics,
     });
@@ -205,7 +219,7 @@ describe('export worker', () => {
     const metrics = recordingMetrics();
     const consume = createExportJobsConsumer({
       worker: workerWith(runs.port, api),
-      leaseMs: () => 60_000,
+      timeLeftMs: () => 60_000,
       log: silent,
       metrics,
     });
@@ -227,7 +241,7 @@ describe('export worker', () => {
     const api = fakeCallbacks();
     const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
     await expect(
-      workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: false }),
+      workerWith(runs.port, api).run(job, { leaseMs: 1, giveUpMs: 60_000, finalAttempt: false }),
     ).rejects.toThrow(/reduce your request rate/);
     expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
   });
@@ -237,7 +251,7 @@ describe('export worker', () => {
     const api = fakeCallbacks();
     const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
     await expect(
-      workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: true }),
+      workerWith(runs.port, api).run(job, { leaseMs: 1, giveUpMs: 60_000, finalAttempt: true }),
     ).rejects.toThrow();
     expect(api.bodies.map((b) => [b.sequence, b.data.status])).toEqual([
       [1, 'RUNNING'],
@@ -245,12 +259,53 @@ describe('export worker', () => {
     ]);
   });
 
+  /** A run whose entry pages never come: only the worker's own timer can end it. */
+  function hangingRuns(): ExportRunPort {
+    return {
+      claimRun: async () => ({ kind: 'claimed', lastSequence: 3 }),
+      // Never yields, as a stalled Query would not.
+      async *entryPages() {
+        await new Promise(() => {});
+      },
+    };
+  }
+
+  it('gives up on its own timer on the final attempt and reports FAILED before the invocation ends', async () => {
+    const api = fakeCallbacks();
+    const started = Date.now();
+    await expect(
+      workerWith(hangingRuns(), api).run(job, {
+        leaseMs: 60_000,
+        giveUpMs: 50,
+        finalAttempt: true,
+      }),
+    ).rejects.toBeInstanceOf(RunOutOfTimeError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(api.bodies.map((b) => [b.sequence, b.data.status])).toEqual([
+      [4, 'RUNNING'],
+      [5, 'FAILED'],
+    ]);
+    expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
+  });
+
+  it('gives up on its own timer without FAILED on an attempt that is redelivered', async () => {
+    const api = fakeCallbacks();
+    await expect(
+      workerWith(hangingRuns(), api).run(job, {
+        leaseMs: 60_000,
+        giveUpMs: 50,
+        finalAttempt: false,
+      }),
+    ).rejects.toThrow(/gave up after 50 ms/);
+    expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
+  });
+
   it('writes JSON Lines of the listing items for the json format', async () => {
     const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1), entry(2)]]);
     const api = fakeCallbacks();
     const outcome = await workerWith(runs.port, api).run(
       { ...job, format: 'json' },
-      { leaseMs: 1, finalAttempt: false },
+      { leaseMs: 1, giveUpMs: 60_000, finalAttempt: false },
     );
     expect(uploaded().toString()).toBe(
       `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2))}\n`,

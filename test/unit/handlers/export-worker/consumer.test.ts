@@ -55,7 +55,7 @@ describe('export-jobs consumer', () => {
     const metrics = recordingMetrics();
     const handler = createExportJobsConsumer({
       worker: fake.worker,
-      leaseMs: () => 42_000,
+      timeLeftMs: () => 42_000,
       log: silent,
       metrics,
     });
@@ -67,7 +67,9 @@ describe('export-jobs consumer', () => {
     const response = await handler({ Records: records });
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
     expect(fake.maxActive()).toBe(1);
-    expect(fake.runs.map((r) => r.options.leaseMs)).toEqual([42_000, 42_000, 42_000]);
+    // The lease ends 5 s before the invocation, the run's own timer 15 s before the lease.
+    expect(fake.runs.map((r) => r.options.leaseMs)).toEqual([37_000, 37_000, 37_000]);
+    expect(fake.runs.map((r) => r.options.giveUpMs)).toEqual([22_000, 22_000, 22_000]);
     expect(metrics.counts.get('ExportSucceeded')).toBe(1);
     expect(metrics.counts.get('ExportFailed')).toBe(1);
     expect(metrics.counts.get('ExportSkipped[reason=finished]')).toBe(1);
@@ -81,7 +83,7 @@ describe('export-jobs consumer', () => {
     const fake = fakeWorker();
     const handler = createExportJobsConsumer({
       worker: fake.worker,
-      leaseMs: () => 1,
+      timeLeftMs: () => 1,
       log: silent,
     });
     await handler({ Records: [withReceives(sqsRecord(job(OK)), receives)] });
@@ -94,7 +96,7 @@ describe('export-jobs consumer', () => {
       const fake = fakeWorker();
       const handler = createExportJobsConsumer({
         worker: fake.worker,
-        leaseMs: () => 1,
+        timeLeftMs: () => 1,
         log: silent,
       });
       const response = await handler({ Records: [sqsRecord(body, 'bad')] });
