@@ -3,6 +3,7 @@ import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
 import { keygenCommand } from './commands/keygen';
 import { redriveCommand } from './commands/redrive';
+import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
 import { tailCommand } from './commands/tail';
 import { CliError, UsageError } from './errors';
@@ -14,6 +15,7 @@ export const COMMANDS: readonly Command[] = [
   sendEventCommand,
   tailCommand,
   redriveCommand,
+  reownCommand,
 ];
 
 export function overview(): string {

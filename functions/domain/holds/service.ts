@@ -171,12 +171,13 @@ export class HoldService {
     const refusal = holdRefusal(hold, ctx.now);
     if (refusal) return this.commands.reject(claim, refusal);
     const result = await this.port.settleHold(claim, settlement, entry);
-    // Settled or expired between the read and the write: judged on the hold as it was then.
-    return this.commands.settle(
-      claim,
-      result,
-      (rejected) => holdRefusal(rejected.hold ?? hold, ctx.now) ?? new HoldNotActiveError(),
-    );
+    // Settled, expired or re-owned between the read and the write: judged on the hold as it
+    // was then (another owner's hold is not found, and that is not recorded).
+    return this.commands.settle(claim, result, (rejected) => {
+      const then = rejected.hold ?? hold;
+      if (then.ownerId !== ctx.principal) return notFound('Hold');
+      return holdRefusal(then, ctx.now) ?? new HoldNotActiveError();
+    });
   }
 
   private async ownedHold(principal: string, holdId: string): Promise<HoldRecord> {
