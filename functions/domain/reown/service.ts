@@ -159,21 +159,19 @@ export class ReownService {
       moved: { ...checkpoint.moved, accounts: checkpoint.moved.accounts + moves },
     });
     const move = { from: checkpoint.from, to: checkpoint.to };
-    let catchUp = checkpoint.catchUp;
-    let result = await this.port.moveAccounts(
-      chunk,
-      { ...move, unchanged: !catchUp },
-      next(catchUp),
-    );
+    // The checkpoint returned is exactly the one the transaction wrote.
+    let written = next(checkpoint.catchUp);
+    const unchanged = !written.catchUp;
+    let result = await this.port.moveAccounts(chunk, { ...move, unchanged }, written);
     if (result.kind === 'changed') {
-      catchUp = true;
-      result = await this.port.moveAccounts(chunk, { ...move, unchanged: false }, next(true));
+      written = next(true);
+      result = await this.port.moveAccounts(chunk, { ...move, unchanged: false }, written);
     }
     if (result.kind === 'owner_changed') {
       return { refusal: { kind: 'owner_changed', account: result.account } };
     }
     if (result.kind !== 'moved') return { refusal: { kind: 'concurrent_run' } };
-    return { checkpoint: next(catchUp) };
+    return { checkpoint: written };
   }
 
   /** The checkpoint one page further: the same step at `cursor`, or the next step that runs. */
