@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { localDynamoClient, startDynamoLocal } from '../local/dynamodb';
-import { ensureLedgerTable } from '../local/table';
-import { freePort } from '../test/support/free-port';
-import { httpEvent } from '../test/support/http-event';
+import { freePort } from '../kit/free-port';
+import { httpEvent } from '../kit/http-event';
+import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
+import { ensureLedgerTable } from '../local/services/dynamodb/table';
 import { type ColdStartResult, coldStartBench } from './cold-start';
 import {
   type HttpSide,

@@ -1,19 +1,14 @@
 import {
-  exportDeadLetterSeconds,
-  exportRetryProblems,
-  exportRetryTiming,
-} from '../functions/contract/exports';
-import {
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
   DEMO_CALLBACK_SECRET,
   LOCAL_AWS,
 } from '../functions/contract/local-stack';
-import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
 import { splitCallbackKeys } from '../functions/domain/callbacks/keys';
-import { API_REFERENCE_PATH } from './api-reference';
+import { LOCAL_TRIGGERS } from './functions';
+import { API_REFERENCE_PATH } from './services/http/api-reference';
+import type { LocalQueues } from './services/sqs/queues';
 import type { LocalSettings } from './settings';
-import type { LocalQueues } from './sqs';
 
 export interface StackEndpoints {
   readonly httpUrl: string;
@@ -22,7 +17,7 @@ export interface StackEndpoints {
   readonly sqsEndpoint: string;
   readonly sqsExternal: boolean;
   readonly queues: LocalQueues;
-  /** The table's stream that the outbox dispatcher reads. */
+  /** The table's stream that the stream triggers read. */
   readonly streamArn: string;
   /** S3 holding the export bucket (the SQS emulator unless S3_ENDPOINT names another). */
   readonly s3Endpoint: string;
@@ -48,11 +43,8 @@ idempotent-ledger local stack
     ${exportJobs.url}
     ${endpoints.queues.exportJobsDeadLetters.url}
   S3         ${endpoints.s3Endpoint}/${config.exportBucket}   (export files, path-style; presigned URLs download with plain curl)
-  Poller     ${ledgerEvents.name} -> the events consumer: batches of up to 10, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives
-  Outbox     ${config.tableName} stream (${endpoints.streamArn.split('/').at(-1)}) -> the outbox dispatcher -> ${exportJobs.name}: from TRIM_HORIZON, batches of up to 100, a failed record is retried until it is delivered
 ${callbacksLines(settings, api)}
-${exportsLines(settings, exportJobs.name)}
-  Sweeper    every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT
+${triggerLines(settings, endpoints)}
   Settings   idempotency retention ${config.idempotencyRetentionSeconds} s, inbox retention ${config.inboxRetentionSeconds} s, export fee ${config.exportFee}, reruns per task ${config.maxRerunsPerTask}, exports kept ${config.exportRetentionDays} d
   Identity   header X-Principal-Id: 1-128 ASCII letters, digits or . _ : @ - (local stack only)
 
@@ -87,23 +79,12 @@ Press Ctrl-C to stop everything.
 `;
 }
 
-/**
- * The export worker and its retries, on the same arithmetic as the CDK stacks (docs/contract.md
- * §12): a WARNING names the numbers when a failing job could not report FAILED and reach the
- * DLQ before its deadline.
- */
-function exportsLines(settings: LocalSettings, queue: string): string {
-  const { config } = settings;
-  if (!settings.exportWorker) {
-    return `  Exports    ${queue} -> no worker (EXPORT_WORKER=off): jobs wait, executions time out`;
-  }
-  const timing = exportRetryTiming(config.exportExecutionTimeoutSeconds);
-  const lines = [
-    `  Exports    ${queue} -> the export worker: one job at a time, CSV or JSON Lines to s3://${config.exportBucket}/exports/, signed callbacks`,
-    `             a failing job gets ${timing.workerTimeoutSeconds} s a run and reappears after ${timing.visibilityTimeoutSeconds} s; receive ${timing.maxReceiveCount} reports FAILED, ${queue}-dlq after ${exportDeadLetterSeconds(timing)} s (deadline ${timing.deadlineSeconds} s)`,
-  ];
-  for (const problem of exportRetryProblems(timing)) lines.push(`  WARNING    ${problem}`);
-  return lines.join('\n');
+/** One line per function trigger, as local/functions.ts registers them. */
+function triggerLines(settings: LocalSettings, endpoints: StackEndpoints): string {
+  const view = { settings, queues: endpoints.queues, streamArn: endpoints.streamArn };
+  return LOCAL_TRIGGERS.map(
+    ({ banner: { label, text } }) => `  ${label.padEnd(10)} ${text(view)}`,
+  ).join('\n');
 }
 
 /** Where signed callbacks go and which secret signs them (contract §7: the local default is printed). */

@@ -6,8 +6,12 @@ import { createS3ResultObjects } from '../functions/aws/s3-result-objects';
 import {
   EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS,
   EXPORT_WORKER_TIMEOUT_SECONDS,
+  exportDeadLetterSeconds,
+  exportRetryProblems,
+  exportRetryTiming,
 } from '../functions/contract/exports';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
 import type { Log } from '../functions/domain/shared/log';
 import { composeDispatcherHandler } from '../functions/handlers/dispatcher/compose';
 import type { DispatcherHandler } from '../functions/handlers/dispatcher/dispatcher';
@@ -19,13 +23,14 @@ import { composeHttpHandler } from '../functions/handlers/http/compose';
 import type { ServiceConfig } from '../functions/handlers/shared/config';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
 import { fixedCallbackSecrets, type SecretMap } from '../functions/schemas/callbacks';
-import type { LocalQueues } from './sqs';
+import type { LocalQueues } from './services/sqs/queues';
+import type { Trigger } from './triggers/trigger';
 
 /**
- * Every function of the stack, built by its own composition (functions/<name>/compose.ts) from
- * the local clients, as its Lambda handler builds it on AWS. Only where the configuration comes
- * from differs: queue URLs are the emulator's, secrets are the parsed CALLBACK_SECRETS.
- * A new function adds one builder here and starts its trigger in local/start.ts.
+ * Every function of the stack, built by its own composition (functions/handlers/<name>/compose.ts)
+ * from the local clients, as its Lambda handler builds it on AWS. Only where the configuration
+ * comes from differs: queue URLs are the emulator's, secrets are the parsed CALLBACK_SECRETS.
+ * A new function adds one builder here and its entry in `LOCAL_TRIGGERS` below.
  */
 export interface LocalResources {
   readonly config: ServiceConfig;
@@ -104,3 +109,83 @@ export function localDispatcherHandler(local: LocalResources, log: Log): Dispatc
 export function localSweeper(local: Pick<LocalResources, 'config' | 'dynamo'>, log: Log): SweepRun {
   return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
 }
+
+/**
+ * The export retries on the same arithmetic as the CDK stacks (docs/contract.md §12), as more
+ * banner lines; a WARNING names the numbers when a failing job could not report FAILED and reach
+ * the DLQ before its deadline (EXPORT_EXECUTION_TIMEOUT_SECONDS too short).
+ */
+function exportRetryLines(queue: string, deadlineSeconds: number): string {
+  const timing = exportRetryTiming(deadlineSeconds);
+  const lines = [
+    `             a failing job gets ${timing.workerTimeoutSeconds} s a run and reappears after ${timing.visibilityTimeoutSeconds} s; receive ${timing.maxReceiveCount} reports FAILED, ${queue}-dlq after ${exportDeadLetterSeconds(timing)} s (deadline ${timing.deadlineSeconds} s)`,
+    ...exportRetryProblems(timing).map((problem) => `  WARNING    ${problem}`),
+  ];
+  return lines.map((line) => `\n${line}`).join('');
+}
+
+/**
+ * What invokes each function locally, as lib/ wires it on AWS, in start order: `npm start`
+ * starts the HTTP API, then one trigger per entry (local/triggers/trigger.ts), and prints each
+ * entry's banner line. Another consumer of a queue or of the table's stream is one more entry
+ * (a stream consumer gets its own poller, so its own checkpoint per shard).
+ */
+export const LOCAL_TRIGGERS: readonly Trigger[] = [
+  {
+    kind: 'queue',
+    name: 'events consumer',
+    queue: 'ledgerEvents',
+    batchSize: 10,
+    visibilityTimeoutSeconds: (settings) => settings.sqsVisibilityTimeoutSeconds,
+    tags: { trigger: 'poller', function: 'events' },
+    handler: ({ resources }, log) => localEventsHandler(resources, log),
+    banner: {
+      label: 'Poller',
+      text: ({ queues, settings }) =>
+        `${queues.ledgerEvents.name} -> the events consumer: batches of up to 10, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives`,
+    },
+  },
+  {
+    kind: 'stream',
+    name: 'outbox dispatcher',
+    tags: { trigger: 'stream', function: 'outbox' },
+    handler: ({ resources }, log) => localDispatcherHandler(resources, log),
+    banner: {
+      label: 'Outbox',
+      text: ({ queues, settings, streamArn }) =>
+        `${settings.config.tableName} stream (${streamArn.split('/').at(-1)}) -> the outbox dispatcher -> ${queues.exportJobs.name}: from TRIM_HORIZON, batches of up to 100, a failed record is retried until it is delivered`,
+    },
+  },
+  {
+    kind: 'queue',
+    name: 'export worker',
+    queue: 'exportJobs',
+    batchSize: 1,
+    visibilityTimeoutSeconds: () => EXPORT_JOB_VISIBILITY_SECONDS,
+    off: (settings) =>
+      settings.exportWorker
+        ? undefined
+        : 'export worker off (EXPORT_WORKER=off): jobs wait on export-jobs',
+    tags: { trigger: 'exports', function: 'export' },
+    handler: ({ resources, apiUrl }, log) => localExportWorkerHandler(resources, apiUrl, log),
+    banner: {
+      label: 'Exports',
+      text: ({ queues, settings }) =>
+        settings.exportWorker
+          ? `${queues.exportJobs.name} -> the export worker: one job at a time, CSV or JSON Lines to s3://${settings.config.exportBucket}/exports/, signed callbacks${exportRetryLines(queues.exportJobs.name, settings.config.exportExecutionTimeoutSeconds)}`
+          : `${queues.exportJobs.name} -> no worker (EXPORT_WORKER=off): jobs wait, executions time out`,
+    },
+  },
+  {
+    kind: 'schedule',
+    name: 'sweeper',
+    intervalSeconds: (settings) => settings.sweepIntervalSeconds,
+    tags: { trigger: 'sweep', function: 'sweep' },
+    handler: ({ resources }, log) => localSweeper(resources, log),
+    banner: {
+      label: 'Sweeper',
+      text: ({ settings }) =>
+        `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT`,
+    },
+  },
+];

@@ -1,32 +1,22 @@
 /**
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
  * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
- * Order: DynamoDB Local + table, SQS emulator + queues, the export bucket (S3 on the same
- * emulator), HTTP API, the events consumer behind a queue poller, the outbox dispatcher behind the
- * table's stream, the export worker behind a poller on export-jobs (unless EXPORT_WORKER=off) and
- * the sweeper of due holds and execution deadlines. `ready` is printed after that.
- * Each function is composed in local/functions.ts and started here behind its trigger.
+ * Order: DynamoDB Local + table + its stream, SQS emulator + queues, the export bucket (S3 on
+ * the same emulator), HTTP API, then every function of `LOCAL_TRIGGERS` (local/functions.ts)
+ * behind its trigger: the events consumer on ledger-events, the outbox dispatcher on the
+ * table's stream, the export worker on export-jobs (unless EXPORT_WORKER=off) and the sweeper
+ * of due holds and execution deadlines. `ready` is printed after that.
  */
+import { describeError } from '../functions/domain/shared/log';
 import { banner } from './banner';
-import {
-  EXPORT_JOB_VISIBILITY_SECONDS,
-  type LocalResources,
-  localDispatcherHandler,
-  localEventsHandler,
-  localExportWorkerHandler,
-  localHttpHandler,
-  localSweeper,
-} from './functions';
-import { startDynamoService } from './services/dynamodb';
-import { reserveHttpPort, startHttpService } from './services/http';
+import { LOCAL_TRIGGERS, type LocalResources, localHttpHandler } from './functions';
+import { startDynamoService } from './services/dynamodb/service';
+import { reserveHttpPort, startHttpService } from './services/http/service';
 import { Lifecycle } from './services/lifecycle';
-import { lineLog } from './services/line-log';
-import { startQueueTrigger } from './services/queue';
-import { startS3Service } from './services/s3';
-import { reserveSqsPort, startSqsService } from './services/sqs';
-import { startStreamTrigger } from './services/stream';
-import { startSweeperService } from './services/sweeper';
+import { startS3Service } from './services/s3/service';
+import { reserveSqsPort, startSqsService } from './services/sqs/service';
 import { type LocalSettings, readLocalSettings } from './settings';
+import { startTrigger } from './triggers/trigger';
 
 // The SDK warns on Node 20 about releases after January 2027; noise for a local stack (read when
 // the first client is built, which happens below).
@@ -119,54 +109,10 @@ async function startStack(settings: LocalSettings): Promise<void> {
     log: (line) => out(`[http] ${line}`),
   });
 
-  out('starting the queue poller...');
-  await startQueueTrigger(lifecycle, {
-    sqs,
-    queue: sqs.queues.ledgerEvents,
-    handler: localEventsHandler(
-      local,
-      lineLog((line) => out(`[events] ${line}`)),
-    ),
-    visibilityTimeoutSeconds: settings.sqsVisibilityTimeoutSeconds,
-    log: (line) => out(`[poller] ${line}`),
-  });
-
-  out('starting the outbox dispatcher (stream poller)...');
-  const dispatcher = await startStreamTrigger(lifecycle, {
-    dynamo,
-    tableName: config.tableName,
-    handler: localDispatcherHandler(
-      local,
-      lineLog((line) => out(`[outbox] ${line}`)),
-    ),
-    log: (line) => out(`[stream] ${line}`),
-  });
-
-  if (settings.exportWorker) {
-    out('starting the export worker...');
-    await startQueueTrigger(lifecycle, {
-      sqs,
-      queue: sqs.queues.exportJobs,
-      handler: localExportWorkerHandler(
-        local,
-        http.url,
-        lineLog((line) => out(`[export] ${line}`)),
-      ),
-      batchSize: 1,
-      visibilityTimeoutSeconds: EXPORT_JOB_VISIBILITY_SECONDS,
-      log: (line) => out(`[exports] ${line}`),
-    });
-  } else {
-    out('export worker off (EXPORT_WORKER=off): jobs wait on export-jobs');
+  const stack = { resources: local, apiUrl: http.url };
+  for (const trigger of LOCAL_TRIGGERS) {
+    await startTrigger(lifecycle, trigger, { settings, stack, stream: dynamo.stream, out });
   }
-
-  out(`starting the sweeper (every ${settings.sweepIntervalSeconds} s)...`);
-  const sweepLog = lineLog((line) => out(`[sweep] ${line}`));
-  startSweeperService(lifecycle, {
-    sweep: localSweeper(local, sweepLog),
-    intervalSeconds: settings.sweepIntervalSeconds,
-    log: sweepLog,
-  });
 
   lifecycle.signal.throwIfAborted();
 
@@ -178,7 +124,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       sqsEndpoint: sqs.endpoint,
       sqsExternal: sqs.external,
       queues: sqs.queues,
-      streamArn: dispatcher.streamArn,
+      streamArn: dynamo.stream.arn,
       s3Endpoint,
     }),
   );
@@ -198,15 +144,9 @@ async function main(): Promise<void> {
     await startup;
   } catch (error) {
     if (exiting) return; // interrupted while starting: shutdown is already under way
-    err(`npm start failed: ${describeFailure(error)}`);
+    err(`npm start failed: ${describeError(error)}`);
     await shutdown(1, 'startup failed');
   }
-}
-
-function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `\n  caused by: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }
 
 void main();

@@ -3,7 +3,7 @@ import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerClient } from '../../client/index';
 import { sleep } from '../../functions/domain/shared/retry';
-import { ledgerEvent } from '../support/ledger-events';
+import { ledgerEvent } from '../../kit/ledger-events';
 import { queueDepth } from '../support/queue-depth';
 import { producerOf, receiveDeadLetters } from './support/producer';
 import {

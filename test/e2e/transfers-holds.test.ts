@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerClient } from '../../client/index';
-import { ledgerEvent } from '../support/ledger-events';
+import { ledgerEvent } from '../../kit/ledger-events';
 import { type Producer, producerOf, receiveDeadLetters } from './support/producer';
 import { clientFor, groupAlive, key, type LocalStack, startLocalStack } from './support/stack';
 

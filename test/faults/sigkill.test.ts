@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ensureQueues, type LocalQueues, localSqsClient, startSqsEmulator } from '../../local/sqs';
+import { freePort } from '../../kit/free-port';
+import { ledgerEvent } from '../../kit/ledger-events';
+import { localSqsClient, startSqsEmulator } from '../../local/services/sqs/fauxqs';
+import { ensureQueues, type LocalQueues } from '../../local/services/sqs/queues';
 import { type LocalStack, startLocalStack } from '../e2e/support/stack';
 import { seededRandom } from '../support/fault-proxy';
-import { freePort } from '../support/free-port';
-import { ledgerEvent } from '../support/ledger-events';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
 

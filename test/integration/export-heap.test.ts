@@ -6,11 +6,15 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { buildApp } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EXPORT_BUCKET } from '../../functions/contract/exports';
-import { localDynamoClient, type RunningDynamo, startDynamoLocal } from '../../local/dynamodb';
-import { ensureBucket, localS3Client } from '../../local/s3';
-import { ensureLedgerTable } from '../../local/table';
+import { freePort } from '../../kit/free-port';
+import {
+  localDynamoClient,
+  type RunningDynamo,
+  startDynamoLocal,
+} from '../../local/services/dynamodb/dynamodb-local';
+import { ensureLedgerTable } from '../../local/services/dynamodb/table';
+import { ensureBucket, localS3Client } from '../../local/services/s3/bucket';
 import { seedAccount, seedEntries, seedExecution } from '../support/exports';
-import { freePort } from '../support/free-port';
 
 const ENTRIES = 100_000;
 /**

@@ -7,10 +7,10 @@ import type { ResultObjectPort } from '../../functions/domain/exports/port';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
+import { httpEvent } from '../../kit/http-event';
 import { APP, callbackBody, csvResult, SECRET, signedCallback } from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
 
 /**
  * A final execution (SUCCEEDED, FAILED, TIMED_OUT, CANCELED) is final (docs/contract.md §7,

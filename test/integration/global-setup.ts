@@ -1,7 +1,7 @@
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { startDynamoLocal } from '../../local/dynamodb';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../kit/free-port';
+import { startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
 
 declare module 'vitest' {
   export interface ProvidedContext {

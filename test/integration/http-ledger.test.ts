@@ -9,9 +9,9 @@ import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { Account, Transaction, TransactionPage } from '../../functions/schemas/accounts';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Problem } from '../../functions/schemas/shared';
+import { type EventOptions, httpEvent } from '../../kit/http-event';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { type EventOptions, httpEvent } from '../support/http-event';
 
 const RETENTION = 3600;
 let client: DynamoDBClient;

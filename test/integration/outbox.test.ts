@@ -4,21 +4,23 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import type { ExportJob } from '../../functions/domain/exports/model';
+import { silentLog } from '../../functions/domain/shared/log';
 import { createOutboxStore } from '../../functions/dynamodb/exports/outbox-store';
 import { createOutboxDispatcher } from '../../functions/handlers/dispatcher/dispatcher';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
-import { startStreamPoller } from '../../local/stream-poller';
+import { httpEvent } from '../../kit/http-event';
+import { resolveStreamArn } from '../../local/services/dynamodb/table';
+import { Lifecycle } from '../../local/services/lifecycle';
+import { startStreamTrigger } from '../../local/triggers/stream';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
+import { quietRuntime } from '../support/runtime';
 
 let client: DynamoDBClient;
 let tableName: string;
 let drop: () => Promise<void>;
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
 });
@@ -39,7 +41,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
     dynamo: client,
     config: testConfig({ tableName }),
     callbackSecrets: staticCallbackSecrets('{}'),
-    log: silent,
+    log: silentLog,
   });
   const post = (path: string, key: string, body: unknown) =>
     app(httpEvent('POST', path, { principal: 'ops', idempotencyKey: key, body }));
@@ -65,6 +67,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
   const delivered: ExportJob[] = [];
   let crashes = 1;
   const dispatcher = createOutboxDispatcher({
+    ...quietRuntime(),
     jobs: {
       send: async (job) => {
         if (crashes-- > 0) throw new Error('process died between commit and send');
@@ -72,17 +75,17 @@ it('delivers every execution to export-jobs although the first send crashed afte
       },
     },
     outbox: createOutboxStore({ client, tableName }),
-    log: silent,
   });
+  // Started as `npm start` starts the dispatcher: the table's stream, a trigger, a lifecycle.
+  const lifecycle = new Lifecycle();
   const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: inject('dynamoEndpoint') });
-  const poller = await startStreamPoller({
-    client: streams,
-    dynamo: client,
-    tableName,
-    region: LOCAL_AWS.region,
+  lifecycle.defer('DynamoDB Streams client', () => streams.destroy());
+  await startStreamTrigger(lifecycle, {
+    name: 'outbox dispatcher',
+    stream: { arn: await resolveStreamArn(client, tableName), client: streams },
     handler: dispatcher,
-    retryBackoffMs: 50,
-    idleDelayMs: 50,
+    log: () => {},
+    tuning: { retryBackoffMs: 50, idleDelayMs: 50 },
   });
   try {
     const wanted = new Set(tasks.map((t) => t.currentExecutionId));
@@ -90,8 +93,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
       [...wanted].every((id) => delivered.some((j) => j.executionId === id)) ? true : undefined,
     );
   } finally {
-    await poller.stop();
-    streams.destroy();
+    await lifecycle.stopAll();
   }
   const ids = delivered.map((j) => j.executionId);
   console.log(`outbox: ${tasks.length} executions, ${delivered.length} deliveries after 1 crash`);

@@ -253,7 +253,7 @@ describe('reown', () => {
           return store.settleHold(...args);
         },
       },
-      { idempotencyRetentionSeconds: 60, responses: httpResponses },
+      { idempotencyRetentionSeconds: 60, responses: httpResponses, newId: randomUUID },
     );
     const ctx = { principal: 'alice', idempotencyKey: randomUUID(), now: new Date() };
     await expect(racing.capture(ctx, String(holdId), undefined, {})).rejects.toMatchObject({

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HttpHandler } from '../../functions/api/types';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { httpEvent } from '../../kit/http-event';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { httpEvent } from '../support/http-event';
 
 let client: DynamoDBClient;
 let drop: () => Promise<void>;

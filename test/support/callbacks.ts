@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signCallback } from '../../functions/domain/callbacks/signature';
-import { type EventOptions, httpEvent } from './http-event';
+import { epochSeconds } from '../../functions/domain/shared/time';
+import { type EventOptions, httpEvent } from '../../kit/http-event';
 
 export const APP = 'export-worker';
 export const SECRET = 'test-secret-0123456789';
@@ -52,7 +53,7 @@ export function signedCallback(
   body: string,
   options: { secrets?: string[]; timestamp?: number; header?: string; app?: string } = {},
 ) {
-  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const timestamp = options.timestamp ?? epochSeconds();
   const header =
     options.header ?? signCallback(options.secrets ?? [SECRET], timestamp, Buffer.from(body));
   const eventOptions: EventOptions = {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { localDynamoClient } from '../../local/dynamodb';
-import { ensureLedgerTable } from '../../local/table';
+import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
+import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 
 /** A fresh ledger table on the run's shared DynamoDB Local, so test files never see each other. */
 export async function createTestTable(): Promise<{

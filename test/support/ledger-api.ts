@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpResult } from '../../functions/api/types';
-import { type EventOptions, httpEvent } from './http-event';
+import { type EventOptions, httpEvent } from '../../kit/http-event';
 
 /** Parsed JSON body of a response. */
 export const bodyOf = (res: HttpResult) => JSON.parse(res.body) as Record<string, unknown>;

@@ -1,16 +1,16 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { EXPORT_JOBS_MAX_RECEIVE_COUNT } from '../../contract/exports';
 import type { ExportWorker } from '../../domain/exports/worker';
-import { consoleLog, errorFields, type Log } from '../../domain/shared/log';
-import { METRICS, type MetricsPort, noMetrics } from '../../domain/shared/metrics';
+import { errorFields, type Log } from '../../domain/shared/log';
+import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import { ExportJobSchema } from '../../schemas/exports';
 
 export interface ExportJobsConsumerDeps {
   readonly worker: ExportWorker;
   /** What is left of the invocation for the next record (Lambda: its remaining time). */
   readonly timeLeftMs: () => number;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
+  readonly log: Log;
+  readonly metrics: MetricsPort;
 }
 
 export type ExportJobsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
@@ -39,8 +39,7 @@ export function runBudget(timeLeftMs: number): { leaseMs: number; giveUpMs: numb
  * once while the message goes to the DLQ for an operator.
  */
 export function createExportJobsConsumer(deps: ExportJobsConsumerDeps): ExportJobsHandler {
-  const log = deps.log ?? consoleLog;
-  const metrics = deps.metrics ?? noMetrics;
+  const { log, metrics } = deps;
 
   async function processRecord(record: SQSRecord): Promise<'done' | 'retry'> {
     const fields: Record<string, unknown> = { messageId: record.messageId };

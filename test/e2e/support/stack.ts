@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { createLedgerClient, type LedgerClient } from '../../../client/index';
-import { freePort } from '../../support/free-port';
+import { freePort } from '../../../kit/free-port';
 
 /**
  * Starts the local stack the way a newcomer does (`npm start` = tsx local/start.ts), on free

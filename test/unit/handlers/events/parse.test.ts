@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseLedgerEvent } from '../../../../functions/handlers/events/parse';
-import { ledgerEvent } from '../../../support/ledger-events';
+import { ledgerEvent } from '../../../../kit/ledger-events';
 
 const subject = '33333333-3333-4333-8333-333333333333';
 const valid = ledgerEvent({ id: 'e1', subject, sequence: 7, paymentId: 'p1' });

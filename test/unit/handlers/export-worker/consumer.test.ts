@@ -6,10 +6,10 @@ import type {
   RunOptions,
 } from '../../../../functions/domain/exports/worker';
 import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
-import { sqsRecord } from '../../../support/ledger-events';
-import { recordingMetrics } from '../../../support/metrics';
+import { sqsRecord } from '../../../../kit/ledger-events';
+import { recordingMetrics } from '../../../support/fakes/metrics';
+import { quietRuntime } from '../../../support/runtime';
 
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const job = (executionId: string) => ({
   taskId: '11111111-1111-4111-8111-111111111111',
   executionId,
@@ -54,9 +54,9 @@ describe('export-jobs consumer', () => {
     const fake = fakeWorker();
     const metrics = recordingMetrics();
     const handler = createExportJobsConsumer({
+      ...quietRuntime(),
       worker: fake.worker,
       timeLeftMs: () => 42_000,
-      log: silent,
       metrics,
     });
     const records = [
@@ -82,9 +82,9 @@ describe('export-jobs consumer', () => {
   ])('receive %i is the final attempt: %s', async (receives, finalAttempt) => {
     const fake = fakeWorker();
     const handler = createExportJobsConsumer({
+      ...quietRuntime(),
       worker: fake.worker,
       timeLeftMs: () => 1,
-      log: silent,
     });
     await handler({ Records: [withReceives(sqsRecord(job(OK)), receives)] });
     expect(fake.runs[0]?.options.finalAttempt).toBe(finalAttempt);
@@ -95,9 +95,9 @@ describe('export-jobs consumer', () => {
     async (body) => {
       const fake = fakeWorker();
       const handler = createExportJobsConsumer({
+        ...quietRuntime(),
         worker: fake.worker,
         timeLeftMs: () => 1,
-        log: silent,
       });
       const response = await handler({ Records: [sqsRecord(body, 'bad')] });
       expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);

@@ -1,0 +1,75 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { LOCAL_AWS } from '../../../functions/contract/local-stack';
+import type { Lifecycle } from '../lifecycle';
+import { assertPortFree } from '../ports';
+import { localDynamoClient, startDynamoLocal, waitUntilDynamoAnswers } from './dynamodb-local';
+import { ensureLedgerTable, resolveStreamArn } from './table';
+
+export interface DynamoService {
+  readonly endpoint: string;
+  /** True when DYNAMODB_ENDPOINT named a DynamoDB the stack did not start. */
+  readonly external: boolean;
+  /** Shared by every in-process service; destroyed at shutdown. */
+  readonly client: DynamoDBClient;
+  /** The table's stream, read by every stream trigger (each with its own checkpoints). */
+  readonly stream: TableStream;
+}
+
+export interface TableStream {
+  readonly arn: string;
+  /** Shared by the stream triggers; destroyed at shutdown. */
+  readonly client: DynamoDBStreamsClient;
+}
+
+export interface DynamoServiceOptions {
+  readonly port: number;
+  readonly endpoint: string | undefined;
+  readonly tableName: string;
+  /** Called when the DynamoDB Local this service started dies while the stack runs. */
+  readonly onCrash: (detail: string) => void;
+}
+
+/** DynamoDB Local in memory (or the given endpoint) with the ledger table and its stream. */
+export async function startDynamoService(
+  lifecycle: Lifecycle,
+  options: DynamoServiceOptions,
+): Promise<DynamoService> {
+  let endpoint = options.endpoint;
+  const external = endpoint !== undefined;
+  if (endpoint === undefined) {
+    await assertPortFree(options.port, 'DYNAMODB_PORT');
+    const dynamo = await startDynamoLocal(options.port, 60_000, {
+      signal: lifecycle.signal,
+      onUnexpectedExit: (code, output) =>
+        options.onCrash(`DynamoDB Local exited unexpectedly (code ${code})\n${output}`),
+    }).catch((error: unknown) => {
+      throw explainJavaFailure(error);
+    });
+    lifecycle.defer('DynamoDB Local', () => dynamo.stop());
+    endpoint = dynamo.endpoint;
+  } else {
+    await waitUntilDynamoAnswers(endpoint, 15_000, lifecycle.signal).catch((error: unknown) => {
+      throw new Error(`DYNAMODB_ENDPOINT ${endpoint} does not answer`, { cause: error });
+    });
+  }
+  const client = localDynamoClient(endpoint);
+  lifecycle.defer('DynamoDB client', () => client.destroy());
+  await ensureLedgerTable(client, options.tableName);
+  const arn = await resolveStreamArn(client, options.tableName, lifecycle.signal);
+  const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
+  lifecycle.defer('DynamoDB Streams client', () => streams.destroy());
+  return { endpoint, external, client, stream: { arn, client: streams } };
+}
+
+function explainJavaFailure(error: unknown): Error {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if ((cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+    return new Error(
+      'DynamoDB Local needs Java 17+, and no `java` was found on PATH. Install a JRE ' +
+        '(e.g. apt-get install openjdk-17-jre-headless) or set DYNAMODB_ENDPOINT to a running DynamoDB.',
+      { cause: error },
+    );
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}

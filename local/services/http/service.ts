@@ -1,0 +1,33 @@
+import type { HttpHandler } from '../../../functions/api/types';
+import type { Lifecycle } from '../lifecycle';
+import { assertPortFree } from '../ports';
+import { startHttpServer } from './adapter';
+import { serveApiReference } from './api-reference';
+
+const HTTP_HOST = '127.0.0.1';
+
+export interface HttpServiceOptions {
+  readonly port: number;
+  /** The HTTP function, as local/functions.ts composes it. */
+  readonly handler: HttpHandler;
+  readonly log: (line: string) => void;
+}
+
+/** Checks the HTTP port early, before slower services start on a port that is taken. */
+export function reserveHttpPort(port: number): Promise<void> {
+  return assertPortFree(port, 'PORT', HTTP_HOST);
+}
+
+/** The HTTP API: the function's Lambda handler behind the API Gateway v2 adapter. */
+export async function startHttpService(
+  lifecycle: Lifecycle,
+  options: HttpServiceOptions,
+): Promise<{ url: string }> {
+  lifecycle.signal.throwIfAborted();
+  const server = await startHttpServer(options.handler, options.port, HTTP_HOST, {
+    log: options.log,
+    pages: serveApiReference,
+  });
+  lifecycle.defer('HTTP server', () => server.close());
+  return { url: server.url };
+}

@@ -1,0 +1,190 @@
+import {
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { describeError } from '../../functions/domain/shared/log';
+import { sleep } from '../../functions/domain/shared/retry';
+import { type BatchHandler, invokeBatch } from './batch-response';
+import { toSqsRecord } from './sqs-records';
+
+/**
+ * A stand-in for the Lambda SQS event source mapping with ReportBatchItemFailures: long-polls
+ * a queue, hands each batch to the handler as a Lambda-shaped `SQSEvent` (sqs-records.ts) and
+ * settles it `per-record` (batch-response.ts): deletes the records the handler did not report
+ * as failed and leaves the others to become visible again (and, after the queue's
+ * maxReceiveCount, to be moved to its DLQ by SQS itself).
+ */
+
+/** Any Lambda SQS handler; the response is checked at run time as Lambda does. */
+export type SqsBatchHandler = BatchHandler<SQSEvent>;
+
+export interface SqsPollerOptions {
+  readonly client: SQSClient;
+  readonly queueUrl: string;
+  /** Goes into every record's `eventSourceARN`. */
+  readonly queueArn: string;
+  /** Goes into every record's `awsRegion`. */
+  readonly region: string;
+  readonly handler: SqsBatchHandler;
+  /** Messages per ReceiveMessage, 1–10. @default 10 */
+  readonly batchSize?: number;
+  /** Long-poll wait per ReceiveMessage. @default 1 */
+  readonly waitTimeSeconds?: number;
+  /** How long a received message stays hidden; a failed one reappears after it. @default 5 */
+  readonly visibilityTimeoutSeconds?: number;
+  /** First pause after a failed ReceiveMessage; doubles up to 10 s. @default 500 */
+  readonly errorBackoffMs?: number;
+  /** One line per non-empty batch, and receive errors. @default no output */
+  readonly log?: (line: string) => void;
+}
+
+export interface BatchSummary {
+  readonly received: number;
+  readonly deleted: number;
+  /** Records left on the queue: reported failures, or the whole batch. */
+  readonly failed: number;
+  /** Why the whole batch failed, when it did. */
+  readonly batchFailure?: string;
+}
+
+const DEFAULT_BATCH_SIZE = 10;
+const DEFAULT_WAIT_TIME_SECONDS = 1;
+const DEFAULT_VISIBILITY_TIMEOUT_SECONDS = 5;
+const MAX_BACKOFF_MS = 10_000;
+
+export class SqsPoller {
+  private readonly controller = new AbortController();
+  private loop: Promise<void> | undefined;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: SqsPollerOptions) {
+    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10) {
+      throw new Error(`batchSize must be an integer between 1 and 10 (got ${batchSize})`);
+    }
+    this.log = options.log ?? (() => {});
+  }
+
+  /**
+   * Resolves once the first ReceiveMessage has answered (a short poll, so startup does not
+   * wait), then keeps polling in the background. Rejects when that first call fails, e.g. the
+   * queue does not exist.
+   */
+  async start(): Promise<void> {
+    if (this.loop) throw new Error('the poller is already running');
+    const first = await this.receive(0);
+    this.loop = this.run(first);
+  }
+
+  /** Aborts the long poll, lets a batch in progress finish (and delete), then resolves. */
+  async stop(): Promise<void> {
+    this.controller.abort();
+    await this.loop;
+  }
+
+  /** One receive → invoke → delete cycle. Undefined when the poll returned no messages. */
+  async pollOnce(waitTimeSeconds?: number): Promise<BatchSummary | undefined> {
+    return this.process(await this.receive(waitTimeSeconds));
+  }
+
+  private async run(first: Message[]): Promise<void> {
+    const signal = this.controller.signal;
+    let pending: Message[] | undefined = first;
+    let backoff = this.options.errorBackoffMs ?? 500;
+    while (!signal.aborted) {
+      try {
+        const messages = pending ?? (await this.receive());
+        pending = undefined;
+        await this.process(messages);
+        backoff = this.options.errorBackoffMs ?? 500;
+      } catch (error) {
+        if (signal.aborted) break;
+        this.log(`receive failed: ${describeError(error)}; retrying in ${backoff} ms`);
+        await sleep(backoff, signal);
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      }
+    }
+  }
+
+  private async receive(waitTimeSeconds?: number): Promise<Message[]> {
+    const { options } = this;
+    const result = await options.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: options.queueUrl,
+        MaxNumberOfMessages: options.batchSize ?? DEFAULT_BATCH_SIZE,
+        WaitTimeSeconds: waitTimeSeconds ?? options.waitTimeSeconds ?? DEFAULT_WAIT_TIME_SECONDS,
+        VisibilityTimeout: options.visibilityTimeoutSeconds ?? DEFAULT_VISIBILITY_TIMEOUT_SECONDS,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+      { abortSignal: this.controller.signal },
+    );
+    return result.Messages ?? [];
+  }
+
+  /** Never throws: handler and delete failures leave messages on the queue and are logged. */
+  private async process(messages: Message[]): Promise<BatchSummary | undefined> {
+    if (messages.length === 0) return undefined;
+    const started = Date.now();
+    const usable = messages.filter((m) => m.MessageId && m.ReceiptHandle);
+    if (usable.length < messages.length) {
+      this.log(`ignored ${messages.length - usable.length} message(s) without id or receipt`);
+    }
+    const event: SQSEvent = {
+      Records: usable.map((m) => toSqsRecord(m, this.options.queueArn, this.options.region)),
+    };
+
+    const { done, batchFailure } = await invokeBatch(
+      this.options.handler,
+      event,
+      event.Records.map((r) => r.messageId),
+      'per-record',
+    );
+    const deleted = await this.delete(done.flatMap((i) => event.Records[i] ?? []));
+    const summary: BatchSummary = {
+      received: messages.length,
+      deleted,
+      failed: messages.length - deleted,
+      ...(batchFailure === undefined ? {} : { batchFailure }),
+    };
+    this.log(
+      `received ${summary.received}, deleted ${summary.deleted}, failed ${summary.failed} ` +
+        `(${Date.now() - started} ms)${batchFailure === undefined ? '' : `; whole batch failed: ${batchFailure}`}`,
+    );
+    return summary;
+  }
+
+  /** Deletes the given records; resolves how many SQS confirmed. */
+  private async delete(records: readonly SQSRecord[]): Promise<number> {
+    let deleted = 0;
+    for (let start = 0; start < records.length; start += 10) {
+      const chunk = records.slice(start, start + 10);
+      try {
+        // Not tied to the abort signal: a batch that was processed is acknowledged even
+        // while the poller stops.
+        const result = await this.options.client.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: this.options.queueUrl,
+            Entries: chunk.map((r, i) => ({ Id: `m${start + i}`, ReceiptHandle: r.receiptHandle })),
+          }),
+        );
+        deleted += result.Successful?.length ?? 0;
+        for (const failure of result.Failed ?? []) {
+          const record = chunk[Number(failure.Id?.slice(1)) - start];
+          this.log(
+            `could not delete ${record?.messageId ?? failure.Id}: ${failure.Code ?? 'error'} ` +
+              `${failure.Message ?? ''}; it will be redelivered`.trimEnd(),
+          );
+        }
+      } catch (error) {
+        this.log(
+          `could not delete ${chunk.length} message(s): ${describeError(error)}; they will be redelivered`,
+        );
+      }
+    }
+    return deleted;
+  }
+}
