@@ -79,4 +79,6 @@ export const keys = {
     pk: `JOURNAL#${accountId}`,
     sk: `${JOURNAL_TIME_SK_PREFIX}${committedAt}#${padSequence(sequence)}`,
   }),
+  /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */
+  reownCheckpoint: (accountId: string): ItemKey => ({ pk: `REOWN#${accountId}`, sk: 'REOWN' }),
 } as const;
