@@ -130,6 +130,7 @@ function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string
   return [
     `${cli} demo                         # account, credit, export, worker: prints the SUCCEEDED task`,
     `${cli} tail --queue export-jobs     # the jobs waiting on ${endpoints.queues.exportJobs.name} (not consumed)`,
+    `${cli} tail --journal --follow      # every change of every account: the ledger.journal.v1 events on ${endpoints.topics.journal.tap.name}`,
     `${cli} worker                       # the demo worker: consumes ${endpoints.queues.exportJobs.name} until Ctrl-C`,
     `${cli} --help                       # every command: callback, send-event, tail, worker, demo, redrive`,
   ].join('\n');
