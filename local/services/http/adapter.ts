@@ -28,6 +28,12 @@ export interface HttpAdapterOptions {
    * request, false to hand it to the API handler. @default none
    */
   readonly pages?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /**
+   * Whether the route of a request sits behind the authorizer. For those, a malformed
+   * `X-Principal-Id` is answered 401 here, saying what is wrong, before the function runs, as
+   * an authorizer refuses a bad token on AWS. @default no route (the handler sees no principal)
+   */
+  readonly needsPrincipal?: (method: string, path: string) => boolean;
 }
 
 export interface RunningHttpServer {
@@ -61,7 +67,7 @@ function createRequestListener(
             `The body exceeds ${maxBodyBytes} bytes.`,
           );
         }
-        const event = buildHttpEvent({
+        const { event, principal } = buildHttpEvent({
           method: req.method ?? 'GET',
           url: req.url ?? '/',
           httpVersion: req.httpVersion,
@@ -71,6 +77,12 @@ function createRequestListener(
           requestId,
           receivedAt: new Date(started),
         });
+        if (
+          principal.kind === 'malformed' &&
+          options.needsPrincipal?.(event.requestContext.http.method, event.rawPath)
+        ) {
+          return sendProblem(res, 401, 'unauthenticated', principal.problem);
+        }
         let result: HttpResult;
         try {
           result = await handler(event);
@@ -215,6 +227,7 @@ function sendProblem(res: ServerResponse, status: number, code: string, detail: 
 }
 
 const TITLES: Record<number, string> = {
+  401: 'Unauthenticated',
   413: 'Payload too large',
   500: 'Internal error',
 };

@@ -1,3 +1,6 @@
+import { routeMatcher } from '../../../functions/api/router';
+import { ROUTE_LIST } from '../../../functions/api/routes';
+import { needsPrincipal } from '../../../functions/api/spec';
 import type { HttpHandler } from '../../../functions/api/types';
 import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
@@ -24,9 +27,14 @@ export async function startHttpService(
   options: HttpServiceOptions,
 ): Promise<{ url: string }> {
   lifecycle.signal.throwIfAborted();
+  const match = routeMatcher(ROUTE_LIST);
   const server = await startHttpServer(options.handler, options.port, HTTP_HOST, {
     log: options.log,
     pages: serveApiReference,
+    needsPrincipal: (method, path) => {
+      const found = match(method, path);
+      return found !== undefined && needsPrincipal(found.route);
+    },
   });
   lifecycle.defer('HTTP server', () => server.close());
   return { url: server.url };
