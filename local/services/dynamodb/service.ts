@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
+import { reachExternal } from '../external';
 import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
 import { localDynamoClient, startDynamoLocal, waitUntilDynamoAnswers } from './dynamodb-local';
@@ -48,10 +49,6 @@ export async function startDynamoService(
     });
     lifecycle.defer('DynamoDB Local', () => dynamo.stop());
     endpoint = dynamo.endpoint;
-  } else {
-    await waitUntilDynamoAnswers(endpoint, 15_000, lifecycle.signal).catch((error: unknown) => {
-      throw new Error(`DYNAMODB_ENDPOINT ${endpoint} does not answer`, { cause: error });
-    });
   }
   const client = localDynamoClient(endpoint);
   lifecycle.defer('DynamoDB client', () => client.destroy());
@@ -60,6 +57,15 @@ export async function startDynamoService(
   const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
   lifecycle.defer('DynamoDB Streams client', () => streams.destroy());
   return { endpoint, external, client, stream: { arn, client: streams } };
+}
+
+/**
+ * Waits until DYNAMODB_ENDPOINT answers, before anything slow starts (local/services/external.ts).
+ */
+export function reachExternalDynamo(endpoint: string, signal: AbortSignal): Promise<void> {
+  return reachExternal('DYNAMODB_ENDPOINT', endpoint, (timeoutMs, options) =>
+    waitUntilDynamoAnswers(endpoint, timeoutMs, signal, options),
+  );
 }
 
 function explainJavaFailure(error: unknown): Error {
