@@ -1,3 +1,4 @@
+import { COMMANDS } from '../cli/registry';
 import {
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
@@ -71,7 +72,7 @@ ${readDlqSnippet(endpoints)}
 Exports: POST ${api}/v1/accounts/$ACCOUNT_ID/exports {"format":"csv"} debits ${config.exportFee} and
 queues a job on ${exportJobs.name}; the export worker writes the file and reports with signed callbacks.
 Then GET ${api}/v1/tasks/$TASK_ID/result answers a presigned URL: curl -sS "<url>" downloads the file.
-The CLI does it all:
+The CLI ("demo" runs it all, down to the file):
 
 ${cliCommands(settings, endpoints)}
 
@@ -109,7 +110,10 @@ function callbacksLines(settings: LocalSettings, api: string): string {
   return lines.join('\n');
 }
 
-/** The CLI commands, with the variables that point it at this stack when it is not on the defaults. */
+/**
+ * The CLI's commands from its own registry (cli/registry.ts), with the variables that point it at
+ * this stack when it is not on the defaults.
+ */
 function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string {
   const env: string[] = [];
   if (settings.port !== DEFAULT_PORT) env.push(`PORT=${settings.port}`);
@@ -117,11 +121,10 @@ function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string
   else if (settings.sqsPort !== DEFAULT_SQS_PORT) env.push(`SQS_PORT=${settings.sqsPort}`);
   if (settings.callbackSecretsGiven) env.push(`CALLBACK_SECRETS='...'`);
   const cli = `${env.length > 0 ? `${env.join(' ')} ` : ''}npm run cli --`;
+  const width = Math.max(...COMMANDS.map((c) => c.name.length), '--help'.length);
   return [
-    `${cli} demo                         # account, credit, export, worker: prints the SUCCEEDED task`,
-    `${cli} tail --queue export-jobs     # the jobs waiting on ${endpoints.queues.exportJobs.name} (not consumed)`,
-    `${cli} worker                       # the demo worker: consumes ${endpoints.queues.exportJobs.name} until Ctrl-C`,
-    `${cli} --help                       # every command: callback, send-event, tail, worker, demo, redrive`,
+    ...COMMANDS.map((c) => `${cli} ${c.name.padEnd(width)}  # ${c.summary}`),
+    `${cli} ${'--help'.padEnd(width)}  # how to use them: npm run cli -- <command> --help`,
   ].join('\n');
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
+import { COMMANDS } from '../../../cli/run';
 import { banner, type StackEndpoints } from '../../../local/banner';
 import { readLocalSettings } from '../../../local/settings';
 
@@ -26,6 +27,18 @@ const endpoints: StackEndpoints = {
 };
 
 describe('the npm start banner', () => {
+  it("lists the CLI's commands from its own registry, and no other", () => {
+    for (const env of [{}, { PORT: '4000', CALLBACK_SECRETS: '{"a":["0123456789abcdef0"]}' }]) {
+      const text = banner(readLocalSettings(env), endpoints);
+      const advertised = [...text.matchAll(/npm run cli -- ([a-z][a-z-]*)/g)].map((m) => m[1]);
+
+      expect(new Set(advertised)).toEqual(new Set(COMMANDS.map((c) => c.name)));
+      for (const command of COMMANDS) expect(text).toContain(`# ${command.summary}`);
+      expect(text).toMatch(/npm run cli -- --help +# /);
+    }
+  });
+
+
   it('prints the demo application, its secret, the export fee and the CLI commands', () => {
     const text = banner(readLocalSettings({ EXPORT_FEE: '250' }), endpoints);
 
