@@ -17,6 +17,7 @@ import { Lifecycle } from './services/lifecycle';
 import { startS3Service } from './services/s3/service';
 import { reachExternalSqs, reserveSqsPort, startSqsService } from './services/sqs/service';
 import { type LocalSettings, readLocalSettings } from './settings';
+import { lineLog } from './triggers/line-log';
 import { startTrigger } from './triggers/trigger';
 
 // The SDK warns on Node 20 about releases after January 2027; noise for a local stack (read when
@@ -107,7 +108,12 @@ async function startStack(settings: LocalSettings): Promise<void> {
   out('starting the HTTP API...');
   const http = await startHttpService(lifecycle, {
     port: settings.port,
-    handler: localHttpHandler(local),
+    // One line per request: the function's own `request` line (the adapter logs only what it
+    // answers itself: /docs, a bad X-Principal-Id, an oversized body).
+    handler: localHttpHandler(
+      local,
+      lineLog((line) => out(`[http] ${line}`)),
+    ),
     log: (line) => out(`[http] ${line}`),
   });
 

@@ -25,6 +25,7 @@ import { fakeLedgerPort } from '../../support/fakes/accounts';
 import { fakeCallbackPort } from '../../support/fakes/callbacks';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events';
 import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
+import { fakeHealthPort } from '../../support/fakes/health';
 import { fakeHoldPort } from '../../support/fakes/holds';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
@@ -38,6 +39,7 @@ const otherPorts = () => ({
   results: fakeResultObjects(),
   transfers: fakeTransferPort(),
   holds: fakeHoldPort(),
+  health: fakeHealthPort(),
 });
 
 const ddb = mockClient(DynamoDBClient);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 import { COMMANDS } from '../../../cli/run';
+import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 import { banner, type StackEndpoints } from '../../../local/banner';
 import { readLocalSettings } from '../../../local/settings';
 
@@ -37,7 +37,6 @@ describe('the npm start banner', () => {
       expect(text).toMatch(/npm run cli -- --help +# /);
     }
   });
-
 
   it('prints the demo application, its secret, the export fee and the CLI commands', () => {
     const text = banner(readLocalSettings({ EXPORT_FEE: '250' }), endpoints);
