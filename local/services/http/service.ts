@@ -6,6 +6,7 @@ import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
 import { startHttpServer } from './adapter';
 import { serveApiReference } from './api-reference';
+import { withLocalDocument } from './local-document';
 
 const HTTP_HOST = '127.0.0.1';
 
@@ -28,14 +29,19 @@ export async function startHttpService(
 ): Promise<{ url: string }> {
   lifecycle.signal.throwIfAborted();
   const match = routeMatcher(ROUTE_LIST);
-  const server = await startHttpServer(options.handler, options.port, HTTP_HOST, {
-    log: options.log,
-    pages: serveApiReference,
-    needsPrincipal: (method, path) => {
-      const found = match(method, path);
-      return found !== undefined && needsPrincipal(found.route);
+  const server = await startHttpServer(
+    withLocalDocument(options.handler),
+    options.port,
+    HTTP_HOST,
+    {
+      log: options.log,
+      pages: serveApiReference,
+      needsPrincipal: (method, path) => {
+        const found = match(method, path);
+        return found !== undefined && needsPrincipal(found.route);
+      },
     },
-  });
+  );
   lifecycle.defer('HTTP server', () => server.close());
   return { url: server.url };
 }
