@@ -1,6 +1,7 @@
 /**
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
- * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
+ * (SIGINT), SIGTERM, SIGHUP or the end of the process that started it (npm) stops them newest
+ * first, so no DynamoDB Local JVM outlives this process.
  * Order: DynamoDB Local + table + its stream, SQS emulator + queues, the export bucket (S3 on
  * the same emulator), HTTP API, then every function of `LOCAL_TRIGGERS` (local/functions.ts)
  * behind its trigger: the events consumer on ledger-events, the outbox dispatcher on the
@@ -47,11 +48,19 @@ async function shutdown(code: number, reason: string): Promise<void> {
   process.exit(code);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     if (!exiting) void shutdown(0, signal);
   });
 }
+
+// `npm start` is npm -> sh -> this process. A signal to npm alone (a process manager's SIGTERM,
+// SIGHUP when a terminal closes) ends npm and its shell without reaching us: we would be
+// orphaned, DynamoDB Local with us. So a new parent means the one that started us is gone.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent && !exiting) void shutdown(0, 'the parent process exited');
+}, 250).unref();
 process.on('uncaughtException', (error) => {
   err(`unexpected error: ${error.stack ?? error.message}`);
   void shutdown(1, 'unexpected error');

@@ -12,7 +12,7 @@ import {
 } from './support/stack';
 
 /**
- * Starts the local stack the way a newcomer does (`npm start` = tsx local/start.ts) and talks
+ * Starts the local stack the way a newcomer does (`npm start` = node --import tsx local/start.ts) and talks
  * to it over HTTP with the typed client, as an application would: docs/contract.md §2–§5
  * against real DynamoDB Local.
  */
