@@ -15,6 +15,8 @@ export interface StackEndpoints {
   readonly httpUrl: string;
   readonly dynamoEndpoint: string;
   readonly dynamoExternal: boolean;
+  /** False when the DynamoDB Local it started listens on every interface, not 127.0.0.1 only. */
+  readonly dynamoLoopbackOnly: boolean;
   readonly sqsEndpoint: string;
   readonly sqsExternal: boolean;
   readonly queues: LocalQueues;
@@ -30,7 +32,9 @@ export function banner(settings: LocalSettings, endpoints: StackEndpoints): stri
   const { config } = settings;
   const dynamo = endpoints.dynamoExternal
     ? 'external (DYNAMODB_ENDPOINT)'
-    : 'DynamoDB Local, in memory';
+    : endpoints.dynamoLoopbackOnly
+      ? 'DynamoDB Local, in memory, 127.0.0.1 only'
+      : 'DynamoDB Local, in memory, listening on EVERY interface: this Java has no jdk.compiler to run the 127.0.0.1 launcher';
   const sqs = endpoints.sqsExternal ? 'external (SQS_ENDPOINT)' : 'fauxqs, in memory';
   const { ledgerEvents, deadLetters, exportJobs } = endpoints.queues;
   return `

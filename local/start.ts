@@ -138,6 +138,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       httpUrl: http.url,
       dynamoEndpoint: dynamo.endpoint,
       dynamoExternal: dynamo.external,
+      dynamoLoopbackOnly: dynamo.loopbackOnly,
       sqsEndpoint: sqs.endpoint,
       sqsExternal: sqs.external,
       queues: sqs.queues,

@@ -14,6 +14,7 @@ const endpoints: StackEndpoints = {
   httpUrl: 'http://127.0.0.1:3000',
   dynamoEndpoint: 'http://127.0.0.1:8000',
   dynamoExternal: false,
+  dynamoLoopbackOnly: true,
   sqsEndpoint: 'http://127.0.0.1:4566',
   sqsExternal: false,
   queues: {
@@ -27,6 +28,14 @@ const endpoints: StackEndpoints = {
 };
 
 describe('the npm start banner', () => {
+  it('says where DynamoDB Local listens, and warns when it is not 127.0.0.1 only', () => {
+    const settings = readLocalSettings({});
+    expect(banner(settings, endpoints)).toContain('(DynamoDB Local, in memory, 127.0.0.1 only,');
+    expect(banner(settings, { ...endpoints, dynamoLoopbackOnly: false })).toContain(
+      'listening on EVERY interface',
+    );
+  });
+
   it("lists the CLI's commands from its own registry, and no other", () => {
     for (const env of [{}, { PORT: '4000', CALLBACK_SECRETS: '{"a":["0123456789abcdef0"]}' }]) {
       const text = banner(readLocalSettings(env), endpoints);
