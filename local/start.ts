@@ -54,9 +54,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-// `npm start` is npm -> sh -> this process. A signal to npm alone (a process manager's SIGTERM,
-// SIGHUP when a terminal closes) ends npm and its shell without reaching us: we would be
-// orphaned, DynamoDB Local with us. So a new parent means the one that started us is gone.
+// `npm start` is npm, then its shell exec'd into this process. npm forwards SIGINT and SIGTERM;
+// a signal it does not forward (SIGHUP to npm alone) ends npm without reaching us, and we would
+// be orphaned, DynamoDB Local with us. So a new parent means the one that started us is gone.
 const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent && !exiting) void shutdown(0, 'the parent process exited');

@@ -85,7 +85,8 @@ const rule = <T>(
       if (value === undefined && fallback !== undefined) return fallback;
       const parsed = value === undefined ? undefined : read(value.trim());
       if (parsed !== undefined) return parsed;
-      ctx.addIssue({ code: 'custom', message: `${name} must ${must} ${got(value ?? '')}` });
+      const given = value === undefined ? '(it is not set)' : got(value);
+      ctx.addIssue({ code: 'custom', message: `${name} must ${must} ${given}` });
       return z.NEVER;
     });
 

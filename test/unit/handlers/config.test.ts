@@ -129,6 +129,9 @@ describe('loadConfig explains a refused value in a sentence', () => {
       /^Invalid configuration: TABLE_NAME must name the ledger table\. EXPORT_FEE must be a whole number .*\. DLQ_URL must be the queue URL \(got "not a url"\)\.$/,
     );
     expect(() => loadConfig({ EXPORT_FEE: '1.5' })).not.toThrow(/Invalid input|expected|received/);
+    expect(() => loadConfig({ TABLE_NAME: 't' }, 'events')).toThrow(
+      'Invalid configuration: DLQ_URL must be the queue URL (it is not set).',
+    );
   });
 });
 
