@@ -5,6 +5,8 @@ import { CallbackService } from '../domain/callbacks/service';
 import type { ResultObjectPort, TaskPort } from '../domain/exports/port';
 import { ExportResultService } from '../domain/exports/result';
 import { TaskService } from '../domain/exports/service';
+import type { HealthPort } from '../domain/health/port';
+import { HealthService } from '../domain/health/service';
 import type { HoldPort } from '../domain/holds/port';
 import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
@@ -20,6 +22,7 @@ import { accountHandlers } from './accounts/routes';
 import { callbackHandlers, callbackPath } from './callbacks/routes';
 import { documentHandlers } from './document/routes';
 import { exportHandlers } from './exports/routes';
+import { healthHandlers } from './health/routes';
 import { holdHandlers } from './holds/routes';
 import { journalHandlers } from './journal/routes';
 import { principalOf } from './principal';
@@ -61,6 +64,8 @@ export interface HttpAppDeps extends Runtime {
   readonly holds: HoldPort;
   readonly journal: JournalReadPort;
   readonly callbacks: CallbackPort;
+  /** The table read of `GET /v1/health` (docs/contract.md §5). */
+  readonly health: HealthPort;
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
@@ -110,12 +115,14 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
+      ...healthHandlers(new HealthService(deps.health, clock)),
       ...documentHandlers(config),
     },
     clock,
   );
 
   return async (event) => {
+    const started = performance.now();
     const fields = correlationFields(event);
     let result: HttpResult;
     try {
@@ -131,7 +138,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     }
     const replayed = result.headers['idempotent-replayed'] === 'true';
     if (replayed) metrics.count(METRICS.idempotentReplay);
-    log.info('request', { ...fields, status: result.statusCode, replayed });
+    const ms = Math.round(performance.now() - started);
+    log.info('request', { ...fields, status: result.statusCode, replayed, ms });
     return result;
   };
 }

@@ -2,6 +2,7 @@ import { ACCOUNT_ROUTES } from './accounts/spec';
 import { CALLBACK_ROUTES } from './callbacks/spec';
 import { DOCUMENT_ROUTES } from './document/spec';
 import { EXPORT_ROUTES } from './exports/spec';
+import { HEALTH_ROUTES } from './health/spec';
 import { HOLD_ROUTES } from './holds/spec';
 import { JOURNAL_ROUTES } from './journal/spec';
 import { type ListedRoute, listRoutes } from './spec';
@@ -18,6 +19,7 @@ export const ROUTES = {
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,
   ...CALLBACK_ROUTES,
+  ...HEALTH_ROUTES,
   ...DOCUMENT_ROUTES,
 };
 

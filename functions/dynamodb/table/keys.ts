@@ -79,6 +79,8 @@ export const keys = {
     pk: `JOURNAL#${accountId}`,
     sk: `${JOURNAL_TIME_SK_PREFIX}${committedAt}#${padSequence(sequence)}`,
   }),
+  /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
+  health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */
   reownCheckpoint: (accountId: string): ItemKey => ({ pk: `REOWN#${accountId}`, sk: 'REOWN' }),
 } as const;

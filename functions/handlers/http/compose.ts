@@ -10,6 +10,7 @@ import {
 } from '../../domain/idempotency/settled-responses';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
+import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
@@ -50,6 +51,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     transfers: createTransferStore(table),
     holds: createHoldStore(table),
     journal: createJournalStore(table),
+    health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     ...runtime,

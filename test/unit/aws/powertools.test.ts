@@ -25,6 +25,7 @@ import { fakeLedgerPort } from '../../support/fakes/accounts';
 import { fakeCallbackPort } from '../../support/fakes/callbacks';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events';
 import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
+import { fakeHealthPort } from '../../support/fakes/health';
 import { fakeHoldPort } from '../../support/fakes/holds';
 import { fakeJournalReadPort } from '../../support/fakes/journal';
 import { recordingLog } from '../../support/fakes/log';
@@ -40,6 +41,7 @@ const otherPorts = () => ({
   transfers: fakeTransferPort(),
   holds: fakeHoldPort(),
   journal: fakeJournalReadPort(),
+  health: fakeHealthPort(),
 });
 
 const ddb = mockClient(DynamoDBClient);
