@@ -7,6 +7,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { HttpHandler } from '../functions/api/types';
+import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { silentLog } from '../functions/domain/shared/log';
 import { composeEventsHandler } from '../functions/handlers/events/compose';
@@ -57,6 +58,7 @@ export function createOurConsumer(
     config: {
       ...benchConfig(tableName),
       deadLetterQueueUrl: 'http://127.0.0.1:9/000000000000/ledger-events-dlq',
+      gapRefetchAfterSeconds: DEFAULT_GAP_REFETCH_AFTER_SECONDS,
     },
     log: silentLog,
   });

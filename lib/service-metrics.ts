@@ -25,6 +25,8 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.inboxDuplicate]: [SERVICE_NAMES.events],
   [METRICS.deadLetter]: [SERVICE_NAMES.events],
   [METRICS.sequenceGap]: [SERVICE_NAMES.http, SERVICE_NAMES.events],
+  [METRICS.overdueGaps]: [SERVICE_NAMES.sweeper],
+  [METRICS.gapsWaived]: [SERVICE_NAMES.events],
   [METRICS.callbackApplied]: [SERVICE_NAMES.http],
   [METRICS.callbackDuplicate]: [SERVICE_NAMES.http],
   [METRICS.callbackStale]: [SERVICE_NAMES.http],

@@ -46,6 +46,8 @@ export interface LocalResources {
   /** SNS holding the journal topic (SNS_ENDPOINT, else fauxqs on the SQS endpoint). */
   readonly sns: SNSClient;
   readonly topics: LocalTopics;
+  /** GAP_REFETCH_AFTER_SECONDS (docs/contract.md §18): the events consumer's and the sweeper's. */
+  readonly gapRefetchAfterSeconds: number;
   /** S3 holding the export bucket (the emulator's, or S3_ENDPOINT). */
   readonly s3: S3Client;
   /** Its endpoint: result URLs are presigned path-style on it, so plain curl downloads them. */
@@ -97,7 +99,11 @@ export function localExportWorkerHandler(
 
 export function localEventsHandler(local: LocalResources, log: Log): EventsHandler {
   return composeEventsHandler({
-    config: { ...local.config, deadLetterQueueUrl: local.queues.deadLetters.url },
+    config: {
+      ...local.config,
+      deadLetterQueueUrl: local.queues.deadLetters.url,
+      gapRefetchAfterSeconds: local.gapRefetchAfterSeconds,
+    },
     dynamo: local.dynamo,
     sqs: local.sqs,
     log,
@@ -126,9 +132,25 @@ export function localJournalProjector(
   });
 }
 
-/** One sweep of due holds and execution deadlines (docs/contract.md §11, §12). */
-export function localSweeper(local: Pick<LocalResources, 'config' | 'dynamo'>, log: Log): SweepRun {
-  return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
+/**
+ * One sweep of due holds, execution deadlines and gaps (docs/contract.md §11, §12, §18),
+ * publishing re-fetch requests to the local `ledger-gaps`.
+ */
+export function localSweeper(
+  local: Pick<LocalResources, 'config' | 'dynamo' | 'sns' | 'topics' | 'gapRefetchAfterSeconds'>,
+  log: Log,
+): SweepRun {
+  return composeSweeper({
+    config: {
+      ...local.config,
+      gapRefetchAfterSeconds: local.gapRefetchAfterSeconds,
+      gapTopicArn: local.topics.gaps.arn,
+      stage: LOCAL_STAGE,
+    },
+    dynamo: local.dynamo,
+    sns: local.sns,
+    log,
+  });
 }
 
 /**
@@ -217,7 +239,7 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     banner: {
       label: 'Sweeper',
       text: ({ settings }) =>
-        `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT`,
+        `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT, gaps open ${settings.gapRefetchAfterSeconds} s -> ledger.gap.refetch.v1`,
     },
   },
 ];

@@ -1,3 +1,4 @@
+import { LOCAL_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
 import {
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
@@ -25,6 +26,11 @@ export interface LocalSettings {
   readonly sqsVisibilityTimeoutSeconds: number;
   /** Pause between two sweeps of due holds and executions (contract §11). @default 2 */
   readonly sweepIntervalSeconds: number;
+  /**
+   * GAP_REFETCH_AFTER_SECONDS (docs/contract.md §18): how long a ledger-event gap stays open
+   * before the sweeper requests it again; the events consumer and the sweeper read it. @default 5
+   */
+  readonly gapRefetchAfterSeconds: number;
   /** S3 for export objects (contract §12): S3_ENDPOINT, else the SQS endpoint (fauxqs serves both). */
   readonly s3Endpoint: string | undefined;
   /** SNS for the journal topic (docs/contract.md §15): SNS_ENDPOINT, else the SQS endpoint. */
@@ -66,6 +72,11 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       'SWEEP_INTERVAL_SECONDS',
       given('SWEEP_INTERVAL_SECONDS'),
       DEFAULT_SWEEP_INTERVAL_SECONDS,
+    ),
+    gapRefetchAfterSeconds: parseInterval(
+      'GAP_REFETCH_AFTER_SECONDS',
+      given('GAP_REFETCH_AFTER_SECONDS'),
+      LOCAL_GAP_REFETCH_AFTER_SECONDS,
     ),
     s3Endpoint: parseEndpoint('S3_ENDPOINT', given('S3_ENDPOINT')),
     snsEndpoint: parseEndpoint('SNS_ENDPOINT', given('SNS_ENDPOINT')),

@@ -104,7 +104,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     endpoint: settings.sqsEndpoint,
   });
   const snsEndpoint = settings.snsEndpoint ?? sqs.endpoint;
-  out(`creating the journal topic and its tap queue on ${snsEndpoint}...`);
+  out(`creating the journal and gap topics and their tap queues on ${snsEndpoint}...`);
   const sns = await startSnsService(lifecycle, snsEndpoint, sqs.client);
   const s3Endpoint = settings.s3Endpoint ?? sqs.endpoint;
   out(`creating the export bucket "${config.exportBucket}" on ${s3Endpoint}...`);
@@ -117,6 +117,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     queues: sqs.queues,
     sns: sns.client,
     topics: sns.topics,
+    gapRefetchAfterSeconds: settings.gapRefetchAfterSeconds,
     s3,
     s3Endpoint,
   };

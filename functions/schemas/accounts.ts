@@ -72,6 +72,30 @@ export const EventSourceList = z.object({
       lastSequence: z.number().int().min(0),
       gaps: Gaps,
       gapsTruncated: z.boolean(),
+      gapDetails: z
+        .array(
+          z.object({
+            number: z.number().int().min(1),
+            openedAt: Timestamp.meta({ description: 'when the event that skipped it was written' }),
+            refetchRequestedAt: Timestamp.optional().meta({
+              description: 'when a ledger.gap.refetch.v1 naming it was committed',
+            }),
+          }),
+        )
+        .max(1000)
+        .meta({ description: 'each of `gaps` with when it opened (docs/contract.md §18)' }),
+      waived: z
+        .array(
+          z.object({
+            number: z.number().int().min(1),
+            reason: z.string(),
+            waivedAt: Timestamp,
+          }),
+        )
+        .max(1000)
+        .meta({
+          description: 'the last 1,000 numbers a ledger.gap.waived.v1 closed, oldest first',
+        }),
     }),
   ),
 });

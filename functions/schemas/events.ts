@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { GAP_WAIVED_EVENT_TYPE, MAX_WAIVER_NUMBERS, MAX_WAIVER_REASON } from '../contract/gaps';
 import { utf8Bytes } from '../domain/shared/unicode';
 import { Amount, Currency, PaymentId, Reference, Uuid } from './shared';
 
@@ -7,6 +8,13 @@ import { Amount, Currency, PaymentId, Reference, Uuid } from './shared';
  * bytes: the limit is in UTF-8 bytes, checked before anything is written (docs/contract.md §6).
  */
 export const MAX_EVENT_SOURCE_BYTES = 512;
+
+const EventSource = z
+  .string()
+  .min(1)
+  .refine((source) => utf8Bytes(source) <= MAX_EVENT_SOURCE_BYTES, {
+    message: `must be at most ${MAX_EVENT_SOURCE_BYTES} UTF-8 bytes`,
+  });
 
 /** A positive integer, as a JSON number or a decimal string (CloudEvents extensions are often strings). */
 export const SequenceNumber = z.union([
@@ -37,12 +45,7 @@ export const LedgerEventSchema = z
   .looseObject({
     specversion: z.literal('1.0'),
     id: z.string().min(1).max(256),
-    source: z
-      .string()
-      .min(1)
-      .refine((source) => utf8Bytes(source) <= MAX_EVENT_SOURCE_BYTES, {
-        message: `must be at most ${MAX_EVENT_SOURCE_BYTES} UTF-8 bytes`,
-      }),
+    source: EventSource,
     type: z.enum(EVENT_TYPE_NAMES),
     subject: Uuid,
     sequence: SequenceNumber.optional(),
@@ -70,3 +73,26 @@ export const LedgerEventSchema = z
   });
 
 export type LedgerEvent = z.output<typeof LedgerEventSchema>;
+
+/**
+ * docs/contract.md §18: a producer declares numbers of its own sequence (its `source`, for the
+ * account `subject`) that will never come. Both `numbers` and a `reason` are required.
+ */
+export const GapWaivedEventSchema = z.looseObject({
+  specversion: z.literal('1.0'),
+  id: z.string().min(1).max(256),
+  source: EventSource,
+  type: z.literal(GAP_WAIVED_EVENT_TYPE),
+  subject: Uuid,
+  time: z.iso.datetime({ offset: true }).optional(),
+  datacontenttype: z.literal('application/json').optional(),
+  data: z.strictObject({
+    numbers: z
+      .array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER))
+      .min(1)
+      .max(MAX_WAIVER_NUMBERS),
+    reason: z.string().trim().min(1).max(MAX_WAIVER_REASON),
+  }),
+});
+
+export type GapWaivedEvent = z.output<typeof GapWaivedEventSchema>;

@@ -32,6 +32,7 @@ function consumer(port?: EventLedgerPort): EventsHandler {
     events: new EventService(port ?? createEventStore({ client, tableName }), {
       newId: randomUUID,
       inboxRetentionSeconds: RETENTION,
+      gapRefetchAfterSeconds: 300,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
     clock: () => now,
@@ -152,6 +153,7 @@ describe('seed scenarios', () => {
       getSequence: (a, s) => real.getSequence(a, s),
       getAccount: (a) => real.getAccount(a),
       applyTransfer: (...args) => real.applyTransfer(...args),
+      applyWaiver: (...args) => real.applyWaiver(...args),
       applyEvent: async (...args) => {
         if (crash) {
           crash = false;
@@ -182,6 +184,7 @@ describe('partial batches and poison', () => {
       getSequence: (a, s) => real.getSequence(a, s),
       getAccount: (a) => real.getAccount(a),
       applyTransfer: (...args) => real.applyTransfer(...args),
+      applyWaiver: (...args) => real.applyWaiver(...args),
       applyEvent: async (claim, ...rest) => {
         if (claim.id === 'evt-flaky') throw new Error('ProvisionedThroughputExceeded');
         return real.applyEvent(claim, ...rest);
@@ -250,6 +253,7 @@ describe('partial batches and poison', () => {
       events: new EventService(createEventStore({ client, tableName }), {
         newId: randomUUID,
         inboxRetentionSeconds: 60,
+        gapRefetchAfterSeconds: 300,
       }),
       deadLetters: {
         send: async () => {

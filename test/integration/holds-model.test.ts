@@ -6,7 +6,7 @@ import { silentLog } from '../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { composeSweeper } from '../../functions/handlers/sweeper/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
-import { testConfig } from '../support/config';
+import { testConfig, testSweeper } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { bodyOf, ledgerApi } from '../support/ledger-api';
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
       log: silentLog,
     }),
   );
-  sweep = composeSweeper({ dynamo: client, config, clock, log: silentLog });
+  sweep = composeSweeper({ dynamo: client, ...testSweeper({ tableName }), clock, log: silentLog });
 });
 afterAll(() => drop());
 

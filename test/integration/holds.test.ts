@@ -7,7 +7,7 @@ import { composeSweeper } from '../../functions/handlers/sweeper/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Hold, HoldPage } from '../../functions/schemas/holds';
 import { Problem } from '../../functions/schemas/shared';
-import { testConfig } from '../support/config';
+import { testConfig, testSweeper } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { bodyOf, ledgerApi } from '../support/ledger-api';
 
@@ -185,7 +185,7 @@ describe('capture and void', () => {
 
     await composeSweeper({
       dynamo: client,
-      config: testConfig({ tableName }),
+      ...testSweeper({ tableName }),
       clock: () => now,
       log: silentLog,
     })();

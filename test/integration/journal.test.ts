@@ -10,7 +10,7 @@ import { composeSweeper } from '../../functions/handlers/sweeper/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { localJournalProjector } from '../../local/functions';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
-import { testConfig } from '../support/config';
+import { testConfig, testSweeper } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import {
   expectExactJournal,
@@ -151,7 +151,7 @@ describe('holds in the journal', () => {
     const expiring = await place(40, 1);
     const later = new Date(Date.now() + 5_000);
     await composeSweeper({
-      config: testConfig({ tableName }),
+      ...testSweeper({ tableName }),
       dynamo: client,
       clock: () => later,
       log: silentLog,

@@ -19,7 +19,7 @@ import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
 import { keys } from '../../functions/dynamodb/table/keys';
 import { composeSweeper } from '../../functions/handlers/sweeper/compose';
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
-import { testConfig } from '../support/config';
+import { testSweeper } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { recordingMetrics } from '../support/fakes/metrics';
 
@@ -108,7 +108,7 @@ const sweeperAt = (now: Date) => {
     metrics,
     sweep: composeSweeper({
       dynamo: client,
-      config: testConfig({ tableName }),
+      ...testSweeper({ tableName }),
       clock: () => now,
       log: silentLog,
       metrics,

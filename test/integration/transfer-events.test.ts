@@ -37,6 +37,7 @@ beforeAll(async () => {
     events: new EventService(createEventStore({ client, tableName }), {
       newId: randomUUID,
       inboxRetentionSeconds: 3600,
+      gapRefetchAfterSeconds: 300,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
   });

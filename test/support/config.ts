@@ -1,4 +1,5 @@
-import type { ServiceConfig } from '../../functions/handlers/shared/config';
+import { SNSClient } from '@aws-sdk/client-sns';
+import type { ServiceConfig, SweeperConfig } from '../../functions/handlers/shared/config';
 
 /** A complete service configuration for tests; override what the test is about. */
 export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
@@ -13,5 +14,30 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     exportRetentionDays: 7,
     exportBucket: 'ledger-exports',
     ...overrides,
+  };
+}
+
+/**
+ * A sweeper's configuration and SNS client for tests that do not look at gaps: the topic is
+ * never reached (a publish would fail at once, and only a ledger-event gap publishes).
+ */
+export function testSweeper(overrides: Partial<SweeperConfig> = {}): {
+  config: SweeperConfig;
+  sns: SNSClient;
+} {
+  return {
+    config: {
+      ...testConfig(overrides),
+      gapRefetchAfterSeconds: 300,
+      gapTopicArn: 'arn:aws:sns:us-east-1:000000000000:ledger-gaps',
+      stage: 'test',
+      ...overrides,
+    },
+    sns: new SNSClient({
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      maxAttempts: 1,
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import type { GapDetail, WaivedNumber } from '../events/gaps';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
 import type { AccountRecord, LedgerEntry, PostingEntry } from './model';
@@ -32,6 +33,9 @@ export interface EventSourceView {
   readonly lastSequence: number;
   readonly gaps: readonly number[];
   readonly gapsTruncated: boolean;
+  /** Ledger events only (docs/contract.md §18): when each gap opened and was requested. */
+  readonly gapDetails: readonly GapDetail[];
+  readonly waived: readonly WaivedNumber[];
 }
 
 export interface EntryPage {

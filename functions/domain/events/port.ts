@@ -2,7 +2,7 @@ import type { AccountRecord, PostingEntry } from '../accounts/model';
 import type { EntryGuard } from '../accounts/port';
 import type { TransferWrite } from '../transfers/model';
 import type { TransferRejection } from '../transfers/port';
-import type { SequenceState } from './sequence';
+import type { EventSourceState } from './gaps';
 
 export interface DeadLetter {
   /** The original body, unchanged. */
@@ -33,7 +33,12 @@ export interface SequenceWrite {
   readonly accountId: string;
   /** The version read; 0 when the item did not exist. */
   readonly expectedVersion: number;
-  readonly next: SequenceState;
+  readonly next: EventSourceState;
+  /**
+   * Epoch ms at which the item falls due for the sweeper (its earliest gap's re-fetch or
+   * overdue time, `sourceDueAt`); undefined without open gaps: the item leaves the due index.
+   */
+  readonly dueAt: number | undefined;
 }
 
 export type EventWriteResult =
@@ -52,8 +57,14 @@ export type EventTransferResult =
   | { readonly kind: 'sequence_moved' }
   | TransferRejection;
 
+export type WaiverWriteResult =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict' }
+  | { readonly kind: 'sequence_moved' };
+
 export interface VersionedSequence {
-  readonly state: SequenceState;
+  readonly state: EventSourceState;
   readonly version: number;
 }
 
@@ -65,6 +76,8 @@ export interface EventLedgerPort {
     guard: EntryGuard,
     sequence: SequenceWrite | undefined,
   ): Promise<EventWriteResult>;
+  /** ONE transaction: the waiver's inbox item and, when it closes gaps, the sequence item. */
+  applyWaiver(claim: InboxClaim, sequence: SequenceWrite | undefined): Promise<WaiverWriteResult>;
   /** A transfer's source account: whose owner both accounts must have (docs/contract.md §10). */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   /** ONE transaction: the inbox item, the transfer (both accounts, legs, record), the sequence. */

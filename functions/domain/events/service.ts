@@ -6,8 +6,15 @@ import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/r
 import { epochSeconds } from '../shared/time';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
+import {
+  advanceEventSource,
+  EMPTY_EVENT_SOURCE,
+  type EventSourceAdvance,
+  type EventSourceState,
+  sourceDueAt,
+  waiveGaps,
+} from './gaps';
 import type { EventLedgerPort, EventWriteResult, InboxClaim, SequenceWrite } from './port';
-import { advanceSequence, EMPTY_SEQUENCE, type SequenceAdvance } from './sequence';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {
@@ -27,13 +34,33 @@ export interface LedgerEventInput {
   readonly contentHash: string;
 }
 
+/** A validated `ledger.gap.waived.v1` (docs/contract.md §18): its source's own gaps only. */
+export interface GapWaiverInput {
+  readonly source: string;
+  readonly id: string;
+  readonly accountId: string;
+  readonly numbers: readonly number[];
+  readonly reason: string;
+  readonly contentHash: string;
+}
+
+export type WaiverOutcome =
+  | {
+      readonly kind: 'waived';
+      readonly waived: readonly number[];
+      /** Not open gaps of this source (never missing, arrived, waived before, unlisted). */
+      readonly ignored: readonly number[];
+    }
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict'; readonly detail: string };
+
 /**
  * `rejected` carries the domain reason an event can never apply (unknown account, currency,
  * funds, paymentId, balance cap); the consumer maps its code to a dead-letter reason.
  * `id_conflict`: (source, id) was seen before with other content; nothing changed.
  */
 export type EventOutcome =
-  | { readonly kind: 'applied'; readonly entryId: string; readonly sequence?: SequenceAdvance }
+  | { readonly kind: 'applied'; readonly entryId: string; readonly sequence?: EventSourceAdvance }
   | { readonly kind: 'duplicate' }
   | { readonly kind: 'id_conflict'; readonly detail: string }
   | { readonly kind: 'rejected'; readonly error: DomainError };
@@ -43,6 +70,8 @@ export interface EventServiceOptions extends OptimisticRetryOptions {
   readonly inboxRetentionSeconds: number;
   /** Ids of the entries and transfers events create. */
   readonly newId: () => string;
+  /** `GAP_REFETCH_AFTER_SECONDS`: when a new gap falls due for its re-fetch (§18). */
+  readonly gapRefetchAfterSeconds: number;
 }
 
 /** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
@@ -85,7 +114,7 @@ export class EventService {
     return retryOptimistic<EventOutcome>(
       this.options,
       async () => {
-        const advance = await this.nextSequence(event);
+        const advance = await this.nextSequence(event, now);
         const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
         if (isInboxAnswer(result)) {
           return outcomeOf(result, event, { entryId: entry.id, sequence: advance?.advance });
@@ -128,7 +157,7 @@ export class EventService {
         };
         const legs = transferLegs(transfer, { out: this.newId(), in: this.newId() });
         const write: TransferWrite = { transfer, legs, ownerId: source.ownerId };
-        const advance = await this.nextSequence(event);
+        const advance = await this.nextSequence(event, now);
         const result = await this.port.applyTransfer(claim, write, advance?.write);
         if (isInboxAnswer(result)) {
           return outcomeOf(result, event, { entryId: legs[0].id, sequence: advance?.advance });
@@ -142,19 +171,71 @@ export class EventService {
     );
   }
 
-  private async nextSequence(event: LedgerEventInput) {
+  /**
+   * A waiver (docs/contract.md §18): the inbox item and, when it closes open gaps of its own
+   * source, the sequence item, in ONE transaction. Numbers that are not open gaps are ignored.
+   */
+  async waive(waiver: GapWaiverInput, now: Date): Promise<WaiverOutcome> {
+    const nowSeconds = epochSeconds(now);
+    const claim: InboxClaim = {
+      source: waiver.source,
+      id: waiver.id,
+      contentHash: waiver.contentHash,
+      nowSeconds,
+      expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
+    };
+    return retryOptimistic<WaiverOutcome>(
+      this.options,
+      async () => {
+        const current = await this.port.getSequence(waiver.accountId, waiver.source);
+        const state = current?.state ?? EMPTY_EVENT_SOURCE;
+        const result = waiveGaps(state, waiver.numbers, waiver.reason, now.toISOString());
+        const write =
+          result.waived.length === 0
+            ? undefined
+            : this.sequenceWrite(waiver, current?.version ?? 0, result.state);
+        const answer = await this.port.applyWaiver(claim, write);
+        switch (answer.kind) {
+          case 'committed':
+            return { kind: 'waived', waived: result.waived, ignored: result.ignored };
+          case 'duplicate':
+            return { kind: 'duplicate' };
+          case 'id_conflict':
+            return {
+              kind: 'id_conflict',
+              detail: `event ${waiver.id} from ${waiver.source} was already received with other content`,
+            };
+          case 'sequence_moved':
+            return MOVED;
+        }
+      },
+      () => new Error(`sequence of ${waiver.source} kept moving; retry the message later`),
+    );
+  }
+
+  private async nextSequence(event: LedgerEventInput, now: Date) {
     if (event.sequence === undefined) return undefined;
     const current = await this.port.getSequence(event.accountId, event.source);
-    const advance = advanceSequence(current?.state ?? EMPTY_SEQUENCE, event.sequence);
+    const state = current?.state ?? EMPTY_EVENT_SOURCE;
+    const advance = advanceEventSource(state, event.sequence, now.toISOString());
     // A stale number changes nothing, so it need not contend for the sequence item.
     if (advance.position === 'stale') return { advance, write: undefined };
-    const write: SequenceWrite = {
-      source: event.source,
-      accountId: event.accountId,
-      expectedVersion: current?.version ?? 0,
-      next: advance.state,
+    return { advance, write: this.sequenceWrite(event, current?.version ?? 0, advance.state) };
+  }
+
+  /** The one place a sequence write is built: its state and when it falls due (§18). */
+  private sequenceWrite(
+    of: { readonly source: string; readonly accountId: string },
+    expectedVersion: number,
+    next: EventSourceState,
+  ): SequenceWrite {
+    return {
+      source: of.source,
+      accountId: of.accountId,
+      expectedVersion,
+      next,
+      dueAt: sourceDueAt(next, this.options.gapRefetchAfterSeconds),
     };
-    return { advance, write };
   }
 }
 

@@ -48,6 +48,13 @@ export const METRICS = {
   sweepFailure: 'SweepFailure',
   /** Seconds the oldest due item had been waiting when a sweep started, by `kind` (a gauge). */
   sweepOldestDueAge: 'SweepOldestDueAgeSeconds',
+  /**
+   * Gap numbers of ledger-event sources open longer than GAP_REFETCH_AFTER_SECONDS × 12 that a
+   * sweep saw (docs/contract.md §18): a gauge per sweep, alarmed on (`event-gaps-overdue`).
+   */
+  overdueGaps: 'OverdueGaps',
+  /** Gap numbers closed by a producer's `ledger.gap.waived.v1`. */
+  gapsWaived: 'GapsWaived',
   /** Journal records the projector wrote (docs/contract.md §15). */
   journalRecordsWritten: 'JournalRecordsWritten',
   /** Account updates the projector found already projected (stream redelivery): no write. */

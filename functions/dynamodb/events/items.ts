@@ -1,8 +1,11 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { EVENT_SOURCE_ITEM_KIND } from '../../contract/gaps';
+import type { EventSourceState, GapDetail, WaivedNumber } from '../../domain/events/gaps';
 import type { InboxClaim, SequenceWrite, VersionedSequence } from '../../domain/events/port';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
 import { CLAIM_FREE } from '../idempotency/command';
 import { toAttributes } from '../table/attributes';
+import { dueIndexAttributes } from '../table/due-index';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
 
 /**
@@ -40,25 +43,40 @@ export function inboxItem(
   };
 }
 
-/** Optimistic write: fails when another writer moved the item since it was read. */
+/**
+ * The one writer of a ledger-event source's sequence item (docs/contract.md §6, §18), for every
+ * event write, a waiver and the sweeper's re-fetch request alike: the whole item, so the gaps'
+ * details and the waived numbers are carried forward, and the due-index attributes while a gap
+ * is open. Optimistic: fails when another writer moved the item since it was read.
+ */
 export function sequenceItem(
   tableName: string,
   write: SequenceWrite,
   at: string,
 ): TransactWriteItem {
   const expectsNew = write.expectedVersion === 0;
+  const key = keys.eventSource(write.accountId, write.source);
   return {
     Put: {
       TableName: tableName,
       Item: toAttributes({
-        ...keys.eventSource(write.accountId, write.source),
-        kind: 'event-source',
+        ...key,
+        kind: EVENT_SOURCE_ITEM_KIND,
         source: write.source,
+        accountId: write.accountId,
         lastSequence: write.next.lastSequence,
         gaps: [...write.next.gaps],
         gapsTruncated: write.next.gapsTruncated,
+        gapRuns: runsOf(write.next.gapDetails, (d) => ({
+          openedAt: d.openedAt,
+          refetchRequestedAt: d.refetchRequestedAt,
+        })),
+        waivedRuns: runsOf(write.next.waived, (w) => ({ reason: w.reason, waivedAt: w.waivedAt })),
         version: write.expectedVersion + 1,
         updatedAt: at,
+        ...(write.dueAt === undefined
+          ? {}
+          : dueIndexAttributes(`${key.pk}|${key.sk}`, new Date(write.dueAt))),
       }),
       ConditionExpression: expectsNew ? 'attribute_not_exists(pk)' : '#version = :version',
       ...(expectsNew
@@ -71,14 +89,75 @@ export function sequenceItem(
   };
 }
 
+/**
+ * Consecutive numbers that share their other fields are stored as one run `{ from, to, … }`:
+ * a jump opens its gaps at one instant and a waiver closes many with one reason, so a forged
+ * jump of 1,000 numbers stays a few hundred bytes instead of tens of kilobytes per write.
+ */
+type Run = Record<string, unknown> & { from: number; to: number };
+
+function runsOf<T extends { readonly number: number }>(
+  list: readonly T[],
+  rest: (item: T) => Record<string, string | undefined>,
+): Run[] {
+  const runs: Run[] = [];
+  let signature = '';
+  for (const item of list) {
+    const fields = Object.fromEntries(
+      Object.entries(rest(item)).filter(([, value]) => value !== undefined),
+    );
+    const next = JSON.stringify(fields);
+    const last = runs.at(-1);
+    if (last !== undefined && last.to + 1 === item.number && next === signature) {
+      last.to = item.number;
+    } else {
+      runs.push({ from: item.number, to: item.number, ...fields });
+      signature = next;
+    }
+  }
+  return runs;
+}
+
+function readRuns(value: unknown): Run[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((run): run is Record<string, unknown> => typeof run === 'object' && run !== null)
+    .map((run) => ({ ...run, from: Number(run.from), to: Number(run.to) }));
+}
+
+function expand<T>(runs: readonly Run[], make: (number: number, run: Run) => T): T[] {
+  return runs.flatMap((run) =>
+    Array.from({ length: run.to - run.from + 1 }, (_, i) => make(run.from + i, run)),
+  );
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
 export function toVersionedSequence(item: Record<string, unknown>): VersionedSequence {
   const gaps = Array.isArray(item.gaps) ? item.gaps.map(Number) : [];
-  return {
-    version: Number(item.version ?? 0),
-    state: {
-      lastSequence: Number(item.lastSequence ?? 0),
-      gaps,
-      gapsTruncated: item.gapsTruncated === true,
-    },
+  const opened = new Map<number, GapDetail>();
+  for (const detail of expand(readRuns(item.gapRuns), (number, run) => ({
+    number,
+    openedAt: text(run.openedAt) ?? '',
+    ...(text(run.refetchRequestedAt) === undefined
+      ? {}
+      : { refetchRequestedAt: text(run.refetchRequestedAt) as string }),
+  }))) {
+    opened.set(detail.number, detail);
+  }
+  // A gap recorded before gaps had details opened at the latest at the item's last write.
+  const before = text(item.updatedAt) ?? new Date(0).toISOString();
+  const state: EventSourceState = {
+    lastSequence: Number(item.lastSequence ?? 0),
+    gaps,
+    gapsTruncated: item.gapsTruncated === true,
+    gapDetails: gaps.map((number) => opened.get(number) ?? { number, openedAt: before }),
+    waived: expand<WaivedNumber>(readRuns(item.waivedRuns), (number, run) => ({
+      number,
+      reason: text(run.reason) ?? '',
+      waivedAt: text(run.waivedAt) ?? '',
+    })),
   };
+  return { version: Number(item.version ?? 0), state };
 }

@@ -3,6 +3,7 @@ import type {
   EventTransferResult,
   EventWriteResult,
   InboxClaim,
+  WaiverWriteResult,
 } from '../../domain/events/port';
 import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import { postingItems, toAccountRecord } from '../accounts/items';
@@ -63,6 +64,22 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
         };
       }
       if (failed.has('payment')) return { kind: 'payment_id_taken' };
+      throw unexpectedFailure(failed);
+    },
+
+    async applyWaiver(claim, sequence): Promise<WaiverWriteResult> {
+      const parts: TransactPart<'inbox' | 'sequence'>[] = [
+        { role: 'inbox', item: inboxItem(tableName, claim), decisive: true },
+      ];
+      if (sequence) {
+        const at = new Date(claim.nowSeconds * 1000).toISOString();
+        parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, at) });
+      }
+      const outcome = await transactWithRetry(client, parts, retry);
+      if (outcome.kind === 'committed') return outcome;
+      const { failed } = outcome;
+      if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
+      if (failed.has('sequence')) return { kind: 'sequence_moved' };
       throw unexpectedFailure(failed);
     },
 

@@ -79,6 +79,11 @@ export const keys = {
     pk: `JOURNAL#${accountId}`,
     sk: `${JOURNAL_TIME_SK_PREFIX}${committedAt}#${padSequence(sequence)}`,
   }),
+  /**
+   * A re-fetch request for gaps (docs/contract.md §18); `requestId` hashes (source, subject,
+   * the numbers) and is the CloudEvent's `id`.
+   */
+  gapRequest: (requestId: string): ItemKey => ({ pk: `GAPREQ#${requestId}`, sk: 'GAPREQ' }),
   /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
   health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */

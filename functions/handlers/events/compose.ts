@@ -17,6 +17,7 @@ export function composeEventsHandler(options: EventsComposition): EventsHandler 
   return createEventsConsumer({
     events: new EventService(createEventStore(tableOptions(options, metrics)), {
       inboxRetentionSeconds: config.inboxRetentionSeconds,
+      gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
       newId,
     }),
     deadLetters: createSqsDeadLetters(options.sqs, config.deadLetterQueueUrl),

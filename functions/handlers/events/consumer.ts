@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { DeadLetterPort } from '../../domain/events/port';
-import type { EventService } from '../../domain/events/service';
+import type { EventService, GapWaiverInput } from '../../domain/events/service';
 import { errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import { isStorageValidation } from '../../dynamodb/table/sdk-errors';
@@ -40,6 +40,33 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
     log.warn('ledger event dead-lettered', { ...fields, errorCode: code, errorDetail: detail });
   }
 
+  /** A gap waiver (docs/contract.md §18): its own source's open gaps close, the rest is ignored. */
+  async function waive(
+    record: SQSRecord,
+    waiver: GapWaiverInput,
+    fields: Record<string, unknown>,
+  ): Promise<RecordResult> {
+    Object.assign(fields, {
+      eventSource: waiver.source,
+      eventId: waiver.id,
+      accountId: waiver.accountId,
+    });
+    const outcome = await deps.events.waive(waiver, clock());
+    switch (outcome.kind) {
+      case 'waived':
+        metrics.count(METRICS.gapsWaived, outcome.waived.length);
+        log.info('gaps waived', { ...fields, waived: outcome.waived, ignored: outcome.ignored });
+        return 'done';
+      case 'duplicate':
+        metrics.count(METRICS.inboxDuplicate);
+        log.info('ledger event duplicate', fields);
+        return 'done';
+      case 'id_conflict':
+        await deadLetter(record, 'id_conflict', outcome.detail, fields);
+        return 'done';
+    }
+  }
+
   async function processRecord(record: SQSRecord): Promise<RecordResult> {
     const fields: Record<string, unknown> = { messageId: record.messageId };
     try {
@@ -48,6 +75,7 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
         await deadLetter(record, parsed.code, parsed.detail, fields);
         return 'done';
       }
+      if ('waiver' in parsed) return await waive(record, parsed.waiver, fields);
       const { event } = parsed;
       Object.assign(fields, {
         eventSource: event.source,

@@ -1,11 +1,14 @@
-import type { LedgerEventInput } from '../../domain/events/service';
+import { GAP_WAIVED_EVENT_TYPE } from '../../contract/gaps';
+import type { GapWaiverInput, LedgerEventInput } from '../../domain/events/service';
 import { eventContentHash, type Json } from '../../domain/idempotency/fingerprint';
 import { illFormedPath } from '../../domain/shared/unicode';
-import { LEDGER_EVENT_TYPES, LedgerEventSchema } from '../../schemas/events';
+import { GapWaivedEventSchema, LEDGER_EVENT_TYPES, LedgerEventSchema } from '../../schemas/events';
 import type { PoisonCode } from './poison';
 
 export type ParsedRecord =
   | { readonly ok: true; readonly event: LedgerEventInput }
+  /** `ledger.gap.waived.v1` (docs/contract.md §18). */
+  | { readonly ok: true; readonly waiver: GapWaiverInput }
   | { readonly ok: false; readonly code: PoisonCode; readonly detail: string };
 
 /** Parses an SQS body into a ledger event, or says why it can never be applied. */
@@ -24,13 +27,9 @@ export function parseLedgerEvent(body: string): ParsedRecord {
       detail: `${illFormed || '(event)'}: must be well-formed Unicode (no lone surrogates)`,
     };
   }
+  if ((json as { type?: unknown } | null)?.type === GAP_WAIVED_EVENT_TYPE) return parseWaiver(json);
   const result = LedgerEventSchema.safeParse(json);
-  if (!result.success) {
-    const detail = result.error.issues
-      .map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`)
-      .join('; ');
-    return { ok: false, code: 'schema_invalid', detail };
-  }
+  if (!result.success) return schemaInvalid(result.error.issues);
   const e = result.data;
   return {
     ok: true,
@@ -45,6 +44,31 @@ export function parseLedgerEvent(body: string): ParsedRecord {
       sequence: e.sequence,
       paymentId: e.data.paymentId,
       reference: e.data.reference,
+      contentHash: eventContentHash(e as Record<string, Json>),
+    },
+  };
+}
+
+function schemaInvalid(issues: readonly { path: PropertyKey[]; message: string }[]): ParsedRecord {
+  const detail = issues
+    .map((i) => `${i.path.map(String).join('.') || '(event)'}: ${i.message}`)
+    .join('; ');
+  return { ok: false, code: 'schema_invalid', detail };
+}
+
+/** A waiver without numbers or without a reason is poison `schema_invalid`. */
+function parseWaiver(json: unknown): ParsedRecord {
+  const result = GapWaivedEventSchema.safeParse(json);
+  if (!result.success) return schemaInvalid(result.error.issues);
+  const e = result.data;
+  return {
+    ok: true,
+    waiver: {
+      source: e.source,
+      id: e.id,
+      accountId: e.subject,
+      numbers: e.data.numbers,
+      reason: e.data.reason,
       contentHash: eventContentHash(e as Record<string, Json>),
     },
   };

@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_RERUNS_PER_TASK,
   LOCAL_EXPORT_BUCKET,
 } from '../../contract/exports';
+import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../../contract/gaps';
 import { APPLICATION_ID_PATTERN, STAGE_PATTERN } from '../../contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
@@ -42,6 +43,17 @@ export interface HttpConfig extends ServiceConfig {
 export interface EventsConfig extends ServiceConfig {
   /** `ledger-events-dlq`, where poison events go at once (contract §6). */
   readonly deadLetterQueueUrl: string;
+  /** `GAP_REFETCH_AFTER_SECONDS`: when a new gap falls due for its re-fetch (docs/contract.md §18). */
+  readonly gapRefetchAfterSeconds: number;
+}
+
+export interface SweeperConfig extends ServiceConfig {
+  /** `GAP_REFETCH_AFTER_SECONDS` (docs/contract.md §18), as the events consumer reads it. */
+  readonly gapRefetchAfterSeconds: number;
+  /** The topic re-fetch requests go to (`GapTopicArn`). */
+  readonly gapTopicArn: string;
+  /** The deployment's stage: the requests' `source` is `urn:idempotent-ledger:<stage>`. */
+  readonly stage: string;
 }
 export interface DispatcherConfig extends ServiceConfig {
   /** `export-jobs`, where the outbox delivers (contract §8). */
@@ -68,7 +80,7 @@ export interface FunctionConfigs {
   readonly events: EventsConfig;
   readonly dispatcher: DispatcherConfig;
   readonly exportWorker: ExportWorkerConfig;
-  readonly sweeper: ServiceConfig;
+  readonly sweeper: SweeperConfig;
   readonly journalProjector: JournalProjectorConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
@@ -114,6 +126,22 @@ const url = (name: string, what: string) =>
   rule<string>(name, undefined, (value) => (URL.canParse(value) ? value : undefined), `be ${what}`);
 const queueUrl = (name: string) => url(name, 'the queue URL');
 const optionalText = z.string().trim().min(1).optional();
+const gapRefetchAfter = () =>
+  positiveInt('GAP_REFETCH_AFTER_SECONDS', DEFAULT_GAP_REFETCH_AFTER_SECONDS);
+const stageName = () =>
+  rule<string>(
+    'STAGE',
+    undefined,
+    (value) => (STAGE_PATTERN.test(value) ? value : undefined),
+    `be the stage name (${STAGE_PATTERN.source})`,
+  );
+const topicArn = (name: string, what: string) =>
+  rule<string>(
+    name,
+    undefined,
+    (value) => (/^arn:[^:]+:sns:/.test(value) ? value : undefined),
+    what,
+  );
 
 const serviceEnv = z.object({
   TABLE_NAME: z
@@ -204,8 +232,13 @@ const callbackSecretsEnv = z
 const functionEnv = {
   http: callbackSecretsEnv,
   events: z
-    .object({ DLQ_URL: queueUrl('DLQ_URL') })
-    .transform((e): Omit<EventsConfig, keyof ServiceConfig> => ({ deadLetterQueueUrl: e.DLQ_URL })),
+    .object({ DLQ_URL: queueUrl('DLQ_URL'), GAP_REFETCH_AFTER_SECONDS: gapRefetchAfter() })
+    .transform(
+      (e): Omit<EventsConfig, keyof ServiceConfig> => ({
+        deadLetterQueueUrl: e.DLQ_URL,
+        gapRefetchAfterSeconds: e.GAP_REFETCH_AFTER_SECONDS,
+      }),
+    ),
   dispatcher: z.object({ EXPORT_JOBS_QUEUE_URL: queueUrl('EXPORT_JOBS_QUEUE_URL') }).transform(
     (e): Omit<DispatcherConfig, keyof ServiceConfig> => ({
       exportJobsQueueUrl: e.EXPORT_JOBS_QUEUE_URL,
@@ -220,21 +253,23 @@ const functionEnv = {
         callbackSecrets: e.callbackSecrets,
       }),
     ),
-  sweeper: z.object({}),
+  sweeper: z
+    .object({
+      GAP_REFETCH_AFTER_SECONDS: gapRefetchAfter(),
+      GAP_TOPIC_ARN: topicArn('GAP_TOPIC_ARN', 'be the gap topic ARN'),
+      STAGE: stageName(),
+    })
+    .transform(
+      (e): Omit<SweeperConfig, keyof ServiceConfig> => ({
+        gapRefetchAfterSeconds: e.GAP_REFETCH_AFTER_SECONDS,
+        gapTopicArn: e.GAP_TOPIC_ARN,
+        stage: e.STAGE,
+      }),
+    ),
   journalProjector: z
     .object({
-      JOURNAL_TOPIC_ARN: rule<string>(
-        'JOURNAL_TOPIC_ARN',
-        undefined,
-        (value) => (/^arn:[^:]+:sns:/.test(value) ? value : undefined),
-        'be the journal topic ARN',
-      ),
-      STAGE: rule<string>(
-        'STAGE',
-        undefined,
-        (value) => (STAGE_PATTERN.test(value) ? value : undefined),
-        `be the stage name (${STAGE_PATTERN.source})`,
-      ),
+      JOURNAL_TOPIC_ARN: topicArn('JOURNAL_TOPIC_ARN', 'be the journal topic ARN'),
+      STAGE: stageName(),
     })
     .transform(
       (e): Omit<JournalProjectorConfig, keyof ServiceConfig> => ({

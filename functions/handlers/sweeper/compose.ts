@@ -1,29 +1,39 @@
+import type { SNSClient } from '@aws-sdk/client-sns';
+import { createSnsGapRequests } from '../../aws/sns-gap-requests';
+import { journalEventSource } from '../../contract/journal';
 import { executionDeadlineHandler } from '../../domain/exports/deadline';
+import { type GapSweep, gapSweep } from '../../domain/gaps/service';
 import { holdExpiryHandler } from '../../domain/holds/expiry';
 import { errorFields } from '../../domain/shared/log';
 import { METRICS } from '../../domain/shared/metrics';
 import type { SweepHandler } from '../../domain/sweeper/port';
 import { Sweeper, type SweepReport } from '../../domain/sweeper/service';
 import { createExecutionDeadlineStore } from '../../dynamodb/exports/deadline-store';
+import { toGapRequest, toSourceRef } from '../../dynamodb/gaps/items';
+import { createGapRequestStore } from '../../dynamodb/gaps/store';
 import { toHoldRecord } from '../../dynamodb/holds/items';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createDueStore } from '../../dynamodb/sweeper/store';
 import { DUE_SHARD_COUNT } from '../../dynamodb/table/due-index';
 import type { StoreOptions } from '../../dynamodb/table/transact';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
-import type { ServiceConfig } from '../shared/config';
+import type { SweeperConfig } from '../shared/config';
 
-export interface SweeperComposition extends TableComposition<ServiceConfig> {
+export interface SweeperComposition extends TableComposition<SweeperConfig> {
+  /** Where re-fetch requests are published (`config.gapTopicArn`). */
+  readonly sns: SNSClient;
   /** Stop starting new pages after this long. @default unlimited */
   readonly budgetMs?: number;
 }
 
 /**
  * The registration point of the sweeper: one handler per due kind. Holds release here
- * (docs/contract.md §11); executions past their deadline time out (§12).
+ * (docs/contract.md §11); executions past their deadline time out (§12); gaps are requested
+ * again and their requests published (§18).
  */
-export function sweepHandlers(table: StoreOptions): SweepHandler[] {
+export function sweepHandlers(table: StoreOptions, gaps: GapSweep): SweepHandler[] {
   return [
+    ...gaps.handlers,
     holdExpiryHandler(createHoldStore(table), toHoldRecord),
     executionDeadlineHandler(createExecutionDeadlineStore(table), (attributes) => ({
       taskId: String(attributes.taskId),
@@ -39,7 +49,19 @@ export type SweepRun = () => Promise<SweepReport>;
 export function composeSweeper(options: SweeperComposition): SweepRun {
   const { clock, log, metrics } = resolveRuntime(options);
   const table = tableOptions(options, metrics);
-  const sweeper = new Sweeper(createDueStore(table), sweepHandlers(table), {
+  const { config } = options;
+  const gaps = gapSweep(
+    createGapRequestStore(table),
+    createSnsGapRequests(options.sns, config.gapTopicArn),
+    {
+      refetchAfterSeconds: config.gapRefetchAfterSeconds,
+      serviceSource: journalEventSource(config.stage),
+      log,
+      decodeSource: toSourceRef,
+      decodeRequest: toGapRequest,
+    },
+  );
+  const sweeper = new Sweeper(createDueStore(table), sweepHandlers(table, gaps), {
     shardCount: DUE_SHARD_COUNT,
     ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
     onFailure: ({ kind, attributes, error }) =>
@@ -61,6 +83,8 @@ export function composeSweeper(options: SweeperComposition): SweepRun {
         log.info('sweep', { kind, ...counts });
       }
     }
+    // A gauge: every overdue gap stays due, so each sweep sees them all (docs/alarms.md).
+    metrics.count(METRICS.overdueGaps, gaps.takeOverdue());
     if (report.truncated) log.warn('sweep stopped at its time budget; the rest waits', {});
     return report;
   };

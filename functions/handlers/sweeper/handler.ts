@@ -1,3 +1,4 @@
+import { SNSClient } from '@aws-sdk/client-sns';
 import { lambdaTelemetry } from '../../aws/powertools';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
@@ -14,6 +15,7 @@ const telemetry = lambdaTelemetry(SERVICE_NAMES.sweeper);
 const sweep = composeSweeper({
   config,
   dynamo: createDynamoClient(),
+  sns: new SNSClient({}),
   log: telemetry.log,
   metrics: telemetry.metrics,
   budgetMs: SWEEP_BUDGET_MS,

@@ -5,6 +5,7 @@ import {
   SubscribeCommand,
 } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { GAP_TAP_QUEUE_NAME, GAP_TOPIC_NAME } from '../../../functions/contract/gaps';
 import { JOURNAL_TAP_QUEUE_NAME, JOURNAL_TOPIC_NAME } from '../../../functions/contract/journal';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import { ensureQueue, type QueueRef } from './queues';
@@ -23,6 +24,8 @@ export interface TopicRef {
 export interface LocalTopics {
   /** `ledger-journal` (docs/contract.md §15) and its tap `ledger-journal-tap`. */
   readonly journal: TopicRef;
+  /** `ledger-gaps` (docs/contract.md §18: re-fetch requests) and its tap `ledger-gaps-tap`. */
+  readonly gaps: TopicRef;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function ensureTopics(
 ): Promise<LocalTopics> {
   return {
     journal: await ensureTopic(sns, sqs, JOURNAL_TOPIC_NAME, JOURNAL_TAP_QUEUE_NAME, signal),
+    gaps: await ensureTopic(sns, sqs, GAP_TOPIC_NAME, GAP_TAP_QUEUE_NAME, signal),
   };
 }
 

@@ -235,7 +235,7 @@ describe('ledger event telemetry', () => {
               ? { kind: 'account_rejected', account: undefined }
               : { kind: write },
         }),
-        { newId: randomUUID, inboxRetentionSeconds: 60 },
+        { newId: randomUUID, inboxRetentionSeconds: 60, gapRefetchAfterSeconds: 300 },
       ),
       deadLetters: fakeDeadLetters(),
       metrics,

@@ -29,6 +29,11 @@ const endpoints: StackEndpoints = {
       arn: 'arn:aws:sns:us-east-1:000000000000:ledger-journal',
       tap: queue('ledger-journal-tap'),
     },
+    gaps: {
+      name: 'ledger-gaps',
+      arn: 'arn:aws:sns:us-east-1:000000000000:ledger-gaps',
+      tap: queue('ledger-gaps-tap'),
+    },
   },
   snsEndpoint: 'http://127.0.0.1:4566',
   streamArn: 'arn:aws:dynamodb:ddblocal:000000000000:table/ledger/stream/2026-11-29T17:14:02.071',

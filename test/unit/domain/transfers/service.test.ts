@@ -162,7 +162,12 @@ describe('EventService: ledger.transfer.v1', () => {
       applyTransfer: async () => result,
     });
   const events = (port: EventLedgerPort) =>
-    new EventService(port, { newId: randomUUID, inboxRetentionSeconds: 60, sleep: async () => {} });
+    new EventService(port, {
+      newId: randomUUID,
+      inboxRetentionSeconds: 60,
+      gapRefetchAfterSeconds: 300,
+      sleep: async () => {},
+    });
 
   it("writes the transfer as the source owner's, with the source's sequence", async () => {
     const port = eventPort({ kind: 'committed' });

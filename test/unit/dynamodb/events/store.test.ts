@@ -31,7 +31,14 @@ const sequence: SequenceWrite = {
   source: 'urn:a',
   accountId: 'a1',
   expectedVersion: 3,
-  next: { lastSequence: 4, gaps: [2], gapsTruncated: false },
+  next: {
+    lastSequence: 4,
+    gaps: [2],
+    gapsTruncated: false,
+    gapDetails: [{ number: 2, openedAt: '2026-11-29T09:00:00.000Z' }],
+    waived: [],
+  },
+  dueAt: Date.parse('2026-11-29T09:05:00.000Z'),
 };
 const none: CancellationReason = { Code: 'None' };
 const failed: CancellationReason = { Code: 'ConditionalCheckFailed' };

@@ -23,6 +23,7 @@ function harness(write: (accountId: string) => Promise<EventWriteResult>) {
     events: new EventService(port, {
       newId: randomUUID,
       inboxRetentionSeconds: 60,
+      gapRefetchAfterSeconds: 300,
       sleep: async () => {},
     }),
     deadLetters,

@@ -35,7 +35,7 @@ it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageV
           throw storageError(refused);
         },
       }),
-      { newId: randomUUID, inboxRetentionSeconds: 60 },
+      { newId: randomUUID, inboxRetentionSeconds: 60, gapRefetchAfterSeconds: 300 },
     ),
     deadLetters,
     log,
@@ -62,7 +62,7 @@ it('does not count other storage failures as validation errors', async () => {
           throw new Error('throttled');
         },
       }),
-      { newId: randomUUID, inboxRetentionSeconds: 60 },
+      { newId: randomUUID, inboxRetentionSeconds: 60, gapRefetchAfterSeconds: 300 },
     ),
     deadLetters: fakeDeadLetters(),
     metrics,
