@@ -34,6 +34,25 @@ export function ledgerEvent(spec: EventSpec): Record<string, unknown> {
   };
 }
 
+/** A `ledger.gap.waived.v1` body (docs/contract.md §18): `data` as given, so tests can omit parts. */
+export function gapWaiver(spec: {
+  id?: string;
+  source?: string;
+  subject: string;
+  data: Record<string, unknown>;
+}): Record<string, unknown> {
+  return {
+    specversion: '1.0',
+    id: spec.id ?? randomUUID(),
+    source: spec.source ?? 'urn:producer:a',
+    type: 'ledger.gap.waived.v1',
+    subject: spec.subject,
+    time: '2026-11-29T10:00:00Z',
+    datacontenttype: 'application/json',
+    data: spec.data,
+  };
+}
+
 /** An SQS record shaped like the Lambda event source mapping delivers it. */
 export function sqsRecord(body: unknown, messageId: string = randomUUID()): SQSRecord {
   return {
