@@ -38,6 +38,7 @@ export const ALARM_SLUGS = {
   journalVersionGap: 'journal-version-gap',
   journalPublishFailures: 'journal-publish-failures',
   journalErrors: 'journal-projector-errors',
+  eventGapsOverdue: 'event-gaps-overdue',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -268,3 +269,16 @@ export const JOURNAL_ERRORS_DESCRIPTION = [
   'records and events are delayed, not lost; if it keeps failing, journal-projector-behind',
   'follows. First: run the runbook query on the projector log group.',
 ].join(' ');
+
+/** Shown on the event-gaps-overdue alarm; `overdueSeconds` is GAP_REFETCH_AFTER_SECONDS × 12. */
+export function eventGapsOverdueDescription(overdueSeconds: number): string {
+  return [
+    `A ledger-event sequence number has been missing for more than ${overdueSeconds} s`,
+    '(OverdueGaps, counted by the sweeper): the service asked the producer for it',
+    '(ledger.gap.refetch.v1 on the gap topic) and neither the event nor a ledger.gap.waived.v1',
+    'came. Money may be missing from the account. First: GET /v1/accounts/{id}/event-sources',
+    '(gapDetails names the numbers, refetchRequestedAt when they were asked for), the sweeper log',
+    'group ("gap re-fetch requested"), then the producer: docs/operations.md "Gap re-fetch',
+    'requests" says what it does with a request.',
+  ].join(' ');
+}

@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { CallbackSecrets } from './constructs/callback-secrets';
 import { ExportBucket, exportBucketName } from './constructs/export-bucket';
 import { ExportJobQueues, OutboxDispatchDeadLetterQueue } from './constructs/export-job-queues';
+import { GapTopic } from './constructs/gap-topic';
 import { JournalTopic } from './constructs/journal-topic';
 import { LedgerEventQueues } from './constructs/ledger-event-queues';
 import { LedgerTable } from './constructs/ledger-table';
@@ -77,6 +78,8 @@ export class StatefulStack extends Stack {
   readonly callbackSecret: secretsmanager.ISecret;
   /** `ledger-journal` (docs/contract.md §15) and its key: the journal projector publishes there. */
   readonly journalTopic: JournalTopic;
+  /** `ledger-gaps` (docs/contract.md §18) and its key: the sweeper publishes re-fetch requests. */
+  readonly gapTopic: GapTopic;
   /** The export files (`exports/<taskId>/<executionId>.<csv|jsonl>`), expired after the retention. */
   readonly exportBucket: s3.IBucket;
   /**
@@ -113,6 +116,11 @@ export class StatefulStack extends Stack {
     );
 
     this.journalTopic = new JournalTopic(this, 'Journal', {
+      namePrefix: props.queueNamePrefix,
+      removalPolicy,
+    });
+
+    this.gapTopic = new GapTopic(this, 'Gaps', {
       namePrefix: props.queueNamePrefix,
       removalPolicy,
     });
@@ -158,6 +166,11 @@ export class StatefulStack extends Stack {
       description:
         'ARN of the ledger-journal SNS topic (ledger.journal.v1 events, one per journal record; subscribe with raw message delivery)',
       value: this.journalTopic.topic.topicArn,
+    });
+    new CfnOutput(this, 'GapTopicArn', {
+      description:
+        'ARN of the ledger-gaps SNS topic (ledger.gap.refetch.v1 requests; message attribute source = the producer; subscribe with raw message delivery and a filter policy)',
+      value: this.gapTopic.topic.topicArn,
     });
     new CfnOutput(this, 'ExportBucketName', {
       description: 'Name of the S3 bucket holding the export files (exports/ prefix)',

@@ -15,11 +15,13 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
 import { QUEUE_NAMES } from '../functions/contract/names';
 import type { AlarmSlug } from './alarm-catalog';
 import type { LedgerConfig } from './config';
 import { OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME } from './constructs/export-job-queues';
 import { ExportWorker } from './constructs/export-worker';
+import type { GapTopicRef } from './constructs/gap-topic';
 import { LedgerHttpFunction } from './constructs/http-function';
 import { JournalProjector } from './constructs/journal-projector';
 import type { JournalTopicRef } from './constructs/journal-topic';
@@ -57,6 +59,9 @@ export interface StatefulResources {
 
   /** The journal topic and its key (docs/contract.md §15). */
   readonly journalTopic: JournalTopicRef;
+
+  /** The gap topic and its key (docs/contract.md §18): the sweeper publishes re-fetch requests. */
+  readonly gapTopic: GapTopicRef;
 
   /**
    * Name of the export files' bucket (`exportBucketName`): named, not referenced, so the grants
@@ -98,6 +103,9 @@ export interface StatelessStackProps extends StackProps {
  * the outbox dispatcher, the journal projector, the export worker and the sweeper, each as its
  * own construct, and their alarms.
  */
+/** `GAP_REFETCH_AFTER_SECONDS` of a deployment: the contract's default (docs/contract.md §18). */
+const GAP_REFETCH_AFTER = DEFAULT_GAP_REFETCH_AFTER_SECONDS;
+
 export class StatelessStack extends Stack {
   /** The function behind every HTTP route. */
   readonly httpFunction: LedgerHttpFunction;
@@ -127,6 +135,7 @@ export class StatelessStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { table, eventQueues, exportJobQueues, callbackSecret } = props.stateful;
     const { outboxDispatchDeadLetterQueue, exportBucketName, journalTopic } = props.stateful;
+    const { gapTopic } = props.stateful;
     const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
     // Read by `loadConfig` in every handler.
@@ -182,7 +191,8 @@ export class StatelessStack extends Stack {
       functionDefaults,
       table,
       queues: eventQueues,
-      environment: serviceEnvironment,
+      // The sweeper reads the same value: a gap falls due when both say (docs/contract.md §18).
+      environment: { ...serviceEnvironment, GAP_REFETCH_AFTER_SECONDS: String(GAP_REFETCH_AFTER) },
       timeout: props.eventsConsumerTimeout,
       batchSize: config.eventsBatchSize,
       // The consumer's runaway guard: the event source never runs more than this many at once.
@@ -219,7 +229,12 @@ export class StatelessStack extends Stack {
     this.sweeper = new Sweeper(this, 'Sweeper', {
       functionDefaults,
       table,
-      environment: serviceEnvironment,
+      environment: {
+        ...serviceEnvironment,
+        GAP_REFETCH_AFTER_SECONDS: String(GAP_REFETCH_AFTER),
+        STAGE: config.stage,
+      },
+      gapTopic,
     });
 
     // Every alarm notifies the topic (ALARM and OK); runbook in docs/alarms.md.

@@ -125,6 +125,10 @@ export class OperationsDashboard extends Construct {
         { stacked: true },
       ),
       graph('Sequence gaps (events and callbacks)', serviceMetrics(METRICS.sequenceGap)),
+      graph('Gaps: overdue, waived (docs/contract.md §18)', [
+        ...serviceMetrics(METRICS.overdueGaps),
+        ...serviceMetrics(METRICS.gapsWaived),
+      ]),
     );
     this.dashboard.addWidgets(
       graph('Callbacks: applied, duplicate, stale, superseded', [

@@ -5,6 +5,10 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import {
+  DEFAULT_GAP_REFETCH_AFTER_SECONDS,
+  GAP_OVERDUE_FACTOR,
+} from '../../functions/contract/gaps';
 import { EXECUTION_ITEM_KIND, HOLD_ITEM_KIND } from '../../functions/contract/names';
 import { METRICS } from '../../functions/domain/shared/metrics';
 import * as text from '../alarm-catalog';
@@ -213,6 +217,15 @@ export class ServiceAlarms extends Construct {
           period: ALARM_PERIOD,
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
         SWEEPER_BEHIND_SECONDS,
+      ),
+      // Every overdue gap stays due, so each sweep counts them all: any is one too many.
+      [S.eventGapsOverdue]: this.add(
+        S.eventGapsOverdue,
+        'EventGapsOverdueAlarm',
+        text.eventGapsOverdueDescription(GAP_OVERDUE_FACTOR * DEFAULT_GAP_REFETCH_AFTER_SECONDS),
+        serviceMetric(METRICS.overdueGaps, SERVICE_NAMES.sweeper, {
+          period: ALARM_PERIOD,
+        }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
       ),
       [S.journalBehind]: this.add(
         S.journalBehind,

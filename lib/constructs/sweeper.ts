@@ -5,6 +5,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
 import { keys } from '../../functions/dynamodb/table/keys';
+import type { GapTopicRef } from './gap-topic';
 import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
 /**
@@ -24,7 +25,15 @@ const SWEEP_SCHEDULE = events.Schedule.rate(Duration.minutes(1));
  */
 const SWEEPER_INDEX_ACTIONS = ['dynamodb:Query'] as const;
 /** Partition keys the sweeper may touch, spelled by functions/dynamodb/table/keys.ts itself. */
-const SWEEPER_PARTITIONS = [keys.hold('*').pk, keys.account('*').pk, keys.task('*').pk];
+const SWEEPER_PARTITIONS = [
+  keys.hold('*').pk,
+  keys.account('*').pk,
+  keys.task('*').pk,
+  // Re-fetch requests (docs/contract.md §18): the sequence items live in ACCOUNT#.
+  keys.gapRequest('*').pk,
+];
+/** Publishing to a KMS-encrypted topic needs exactly these on its key. */
+const TOPIC_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 const SWEEPER_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:UpdateItem',
@@ -39,6 +48,8 @@ export interface SweeperProps {
   readonly table: dynamodb.ITable;
   /** What `loadConfig` reads in every handler (TABLE_NAME, …). */
   readonly environment: Readonly<Record<string, string>>;
+  /** Where re-fetch requests go (docs/contract.md §18): publish on it, encrypt with its key. */
+  readonly gapTopic: GapTopicRef;
 }
 
 /**
@@ -58,9 +69,10 @@ export class Sweeper extends Construct {
     this.function = new LedgerFunction(this, 'Function', {
       ...props.functionDefaults,
       entry: handlerEntry('sweeper'),
-      description: 'idempotent-ledger sweeper (expired holds, execution deadlines), every minute',
+      description:
+        'idempotent-ledger sweeper (expired holds, execution deadlines, gap re-fetch), every minute',
       timeout: SWEEPER_TIMEOUT,
-      environment: { ...props.environment },
+      environment: { ...props.environment, GAP_TOPIC_ARN: props.gapTopic.topic.topicArn },
     });
     // Lambda's own queue for asynchronous invocations would retry a failed or throttled run for
     // up to six hours; the next scheduled run, a minute later, does the same work instead.
@@ -73,6 +85,10 @@ export class Sweeper extends Construct {
     this.function.allow('SettleDueItems', SWEEPER_TABLE_ACTIONS, [table.tableArn], {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': SWEEPER_PARTITIONS },
     });
+
+    // Only the gap topic and its key: the one topic the sweeper publishes to.
+    this.function.allow('GapRequestPublish', ['sns:Publish'], [props.gapTopic.topic.topicArn]);
+    this.function.allow('GapTopicKey', TOPIC_KEY_ACTIONS, [props.gapTopic.key.keyArn]);
 
     this.schedule = new events.Rule(this, 'Schedule', {
       description: 'Runs the sweeper: releases expired holds, times out overdue executions',

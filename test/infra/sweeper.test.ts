@@ -63,7 +63,13 @@ describe('StatelessStack: sweeper', () => {
     expect(fn?.Environment).toMatchObject({ Variables: { TABLE_NAME: expect.anything() } });
   });
 
-  it('may only query the due index, re-read and settle items of the table', () => {
+  it('may only query the due index, re-read and settle items, and publish to the gap topic', () => {
+    const gapTopicArn = importOf(ledger, {
+      Ref: logicalIdOf(ledger.stacks.stateful.gapTopic.topic),
+    });
+    const gapKeyArn = importOf(ledger, {
+      'Fn::GetAtt': [logicalIdOf(ledger.stacks.stateful.gapTopic.key), 'Arn'],
+    });
     const tableArn = importOf(ledger, {
       'Fn::GetAtt': [logicalIdOf(ledger.stacks.stateful.table), 'Arn'],
     });
@@ -83,9 +89,21 @@ describe('StatelessStack: sweeper', () => {
         ],
         Resource: tableArn,
         Condition: {
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOLD#*', 'ACCOUNT#*', 'TASK#*'] },
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': ['HOLD#*', 'ACCOUNT#*', 'TASK#*', 'GAPREQ#*'],
+          },
         },
       },
+      { Sid: 'GapRequestPublish', Action: 'sns:Publish', Resource: gapTopicArn },
+      {
+        Sid: 'GapTopicKey',
+        Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        Resource: gapKeyArn,
+      },
     ]);
+    const fn = propertiesOf(template, 'AWS::Lambda::Function')[functionId];
+    expect(fn?.Environment).toMatchObject({
+      Variables: { GAP_TOPIC_ARN: gapTopicArn, GAP_REFETCH_AFTER_SECONDS: '300', STAGE: 'dev' },
+    });
   });
 });
