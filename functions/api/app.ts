@@ -8,6 +8,10 @@ import { TaskService } from '../domain/exports/service';
 import type { HoldPort } from '../domain/holds/port';
 import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
+import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
+import { LedgerTransactionService } from '../domain/ledger-transactions/service';
+import type { ReversalPort } from '../domain/reversals/port';
+import { ReversalService } from '../domain/reversals/service';
 import type { ErrorCode } from '../domain/shared/errors';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
@@ -19,10 +23,12 @@ import { callbackHandlers, callbackPath } from './callbacks/routes';
 import { documentHandlers } from './document/routes';
 import { exportHandlers } from './exports/routes';
 import { holdHandlers } from './holds/routes';
+import { ledgerTransactionHandlers } from './ledger-transactions/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
 import { header } from './request';
 import { problemResponse } from './respond';
+import { reversalHandlers } from './reversals/routes';
 import { createRouter } from './router';
 import { ROUTE_LIST, type Routes } from './routes';
 import { transferHandlers } from './transfers/routes';
@@ -51,6 +57,8 @@ export interface HttpAppDeps extends Runtime {
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
+  readonly ledgerTransactions: LedgerTransactionPort;
+  readonly reversals: ReversalPort;
   readonly callbacks: CallbackPort;
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
@@ -95,6 +103,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
       ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
+      ...ledgerTransactionHandlers(
+        new LedgerTransactionService(deps.ledgerTransactions, commandOptions),
+      ),
+      ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
       ...documentHandlers(config),

@@ -48,6 +48,11 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
   hold_expired: { status: 409, title: 'Hold expired' },
   // Only ledger events can name two owners; over HTTP that is not_found. Kept for completeness.
   owner_mismatch: { status: 422, title: 'Owner mismatch' },
+  account_closed: { status: 409, title: 'Account closed' },
+  account_not_empty: { status: 409, title: 'Account not empty' },
+  reversal_exceeds_original: { status: 409, title: 'Reversal exceeds original' },
+  not_reversible: { status: 409, title: 'Not reversible' },
+  legs_unbalanced: { status: 422, title: 'Legs unbalanced' },
 };
 
 export interface Problem {

@@ -3,6 +3,8 @@ import { CALLBACK_ROUTES } from './callbacks/spec';
 import { DOCUMENT_ROUTES } from './document/spec';
 import { EXPORT_ROUTES } from './exports/spec';
 import { HOLD_ROUTES } from './holds/spec';
+import { LEDGER_TRANSACTION_ROUTES } from './ledger-transactions/spec';
+import { REVERSAL_ROUTES } from './reversals/spec';
 import { type ListedRoute, listRoutes } from './spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
 
@@ -15,6 +17,8 @@ export const ROUTES = {
   ...EXPORT_ROUTES,
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,
+  ...LEDGER_TRANSACTION_ROUTES,
+  ...REVERSAL_ROUTES,
   ...CALLBACK_ROUTES,
   ...DOCUMENT_ROUTES,
 };

@@ -54,7 +54,15 @@ export interface RouteSpec {
 }
 
 /** Tags of the OpenAPI document, one per feature. */
-export type RouteTag = 'accounts' | 'transfers' | 'holds' | 'exports' | 'callbacks' | 'document';
+export type RouteTag =
+  | 'accounts'
+  | 'transfers'
+  | 'holds'
+  | 'ledger-transactions'
+  | 'reversals'
+  | 'exports'
+  | 'callbacks'
+  | 'document';
 
 export interface PublicAccess {
   readonly reason: string;

@@ -152,6 +152,7 @@ describe('seed scenarios', () => {
       getSequence: (a, s) => real.getSequence(a, s),
       getAccount: (a) => real.getAccount(a),
       applyTransfer: (...args) => real.applyTransfer(...args),
+      applyLedgerTransaction: (...args) => real.applyLedgerTransaction(...args),
       applyEvent: async (...args) => {
         if (crash) {
           crash = false;
@@ -182,6 +183,7 @@ describe('partial batches and poison', () => {
       getSequence: (a, s) => real.getSequence(a, s),
       getAccount: (a) => real.getAccount(a),
       applyTransfer: (...args) => real.applyTransfer(...args),
+      applyLedgerTransaction: (...args) => real.applyLedgerTransaction(...args),
       applyEvent: async (claim, ...rest) => {
         if (claim.id === 'evt-flaky') throw new Error('ProvisionedThroughputExceeded');
         return real.applyEvent(claim, ...rest);

@@ -6,14 +6,29 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { InternalError } from '../shared/errors';
-import { type Account, type AccountRecord, accountView, ownedBy, type PostingEntry } from './model';
-import type { EntryGuard, EntryPage, EventSourceView, LedgerPort } from './port';
+import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
+import { MOVED, retryOptimistic } from '../shared/retry';
+import { postingGuard } from './legs';
+import { type Metadata, withMetadata } from './metadata';
+import {
+  type Account,
+  type AccountRecord,
+  accountView,
+  type LedgerEntry,
+  notFound,
+  owned,
+  ownedBy,
+  type PostingEntry,
+  REVERSIBLE_ENTRY_TYPES,
+} from './model';
+import type { EntryPage, EventSourceView, LedgerPort } from './port';
 import { explainPostingRejection } from './rejections';
 
 export interface CreateAccountInput {
   readonly currency: string;
   readonly name?: string;
+  /** How far below 0 `available` may go (docs/contract.md §17). @default 0 */
+  readonly overdraftLimit?: number;
 }
 
 export interface PostTransactionInput {
@@ -22,9 +37,16 @@ export interface PostTransactionInput {
   readonly currency: string;
   readonly reference?: string;
   readonly paymentId?: string;
+  readonly metadata?: Metadata;
 }
 
 export type LedgerServiceOptions = CommandServiceOptions;
+
+/** A listing item: reversible entries show how much reversals moved back (docs/contract.md §16). */
+export const readEntry = (entry: LedgerEntry): LedgerEntry =>
+  REVERSIBLE_ENTRY_TYPES.has(entry.type)
+    ? { ...entry, reversedAmount: entry.reversedAmount ?? 0 }
+    : entry;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService {
@@ -49,6 +71,8 @@ export class LedgerService {
       currency: input.currency,
       balance: 0,
       available: 0,
+      overdraftLimit: input.overdraftLimit ?? 0,
+      status: 'open',
       name: input.name,
       createdAt: at,
       updatedAt: at,
@@ -80,6 +104,7 @@ export class LedgerService {
       currency: input.currency,
       reference: input.reference,
       paymentId: input.paymentId,
+      ...withMetadata(input.metadata),
       origin: 'http',
       createdAt: ctx.now.toISOString(),
     };
@@ -90,15 +115,53 @@ export class LedgerService {
       resource: entry,
       outcome: 'created',
     });
-    const guard: EntryGuard = {
-      ownerId: ctx.principal,
-      currency: input.currency,
-      requireAvailableAtLeast: input.type === 'debit' ? input.amount : undefined,
-      increaseBy: input.type === 'credit' ? input.amount : undefined,
-    };
+    const guard = postingGuard(entry, ctx.principal);
     const result = await this.port.postEntry(claim, entry, guard);
     return this.commands.settle(claim, result, (rejected) =>
       explainPostingRejection(rejected, guard),
+    );
+  }
+
+  /**
+   * Closes an empty account (docs/contract.md §17): a read, then ONE transaction of the claim
+   * and the status, conditioned on the account being as read. Closing a closed account answers
+   * it as it is (its record alone is written); balance or available other than 0 →
+   * `account_not_empty`, recorded. Nothing moves, so nothing reaches the journal.
+   */
+  async closeAccount(
+    ctx: CommandContext,
+    accountId: string,
+    rawBody: Json,
+  ): Promise<CommandResponse> {
+    const request = {
+      operation: OPERATION_IDS.closeAccount,
+      pathParameters: { accountId },
+      rawBody,
+    };
+    const at = ctx.now.toISOString();
+    return retryOptimistic<CommandResponse>(
+      {},
+      async () => {
+        const account = owned(await this.port.getAccount(accountId), ctx.principal);
+        if (!account)
+          return this.commands.refuse(this.commands.key(ctx, request), notFound('Account'));
+        const closed: AccountRecord = { ...account, status: 'closed', updatedAt: at };
+        const already = account.status === 'closed';
+        const claim = this.commands.claim(ctx, {
+          ...request,
+          resource: accountView(already ? account : closed),
+          outcome: 'ok',
+        });
+        if (already) return this.commands.answer(claim);
+        if (account.balance !== 0 || account.available !== 0) {
+          return this.commands.reject(claim, new AccountNotEmptyError());
+        }
+        const result = await this.port.closeAccount(claim, account, at);
+        if (result.kind !== 'account_moved') return this.commands.settle(claim, result, never);
+        // Changed between the read and the write: decide again on the account as it is now.
+        return MOVED;
+      },
+      () => new UnavailableError(new Error(`account ${accountId} kept changing while closing`)),
     );
   }
 
@@ -113,7 +176,8 @@ export class LedgerService {
     cursor: string | undefined,
   ): Promise<EntryPage> {
     await this.ownedAccount(principal, accountId);
-    return this.port.listEntries(accountId, limit, cursor);
+    const page = await this.port.listEntries(accountId, limit, cursor);
+    return { ...page, items: page.items.map(readEntry) };
   }
 
   async listEventSources(
@@ -128,3 +192,7 @@ export class LedgerService {
     return ownedBy(await this.port.getAccount(accountId), principal, 'Account');
   }
 }
+
+const never = (): never => {
+  throw new Error('a close reports no rejection besides a moved account');
+};

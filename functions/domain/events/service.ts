@@ -1,6 +1,9 @@
+import { explainLegsRejection, postingGuard } from '../accounts/legs';
+import { type Metadata, withMetadata } from '../accounts/metadata';
 import type { PostingEntry } from '../accounts/model';
-import type { EntryGuard } from '../accounts/port';
 import { explainPostingRejection } from '../accounts/rejections';
+
+import { type LedgerLeg, ledgerMovement, newLedgerTransaction } from '../ledger-transactions/model';
 import { type DomainError, NotFoundError } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
 import { epochSeconds } from '../shared/time';
@@ -13,16 +16,20 @@ import { advanceSequence, EMPTY_SEQUENCE, type SequenceAdvance } from './sequenc
 export interface LedgerEventInput {
   readonly source: string;
   readonly id: string;
-  readonly type: 'credit' | 'debit' | 'transfer';
+  readonly type: 'credit' | 'debit' | 'transfer' | 'transaction';
   /** The account the event is about (`subject`); a transfer's source. */
   readonly accountId: string;
   /** A transfer's destination (`data.toAccountId`). */
   readonly toAccountId?: string;
   readonly sequence?: number;
+  /** A ledger transaction's: Σ of its debits. */
   readonly amount: number;
   readonly currency: string;
   readonly paymentId?: string;
   readonly reference?: string;
+  readonly metadata?: Metadata;
+  /** A ledger transaction's legs (docs/contract.md §16); `accountId` is the first debited. */
+  readonly legs?: readonly LedgerLeg[];
   /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
   readonly contentHash: string;
 }
@@ -66,6 +73,7 @@ export class EventService {
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
     if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
+    if (event.type === 'transaction') return this.applyLedgerTransaction(event, claim, now);
     const entry: PostingEntry = {
       id: this.newId(),
       accountId: event.accountId,
@@ -74,14 +82,12 @@ export class EventService {
       currency: event.currency,
       reference: event.reference,
       paymentId: event.paymentId,
+      ...withMetadata(event.metadata),
       origin: 'event',
       createdAt: now.toISOString(),
     };
-    const guard: EntryGuard = {
-      currency: event.currency,
-      requireAvailableAtLeast: event.type === 'debit' ? event.amount : undefined,
-      increaseBy: event.type === 'credit' ? event.amount : undefined,
-    };
+    // The producer is trusted by IAM: no owner; the account must be open (docs/contract.md §17).
+    const guard = postingGuard(entry);
     return retryOptimistic<EventOutcome>(
       this.options,
       async () => {
@@ -122,6 +128,7 @@ export class EventService {
           currency: event.currency,
           reference: event.reference,
           paymentId: event.paymentId,
+          ...withMetadata(event.metadata),
           createdAt: now.toISOString(),
           ownerId: source.ownerId,
           origin: 'event',
@@ -137,6 +144,50 @@ export class EventService {
           kind: 'rejected',
           error: explainTransferRejection(result, write, 'owner_mismatch'),
         };
+      },
+      () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
+    );
+  }
+
+  /**
+   * A ledger-transaction event (docs/contract.md §16): every leg's account must be the owner's
+   * of `subject` (the first debited account), else poison owner_mismatch; the rest as over HTTP.
+   * The sequence is the subject's, as for any event about it.
+   */
+  private async applyLedgerTransaction(
+    event: LedgerEventInput,
+    claim: InboxClaim,
+    now: Date,
+  ): Promise<EventOutcome> {
+    const input = {
+      currency: event.currency,
+      legs: event.legs ?? [],
+      reference: event.reference,
+      paymentId: event.paymentId,
+      metadata: event.metadata,
+    };
+    return retryOptimistic<EventOutcome>(
+      this.options,
+      async () => {
+        const payer = await this.port.getAccount(event.accountId);
+        if (!payer) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
+        const record = newLedgerTransaction(
+          input,
+          { id: this.newId(), entryId: this.newId },
+          { ownerId: payer.ownerId, origin: 'event', createdAt: now.toISOString() },
+        );
+        const legs = ledgerMovement(record);
+        const advance = await this.nextSequence(event);
+        const result = await this.port.applyLedgerTransaction(
+          claim,
+          { record, legs },
+          advance?.write,
+        );
+        if (isInboxAnswer(result)) {
+          const entryId = legs[0]?.entry.id ?? record.id;
+          return outcomeOf(result, event, { entryId, sequence: advance?.advance });
+        }
+        return { kind: 'rejected', error: explainLegsRejection(result, legs, 'owner_mismatch') };
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
     );

@@ -8,6 +8,11 @@ import { keys } from '../table/keys';
  * available"). An account written before holds existed has no `available`; it counts as equal
  * to `balance` (docs/contract.md §11): every update starts from `if_not_exists(available,
  * balance)` and every guard accepts either form, so no backfill is needed.
+ *
+ * Overdraft (§17): a condition cannot add two attributes, so the account keeps `spendable`
+ * (= available + overdraftLimit), set at creation and moved by the same Δ in the same SET as
+ * `available`. Guards draw on `spendable`; an account from before overdrafts has none and an
+ * overdraftLimit of 0, so its guard is today's form, and its first update materialises it.
  */
 export interface AccountChange {
   readonly accountId: string;
@@ -18,20 +23,31 @@ export interface AccountChange {
   readonly ownerId?: string;
   /** The account must hold this currency. */
   readonly currency?: string;
-  /** The effective available balance must cover this amount (debits, holds, transfers, fees). */
+  /** What the account may draw on (available + overdraftLimit) must cover this amount. */
   readonly requireAvailableAtLeast?: number;
+  /** The account must not be closed (every effect a caller or producer asks for, §17). */
+  readonly requireOpen?: boolean;
 }
 
-/** `available`, or `balance` where an older account has no `available` yet, is at least :required. */
-const AVAILABLE_COVERS =
+/**
+ * `spendable` covers :required; on an account without it, `available` does, or `balance` where
+ * an older account has no `available` yet either.
+ */
+const SPENDABLE_COVERS =
+  '((attribute_exists(#spendable) AND #spendable >= :required) OR ' +
+  '(attribute_not_exists(#spendable) AND ' +
   '((attribute_exists(#available) AND #available >= :required) OR ' +
-  '(attribute_not_exists(#available) AND #balance >= :required))';
+  '(attribute_not_exists(#available) AND #balance >= :required))))';
+
+/** Older accounts have no `status`: they are open. */
+export const ACCOUNT_OPEN = '(attribute_not_exists(#status) OR #status <> :closed)';
 
 export function accountChangeItem(tableName: string, change: AccountChange): TransactWriteItem {
   const conditions = ['attribute_exists(pk)'];
   const names: Record<string, string> = {
     '#balance': 'balance',
     '#available': 'available',
+    '#spendable': 'spendable',
     '#updatedAt': 'updatedAt',
   };
   const values: Record<string, unknown> = {
@@ -49,8 +65,13 @@ export function accountChangeItem(tableName: string, change: AccountChange): Tra
     names['#ownerId'] = 'ownerId';
     values[':ownerId'] = change.ownerId;
   }
+  if (change.requireOpen) {
+    conditions.push(ACCOUNT_OPEN);
+    names['#status'] = 'status';
+    values[':closed'] = 'closed';
+  }
   if (change.requireAvailableAtLeast !== undefined) {
-    conditions.push(AVAILABLE_COVERS);
+    conditions.push(SPENDABLE_COVERS);
     values[':required'] = change.requireAvailableAtLeast;
   }
   if (change.balanceDelta > 0) {
@@ -63,10 +84,12 @@ export function accountChangeItem(tableName: string, change: AccountChange): Tra
     Update: {
       TableName: tableName,
       Key: marshall(keys.account(change.accountId)),
-      // Both right-hand sides read the balance before this update.
+      // Every right-hand side reads the values from before this update.
       UpdateExpression:
         'SET #balance = #balance + :balanceDelta, ' +
-        '#available = if_not_exists(#available, #balance) + :availableDelta, #updatedAt = :at',
+        '#available = if_not_exists(#available, #balance) + :availableDelta, ' +
+        '#spendable = if_not_exists(#spendable, if_not_exists(#available, #balance)) + :availableDelta, ' +
+        '#updatedAt = :at',
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: marshall(values),

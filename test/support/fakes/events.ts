@@ -16,6 +16,7 @@ export function fakeEventLedgerPort(
       applyEvent: async () => ({ kind: 'committed' }),
       getAccount: async () => undefined,
       applyTransfer: async () => ({ kind: 'committed' }),
+      applyLedgerTransaction: async () => ({ kind: 'committed' }),
     },
     overrides,
   );

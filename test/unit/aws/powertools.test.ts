@@ -26,8 +26,10 @@ import { fakeCallbackPort } from '../../support/fakes/callbacks';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events';
 import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
 import { fakeHoldPort } from '../../support/fakes/holds';
+import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactions';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
+import { fakeReversalPort } from '../../support/fakes/reversals';
 import { fakeTransferPort } from '../../support/fakes/transfers';
 import { quietRuntime } from '../../support/runtime';
 
@@ -38,6 +40,8 @@ const otherPorts = () => ({
   results: fakeResultObjects(),
   transfers: fakeTransferPort(),
   holds: fakeHoldPort(),
+  ledgerTransactions: fakeLedgerTransactionPort(),
+  reversals: fakeReversalPort(),
 });
 
 const ddb = mockClient(DynamoDBClient);

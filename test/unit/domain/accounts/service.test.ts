@@ -14,6 +14,8 @@ const account: AccountRecord = {
   currency: 'EUR',
   balance: 10,
   available: 10,
+  overdraftLimit: 0,
+  status: 'open' as const,
   createdAt: 'x',
   updatedAt: 'x',
 };
@@ -42,7 +44,13 @@ describe('LedgerService decisions', () => {
     expect(claim?.expiresAt).toBe(Math.floor(ctx.now.getTime() / 1000) + 60);
     expect(claim?.response.body).toBe(res.body);
     expect(entry).toMatchObject({ id: 'e1', origin: 'http', accountId: 'a1' });
-    expect(guard).toEqual({ ownerId: 'alice', currency: 'EUR', requireAvailableAtLeast: 50 });
+    // An open account's spendable (available + overdraftLimit) must cover it (§17).
+    expect(guard).toEqual({
+      ownerId: 'alice',
+      currency: 'EUR',
+      requireOpen: true,
+      requireAvailableAtLeast: 50,
+    });
   });
 
   it('replays a claim with the same fingerprint and refuses another', async () => {
