@@ -84,6 +84,15 @@ export interface LedgerEntry {
   readonly createdAt: string;
 }
 
+/**
+ * A listing item (and a JSON Lines export line): reversible entries show how much reversals
+ * moved back (docs/contract.md §16), 0 until reversed.
+ */
+export const readEntry = (entry: LedgerEntry): LedgerEntry =>
+  REVERSIBLE_ENTRY_TYPES.has(entry.type)
+    ? { ...entry, reversedAmount: entry.reversedAmount ?? 0 }
+    : entry;
+
 /** Which way an entry moved its account's balance. */
 export function directionOf(entry: Pick<LedgerEntry, 'type' | 'direction'>): Direction {
   switch (entry.type) {

@@ -14,12 +14,11 @@ import {
   type Account,
   type AccountRecord,
   accountView,
-  type LedgerEntry,
   notFound,
   owned,
   ownedBy,
   type PostingEntry,
-  REVERSIBLE_ENTRY_TYPES,
+  readEntry,
 } from './model';
 import type { EntryPage, EventSourceView, LedgerPort } from './port';
 import { explainPostingRejection } from './rejections';
@@ -41,12 +40,6 @@ export interface PostTransactionInput {
 }
 
 export type LedgerServiceOptions = CommandServiceOptions;
-
-/** A listing item: reversible entries show how much reversals moved back (docs/contract.md §16). */
-export const readEntry = (entry: LedgerEntry): LedgerEntry =>
-  REVERSIBLE_ENTRY_TYPES.has(entry.type)
-    ? { ...entry, reversedAmount: entry.reversedAmount ?? 0 }
-    : entry;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService {
