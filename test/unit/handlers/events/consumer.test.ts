@@ -191,4 +191,19 @@ describe('lanesOf: records that touch a common account share a lane', () => {
       ['poison'],
     ]);
   });
+
+  it("joins every leg's account of a ledger transaction (docs/contract.md §16)", () => {
+    const legs = [
+      { accountId: C, direction: 'debit' as const, amount: 2 },
+      { accountId: A.toUpperCase(), direction: 'credit' as const, amount: 1 },
+      { accountId: D, direction: 'credit' as const, amount: 1 },
+    ];
+    const records = [
+      sqsRecord(ledgerEvent({ subject: A }), 'credit-a'),
+      sqsRecord(ledgerEvent({ subject: B }), 'credit-b'),
+      sqsRecord(ledgerEvent({ subject: D }), 'credit-d'),
+      sqsRecord(ledgerEvent({ type: 'ledger.transaction.v1', subject: C, legs }), 'split'),
+    ];
+    expect(ids(lanesOf(records))).toEqual([['credit-a', 'credit-d', 'split'], ['credit-b']]);
+  });
 });
