@@ -291,6 +291,11 @@ describe('exports that produce a file', () => {
 
     expect(demo.code, demo.output).toBe(0);
     expect(demo.output).toMatch(/export fee 250/);
+    // The split payment and its refund (docs/contract.md §16).
+    expect(demo.output).toContain(
+      'split a payment of 250 EUR: seller, fee and tax got 200, 37, 13',
+    );
+    expect(demo.output).toMatch(/refunded it: reversal [0-9a-f-]{36} moved all 250 back/);
     expect(demo.output).toMatch(/"sha256": "[0-9a-f]{64}"/);
     expect(demo.output).toContain(`   ${CSV_COLUMNS.join(',')}`);
     expect(demo.output).toMatch(/ {3}[0-9a-f-]{36},\S+,credit,2500,EUR,http,cli demo,/);
