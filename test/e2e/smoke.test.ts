@@ -47,6 +47,7 @@ describe('npm run smoke against the local stack', () => {
       'a hold is placed, listed and read',
       'holds are captured and voided',
       'the export result route is served',
+      'a ledger transaction is made, read and reversed; an empty account closes',
       'signed callback is accepted (Callback-Signature)',
       'the same callback again is a duplicate',
       'a callback changed after signing is refused',
@@ -66,7 +67,7 @@ describe('npm run smoke against the local stack', () => {
       /^FAIL .*401 invalid_signature/,
     );
     expect(rows(output).filter((row) => row.startsWith('SKIP'))).toHaveLength(2);
-    expect(output).toMatch(/smoke: FAIL \(1 of 14 checks\)/);
+    expect(output).toMatch(/smoke: FAIL \(1 of 15 checks\)/);
     expect(code).toBe(1);
   });
 });
