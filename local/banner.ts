@@ -1,3 +1,4 @@
+import { COMMANDS } from '../cli/registry';
 import {
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
@@ -14,6 +15,8 @@ export interface StackEndpoints {
   readonly httpUrl: string;
   readonly dynamoEndpoint: string;
   readonly dynamoExternal: boolean;
+  /** False when the DynamoDB Local it started listens on every interface, not 127.0.0.1 only. */
+  readonly dynamoLoopbackOnly: boolean;
   readonly sqsEndpoint: string;
   readonly sqsExternal: boolean;
   readonly queues: LocalQueues;
@@ -29,7 +32,9 @@ export function banner(settings: LocalSettings, endpoints: StackEndpoints): stri
   const { config } = settings;
   const dynamo = endpoints.dynamoExternal
     ? 'external (DYNAMODB_ENDPOINT)'
-    : 'DynamoDB Local, in memory';
+    : endpoints.dynamoLoopbackOnly
+      ? 'DynamoDB Local, in memory, 127.0.0.1 only'
+      : 'DynamoDB Local, in memory, listening on EVERY interface: this Java has no jdk.compiler to run the 127.0.0.1 launcher';
   const sqs = endpoints.sqsExternal ? 'external (SQS_ENDPOINT)' : 'fauxqs, in memory';
   const { ledgerEvents, deadLetters, exportJobs } = endpoints.queues;
   return `
@@ -71,7 +76,7 @@ ${readDlqSnippet(endpoints)}
 Exports: POST ${api}/v1/accounts/$ACCOUNT_ID/exports {"format":"csv"} debits ${config.exportFee} and
 queues a job on ${exportJobs.name}; the export worker writes the file and reports with signed callbacks.
 Then GET ${api}/v1/tasks/$TASK_ID/result answers a presigned URL: curl -sS "<url>" downloads the file.
-The CLI does it all:
+The CLI ("demo" runs it all, down to the file):
 
 ${cliCommands(settings, endpoints)}
 
@@ -109,7 +114,10 @@ function callbacksLines(settings: LocalSettings, api: string): string {
   return lines.join('\n');
 }
 
-/** The CLI commands, with the variables that point it at this stack when it is not on the defaults. */
+/**
+ * The CLI's commands from its own registry (cli/registry.ts), with the variables that point it at
+ * this stack when it is not on the defaults.
+ */
 function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string {
   const env: string[] = [];
   if (settings.port !== DEFAULT_PORT) env.push(`PORT=${settings.port}`);
@@ -117,11 +125,10 @@ function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string
   else if (settings.sqsPort !== DEFAULT_SQS_PORT) env.push(`SQS_PORT=${settings.sqsPort}`);
   if (settings.callbackSecretsGiven) env.push(`CALLBACK_SECRETS='...'`);
   const cli = `${env.length > 0 ? `${env.join(' ')} ` : ''}npm run cli --`;
+  const width = Math.max(...COMMANDS.map((c) => c.name.length), '--help'.length);
   return [
-    `${cli} demo                         # account, credit, export, worker: prints the SUCCEEDED task`,
-    `${cli} tail --queue export-jobs     # the jobs waiting on ${endpoints.queues.exportJobs.name} (not consumed)`,
-    `${cli} worker                       # the demo worker: consumes ${endpoints.queues.exportJobs.name} until Ctrl-C`,
-    `${cli} --help                       # every command: callback, send-event, tail, worker, demo, redrive`,
+    ...COMMANDS.map((c) => `${cli} ${c.name.padEnd(width)}  # ${c.summary}`),
+    `${cli} ${'--help'.padEnd(width)}  # how to use them: npm run cli -- <command> --help`,
   ].join('\n');
 }
 

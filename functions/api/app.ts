@@ -5,6 +5,8 @@ import { CallbackService } from '../domain/callbacks/service';
 import type { ResultObjectPort, TaskPort } from '../domain/exports/port';
 import { ExportResultService } from '../domain/exports/result';
 import { TaskService } from '../domain/exports/service';
+import type { HealthPort } from '../domain/health/port';
+import { HealthService } from '../domain/health/service';
 import type { HoldPort } from '../domain/holds/port';
 import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
@@ -22,6 +24,7 @@ import { accountHandlers } from './accounts/routes';
 import { callbackHandlers, callbackPath } from './callbacks/routes';
 import { documentHandlers } from './document/routes';
 import { exportHandlers } from './exports/routes';
+import { healthHandlers } from './health/routes';
 import { holdHandlers } from './holds/routes';
 import { ledgerTransactionHandlers } from './ledger-transactions/routes';
 import { principalOf } from './principal';
@@ -60,6 +63,8 @@ export interface HttpAppDeps extends Runtime {
   readonly ledgerTransactions: LedgerTransactionPort;
   readonly reversals: ReversalPort;
   readonly callbacks: CallbackPort;
+  /** The table read of `GET /v1/health` (docs/contract.md §5). */
+  readonly health: HealthPort;
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
@@ -109,12 +114,14 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
+      ...healthHandlers(new HealthService(deps.health, clock)),
       ...documentHandlers(config),
     },
     clock,
   );
 
   return async (event) => {
+    const started = performance.now();
     const fields = correlationFields(event);
     let result: HttpResult;
     try {
@@ -130,7 +137,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     }
     const replayed = result.headers['idempotent-replayed'] === 'true';
     if (replayed) metrics.count(METRICS.idempotentReplay);
-    log.info('request', { ...fields, status: result.statusCode, replayed });
+    const ms = Math.round(performance.now() - started);
+    log.info('request', { ...fields, status: result.statusCode, replayed, ms });
     return result;
   };
 }

@@ -2,6 +2,7 @@ import { ACCOUNT_ROUTES } from './accounts/spec';
 import { CALLBACK_ROUTES } from './callbacks/spec';
 import { DOCUMENT_ROUTES } from './document/spec';
 import { EXPORT_ROUTES } from './exports/spec';
+import { HEALTH_ROUTES } from './health/spec';
 import { HOLD_ROUTES } from './holds/spec';
 import { LEDGER_TRANSACTION_ROUTES } from './ledger-transactions/spec';
 import { REVERSAL_ROUTES } from './reversals/spec';
@@ -20,6 +21,7 @@ export const ROUTES = {
   ...LEDGER_TRANSACTION_ROUTES,
   ...REVERSAL_ROUTES,
   ...CALLBACK_ROUTES,
+  ...HEALTH_ROUTES,
   ...DOCUMENT_ROUTES,
 };
 

@@ -36,7 +36,9 @@ describe('npm run smoke against the local stack', () => {
     expect(output).toContain('smoke: PASS');
     expect(rows(output).filter((row) => !row.startsWith('PASS'))).toEqual([]);
     expect(rows(output).map((row) => row.slice(8).split('  ')[0])).toEqual([
+      'the health check answers',
       'OpenAPI document is served',
+      'problem types resolve to their documentation',
       'a request without identity is refused',
       'create a throwaway account',
       'replay: same key and body answer the first response',
@@ -67,7 +69,7 @@ describe('npm run smoke against the local stack', () => {
       /^FAIL .*401 invalid_signature/,
     );
     expect(rows(output).filter((row) => row.startsWith('SKIP'))).toHaveLength(2);
-    expect(output).toMatch(/smoke: FAIL \(1 of 15 checks\)/);
+    expect(output).toMatch(/smoke: FAIL \(1 of 17 checks\)/);
     expect(code).toBe(1);
   });
 });

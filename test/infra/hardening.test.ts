@@ -188,7 +188,7 @@ describe('API throttling and concurrency', () => {
     propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', logicalIdOf(fn))
       .ReservedConcurrentExecutions;
 
-  it('by default: stage 100/200, callbacks 50/100, OpenAPI 10/20; dispatcher reserves 2, the others none', () => {
+  it('by default: stage 100/200, callbacks and health 50/100, documents 10/20; dispatcher reserves 2, the others none', () => {
     const ledger = synthLedger();
     const stage = stageOf(ledger.stateless);
     expect(stage.DefaultRouteSettings).toEqual({
@@ -197,7 +197,9 @@ describe('API throttling and concurrency', () => {
     });
     expect(stage.RouteSettings).toEqual({
       'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      'GET /v1/health': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
       'GET /v1/openapi.json': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      'GET /v1/problems/{code}': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
     });
     const { httpFunction, eventsConsumer, outboxDispatcher } = ledger.stacks.stateless;
     expect(reservedOf(ledger, outboxDispatcher.function)).toBe(2);
@@ -209,7 +211,7 @@ describe('API throttling and concurrency', () => {
     });
   });
 
-  it('takes the limits and reservations from context (OpenAPI capped at the stage limits)', () => {
+  it('takes the limits and reservations from context (the documents capped at the stage limits)', () => {
     const ledger = synthLedger({
       apiRateLimit: '5',
       apiBurstLimit: '8',
@@ -222,7 +224,9 @@ describe('API throttling and concurrency', () => {
     expect(stage.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 8 });
     expect(stage.RouteSettings).toEqual({
       'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 },
+      'GET /v1/health': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 },
       'GET /v1/openapi.json': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 8 },
+      'GET /v1/problems/{code}': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 8 },
     });
     const { httpFunction, outboxDispatcher } = ledger.stacks.stateless;
     expect(reservedOf(ledger, httpFunction)).toBe(25);

@@ -82,6 +82,8 @@ export const keys = {
     pk: `LEDGER_TRANSACTION#${id}`,
     sk: 'LEDGER_TRANSACTION',
   }),
+  /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
+  health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */
   reownCheckpoint: (accountId: string): ItemKey => ({ pk: `REOWN#${accountId}`, sk: 'REOWN' }),
 } as const;

@@ -10,6 +10,7 @@ import {
 } from '../../domain/idempotency/settled-responses';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
+import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
@@ -55,6 +56,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     holds: createHoldStore(table),
     ledgerTransactions: createLedgerTransactionStore(table),
     reversals: createReversalStore(table),
+    health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     ...runtime,

@@ -65,35 +65,87 @@ export interface FunctionConfigs {
 }
 export type FunctionName = keyof FunctionConfigs;
 
-const positiveInt = (fallback: number) =>
-  z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(fallback);
-const queueUrl = (name: string) => z.url({ error: `${name} must be the queue URL` });
+/**
+ * Each variable's rule, refusing a value in one sentence that names the variable, what it must
+ * be and what it got (`EXPORT_FEE must be a whole number from 1 to … (got "1.5")`), like
+ * npm start's own settings; zod's generic texts never reach an operator.
+ */
+const got = (value: unknown) => `(got ${JSON.stringify(value)})`;
+
+const rule = <T>(
+  name: string,
+  fallback: T | undefined,
+  read: (value: string) => T | undefined,
+  must: string,
+) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx): T => {
+      if (value === undefined && fallback !== undefined) return fallback;
+      const parsed = value === undefined ? undefined : read(value.trim());
+      if (parsed !== undefined) return parsed;
+      const given = value === undefined ? '(it is not set)' : got(value);
+      ctx.addIssue({ code: 'custom', message: `${name} must ${must} ${given}` });
+      return z.NEVER;
+    });
+
+const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
+  rule(
+    name,
+    fallback,
+    (value) => {
+      const n = Number(value);
+      return /^\d+$/.test(value) && n >= min && n <= max ? n : undefined;
+    },
+    `be a whole number from ${min} to ${max}`,
+  );
+const positiveInt = (name: string, fallback: number) =>
+  wholeNumber(name, 1, Number.MAX_SAFE_INTEGER, fallback);
+const url = (name: string, what: string) =>
+  rule<string>(name, undefined, (value) => (URL.canParse(value) ? value : undefined), `be ${what}`);
+const queueUrl = (name: string) => url(name, 'the queue URL');
 const optionalText = z.string().trim().min(1).optional();
 
 const serviceEnv = z.object({
-  TABLE_NAME: z.string().min(1, 'TABLE_NAME must name the ledger table'),
-  IDEMPOTENCY_RETENTION_SECONDS: positiveInt(DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
-  INBOX_RETENTION_SECONDS: positiveInt(DEFAULT_INBOX_RETENTION_SECONDS),
-  EXPORT_FEE: positiveInt(DEFAULT_EXPORT_FEE),
-  CALLBACK_APPLICATION_ID: z
-    .string()
-    .regex(APPLICATION_ID_PATTERN, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
-    .default(DEFAULT_CALLBACK_APPLICATION_ID),
-  EXPORT_EXECUTION_TIMEOUT_SECONDS: positiveInt(DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS),
-  MAX_RERUNS_PER_TASK: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1000)
-    .default(DEFAULT_MAX_RERUNS_PER_TASK),
-  EXPORT_RETENTION_DAYS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(3650)
-    .default(DEFAULT_EXPORT_RETENTION_DAYS),
-  EXPORT_BUCKET: z.string().min(3).max(63).default(LOCAL_EXPORT_BUCKET),
-  IDEMPOTENCY_LOCAL_CACHE: z.enum(['on', 'off']).default('on'),
+  TABLE_NAME: z
+    .string({ error: 'TABLE_NAME must name the ledger table' })
+    .min(1, 'TABLE_NAME must name the ledger table'),
+  IDEMPOTENCY_RETENTION_SECONDS: positiveInt(
+    'IDEMPOTENCY_RETENTION_SECONDS',
+    DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+  ),
+  INBOX_RETENTION_SECONDS: positiveInt('INBOX_RETENTION_SECONDS', DEFAULT_INBOX_RETENTION_SECONDS),
+  EXPORT_FEE: positiveInt('EXPORT_FEE', DEFAULT_EXPORT_FEE),
+  CALLBACK_APPLICATION_ID: rule(
+    'CALLBACK_APPLICATION_ID',
+    DEFAULT_CALLBACK_APPLICATION_ID,
+    (value) => (APPLICATION_ID_PATTERN.test(value) ? value : undefined),
+    'be 1–64 characters of A-Z a-z 0-9 . _ -',
+  ),
+  EXPORT_EXECUTION_TIMEOUT_SECONDS: positiveInt(
+    'EXPORT_EXECUTION_TIMEOUT_SECONDS',
+    DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
+  ),
+  MAX_RERUNS_PER_TASK: wholeNumber('MAX_RERUNS_PER_TASK', 0, 1000, DEFAULT_MAX_RERUNS_PER_TASK),
+  EXPORT_RETENTION_DAYS: wholeNumber(
+    'EXPORT_RETENTION_DAYS',
+    1,
+    3650,
+    DEFAULT_EXPORT_RETENTION_DAYS,
+  ),
+  EXPORT_BUCKET: rule(
+    'EXPORT_BUCKET',
+    LOCAL_EXPORT_BUCKET,
+    (value) => (value.length >= 3 && value.length <= 63 ? value : undefined),
+    'be a bucket name of 3 to 63 characters',
+  ),
+  IDEMPOTENCY_LOCAL_CACHE: rule(
+    'IDEMPOTENCY_LOCAL_CACHE',
+    'on',
+    (value) => (value === 'on' || value === 'off' ? value : undefined),
+    'be on or off',
+  ),
 });
 
 const callbackSecretsEnv = z
@@ -107,10 +159,14 @@ const callbackSecretsEnv = z
       ctx.addIssue({
         code: 'custom',
         path: [path],
-        message: 'set CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS)',
+        message: 'CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS) must be set',
       });
     } catch (error) {
-      ctx.addIssue({ code: 'custom', path: [path], message: (error as Error).message });
+      ctx.addIssue({
+        code: 'custom',
+        path: [path],
+        message: `${path}: ${(error as Error).message}`,
+      });
     }
     return z.NEVER;
   });
@@ -127,7 +183,7 @@ const functionEnv = {
     }),
   ),
   exportWorker: z
-    .object({ API_URL: z.url({ error: 'API_URL must be the HTTP API base URL' }) })
+    .object({ API_URL: url('API_URL', 'the HTTP API base URL') })
     .and(callbackSecretsEnv)
     .transform(
       (e): Omit<ExportWorkerConfig, keyof ServiceConfig> => ({
@@ -140,6 +196,13 @@ const functionEnv = {
 
 type Env = Record<string, string | undefined>;
 
+/** An issue as its sentence; one whose text does not name its variable gets the name first. */
+function sentence(issue: z.core.$ZodIssue): string {
+  const name = issue.path.join('.');
+  const text = issue.message.replace(/\.$/, '');
+  return name === '' || text.startsWith(name) ? text : `${name}: ${text}`;
+}
+
 /**
  * Reads and validates configuration once at cold start; a bad or missing value fails loudly,
  * every problem in one message. With a function name it adds that function's variables.
@@ -151,8 +214,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
   const own = fn === undefined ? undefined : functionEnv[fn].safeParse(env);
   const issues = [...(shared.error?.issues ?? []), ...(own?.error?.issues ?? [])];
   if (!shared.success || own?.success === false) {
-    const problems = issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+    throw new Error(`Invalid configuration: ${issues.map(sentence).join('. ')}.`);
   }
   const e = shared.data;
   const config: ServiceConfig = {

@@ -5,6 +5,7 @@ import { ACCOUNT_ROUTES } from '../../../functions/api/accounts/spec';
 import { CALLBACK_ROUTES } from '../../../functions/api/callbacks/spec';
 import { DOCUMENT_ROUTES } from '../../../functions/api/document/spec';
 import { EXPORT_ROUTES } from '../../../functions/api/exports/spec';
+import { HEALTH_ROUTES } from '../../../functions/api/health/spec';
 import { HOLD_ROUTES } from '../../../functions/api/holds/spec';
 import { LEDGER_TRANSACTION_ROUTES } from '../../../functions/api/ledger-transactions/spec';
 import { REVERSAL_ROUTES } from '../../../functions/api/reversals/spec';
@@ -54,7 +55,9 @@ const FROZEN_IDS = {
     'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
   ],
   postCallback: ['POST /v1/callbacks/{applicationId}', undefined],
+  getHealth: ['GET /v1/health', undefined],
   getOpenApi: ['GET /v1/openapi.json', undefined],
+  getProblemType: ['GET /v1/problems/{code}', undefined],
 };
 
 const FUNCTIONS = join(import.meta.dirname, '..', '..', '..', 'functions');
@@ -94,6 +97,7 @@ describe('route specs', () => {
       LEDGER_TRANSACTION_ROUTES,
       REVERSAL_ROUTES,
       CALLBACK_ROUTES,
+      HEALTH_ROUTES,
       DOCUMENT_ROUTES,
     ];
     const total = tables.reduce((sum, table) => sum + Object.keys(table).length, 0);
@@ -104,7 +108,9 @@ describe('route specs', () => {
   it('give each public route a cdk-nag reason and a throttle, and only those', () => {
     const publicRoutes = ROUTE_LIST.filter((spec) => spec.public);
     expect(publicRoutes.map(routeKey).sort()).toEqual([
+      'GET /v1/health',
       'GET /v1/openapi.json',
+      'GET /v1/problems/{code}',
       'POST /v1/callbacks/{applicationId}',
     ]);
     for (const spec of publicRoutes) {

@@ -25,6 +25,7 @@ import { fakeLedgerPort } from '../../support/fakes/accounts';
 import { fakeCallbackPort } from '../../support/fakes/callbacks';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events';
 import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
+import { fakeHealthPort } from '../../support/fakes/health';
 import { fakeHoldPort } from '../../support/fakes/holds';
 import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactions';
 import { recordingLog } from '../../support/fakes/log';
@@ -42,6 +43,7 @@ const otherPorts = () => ({
   holds: fakeHoldPort(),
   ledgerTransactions: fakeLedgerTransactionPort(),
   reversals: fakeReversalPort(),
+  health: fakeHealthPort(),
 });
 
 const ddb = mockClient(DynamoDBClient);

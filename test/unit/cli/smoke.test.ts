@@ -36,6 +36,12 @@ function forgetfulApi() {
     const principal = request.headers.get('x-principal-id');
     const route = `${request.method} ${url.pathname.replace(/[0-9a-f-]{36}/g, '{id}')}`;
     if (url.pathname === '/v1/openapi.json') return json(200, { openapi: '3.1.0' });
+    if (url.pathname === '/v1/health') return json(200, { status: 'ok', checks: { table: 'ok' } });
+    if (url.pathname.startsWith('/v1/problems/')) {
+      return new Response(`<h1><code>${url.pathname.split('/').at(-1)}</code></h1>`, {
+        headers: { 'content-type': 'text/html' },
+      });
+    }
     if (url.pathname.startsWith('/v1/callbacks/')) {
       const body = await request.text();
       try {
@@ -169,7 +175,7 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^FAIL +concurrent duplicates have one effect +8 different transactions/m);
     expect(out).toMatch(/^PASS +another principal cannot see the account/m);
     expect(out).toMatch(/^SKIP +signed callback round trip +no callback secret given/m);
-    expect(out).toMatch(/smoke: FAIL \(3 of 13 checks\)$/);
+    expect(out).toMatch(/smoke: FAIL \(3 of 15 checks\)$/);
     expect(code).toBe(1);
   });
 
