@@ -40,7 +40,7 @@ export async function demoSplitPayment(
     await call(
       api.POST('/v1/ledger-transactions', {
         params: { header: { 'Idempotency-Key': `demo-split-${run}` } },
-        body: { currency: 'EUR', legs, reference: 'cli demo order', metadata: { order: run } },
+        body: { currency: 'EUR', legs, reference: 'cli demo order', metadata: { channel: 'cli' } },
       }),
     ),
     201,
