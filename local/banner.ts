@@ -9,6 +9,7 @@ import { splitCallbackKeys } from '../functions/domain/callbacks/keys';
 import { LOCAL_TRIGGERS } from './functions';
 import { API_REFERENCE_PATH } from './services/http/api-reference';
 import type { LocalQueues } from './services/sqs/queues';
+import type { LocalTopics } from './services/sqs/topics';
 import type { LocalSettings } from './settings';
 
 export interface StackEndpoints {
@@ -20,6 +21,9 @@ export interface StackEndpoints {
   readonly sqsEndpoint: string;
   readonly sqsExternal: boolean;
   readonly queues: LocalQueues;
+  readonly topics: LocalTopics;
+  /** SNS holding the journal topic. */
+  readonly snsEndpoint: string;
   /** The table's stream that the stream triggers read. */
   readonly streamArn: string;
   /** S3 holding the export bucket (the SQS emulator unless S3_ENDPOINT names another). */
@@ -47,6 +51,7 @@ idempotent-ledger local stack
     ${deadLetters.url}
     ${exportJobs.url}
     ${endpoints.queues.exportJobsDeadLetters.url}
+  SNS        ${endpoints.snsEndpoint}   (topic ${endpoints.topics.journal.arn}, tap ${endpoints.topics.journal.tap.url})
   S3         ${endpoints.s3Endpoint}/${config.exportBucket}   (export files, path-style; presigned URLs download with plain curl)
 ${callbacksLines(settings, api)}
 ${triggerLines(settings, endpoints)}
@@ -86,7 +91,12 @@ Press Ctrl-C to stop everything.
 
 /** One line per function trigger, as local/functions.ts registers them. */
 function triggerLines(settings: LocalSettings, endpoints: StackEndpoints): string {
-  const view = { settings, queues: endpoints.queues, streamArn: endpoints.streamArn };
+  const view = {
+    settings,
+    queues: endpoints.queues,
+    topics: endpoints.topics,
+    streamArn: endpoints.streamArn,
+  };
   return LOCAL_TRIGGERS.map(
     ({ banner: { label, text } }) => `  ${label.padEnd(10)} ${text(view)}`,
   ).join('\n');

@@ -5,7 +5,8 @@
  * Order: DynamoDB Local + table + its stream, SQS emulator + queues, the export bucket (S3 on
  * the same emulator), HTTP API, then every function of `LOCAL_TRIGGERS` (local/functions.ts)
  * behind its trigger: the events consumer on ledger-events, the outbox dispatcher on the
- * table's stream, the export worker on export-jobs (unless EXPORT_WORKER=off) and the sweeper
+ * table's stream, the journal projector on the same stream (its own checkpoints) publishing to
+ * the SNS topic ledger-journal, the export worker on export-jobs (unless EXPORT_WORKER=off) and the sweeper
  * of due holds and execution deadlines. `ready` is printed after that.
  */
 import { describeError } from '../functions/domain/shared/log';
@@ -17,6 +18,7 @@ import { reserveHttpPort, startHttpService } from './services/http/service';
 import { Lifecycle } from './services/lifecycle';
 import { startS3Service } from './services/s3/service';
 import { reachExternalSqs, reserveSqsPort, startSqsService } from './services/sqs/service';
+import { startSnsService } from './services/sqs/sns';
 import { type LocalSettings, readLocalSettings } from './settings';
 import { lineLog } from './triggers/line-log';
 import { startTrigger } from './triggers/trigger';
@@ -101,6 +103,9 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.sqsPort,
     endpoint: settings.sqsEndpoint,
   });
+  const snsEndpoint = settings.snsEndpoint ?? sqs.endpoint;
+  out(`creating the journal topic and its tap queue on ${snsEndpoint}...`);
+  const sns = await startSnsService(lifecycle, snsEndpoint, sqs.client);
   const s3Endpoint = settings.s3Endpoint ?? sqs.endpoint;
   out(`creating the export bucket "${config.exportBucket}" on ${s3Endpoint}...`);
   const s3 = await startS3Service(lifecycle, s3Endpoint, config.exportBucket);
@@ -110,6 +115,8 @@ async function startStack(settings: LocalSettings): Promise<void> {
     dynamo: dynamo.client,
     sqs: sqs.client,
     queues: sqs.queues,
+    sns: sns.client,
+    topics: sns.topics,
     s3,
     s3Endpoint,
   };
@@ -142,6 +149,8 @@ async function startStack(settings: LocalSettings): Promise<void> {
       sqsEndpoint: sqs.endpoint,
       sqsExternal: sqs.external,
       queues: sqs.queues,
+      topics: sns.topics,
+      snsEndpoint,
       streamArn: dynamo.stream.arn,
       s3Endpoint,
     }),

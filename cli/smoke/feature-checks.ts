@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerClient } from '../../client/index';
 import { type Check, CheckFailed, describeAnswer, expectThat, skip } from './check';
+import { journalCheck } from './journal-check';
 
 /**
  * Transfers, holds, the export result, ledger transactions with their reversals and closing,
- * each through its own routes (docs/deployment.md): a
+ * and the journal, each through its own routes (docs/deployment.md): a
  * stage whose API Gateway lacks one of them answers its own 404 there, and the check fails.
  */
 export function featureChecks(client: LedgerClient, needAccount: () => string): Check[] {
@@ -26,6 +27,10 @@ export function featureChecks(client: LedgerClient, needAccount: () => string): 
     [
       'a ledger transaction is made, read and reversed; an empty account closes',
       async () => ledgerDepth(client, needAccount()),
+    ],
+    [
+      "the journal reaches the account's version; as-of balances answer",
+      async () => journalCheck(client, needAccount()),
     ],
   ];
 }

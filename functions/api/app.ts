@@ -10,6 +10,8 @@ import { HealthService } from '../domain/health/service';
 import type { HoldPort } from '../domain/holds/port';
 import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
+import type { JournalReadPort } from '../domain/journal/port';
+import { JournalService } from '../domain/journal/service';
 import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
 import type { ReversalPort } from '../domain/reversals/port';
@@ -26,6 +28,7 @@ import { documentHandlers } from './document/routes';
 import { exportHandlers } from './exports/routes';
 import { healthHandlers } from './health/routes';
 import { holdHandlers } from './holds/routes';
+import { journalHandlers } from './journal/routes';
 import { ledgerTransactionHandlers } from './ledger-transactions/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
@@ -53,6 +56,11 @@ export interface HttpAppConfig {
   readonly maxRerunsPerTask: number;
   /** Days an export object is kept; the result route answers 410 after them (contract §14). */
   readonly exportRetentionDays: number;
+  /**
+   * Principals that may read any account's journal and balances (docs/contract.md §15).
+   * @default [] (owners only)
+   */
+  readonly journalReaders?: readonly string[];
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -62,6 +70,7 @@ export interface HttpAppDeps extends Runtime {
   readonly holds: HoldPort;
   readonly ledgerTransactions: LedgerTransactionPort;
   readonly reversals: ReversalPort;
+  readonly journal: JournalReadPort;
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
   readonly health: HealthPort;
@@ -106,6 +115,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     ROUTE_LIST,
     {
       ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...journalHandlers(
+        new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
+        clock,
+      ),
       ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...ledgerTransactionHandlers(

@@ -4,6 +4,7 @@ import { DOCUMENT_ROUTES } from './document/spec';
 import { EXPORT_ROUTES } from './exports/spec';
 import { HEALTH_ROUTES } from './health/spec';
 import { HOLD_ROUTES } from './holds/spec';
+import { JOURNAL_ROUTES } from './journal/spec';
 import { LEDGER_TRANSACTION_ROUTES } from './ledger-transactions/spec';
 import { REVERSAL_ROUTES } from './reversals/spec';
 import { type ListedRoute, listRoutes } from './spec';
@@ -15,6 +16,7 @@ import { TRANSFER_ROUTES } from './transfers/spec';
  */
 export const ROUTES = {
   ...ACCOUNT_ROUTES,
+  ...JOURNAL_ROUTES,
   ...EXPORT_ROUTES,
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,

@@ -58,6 +58,7 @@ export interface RouteSpec {
 /** Tags of the OpenAPI document, one per feature. */
 export type RouteTag =
   | 'accounts'
+  | 'journal'
   | 'transfers'
   | 'holds'
   | 'ledger-transactions'

@@ -49,6 +49,15 @@ export const Account = z.object({
   overdraftLimit: OverdraftLimit,
   status: z.enum(ACCOUNT_STATUSES).meta({ description: 'closed: nothing moves any more' }),
   name: z.string().optional(),
+  version: z
+    .number()
+    .int()
+    .min(0)
+    .meta({
+      description:
+        'changes of balance or available committed so far: the journal reaches this sequence ' +
+        'within seconds (an account older than the journal counts from its first change after it)',
+    }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

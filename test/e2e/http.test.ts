@@ -113,6 +113,7 @@ describe('local stack over HTTP', () => {
       balance: 0,
       available: 0,
       name: 'Alice',
+      version: 0,
       createdAt: expect.stringMatching(ISO_TIME),
       updatedAt: expect.stringMatching(ISO_TIME),
     });

@@ -114,6 +114,39 @@ describe('README walkthrough against the local stack', () => {
     for (const { claimed, actual } of stated) expect(actual).toEqual(claimed);
   });
 
+  it('"The journal": the journal and as-of curls answer the Try it credit (docs/contract.md §15)', async () => {
+    const [tryIt = ''] = blocksUnder('Try it', 'sh');
+    const [journal = ''] = blocksUnder('The journal: every change, in commit order', 'sh');
+    const [sample = '{}'] = blocksUnder('The journal: every change, in commit order', 'json');
+    // A reader pastes the journal commands after the walkthrough; the projector needs a moment.
+    const { code, output } = await bash([tryIt, 'sleep 2', journal].join('\n'));
+
+    expect(code, output).toBe(0);
+    const objects = jsonObjects(output);
+    const page = objects.find((o) => Array.isArray(o.items)) as
+      | { items: Record<string, unknown>[]; nextAfterSequence: unknown }
+      | undefined;
+    const shown = JSON.parse(
+      sample.replace(/"[0-9a-f]{8}-…"/g, '"…"').replace(/"2026-[^"]*"/g, '"…"'),
+    );
+    expect(Object.keys(page?.items[0] ?? {}).sort()).toEqual(Object.keys(shown.items[0]).sort());
+    // The walkthrough's account (the first test went on with transfers and holds on it).
+    const items = page?.items ?? [];
+    expect([items[0]?.sequence, items[0]?.kind, items[0]?.balanceAfter]).toEqual([
+      1,
+      'credit',
+      2500,
+    ]);
+    expect(page?.nextAfterSequence).toBeNull();
+    const last = items.at(-1);
+    const balances = objects.find((o) => 'asOf' in o);
+    expect(balances).toMatchObject({
+      balance: last?.balanceAfter,
+      available: last?.availableAfter,
+      sequence: items.length,
+    });
+  });
+
   it('`npm run cli -- demo` prints what the README shows', async () => {
     const [shown = ''] = blocksUnder('Exports, the outbox and signed callbacks', 'text');
 

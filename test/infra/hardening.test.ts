@@ -40,8 +40,8 @@ describe('least privilege (default config)', () => {
     };
   }, SYNTH_HOOK_TIMEOUT_MS);
 
-  it('has exactly five roles (one per function), none with a managed policy', () => {
-    ledger.stateless.resourceCountIs('AWS::IAM::Role', 5);
+  it('has exactly six roles (one per function), none with a managed policy', () => {
+    ledger.stateless.resourceCountIs('AWS::IAM::Role', 6);
     ledger.stateful.resourceCountIs('AWS::IAM::Role', 0);
     const withManagedPolicy = { Properties: { ManagedPolicyArns: Match.anyValue() } };
     expect(ledger.stateless.findResources('AWS::IAM::Role', withManagedPolicy)).toEqual({});
@@ -138,12 +138,12 @@ describe('log groups', () => {
       { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }
     >;
 
-  it('gives all six log groups (five functions, API access logs) 30 days and keeps them by default', () => {
+  it('gives all seven log groups (six functions, API access logs) 30 days and keeps them by default', () => {
     const ledger = synthLedger();
     const groups = Object.entries(logGroupsOf(ledger.stateless)).filter(
       ([, r]) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(6);
+    expect(groups).toHaveLength(7);
     for (const [id, group] of groups) {
       expect(group.Properties.RetentionInDays, id).toBe(30);
       expect(group.DeletionPolicy, id).toBe('Retain');
@@ -166,14 +166,14 @@ describe('log groups', () => {
     const groups = Object.values(logGroupsOf(ledger.stateless)).filter(
       (r) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(6);
+    expect(groups).toHaveLength(7);
     for (const group of groups) {
       expect(group.Properties.RetentionInDays).toBe(365);
       expect(group.DeletionPolicy).toBe('Delete');
     }
     // The table is kept whatever removalPolicy says; queues and the secret follow it.
     ledger.stateful.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
-    for (const type of ['AWS::SQS::Queue', 'AWS::SecretsManager::Secret']) {
+    for (const type of ['AWS::SQS::Queue', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key']) {
       for (const resource of Object.values(ledger.stateful.findResources(type))) {
         expect(resource.DeletionPolicy, type).toBe('Delete');
       }

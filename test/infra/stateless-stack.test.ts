@@ -82,6 +82,8 @@ describe('StatelessStack (IAM auth, default config)', () => {
           EXPORT_BUCKET: EXPORT_BUCKET_NAME,
           // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
+          // Nobody but the owners unless context journalReaders names someone (§15).
+          JOURNAL_READERS: '[]',
         }),
       },
     });

@@ -49,6 +49,11 @@ export interface Account {
   /** `closed`: nothing moves any more (§17); older accounts are `open`. */
   readonly status: AccountStatus;
   readonly name?: string;
+  /**
+   * Changes of `balance` or `available` committed so far, counted from the account's creation
+   * or, for an account older than the journal, from its first change after it (§15).
+   */
+  readonly version: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -67,6 +67,7 @@ export class LedgerService {
       overdraftLimit: input.overdraftLimit ?? 0,
       status: 'open',
       name: input.name,
+      version: 0,
       createdAt: at,
       updatedAt: at,
     };

@@ -1,29 +1,39 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { ACCOUNT_CHANGES_ATTRIBUTE } from '../../contract/names';
 import { MAX_BALANCE } from '../../domain/accounts/money';
+import { type AccountChange, MAX_CHANGES_PER_UPDATE } from '../../domain/journal/model';
+import { toAttributes } from '../table/attributes';
 import { keys } from '../table/keys';
 
 /**
- * One change to an account's `balance` and `available` (docs/architecture.md "Holds and
- * available"). An account written before holds existed has no `available`; it counts as equal
- * to `balance` (docs/contract.md §11): every update starts from `if_not_exists(available,
- * balance)` and every guard accepts either form, so no backfill is needed.
+ * One update of an account's `balance` and `available` carrying one or more changes
+ * (docs/architecture.md "Holds and available", "The journal"). An account written before holds
+ * existed has no `available`; it counts as equal to `balance` (docs/contract.md §11): every
+ * update starts from `if_not_exists(available, balance)` and every guard accepts either form,
+ * so no backfill is needed.
  *
  * Overdraft (§17): a condition cannot add two attributes, so the account keeps `spendable`
  * (= available + overdraftLimit), set at creation and moved by the same Δ in the same SET as
  * `available`. Guards draw on `spendable`; an account from before overdrafts has none and an
  * overdraftLimit of 0, so its guard is today's form, and its first update materialises it.
  */
-export interface AccountChange {
+export interface AccountUpdate {
   readonly accountId: string;
-  readonly at: string;
-  readonly balanceDelta: number;
-  readonly availableDelta: number;
+  /**
+   * The changes, in the order they happen (1 … MAX_CHANGES_PER_UPDATE): their deltas add up,
+   * `version` grows by their number and `lastChanges` holds them for the journal projector.
+   */
+  readonly changes: readonly AccountChange[];
   /** The account must belong to this principal (HTTP); events and the sweeper skip it. */
   readonly ownerId?: string;
   /** The account must hold this currency. */
   readonly currency?: string;
-  /** What the account may draw on (available + overdraftLimit) must cover this amount. */
+  /**
+   * What the account may draw on (spendable = available + overdraftLimit) must cover this
+   * amount (debits, holds, transfers, fees, ledger legs): with several changes, the largest
+   * running draw-down.
+   */
   readonly requireAvailableAtLeast?: number;
   /** The account must not be closed (every effect a caller or producer asks for, §17). */
   readonly requireOpen?: boolean;
@@ -42,57 +52,90 @@ const SPENDABLE_COVERS =
 /** Older accounts have no `status`: they are open. */
 export const ACCOUNT_OPEN = '(attribute_not_exists(#status) OR #status <> :closed)';
 
-export function accountChangeItem(tableName: string, change: AccountChange): TransactWriteItem {
+/** The largest running sum of the balance deltas (0 if it never rises). */
+function peakIncrease(changes: readonly AccountChange[]): number {
+  let running = 0;
+  let peak = 0;
+  for (const change of changes) {
+    running += change.balanceDelta;
+    peak = Math.max(peak, running);
+  }
+  return peak;
+}
+
+/**
+ * THE builder of every account update (credits, debits, fees, transfer legs, holds placed,
+ * captured, voided and expired): balance, available, `updatedAt`, and in the same `SET`
+ * `version = if_not_exists(version, 0) + n` and `lastChanges` (docs/contract.md §15).
+ */
+export function accountChangeItem(tableName: string, update: AccountUpdate): TransactWriteItem {
+  const { changes } = update;
+  const last = changes.at(-1);
+  if (!last || changes.length > MAX_CHANGES_PER_UPDATE) {
+    throw new Error(
+      `an account update carries 1 to ${MAX_CHANGES_PER_UPDATE} changes, not ${changes.length}`,
+    );
+  }
   const conditions = ['attribute_exists(pk)'];
   const names: Record<string, string> = {
     '#balance': 'balance',
     '#available': 'available',
     '#spendable': 'spendable',
     '#updatedAt': 'updatedAt',
+    '#version': 'version',
+    '#lastChanges': ACCOUNT_CHANGES_ATTRIBUTE,
   };
   const values: Record<string, unknown> = {
-    ':balanceDelta': change.balanceDelta,
-    ':availableDelta': change.availableDelta,
-    ':at': change.at,
+    ':balanceDelta': changes.reduce((sum, c) => sum + c.balanceDelta, 0),
+    ':availableDelta': changes.reduce((sum, c) => sum + c.availableDelta, 0),
+    ':at': last.at,
+    ':zero': 0,
+    ':n': changes.length,
   };
-  if (change.currency !== undefined) {
+  if (update.currency !== undefined) {
     conditions.push('#currency = :currency');
     names['#currency'] = 'currency';
-    values[':currency'] = change.currency;
+    values[':currency'] = update.currency;
   }
-  if (change.ownerId !== undefined) {
+  if (update.ownerId !== undefined) {
     conditions.push('#ownerId = :ownerId');
     names['#ownerId'] = 'ownerId';
-    values[':ownerId'] = change.ownerId;
+    values[':ownerId'] = update.ownerId;
   }
-  if (change.requireOpen) {
+  if (update.requireOpen) {
     conditions.push(ACCOUNT_OPEN);
     names['#status'] = 'status';
     values[':closed'] = 'closed';
   }
-  if (change.requireAvailableAtLeast !== undefined) {
+  if (update.requireAvailableAtLeast !== undefined) {
     conditions.push(SPENDABLE_COVERS);
-    values[':required'] = change.requireAvailableAtLeast;
+    values[':required'] = update.requireAvailableAtLeast;
   }
-  if (change.balanceDelta > 0) {
+  const increase = peakIncrease(changes);
+  if (increase > 0) {
     // Never past 2^53 − 1: a larger number would be read back rounded (docs/contract.md §5).
     // `available` never exceeds `balance`, so this bounds it too.
     conditions.push('#balance <= :ceiling');
-    values[':ceiling'] = MAX_BALANCE - change.balanceDelta;
+    values[':ceiling'] = MAX_BALANCE - increase;
   }
   return {
     Update: {
       TableName: tableName,
-      Key: marshall(keys.account(change.accountId)),
-      // Every right-hand side reads the values from before this update.
+      Key: marshall(keys.account(update.accountId)),
+      // Every right-hand side reads the item from before this update.
       UpdateExpression:
         'SET #balance = #balance + :balanceDelta, ' +
         '#available = if_not_exists(#available, #balance) + :availableDelta, ' +
         '#spendable = if_not_exists(#spendable, if_not_exists(#available, #balance)) + :availableDelta, ' +
-        '#updatedAt = :at',
+        '#updatedAt = :at, ' +
+        '#version = if_not_exists(#version, :zero) + :n, #lastChanges = :lastChanges',
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: marshall(values),
+      ExpressionAttributeValues: {
+        ...marshall(values),
+        // Absent ids are left out: each descriptor stays as small as its change.
+        ':lastChanges': { L: changes.map((change) => ({ M: toAttributes({ ...change }) })) },
+      },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };

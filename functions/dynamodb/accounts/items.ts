@@ -1,5 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { ACCOUNT_ITEM_KIND } from '../../contract/names';
 import { type AccountRecord, type PostingEntry, signedAmount } from '../../domain/accounts/model';
 import type { EntryGuard } from '../../domain/accounts/port';
 import { putNew } from '../table/attributes';
@@ -9,13 +10,21 @@ import { newEntryItems, paymentItem } from './entries';
 
 export { entryItem, paymentItem, toLedgerEntry } from './entries';
 
-/** A new account: open, with `spendable` = available + overdraftLimit (docs/contract.md §17). */
+/** Set on accounts created with the journal: their record 1 starts from zeros (§15). */
+export const JOURNAL_FROM_CREATION = 'journalFromCreation';
+
+/**
+ * A new account: open, with `spendable` = available + overdraftLimit (docs/contract.md §17),
+ * at `version` 0 and marked as created with the journal, so the projector starts its journal
+ * from zeros (§15); accounts from before the journal have neither attribute.
+ */
 export function newAccountItem(tableName: string, account: AccountRecord): TransactWriteItem {
   return putNew(tableName, {
     ...keys.account(account.id),
-    kind: 'account',
+    kind: ACCOUNT_ITEM_KIND,
     ...account,
     spendable: account.available + account.overdraftLimit,
+    [JOURNAL_FROM_CREATION]: true,
   });
 }
 
@@ -33,6 +42,8 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
     overdraftLimit: Number(item.overdraftLimit ?? 0),
     status: item.status === 'closed' ? 'closed' : 'open',
     name: optionalText(item.name),
+    // Accounts from before the journal count their changes from its first one (§15).
+    version: Number(item.version ?? 0),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
@@ -100,9 +111,15 @@ export function postingItems(
       role: 'account',
       item: accountChangeItem(tableName, {
         accountId: entry.accountId,
-        at: entry.createdAt,
-        balanceDelta: delta,
-        availableDelta: delta,
+        changes: [
+          {
+            kind: entry.type,
+            balanceDelta: delta,
+            availableDelta: delta,
+            at: entry.createdAt,
+            entryId: entry.id,
+          },
+        ],
         ownerId: guard.ownerId,
         currency: guard.currency,
         requireAvailableAtLeast: guard.requireAvailableAtLeast,

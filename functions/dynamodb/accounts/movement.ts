@@ -1,9 +1,30 @@
 import type { LegsRejection, MovementLeg, RejectedLeg } from '../../domain/accounts/legs';
-import { signedAmount } from '../../domain/accounts/model';
+import { type LedgerEntry, signedAmount } from '../../domain/accounts/model';
+import type { AccountChange } from '../../domain/journal/model';
 import type { TransactPart } from '../table/transact';
 import { accountChangeItem } from './account-change';
 import { newEntryItems, paymentItem } from './entries';
 import { toAccountRecord } from './items';
+
+/**
+ * The journal's descriptor of a leg (docs/contract.md §15): kind = the entry's type
+ * (`transfer_out`/`transfer_in`, `ledger_debit`/`ledger_credit`, `reversal`), the entry's id and
+ * the ids of what it belongs to; a reversal's `reversalOf` is the reversed original's id.
+ */
+function legChange(entry: LedgerEntry, delta: number): AccountChange {
+  return {
+    kind: entry.type,
+    balanceDelta: delta,
+    availableDelta: delta,
+    at: entry.createdAt,
+    entryId: entry.id,
+    ...(entry.transferId === undefined ? {} : { transferId: entry.transferId }),
+    ...(entry.ledgerTransactionId === undefined
+      ? {}
+      : { ledgerTransactionId: entry.ledgerTransactionId }),
+    ...(entry.reversalOf === undefined ? {} : { reversalOf: entry.reversalOf.id }),
+  };
+}
 
 /** The items of a movement's legs, by what each guards: `account:<i>`, `entry:<i>`, … */
 export type LegRole = `account:${number}` | `entry:${number}` | `pointer:${number}` | 'payment';
@@ -22,9 +43,7 @@ export function legParts(tableName: string, legs: readonly MovementLeg[]): Trans
       role: `account:${index}`,
       item: accountChangeItem(tableName, {
         accountId: entry.accountId,
-        at: entry.createdAt,
-        balanceDelta: delta,
-        availableDelta: delta,
+        changes: [legChange(entry, delta)],
         ownerId: guard.ownerId,
         currency: guard.currency,
         requireAvailableAtLeast: guard.requireAvailableAtLeast,

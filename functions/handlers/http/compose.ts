@@ -12,6 +12,7 @@ import { createLedgerStore } from '../../dynamodb/accounts/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
 import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
+import { createJournalStore } from '../../dynamodb/journal/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
@@ -56,6 +57,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     holds: createHoldStore(table),
     ledgerTransactions: createLedgerTransactionStore(table),
     reversals: createReversalStore(table),
+    journal: createJournalStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,

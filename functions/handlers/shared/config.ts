@@ -6,7 +6,7 @@ import {
   DEFAULT_MAX_RERUNS_PER_TASK,
   LOCAL_EXPORT_BUCKET,
 } from '../../contract/exports';
-import { APPLICATION_ID_PATTERN } from '../../contract/names';
+import { APPLICATION_ID_PATTERN, STAGE_PATTERN } from '../../contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
@@ -48,6 +48,13 @@ export interface DispatcherConfig extends ServiceConfig {
   readonly exportJobsQueueUrl: string;
 }
 
+export interface JournalProjectorConfig extends ServiceConfig {
+  /** The journal topic (docs/contract.md §15): every record is published there. */
+  readonly journalTopicArn: string;
+  /** The deployment's stage: the events' `source` is `urn:idempotent-ledger:<stage>`. */
+  readonly stage: string;
+}
+
 export interface ExportWorkerConfig extends ServiceConfig {
   /** Base URL of the HTTP API: the worker's signed callbacks go to its callback path. */
   readonly apiUrl: string;
@@ -62,6 +69,7 @@ export interface FunctionConfigs {
   readonly dispatcher: DispatcherConfig;
   readonly exportWorker: ExportWorkerConfig;
   readonly sweeper: ServiceConfig;
+  readonly journalProjector: JournalProjectorConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -146,7 +154,28 @@ const serviceEnv = z.object({
     (value) => (value === 'on' || value === 'off' ? value : undefined),
     'be on or off',
   ),
+  JOURNAL_READERS: rule<readonly string[]>(
+    'JOURNAL_READERS',
+    [],
+    principalList,
+    'be a JSON array of principals (strings) or a comma separated list',
+  ),
 });
+
+/**
+ * `JOURNAL_READERS` (docs/contract.md §15): a JSON array of principals (what the CDK stack
+ * writes) or a comma separated list (handy for `npm start`); empty, nobody but the owners.
+ */
+function principalList(text: string): readonly string[] | undefined {
+  let items: unknown;
+  try {
+    items = text.startsWith('[') ? JSON.parse(text) : text.split(',');
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) return undefined;
+  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
+}
 
 const callbackSecretsEnv = z
   .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
@@ -192,6 +221,27 @@ const functionEnv = {
       }),
     ),
   sweeper: z.object({}),
+  journalProjector: z
+    .object({
+      JOURNAL_TOPIC_ARN: rule<string>(
+        'JOURNAL_TOPIC_ARN',
+        undefined,
+        (value) => (/^arn:[^:]+:sns:/.test(value) ? value : undefined),
+        'be the journal topic ARN',
+      ),
+      STAGE: rule<string>(
+        'STAGE',
+        undefined,
+        (value) => (STAGE_PATTERN.test(value) ? value : undefined),
+        `be the stage name (${STAGE_PATTERN.source})`,
+      ),
+    })
+    .transform(
+      (e): Omit<JournalProjectorConfig, keyof ServiceConfig> => ({
+        journalTopicArn: e.JOURNAL_TOPIC_ARN,
+        stage: e.STAGE,
+      }),
+    ),
 } satisfies Record<FunctionName, z.ZodType>;
 
 type Env = Record<string, string | undefined>;
@@ -228,6 +278,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     exportRetentionDays: e.EXPORT_RETENTION_DAYS,
     exportBucket: e.EXPORT_BUCKET,
     idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
+    journalReaders: e.JOURNAL_READERS,
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

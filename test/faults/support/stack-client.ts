@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { JournalRecord } from '../../../functions/domain/journal/model';
 
 /**
  * A caller of the local stack over real HTTP that survives the stack dying: connection
@@ -13,7 +14,11 @@ export interface StackClient {
     body: unknown,
   ): Promise<{ status: number; body: string }>;
   balance(accountId: string): Promise<number>;
+  /** Balance, available and version as GET /v1/accounts/{id} shows them. */
+  account(accountId: string): Promise<{ balance: number; available: number; version: number }>;
   entries(accountId: string): Promise<Record<string, unknown>[]>;
+  /** Every journal record of the account (docs/contract.md §15), page by page. */
+  journal(accountId: string): Promise<JournalRecord[]>;
 }
 
 const PRINCIPAL = 'fault-tester';
@@ -75,6 +80,22 @@ export function stackClient(base: () => string): StackClient {
     postUntilFinal: (path, key, body) => untilFinal('POST', path, key, body),
     async balance(accountId) {
       return (await readJson<{ balance: number }>(`/v1/accounts/${accountId}`)).balance;
+    },
+    account: (accountId) =>
+      readJson<{ balance: number; available: number; version: number }>(
+        `/v1/accounts/${accountId}`,
+      ),
+    async journal(accountId) {
+      const records: JournalRecord[] = [];
+      let after: number | null = 0;
+      while (after !== null) {
+        const page: { items: JournalRecord[]; nextAfterSequence: number | null } = await readJson(
+          `/v1/accounts/${accountId}/journal?afterSequence=${after}&limit=1000`,
+        );
+        records.push(...page.items);
+        after = page.nextAfterSequence;
+      }
+      return records;
     },
     async entries(accountId) {
       const items: Record<string, unknown>[] = [];

@@ -7,6 +7,7 @@ import { DOCUMENT_ROUTES } from '../../../functions/api/document/spec';
 import { EXPORT_ROUTES } from '../../../functions/api/exports/spec';
 import { HEALTH_ROUTES } from '../../../functions/api/health/spec';
 import { HOLD_ROUTES } from '../../../functions/api/holds/spec';
+import { JOURNAL_ROUTES } from '../../../functions/api/journal/spec';
 import { LEDGER_TRANSACTION_ROUTES } from '../../../functions/api/ledger-transactions/spec';
 import { REVERSAL_ROUTES } from '../../../functions/api/reversals/spec';
 import { ROUTE_LIST } from '../../../functions/api/routes';
@@ -28,6 +29,8 @@ const FROZEN_IDS = {
   ],
   listTransactions: ['GET /v1/accounts/{accountId}/transactions', undefined],
   listEventSources: ['GET /v1/accounts/{accountId}/event-sources', undefined],
+  listJournal: ['GET /v1/accounts/{accountId}/journal', undefined],
+  getBalances: ['GET /v1/accounts/{accountId}/balances', undefined],
   createExport: ['POST /v1/accounts/{accountId}/exports', 'POST /v1/accounts/{accountId}/exports'],
   getTask: ['GET /v1/tasks/{taskId}', undefined],
   getTaskResult: ['GET /v1/tasks/{taskId}/result', undefined],
@@ -91,6 +94,7 @@ describe('route specs', () => {
   it('lose no route when the feature tables are merged (operationIds are unique)', () => {
     const tables = [
       ACCOUNT_ROUTES,
+      JOURNAL_ROUTES,
       EXPORT_ROUTES,
       TRANSFER_ROUTES,
       HOLD_ROUTES,

@@ -27,6 +27,7 @@ import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events
 import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
 import { fakeHealthPort } from '../../support/fakes/health';
 import { fakeHoldPort } from '../../support/fakes/holds';
+import { fakeJournalReadPort } from '../../support/fakes/journal';
 import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactions';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
@@ -43,6 +44,7 @@ const otherPorts = () => ({
   holds: fakeHoldPort(),
   ledgerTransactions: fakeLedgerTransactionPort(),
   reversals: fakeReversalPort(),
+  journal: fakeJournalReadPort(),
   health: fakeHealthPort(),
 });
 

@@ -25,6 +25,7 @@ function forgetfulApi() {
   >();
   const transfers = new Map<string, unknown>();
   const ledgerTransactions = new Map<string, unknown>();
+  const journals = new Map<string, Record<string, unknown>[]>();
   const seen = new Set<string>();
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), {
@@ -62,11 +63,22 @@ function forgetfulApi() {
     const body = (request.method === 'POST' ? await request.json() : {}) as Body;
     const move = (id: string, balance: number, available: number) => {
       const account = accounts.get(id) ?? { balance: 0, available: 0 };
-      accounts.set(id, {
-        balance: account.balance + balance,
-        available: account.available + available,
+      const next = { balance: account.balance + balance, available: account.available + available };
+      accounts.set(id, next);
+      const journal = journals.get(id) ?? [];
+      journal.push({
+        accountId: id,
+        sequence: journal.length + 1,
+        kind: 'credit',
+        balanceDelta: balance,
+        availableDelta: available,
+        balanceAfter: next.balance,
+        availableAfter: next.available,
+        committedAt: new Date().toISOString(),
       });
+      journals.set(id, journal);
     };
+    const version = (id: string) => journals.get(id)?.length ?? 0;
     switch (route) {
       case 'POST /v1/accounts': {
         const id = randomUUID();
@@ -125,6 +137,13 @@ function forgetfulApi() {
       }
       case 'POST /v1/accounts/{id}/close':
         return json(200, { id: first, status: 'closed', ...accounts.get(first) });
+      case 'GET /v1/accounts/{id}/journal': {
+        const after = Number(url.searchParams.get('afterSequence') ?? 0);
+        const items = (journals.get(first) ?? []).filter((r) => Number(r.sequence) > after);
+        return json(200, { items, nextAfterSequence: null });
+      }
+      case 'GET /v1/accounts/{id}/balances':
+        return json(200, { accountId: first, ...accounts.get(first), sequence: version(first) });
       case 'POST /v1/holds/{id}/captures':
       case 'POST /v1/holds/{id}/voids': {
         const hold = holds.get(first);
@@ -137,7 +156,7 @@ function forgetfulApi() {
     }
     const account = accounts.get(first);
     if (!principal.startsWith('smoke-stranger') && account) {
-      return json(200, { id: first, currency: 'EUR', ...account });
+      return json(200, { id: first, currency: 'EUR', ...account, version: version(first) });
     }
     return json(404, { code: 'not_found' });
   }) as typeof fetch;
@@ -187,11 +206,12 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^PASS +holds are captured and voided/m);
     expect(out).toMatch(/^PASS +the export result route is served +409 task_not_succeeded$/m);
     expect(out).toMatch(/^PASS +a ledger transaction is made, read and reversed/m);
+    expect(out).toMatch(/^PASS +the journal reaches the account's version; as-of balances answer/m);
   });
 
   it('fails a stage whose API Gateway lacks the transfer, hold and result routes', async () => {
     const missing =
-      /^\/v1\/(transfers|holds|accounts\/[^/]+\/holds|tasks\/[^/]+\/result|ledger-transactions)/;
+      /^\/v1\/(transfers|holds|accounts\/[^/]+\/(holds|journal|balances)|tasks\/[^/]+\/result|ledger-transactions)/;
     const { code, out } = await run(['--url', 'http://api.test'], {}, apiWithoutRoutes(missing));
 
     expect(out).toMatch(/^FAIL +a transfer moves money between two accounts +answered 404$/m);
@@ -199,6 +219,9 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^SKIP +holds are captured and voided +no hold was placed$/m);
     expect(out).toMatch(/^FAIL +the export result route is served +answered 404$/m);
     expect(out).toMatch(/^FAIL +a ledger transaction is made, read and reversed.* +answered 404$/m);
+    expect(out).toMatch(
+      /^FAIL +the journal reaches the account's version.* +journal answered 404$/m,
+    );
     expect(code).toBe(1);
   });
 

@@ -104,6 +104,7 @@ describe('docs/contract.md', () => {
     ['§10', 'transfers'],
     ['§11', 'holds'],
     ['§12', 'exports'],
+    ['§15', 'journal'],
   ] as const)(
     'names in %s only codes the %s routes answer, with their §3 status',
     (section, tag: RouteTag) => {

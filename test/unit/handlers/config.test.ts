@@ -14,7 +14,34 @@ describe('loadConfig', () => {
       maxRerunsPerTask: 20,
       exportRetentionDays: 7,
       exportBucket: 'ledger-exports',
+      journalReaders: [],
     });
+  });
+
+  it.each([
+    [
+      '["arn:aws:sts::123456789012:assumed-role/reconciler","sub-1"]',
+      ['arn:aws:sts::123456789012:assumed-role/reconciler', 'sub-1'],
+    ],
+    [' alice, bob ,,alice', ['alice', 'bob']],
+    ['', []],
+  ])('reads JOURNAL_READERS=%s (docs/contract.md §15)', (value, readers) => {
+    expect(loadConfig({ TABLE_NAME: 't', JOURNAL_READERS: value }).journalReaders).toEqual(readers);
+  });
+
+  it('fails loudly on a JOURNAL_READERS that is not a list of principals', () => {
+    for (const value of ['[oops', '[1]', '["a", null]']) {
+      expect(() => loadConfig({ TABLE_NAME: 't', JOURNAL_READERS: value }), value).toThrow(
+        `JOURNAL_READERS must be a JSON array of principals (strings) or a comma separated list (got ${JSON.stringify(value)})`,
+      );
+    }
+  });
+
+  it('reads the journal projector topic and stage', () => {
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:ledger-journal';
+    expect(
+      loadConfig({ TABLE_NAME: 't', JOURNAL_TOPIC_ARN: topic, STAGE: 'prod' }, 'journalProjector'),
+    ).toMatchObject({ journalTopicArn: topic, stage: 'prod' });
   });
 
   it('reads the export settings (docs/contract.md §12, §14)', () => {
@@ -159,6 +186,12 @@ describe('loadConfig for one function', () => {
     ['events', { TABLE_NAME: 't' }, /DLQ_URL/],
     ['events', { TABLE_NAME: 't', DLQ_URL: 'not a url' }, /DLQ_URL/],
     ['dispatcher', { TABLE_NAME: 't' }, /EXPORT_JOBS_QUEUE_URL/],
+    ['journalProjector', { TABLE_NAME: 't', STAGE: 'prod' }, /JOURNAL_TOPIC_ARN/],
+    [
+      'journalProjector',
+      { TABLE_NAME: 't', JOURNAL_TOPIC_ARN: 'arn:aws:sns:eu-west-1:1:t', STAGE: 'Prod!' },
+      /STAGE/,
+    ],
     ['http', { TABLE_NAME: 't' }, /CALLBACK_SECRETS_ARN \(or CALLBACK_SECRETS\)/],
     [
       'http',

@@ -23,6 +23,14 @@ const endpoints: StackEndpoints = {
     exportJobs: queue('export-jobs'),
     exportJobsDeadLetters: queue('export-jobs-dlq'),
   },
+  topics: {
+    journal: {
+      name: 'ledger-journal',
+      arn: 'arn:aws:sns:us-east-1:000000000000:ledger-journal',
+      tap: queue('ledger-journal-tap'),
+    },
+  },
+  snsEndpoint: 'http://127.0.0.1:4566',
   streamArn: 'arn:aws:dynamodb:ddblocal:000000000000:table/ledger/stream/2026-11-29T17:14:02.071',
   s3Endpoint: 'http://127.0.0.1:4566',
 };
@@ -57,6 +65,9 @@ describe('the npm start banner', () => {
     expect(text).toContain('export fee 250');
     expect(text).toMatch(
       /Outbox {5}ledger stream \(2026-11-29T17:14:02\.071\) -> the outbox dispatcher -> export-jobs/,
+    );
+    expect(text).toMatch(
+      /Journal {4}ledger stream -> the journal projector -> SNS ledger-journal -> ledger-journal-tap/,
     );
     expect(text).toMatch(/^npm run cli -- demo /m);
     expect(text).not.toContain('WARNING');

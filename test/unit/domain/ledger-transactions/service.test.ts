@@ -21,6 +21,7 @@ const account = (id: string, ownerId = 'alice'): AccountRecord => ({
   available: 0,
   overdraftLimit: 0,
   status: 'open',
+  version: 0,
   createdAt: 'x',
   updatedAt: 'x',
 });

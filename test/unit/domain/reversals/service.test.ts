@@ -21,6 +21,7 @@ const account: AccountRecord = {
   available: 100,
   overdraftLimit: 0,
   status: 'open',
+  version: 0,
   createdAt: 'x',
   updatedAt: 'x',
 };
