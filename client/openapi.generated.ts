@@ -708,7 +708,7 @@ export interface components {
                  * @description the entry's type where the change has an entry, else hold_placed or hold_released (void and expiry)
                  * @enum {string}
                  */
-                kind: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "hold_placed" | "hold_released";
+                kind: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "hold_placed" | "hold_released" | "ledger_debit" | "ledger_credit" | "reversal";
                 balanceDelta: number;
                 availableDelta: number;
                 balanceAfter: number;

@@ -54,6 +54,7 @@ it('agrees with the reference model on every outcome, balance, entry and reversa
           balance: Number(body.balance),
           available: Number(body.available),
           status: String(body.status),
+          version: Number(body.version),
         };
       },
       async entries(accountId) {

@@ -27,7 +27,9 @@ export { type Action, planArb } from './model-arbitraries';
  */
 
 export interface ModelVerify {
-  money(accountId: string): Promise<{ balance: number; available: number; status?: string }>;
+  money(
+    accountId: string,
+  ): Promise<{ balance: number; available: number; status?: string; version?: number }>;
   /** Every entry of the account, all pages. */
   entries(accountId: string): Promise<Record<string, unknown>[]>;
   /** A GET of `path` as the owner, parsed. */
@@ -277,6 +279,19 @@ export async function runPlan(env: ModelEnvironment, plan: readonly (readonly Ac
     const money = await Promise.all(ids.map((id) => env.verify.money(id)));
     expect(money.map((m) => m.balance)).toEqual(model.balances);
     expect(money.map((m) => m.available)).toEqual(model.available);
+    // Every change counts once in `version` (§15): each entry, each hold placed or voided;
+    // closing counts nothing (§17).
+    expect(money.map((m) => m.version)).toEqual(ids.map((_, i) => modelVersion(model, i)));
   }
   await verifyEnd(env, ids, learned.made, model, learned.expectedIds);
+}
+
+/** The account's `version` the model expects: one per entry (captures too), hold placed, void. */
+function modelVersion(model: ModelState, account: number): number {
+  let holdChanges = 0;
+  for (const hold of model.holds.values()) {
+    if (hold.account !== account) continue;
+    holdChanges += hold.status === 'voided' ? 2 : 1;
+  }
+  return (model.entries[account] ?? []).length + holdChanges;
 }

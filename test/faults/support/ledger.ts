@@ -29,7 +29,9 @@ export interface LedgerUnderFaults {
 export interface Verify {
   balance(accountId: string): Promise<number>;
   /** `balance`, `available` (docs/contract.md §11) and `status` (§17). */
-  money(accountId: string): Promise<{ balance: number; available: number; status: string }>;
+  money(
+    accountId: string,
+  ): Promise<{ balance: number; available: number; status: string; version: number }>;
   /** Every entry of the account, all pages. */
   entries(accountId: string): Promise<Record<string, unknown>[]>;
   /** A GET of `path` as the test principal, parsed (200 only). */
@@ -75,7 +77,12 @@ function verifier(app: HttpHandler): Verify {
         httpEvent('GET', `/v1/accounts/${accountId}`, { principal: PRINCIPAL }),
       );
       if (res.statusCode !== 200) throw new Error(`GET account: ${res.statusCode} ${res.body}`);
-      return JSON.parse(res.body) as { balance: number; available: number; status: string };
+      return JSON.parse(res.body) as {
+        balance: number;
+        available: number;
+        status: string;
+        version: number;
+      };
     },
     async read(path) {
       const res = await app(httpEvent('GET', path, { principal: PRINCIPAL }));

@@ -194,7 +194,7 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^FAIL +concurrent duplicates have one effect +8 different transactions/m);
     expect(out).toMatch(/^PASS +another principal cannot see the account/m);
     expect(out).toMatch(/^SKIP +signed callback round trip +no callback secret given/m);
-    expect(out).toMatch(/smoke: FAIL \(3 of 15 checks\)$/);
+    expect(out).toMatch(/smoke: FAIL \(3 of 16 checks\)$/);
     expect(code).toBe(1);
   });
 
