@@ -3,7 +3,7 @@ import {
   DynamoDBClient,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
@@ -77,6 +77,31 @@ describe('createLedgerTransaction', () => {
     expect(items[4]?.Put?.Item?.type).toEqual({ S: 'ledger_debit' });
     expect(items[4]?.Put?.Item?.metadata).toEqual({ M: { k: { S: 'v' } } });
     expect(items[11]?.Put?.Item?.ownerId).toEqual({ S: 'alice' });
+    // The journal's descriptors (§15): one per leg, of the leg's kind, with its ids.
+    const descriptors = items.slice(1, 4).map((i) => {
+      const values = unmarshall(i.Update?.ExpressionAttributeValues ?? {});
+      expect(i.Update?.UpdateExpression).toContain(
+        '#version = if_not_exists(#version, :zero) + :n',
+      );
+      expect(values[':n']).toBe(1);
+      return values[':lastChanges'];
+    });
+    expect(descriptors).toEqual(
+      [
+        ['ledger_debit', -30, 'e1'],
+        ['ledger_credit', 20, 'e2'],
+        ['ledger_credit', 10, 'e3'],
+      ].map(([kind, delta, entryId]) => [
+        {
+          kind,
+          balanceDelta: delta,
+          availableDelta: delta,
+          at: '2026-12-01T10:00:00.000Z',
+          entryId,
+          ledgerTransactionId: 'l1',
+        },
+      ]),
+    );
   });
 
   it.each([

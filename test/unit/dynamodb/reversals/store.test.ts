@@ -4,7 +4,7 @@ import {
   QueryCommand,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
@@ -72,6 +72,17 @@ describe('reverse', () => {
       reversalId: { S: 'r1' },
     });
     expect(pointer?.Put?.Item?.pk).toEqual({ S: 'ENTRY_ID#n1' });
+    // The journal's descriptor (§15): kind reversal, reversalOf = the original's id.
+    expect(unmarshall(account?.Update?.ExpressionAttributeValues ?? {})[':lastChanges']).toEqual([
+      {
+        kind: 'reversal',
+        balanceDelta: -30,
+        availableDelta: -30,
+        at: '2026-12-01T11:00:00.000Z',
+        entryId: 'n1',
+        reversalOf: 'e1',
+      },
+    ]);
   });
 
   it('guards the entry itself when it has no pointer (older entries)', async () => {
