@@ -49,6 +49,7 @@ describe('npm run smoke against the local stack', () => {
       'a hold is placed, listed and read',
       'holds are captured and voided',
       'the export result route is served',
+      'a ledger transaction is made, read and reversed; an empty account closes',
       "the journal reaches the account's version; as-of balances answer",
       'signed callback is accepted (Callback-Signature)',
       'the same callback again is a duplicate',
@@ -69,7 +70,7 @@ describe('npm run smoke against the local stack', () => {
       /^FAIL .*401 invalid_signature/,
     );
     expect(rows(output).filter((row) => row.startsWith('SKIP'))).toHaveLength(2);
-    expect(output).toMatch(/smoke: FAIL \(1 of 17 checks\)/);
+    expect(output).toMatch(/smoke: FAIL \(1 of 18 checks\)/);
     expect(code).toBe(1);
   });
 });

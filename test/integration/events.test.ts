@@ -154,6 +154,7 @@ describe('seed scenarios', () => {
       getAccount: (a) => real.getAccount(a),
       applyTransfer: (...args) => real.applyTransfer(...args),
       applyWaiver: (...args) => real.applyWaiver(...args),
+      applyLedgerTransaction: (...args) => real.applyLedgerTransaction(...args),
       applyEvent: async (...args) => {
         if (crash) {
           crash = false;
@@ -185,6 +186,7 @@ describe('partial batches and poison', () => {
       getAccount: (a) => real.getAccount(a),
       applyTransfer: (...args) => real.applyTransfer(...args),
       applyWaiver: (...args) => real.applyWaiver(...args),
+      applyLedgerTransaction: (...args) => real.applyLedgerTransaction(...args),
       applyEvent: async (claim, ...rest) => {
         if (claim.id === 'evt-flaky') throw new Error('ProvisionedThroughputExceeded');
         return real.applyEvent(claim, ...rest);

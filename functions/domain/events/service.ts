@@ -1,6 +1,9 @@
+import { explainLegsRejection, postingGuard } from '../accounts/legs';
+import { type Metadata, withMetadata } from '../accounts/metadata';
 import type { PostingEntry } from '../accounts/model';
-import type { EntryGuard } from '../accounts/port';
 import { explainPostingRejection } from '../accounts/rejections';
+
+import { type LedgerLeg, ledgerMovement, newLedgerTransaction } from '../ledger-transactions/model';
 import { type DomainError, NotFoundError } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
 import { epochSeconds } from '../shared/time';
@@ -10,49 +13,34 @@ import {
   advanceEventSource,
   EMPTY_EVENT_SOURCE,
   type EventSourceAdvance,
-  type EventSourceState,
-  sourceDueAt,
-  waiveGaps,
+  sequenceWrite,
 } from './gaps';
-import type { EventLedgerPort, EventWriteResult, InboxClaim, SequenceWrite } from './port';
+import type { EventLedgerPort, EventWriteResult, InboxClaim } from './port';
+import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from './waiver';
+
+export type { GapWaiverInput, WaiverOutcome } from './waiver';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {
   readonly source: string;
   readonly id: string;
-  readonly type: 'credit' | 'debit' | 'transfer';
+  readonly type: 'credit' | 'debit' | 'transfer' | 'transaction';
   /** The account the event is about (`subject`); a transfer's source. */
   readonly accountId: string;
   /** A transfer's destination (`data.toAccountId`). */
   readonly toAccountId?: string;
   readonly sequence?: number;
+  /** A ledger transaction's: Σ of its debits. */
   readonly amount: number;
   readonly currency: string;
   readonly paymentId?: string;
   readonly reference?: string;
+  readonly metadata?: Metadata;
+  /** A ledger transaction's legs (docs/contract.md §16); `accountId` is the first debited. */
+  readonly legs?: readonly LedgerLeg[];
   /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
   readonly contentHash: string;
 }
-
-/** A validated `ledger.gap.waived.v1` (docs/contract.md §18): its source's own gaps only. */
-export interface GapWaiverInput {
-  readonly source: string;
-  readonly id: string;
-  readonly accountId: string;
-  readonly numbers: readonly number[];
-  readonly reason: string;
-  readonly contentHash: string;
-}
-
-export type WaiverOutcome =
-  | {
-      readonly kind: 'waived';
-      readonly waived: readonly number[];
-      /** Not open gaps of this source (never missing, arrived, waived before, unlisted). */
-      readonly ignored: readonly number[];
-    }
-  | { readonly kind: 'duplicate' }
-  | { readonly kind: 'id_conflict'; readonly detail: string };
 
 /**
  * `rejected` carries the domain reason an event can never apply (unknown account, currency,
@@ -95,6 +83,7 @@ export class EventService {
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
     if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
+    if (event.type === 'transaction') return this.applyLedgerTransaction(event, claim, now);
     const entry: PostingEntry = {
       id: this.newId(),
       accountId: event.accountId,
@@ -103,14 +92,12 @@ export class EventService {
       currency: event.currency,
       reference: event.reference,
       paymentId: event.paymentId,
+      ...withMetadata(event.metadata),
       origin: 'event',
       createdAt: now.toISOString(),
     };
-    const guard: EntryGuard = {
-      currency: event.currency,
-      requireAvailableAtLeast: event.type === 'debit' ? event.amount : undefined,
-      increaseBy: event.type === 'credit' ? event.amount : undefined,
-    };
+    // The producer is trusted by IAM: no owner; the account must be open (docs/contract.md §17).
+    const guard = postingGuard(entry);
     return retryOptimistic<EventOutcome>(
       this.options,
       async () => {
@@ -151,6 +138,7 @@ export class EventService {
           currency: event.currency,
           reference: event.reference,
           paymentId: event.paymentId,
+          ...withMetadata(event.metadata),
           createdAt: now.toISOString(),
           ownerId: source.ownerId,
           origin: 'event',
@@ -171,45 +159,52 @@ export class EventService {
     );
   }
 
+  /** A gap waiver (docs/contract.md §18): `waiver.ts`. */
+  waive(waiver: GapWaiverInput, now: Date): Promise<WaiverOutcome> {
+    return applyWaiver(this.port, this.options, waiver, now);
+  }
+
   /**
-   * A waiver (docs/contract.md §18): the inbox item and, when it closes open gaps of its own
-   * source, the sequence item, in ONE transaction. Numbers that are not open gaps are ignored.
+   * A ledger-transaction event (docs/contract.md §16): every leg's account must be the owner's
+   * of `subject` (the first debited account), else poison owner_mismatch; the rest as over HTTP.
+   * The sequence is the subject's, as for any event about it.
    */
-  async waive(waiver: GapWaiverInput, now: Date): Promise<WaiverOutcome> {
-    const nowSeconds = epochSeconds(now);
-    const claim: InboxClaim = {
-      source: waiver.source,
-      id: waiver.id,
-      contentHash: waiver.contentHash,
-      nowSeconds,
-      expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
+  private async applyLedgerTransaction(
+    event: LedgerEventInput,
+    claim: InboxClaim,
+    now: Date,
+  ): Promise<EventOutcome> {
+    const input = {
+      currency: event.currency,
+      legs: event.legs ?? [],
+      reference: event.reference,
+      paymentId: event.paymentId,
+      metadata: event.metadata,
     };
-    return retryOptimistic<WaiverOutcome>(
+    return retryOptimistic<EventOutcome>(
       this.options,
       async () => {
-        const current = await this.port.getSequence(waiver.accountId, waiver.source);
-        const state = current?.state ?? EMPTY_EVENT_SOURCE;
-        const result = waiveGaps(state, waiver.numbers, waiver.reason, now.toISOString());
-        const write =
-          result.waived.length === 0
-            ? undefined
-            : this.sequenceWrite(waiver, current?.version ?? 0, result.state);
-        const answer = await this.port.applyWaiver(claim, write);
-        switch (answer.kind) {
-          case 'committed':
-            return { kind: 'waived', waived: result.waived, ignored: result.ignored };
-          case 'duplicate':
-            return { kind: 'duplicate' };
-          case 'id_conflict':
-            return {
-              kind: 'id_conflict',
-              detail: `event ${waiver.id} from ${waiver.source} was already received with other content`,
-            };
-          case 'sequence_moved':
-            return MOVED;
+        const payer = await this.port.getAccount(event.accountId);
+        if (!payer) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
+        const record = newLedgerTransaction(
+          input,
+          { id: this.newId(), entryId: this.newId },
+          { ownerId: payer.ownerId, origin: 'event', createdAt: now.toISOString() },
+        );
+        const legs = ledgerMovement(record);
+        const advance = await this.nextSequence(event, now);
+        const result = await this.port.applyLedgerTransaction(
+          claim,
+          { record, legs },
+          advance?.write,
+        );
+        if (isInboxAnswer(result)) {
+          const entryId = legs[0]?.entry.id ?? record.id;
+          return outcomeOf(result, event, { entryId, sequence: advance?.advance });
         }
+        return { kind: 'rejected', error: explainLegsRejection(result, legs, 'owner_mismatch') };
       },
-      () => new Error(`sequence of ${waiver.source} kept moving; retry the message later`),
+      () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
     );
   }
 
@@ -220,22 +215,9 @@ export class EventService {
     const advance = advanceEventSource(state, event.sequence, now.toISOString());
     // A stale number changes nothing, so it need not contend for the sequence item.
     if (advance.position === 'stale') return { advance, write: undefined };
-    return { advance, write: this.sequenceWrite(event, current?.version ?? 0, advance.state) };
-  }
-
-  /** The one place a sequence write is built: its state and when it falls due (§18). */
-  private sequenceWrite(
-    of: { readonly source: string; readonly accountId: string },
-    expectedVersion: number,
-    next: EventSourceState,
-  ): SequenceWrite {
-    return {
-      source: of.source,
-      accountId: of.accountId,
-      expectedVersion,
-      next,
-      dueAt: sourceDueAt(next, this.options.gapRefetchAfterSeconds),
-    };
+    const version = current?.version ?? 0;
+    const write = sequenceWrite(event, version, advance.state, this.options.gapRefetchAfterSeconds);
+    return { advance, write };
   }
 }
 

@@ -17,6 +17,7 @@ export function fakeEventLedgerPort(
       getAccount: async () => undefined,
       applyTransfer: async () => ({ kind: 'committed' }),
       applyWaiver: async () => ({ kind: 'committed' }),
+      applyLedgerTransaction: async () => ({ kind: 'committed' }),
     },
     overrides,
   );

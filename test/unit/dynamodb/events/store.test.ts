@@ -58,12 +58,13 @@ describe('applyEvent', () => {
       kind: 'committed',
     });
     const items = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems ?? [];
-    expect(items).toHaveLength(5);
-    const [inbox, balance, ledger, payment, seq] = items;
+    expect(items).toHaveLength(6);
+    const [inbox, balance, ledger, pointer, payment, seq] = items;
     expect(inbox?.Put?.Item?.expiresAt).toEqual({ N: '200' });
     expect(inbox?.Put?.ConditionExpression).toBe('attribute_not_exists(pk) OR #expiresAt < :now');
     expect(balance?.Update?.ConditionExpression).not.toContain('ownerId');
     expect(ledger?.Put?.Item?.origin).toEqual({ S: 'event' });
+    expect(pointer?.Put?.Item?.pk).toEqual({ S: 'ENTRY_ID#x1' });
     expect(payment?.Put?.Item?.pk).toEqual({ S: 'PAYMENT#a1#p1' });
     expect(seq?.Put?.ConditionExpression).toBe('#version = :version');
     expect(seq?.Put?.ExpressionAttributeValues?.[':version']).toEqual({ N: '3' });
@@ -74,16 +75,16 @@ describe('applyEvent', () => {
   it.each([
     [
       'a duplicate wins over every other failure',
-      [failed, failed, none, failed, failed],
+      [failed, failed, none, none, failed, failed],
       'duplicate',
     ],
     [
       'a moved sequence is re-read before judging the account',
-      [none, failed, none, none, failed],
+      [none, failed, none, none, none, failed],
       'sequence_moved',
     ],
-    ['an account failure', [none, failed, none, failed, none], 'account_rejected'],
-    ['a used paymentId', [none, none, none, failed, none], 'payment_id_taken'],
+    ['an account failure', [none, failed, none, none, failed, none], 'account_rejected'],
+    ['a used paymentId', [none, none, none, none, failed, none], 'payment_id_taken'],
   ])('%s', async (_name, reasons, kind) => {
     ddb.on(TransactWriteItemsCommand).rejects(cancel(...reasons));
     const result = await store.applyEvent(claim, entry, { currency: 'EUR' }, sequence);

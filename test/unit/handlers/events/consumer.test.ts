@@ -83,6 +83,8 @@ describe('events consumer', () => {
           currency: 'USD',
           balance: 0,
           available: 0,
+          overdraftLimit: 0,
+          status: 'open' as const,
           version: 0,
           createdAt: '',
           updatedAt: '',
@@ -108,6 +110,8 @@ describe('events consumer', () => {
         currency: 'EUR',
         balance: 5,
         available: 5,
+        overdraftLimit: 0,
+        status: 'open' as const,
         version: 0,
         createdAt: '',
         updatedAt: '',
@@ -128,6 +132,8 @@ describe('events consumer', () => {
         currency: 'EUR',
         balance: 500,
         available: 500,
+        overdraftLimit: 0,
+        status: 'open' as const,
         version: 0,
         createdAt: '',
         updatedAt: '',
@@ -188,5 +194,20 @@ describe('lanesOf: records that touch a common account share a lane', () => {
       ['credit-c'],
       ['poison'],
     ]);
+  });
+
+  it("joins every leg's account of a ledger transaction (docs/contract.md §16)", () => {
+    const legs = [
+      { accountId: C, direction: 'debit' as const, amount: 2 },
+      { accountId: A.toUpperCase(), direction: 'credit' as const, amount: 1 },
+      { accountId: D, direction: 'credit' as const, amount: 1 },
+    ];
+    const records = [
+      sqsRecord(ledgerEvent({ subject: A }), 'credit-a'),
+      sqsRecord(ledgerEvent({ subject: B }), 'credit-b'),
+      sqsRecord(ledgerEvent({ subject: D }), 'credit-d'),
+      sqsRecord(ledgerEvent({ type: 'ledger.transaction.v1', subject: C, legs }), 'split'),
+    ];
+    expect(ids(lanesOf(records))).toEqual([['credit-a', 'credit-d', 'split'], ['credit-b']]);
   });
 });
