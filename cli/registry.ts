@@ -1,6 +1,7 @@
 import type { Command } from './command';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
+import { gapsBackfillCommand } from './commands/gaps-backfill';
 import { keygenCommand } from './commands/keygen';
 import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
@@ -19,4 +20,5 @@ export const COMMANDS: readonly Command[] = [
   tailCommand,
   redriveCommand,
   reownCommand,
+  gapsBackfillCommand,
 ];

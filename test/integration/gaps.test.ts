@@ -1,8 +1,10 @@
-import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GAP_REQUEST_ITEM_KIND } from '../../functions/contract/gaps';
+import { backfillGapIndex } from '../../functions/dynamodb/gaps/backfill';
 import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
+import { keys } from '../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { EventSourceList } from '../../functions/schemas/accounts';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
@@ -178,6 +180,45 @@ describe('re-fetch requests', () => {
     expect(late.counts.get('OverdueGaps')).toBe(2);
     expect(await tapped()).toHaveLength(1);
     await own.drop();
+  });
+});
+
+describe('the backfill of gaps recorded before this release', () => {
+  it('indexes old sequence items once, opened at their last write, so they get requested', async () => {
+    const accountId = await rig.newAccount(T0);
+    // As the consumer wrote it before gaps had details: no gapRuns, not in the due index.
+    await client.send(
+      new PutItemCommand({
+        TableName: tableName,
+        Item: marshall({
+          ...keys.eventSource(accountId, SOURCE),
+          kind: 'event-source',
+          source: SOURCE,
+          lastSequence: 5,
+          gaps: [2, 4],
+          gapsTruncated: false,
+          version: 3,
+          updatedAt: T0.toISOString(),
+        }),
+      }),
+    );
+    const own = (items: Record<string, unknown>[]) =>
+      items.filter((item) => item.pk === `ACCOUNT#${accountId}`);
+    expect(own(await dueOfKind('event-source', at(3600)))).toEqual([]);
+    const pages: number[] = [];
+    const first = await backfillGapIndex({ client, tableName }, AFTER, (p) =>
+      pages.push(p.indexed),
+    );
+    expect(first.indexed).toBeGreaterThanOrEqual(1);
+    expect(own(await dueOfKind('event-source', at(AFTER)))).toHaveLength(1);
+    expect((await backfillGapIndex({ client, tableName }, AFTER, () => {})).indexed).toBe(0);
+    expect((await source(accountId))?.gapDetails).toEqual([
+      { number: 2, openedAt: T0.toISOString() },
+      { number: 4, openedAt: T0.toISOString() },
+    ]);
+    await rig.sweeper(at(AFTER), topic.sns)();
+    const requests = (await tapped()).filter((r) => r.event.subject === accountId);
+    expect(requests.map((r) => r.event.data.missing)).toEqual([[2, 4]]);
   });
 });
 
