@@ -1,3 +1,4 @@
+import { GAP_TAP_QUEUE_NAME } from '../../functions/contract/gaps';
 import {
   ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
@@ -22,6 +23,7 @@ const TAIL_QUEUES = [
   QUEUE_NAMES.ledgerEventsDeadLetter,
   QUEUE_NAMES.exportJobs,
   JOURNAL_TAP_QUEUE_NAME,
+  GAP_TAP_QUEUE_NAME,
 ] as const;
 export type TailQueue = (typeof TAIL_QUEUES)[number];
 

@@ -31,6 +31,8 @@ function bash(script: string): Promise<{ code: number | null; output: string }> 
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-euo', 'pipefail', '-c', annotated], {
       cwd: process.cwd(),
+      // The CLI commands a block runs find the stack as a reader's shell would after `npm start`.
+      env: { ...process.env, PORT: String(stack.httpPort), SQS_PORT: String(stack.sqsPort) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -145,6 +147,24 @@ describe('README walkthrough against the local stack', () => {
       available: last?.availableAfter,
       sequence: items.length,
     });
+  });
+
+  it('"Gaps": a skipped number is requested on ledger-gaps-tap and closes when re-sent (docs/contract.md §18)', async () => {
+    const [tryIt = ''] = blocksUnder('Try it', 'sh');
+    const [gaps = ''] = blocksUnder('Gaps: re-fetch requests and waivers', 'sh');
+    const { code, output } = await bash([tryIt, gaps].join('\n'));
+
+    expect(code, output).toBe(0);
+    expect(output).toContain('ledger.gap.refetch.v1');
+    expect(output).toMatch(/"missing":\s*\[\s*2,\s*3\s*\]/);
+    const listings = jsonObjects(output).filter((o) => Array.isArray(o.items));
+    const demo = (listing: Record<string, unknown> | undefined) =>
+      ((listing?.items ?? []) as { source: string; gaps: number[]; gapDetails: unknown[] }[]).find(
+        (item) => item.source === 'urn:demo:gaps',
+      );
+    expect(demo(listings.at(-2))?.gaps).toEqual([2, 3]);
+    expect(demo(listings.at(-2))?.gapDetails).toHaveLength(2);
+    expect(demo(listings.at(-1))).toMatchObject({ gaps: [], gapDetails: [], lastSequence: 4 });
   });
 
   it('`npm run cli -- demo` prints what the README shows', async () => {

@@ -6,6 +6,17 @@ import { buildOpenApiDocument } from '../../../functions/api/openapi';
 import { PROBLEMS } from '../../../functions/api/problems';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { type ListedRoute, problemsOf, type RouteTag, routeKey } from '../../../functions/api/spec';
+import {
+  DEFAULT_GAP_REFETCH_AFTER_SECONDS,
+  GAP_OVERDUE_FACTOR,
+  GAP_REFETCH_EVENT_TYPE,
+  GAP_TAP_QUEUE_NAME,
+  GAP_TOPIC_NAME,
+  GAP_WAIVED_EVENT_TYPE,
+  LOCAL_GAP_REFETCH_AFTER_SECONDS,
+  MAX_REFETCH_NUMBERS,
+  MAX_WAIVER_REASON,
+} from '../../../functions/contract/gaps';
 import { POISON_CODES } from '../../../functions/handlers/events/poison';
 
 /** docs/contract.md is what code and tests cite; these checks keep it from drifting. */
@@ -120,6 +131,33 @@ describe('docs/contract.md', () => {
 });
 
 /** Mentions of an answer, such as `409 insufficient_funds`. */
+describe('docs/contract.md §18 (gaps)', () => {
+  it('states the event types, topic, tap, defaults and limits the code uses', () => {
+    const text = sectionText('§18');
+    for (const fact of [
+      GAP_REFETCH_EVENT_TYPE,
+      GAP_WAIVED_EVENT_TYPE,
+      GAP_TOPIC_NAME,
+      GAP_TAP_QUEUE_NAME,
+      'GapTopicArn',
+      'OverdueGaps',
+      'event-gaps-overdue',
+      `default ${DEFAULT_GAP_REFETCH_AFTER_SECONDS}`,
+      `\`npm start\`: ${LOCAL_GAP_REFETCH_AFTER_SECONDS}`,
+      `${GAP_OVERDUE_FACTOR} × \`GAP_REFETCH_AFTER_SECONDS\``,
+      `at most ${MAX_REFETCH_NUMBERS}`,
+      `1–${MAX_WAIVER_REASON} characters`,
+      'schema_invalid',
+      'gaps-backfill',
+      'not authorize',
+    ]) {
+      expect(text, fact).toContain(fact);
+    }
+    // Why callbacks' gaps are not requested.
+    expect(text).toMatch(/Callbacks \(§7\)[^.]*snapshot/);
+  });
+});
+
 const mentionsIn = (text: string) => [...text.matchAll(/`(\d{3}) ([a-z_]+)`/g)];
 
 /** Mentions in `text` that none of `routes` answers with that status. */
