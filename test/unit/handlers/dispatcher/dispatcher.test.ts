@@ -68,6 +68,27 @@ describe('outbox dispatcher', () => {
     expect(marks).toEqual([a.executionId]);
   });
 
+  it('treats only export-job outbox items as jobs: gap re-fetch requests pass (docs/contract.md §18)', async () => {
+    const a = job();
+    const { dispatch, sent } = harness();
+    const request = {
+      pk: 'GAPREQ#ab',
+      sk: 'GAPREQ',
+      kind: 'gap-request',
+      requestId: 'ab',
+      event: '{"type":"ledger.gap.refetch.v1"}',
+    };
+    const event: DynamoDBStreamEvent = {
+      Records: [
+        streamRecord(request, '1'),
+        streamRecord({ ...request, publishedAt: 'x' }, '2', 'MODIFY'),
+        streamRecord(outboxItem(a), '3'),
+      ],
+    };
+    expect(await dispatch(event)).toEqual({ batchItemFailures: [] });
+    expect(sent).toEqual([a]);
+  });
+
   it('counts dispatches and failures', async () => {
     const metrics = recordingMetrics();
     const dispatch = createOutboxDispatcher({
