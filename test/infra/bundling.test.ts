@@ -71,6 +71,7 @@ const DEPLOY_TIME_VALUES: Readonly<Record<string, string>> = {
   EXPORT_BUCKET: 'test-ledger-exports-123456789012-eu-west-1',
   API_URL: 'https://abc123.execute-api.eu-west-1.amazonaws.com/',
   JOURNAL_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-journal',
+  GAP_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-gaps',
 };
 
 /**

@@ -70,12 +70,13 @@ describe('callback secret (stateful stack)', () => {
 
   it('uses the AWS-managed key (no customer key, so no kms:Decrypt grant is needed)', () => {
     expect(secret().KmsKeyId).toBeUndefined();
-    // The stateful stack's one customer key is the journal topic's (test/infra/journal.test.ts),
-    // and only the journal projector's statement on it names KMS actions.
-    ledger.stateful.resourceCountIs('AWS::KMS::Key', 1);
+    // The stateful stack's customer keys are the journal topic's (test/infra/journal.test.ts)
+    // and the gap topic's (test/infra/gaps.test.ts); only the statements of their publishers on
+    // them name KMS actions.
+    ledger.stateful.resourceCountIs('AWS::KMS::Key', 2);
     for (const template of [ledger.stateful, ledger.stateless]) {
       for (const statement of statementsOf(template)) {
-        if (statement.Sid === 'JournalTopicKey') continue;
+        if (statement.Sid === 'JournalTopicKey' || statement.Sid === 'GapTopicKey') continue;
         for (const action of asList(statement.Action)) expect(action).not.toMatch(/^kms:/);
       }
     }

@@ -101,6 +101,7 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
       EXPORT_FEE: '100',
       CALLBACK_APPLICATION_ID: 'export-worker',
       DLQ_URL: { 'Fn::ImportValue': expect.any(String) },
+      GAP_REFETCH_AFTER_SECONDS: '300',
     });
     expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
     // `Ref` of an AWS::SQS::Queue is its URL.

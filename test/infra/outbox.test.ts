@@ -325,8 +325,8 @@ describe('StatelessStack: outbox dispatcher', () => {
   it('keeps the alarms in the stateless stack', () => {
     // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
     // storage throttles, storage validation, export worker and sweeper errors, sweeper behind,
-    // overdue executions: see alarms.test.ts.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 23);
+    // overdue executions, overdue gaps: see alarms.test.ts.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 24);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });
