@@ -697,6 +697,27 @@ export interface components {
                 lastSequence: number;
                 gaps: number[];
                 gapsTruncated: boolean;
+                /** @description each of `gaps` with when it opened (docs/contract.md §18) */
+                gapDetails: {
+                    number: number;
+                    /**
+                     * Format: date-time
+                     * @description when the event that skipped it was written
+                     */
+                    openedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description when a ledger.gap.refetch.v1 naming it was committed
+                     */
+                    refetchRequestedAt?: string;
+                }[];
+                /** @description the last 1,000 numbers a ledger.gap.waived.v1 closed, oldest first */
+                waived: {
+                    number: number;
+                    reason: string;
+                    /** Format: date-time */
+                    waivedAt: string;
+                }[];
             }[];
         };
         JournalPage: {

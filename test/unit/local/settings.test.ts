@@ -12,6 +12,7 @@ describe('local stack settings', () => {
       sqsEndpoint: undefined,
       sqsVisibilityTimeoutSeconds: 5,
       sweepIntervalSeconds: 2,
+      gapRefetchAfterSeconds: 5,
       s3Endpoint: undefined,
       exportWorker: true,
       // loadConfig owns the rest of the handler configuration.
@@ -40,6 +41,7 @@ describe('local stack settings', () => {
       SQS_ENDPOINT: 'http://127.0.0.1:9324/',
       SQS_VISIBILITY_TIMEOUT_SECONDS: '0',
       SWEEP_INTERVAL_SECONDS: '0.5',
+      GAP_REFETCH_AFTER_SECONDS: '2',
       TABLE_NAME: 'ledger-dev',
       IDEMPOTENCY_RETENTION_SECONDS: '60',
       INBOX_RETENTION_SECONDS: '120',
@@ -61,6 +63,7 @@ describe('local stack settings', () => {
       sqsEndpoint: 'http://127.0.0.1:9324',
       sqsVisibilityTimeoutSeconds: 0,
       sweepIntervalSeconds: 0.5,
+      gapRefetchAfterSeconds: 2,
       s3Endpoint: 'http://127.0.0.1:9000',
       exportWorker: false,
       config: expect.objectContaining({
