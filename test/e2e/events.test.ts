@@ -144,7 +144,7 @@ describe('ledger events through the local SQS emulator', () => {
 
     expect(res.response.status).toBe(200);
     const items = [...(res.data?.items ?? [])];
-    expect(items.sort((a, b) => String(a.source).localeCompare(String(b.source)))).toEqual([
+    expect(items.sort((a, b) => String(a.source).localeCompare(String(b.source)))).toMatchObject([
       { source: sourceA, lastSequence: 3, gaps: [2], gapsTruncated: false },
       { source: sourceB, lastSequence: 1, gaps: [], gapsTruncated: false },
     ]);
