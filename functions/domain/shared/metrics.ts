@@ -13,6 +13,7 @@ export const SERVICE_NAMES = {
   exportWorker: 'ledger-export-worker',
   sweeper: 'ledger-sweeper',
   journalProjector: 'ledger-journal-projector',
+  reconciler: 'ledger-reconciler',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
@@ -63,6 +64,10 @@ export const METRICS = {
   journalPublishFailure: 'JournalPublishFailure',
   /** Seconds from a change's commit (the writer's clock) to its record, the batch's maximum. */
   journalLag: 'JournalLagSeconds',
+  /** New reconciliation findings, by `check` (docs/contract.md §19). Alarmed on. */
+  reconciliationMismatches: 'ReconciliationMismatches',
+  /** Journal records the reconciler checked in a run. */
+  reconciledRecords: 'ReconciledRecords',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

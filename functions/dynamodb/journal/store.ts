@@ -10,6 +10,7 @@ import type {
 } from '../../domain/journal/port';
 import { JOURNAL_FROM_CREATION } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
+import { markerItem } from '../reconciliation/items';
 import {
   JOURNAL_SEQUENCE_SK_PREFIX,
   JOURNAL_TIME_SK_PREFIX,
@@ -77,6 +78,8 @@ export function createJournalStore(options: StoreOptions): JournalWritePort & Jo
           recordItems(tableName, record).map((item) => ({ role: 'record' as const, item })),
         ),
         { role: 'head', item: headItem(tableName, next, previous), decisive: true },
+        // The reconciler's mark (§19): this account has records it has not checked yet.
+        { role: 'record', item: markerItem(tableName, next.accountId, next.lastSequence) },
       ];
       const outcome = await transactWithRetry(client, parts, retry);
       if (outcome.kind === 'committed') return outcome;

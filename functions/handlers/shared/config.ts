@@ -70,6 +70,7 @@ export interface FunctionConfigs {
   readonly exportWorker: ExportWorkerConfig;
   readonly sweeper: ServiceConfig;
   readonly journalProjector: JournalProjectorConfig;
+  readonly reconciler: ServiceConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -221,6 +222,7 @@ const functionEnv = {
       }),
     ),
   sweeper: z.object({}),
+  reconciler: z.object({}),
   journalProjector: z
     .object({
       JOURNAL_TOPIC_ARN: rule<string>(
