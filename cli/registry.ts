@@ -2,6 +2,7 @@ import type { Command } from './command';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
 import { keygenCommand } from './commands/keygen';
+import { reconcileCommand } from './commands/reconcile';
 import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
@@ -19,4 +20,5 @@ export const COMMANDS: readonly Command[] = [
   tailCommand,
   redriveCommand,
   reownCommand,
+  reconcileCommand,
 ];

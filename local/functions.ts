@@ -24,6 +24,7 @@ import type { ExportJobsHandler } from '../functions/handlers/export-worker/cons
 import { composeHttpHandler } from '../functions/handlers/http/compose';
 import { composeJournalProjector } from '../functions/handlers/journal-projector/compose';
 import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/projector';
+import { composeReconciler, type ReconcileRun } from '../functions/handlers/reconciler/compose';
 import type { ServiceConfig } from '../functions/handlers/shared/config';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
 import { fixedCallbackSecrets, type SecretMap } from '../functions/schemas/callbacks';
@@ -127,6 +128,13 @@ export function localJournalProjector(
 }
 
 /** One sweep of due holds and execution deadlines (docs/contract.md §11, §12). */
+export function localReconciler(
+  local: Pick<LocalResources, 'config' | 'dynamo'>,
+  log: Log,
+): ReconcileRun {
+  return composeReconciler({ config: local.config, dynamo: local.dynamo, log });
+}
+
 export function localSweeper(local: Pick<LocalResources, 'config' | 'dynamo'>, log: Log): SweepRun {
   return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
 }
@@ -218,6 +226,18 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
       label: 'Sweeper',
       text: ({ settings }) =>
         `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT`,
+    },
+  },
+  {
+    kind: 'schedule',
+    name: 'reconciler',
+    intervalSeconds: (settings) => settings.reconcileIntervalSeconds,
+    tags: { trigger: 'reconcile', function: 'reconcile' },
+    handler: ({ resources }, log) => localReconciler(resources, log),
+    banner: {
+      label: 'Reconciler',
+      text: ({ settings }) =>
+        `every ${settings.reconcileIntervalSeconds} s: journals, entries, balances, holds, zero-sum; findings: npm run cli -- reconcile --findings`,
     },
   },
 ];

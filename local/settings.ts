@@ -1,6 +1,7 @@
 import {
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
+  DEFAULT_RECONCILE_INTERVAL_SECONDS,
   DEFAULT_SQS_PORT,
   DEFAULT_SWEEP_INTERVAL_SECONDS,
   DEFAULT_TABLE_NAME,
@@ -25,6 +26,8 @@ export interface LocalSettings {
   readonly sqsVisibilityTimeoutSeconds: number;
   /** Pause between two sweeps of due holds and executions (contract §11). @default 2 */
   readonly sweepIntervalSeconds: number;
+  /** Pause between two reconciliation runs (docs/contract.md §19). @default 30 */
+  readonly reconcileIntervalSeconds: number;
   /** S3 for export objects (contract §12): S3_ENDPOINT, else the SQS endpoint (fauxqs serves both). */
   readonly s3Endpoint: string | undefined;
   /** SNS for the journal topic (docs/contract.md §15): SNS_ENDPOINT, else the SQS endpoint. */
@@ -66,6 +69,11 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       'SWEEP_INTERVAL_SECONDS',
       given('SWEEP_INTERVAL_SECONDS'),
       DEFAULT_SWEEP_INTERVAL_SECONDS,
+    ),
+    reconcileIntervalSeconds: parseInterval(
+      'RECONCILE_INTERVAL_SECONDS',
+      given('RECONCILE_INTERVAL_SECONDS'),
+      DEFAULT_RECONCILE_INTERVAL_SECONDS,
     ),
     s3Endpoint: parseEndpoint('S3_ENDPOINT', given('S3_ENDPOINT')),
     snsEndpoint: parseEndpoint('SNS_ENDPOINT', given('SNS_ENDPOINT')),

@@ -4,7 +4,8 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCli } from '../../cli/run';
 import type { HttpHandler } from '../../functions/api/types';
 import type { Finding } from '../../functions/domain/reconciliation/model';
 import type { ReconcilePort } from '../../functions/domain/reconciliation/port';
@@ -261,5 +262,64 @@ describe('a run that dies mid-way', () => {
     expect(resumed.findings).toEqual([]);
     expect(resumed.accounts).toBeGreaterThanOrEqual(2);
     expect(await new Reconciler(store, options).run()).toMatchObject({ accounts: 0, records: 0 });
+  });
+});
+
+async function cli(...args: string[]) {
+  const lines: string[] = [];
+  const code = await runCli(
+    ['reconcile', ...args, '--dynamodb', inject('dynamoEndpoint'), '--table', tableName],
+    {
+      env: {},
+      out: (line) => lines.push(line),
+      err: (line) => lines.push(line),
+      fetch,
+      signal: new AbortController().signal,
+    },
+  );
+  return { code, lines };
+}
+
+describe('npm run cli -- reconcile', () => {
+  it('runs once, prints new findings and exits 1 for them; --findings lists every one', async () => {
+    const a = await api.account(40);
+    await api.caughtUp(a);
+    await client.send(
+      new UpdateItemCommand({
+        TableName: tableName,
+        Key: marshall(keys.account(a)),
+        UpdateExpression: 'SET balance = :b',
+        ExpressionAttributeValues: marshall({ ':b': 41 }),
+      }),
+    );
+    const run = await cli();
+    expect(run.code).toBe(1);
+    // Only the balance was changed: it no longer matches the journal, nor what holds reserve.
+    expect(run.lines.filter((l) => l.includes(a))).toEqual([
+      expect.stringMatching(
+        new RegExp(`^FINDING balance account ${a} at record 1: expected 40/40, got 41/40 — `),
+      ),
+      expect.stringMatching(
+        new RegExp(`^FINDING holds account ${a} at record 1: expected 0, got 1 — `),
+      ),
+    ]);
+    expect(run.lines.at(-1)).toMatch(
+      /^reconciled \d+ account\(s\), \d+ journal record\(s\): \d+ new finding\(s\)$/,
+    );
+
+    const again = await cli();
+    expect(again).toEqual({
+      code: 0,
+      lines: [
+        expect.stringMatching(
+          /^reconciled 0 account\(s\), 0 journal record\(s\): 0 new finding\(s\)$/,
+        ),
+      ],
+    });
+
+    const listed = await cli('--findings');
+    expect(listed.code).toBe(1);
+    expect(listed.lines.filter((l) => l.includes(a))).toHaveLength(2);
+    expect(listed.lines.at(-1)).toMatch(new RegExp(`^\\d+ finding\\(s\\) in table ${tableName}$`));
   });
 });

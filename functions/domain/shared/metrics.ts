@@ -64,7 +64,7 @@ export const METRICS = {
   journalPublishFailure: 'JournalPublishFailure',
   /** Seconds from a change's commit (the writer's clock) to its record, the batch's maximum. */
   journalLag: 'JournalLagSeconds',
-  /** New reconciliation findings, by `check` (docs/contract.md §19). Alarmed on. */
+  /** New reconciliation findings (docs/contract.md §19); each one's log line names its check. Alarmed on. */
   reconciliationMismatches: 'ReconciliationMismatches',
   /** Journal records the reconciler checked in a run. */
   reconciledRecords: 'ReconciledRecords',

@@ -1,12 +1,17 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type ReconcileReport, Reconciler } from '../../domain/reconciliation/service';
 import { errorFields } from '../../domain/shared/log';
-import { METRICS } from '../../domain/shared/metrics';
+import { countRetry, METRICS } from '../../domain/shared/metrics';
+import type { Runtime } from '../../domain/shared/runtime';
 import { RECONCILE_SHARD_COUNT } from '../../dynamodb/reconciliation/items';
 import { createReconcileStore } from '../../dynamodb/reconciliation/store';
-import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
+import { resolveRuntime } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
 
-export interface ReconcilerComposition extends TableComposition<ServiceConfig> {
+/** It needs only the table: the CLI runs it with nothing but `--table`. */
+export interface ReconcilerComposition extends Partial<Runtime> {
+  readonly config: Pick<ServiceConfig, 'tableName'>;
+  readonly dynamo: DynamoDBClient;
   /** Stop starting new accounts after this long. @default unlimited */
   readonly budgetMs?: number;
 }
@@ -20,7 +25,11 @@ export type ReconcileRun = () => Promise<ReconcileReport>;
  */
 export function composeReconciler(options: ReconcilerComposition): ReconcileRun {
   const { clock, log, metrics } = resolveRuntime(options);
-  const table = tableOptions(options, metrics);
+  const table = {
+    client: options.dynamo,
+    tableName: options.config.tableName,
+    retry: { onRetry: countRetry(metrics) },
+  };
   const reconciler = new Reconciler(createReconcileStore(table), {
     shardCount: RECONCILE_SHARD_COUNT,
     clock,
@@ -36,7 +45,7 @@ export function composeReconciler(options: ReconcilerComposition): ReconcileRun 
     }
     for (const finding of report.findings) {
       log.error('reconciliation mismatch', { ...finding });
-      metrics.count(METRICS.reconciliationMismatches, 1, { name: 'check', value: finding.check });
+      metrics.count(METRICS.reconciliationMismatches);
     }
     metrics.count(METRICS.reconciledRecords, report.records);
     if (report.accounts > 0) {

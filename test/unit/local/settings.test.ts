@@ -12,6 +12,7 @@ describe('local stack settings', () => {
       sqsEndpoint: undefined,
       sqsVisibilityTimeoutSeconds: 5,
       sweepIntervalSeconds: 2,
+      reconcileIntervalSeconds: 30,
       s3Endpoint: undefined,
       exportWorker: true,
       // loadConfig owns the rest of the handler configuration.
@@ -40,6 +41,7 @@ describe('local stack settings', () => {
       SQS_ENDPOINT: 'http://127.0.0.1:9324/',
       SQS_VISIBILITY_TIMEOUT_SECONDS: '0',
       SWEEP_INTERVAL_SECONDS: '0.5',
+      RECONCILE_INTERVAL_SECONDS: '7',
       TABLE_NAME: 'ledger-dev',
       IDEMPOTENCY_RETENTION_SECONDS: '60',
       INBOX_RETENTION_SECONDS: '120',
@@ -61,6 +63,7 @@ describe('local stack settings', () => {
       sqsEndpoint: 'http://127.0.0.1:9324',
       sqsVisibilityTimeoutSeconds: 0,
       sweepIntervalSeconds: 0.5,
+      reconcileIntervalSeconds: 7,
       s3Endpoint: 'http://127.0.0.1:9000',
       exportWorker: false,
       config: expect.objectContaining({
@@ -94,6 +97,7 @@ describe('local stack settings', () => {
     ],
     [{ SQS_VISIBILITY_TIMEOUT_SECONDS: '43201' }, /SQS_VISIBILITY_TIMEOUT_SECONDS/],
     [{ SWEEP_INTERVAL_SECONDS: '0' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
+    [{ RECONCILE_INTERVAL_SECONDS: '0' }, /RECONCILE_INTERVAL_SECONDS must be seconds/],
     [{ EXPORT_WORKER: 'maybe' }, /EXPORT_WORKER must be on or off/],
     [{ S3_ENDPOINT: 'ftp://x' }, /S3_ENDPOINT must be an http\(s\) URL/],
     [{ SWEEP_INTERVAL_SECONDS: 'soon' }, /SWEEP_INTERVAL_SECONDS must be seconds/],

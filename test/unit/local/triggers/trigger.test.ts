@@ -42,13 +42,14 @@ function context(lines: string[], env: Record<string, string> = {}): TriggerCont
 const banner = { label: 'Test', text: () => 'a test trigger' };
 
 describe('LOCAL_TRIGGERS (what npm start starts, in order)', () => {
-  it('registers the events consumer, the two stream consumers, the export worker and the sweeper', () => {
+  it('registers the events consumer, the two stream consumers, the export worker, the sweeper and the reconciler', () => {
     expect(LOCAL_TRIGGERS.map((t) => [t.kind, t.name])).toEqual([
       ['queue', 'events consumer'],
       ['stream', 'outbox dispatcher'],
       ['stream', 'journal projector'],
       ['queue', 'export worker'],
       ['schedule', 'sweeper'],
+      ['schedule', 'reconciler'],
     ]);
   });
 
