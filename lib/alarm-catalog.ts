@@ -38,6 +38,8 @@ export const ALARM_SLUGS = {
   journalVersionGap: 'journal-version-gap',
   journalPublishFailures: 'journal-publish-failures',
   journalErrors: 'journal-projector-errors',
+  reconciliationMismatch: 'reconciliation-mismatch',
+  reconcilerErrors: 'reconciler-errors',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -267,4 +269,21 @@ export const JOURNAL_ERRORS_DESCRIPTION = [
   'out of memory). Lambda retries the stream batch from the same record, in order, so journal',
   'records and events are delayed, not lost; if it keeps failing, journal-projector-behind',
   'follows. First: run the runbook query on the projector log group.',
+].join(' ');
+
+/** Shown on the reconciliation-mismatch alarm. */
+export const RECONCILIATION_MISMATCH_DESCRIPTION = [
+  "The reconciler recorded at least one finding (ReconciliationMismatches): an account's journal,",
+  'entries, balance, holds or a transfer or ledger transaction disagree with each other. Money was',
+  'not changed by the check. First: `npm run cli -- reconcile --findings --aws --table <TableName>`',
+  'lists every finding with its account, check, sequence and expected/actual values; the',
+  'reconciler log group has "reconciliation mismatch" lines. docs/alarms.md says what each check',
+  'means and what to look at.',
+].join(' ');
+
+/** Shown on the reconciler's Errors alarm. */
+export const RECONCILER_ERRORS_DESCRIPTION = [
+  'The reconciler failed a whole hourly run (crash, timeout, a storage error). Checkpoints keep',
+  'what it finished and the next run resumes there, so checks are late, not skipped. First: the',
+  'reconciler log group ("reconciliation run failed").',
 ].join(' ');

@@ -172,6 +172,10 @@ export class OperationsDashboard extends Construct {
           label: 'commit to record (s)',
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
       ]),
+      graph('Reconciler: journal records checked, findings (docs/contract.md §19)', [
+        ...serviceMetrics(METRICS.reconciledRecords),
+        ...serviceMetrics(METRICS.reconciliationMismatches),
+      ]),
     );
     this.dashboard.addWidgets(
       graph('Exports: succeeded, failed, timed out and skipped jobs (ledger-export-worker)', [

@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the 23 catalogued alarms, uniquely named, all in the stateless stack', () => {
+  it('has exactly the 25 catalogued alarms, uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(23);
+    expect(byName.size).toBe(25);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -541,9 +541,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 23 alarms', () => {
+  it('starts with the status of all 25 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(23);
+    expect(widgets[0]?.properties.alarms).toHaveLength(25);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -588,6 +588,8 @@ describe('operations dashboard', () => {
       [METRICS.journalEventsPublished]: ['ledger-journal-projector'],
       [METRICS.journalPublishFailure]: ['ledger-journal-projector'],
       [METRICS.journalLag]: ['ledger-journal-projector'],
+      [METRICS.reconciledRecords]: ['ledger-reconciler'],
+      [METRICS.reconciliationMismatches]: ['ledger-reconciler'],
     };
     // A metric added to functions/domain/shared/metrics.ts must be graphed (DeadLetter: below).
     expect(Object.keys(expected).sort()).toEqual(
@@ -619,9 +621,9 @@ describe('operations dashboard', () => {
     );
   });
 
-  it('graphs Lambda errors, throttles and duration for the six functions', () => {
+  it('graphs Lambda errors, throttles and duration for the seven functions', () => {
     for (const name of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions']) {
-      expect(rows('AWS/Lambda', name), name).toHaveLength(6);
+      expect(rows('AWS/Lambda', name), name).toHaveLength(7);
     }
     // The outbox dispatcher's and the journal projector's.
     expect(rows('AWS/Lambda', 'IteratorAge')).toHaveLength(2);

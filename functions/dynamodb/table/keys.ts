@@ -114,7 +114,7 @@ export const keys = {
    * account id so the reconciler Queries a few partitions; cleared once checked, so a run reads
    * only what changed since the last one.
    */
-  reconcileMarker: (shard: number, accountId: string): ItemKey => ({
+  reconcileMarker: (shard: number | '*', accountId: string): ItemKey => ({
     pk: `RECONCILE_MARK#${shard}`,
     sk: accountId,
   }),
