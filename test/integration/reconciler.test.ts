@@ -11,9 +11,13 @@ import type { Finding } from '../../functions/domain/reconciliation/model';
 import type { ReconcilePort } from '../../functions/domain/reconciliation/port';
 import { Reconciler } from '../../functions/domain/reconciliation/service';
 import { silentLog } from '../../functions/domain/shared/log';
-import { RECONCILE_SHARD_COUNT } from '../../functions/dynamodb/reconciliation/items';
+import {
+  RECONCILE_SHARD_COUNT,
+  reconcileShardOf,
+} from '../../functions/dynamodb/reconciliation/items';
 import { createReconcileStore } from '../../functions/dynamodb/reconciliation/store';
 import { keys } from '../../functions/dynamodb/table/keys';
+import { getItem } from '../../functions/dynamodb/table/reads';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { composeReconciler } from '../../functions/handlers/reconciler/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
@@ -70,6 +74,15 @@ const of = (findings: readonly Finding[], accountId: string) =>
       expected,
       actual,
     }));
+
+async function waitForMark(accountId: string) {
+  const key = keys.reconcileMarker(reconcileShardOf(accountId), accountId);
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    if (await getItem(client, tableName, key)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no reconcile mark for ${accountId}`);
+}
 
 async function transfer(from: string, to: string, amount: number) {
   const res = await api.post('/v1/transfers', {
@@ -145,6 +158,8 @@ describe('the reconciler finds what was changed behind its back', () => {
   it('a balance changed by a direct UpdateItem: one balance finding, not repeated by a rerun', async () => {
     const a = await api.account(1_000);
     await api.caughtUp(a);
+    // Checked clean first: its mark is cleared, so only the projector's new mark brings it back.
+    expect(of((await reconcile()).findings, a)).toEqual([]);
     await client.send(
       new UpdateItemCommand({
         TableName: tableName,
@@ -153,6 +168,8 @@ describe('the reconciler finds what was changed behind its back', () => {
         ExpressionAttributeValues: marshall({ ':n': 7 }),
       }),
     );
+    // The projector sees the account change without a journaled change and marks it (§19).
+    await waitForMark(a);
     const run = await reconcile();
     expect(of(run.findings, a)).toEqual([
       { check: 'balance', expected: '1000/1000', actual: '1007/1007' },

@@ -1,4 +1,4 @@
-import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { headAfter, type JournalRecord } from '../../domain/journal/model';
 import type {
@@ -86,6 +86,16 @@ export function createJournalStore(options: StoreOptions): JournalWritePort & Jo
       if (!outcome.failed.has('head')) throw unexpectedFailure(outcome.failed);
       const head = outcome.failed.get('head');
       return { kind: 'head_moved', head: head ? toJournalHead(head) : undefined };
+    },
+
+    async markForReconcile(accountId, lastSequence) {
+      const { Put } = markerItem(tableName, accountId, lastSequence);
+      if (!Put) return;
+      try {
+        await client.send(new PutItemCommand(Put));
+      } catch (error) {
+        throw storageError(error);
+      }
     },
 
     async readRecords(accountId, from, to) {
