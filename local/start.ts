@@ -73,6 +73,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.dynamoPort,
     endpoint: settings.dynamoEndpoint,
     tableName: settings.config.tableName,
+    contention: settings.contention,
     onCrash: (detail) => {
       if (exiting) return; // Ctrl-C in a terminal signals the JVM too: that exit is expected
       err(detail);
@@ -120,6 +121,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       httpUrl: http.url,
       dynamoEndpoint: dynamo.endpoint,
       dynamoExternal: dynamo.external,
+      contentionEndpoint: dynamo.contentionEndpoint,
       sqsEndpoint: sqs.endpoint,
       sqsExternal: sqs.external,
       queues: sqs.queues,
