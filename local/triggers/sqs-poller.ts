@@ -173,11 +173,16 @@ export class SqsPoller {
       Records: usable.map((m) => toSqsRecord(m, this.options.queueArn, this.options.region)),
     };
 
+    // The messages reappear once their visibility timeout passes: locally, that is the time
+    // the function has (on AWS the visibility is at least six times the function timeout),
+    // and at least a second, so a visibility of 0 still lets a batch run.
+    const visibility = this.options.visibilityTimeoutSeconds ?? DEFAULT_VISIBILITY_TIMEOUT_SECONDS;
     const { done, batchFailure } = await invokeBatch(
       this.options.handler,
       event,
       event.Records.map((r) => r.messageId),
       'per-record',
+      Math.max(1_000, visibility * 1000 - (Date.now() - started)),
     );
     const deleted = await this.delete(done.flatMap((i) => event.Records[i] ?? []));
     const summary: BatchSummary = {

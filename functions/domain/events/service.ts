@@ -2,7 +2,12 @@ import type { PostingEntry } from '../accounts/model';
 import type { EntryGuard } from '../accounts/port';
 import { explainPostingRejection } from '../accounts/rejections';
 import { type DomainError, NotFoundError } from '../shared/errors';
-import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
+import {
+  LatencyEstimate,
+  MOVED,
+  type OptimisticRetryOptions,
+  retryOptimistic,
+} from '../shared/retry';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
 import type { EventLedgerPort, InboxClaim, SequenceWrite } from './port';
@@ -46,12 +51,15 @@ export interface EventServiceOptions extends OptimisticRetryOptions {
 /** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
 export class EventService {
   private readonly newId: () => string;
+  /** The sequence loop's backoff, based on how long its read → write usually takes. */
+  private readonly retry: OptimisticRetryOptions;
 
   constructor(
     private readonly port: EventLedgerPort,
     private readonly options: EventServiceOptions,
   ) {
     this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.retry = { latency: new LatencyEstimate(), ...options };
   }
 
   async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
@@ -81,7 +89,7 @@ export class EventService {
       increaseBy: event.type === 'credit' ? event.amount : undefined,
     };
     return retryOptimistic<EventOutcome>(
-      this.options,
+      this.retry,
       async () => {
         const advance = await this.nextSequence(event);
         const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
@@ -115,7 +123,7 @@ export class EventService {
     const toAccountId = event.toAccountId;
     if (toAccountId === undefined) throw new Error('a transfer event has a destination');
     return retryOptimistic<EventOutcome>(
-      this.options,
+      this.retry,
       async () => {
         const source = await this.port.getAccount(event.accountId);
         // Nothing can have applied against a missing account, so this is no duplicate either.

@@ -12,7 +12,13 @@ import {
   InternalError,
   UnavailableError,
 } from '../../domain/shared/errors';
-import { fullJitterMs, sleep } from '../../domain/shared/retry';
+import {
+  type Backoff,
+  DEFAULT_BACKOFF,
+  definedOnly,
+  LatencyEstimate,
+  nextPause,
+} from '../../domain/shared/retry';
 import { storageError } from './sdk-errors';
 
 /** One item of a transaction, named by what it means to the caller. */
@@ -34,26 +40,18 @@ export type TransactOutcome<Role extends string> =
       readonly failed: ReadonlyMap<Role, Record<string, unknown> | undefined>;
     };
 
-export interface RetryPolicy {
-  /** Attempts in all, the first included. */
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly random: () => number;
+/**
+ * How a store retries a cancelled transaction: the shared backoff (capped exponential, full
+ * jitter, based on the store's own commit latency, bounded by a time budget and the
+ * invocation's deadline; `domain/shared/retry.ts`) plus what only transactions need.
+ */
+export interface RetryPolicy extends Backoff {
   readonly newToken: () => string;
   /** Called before each retry, e.g. to count conflicts. */
   readonly onRetry?: (reason: string) => void;
 }
 
-const DEFAULT_RETRY: RetryPolicy = {
-  maxAttempts: 6,
-  baseDelayMs: 20,
-  maxDelayMs: 400,
-  sleep,
-  random: Math.random,
-  newToken: randomUUID,
-};
+const DEFAULT_RETRY: RetryPolicy = { ...DEFAULT_BACKOFF, newToken: randomUUID };
 
 /** What every store is built from: one client, one table, optional retry tuning. */
 export interface StoreOptions {
@@ -62,9 +60,11 @@ export interface StoreOptions {
   readonly retry?: Partial<RetryPolicy>;
 }
 
+/** A store's policy: its own latency estimate, so its retries follow its own commit times. */
 export const retryPolicy = (options: StoreOptions): RetryPolicy => ({
   ...DEFAULT_RETRY,
-  ...options.retry,
+  latency: new LatencyEstimate(),
+  ...definedOnly(options.retry ?? {}),
 });
 
 const RETRYABLE_REASONS = new Set([
@@ -75,7 +75,8 @@ const RETRYABLE_REASONS = new Set([
 
 /**
  * Runs ONE TransactWriteItems, retrying cancellations caused by contention or throttling with
- * full-jitter backoff. Each attempt carries one random ClientRequestToken, which the SDK's own
+ * the store's backoff until its time budget or the invocation's deadline ends (then
+ * `idempotency_key_in_use` when the claim itself stayed contended, else `unavailable`). Each attempt carries one random ClientRequestToken, which the SDK's own
  * retries of that attempt reuse: a lost response followed by an SDK retry is answered from the
  * token instead of being applied twice. A fresh token per attempt is safe because an attempt is
  * only repeated after DynamoDB answered that it was cancelled.
@@ -86,11 +87,14 @@ export async function transactWithRetry<Role extends string>(
   policy: RetryPolicy = DEFAULT_RETRY,
 ): Promise<TransactOutcome<Role>> {
   const TransactItems = parts.map((p) => p.item);
+  const startedAt = policy.now();
   for (let attempt = 1; ; attempt++) {
+    const begun = policy.now();
     try {
       await client.send(
         new TransactWriteItemsCommand({ TransactItems, ClientRequestToken: policy.newToken() }),
       );
+      policy.latency?.observe(policy.now() - begun);
       return { kind: 'committed' };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw storageError(error);
@@ -100,11 +104,10 @@ export async function transactWithRetry<Role extends string>(
       const retryIndex = reasons.findIndex((r) => RETRYABLE_REASONS.has(r.Code ?? ''));
       if (retryIndex >= 0 && !settled) {
         const reason = reasons[retryIndex]?.Code ?? 'unknown';
-        if (attempt >= policy.maxAttempts) throw exhausted(parts[retryIndex]?.role, reason, error);
+        const pause = nextPause(policy, attempt, startedAt);
+        if (pause === undefined) throw exhausted(parts[retryIndex]?.role, reason, error);
         policy.onRetry?.(reason);
-        await policy.sleep(
-          fullJitterMs(attempt, policy.baseDelayMs, policy.maxDelayMs, policy.random),
-        );
+        await policy.sleep(pause);
         continue;
       }
       if (failed.size === 0) throw new InternalError(error);

@@ -1,8 +1,10 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../../contract/events';
 import type { DeadLetterPort } from '../../domain/events/port';
 import type { EventService } from '../../domain/events/service';
 import { consoleLog, errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort, noMetrics } from '../../domain/shared/metrics';
+import { withDeadline } from '../../domain/shared/retry';
 import { isStorageValidation } from '../../dynamodb/table/sdk-errors';
 import { parseLedgerEvent } from './parse';
 import { POISON_REASONS } from './poison';
@@ -13,9 +15,27 @@ export interface EventsConsumerDeps {
   readonly clock?: () => Date;
   readonly log?: Log;
   readonly metrics?: MetricsPort;
+  /** Epoch ms (the retries' clock). @default Date.now */
+  readonly now?: () => number;
 }
 
-export type EventsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
+/** What the handler reads from the Lambda context: its time left. */
+export interface InvocationContext {
+  getRemainingTimeInMillis(): number;
+}
+
+export type EventsHandler = (
+  event: SQSEvent,
+  context?: InvocationContext,
+) => Promise<SQSBatchResponse>;
+
+/**
+ * Every retry of a batch ends this long before the function's time is up, so the records still
+ * failing are reported (and redelivered) instead of the whole batch being cut off by the timeout.
+ */
+export function retryDeadline(now: number, remainingMs: number): number {
+  return now + remainingMs - Math.min(2_000, remainingMs / 5);
+}
 
 type RecordResult = 'done' | 'retry';
 
@@ -97,14 +117,26 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
     }
   }
 
-  return async (event) => {
+  const now = deps.now ?? Date.now;
+
+  /**
+   * The lanes of a batch run under one deadline (the Lambda's time left, or the consumer's
+   * timeout where there is no context): a record whose lane reaches it unstarted is reported
+   * as failed without a write; one in its retries stops retrying at it.
+   */
+  return async (event, context) => {
+    const remaining = context?.getRemainingTimeInMillis() ?? EVENTS_CONSUMER_TIMEOUT_SECONDS * 1000;
+    const deadline = retryDeadline(now(), remaining);
     const failures: string[] = [];
-    await Promise.all(
-      lanesOf(event.Records).map(async (records) => {
-        for (const record of records) {
-          if ((await processRecord(record)) === 'retry') failures.push(record.messageId);
-        }
-      }),
+    await withDeadline(deadline, () =>
+      Promise.all(
+        lanesOf(event.Records).map(async (records) => {
+          for (const record of records) {
+            const outcome = now() < deadline ? await processRecord(record) : 'retry';
+            if (outcome === 'retry') failures.push(record.messageId);
+          }
+        }),
+      ),
     );
     return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
   };
