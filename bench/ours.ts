@@ -1,19 +1,18 @@
 /**
- * Our side of the bench: the same compositions the Lambda handlers use (functions/<name>/compose.ts),
- * on a client that talks through the latency proxy. Logs and metrics are silenced on both sides alike.
+ * Our side of the bench: the same compositions the Lambda handlers use
+ * (functions/handlers/<name>/compose.ts), on a client that talks through the latency proxy. Logs
+ * and metrics are silenced on both sides alike.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { HttpHandler } from '../functions/api/types';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
-import type { Log } from '../functions/domain/shared/log';
+import { silentLog } from '../functions/domain/shared/log';
 import { composeEventsHandler } from '../functions/handlers/events/compose';
 import { composeHttpHandler } from '../functions/handlers/http/compose';
 import type { ServiceConfig } from '../functions/handlers/shared/config';
 import { staticCallbackSecrets } from '../functions/schemas/callbacks';
-
-export const SILENT_LOG: Log = { info: () => {}, warn: () => {}, error: () => {} };
 
 export function benchConfig(tableName: string, localCache = false): ServiceConfig {
   return {
@@ -40,7 +39,7 @@ export function createOurHttp(
     dynamo: client,
     config: benchConfig(tableName, localCache),
     callbackSecrets: staticCallbackSecrets('{}'),
-    log: SILENT_LOG,
+    log: silentLog,
   });
 }
 
@@ -59,6 +58,6 @@ export function createOurConsumer(
       ...benchConfig(tableName),
       deadLetterQueueUrl: 'http://127.0.0.1:9/000000000000/ledger-events-dlq',
     },
-    log: SILENT_LOG,
+    log: silentLog,
   });
 }

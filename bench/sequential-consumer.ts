@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { PostingEntry } from '../functions/domain/accounts/model';
+import { epochSeconds } from '../functions/domain/shared/time';
 import { postingItems } from '../functions/dynamodb/accounts/items';
 import { inboxItem } from '../functions/dynamodb/events/items';
 
@@ -31,7 +32,7 @@ export function createSequentialConsumer(options: {
     const failures: { itemIdentifier: string }[] = [];
     for (const record of event.Records) {
       const body = JSON.parse(record.body) as PlainLedgerEvent;
-      const nowSeconds = Math.floor(Date.now() / 1000);
+      const nowSeconds = epochSeconds();
       const type = body.type === 'ledger.debit.v1' ? 'debit' : 'credit';
       const entry: PostingEntry = {
         id: randomUUID(),

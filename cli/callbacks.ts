@@ -7,6 +7,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../functions/domain/callbacks/standard-webhooks';
+import { epochSeconds } from '../functions/domain/shared/time';
 import { CliError } from './errors';
 
 /** docs/contract.md §7: what a worker reports about one execution. */
@@ -75,7 +76,7 @@ export type CallbackHeaders = NonNullable<operations['postCallback']['parameters
 export function signatureHeaders(
   signer: CallbackSigner,
   event: CallbackEvent,
-  nowSeconds: number = Math.floor(Date.now() / 1000),
+  nowSeconds: number = epochSeconds(),
 ): CallbackHeaders {
   const rawBody = Buffer.from(event.body, 'utf8');
   if (signer.scheme === 'callback-signature') {
@@ -121,7 +122,7 @@ export async function postCallback(input: {
   readonly now?: Date;
   readonly signal?: AbortSignal;
 }): Promise<CallbackResponse> {
-  const nowSeconds = Math.floor((input.now ?? new Date()).getTime() / 1000);
+  const nowSeconds = epochSeconds(input.now);
   const { body } = input.event;
   const { data, error, response } = await reach(
     input.apiUrl,

@@ -1,3 +1,4 @@
+import { describeError } from '../functions/domain/shared/log';
 import type { CliContext, Command } from './command';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
@@ -63,8 +64,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       return error.exitCode;
     }
     if (ctx.signal.aborted) return 130;
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    ctx.err(`error: ${message}`);
+    ctx.err(`error: ${describeError(error)}`);
     return 1;
   }
 }

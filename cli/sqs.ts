@@ -1,4 +1,5 @@
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { describeError } from '../functions/domain/shared/log';
 import { SQS_CREDENTIALS, SQS_REGION } from './config';
 import { CliError } from './errors';
 
@@ -28,15 +29,8 @@ export async function queueUrl(
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new CliError(
-      `cannot find queue "${name}" at ${endpoint} (${describe(error)}). Is \`npm start\` running? ` +
+      `cannot find queue "${name}" at ${endpoint} (${describeError(error)}). Is \`npm start\` running? ` +
         'Set SQS_PORT or SQS_ENDPOINT, or pass --sqs, if it is not on the default port.',
     );
   }
-}
-
-export function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  const code = (error as { code?: unknown }).code;
-  return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}${cause}`;
 }

@@ -12,6 +12,25 @@ import {
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../functions/contract/retention';
+import { authOf, checkThrottling, reserved } from './config-checks';
+import {
+  ALARM_EMAIL_PATTERN,
+  audienceList,
+  booleanSetting,
+  integerSetting,
+  isHttpsUrl,
+  LedgerConfigError,
+  numeric,
+  positiveInteger,
+  reservedConcurrency,
+  ruleOf,
+  STAGE_PATTERN,
+  setting,
+  show,
+} from './config-rules';
+
+/** What {@link resolveLedgerConfig} throws (lib/config-rules.ts words it). */
+export { LedgerConfigError };
 
 /** How API callers authenticate. */
 export type AuthConfig =
@@ -44,54 +63,95 @@ const LOG_RETENTION_DAYS = [
 
 export type LogRetentionDays = (typeof LOG_RETENTION_DAYS)[number];
 
-/** Validated deployment configuration, built once from CDK context at synth time. */
+/**
+ * Validated deployment configuration, built once from CDK context at synth time: every field is
+ * resolved; `@default` says what an unset context key gives.
+ */
 export interface LedgerConfig {
-  /** Deployment stage; part of the stack names. */
+  /** Deployment stage; part of the stack names. @default DEFAULT_STAGE ('dev') */
   readonly stage: string;
-  /** Route authorisation; JWT when `jwtIssuer` + `jwtAudience` are given, IAM otherwise. */
+  /**
+   * Route authorisation; JWT when `jwtIssuer` + `jwtAudience` are given, IAM otherwise.
+   * @default - IAM (`execute-api:Invoke`)
+   */
   readonly auth: AuthConfig;
-  /** DynamoDB deletion protection on the ledger table. */
+  /** DynamoDB deletion protection on the ledger table. @default true */
   readonly deletionProtection: boolean;
   /**
    * What happens to every resource except the ledger table (queues, callback secret, log groups,
    * alarm topic key) when it leaves its stack. The table is always retained.
+   * @default 'retain' with deletion protection, 'destroy' without
    */
   readonly removalPolicy: RemovalPolicyName;
-  /** Retention of every log group (functions, API access logs), in days. */
+  /** Retention of every log group (functions, API access logs), in days. @default 30 */
   readonly logRetentionDays: LogRetentionDays;
-  /** How long an idempotency record replays, in seconds. */
+  /**
+   * How long an idempotency record replays, in seconds.
+   * @default DEFAULT_IDEMPOTENCY_RETENTION_SECONDS (24 h)
+   */
   readonly idempotencyRetentionSeconds: number;
-  /** How long an inbox event id is remembered, in seconds. */
+  /**
+   * How long an inbox event id is remembered, in seconds.
+   * @default DEFAULT_INBOX_RETENTION_SECONDS (30 days)
+   */
   readonly inboxRetentionSeconds: number;
-  /** Fee debited per export task, in minor units. */
+  /** Fee debited per export task, in minor units. @default DEFAULT_EXPORT_FEE (100) */
   readonly exportFee: number;
-  /** An execution's deadline after its creation; at least twice the worker's timeout. */
+  /**
+   * An execution's deadline after its creation; at least twice the worker's timeout.
+   * @default DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS (900)
+   */
   readonly exportExecutionTimeoutSeconds: number;
-  /** Reruns a task accepts before `409 rerun_limit_reached`. */
+  /**
+   * Reruns a task accepts before `409 rerun_limit_reached`.
+   * @default DEFAULT_MAX_RERUNS_PER_TASK (20)
+   */
   readonly maxRerunsPerTask: number;
-  /** Days the export bucket keeps a file (its lifecycle rule) and the result route serves it. */
+  /**
+   * Days the export bucket keeps a file (its lifecycle rule) and the result route serves it.
+   * @default DEFAULT_EXPORT_RETENTION_DAYS (7)
+   */
   readonly exportRetentionDays: number;
-  /** Most ledger events per consumer invocation (SQS batch size), 1–10. */
+  /**
+   * Most ledger events per consumer invocation (SQS batch size), 1–10.
+   * @default DEFAULT_EVENTS_BATCH_SIZE (10)
+   */
   readonly eventsBatchSize: number;
-  /** Most concurrent consumer invocations (event source maximum concurrency), 2–1000. */
+  /**
+   * Most concurrent consumer invocations (event source maximum concurrency), 2–1000.
+   * @default DEFAULT_EVENTS_MAX_CONCURRENCY (5)
+   */
   readonly eventsMaxConcurrency: number;
   /**
    * The application whose signed callbacks report on export executions: its key in the
    * callback secret, `CALLBACK_APPLICATION_ID` of the functions and the `callbackPath` of every
    * export job (`/v1/callbacks/<id>`).
+   * @default DEFAULT_CALLBACK_APPLICATION_ID ('export-worker')
    */
   readonly callbackApplicationId: string;
-  /** `$default` stage throttling: applies to every route without its own setting. */
+  /**
+   * `$default` stage throttling: applies to every route without its own setting.
+   * @default DEFAULT_API_THROTTLE (100 requests per second, bursts of 200)
+   */
   readonly apiThrottle: ThrottleConfig;
-  /** Route throttling of the unauthenticated `POST /v1/callbacks/{applicationId}`. */
+  /**
+   * Route throttling of the unauthenticated `POST /v1/callbacks/{applicationId}`; never above
+   * the stage's. @default - half the stage's limits, at least 1
+   */
   readonly callbackThrottle: ThrottleConfig;
-  /** Reserved concurrency of the HTTP function; `undefined` reserves none (the default). */
+  /** Reserved concurrency of the HTTP function; `undefined` reserves none. @default undefined */
   readonly httpReservedConcurrency: number | undefined;
-  /** Reserved concurrency of the outbox dispatcher; `undefined` reserves none. */
+  /**
+   * Reserved concurrency of the outbox dispatcher; `undefined` reserves none.
+   * @default DEFAULT_DISPATCHER_RESERVED_CONCURRENCY (2)
+   */
   readonly dispatcherReservedConcurrency: number | undefined;
-  /** Subscribed to the alarm topic (e-mail subscription) when set. */
+  /** Subscribed to the alarm topic (e-mail subscription) when set. @default - no subscription */
   readonly alarmEmail: string | undefined;
-  /** 5xx responses of the HTTP API within 5 minutes that raise the API 5xx alarm. */
+  /**
+   * 5xx responses of the HTTP API within 5 minutes that raise the API 5xx alarm.
+   * @default DEFAULT_API_5XX_THRESHOLD (5)
+   */
   readonly api5xxThreshold: number;
 }
 
@@ -107,12 +167,6 @@ export const DEFAULT_EVENTS_MAX_CONCURRENCY = 5;
 const DEFAULT_LOG_RETENTION_DAYS: LogRetentionDays = 30;
 
 /**
- * `$default` stage throttling when `apiRateLimit` / `apiBurstLimit` are not set. The callbacks
- * route defaults to half of each (50 / 100), see {@link halfOf}.
- */
-const DEFAULT_API_THROTTLE: ThrottleConfig = { rateLimit: 100, burstLimit: 200 };
-
-/**
  * Outbox dispatcher reserved concurrency by default. Stream records are processed one invocation
  * per shard, in order, so more concurrency does not reorder anything; the cap keeps a runaway
  * (a retry storm across many shards) from taking the account's concurrency from the API.
@@ -122,87 +176,12 @@ const DEFAULT_DISPATCHER_RESERVED_CONCURRENCY = 2;
 /** 5xx responses in 5 minutes that raise the API 5xx alarm by default. */
 const DEFAULT_API_5XX_THRESHOLD = 5;
 
-/** The callbacks route's default limits: half the stage's, never below 1. */
-const halfOf = (throttle: ThrottleConfig): ThrottleConfig => ({
-  rateLimit: Math.max(1, Math.floor(throttle.rateLimit / 2)),
-  burstLimit: Math.max(1, Math.floor(throttle.burstLimit / 2)),
-});
-
-/** Stage names end up in stack names (`[A-Za-z][A-Za-z0-9-]*`), so keep them short and plain. */
-export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
-
 /**
- * A plain address for the alarm topic's e-mail subscription: one `@`, no spaces or commas, a
- * dotted domain. SNS sends a confirmation message to it; nothing is delivered before it is
- * confirmed.
- */
-const ALARM_EMAIL_PATTERN =
-  /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
-
-/** Thrown for any invalid context value; the message names the context key. */
-export class LedgerConfigError extends Error {
-  /** The message without the `Invalid CDK context: ` prefix. */
-  readonly detail: string;
-  /** The context key at fault, when one key is. */
-  readonly key?: string;
-
-  constructor(detail: string, key?: string) {
-    super(`Invalid CDK context: ${detail}`);
-    this.name = 'LedgerConfigError';
-    this.detail = detail;
-    this.key = key;
-  }
-}
-
-export const show = (value: unknown): string => JSON.stringify(value);
-
-// ---- The schema. Raw context values are strings with `-c key=value` and any JSON type in
-// cdk.json; `undefined`, `null` and `''` mean "not set". Each setting carries its rule: the text
-// of the error for a value the schema refuses (`<key> <rule>; got <value>`).
-
-const rules = new Map<z.ZodType, string>();
-
-/** A context setting: `schema` for a set value, `rule` to explain a refused one. */
-function setting<T extends z.ZodType>(rule: string, schema: T) {
-  const unsetToUndefined = (value: unknown) => (value === null || value === '' ? undefined : value);
-  const field = z.preprocess(unsetToUndefined, schema.optional());
-  rules.set(field, rule);
-  return field;
-}
-
-/** A JSON number as is, a string of digits (how `-c` delivers numbers) as a number. */
-const numeric = z.union([
-  z.number(),
-  z
-    .string()
-    .regex(/^\s*\d+\s*$/)
-    .transform(Number),
-]);
-const integerFrom = (min: number, max: number) => numeric.pipe(z.number().int().min(min).max(max));
-const integerSetting = (min: number, max: number) =>
-  setting(`must be an integer from ${min} to ${max}`, integerFrom(min, max));
-const positiveInteger = () =>
-  setting('must be a positive integer', integerFrom(1, Number.MAX_SAFE_INTEGER));
-const booleanSetting = () =>
-  setting(
-    'must be true or false',
-    z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')]),
-  );
-
-/**
- * Reserved concurrency: `none` reserves nothing. The upper bound only catches typos (the
- * account's quota decides what fits); zero is refused, it would stop the function.
- */
-const reservedConcurrency = () =>
-  setting(
-    'must be an integer from 1 to 10000, or "none" to reserve nothing (0 would stop the function)',
-    z.union([z.literal('none'), integerFrom(1, 10_000)]),
-  );
-
-/**
- * API throttling accepted up to the default regional API Gateway quotas (10,000 requests per
- * second, bursts of 5,000); a value above the account's quota would not take effect anyway.
- * The callbacks route's limits are checked against the stage's in {@link checkThrottling}.
+ * The context settings: one `setting(rule, schema)` per key (lib/config-rules.ts reads raw
+ * values and words refusals). API throttling is accepted up to the default regional API Gateway
+ * quotas (10,000 requests per second, bursts of 5,000); a value above the account's quota would
+ * not take effect anyway. The callbacks route's limits are checked against the stage's in
+ * {@link checkThrottling}.
  */
 const contextShape = {
   stage: setting(
@@ -256,33 +235,6 @@ const contextShape = {
   api5xxThreshold: integerSetting(1, 1_000_000),
 };
 
-function isHttpsUrl(text: string): boolean {
-  return URL.canParse(text) && new URL(text).protocol === 'https:';
-}
-
-/** Trimmed, de-duplicated, non-empty audiences; every entry a string. */
-function audienceList(items: unknown[], ctx: z.RefinementCtx): string[] {
-  const audience: string[] = [];
-  for (const item of items) {
-    if (typeof item !== 'string') {
-      ctx.addIssue({
-        code: 'custom',
-        message: `jwtAudience entries must be strings; got ${show(item)}`,
-      });
-      return z.NEVER;
-    }
-    const trimmed = item.trim();
-    if (trimmed !== '' && !audience.includes(trimmed)) audience.push(trimmed);
-  }
-  if (audience.length === 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'jwtAudience must contain at least one non-empty audience',
-    });
-  }
-  return audience;
-}
-
 export type LedgerContextKey = keyof typeof contextShape;
 
 /** Every context key the app reads. */
@@ -294,52 +246,6 @@ export const LEDGER_CONTEXT_KEYS = Object.keys(contextShape) as readonly LedgerC
  * any JSON type when set in `cdk.json` / `cdk.context.json`. `undefined` means "not set".
  */
 export type RawLedgerContext = Readonly<Partial<Record<LedgerContextKey, unknown>>>;
-
-type ParsedContext = z.output<z.ZodObject<typeof contextShape>>;
-
-/** Both JWT settings or neither: one alone is a mistake, not a request for IAM. */
-function authOf(context: ParsedContext, ctx: z.RefinementCtx): AuthConfig {
-  const { jwtIssuer: issuer, jwtAudience: audience } = context;
-  if (issuer !== undefined && audience === undefined) {
-    const message = 'jwtIssuer is set but jwtAudience is missing; set both or neither';
-    ctx.addIssue({ code: 'custom', path: ['jwtAudience'], message });
-  }
-  if (issuer === undefined && audience !== undefined) {
-    const message = 'jwtAudience is set but jwtIssuer is missing; set both or neither';
-    ctx.addIssue({ code: 'custom', path: ['jwtIssuer'], message });
-  }
-  return issuer !== undefined && audience !== undefined
-    ? { kind: 'jwt', issuer, audience }
-    : { kind: 'iam' };
-}
-
-/**
- * The callbacks route has no authorizer, so its limits may not exceed the stage's. A burst below
- * the rate is allowed (AWS's own regional defaults are 10,000 / 5,000).
- */
-function checkThrottling(context: ParsedContext, ctx: z.RefinementCtx) {
-  const apiThrottle: ThrottleConfig = {
-    rateLimit: context.apiRateLimit ?? DEFAULT_API_THROTTLE.rateLimit,
-    burstLimit: context.apiBurstLimit ?? DEFAULT_API_THROTTLE.burstLimit,
-  };
-  const callbackThrottle: ThrottleConfig = {
-    rateLimit: context.callbackRateLimit ?? halfOf(apiThrottle).rateLimit,
-    burstLimit: context.callbackBurstLimit ?? halfOf(apiThrottle).burstLimit,
-  };
-  for (const [key, limit] of [
-    ['callbackRateLimit', 'rateLimit'],
-    ['callbackBurstLimit', 'burstLimit'],
-  ] as const) {
-    if (callbackThrottle[limit] > apiThrottle[limit]) {
-      const message = `${key} must be an integer from 1 to ${apiThrottle[limit]}; got ${show(context[key])}`;
-      ctx.addIssue({ code: 'custom', path: [key], message });
-    }
-  }
-  return { apiThrottle, callbackThrottle };
-}
-
-const reserved = (value: number | 'none' | undefined, fallback: number | undefined) =>
-  value === 'none' ? undefined : (value ?? fallback);
 
 /** Raw context → {@link LedgerConfig}: the settings above, then the defaults and derived values. */
 const ledgerContextSchema = z.object(contextShape).transform((context, ctx): LedgerConfig => {
@@ -384,7 +290,7 @@ export function resolveLedgerConfig(raw: RawLedgerContext): LedgerConfig {
   const key = issue?.path[0];
   if (issue === undefined || !isContextKey(key)) throw result.error;
   if (issue.code === 'custom') throw new LedgerConfigError(issue.message, key);
-  throw new LedgerConfigError(`${key} ${rules.get(contextShape[key])}; got ${show(raw[key])}`, key);
+  throw new LedgerConfigError(`${key} ${ruleOf(contextShape[key])}; got ${show(raw[key])}`, key);
 }
 
 export const isContextKey = (key: unknown): key is LedgerContextKey =>

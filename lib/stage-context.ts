@@ -3,13 +3,11 @@ import {
   isContextKey,
   LEDGER_CONTEXT_KEYS,
   type LedgerConfig,
-  LedgerConfigError,
   type LedgerContextKey,
   type RawLedgerContext,
   resolveLedgerConfig,
-  STAGE_PATTERN,
-  show,
 } from './config';
+import { LedgerConfigError, STAGE_PATTERN, show } from './config-rules';
 
 /** Context key of the per-stage blocks: `{ "<stage>": { "<key>": <value>, … }, … }`. */
 export const STAGES_CONTEXT_KEY = 'stages';

@@ -15,19 +15,15 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { EXPORT_KEY_PREFIX } from '../functions/contract/exports';
 import { QUEUE_NAMES } from '../functions/contract/names';
 import type { AlarmSlug } from './alarm-catalog';
 import type { LedgerConfig } from './config';
 import { OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME } from './constructs/export-job-queues';
 import { ExportWorker } from './constructs/export-worker';
+import { LedgerHttpFunction } from './constructs/http-function';
 import type { LedgerEventQueuesRef } from './constructs/ledger-event-queues';
 import { LedgerEventsConsumer } from './constructs/ledger-events-consumer';
-import {
-  handlerEntry,
-  LedgerFunction,
-  type LedgerFunctionDefaults,
-} from './constructs/ledger-function';
+import type { LedgerFunctionDefaults } from './constructs/ledger-function';
 import { LedgerHttpApi } from './constructs/ledger-http-api';
 import { OperationsAlarms } from './constructs/operations-alarms';
 import { OperationsDashboard } from './constructs/operations-dashboard';
@@ -36,58 +32,37 @@ import type { QueueWithDeadLetterRef } from './constructs/queue-with-dead-letter
 import { ServiceAlarms } from './constructs/service-alarms';
 import { Sweeper } from './constructs/sweeper';
 
-/**
- * Secrets Manager actions of the HTTP function on the callback secret. Deliberately not
- * `secret.grantRead()`, which adds `DescribeSecret` the function never calls.
- */
-const CALLBACK_SECRET_ACTIONS = ['secretsmanager:GetSecretValue'] as const;
-
-/**
- * DynamoDB actions the HTTP function may use on the ledger table. TransactWriteItems is
- * authorised per item by PutItem / UpdateItem / ConditionCheckItem; TransactGetItems by GetItem.
- * Deliberately absent: DeleteItem, Scan, BatchWriteItem, table management.
- */
-const HTTP_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-] as const;
-
-/**
- * S3 actions of the HTTP function for results (docs/contract.md §12): `GetObject` on `exports/*`
- * authorises the HEAD that tells a kept file from an expired one and the presigned GET it hands
- * out; `ListBucket` makes S3 answer a missing key 404 (not 403), i.e. `410 result_expired`.
- */
-const HTTP_RESULT_OBJECT_ACTIONS = ['s3:GetObject'] as const;
-const HTTP_RESULT_BUCKET_ACTIONS = ['s3:ListBucket'] as const;
-
 /** Why a role may name `exports/*` (cdk-nag AwsSolutions-IAM5). */
 export const EXPORT_OBJECTS_REASON =
   'Export files are named by the service per execution (exports/<taskId>/<executionId>.<csv|jsonl>), so no fixed list of object ARNs exists; the grant is limited to the exports/ prefix of the one export bucket and to the object actions this function needs (the worker writes, the HTTP function reads).';
 
-export interface StatelessStackProps extends StackProps {
-  /** The ledger table, owned by the stateful stack. */
+/** What the stateless stack uses of the stateful one; a `StatefulStack` is one. */
+export interface StatefulResources {
+  /** The ledger table. */
   readonly table: dynamodb.ITable;
 
-  /** `ledger-events` and its DLQ, owned by the stateful stack. */
+  /** `ledger-events` and its DLQ. */
   readonly eventQueues: LedgerEventQueuesRef;
 
-  /** `export-jobs` and its DLQ, owned by the stateful stack. */
+  /** `export-jobs` and its DLQ. */
   readonly exportJobQueues: QueueWithDeadLetterRef;
 
-  /** On-failure destination of the outbox dispatcher, owned by the stateful stack. */
+  /** On-failure destination of the outbox dispatcher. */
   readonly outboxDispatchDeadLetterQueue: sqs.IQueue;
 
-  /** Callback signing secrets (`CALLBACK_SECRETS_ARN`), owned by the stateful stack. */
+  /** Callback signing secrets (`CALLBACK_SECRETS_ARN`). */
   readonly callbackSecret: secretsmanager.ISecret;
 
   /**
-   * Name of the export files' bucket, owned by the stateful stack (`exportBucketName`): named,
-   * not referenced, so the grants on its `exports/` prefix are one fixed ARN.
+   * Name of the export files' bucket (`exportBucketName`): named, not referenced, so the grants
+   * on its `exports/` prefix are one fixed ARN.
    */
   readonly exportBucketName: string;
+}
+
+export interface StatelessStackProps extends StackProps {
+  /** The data resources, owned by the stateful stack (pass the `StatefulStack`). */
+  readonly stateful: StatefulResources;
 
   /** The validated deployment configuration (`resolveLedgerConfig`, lib/config.ts). */
   readonly config: LedgerConfig;
@@ -106,7 +81,7 @@ export interface StatelessStackProps extends StackProps {
   readonly eventsConsumerTimeout?: Duration;
 
   /**
-   * Pre-built code for every function instead of bundling `functions/<name>/handler.ts`. For
+   * Pre-built code for every function instead of bundling `functions/handlers/<name>/handler.ts`. For
    * template-only infra tests; its handler must be `index.handler`.
    * @default - bundle each handler with esbuild
    */
@@ -120,7 +95,7 @@ export interface StatelessStackProps extends StackProps {
  */
 export class StatelessStack extends Stack {
   /** The function behind every HTTP route. */
-  readonly httpFunction: LedgerFunction;
+  readonly httpFunction: LedgerHttpFunction;
   /** The HTTP API and its `$default` stage. */
   readonly httpApi: LedgerHttpApi;
   /** The `ledger-events` consumer (function + SQS event source). */
@@ -143,10 +118,9 @@ export class StatelessStack extends Stack {
     // References to the stateful stack are strong (Export / Fn::ImportValue): CloudFormation
     // refuses to remove an export this stack still imports. Pinned so a CDK default cannot flip it.
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
-    const { table, eventQueues, exportJobQueues, callbackSecret } = props;
-    const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', props.exportBucketName);
-    const exportObjects = exportBucket.arnForObjects(`${EXPORT_KEY_PREFIX}*`);
-    const outboxDispatchDeadLetterQueue = props.outboxDispatchDeadLetterQueue;
+    const { table, eventQueues, exportJobQueues, callbackSecret } = props.stateful;
+    const { outboxDispatchDeadLetterQueue, exportBucketName } = props.stateful;
+    const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
     // Read by `loadConfig` in every handler.
     const serviceEnvironment = {
@@ -173,28 +147,16 @@ export class StatelessStack extends Stack {
         config.removalPolicy === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     };
 
-    this.httpFunction = new LedgerFunction(this, 'HttpFunction', {
-      ...functionDefaults,
-      entry: handlerEntry('http'),
-      description: 'idempotent-ledger HTTP API (payload v2)',
-      // Not reserved by default: the stage throttle already bounds the load, and a reservation
-      // would take that much from the pool every other function in the account shares.
+    // Created in this scope as 'HttpFunction', as it was deployed: its logical ids stay.
+    this.httpFunction = new LedgerHttpFunction(this, 'HttpFunction', {
+      functionDefaults,
+      table,
+      callbackSecret,
+      exportBucket,
+      environment: exportEnvironment,
+      exportObjectsReason: EXPORT_OBJECTS_REASON,
       reservedConcurrentExecutions: config.httpReservedConcurrency,
-      // The handler refuses to start without a callback secret source.
-      environment: { ...exportEnvironment, CALLBACK_SECRETS_ARN: callbackSecret.secretArn },
     });
-    // Least privilege: explicit item-level actions on the table ARN only (the due index is the
-    // sweeper's alone).
-    this.httpFunction.allow('LedgerTableItemAccess', HTTP_TABLE_ACTIONS, [table.tableArn]);
-    // The secret is encrypted with the AWS-managed key (aws/secretsmanager): no kms:Decrypt.
-    this.httpFunction.allow('CallbackSecretRead', CALLBACK_SECRET_ACTIONS, [
-      callbackSecret.secretArn,
-    ]);
-    this.httpFunction.allow('ExportResultsRead', HTTP_RESULT_OBJECT_ACTIONS, [exportObjects]);
-    this.httpFunction.acknowledgeWildcardResource(exportObjects, EXPORT_OBJECTS_REASON);
-    this.httpFunction.allow('ExportBucketList', HTTP_RESULT_BUCKET_ACTIONS, [
-      exportBucket.bucketArn,
-    ]);
 
     this.httpApi = new LedgerHttpApi(this, 'HttpApi', {
       apiName: `${id}-http`,

@@ -7,6 +7,7 @@
  * table's stream, the export worker on export-jobs (unless EXPORT_WORKER=off) and the sweeper
  * of due holds and execution deadlines. `ready` is printed after that.
  */
+import { describeError } from '../functions/domain/shared/log';
 import { banner } from './banner';
 import { LOCAL_TRIGGERS, type LocalResources, localHttpHandler } from './functions';
 import { startDynamoService } from './services/dynamodb/service';
@@ -145,15 +146,9 @@ async function main(): Promise<void> {
     await startup;
   } catch (error) {
     if (exiting) return; // interrupted while starting: shutdown is already under way
-    err(`npm start failed: ${describeFailure(error)}`);
+    err(`npm start failed: ${describeError(error)}`);
     await shutdown(1, 'startup failed');
   }
-}
-
-function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `\n  caused by: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }
 
 void main();

@@ -10,11 +10,12 @@ import {
   StartMessageMoveTaskCommand,
 } from '@aws-sdk/client-sqs';
 import { QUEUE_NAMES } from '../../functions/contract/names';
+import { describeError } from '../../functions/domain/shared/log';
 import { intOption, oneOf, parseCommandArgs, stringOption } from '../args';
 import type { CliContext, Command } from '../command';
 import { sqsEndpoint } from '../config';
 import { CliError } from '../errors';
-import { describe, queueUrl, sqsClient } from '../sqs';
+import { queueUrl, sqsClient } from '../sqs';
 
 const NAME = 'redrive';
 const MODES = ['auto', 'move-task', 'copy'] as const;
@@ -149,7 +150,7 @@ async function moveTask(
     ctx.out(`move task started: ${TaskHandle ?? '(no handle)'}`);
   } catch (error) {
     throw new CliError(
-      `StartMessageMoveTask failed (${describe(error)}). Locally, use --mode copy: the emulator ` +
+      `StartMessageMoveTask failed (${describeError(error)}). Locally, use --mode copy: the emulator ` +
         'has no move tasks.',
     );
   }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { QUEUE_NAMES } from '../../functions/contract/names';
+import { describeError } from '../../functions/domain/shared/log';
 import { intOption, oneOf, parseCommandArgs, requireString, stringOption } from '../args';
 import type { Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
 import { CliError, UsageError } from '../errors';
-import { describe, queueUrl, sqsClient } from '../sqs';
+import { queueUrl, sqsClient } from '../sqs';
 
 const NAME = 'send-event';
 
@@ -135,7 +136,7 @@ Example:
           abortSignal: ctx.signal,
         })
         .catch((error: unknown) => {
-          throw new CliError(`SendMessage to ${url} failed: ${describe(error)}`);
+          throw new CliError(`SendMessage to ${url} failed: ${describeError(error)}`);
         });
       ctx.out(`sent message ${sent.MessageId} to ${QUEUE_NAMES.ledgerEvents}`);
       ctx.out(JSON.stringify(args.event, null, 2));

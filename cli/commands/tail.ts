@@ -6,12 +6,13 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { QUEUE_NAMES } from '../../functions/contract/names';
+import { describeError } from '../../functions/domain/shared/log';
 import { sleep } from '../../functions/domain/shared/retry';
 import { oneOf, parseCommandArgs } from '../args';
 import type { CliContext, Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
 import { UsageError } from '../errors';
-import { describe, queueUrl, sqsClient } from '../sqs';
+import { queueUrl, sqsClient } from '../sqs';
 import { pretty } from './callback';
 
 const NAME = 'tail';
@@ -124,7 +125,7 @@ async function tail(client: SQSClient, url: string, args: TailArgs, ctx: CliCont
         }
       }
     } catch (error) {
-      if (!ctx.signal.aborted) throw new Error(`ReceiveMessage failed: ${describe(error)}`);
+      if (!ctx.signal.aborted) throw new Error(`ReceiveMessage failed: ${describeError(error)}`);
     } finally {
       // Not tied to the signal: Ctrl-C must still hand the messages back.
       await (args.delete ? remove(client, url, held) : release(client, url, held));

@@ -1,3 +1,5 @@
+import { describeError } from '../../functions/domain/shared/log';
+
 /** One smoke check: a name and a run that returns what it saw, or throws why it failed. */
 export type Check = readonly [name: string, run: () => Promise<string>];
 
@@ -40,16 +42,15 @@ export async function runChecks(checks: readonly Check[]): Promise<CheckResult[]
       results.push({
         name,
         verdict: error instanceof Skipped ? 'SKIP' : 'FAIL',
-        detail: describeError(error),
+        detail: detailOf(error),
       });
     }
   }
   return results;
 }
 
-function describeError(error: unknown): string {
-  if (error instanceof CheckFailed || error instanceof Skipped) return error.message;
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
+function detailOf(error: unknown): string {
+  return error instanceof CheckFailed || error instanceof Skipped
+    ? error.message
+    : describeError(error);
 }

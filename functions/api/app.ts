@@ -9,8 +9,9 @@ import type { HoldPort } from '../domain/holds/port';
 import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
 import type { ErrorCode } from '../domain/shared/errors';
-import { consoleLog, errorFields, type Log } from '../domain/shared/log';
-import { METRICS, type MetricName, type MetricsPort, noMetrics } from '../domain/shared/metrics';
+import { errorFields } from '../domain/shared/log';
+import { METRICS, type MetricName } from '../domain/shared/metrics';
+import type { Runtime } from '../domain/shared/runtime';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
 import { ledgerRoutes } from './accounts/routes';
@@ -26,18 +27,25 @@ import { createRouter } from './router';
 import { transferRoutes } from './transfers/routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
 
-/** The settings the HTTP API reads; the handler's loaded configuration provides them. */
+/** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
 export interface HttpAppConfig {
+  /** How long a request idempotency record replays (contract §4). */
   readonly idempotencyRetentionSeconds: number;
+  /** How long an event id is remembered by the inbox (contract §6). */
   readonly inboxRetentionSeconds: number;
+  /** Fee debited per export task, in minor units (contract §5). */
   readonly exportFee: number;
+  /** The application whose signed callbacks report on export executions (contract §7, §8). */
   readonly callbackApplicationId: string;
+  /** An execution not terminal this long after its creation times out (contract §12). */
   readonly exportExecutionTimeoutSeconds: number;
+  /** Reruns a task accepts (docs/contract.md §12). */
   readonly maxRerunsPerTask: number;
+  /** Days an export object is kept; the result route answers 410 after them (contract §14). */
   readonly exportRetentionDays: number;
 }
 
-export interface HttpAppDeps {
+export interface HttpAppDeps extends Runtime {
   readonly ledger: LedgerPort;
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
@@ -47,10 +55,6 @@ export interface HttpAppDeps {
   readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
   readonly config: HttpAppConfig;
-  readonly clock?: () => Date;
-  readonly newId?: () => string;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
 }
 
 /** Problem codes worth a metric of their own. */
@@ -63,10 +67,7 @@ const CODE_METRIC: Partial<Record<ErrorCode, MetricName>> = {
 
 /** The HTTP API: parse, call the domain, map the outcome. No business rule lives here. */
 export function createHttpApp(deps: HttpAppDeps): HttpHandler {
-  const clock = deps.clock ?? (() => new Date());
-  const log = deps.log ?? consoleLog;
-  const metrics = deps.metrics ?? noMetrics;
-  const { config } = deps;
+  const { clock, log, metrics, config } = deps;
   // Built on first request, not at cold start: converting the schemas costs init time that most
   // containers never get back.
   let openApi: string | undefined;

@@ -7,7 +7,7 @@ export interface RouteRequest {
 }
 
 export interface Route {
-  /** The route template, e.g. `POST /v1/accounts/{accountId}` (not the operation id: see core/operations.ts). */
+  /** The route template, e.g. `POST /v1/accounts/{accountId}` (not the operation id: see domain/idempotency/operations.ts). */
   readonly key: string;
   readonly handle: (request: RouteRequest) => Promise<HttpResult>;
 }

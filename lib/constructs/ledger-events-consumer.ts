@@ -6,30 +6,20 @@ import { DEFAULT_EVENTS_BATCH_SIZE, DEFAULT_EVENTS_MAX_CONCURRENCY } from '../co
 import { assertVisibilityCoversConsumer, EVENTS_CONSUMER_TIMEOUT } from '../events-timing';
 import type { LedgerEventQueuesRef } from './ledger-event-queues';
 import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
+import { LEDGER_WRITER_TABLE_ACTIONS } from './ledger-table';
 
 /** How long Lambda may gather records before invoking when nothing else is configured. */
 const DEFAULT_EVENTS_MAX_BATCHING_WINDOW = Duration.seconds(1);
-
-/**
- * DynamoDB actions of the events consumer on the ledger table: the same item-level set as the
- * HTTP function. Today the consumer uses GetItem (sequence item) and PutItem / UpdateItem, which
- * authorise the items of its TransactWriteItems; ConditionCheckItem and Query are allowed for
- * guards and reads by account. Deliberately absent: DeleteItem, Scan, BatchWriteItem, table
- * management.
- */
-const EVENTS_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-] as const;
 
 export interface LedgerEventsConsumerProps {
   /** Log group settings and test code shared by every function of the stack. */
   readonly functionDefaults?: LedgerFunctionDefaults;
 
-  /** The ledger table; the consumer gets {@link EVENTS_TABLE_ACTIONS} on its ARN. */
+  /**
+   * The ledger table; the consumer gets {@link LEDGER_WRITER_TABLE_ACTIONS} on its ARN, the
+   * HTTP function's set. Today it uses GetItem (sequence item) and PutItem / UpdateItem (the
+   * items of its TransactWriteItems); ConditionCheckItem and Query serve guards and reads.
+   */
   readonly table: dynamodb.ITable;
 
   /** The queue to consume and the DLQ to send poison messages to. */
@@ -103,6 +93,8 @@ export class LedgerEventsConsumer extends Construct {
 
     // Poison messages go to the DLQ at once; nothing else may be done to it.
     this.function.allow('DeadLetterSend', ['sqs:SendMessage'], [deadLetterQueue.queueArn]);
-    this.function.allow('LedgerTableItemAccess', EVENTS_TABLE_ACTIONS, [props.table.tableArn]);
+    this.function.allow('LedgerTableItemAccess', LEDGER_WRITER_TABLE_ACTIONS, [
+      props.table.tableArn,
+    ]);
   }
 }

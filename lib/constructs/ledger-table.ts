@@ -4,6 +4,20 @@ import { Construct } from 'constructs';
 import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
 import { TTL_ATTRIBUTE } from '../../functions/dynamodb/table/keys';
 
+/**
+ * Item-level actions of a function that writes ledger transactions on the table (the HTTP
+ * function, the events consumer). TransactWriteItems is authorised per item by PutItem /
+ * UpdateItem / ConditionCheckItem, TransactGetItems by GetItem; Query reads by account.
+ * Deliberately absent: DeleteItem, Scan, BatchWriteItem, table management.
+ */
+export const LEDGER_WRITER_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
 export interface LedgerTableProps {
   /**
    * Refuse `DeleteTable` calls (console, SDK, CloudFormation) while enabled.

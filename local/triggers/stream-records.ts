@@ -1,5 +1,6 @@
 import type { _Record, AttributeValue } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, AttributeValue as LambdaAttributeValue } from 'aws-lambda';
+import { epochSeconds } from '../../functions/domain/shared/time';
 
 /** One stream record as the Lambda event source mapping delivers it. */
 export function toLambdaStreamRecord(
@@ -19,7 +20,7 @@ export function toLambdaStreamRecord(
     dynamodb: {
       ...(created === undefined
         ? {}
-        : { ApproximateCreationDateTime: Math.floor(toDate(created).getTime() / 1000) }),
+        : { ApproximateCreationDateTime: epochSeconds(toDate(created)) }),
       ...(d.Keys ? { Keys: toLambdaImage(d.Keys) } : {}),
       ...(d.NewImage ? { NewImage: toLambdaImage(d.NewImage) } : {}),
       ...(d.OldImage ? { OldImage: toLambdaImage(d.OldImage) } : {}),

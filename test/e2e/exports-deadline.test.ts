@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCallbackKeys } from '../../cli/commands/keygen';
 import { DEMO_CALLBACK_SECRET } from '../../functions/contract/local-stack';
+import { epochSeconds } from '../../functions/domain/shared/time';
 import { apiClient } from './support/raw-api';
 import { runScript } from './support/run-script';
 import { type LocalStack, startLocalStack } from './support/stack';
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 function signed(body: string) {
-  const t = Math.floor(Date.now() / 1000);
+  const t = epochSeconds();
   const v1 = createHmac('sha256', DEMO_CALLBACK_SECRET).update(`${t}.${body}`).digest('hex');
   return { 'Content-Type': 'application/json', 'Callback-Signature': `t=${t},v1=${v1}` };
 }

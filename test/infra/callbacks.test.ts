@@ -81,7 +81,7 @@ describe('callback secret (stateful stack)', () => {
   it('describes the value format, and that the generated single string already works', () => {
     const description = secret().Description as string;
     expect(description).toContain('{"<applicationId>": ["<secret>", ...]}');
-    // The runtime reads a single string as a one-element list (test/unit/domain/callbacks/secrets.test.ts).
+    // The runtime reads a single string as a one-element list (test/unit/schemas/callback-secrets.test.ts).
     expect(description).toContain('is read as a one-element list');
     expect(description).toContain('docs/deployment.md');
   });

@@ -229,12 +229,7 @@ describe('StatelessStack: ledger-events consumer (configured)', () => {
     expect(
       () =>
         new StatelessStack(app, 'Stateless', {
-          table: stateful.table,
-          eventQueues: stateful.eventQueues,
-          exportJobQueues: stateful.exportJobQueues,
-          outboxDispatchDeadLetterQueue: stateful.outboxDispatchDeadLetterQueue,
-          callbackSecret: stateful.callbackSecret,
-          exportBucketName: stateful.exportBucketName,
+          stateful,
           config: resolveLedgerConfig({}),
           handlerCode: stubHandlerCode(),
           eventsConsumerTimeout: Duration.seconds(31),

@@ -7,7 +7,6 @@ import { httpResponses } from '../../functions/api/problems';
 import { LedgerService } from '../../functions/domain/accounts/service';
 import type { DeadLetter, EventLedgerPort } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
-import type { Log } from '../../functions/domain/shared/log';
 import { createLedgerStore } from '../../functions/dynamodb/accounts/store';
 import { createEventStore } from '../../functions/dynamodb/events/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
@@ -18,6 +17,7 @@ import { httpEvent } from '../../kit/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
+import { quietRuntime } from '../support/runtime';
 
 const RETENTION = 3600;
 let client: DynamoDBClient;
@@ -26,16 +26,15 @@ let drop: () => Promise<void>;
 let now: Date;
 let deadLetters: DeadLetter[];
 let ledger: LedgerService;
-const silent: Log = { info: () => {}, warn: () => {}, error: () => {} };
-
 function consumer(port?: EventLedgerPort): EventsHandler {
   return createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(port ?? createEventStore({ client, tableName }), {
+      newId: randomUUID,
       inboxRetentionSeconds: RETENTION,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
     clock: () => now,
-    log: silent,
   });
 }
 
@@ -44,6 +43,7 @@ beforeAll(async () => {
   ledger = new LedgerService(createLedgerStore({ client, tableName }), {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+    newId: randomUUID,
   });
 });
 afterAll(() => drop());
@@ -246,7 +246,9 @@ describe('partial batches and poison', () => {
 
   it('retries the record when the DLQ cannot be reached (never drops it)', async () => {
     const handle = createEventsConsumer({
+      ...quietRuntime(),
       events: new EventService(createEventStore({ client, tableName }), {
+        newId: randomUUID,
         inboxRetentionSeconds: 60,
       }),
       deadLetters: {
@@ -254,7 +256,6 @@ describe('partial batches and poison', () => {
           throw new Error('DLQ unreachable');
         },
       },
-      log: silent,
     });
     const res = await handle(sqsEvent(sqsRecord('not json', 'lost-dlq')));
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'lost-dlq' }]);

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '../../functions/api/types';
 import type { DeadLetter } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
+import { silentLog } from '../../functions/domain/shared/log';
+import { epochSeconds } from '../../functions/domain/shared/time';
 import { inboxItem } from '../../functions/dynamodb/events/items';
 import { createEventStore } from '../../functions/dynamodb/events/store';
 import { keys } from '../../functions/dynamodb/table/keys';
@@ -16,6 +18,7 @@ import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import { APP, callbackBody, csvResult, SECRET, signedCallback } from '../support/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
+import { quietRuntime } from '../support/runtime';
 
 /**
  * Hardening against DynamoDB Local (docs/contract.md §5–§7, §13): key byte limits are checked
@@ -28,8 +31,6 @@ let drop: () => Promise<void>;
 let app: HttpHandler;
 let consumer: EventsHandler;
 let deadLetters: DeadLetter[];
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   const config = testConfig({ tableName, exportFee: 1, callbackApplicationId: APP });
@@ -37,14 +38,15 @@ beforeAll(async () => {
     dynamo: client,
     config,
     callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
-    log: silent,
+    log: silentLog,
   });
   consumer = createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(createEventStore({ client, tableName }), {
+      newId: randomUUID,
       inboxRetentionSeconds: 3600,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
-    log: silent,
   });
 });
 afterAll(() => drop());
@@ -149,7 +151,7 @@ describe('the inbox keeps a hash of each event', () => {
   it('counts an inbox record written before the hash existed as a duplicate', async () => {
     const accountId = await newAccount();
     const event = ledgerEvent({ id: 'legacy', subject: accountId, source: 'urn:legacy' });
-    const nowSeconds = Math.floor(Date.now() / 1000);
+    const nowSeconds = epochSeconds();
     // The inbox record as written before the hash existed: no contentHash.
     const { Put } = inboxItem(tableName, {
       source: 'urn:legacy',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Log } from '../../functions/domain/shared/log';
+import { silentLog } from '../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { composeSweeper } from '../../functions/handlers/sweeper/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
@@ -21,7 +21,6 @@ let client: DynamoDBClient;
 let tableName: string;
 let drop: () => Promise<void>;
 let now = new Date();
-const silent: Log = { info: () => {}, warn: () => {}, error: () => {} };
 let api: ReturnType<typeof ledgerApi>;
 let sweep: () => Promise<unknown>;
 
@@ -38,10 +37,10 @@ beforeAll(async () => {
       config,
       callbackSecrets: staticCallbackSecrets('{}'),
       clock,
-      log: silent,
+      log: silentLog,
     }),
   );
-  sweep = composeSweeper({ dynamo: client, config, clock, log: silent });
+  sweep = composeSweeper({ dynamo: client, config, clock, log: silentLog });
 });
 afterAll(() => drop());
 

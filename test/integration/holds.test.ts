@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { silentLog } from '../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { composeSweeper } from '../../functions/handlers/sweeper/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
@@ -15,8 +16,6 @@ let tableName: string;
 let drop: () => Promise<void>;
 let api: ReturnType<typeof ledgerApi>;
 let now: Date;
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   const app = composeHttpHandler({
@@ -188,7 +187,7 @@ describe('capture and void', () => {
       dynamo: client,
       config: testConfig({ tableName }),
       clock: () => now,
-      log: silent,
+      log: silentLog,
     })();
     expect(await api.money(account)).toEqual({ balance: 500, available: 500 });
     expect(codeOf(await capture(hold.id))).toBe('hold_expired');

@@ -4,6 +4,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import type { ExportJob } from '../../functions/domain/exports/model';
+import { silentLog } from '../../functions/domain/shared/log';
 import { createOutboxStore } from '../../functions/dynamodb/exports/outbox-store';
 import { createOutboxDispatcher } from '../../functions/handlers/dispatcher/dispatcher';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
@@ -15,12 +16,11 @@ import { Lifecycle } from '../../local/services/lifecycle';
 import { startStreamTrigger } from '../../local/triggers/stream';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
+import { quietRuntime } from '../support/runtime';
 
 let client: DynamoDBClient;
 let tableName: string;
 let drop: () => Promise<void>;
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
 });
@@ -41,7 +41,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
     dynamo: client,
     config: testConfig({ tableName }),
     callbackSecrets: staticCallbackSecrets('{}'),
-    log: silent,
+    log: silentLog,
   });
   const post = (path: string, key: string, body: unknown) =>
     app(httpEvent('POST', path, { principal: 'ops', idempotencyKey: key, body }));
@@ -67,6 +67,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
   const delivered: ExportJob[] = [];
   let crashes = 1;
   const dispatcher = createOutboxDispatcher({
+    ...quietRuntime(),
     jobs: {
       send: async (job) => {
         if (crashes-- > 0) throw new Error('process died between commit and send');
@@ -74,7 +75,6 @@ it('delivers every execution to export-jobs although the first send crashed afte
       },
     },
     outbox: createOutboxStore({ client, tableName }),
-    log: silent,
   });
   // Started as `npm start` starts the dispatcher: the table's stream, a trigger, a lifecycle.
   const lifecycle = new Lifecycle();

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '../../functions/api/types';
 import { formatPublicKey } from '../../functions/domain/callbacks/keys';
 import { signStandardWebhook } from '../../functions/domain/callbacks/standard-webhooks';
+import { silentLog } from '../../functions/domain/shared/log';
+import { epochSeconds } from '../../functions/domain/shared/time';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
@@ -34,12 +36,12 @@ beforeAll(async () => {
     dynamo: client,
     config: testConfig({ tableName, exportFee: 0, callbackApplicationId: APP }),
     callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [WHSEC, WHPK] })),
-    log: { info: () => {}, warn: () => {}, error: () => {} },
+    log: silentLog,
   });
 });
 afterAll(() => drop());
 
-const now = () => Math.floor(Date.now() / 1000);
+const now = () => epochSeconds();
 
 async function newExecution() {
   const principal = { principal: 'alice' };

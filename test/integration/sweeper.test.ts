@@ -11,6 +11,7 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expirySettlement, type HoldRecord } from '../../functions/domain/holds/model';
+import { silentLog } from '../../functions/domain/shared/log';
 import { accountChangeItem } from '../../functions/dynamodb/accounts/account-change';
 import { newHoldItems, toHoldRecord } from '../../functions/dynamodb/holds/items';
 import { createHoldStore } from '../../functions/dynamodb/holds/store';
@@ -20,12 +21,11 @@ import { composeSweeper } from '../../functions/handlers/sweeper/compose';
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
-import { recordingMetrics } from '../support/metrics';
+import { recordingMetrics } from '../support/fakes/metrics';
 
 let client: DynamoDBClient;
 let tableName: string;
 let drop: () => Promise<void>;
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 // DynamoDB Local's TTL sweeper runs on the real clock: start from the real time.
 const T0 = new Date();
 const later = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -100,7 +100,7 @@ const sweeperAt = (now: Date) => {
       dynamo: client,
       config: testConfig({ tableName }),
       clock: () => now,
-      log: silent,
+      log: silentLog,
       metrics,
     }),
   };

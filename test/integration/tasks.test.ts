@@ -3,6 +3,8 @@ import { type DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '../../functions/api/types';
+import { silentLog } from '../../functions/domain/shared/log';
+import { epochSeconds } from '../../functions/domain/shared/time';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { Task } from '../../functions/schemas/exports';
@@ -24,8 +26,6 @@ let drop: () => Promise<void>;
 let app: HttpHandler;
 const FEE = 100;
 const OTHER_SECRET = 'other-app-secret-0123456789';
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   app = composeHttpHandler({
@@ -34,7 +34,7 @@ beforeAll(async () => {
     callbackSecrets: staticCallbackSecrets(
       JSON.stringify({ [APP]: [SECRET, NEXT_SECRET], 'other-app': [OTHER_SECRET] }),
     ),
-    log: silent,
+    log: silentLog,
   });
 });
 afterAll(() => drop());
@@ -331,7 +331,7 @@ describe('callback ordering (docs/contract.md §7)', () => {
 });
 
 describe('callback security', () => {
-  const now = () => Math.floor(Date.now() / 1000);
+  const now = () => epochSeconds();
 
   it.each<[string, (body: string) => ReturnType<typeof signedCallback>, string]>([
     [
@@ -450,7 +450,7 @@ describe('callback validation (each rule of docs/contract.md §7)', () => {
   it('checks the signature before parsing: garbage with a bad signature is 401, not 400', async () => {
     const res = await app(
       signedCallback('{not json', {
-        header: `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+        header: `t=${epochSeconds()},v1=${'0'.repeat(64)}`,
       }),
     );
     expect(res.statusCode).toBe(401);

@@ -3,7 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DeadLetter } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
-import type { Log } from '../../functions/domain/shared/log';
+import { silentLog } from '../../functions/domain/shared/log';
 import { createEventStore } from '../../functions/dynamodb/events/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
@@ -12,6 +12,7 @@ import { type EventSpec, ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledg
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { ledgerApi } from '../support/ledger-api';
+import { quietRuntime } from '../support/runtime';
 
 /** ledger.transfer.v1 through the real consumer on DynamoDB Local (docs/contract.md §6, §10). */
 
@@ -21,8 +22,6 @@ let drop: () => Promise<void>;
 let api: ReturnType<typeof ledgerApi>;
 let deadLetters: DeadLetter[];
 let consume: EventsHandler;
-const silent: Log = { info: () => {}, warn: () => {}, error: () => {} };
-
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
   api = ledgerApi(
@@ -30,15 +29,16 @@ beforeAll(async () => {
       dynamo: client,
       config: testConfig({ tableName }),
       callbackSecrets: staticCallbackSecrets('{}'),
-      log: silent,
+      log: silentLog,
     }),
   );
   consume = createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(createEventStore({ client, tableName }), {
+      newId: randomUUID,
       inboxRetentionSeconds: 3600,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
-    log: silent,
   });
 });
 afterAll(() => drop());

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signCallback } from '../../functions/domain/callbacks/signature';
+import { epochSeconds } from '../../functions/domain/shared/time';
 import { type EventOptions, httpEvent } from '../../kit/http-event';
 
 export const APP = 'export-worker';
@@ -52,7 +53,7 @@ export function signedCallback(
   body: string,
   options: { secrets?: string[]; timestamp?: number; header?: string; app?: string } = {},
 ) {
-  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const timestamp = options.timestamp ?? epochSeconds();
   const header =
     options.header ?? signCallback(options.secrets ?? [SECRET], timestamp, Buffer.from(body));
   const eventOptions: EventOptions = {

@@ -8,6 +8,7 @@ import { ExportWorker } from '../../functions/domain/exports/worker';
 import { createExportRunStore } from '../../functions/dynamodb/exports/run-store';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
 import { localS3Client } from '../../local/services/s3/bucket';
+import { quietRuntime } from './runtime';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -36,10 +37,10 @@ const measuredRuns: typeof store = {
 };
 
 const worker = new ExportWorker({
+  ...quietRuntime(),
   runs: measuredRuns,
   objects: createS3ObjectSink({ client: localS3Client(env('S3_ENDPOINT')), bucket: env('BUCKET') }),
   reporter: { report: async () => 'applied' },
-  log: { info: () => {}, warn: () => {}, error: () => {} },
 });
 
 gc();

@@ -12,6 +12,7 @@ import { eventContentHash, type Json } from '../../domain/idempotency/fingerprin
 import { InvalidCallbackError } from '../../domain/shared/errors';
 import type { Log } from '../../domain/shared/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../domain/shared/metrics';
+import { epochSeconds } from '../../domain/shared/time';
 import { CallbackEventSchema } from '../../schemas/callbacks';
 import {
   fieldErrors,
@@ -67,7 +68,7 @@ export function callbackRoutes(
           },
           rawBody,
           keys: app.success ? await secrets.secretsFor(app.data) : [],
-          nowSeconds: Math.floor(now.getTime() / 1000),
+          nowSeconds: epochSeconds(now),
         });
         const applicationId = app.data ?? '';
         requireJsonMediaType(request.event);

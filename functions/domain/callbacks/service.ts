@@ -4,6 +4,7 @@ import { advanceSequence, type SequenceAdvance } from '../events/sequence';
 import type { ExecutionRecord, ExecutionStatus, ExportResult, TaskRecord } from '../exports/model';
 import { InvalidCallbackError, UnavailableError } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
+import { epochSeconds } from '../shared/time';
 import type { CallbackPort } from './port';
 
 export type CallbackOutcome = 'applied' | 'duplicate' | 'stale' | 'superseded';
@@ -49,7 +50,7 @@ export class CallbackService {
   ) {}
 
   async apply(input: CallbackInput, now: Date): Promise<CallbackResult> {
-    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const nowSeconds = epochSeconds(now);
     const inbox: InboxClaim = {
       namespace: CALLBACK_INBOX_NAMESPACE,
       source: input.applicationId,

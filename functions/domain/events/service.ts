@@ -8,9 +8,10 @@ import {
   type OptimisticRetryOptions,
   retryOptimistic,
 } from '../shared/retry';
+import { epochSeconds } from '../shared/time';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
-import type { EventLedgerPort, InboxClaim, SequenceWrite } from './port';
+import type { EventLedgerPort, EventWriteResult, InboxClaim, SequenceWrite } from './port';
 import { advanceSequence, EMPTY_SEQUENCE, type SequenceAdvance } from './sequence';
 
 /** A validated ledger event, as the domain sees it. */
@@ -45,7 +46,8 @@ export type EventOutcome =
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
 export interface EventServiceOptions extends OptimisticRetryOptions {
   readonly inboxRetentionSeconds: number;
-  readonly newId?: () => string;
+  /** Ids of the entries and transfers events create. */
+  readonly newId: () => string;
 }
 
 /** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
@@ -58,12 +60,12 @@ export class EventService {
     private readonly port: EventLedgerPort,
     private readonly options: EventServiceOptions,
   ) {
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.newId = options.newId;
     this.retry = { latency: new LatencyEstimate(), ...options };
   }
 
   async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
-    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const nowSeconds = epochSeconds(now);
     const claim: InboxClaim = {
       source: event.source,
       id: event.id,
@@ -93,18 +95,10 @@ export class EventService {
       async () => {
         const advance = await this.nextSequence(event);
         const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
-        switch (result.kind) {
-          case 'committed':
-            return { kind: 'applied', entryId: entry.id, sequence: advance?.advance };
-          case 'duplicate':
-            return { kind: 'duplicate' };
-          case 'id_conflict':
-            return { kind: 'id_conflict', detail: idConflictDetail(event) };
-          case 'sequence_moved':
-            return MOVED;
-          default:
-            return { kind: 'rejected', error: explainPostingRejection(result, guard) };
+        if (isInboxAnswer(result)) {
+          return outcomeOf(result, event, { entryId: entry.id, sequence: advance?.advance });
         }
+        return { kind: 'rejected', error: explainPostingRejection(result, guard) };
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
     );
@@ -144,21 +138,13 @@ export class EventService {
         const write: TransferWrite = { transfer, legs, ownerId: source.ownerId };
         const advance = await this.nextSequence(event);
         const result = await this.port.applyTransfer(claim, write, advance?.write);
-        switch (result.kind) {
-          case 'committed':
-            return { kind: 'applied', entryId: legs[0].id, sequence: advance?.advance };
-          case 'duplicate':
-            return { kind: 'duplicate' };
-          case 'id_conflict':
-            return { kind: 'id_conflict', detail: idConflictDetail(event) };
-          case 'sequence_moved':
-            return MOVED;
-          default:
-            return {
-              kind: 'rejected',
-              error: explainTransferRejection(result, write, 'owner_mismatch'),
-            };
+        if (isInboxAnswer(result)) {
+          return outcomeOf(result, event, { entryId: legs[0].id, sequence: advance?.advance });
         }
+        return {
+          kind: 'rejected',
+          error: explainTransferRejection(result, write, 'owner_mismatch'),
+        };
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
     );
@@ -180,6 +166,41 @@ export class EventService {
   }
 }
 
-function idConflictDetail(event: LedgerEventInput): string {
-  return `event ${event.id} from ${event.source} was already received with other content`;
+/** What the inbox and the sequence item answer alike for every kind of event. */
+type InboxAnswer = Extract<
+  EventWriteResult,
+  { readonly kind: 'committed' | 'duplicate' | 'id_conflict' | 'sequence_moved' }
+>;
+const INBOX_ANSWERS: ReadonlySet<string> = new Set<InboxAnswer['kind']>([
+  'committed',
+  'duplicate',
+  'id_conflict',
+  'sequence_moved',
+]);
+
+function isInboxAnswer<R extends { readonly kind: string }>(
+  result: R,
+): result is Extract<R, InboxAnswer> {
+  return INBOX_ANSWERS.has(result.kind);
+}
+
+/** The outcome of an inbox answer; a commit applied the event as `applied` says. */
+function outcomeOf(
+  answer: InboxAnswer,
+  event: LedgerEventInput,
+  applied: Omit<Extract<EventOutcome, { kind: 'applied' }>, 'kind'>,
+): EventOutcome | typeof MOVED {
+  switch (answer.kind) {
+    case 'committed':
+      return { kind: 'applied', ...applied };
+    case 'duplicate':
+      return { kind: 'duplicate' };
+    case 'id_conflict':
+      return {
+        kind: 'id_conflict',
+        detail: `event ${event.id} from ${event.source} was already received with other content`,
+      };
+    case 'sequence_moved':
+      return MOVED;
+  }
 }

@@ -1,5 +1,5 @@
 import { EXPORT_CONTENT_TYPES, exportObjectKey } from '../../contract/exports';
-import { consoleLog, errorFields, type Log } from '../shared/log';
+import { errorFields, type Log } from '../shared/log';
 import { encoderFor } from './encode';
 import { MeasuredWriter } from './measured-writer';
 import type { ExportJob, ExportResult } from './model';
@@ -9,12 +9,12 @@ export interface ExportWorkerDeps {
   readonly runs: ExportRunPort;
   readonly objects: ObjectSink;
   readonly reporter: ExecutionReporter;
-  readonly clock?: () => Date;
+  readonly clock: () => Date;
   /** Least time between two RUNNING progress callbacks. @default 2000 */
   readonly progressIntervalMs?: number;
   /** Encoded bytes gathered before each write to the object. @default 64 KiB */
   readonly chunkBytes?: number;
-  readonly log?: Log;
+  readonly log: Log;
 }
 
 export interface RunOptions {
@@ -43,8 +43,8 @@ export class ExportWorker {
   private readonly log: Log;
 
   constructor(private readonly deps: ExportWorkerDeps) {
-    this.clock = deps.clock ?? (() => new Date());
-    this.log = deps.log ?? consoleLog;
+    this.clock = deps.clock;
+    this.log = deps.log;
   }
 
   async run(job: ExportJob, options: RunOptions): Promise<ExportOutcome> {

@@ -1,4 +1,5 @@
 import { type DomainError, IdempotencyKeyReusedError, LedgerRejection } from '../shared/errors';
+import { epochSeconds } from '../shared/time';
 import { idempotencyScopeId, type Json, requestFingerprint } from './fingerprint';
 import type { IdempotencyRecord } from './model';
 import type { OperationId } from './operations';
@@ -33,8 +34,8 @@ export interface CommandServiceOptions {
   readonly idempotencyRetentionSeconds: number;
   /** Renders the responses idempotency records store (the transport's format). */
   readonly responses: ResponsePresenter;
-  /** Ids of the resources commands create. @default crypto.randomUUID */
-  readonly newId?: () => string;
+  /** Ids of the resources commands create. */
+  readonly newId: () => string;
 }
 
 /** The two results every command write shares; anything else is a rejection to explain. */
@@ -58,12 +59,12 @@ export class IdempotentCommands {
   ) {
     this.responses = options.responses;
     this.retentionSeconds = options.idempotencyRetentionSeconds;
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.newId = options.newId;
   }
 
   /** The claim a first request writes together with its effect. */
   claim(ctx: CommandContext, request: ClaimRequest): IdempotencyClaim {
-    const nowSeconds = Math.floor(ctx.now.getTime() / 1000);
+    const nowSeconds = epochSeconds(ctx.now);
     return {
       scopeId: idempotencyScopeId(ctx.principal, request.operation, ctx.idempotencyKey),
       fingerprint: requestFingerprint(request.operation, request.pathParameters, request.rawBody),

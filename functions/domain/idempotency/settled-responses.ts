@@ -1,4 +1,5 @@
 import type { LedgerPort, WriteResult } from '../accounts/port';
+import { epochSeconds } from '../shared/time';
 import type { IdempotencyRecord } from './model';
 import type { IdempotencyClaim, RecordResult } from './port';
 
@@ -19,7 +20,6 @@ export interface SettledResponseCacheOptions {
 }
 
 const ENTRY_OVERHEAD_BYTES = 64;
-const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
 interface Entry {
   readonly record: IdempotencyRecord;
@@ -46,7 +46,7 @@ export class SettledResponseCache {
   }
 
   /** The settled record of `scopeId` while it is still in force at `nowSeconds`. */
-  get(scopeId: string, nowSeconds: number = nowInSeconds()): IdempotencyRecord | undefined {
+  get(scopeId: string, nowSeconds: number = epochSeconds()): IdempotencyRecord | undefined {
     const entry = this.entries.get(scopeId);
     if (!entry) return undefined;
     this.entries.delete(scopeId);
@@ -61,7 +61,7 @@ export class SettledResponseCache {
   }
 
   /** Keeps a settled record; the first one kept for a key wins until it expires. */
-  remember(scopeId: string, record: IdempotencyRecord, nowSeconds: number = nowInSeconds()) {
+  remember(scopeId: string, record: IdempotencyRecord, nowSeconds: number = epochSeconds()) {
     if (nowSeconds >= record.expiresAt || this.get(scopeId, nowSeconds)) return;
     const bytes =
       ENTRY_OVERHEAD_BYTES + 2 * (scopeId.length + record.fingerprint.length + record.body.length);

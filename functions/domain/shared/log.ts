@@ -17,6 +17,9 @@ export const consoleLog: Log = {
   error: (message, fields) => console.error(line('ERROR', message, fields)),
 };
 
+/** Drops every line: for tests and benchmarks that read outcomes, not logs (beside `noMetrics`). */
+export const silentLog: Log = { info: () => {}, warn: () => {}, error: () => {} };
+
 /** What an error may show in a log: its name and message, never a secret-bearing payload. */
 export function errorFields(error: unknown): LogFields {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
@@ -25,7 +28,13 @@ export function errorFields(error: unknown): LogFields {
     : { errorName: typeof cause, errorMessage: String(cause) };
 }
 
-/** An error as one line for a human: `Name: message` (pollers' and the CLI's output). */
+/**
+ * An error as one line for a human (the pollers', `npm start`'s and the CLI's output):
+ * `Name[ code]: message[: cause's message]`. The one such function: local/ and cli/ import it.
+ */
 export function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const head = `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`;
+  return error.cause instanceof Error ? `${head}: ${error.cause.message}` : head;
 }

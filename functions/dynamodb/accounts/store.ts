@@ -19,7 +19,7 @@ import { newAccountItem, postingItems, toAccountRecord, toLedgerEntry } from './
 
 type Role = 'claim' | 'account' | 'entry' | 'payment';
 
-/** The DynamoDB adapter for the ledger: the only place that speaks DynamoDB. */
+/** The accounts feature's `LedgerPort` on the table: accounts, entries and their claims. */
 export function createLedgerStore(options: StoreOptions): LedgerPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);

@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsExportJobs } from '../../aws/sqs-export-jobs';
 import { createOutboxStore } from '../../dynamodb/exports/outbox-store';
-import type { Composition } from '../shared/composition';
+import { type Composition, resolveRuntime } from '../shared/composition';
 import type { DispatcherConfig } from '../shared/config';
 import { createOutboxDispatcher, type DispatcherHandler } from './dispatcher';
 
@@ -13,11 +13,12 @@ export interface DispatcherComposition extends Composition<DispatcherConfig> {
 
 /** The outbox dispatcher: table stream → `export-jobs`, marking each item dispatched. */
 export function composeDispatcherHandler(options: DispatcherComposition): DispatcherHandler {
+  const { clock, log, metrics } = resolveRuntime(options);
   return createOutboxDispatcher({
     jobs: createSqsExportJobs(options.sqs, options.config.exportJobsQueueUrl),
     outbox: createOutboxStore({ client: options.dynamo, tableName: options.config.tableName }),
-    clock: options.clock,
-    log: options.log,
-    metrics: options.metrics,
+    clock,
+    log,
+    metrics,
   });
 }

@@ -1,16 +1,16 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { ExportJobQueue } from '../../domain/exports/port';
-import { consoleLog, errorFields, type Log } from '../../domain/shared/log';
-import { METRICS, type MetricsPort, noMetrics } from '../../domain/shared/metrics';
+import { errorFields, type Log } from '../../domain/shared/log';
+import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import type { OutboxMarks } from '../../dynamodb/exports/outbox-store';
 import { decodeOutboxInsert } from '../../dynamodb/exports/outbox-stream';
 
 export interface DispatcherDeps {
   readonly jobs: ExportJobQueue;
   readonly outbox: OutboxMarks;
-  readonly clock?: () => Date;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
+  readonly clock: () => Date;
+  readonly log: Log;
+  readonly metrics: MetricsPort;
 }
 
 export type DispatcherHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
@@ -21,9 +21,7 @@ export type DispatcherHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDB
  * (in order) instead of dropping it; a resend carries the same `executionId`.
  */
 export function createOutboxDispatcher(deps: DispatcherDeps): DispatcherHandler {
-  const clock = deps.clock ?? (() => new Date());
-  const log = deps.log ?? consoleLog;
-  const metrics = deps.metrics ?? noMetrics;
+  const { clock, log, metrics } = deps;
   return async (event) => {
     for (const record of event.Records) {
       const decoded = decodeOutboxInsert(record);

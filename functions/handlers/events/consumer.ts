@@ -2,8 +2,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../../contract/events';
 import type { DeadLetterPort } from '../../domain/events/port';
 import type { EventService } from '../../domain/events/service';
-import { consoleLog, errorFields, type Log } from '../../domain/shared/log';
-import { METRICS, type MetricsPort, noMetrics } from '../../domain/shared/metrics';
+import { errorFields, type Log } from '../../domain/shared/log';
+import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import { withDeadline } from '../../domain/shared/retry';
 import { isStorageValidation } from '../../dynamodb/table/sdk-errors';
 import { parseLedgerEvent } from './parse';
@@ -12,9 +12,9 @@ import { POISON_REASONS } from './poison';
 export interface EventsConsumerDeps {
   readonly events: EventService;
   readonly deadLetters: DeadLetterPort;
-  readonly clock?: () => Date;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
+  readonly clock: () => Date;
+  readonly log: Log;
+  readonly metrics: MetricsPort;
   /** Epoch ms (the retries' clock). @default Date.now */
   readonly now?: () => number;
 }
@@ -47,9 +47,7 @@ type RecordResult = 'done' | 'retry';
  * two records of a batch contend for one account item, and nothing ever waits on two lanes.
  */
 export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
-  const clock = deps.clock ?? (() => new Date());
-  const log = deps.log ?? consoleLog;
-  const metrics = deps.metrics ?? noMetrics;
+  const { clock, log, metrics } = deps;
 
   async function deadLetter(record: SQSRecord, code: string, detail: string, fields: object) {
     await deps.deadLetters.send({

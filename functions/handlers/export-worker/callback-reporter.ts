@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { applicationOfCallbackPath } from '../../contract/names';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import { signCallback } from '../../domain/callbacks/signature';
 import type { ExecutionReporter, ExecutionUpdate } from '../../domain/exports/port';
+import { epochSeconds } from '../../domain/shared/time';
 
 /** `source` and `type` of the CloudEvents the export worker sends (docs/contract.md §7, §12). */
 export const WORKER_EVENT_SOURCE = 'urn:idempotent-ledger:export-worker';
@@ -56,8 +56,8 @@ export interface CallbackReporterOptions {
   /** Per request. @default 10 000 */
   readonly timeoutMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
-  readonly clock?: () => Date;
-  readonly newId?: () => string;
+  readonly clock: () => Date;
+  readonly newId: () => string;
 }
 
 /**
@@ -69,8 +69,7 @@ export function createCallbackReporter(options: CallbackReporterOptions): Execut
   const send = options.fetch ?? fetch;
   const attempts = options.attempts ?? 4;
   const pause = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  const clock = options.clock ?? (() => new Date());
-  const newId = options.newId ?? randomUUID;
+  const { clock, newId } = options;
 
   return {
     async report(update) {
@@ -80,7 +79,7 @@ export function createCallbackReporter(options: CallbackReporterOptions): Execut
       let last: unknown;
       for (let attempt = 1; attempt <= attempts; attempt++) {
         if (attempt > 1) await pause(250 * 2 ** (attempt - 2));
-        const t = Math.floor(clock().getTime() / 1000);
+        const t = epochSeconds(clock());
         try {
           const response = await send(`${options.apiUrl}${update.job.callbackPath}`, {
             method: 'POST',

@@ -3,7 +3,7 @@ import { createS3ObjectSink } from '../../aws/s3-object-sink';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import { ExportWorker } from '../../domain/exports/worker';
 import { createExportRunStore } from '../../dynamodb/exports/run-store';
-import { type TableComposition, tableOptions } from '../shared/composition';
+import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ExportWorkerConfig } from '../shared/config';
 import { createCallbackReporter } from './callback-reporter';
 import { createExportJobsConsumer, type ExportJobsHandler } from './consumer';
@@ -26,8 +26,9 @@ export interface ExportWorkerComposition extends TableComposition<ExportWorkerCo
  * endpoint at `config.apiUrl`. The Lambda handler, `npm start` and the tests all build it here.
  */
 export function composeExportWorker(options: ExportWorkerComposition): ExportJobsHandler {
-  const { config, clock, log } = options;
-  const table = tableOptions(options);
+  const { config } = options;
+  const { clock, log, metrics, newId } = resolveRuntime(options);
+  const table = tableOptions(options, metrics);
   const worker = new ExportWorker({
     runs: createExportRunStore({
       client: table.client,
@@ -40,6 +41,7 @@ export function composeExportWorker(options: ExportWorkerComposition): ExportJob
       secrets: options.secrets,
       fetch: options.fetch,
       clock,
+      newId,
     }),
     progressIntervalMs: options.progressIntervalMs,
     clock,
@@ -49,6 +51,6 @@ export function composeExportWorker(options: ExportWorkerComposition): ExportJob
     worker,
     leaseMs: options.leaseMs,
     log,
-    metrics: options.metrics,
+    metrics,
   });
 }

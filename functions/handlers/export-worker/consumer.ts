@@ -1,16 +1,16 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { MAX_RECEIVE_COUNT } from '../../contract/names';
 import type { ExportWorker } from '../../domain/exports/worker';
-import { consoleLog, errorFields, type Log } from '../../domain/shared/log';
-import { METRICS, type MetricsPort, noMetrics } from '../../domain/shared/metrics';
+import { errorFields, type Log } from '../../domain/shared/log';
+import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import { ExportJobSchema } from '../../schemas/exports';
 
 export interface ExportJobsConsumerDeps {
   readonly worker: ExportWorker;
   /** How long the run of the next record may hold its execution (Lambda: time left). */
   readonly leaseMs: () => number;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
+  readonly log: Log;
+  readonly metrics: MetricsPort;
 }
 
 export type ExportJobsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
@@ -23,8 +23,7 @@ export type ExportJobsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
  * once while the message goes to the DLQ for an operator.
  */
 export function createExportJobsConsumer(deps: ExportJobsConsumerDeps): ExportJobsHandler {
-  const log = deps.log ?? consoleLog;
-  const metrics = deps.metrics ?? noMetrics;
+  const { log, metrics } = deps;
 
   async function processRecord(record: SQSRecord): Promise<'done' | 'retry'> {
     const fields: Record<string, unknown> = { messageId: record.messageId };

@@ -8,12 +8,11 @@ import {
   SettledResponseCache,
   withSettledResponses,
 } from '../../domain/idempotency/settled-responses';
-import { noMetrics } from '../../domain/shared/metrics';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
-import { type TableComposition, tableOptions } from '../shared/composition';
+import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
 
 export interface HttpComposition extends TableComposition<ServiceConfig> {
@@ -23,12 +22,12 @@ export interface HttpComposition extends TableComposition<ServiceConfig> {
    * in `AWS_REGION`, with the function's credentials
    */
   readonly results?: ResultObjectPort;
-  readonly newId?: () => string;
 }
 
 /** The HTTP function (ledger, transfers, holds, tasks, results, callbacks) on DynamoDB and S3. */
 export function composeHttpHandler(options: HttpComposition): HttpHandler {
-  const table = tableOptions(options);
+  const runtime = resolveRuntime(options);
+  const table = tableOptions(options, runtime.metrics);
   const tasks = createTaskStore(table);
   const ledger = createLedgerStore(table);
   return createHttpApp({
@@ -51,9 +50,6 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     holds: createHoldStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
-    clock: options.clock,
-    newId: options.newId,
-    log: options.log,
-    metrics: options.metrics ?? noMetrics,
+    ...runtime,
   });
 }

@@ -1,22 +1,35 @@
+import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { secretsManagerCallbackSecrets } from '../../aws/secrets-manager';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
-import type { Log } from '../../domain/shared/log';
+import { consoleLog } from '../../domain/shared/log';
 import { countRetry, type MetricsPort, noMetrics } from '../../domain/shared/metrics';
+import type { Runtime } from '../../domain/shared/runtime';
 import type { RetryPolicy } from '../../dynamodb/table/transact';
 import { fixedCallbackSecrets } from '../../schemas/callbacks';
 import type { CallbackSecretsSource, ServiceConfig } from './config';
 
 /**
- * What every function's composition (`functions/<name>/compose.ts`) takes besides its clients:
- * its configuration, where logs and metrics go, and the clock. The Lambda handler, the local
- * stack and the tests all build a function through its composition, so they run the same wiring.
+ * What every function's composition (`functions/handlers/<name>/compose.ts`) takes besides its
+ * clients: its configuration and, optionally, the runtime (clock, log, metrics, ids). The Lambda
+ * handler, the local stack and the tests all build a function through its composition, so they
+ * run the same wiring.
  */
-export interface Composition<Config extends ServiceConfig> {
+export interface Composition<Config extends ServiceConfig> extends Partial<Runtime> {
   readonly config: Config;
-  readonly log?: Log;
-  readonly metrics?: MetricsPort;
-  readonly clock?: () => Date;
+}
+
+/**
+ * The runtime's defaults, resolved once per composition: the real clock, JSON lines on the
+ * console, no metrics, random UUIDs. Nothing the composition builds has defaults of its own.
+ */
+export function resolveRuntime(options: Partial<Runtime>): Runtime {
+  return {
+    clock: options.clock ?? (() => new Date()),
+    log: options.log ?? consoleLog,
+    metrics: options.metrics ?? noMetrics,
+    newId: options.newId ?? randomUUID,
+  };
 }
 
 /** A composition that writes the ledger table through the store. */
@@ -26,12 +39,12 @@ export interface TableComposition<Config extends ServiceConfig> extends Composit
   readonly retry?: Partial<RetryPolicy>;
 }
 
-/** The store options of a composition: every transaction retry is counted as a metric. */
-export function tableOptions(options: TableComposition<ServiceConfig>) {
+/** The store options of a composition: every transaction retry is counted in `metrics`. */
+export function tableOptions(options: TableComposition<ServiceConfig>, metrics: MetricsPort) {
   return {
     client: options.dynamo,
     tableName: options.config.tableName,
-    retry: { onRetry: countRetry(options.metrics ?? noMetrics), ...options.retry },
+    retry: { onRetry: countRetry(metrics), ...options.retry },
   };
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { HttpAppConfig } from '../../api/app';
 import {
   DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
   DEFAULT_EXPORT_RETENTION_DAYS,
@@ -14,24 +15,13 @@ import {
 } from '../../contract/retention';
 import { parseSecretMap, type SecretMap } from '../../schemas/callbacks';
 
-/** What every function reads; each function's own variables come on top (FunctionConfigs). */
-export interface ServiceConfig {
+/**
+ * What every function reads: the HTTP API's settings (`HttpAppConfig`, one definition of each)
+ * plus the table and bucket; each function's own variables come on top (FunctionConfigs).
+ */
+export interface ServiceConfig extends HttpAppConfig {
   /** DynamoDB table holding accounts, ledger entries and idempotency/inbox records. */
   readonly tableName: string;
-  /** How long a request idempotency record replays (contract §4). */
-  readonly idempotencyRetentionSeconds: number;
-  /** How long an event id is remembered by the inbox (contract §6). */
-  readonly inboxRetentionSeconds: number;
-  /** Fee debited per export task, in minor units (contract §5). */
-  readonly exportFee: number;
-  /** The application whose signed callbacks report on export executions (contract §7, §8). */
-  readonly callbackApplicationId: string;
-  /** An execution not terminal this long after its creation times out (contract §12). */
-  readonly exportExecutionTimeoutSeconds: number;
-  /** Reruns a task accepts (docs/contract.md §12). */
-  readonly maxRerunsPerTask: number;
-  /** Days an export object is kept; the result route answers 410 after them (contract §14). */
-  readonly exportRetentionDays: number;
   /** The bucket holding export objects (contract §12). */
   readonly exportBucket: string;
   /**

@@ -1,7 +1,7 @@
 import { executionDeadlineHandler } from '../../domain/exports/deadline';
 import { holdExpiryHandler } from '../../domain/holds/expiry';
-import { consoleLog, errorFields } from '../../domain/shared/log';
-import { METRICS, noMetrics } from '../../domain/shared/metrics';
+import { errorFields } from '../../domain/shared/log';
+import { METRICS } from '../../domain/shared/metrics';
 import type { SweepHandler } from '../../domain/sweeper/port';
 import { Sweeper, type SweepReport } from '../../domain/sweeper/service';
 import { createExecutionDeadlineStore } from '../../dynamodb/exports/deadline-store';
@@ -10,7 +10,7 @@ import { createHoldStore } from '../../dynamodb/holds/store';
 import { createDueStore } from '../../dynamodb/sweeper/store';
 import { DUE_SHARD_COUNT } from '../../dynamodb/table/due-index';
 import type { StoreOptions } from '../../dynamodb/table/transact';
-import { type TableComposition, tableOptions } from '../shared/composition';
+import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
 
 export interface SweeperComposition extends TableComposition<ServiceConfig> {
@@ -37,10 +37,8 @@ export type SweepRun = () => Promise<SweepReport>;
 
 /** The sweeper's one composition, used by the Lambda handler, the local stack and the tests. */
 export function composeSweeper(options: SweeperComposition): SweepRun {
-  const log = options.log ?? consoleLog;
-  const metrics = options.metrics ?? noMetrics;
-  const clock = options.clock ?? (() => new Date());
-  const table = tableOptions(options);
+  const { clock, log, metrics } = resolveRuntime(options);
+  const table = tableOptions(options, metrics);
   const sweeper = new Sweeper(createDueStore(table), sweepHandlers(table), {
     shardCount: DUE_SHARD_COUNT,
     ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),

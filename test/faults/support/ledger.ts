@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { HttpHandler, HttpResult } from '../../../functions/api/types';
-import type { Log, LogFields } from '../../../functions/domain/shared/log';
 import { DYNAMODB_TIMEOUTS } from '../../../functions/dynamodb/table/client';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
@@ -9,6 +8,7 @@ import { httpEvent } from '../../../kit/http-event';
 import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
 import { testConfig } from '../../support/config';
+import { recordingLog } from '../../support/fakes/log';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 
 /**
@@ -22,7 +22,7 @@ export interface LedgerUnderFaults {
   /** Direct to DynamoDB Local, bypassing the proxy: for checks only. */
   readonly verify: Verify;
   /** What the app logged (the suite keeps the console quiet). */
-  readonly logs: CapturedLog;
+  readonly logs: ReturnType<typeof recordingLog>;
   close(): Promise<void>;
 }
 
@@ -45,7 +45,7 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
   // The Lambdas' own timeouts: what a stalled DynamoDB does to a request is part of the test.
   const client = localDynamoClient(proxy.endpoint, DYNAMODB_TIMEOUTS);
   const config = testConfig({ tableName });
-  const logs = capturedLog();
+  const logs = recordingLog();
   const callbackSecrets = staticCallbackSecrets('{}');
   const app = composeHttpHandler({ dynamo: client, config, callbackSecrets, log: logs });
   const verifyApp = composeHttpHandler({ dynamo: direct, config, callbackSecrets, log: logs });
@@ -147,18 +147,4 @@ export async function createAccount(app: HttpHandler, currency = 'EUR'): Promise
   });
   if (result.statusCode !== 201) throw new Error(`create account: ${result.statusCode}`);
   return (JSON.parse(result.body) as { id: string }).id;
-}
-
-export interface CapturedLog extends Log {
-  readonly lines: { level: string; message: string; fields: LogFields }[];
-}
-
-export function capturedLog(): CapturedLog {
-  const lines: CapturedLog['lines'] = [];
-  const at =
-    (level: string) =>
-    (message: string, fields: LogFields = {}) => {
-      lines.push({ level, message, fields });
-    };
-  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }

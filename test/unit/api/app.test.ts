@@ -7,15 +7,16 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../functions/api/request';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
+import { recordingLog } from '../../support/fakes/log';
 
 const ddb = mockClient(DynamoDBClient);
-const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+const log = recordingLog();
 const app = composeHttpHandler({
   dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
   retry: { sleep: async () => {}, maxAttempts: 2 },

@@ -15,6 +15,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { GATEWAY_ANSWERS_NOTE } from '../../../functions/api/openapi';
 import { secretsManagerCallbackSecrets } from '../../../functions/aws/secrets-manager';
 import type { CallbackSecrets } from '../../../functions/domain/callbacks/port';
+import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { httpEvent } from '../../../kit/http-event';
@@ -23,14 +24,13 @@ import { testConfig } from '../../support/config';
 
 /** The HTTP edge hardening of docs/contract.md §2–§7: Unicode, UUID case, consistent reads, identity, secrets. */
 const ddb = mockClient(DynamoDBClient);
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const appWith = (callbackSecrets: CallbackSecrets) =>
   composeHttpHandler({
     dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
     retry: { sleep: async () => {}, maxAttempts: 2 },
     config: testConfig(),
     callbackSecrets,
-    log: silent,
+    log: silentLog,
   });
 const app = appWith(staticCallbackSecrets('{}'));
 

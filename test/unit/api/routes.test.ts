@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../functions/api/openapi';
+import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { httpEvent } from '../../../kit/http-event';
@@ -12,7 +13,7 @@ const app = composeHttpHandler({
   dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
   config: testConfig(),
   callbackSecrets: staticCallbackSecrets('{}'),
-  log: { info: () => {}, warn: () => {}, error: () => {} },
+  log: silentLog,
 });
 const ID = '66666666-6666-4666-8666-666666666666';
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   DynamoDBClient,
   TransactionCanceledException,
@@ -8,12 +9,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpApp } from '../../../functions/api/app';
 import { lambdaTelemetry } from '../../../functions/aws/powertools';
-import type { CallbackPort, CallbackWriteResult } from '../../../functions/domain/callbacks/port';
+import type { CallbackWriteResult } from '../../../functions/domain/callbacks/port';
 import { EventService } from '../../../functions/domain/events/service';
 import type { ExecutionRecord, TaskRecord } from '../../../functions/domain/exports/model';
 import { requestFingerprint } from '../../../functions/domain/idempotency/fingerprint';
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
-import type { Log } from '../../../functions/domain/shared/log';
 import { createEventsConsumer } from '../../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
@@ -21,17 +21,24 @@ import { httpEvent } from '../../../kit/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
-import { recordingMetrics } from '../../support/metrics';
+import { fakeLedgerPort } from '../../support/fakes/accounts';
+import { fakeCallbackPort } from '../../support/fakes/callbacks';
+import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events';
+import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
+import { fakeHoldPort } from '../../support/fakes/holds';
+import { recordingLog } from '../../support/fakes/log';
+import { recordingMetrics } from '../../support/fakes/metrics';
+import { fakeTransferPort } from '../../support/fakes/transfers';
+import { quietRuntime } from '../../support/runtime';
 
-function recordingLog() {
-  const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
-  const at =
-    (level: string) =>
-    (message: string, fields: Record<string, unknown> = {}) =>
-      void lines.push({ level, message, fields });
-  const log: Log = { info: at('info'), warn: at('warn'), error: at('error') };
-  return { log, lines };
-}
+/** The ports an HTTP test of callbacks never reaches. */
+const otherPorts = () => ({
+  ledger: fakeLedgerPort(),
+  tasks: fakeTaskPort(),
+  results: fakeResultObjects(),
+  transfers: fakeTransferPort(),
+  holds: fakeHoldPort(),
+});
 
 const ddb = mockClient(DynamoDBClient);
 beforeEach(() => ddb.reset());
@@ -41,7 +48,8 @@ describe('HTTP telemetry', () => {
   const body = { currency: 'EUR' };
   const setup = () => {
     const metrics = recordingMetrics();
-    const { log, lines } = recordingLog();
+    const log = recordingLog();
+    const { lines } = log;
     const app = composeHttpHandler({
       dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
       config: testConfig(),
@@ -164,22 +172,18 @@ describe('callback outcome telemetry', () => {
     ['duplicate', 6, executionId, 'duplicate', 'CallbackDuplicate'],
   ])('counts %s', async (outcome, sequence, current, write, metric) => {
     const metrics = recordingMetrics();
-    const callbacks: CallbackPort = {
+    const callbacks = fakeCallbackPort({
       findExecution: async () => ({ execution, task: task(current) }),
       applyCallback: async () => write,
-    };
-    const unused = {} as never;
+    });
     const app = createHttpApp({
-      ledger: unused,
-      tasks: unused,
-      results: unused,
-      transfers: unused,
-      holds: unused,
+      ...quietRuntime(),
+      ...otherPorts(),
       callbacks,
       callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
       config: testConfig(),
       metrics,
-      log: recordingLog().log,
+      log: recordingLog(),
     });
     const res = await app(signedCallback(callbackBody({ executionId, sequence })));
     expect(JSON.parse(res.body)).toEqual({ outcome });
@@ -188,17 +192,14 @@ describe('callback outcome telemetry', () => {
 
   it('counts and logs a gap with the execution and the missing numbers', async () => {
     const metrics = recordingMetrics();
-    const { log, lines } = recordingLog();
+    const log = recordingLog();
+    const { lines } = log;
     const app = createHttpApp({
-      ledger: {} as never,
-      tasks: {} as never,
-      results: {} as never,
-      transfers: {} as never,
-      holds: {} as never,
-      callbacks: {
+      ...quietRuntime(),
+      ...otherPorts(),
+      callbacks: fakeCallbackPort({
         findExecution: async () => ({ execution, task: task(executionId) }),
-        applyCallback: async () => 'committed',
-      },
+      }),
       callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
       config: testConfig(),
       metrics,
@@ -219,21 +220,20 @@ describe('ledger event telemetry', () => {
   const A = '99999999-9999-4999-8999-999999999999';
   const consumer = (write: 'committed' | 'duplicate' | 'unknown') => {
     const metrics = recordingMetrics();
-    const { log, lines } = recordingLog();
+    const log = recordingLog();
+    const { lines } = log;
     const handle = createEventsConsumer({
+      ...quietRuntime(),
       events: new EventService(
-        {
-          getSequence: async () => undefined,
+        fakeEventLedgerPort({
           applyEvent: async () =>
             write === 'unknown'
               ? { kind: 'account_rejected', account: undefined }
               : { kind: write },
-          getAccount: async () => undefined,
-          applyTransfer: async () => ({ kind: 'committed' }),
-        },
-        { inboxRetentionSeconds: 60 },
+        }),
+        { newId: randomUUID, inboxRetentionSeconds: 60 },
       ),
-      deadLetters: { send: async () => {} },
+      deadLetters: fakeDeadLetters(),
       metrics,
       log,
     });

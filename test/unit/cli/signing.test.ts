@@ -9,6 +9,7 @@ import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 import { parsePublicKey } from '../../../functions/domain/callbacks/keys';
 import { verifyCallbackSignature } from '../../../functions/domain/callbacks/signature';
 import { verifyStandardWebhook } from '../../../functions/domain/callbacks/standard-webhooks';
+import { epochSeconds } from '../../../functions/domain/shared/time';
 
 /**
  * The CLI signs callbacks either way (docs/contract.md §7). Interoperability the other way round
@@ -109,7 +110,7 @@ describe('the CLI signer, verified by the standardwebhooks package', () => {
         rawBody: Buffer.from(request.body),
         secrets: [],
         publicKeys: [keys.publicKey],
-        nowSeconds: Math.floor(Date.now() / 1000),
+        nowSeconds: epochSeconds(),
       }),
     ).toBe(eventId(request.body));
   });
@@ -138,7 +139,7 @@ describe('the CLI signer, verified by the standardwebhooks package', () => {
         header: request.headers['callback-signature'],
         rawBody: Buffer.from(request.body),
         secrets: [DEMO_CALLBACK_SECRET],
-        nowSeconds: Math.floor(Date.now() / 1000),
+        nowSeconds: epochSeconds(),
       }),
     ).not.toThrow();
   });

@@ -4,6 +4,7 @@ import type { AccountRecord } from '../../../../functions/domain/accounts/model'
 import type { LedgerPort, WriteResult } from '../../../../functions/domain/accounts/port';
 import { LedgerService } from '../../../../functions/domain/accounts/service';
 import type { RecordResult } from '../../../../functions/domain/idempotency/port';
+import { fakeLedgerPort } from '../../../support/fakes/accounts';
 
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: new Date('2026-11-29T10:00:00Z') };
 const debit = { type: 'debit' as const, amount: 50, currency: 'EUR' };
@@ -17,17 +18,13 @@ const account: AccountRecord = {
   updatedAt: 'x',
 };
 
-function fakePort(write: WriteResult, record: RecordResult = { kind: 'recorded' }) {
-  const port: LedgerPort = {
-    createAccount: vi.fn(async () => write),
-    postEntry: vi.fn(async () => write),
-    recordResponse: vi.fn(async () => record),
-    getAccount: vi.fn(async () => account),
-    listEntries: vi.fn(async () => ({ items: [], nextCursor: null })),
-    listEventSources: vi.fn(async () => []),
-  };
-  return port;
-}
+const fakePort = (write: WriteResult, record: RecordResult = { kind: 'recorded' }) =>
+  fakeLedgerPort({
+    createAccount: async () => write,
+    postEntry: async () => write,
+    recordResponse: async () => record,
+    getAccount: async () => account,
+  });
 
 const service = (port: LedgerPort) =>
   new LedgerService(port, {

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportObjectKey } from '../../../../functions/contract/exports';
-import type { CallbackPort, CallbackWrite } from '../../../../functions/domain/callbacks/port';
+import type { CallbackWrite } from '../../../../functions/domain/callbacks/port';
 import {
   type CallbackInput,
   CallbackService,
@@ -10,6 +10,7 @@ import {
   newExecution,
   type TaskRecord,
 } from '../../../../functions/domain/exports/model';
+import { fakeCallbackPort } from '../../../support/fakes/callbacks';
 
 const at = '2026-11-29T10:00:00.000Z';
 const TASK = '0b7e8a5e-0000-4000-8000-000000000001';
@@ -39,13 +40,13 @@ const result = {
 
 function setup(execution: ExecutionRecord, answer: 'committed' | 'duplicate' = 'committed') {
   const writes: CallbackWrite[] = [];
-  const port: CallbackPort = {
+  const port = fakeCallbackPort({
     findExecution: async () => ({ execution, task }),
-    applyCallback: vi.fn(async (write: CallbackWrite) => {
+    applyCallback: async (write) => {
       writes.push(write);
       return answer;
-    }),
-  };
+    },
+  });
   const service = new CallbackService(port, { inboxRetentionSeconds: 60, sleep: async () => {} });
   const apply = (input: Partial<CallbackInput>) =>
     service.apply(

@@ -10,6 +10,7 @@ import {
   signStandardWebhook,
   verifyStandardWebhook,
 } from '../../../../functions/domain/callbacks/standard-webhooks';
+import { epochSeconds } from '../../../../functions/domain/shared/time';
 
 /**
  * Standard Webhooks (docs/contract.md §7). Interoperability is proven against the
@@ -45,7 +46,7 @@ describe('Standard Webhooks interoperability with the standardwebhooks package',
   });
 
   it('makes signatures the reference implementation verifies (whsec_ secret: decoded bytes)', () => {
-    const now = Math.floor(Date.now() / 1000);
+    const now = epochSeconds();
     const headers = {
       'webhook-id': id,
       'webhook-timestamp': String(now),

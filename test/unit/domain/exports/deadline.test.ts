@@ -5,10 +5,7 @@ import {
   type ExecutionStatus,
   newExecution,
 } from '../../../../functions/domain/exports/model';
-import type {
-  ExecutionDeadlinePort,
-  ExecutionTimeout,
-} from '../../../../functions/domain/exports/port';
+import { fakeDeadlinePort } from '../../../support/fakes/exports';
 
 const NOW = new Date('2026-03-01T10:15:00.000Z');
 const TASK = 'task-1';
@@ -27,30 +24,14 @@ function execution(status: ExecutionStatus, version: number): ExecutionRecord {
   };
 }
 
-/** Reads return the given states in turn; writes answer in turn and are recorded. */
-function fakePort(
-  reads: Array<{ execution: ExecutionRecord; currentExecutionId: string } | undefined>,
-  writes: Array<'committed' | 'moved'>,
-) {
-  const written: ExecutionTimeout[] = [];
-  const port: ExecutionDeadlinePort = {
-    readExecution: async () => reads.shift(),
-    timeOutExecution: async (timeout) => {
-      written.push(timeout);
-      return writes.shift() ?? 'moved';
-    },
-  };
-  return { port, written };
-}
-
 describe('execution deadline sweep handler (docs/contract.md §12)', () => {
   it('times out a running current execution from the version it read, task included', async () => {
-    const { port, written } = fakePort(
+    const port = fakeDeadlinePort(
       [{ execution: execution('RUNNING', 4), currentExecutionId: EXEC }],
       ['committed'],
     );
     await expect(executionDeadlineHandler(port, decode).settle(item, NOW)).resolves.toBe('settled');
-    expect(written).toEqual([
+    expect(port.written).toEqual([
       {
         taskId: TASK,
         executionId: EXEC,
@@ -63,30 +44,30 @@ describe('execution deadline sweep handler (docs/contract.md §12)', () => {
   });
 
   it('leaves the task alone when the execution is no longer its current one', async () => {
-    const { port, written } = fakePort(
+    const port = fakeDeadlinePort(
       [{ execution: execution('QUEUED', 2), currentExecutionId: 'exec-2' }],
       ['committed'],
     );
     await executionDeadlineHandler(port, decode).settle(item, NOW);
-    expect(written[0]?.current).toBe(false);
+    expect(port.written[0]?.current).toBe(false);
   });
 
   it.each(['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'CANCELED'] as const)(
     'is already done for a %s execution and writes nothing',
     async (status) => {
-      const { port, written } = fakePort(
+      const port = fakeDeadlinePort(
         [{ execution: execution(status, 3), currentExecutionId: EXEC }],
         [],
       );
       await expect(executionDeadlineHandler(port, decode).settle(item, NOW)).resolves.toBe(
         'already_done',
       );
-      expect(written).toEqual([]);
+      expect(port.written).toEqual([]);
     },
   );
 
   it('re-reads after a callback moved the version, then times out from the new one', async () => {
-    const { port, written } = fakePort(
+    const port = fakeDeadlinePort(
       [
         { execution: execution('RUNNING', 4), currentExecutionId: EXEC },
         { execution: execution('RUNNING', 5), currentExecutionId: EXEC },
@@ -94,11 +75,11 @@ describe('execution deadline sweep handler (docs/contract.md §12)', () => {
       ['moved', 'committed'],
     );
     await expect(executionDeadlineHandler(port, decode).settle(item, NOW)).resolves.toBe('settled');
-    expect(written.map((w) => w.expectedVersion)).toEqual([4, 5]);
+    expect(port.written.map((w) => w.expectedVersion)).toEqual([4, 5]);
   });
 
   it('is already done when the callback that moved it made it terminal', async () => {
-    const { port } = fakePort(
+    const port = fakeDeadlinePort(
       [
         { execution: execution('RUNNING', 4), currentExecutionId: EXEC },
         { execution: execution('SUCCEEDED', 5), currentExecutionId: EXEC },
@@ -112,14 +93,14 @@ describe('execution deadline sweep handler (docs/contract.md §12)', () => {
 
   it('throws (the item stays due) when the execution keeps moving', async () => {
     const running = { execution: execution('RUNNING', 1), currentExecutionId: EXEC };
-    const { port } = fakePort([running, running, running], ['moved', 'moved', 'moved']);
+    const port = fakeDeadlinePort([running, running, running], ['moved', 'moved', 'moved']);
     await expect(executionDeadlineHandler(port, decode).settle(item, NOW)).rejects.toThrow(
       /kept moving/,
     );
   });
 
   it('is already done for an execution that no longer exists', async () => {
-    const { port } = fakePort([undefined], []);
+    const port = fakeDeadlinePort([undefined], []);
     await expect(executionDeadlineHandler(port, decode).settle(item, NOW)).resolves.toBe(
       'already_done',
     );

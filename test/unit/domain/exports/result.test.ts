@@ -1,11 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ExecutionRecord,
   newExecution,
   type TaskRecord,
 } from '../../../../functions/domain/exports/model';
-import type { ResultObjectPort } from '../../../../functions/domain/exports/port';
 import { ExportResultService } from '../../../../functions/domain/exports/result';
+import { fakeResultObjects } from '../../../support/fakes/exports';
 
 const at = '2026-11-29T10:00:00.000Z';
 const task: TaskRecord = {
@@ -32,10 +32,7 @@ const earlier: ExecutionRecord = {
 };
 
 function service(executions: ExecutionRecord[], exists = true, t: Partial<TaskRecord> = {}) {
-  const objects: ResultObjectPort = {
-    exists: vi.fn(async () => exists),
-    presignGet: vi.fn(async (key: string, ttl: number) => `https://s3.example/${key}?ttl=${ttl}`),
-  };
+  const objects = fakeResultObjects({ exists: async () => exists });
   const tasks = { getTask: async () => ({ task: { ...task, ...t }, executions }) };
   return { objects, svc: new ExportResultService(tasks, objects, { retentionDays: 7 }) };
 }

@@ -1,10 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
-import type { CallbackPort } from '../../../../functions/domain/callbacks/port';
 import { CallbackService } from '../../../../functions/domain/callbacks/service';
 import { newExecution, type TaskRecord } from '../../../../functions/domain/exports/model';
 import type { TaskPort } from '../../../../functions/domain/exports/port';
 import { TaskService } from '../../../../functions/domain/exports/service';
+import { fakeCallbackPort } from '../../../support/fakes/callbacks';
+import { fakeTaskPort } from '../../../support/fakes/exports';
 
 const at = '2026-11-29T10:00:00.000Z';
 const ctx = { principal: 'alice', idempotencyKey: 'k', now: new Date(at) };
@@ -24,16 +26,8 @@ const execution = {
   status: 'FAILED' as const,
 };
 
-function port(overrides: Partial<TaskPort>): TaskPort {
-  return {
-    getAccount: vi.fn(),
-    getTask: vi.fn(async () => ({ task, executions: [execution] })),
-    createExport: vi.fn(),
-    rerun: vi.fn(),
-    recordResponse: vi.fn(async () => ({ kind: 'recorded' as const })),
-    ...overrides,
-  };
-}
+const port = (overrides: Partial<TaskPort>) =>
+  fakeTaskPort({ getTask: async () => ({ task, executions: [execution] }), ...overrides });
 
 const service = (p: TaskPort) =>
   new TaskService(p, {
@@ -44,15 +38,16 @@ const service = (p: TaskPort) =>
     responses: httpResponses,
     executionTimeoutSeconds: 900,
     maxReruns: 3,
+    newId: randomUUID,
   });
 
 describe('reruns', () => {
   it('records task_not_terminal when another rerun moved the task between read and write', async () => {
     const p = port({
-      rerun: vi.fn(async () => ({
+      rerun: async () => ({
         kind: 'task_rejected' as const,
         task: { ...task, status: 'CREATED' as const },
-      })),
+      }),
     });
     const res = await service(p).rerun(ctx, 't1', {});
     expect(res.statusCode).toBe(409);
@@ -62,7 +57,7 @@ describe('reruns', () => {
 
   it('answers 404 when the task vanished or changed owner meanwhile', async () => {
     const p = port({
-      rerun: vi.fn(async () => ({ kind: 'task_rejected' as const, task: undefined })),
+      rerun: async () => ({ kind: 'task_rejected' as const, task: undefined }),
     });
     await expect(service(p).rerun(ctx, 't1', {})).rejects.toMatchObject({ code: 'not_found' });
     expect(p.recordResponse).not.toHaveBeenCalled();
@@ -70,10 +65,10 @@ describe('reruns', () => {
 
   it('refuses with one conditional put while the current execution runs', async () => {
     const p = port({
-      getTask: vi.fn(async () => ({
+      getTask: async () => ({
         task: { ...task, status: 'RUNNING' as const },
         executions: [execution],
-      })),
+      }),
     });
     const res = await service(p).rerun(ctx, 't1', {});
     expect(res.statusCode).toBe(409);
@@ -84,7 +79,7 @@ describe('reruns', () => {
 describe('rerun limit (MAX_RERUNS_PER_TASK)', () => {
   it('records 409 rerun_limit_reached once the task was rerun the maximum times', async () => {
     const p = port({
-      getTask: vi.fn(async () => ({ task: { ...task, rerunCount: 3 }, executions: [execution] })),
+      getTask: async () => ({ task: { ...task, rerunCount: 3 }, executions: [execution] }),
     });
     const res = await service(p).rerun(ctx, 't1', {});
     expect(res.statusCode).toBe(409);
@@ -94,14 +89,12 @@ describe('rerun limit (MAX_RERUNS_PER_TASK)', () => {
   });
 
   it('allows the last rerun below the limit and counts it from the count read', async () => {
-    const rerun = vi.fn(async () => ({ kind: 'committed' as const }));
     const p = port({
-      getTask: vi.fn(async () => ({ task: { ...task, rerunCount: 2 }, executions: [execution] })),
-      rerun,
+      getTask: async () => ({ task: { ...task, rerunCount: 2 }, executions: [execution] }),
     });
     const res = await service(p).rerun(ctx, 't1', {});
     expect(res.statusCode).toBe(202);
-    expect(rerun).toHaveBeenCalledWith(
+    expect(p.rerun).toHaveBeenCalledWith(
       expect.anything(),
       expect.objectContaining({
         expectedRerunCount: 2,
@@ -112,10 +105,10 @@ describe('rerun limit (MAX_RERUNS_PER_TASK)', () => {
 
   it('names the limit when a concurrent rerun reached it between read and write', async () => {
     const p = port({
-      rerun: vi.fn(async () => ({
+      rerun: async () => ({
         kind: 'task_rejected' as const,
         task: { ...task, rerunCount: 3, status: 'CREATED' as const },
-      })),
+      }),
     });
     const res = await service(p).rerun(ctx, 't1', {});
     expect(JSON.parse(res.body).code).toBe('rerun_limit_reached');
@@ -124,8 +117,7 @@ describe('rerun limit (MAX_RERUNS_PER_TASK)', () => {
 
 describe('executions: deadline and bounded bodies', () => {
   it('gives a new execution deadline = creation + EXPORT_EXECUTION_TIMEOUT_SECONDS', async () => {
-    const rerun = vi.fn(async () => ({ kind: 'committed' as const }));
-    const res = await service(port({ rerun })).rerun(ctx, 't1', {});
+    const res = await service(port({})).rerun(ctx, 't1', {});
     const body = JSON.parse(res.body);
     const created = body.executions.at(-1);
     expect(created.deadline).toBe('2026-11-29T10:15:00.000Z');
@@ -143,13 +135,11 @@ describe('executions: deadline and bounded bodies', () => {
       ),
       status: 'FAILED' as const,
     }));
-    const rerun = vi.fn(async () => ({ kind: 'committed' as const }));
     const p = port({
-      getTask: vi.fn(async () => ({
+      getTask: async () => ({
         task: { ...task, currentExecutionId: 'e24' },
         executions: many,
-      })),
-      rerun,
+      }),
     });
     const res = await service(p).rerun(
       { ...ctx, now: new Date(Date.parse(at) + 60_000) },
@@ -173,10 +163,10 @@ describe('executions: deadline and bounded bodies', () => {
 describe('callbacks under contention', () => {
   it('answers 503 unavailable (retry later) when the execution keeps moving', async () => {
     const callbacks = new CallbackService(
-      {
+      fakeCallbackPort({
         findExecution: async () => ({ execution: { ...execution, applicationId: 'app' }, task }),
         applyCallback: async () => 'moved',
-      },
+      }),
       { inboxRetentionSeconds: 60, maxAttempts: 3, sleep: async () => {} },
     );
     await expect(
@@ -188,28 +178,24 @@ describe('callbacks under contention', () => {
   });
 
   it('writes only the inbox record for a stale number that fills no gap', async () => {
-    const applyCallback = vi.fn<CallbackPort['applyCallback']>(async () => 'committed');
-    const callbacks = new CallbackService(
-      {
-        findExecution: async () => ({
-          execution: { ...execution, applicationId: 'app', lastSequence: 5, gaps: [3] },
-          task,
-        }),
-        applyCallback,
-      },
-      { inboxRetentionSeconds: 60 },
-    );
+    const port = fakeCallbackPort({
+      findExecution: async () => ({
+        execution: { ...execution, applicationId: 'app', lastSequence: 5, gaps: [3] },
+        task,
+      }),
+    });
+    const callbacks = new CallbackService(port, { inboxRetentionSeconds: 60 });
     const stale = await callbacks.apply(
       { applicationId: 'app', id: 'c1', executionId: 'e1', sequence: 4 },
       new Date(),
     );
     expect(stale.outcome).toBe('stale');
-    expect(applyCallback.mock.calls[0]?.[0].execution).toBeUndefined();
+    expect(port.applyCallback.mock.calls[0]?.[0].execution).toBeUndefined();
     await callbacks.apply(
       { applicationId: 'app', id: 'c2', executionId: 'e1', sequence: 3, status: 'RUNNING' },
       new Date(),
     );
-    const gapFill = applyCallback.mock.calls[1]?.[0];
+    const gapFill = port.applyCallback.mock.calls[1]?.[0];
     expect(gapFill?.execution).toMatchObject({ at, status: 'FAILED', sequence: { gaps: [] } });
   });
 });

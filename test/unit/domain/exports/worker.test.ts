@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   AbortMultipartUploadCommand,
   PutObjectCommand,
@@ -9,14 +9,15 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createS3ObjectSink } from '../../../../functions/aws/s3-object-sink';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
-import type { ExportRunPort, RunClaim } from '../../../../functions/domain/exports/port';
+import type { ExportRunPort } from '../../../../functions/domain/exports/port';
 import { ExportWorker } from '../../../../functions/domain/exports/worker';
 import { createCallbackReporter } from '../../../../functions/handlers/export-worker/callback-reporter';
 import { EXPORT_JOB, exportAppSecrets } from '../../../support/export-job';
+import { fakeExportRunPort } from '../../../support/fakes/exports';
+import { quietRuntime } from '../../../support/runtime';
 
 const START = new Date('2026-03-01T10:00:00.000Z');
 const job = EXPORT_JOB;
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const s3 = mockClient(S3Client);
 
 const entry = (i: number): LedgerEntry => ({
@@ -28,24 +29,6 @@ const entry = (i: number): LedgerEntry => ({
   origin: 'http',
   createdAt: new Date(START.getTime() - (10 - i) * 60_000).toISOString(),
 });
-
-function fakeRuns(claim: RunClaim, pages: LedgerEntry[][]) {
-  const calls: { claims: Array<{ now: Date; until: Date }>; upTo: string[] } = {
-    claims: [],
-    upTo: [],
-  };
-  const port: ExportRunPort = {
-    async claimRun(_job, now, until) {
-      calls.claims.push({ now, until });
-      return claim;
-    },
-    async *entryPages(_accountId, upTo) {
-      calls.upTo.push(upTo);
-      for (const page of pages) yield page;
-    },
-  };
-  return { port, calls };
-}
 
 /** The callback API: records each verified body and answers with the given outcomes. */
 function fakeCallbacks(outcomes: Record<string, string> = {}) {
@@ -62,6 +45,7 @@ function fakeCallbacks(outcomes: Record<string, string> = {}) {
 function workerWith(runs: ExportRunPort, api: ReturnType<typeof fakeCallbacks>) {
   let tick = 0;
   return new ExportWorker({
+    ...quietRuntime(),
     runs,
     objects: createS3ObjectSink({ client: new S3Client({ region: 'eu-west-1' }), bucket: 'b' }),
     reporter: createCallbackReporter({
@@ -69,11 +53,12 @@ function workerWith(runs: ExportRunPort, api: ReturnType<typeof fakeCallbacks>) 
       secrets: exportAppSecrets(),
       fetch: api.fetch,
       sleep: async () => {},
+      clock: () => new Date(),
+      newId: randomUUID,
     }),
     // Each reading of the clock is 5 s later: every page is due a progress report.
     clock: () => new Date(START.getTime() + 5_000 * tick++),
     progressIntervalMs: 1_000,
-    log: silent,
   });
 }
 
@@ -89,9 +74,12 @@ beforeEach(() => {
 
 describe('export worker', () => {
   it('writes the snapshot to its key and reports SUCCEEDED with rows, bytes and sha256 of the object', async () => {
-    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1), entry(2)], [entry(3)]]);
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, [
+      [entry(1), entry(2)],
+      [entry(3)],
+    ]);
     const api = fakeCallbacks();
-    const outcome = await workerWith(runs.port, api).run(job, {
+    const outcome = await workerWith(runs, api).run(job, {
       leaseMs: 60_000,
       finalAttempt: false,
     });
@@ -113,17 +101,17 @@ describe('export worker', () => {
     expect(outcome).toEqual({ kind: 'succeeded', result, outcome: 'applied' });
     const last = api.bodies.at(-1);
     expect(last?.data).toEqual({ status: 'SUCCEEDED', progress: 100, result });
-    expect(runs.calls.upTo).toEqual([START.toISOString()]);
+    expect(runs.entryPages).toHaveBeenCalledExactlyOnceWith(job.accountId, START.toISOString());
   });
 
   it('reports RUNNING with rising progress below 100 in sequence, continuing the execution', async () => {
-    const runs = fakeRuns({ kind: 'claimed', lastSequence: 4 }, [
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 4 }, [
       [entry(1)],
       [entry(5)],
       [entry(9)],
     ]);
     const api = fakeCallbacks();
-    await workerWith(runs.port, api).run(job, { leaseMs: 60_000, finalAttempt: false });
+    await workerWith(runs, api).run(job, { leaseMs: 60_000, finalAttempt: false });
 
     expect(api.bodies.map((b) => b.sequence)).toEqual(api.bodies.map((_, i) => 5 + i));
     const running = api.bodies.filter((b) => b.data.status === 'RUNNING');
@@ -136,9 +124,13 @@ describe('export worker', () => {
   });
 
   it('leases the execution for the given time from its start', async () => {
-    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, []);
-    await workerWith(runs.port, fakeCallbacks()).run(job, { leaseMs: 30_000, finalAttempt: false });
-    expect(runs.calls.claims).toEqual([{ now: START, until: new Date(START.getTime() + 30_000) }]);
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, []);
+    await workerWith(runs, fakeCallbacks()).run(job, { leaseMs: 30_000, finalAttempt: false });
+    expect(runs.claimRun).toHaveBeenCalledExactlyOnceWith(
+      job,
+      START,
+      new Date(START.getTime() + 30_000),
+    );
   });
 
   it.each([
@@ -148,7 +140,7 @@ describe('export worker', () => {
     { kind: 'unknown_execution' },
   ] as const)('does nothing for a refused claim ($kind): no object, no callback', async (claim) => {
     const api = fakeCallbacks();
-    const outcome = await workerWith(fakeRuns(claim, [[entry(1)]]).port, api).run(job, {
+    const outcome = await workerWith(fakeExportRunPort(claim, [[entry(1)]]), api).run(job, {
       leaseMs: 60_000,
       finalAttempt: true,
     });
@@ -159,8 +151,8 @@ describe('export worker', () => {
 
   it('stops and leaves no object when the API answers stale (the execution timed out)', async () => {
     const api = fakeCallbacks({ RUNNING: 'stale' });
-    const runs = fakeRuns({ kind: 'claimed', lastSequence: 1 }, [[entry(1)]]);
-    const outcome = await workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: false });
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 1 }, [[entry(1)]]);
+    const outcome = await workerWith(runs, api).run(job, { leaseMs: 1, finalAttempt: false });
     expect(outcome).toEqual({ kind: 'abandoned' });
     expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
     expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
@@ -177,9 +169,9 @@ describe('export worker', () => {
     s3.on(PutObjectCommand).rejects(s3Down);
     s3.on(AbortMultipartUploadCommand).resolves({});
     const api = fakeCallbacks();
-    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
     await expect(
-      workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: false }),
+      workerWith(runs, api).run(job, { leaseMs: 1, finalAttempt: false }),
     ).rejects.toThrow(/reduce your request rate/);
     expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
   });
@@ -187,9 +179,9 @@ describe('export worker', () => {
   it('reports FAILED on the final attempt before giving up', async () => {
     s3.on(PutObjectCommand).rejects(s3Down);
     const api = fakeCallbacks();
-    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
     await expect(
-      workerWith(runs.port, api).run(job, { leaseMs: 1, finalAttempt: true }),
+      workerWith(runs, api).run(job, { leaseMs: 1, finalAttempt: true }),
     ).rejects.toThrow();
     expect(api.bodies.map((b) => [b.sequence, b.data.status])).toEqual([
       [1, 'RUNNING'],
@@ -198,9 +190,9 @@ describe('export worker', () => {
   });
 
   it('writes JSON Lines of the listing items for the json format', async () => {
-    const runs = fakeRuns({ kind: 'claimed', lastSequence: 0 }, [[entry(1), entry(2)]]);
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, [[entry(1), entry(2)]]);
     const api = fakeCallbacks();
-    const outcome = await workerWith(runs.port, api).run(
+    const outcome = await workerWith(runs, api).run(
       { ...job, format: 'json' },
       { leaseMs: 1, finalAttempt: false },
     );

@@ -3,6 +3,7 @@ import { httpResponses } from '../../../../functions/api/problems';
 import { type HoldRecord, holdStatusAt, holdView } from '../../../../functions/domain/holds/model';
 import type { HoldPort, SettleHoldResult } from '../../../../functions/domain/holds/port';
 import { HoldService, holdRefusal } from '../../../../functions/domain/holds/service';
+import { fakeHoldPort } from '../../../support/fakes/holds';
 
 const NOW = new Date('2026-12-01T10:00:00.000Z');
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: NOW };
@@ -19,20 +20,10 @@ const hold: HoldRecord = {
   updatedAt: '2026-12-01T09:55:00.000Z',
 };
 
-function fakePort(
+const fakePort = (
   stored: HoldRecord | undefined,
   settled: SettleHoldResult = { kind: 'committed' },
-) {
-  const port: HoldPort = {
-    placeHold: vi.fn(async () => ({ kind: 'committed' as const })),
-    settleHold: vi.fn(async () => settled),
-    recordResponse: vi.fn(async () => ({ kind: 'recorded' as const })),
-    getHold: vi.fn(async () => stored),
-    getAccount: vi.fn(async () => undefined),
-    listHolds: vi.fn(async () => ({ items: [], nextCursor: null })),
-  };
-  return port;
-}
+) => fakeHoldPort({ settleHold: async () => settled, getHold: async () => stored });
 
 const service = (port: HoldPort) =>
   new HoldService(port, {

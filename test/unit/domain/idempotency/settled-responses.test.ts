@@ -1,16 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LedgerPort, WriteResult } from '../../../../functions/domain/accounts/port';
+import type { WriteResult } from '../../../../functions/domain/accounts/port';
 import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
 import {
   SettledResponseCache,
   withSettledResponses,
 } from '../../../../functions/domain/idempotency/settled-responses';
+import { epochSeconds } from '../../../../functions/domain/shared/time';
+import { fakeLedgerPort } from '../../../support/fakes/accounts';
 
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
-const seconds = (ms: number) => Math.floor(ms / 1000);
 
-const record = (body = '{"id":"e1"}', expiresAt = seconds(T0) + 60): IdempotencyRecord => ({
+const record = (body = '{"id":"e1"}', expiresAt = epochSeconds(T0) + 60): IdempotencyRecord => ({
   fingerprint: 'f1',
   statusCode: 201,
   body,
@@ -37,7 +38,7 @@ describe('SettledResponseCache', () => {
 
   it('does not keep a record that has already expired', () => {
     const cache = new SettledResponseCache();
-    cache.remember('k', record('{}', seconds(T0)));
+    cache.remember('k', record('{}', epochSeconds(T0)));
     expect(cache.size).toBe(0);
   });
 
@@ -47,7 +48,7 @@ describe('SettledResponseCache', () => {
     cache.remember('k', record('{"second":true}'));
     expect(cache.get('k')?.body).toBe('{"first":true}');
     vi.advanceTimersByTime(60_000);
-    cache.remember('k', record('{"after":true}', seconds(T0) + 120));
+    cache.remember('k', record('{"after":true}', epochSeconds(T0) + 120));
     expect(cache.get('k')?.body).toBe('{"after":true}');
   });
 
@@ -80,31 +81,18 @@ describe('withSettledResponses', () => {
   const claim = (fingerprint = 'f1'): IdempotencyClaim => ({
     scopeId: 'scope',
     fingerprint,
-    nowSeconds: seconds(Date.now()),
-    expiresAt: seconds(T0) + 60,
+    nowSeconds: epochSeconds(Date.now()),
+    expiresAt: epochSeconds(T0) + 60,
     response: { statusCode: 201, body: '{"id":"e1"}' },
   });
 
-  function fakePort(results: WriteResult[]) {
-    const calls: string[] = [];
-    const port = {
-      postEntry: async () => {
-        calls.push('postEntry');
-        return results.shift() ?? { kind: 'committed' };
-      },
-      createAccount: async () => ({ kind: 'committed' }),
-      recordResponse: async () => ({ kind: 'recorded' }),
-      getAccount: async () => undefined,
-      listEntries: async () => ({ items: [], nextCursor: null }),
-      listEventSources: async () => [],
-    } satisfies LedgerPort;
-    return { port, calls };
-  }
+  const fakePort = (results: WriteResult[]) =>
+    fakeLedgerPort({ postEntry: async () => results.shift() ?? { kind: 'committed' } });
   const guard = { ownerId: 'p', currency: 'EUR' };
   const entry = {} as never;
 
   it('answers a replay of a key it committed without a storage call, until expiresAt', async () => {
-    const { port, calls } = fakePort([{ kind: 'committed' }]);
+    const port = fakePort([{ kind: 'committed' }]);
     const cached = withSettledResponses(port, new SettledResponseCache());
     expect(await cached.postEntry(claim(), entry, guard)).toEqual({ kind: 'committed' });
     expect(await cached.postEntry(claim('other'), entry, guard)).toEqual({
@@ -113,32 +101,32 @@ describe('withSettledResponses', () => {
         fingerprint: 'f1',
         statusCode: 201,
         body: '{"id":"e1"}',
-        expiresAt: seconds(T0) + 60,
+        expiresAt: epochSeconds(T0) + 60,
       },
     });
-    expect(calls).toEqual(['postEntry']);
+    expect(port.postEntry).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(60_000);
     await cached.postEntry(claim(), entry, guard);
-    expect(calls).toEqual(['postEntry', 'postEntry']);
+    expect(port.postEntry).toHaveBeenCalledTimes(2);
   });
 
   it('remembers the stored record a claimed write returned', async () => {
     const stored = record('{"id":"older"}');
-    const { port, calls } = fakePort([{ kind: 'claimed', record: stored }]);
+    const port = fakePort([{ kind: 'claimed', record: stored }]);
     const cached = withSettledResponses(port, new SettledResponseCache());
     await cached.postEntry(claim(), entry, guard);
     expect(await cached.postEntry(claim(), entry, guard)).toEqual({
       kind: 'claimed',
       record: stored,
     });
-    expect(calls).toHaveLength(1);
+    expect(port.postEntry).toHaveBeenCalledTimes(1);
   });
 
   it('remembers nothing for a write that settled nothing', async () => {
-    const { port, calls } = fakePort([{ kind: 'payment_id_taken' }, { kind: 'committed' }]);
+    const port = fakePort([{ kind: 'payment_id_taken' }, { kind: 'committed' }]);
     const cached = withSettledResponses(port, new SettledResponseCache());
     await cached.postEntry(claim(), entry, guard);
     await cached.postEntry(claim(), entry, guard);
-    expect(calls).toHaveLength(2);
+    expect(port.postEntry).toHaveBeenCalledTimes(2);
   });
 });

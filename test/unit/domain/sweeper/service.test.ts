@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  DueItem,
-  DuePage,
-  DuePort,
-  SettleOutcome,
-} from '../../../../functions/domain/sweeper/port';
+import type { DueItem } from '../../../../functions/domain/sweeper/port';
 import { Sweeper, type SweepFailure } from '../../../../functions/domain/sweeper/service';
+import { memoryDueIndex, recordingSweepHandler } from '../../../support/fakes/sweeper';
 
 const NOW = new Date('2026-12-01T00:00:00.000Z');
 
@@ -15,39 +11,11 @@ const due = (kind: string, id: string, secondsAgo: number): DueItem => ({
   attributes: { pk: `${kind.toUpperCase()}#${id}` },
 });
 
-/** Shards as in-memory lists, paged like the index: `limit` items, then a position. */
-function memoryIndex(shards: DueItem[][]): DuePort & { queries: number } {
-  const port = {
-    queries: 0,
-    async listDue(shard: number, dueBy: number, limit: number, after?: string): Promise<DuePage> {
-      port.queries++;
-      const eligible = (shards[shard] ?? []).filter((item) => item.dueAt <= dueBy);
-      const start = after === undefined ? 0 : Number(after);
-      const items = eligible.slice(start, start + limit);
-      const end = start + items.length;
-      return { items, next: end < eligible.length ? String(end) : undefined };
-    },
-  };
-  return port;
-}
-
-function handler(kind: string, outcome: (item: DueItem) => SettleOutcome) {
-  const seen: string[] = [];
-  return {
-    seen,
-    kind,
-    async settle(item: DueItem) {
-      seen.push(String(item.attributes.pk));
-      return outcome(item);
-    },
-  };
-}
-
 describe('Sweeper', () => {
   it('hands every due item of every shard to the handler of its kind', async () => {
-    const holds = handler('hold', () => 'settled');
-    const executions = handler('execution', () => 'settled');
-    const index = memoryIndex([
+    const holds = recordingSweepHandler('hold', () => 'settled');
+    const executions = recordingSweepHandler('execution', () => 'settled');
+    const index = memoryDueIndex([
       [due('hold', 'a', 5), due('execution', 'x', 1)],
       [],
       [due('hold', 'b', 30)],
@@ -65,27 +33,27 @@ describe('Sweeper', () => {
   });
 
   it('leaves items that are not due yet alone', async () => {
-    const holds = handler('hold', () => 'settled');
-    const index = memoryIndex([[due('hold', 'later', -10)]]);
+    const holds = recordingSweepHandler('hold', () => 'settled');
+    const index = memoryDueIndex([[due('hold', 'later', -10)]]);
     const report = await new Sweeper(index, [holds], { shardCount: 1 }).sweep(NOW);
     expect(holds.seen).toEqual([]);
     expect(report.byKind.get('hold')).toMatchObject({ settled: 0, oldestDueAgeSeconds: 0 });
   });
 
   it('counts a failed condition as already done, not as a failure', async () => {
-    const holds = handler('hold', () => 'already_done');
-    const index = memoryIndex([[due('hold', 'a', 1)]]);
+    const holds = recordingSweepHandler('hold', () => 'already_done');
+    const index = memoryDueIndex([[due('hold', 'a', 1)]]);
     const report = await new Sweeper(index, [holds], { shardCount: 1 }).sweep(NOW);
     expect(report.byKind.get('hold')).toMatchObject({ settled: 0, alreadyDone: 1, failed: 0 });
   });
 
   it('reports an item that cannot be settled and goes on with the rest', async () => {
     const failures: SweepFailure[] = [];
-    const holds = handler('hold', (item) => {
+    const holds = recordingSweepHandler('hold', (item) => {
       if (item.attributes.pk === 'HOLD#bad') throw new Error('storage hiccup');
       return 'settled';
     });
-    const index = memoryIndex([[due('hold', 'bad', 3), due('hold', 'good', 2)]]);
+    const index = memoryDueIndex([[due('hold', 'bad', 3), due('hold', 'good', 2)]]);
     const sweeper = new Sweeper(index, [holds], {
       shardCount: 1,
       onFailure: (f) => failures.push(f),
@@ -97,7 +65,7 @@ describe('Sweeper', () => {
 
   it('reports a kind no handler is registered for as a failure', async () => {
     const failures: SweepFailure[] = [];
-    const index = memoryIndex([[due('mystery', 'm', 1)]]);
+    const index = memoryDueIndex([[due('mystery', 'm', 1)]]);
     const report = await new Sweeper(index, [], {
       shardCount: 1,
       onFailure: (f) => failures.push(f),
@@ -108,19 +76,19 @@ describe('Sweeper', () => {
   });
 
   it('follows pages until a shard is drained', async () => {
-    const holds = handler('hold', () => 'settled');
+    const holds = recordingSweepHandler('hold', () => 'settled');
     const items = Array.from({ length: 7 }, (_, i) => due('hold', `h${i}`, i));
-    const index = memoryIndex([items]);
+    const index = memoryDueIndex([items]);
     await new Sweeper(index, [holds], { shardCount: 1, pageSize: 3 }).sweep(NOW);
     expect(holds.seen).toHaveLength(7);
     expect(index.queries).toBe(3);
   });
 
   it('stops starting pages once its time budget is spent, and says so', async () => {
-    const holds = handler('hold', () => 'settled');
+    const holds = recordingSweepHandler('hold', () => 'settled');
     const items = Array.from({ length: 6 }, (_, i) => due('hold', `h${i}`, i));
     let elapsed = 0;
-    const sweeper = new Sweeper(memoryIndex([items]), [holds], {
+    const sweeper = new Sweeper(memoryDueIndex([items]), [holds], {
       shardCount: 1,
       pageSize: 2,
       budgetMs: 1_000,
@@ -136,10 +104,16 @@ describe('Sweeper', () => {
   });
 
   it('refuses a second handler for the same kind', () => {
-    const sweeper = new Sweeper(memoryIndex([]), [handler('hold', () => 'settled')], {
-      shardCount: 1,
-    });
-    expect(() => sweeper.register(handler('hold', () => 'settled'))).toThrow(/already/);
+    const sweeper = new Sweeper(
+      memoryDueIndex([]),
+      [recordingSweepHandler('hold', () => 'settled')],
+      {
+        shardCount: 1,
+      },
+    );
+    expect(() => sweeper.register(recordingSweepHandler('hold', () => 'settled'))).toThrow(
+      /already/,
+    );
     expect(sweeper.kinds).toEqual(['hold']);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
 import type { AccountRecord } from '../../../../functions/domain/accounts/model';
@@ -15,6 +16,8 @@ import {
   explainTransferRejection,
   TransferService,
 } from '../../../../functions/domain/transfers/service';
+import { fakeEventLedgerPort } from '../../../support/fakes/events';
+import { fakeTransferPort } from '../../../support/fakes/transfers';
 
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: new Date('2026-12-01T10:00:00Z') };
 const input = {
@@ -35,14 +38,8 @@ const account = (id: string, change: Partial<AccountRecord> = {}): AccountRecord
   ...change,
 });
 
-function fakePort(result: TransferWriteResult) {
-  const port: TransferPort = {
-    transfer: vi.fn(async () => result),
-    recordResponse: vi.fn(async () => ({ kind: 'recorded' as const })),
-    getTransfer: vi.fn(async () => undefined),
-  };
-  return port;
-}
+const fakePort = (result: TransferWriteResult) =>
+  fakeTransferPort({ transfer: async () => result });
 
 let ids = 0;
 const service = (port: TransferPort) =>
@@ -158,17 +155,13 @@ describe('EventService: ledger.transfer.v1', () => {
     sequence: 3,
     contentHash: 'h',
   };
-  function eventPort(result: EventTransferResult, source: AccountRecord | undefined = account(A)) {
-    const port: EventLedgerPort = {
-      getSequence: vi.fn(async () => undefined),
-      applyEvent: vi.fn(),
-      getAccount: vi.fn(async () => source),
-      applyTransfer: vi.fn(async () => result),
-    };
-    return port;
-  }
+  const eventPort = (result: EventTransferResult, source: AccountRecord | undefined = account(A)) =>
+    fakeEventLedgerPort({
+      getAccount: async () => source,
+      applyTransfer: async () => result,
+    });
   const events = (port: EventLedgerPort) =>
-    new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} });
+    new EventService(port, { newId: randomUUID, inboxRetentionSeconds: 60, sleep: async () => {} });
 
   it("writes the transfer as the source owner's, with the source's sequence", async () => {
     const port = eventPort({ kind: 'committed' });

@@ -4,9 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../../../functions/domain/exports/model';
 import { createOutboxDispatcher } from '../../../../functions/handlers/dispatcher/dispatcher';
 import { exportJob } from '../../../support/export-job';
-import { recordingMetrics } from '../../../support/metrics';
-
-const silent = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+import { fakeExportJobQueue, fakeOutboxMarks } from '../../../support/fakes/exports';
+import { recordingMetrics } from '../../../support/fakes/metrics';
+import { quietRuntime } from '../../../support/runtime';
 
 const job = () => exportJob();
 
@@ -38,14 +38,16 @@ function harness(failSends = 0) {
   let failures = failSends;
   const marks: string[] = [];
   const dispatch = createOutboxDispatcher({
-    jobs: {
+    ...quietRuntime(),
+    jobs: fakeExportJobQueue({
       send: async (j) => {
         if (failures-- > 0) throw new Error('crash between commit and send');
         sent.push(j);
       },
-    },
-    outbox: { markDispatched: async (executionId) => void marks.push(executionId) },
-    log: silent,
+    }),
+    outbox: fakeOutboxMarks({
+      markDispatched: async (executionId) => void marks.push(executionId),
+    }),
   });
   return { dispatch, sent, marks };
 }
@@ -69,9 +71,11 @@ describe('outbox dispatcher', () => {
   it('counts dispatches and failures', async () => {
     const metrics = recordingMetrics();
     const dispatch = createOutboxDispatcher({
-      jobs: { send: vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(undefined) },
-      outbox: { markDispatched: async () => {} },
-      log: silent,
+      ...quietRuntime(),
+      jobs: fakeExportJobQueue({
+        send: vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(undefined),
+      }),
+      outbox: fakeOutboxMarks(),
       metrics,
     });
     const event = { Records: [streamRecord(outboxItem(job()), '30')] };
@@ -105,13 +109,13 @@ describe('outbox dispatcher', () => {
     const sent: ExportJob[] = [];
     let markFails = 1;
     const dispatch = createOutboxDispatcher({
-      jobs: { send: async (j) => void sent.push(j) },
-      outbox: {
+      ...quietRuntime(),
+      jobs: fakeExportJobQueue({ send: async (j) => void sent.push(j) }),
+      outbox: fakeOutboxMarks({
         markDispatched: async () => {
           if (markFails-- > 0) throw new Error('throttled');
         },
-      },
-      log: silent,
+      }),
     });
     const event = { Records: [streamRecord(outboxItem(a), '20')] };
     expect((await dispatch(event)).batchItemFailures).toHaveLength(1);

@@ -7,10 +7,11 @@ import {
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, expect, it } from 'vitest';
+import { silentLog } from '../../../../functions/domain/shared/log';
 import { composeEventsHandler } from '../../../../functions/handlers/events/compose';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { testConfig } from '../../../support/config';
-import { recordingMetrics } from '../../../support/metrics';
+import { recordingMetrics } from '../../../support/fakes/metrics';
 
 const ddb = mockClient(DynamoDBClient);
 const sqs = mockClient(SQSClient);
@@ -20,8 +21,6 @@ beforeEach(() => {
 });
 
 const DLQ_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ledger-events-dlq';
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-
 /** The composition the Lambda handler and the local stack both run. */
 function compose() {
   const metrics = recordingMetrics();
@@ -30,7 +29,7 @@ function compose() {
     dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
     sqs: new SQSClient({ region: 'eu-west-1' }),
     retry: { sleep: async () => {} },
-    log: silent,
+    log: silentLog,
     metrics,
   });
   return { handle, metrics };

@@ -1,33 +1,34 @@
+import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import type {
-  DeadLetter,
-  EventLedgerPort,
-  EventWriteResult,
-} from '../../../../functions/domain/events/port';
+import type { EventWriteResult } from '../../../../functions/domain/events/port';
 import { EventService } from '../../../../functions/domain/events/service';
-import type { Log } from '../../../../functions/domain/shared/log';
 import { createEventsConsumer, lanesOf } from '../../../../functions/handlers/events/consumer';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
+import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
+import { recordingLog } from '../../../support/fakes/log';
+import { quietRuntime } from '../../../support/runtime';
 
 const A = '44444444-4444-4444-8444-444444444444';
 const B = '55555555-5555-4555-8555-555555555555';
 
 function harness(write: (accountId: string) => Promise<EventWriteResult>) {
-  const letters: DeadLetter[] = [];
-  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Log;
-  const port: EventLedgerPort = {
-    getSequence: async () => undefined,
+  const deadLetters = fakeDeadLetters();
+  const log = recordingLog();
+  const port = fakeEventLedgerPort({
     applyEvent: async (_claim, entry) => write(entry.accountId),
-    getAccount: async () => undefined,
-    applyTransfer: async () => ({ kind: 'committed' }),
-  };
+  });
   const handle = createEventsConsumer({
-    events: new EventService(port, { inboxRetentionSeconds: 60, sleep: async () => {} }),
-    deadLetters: { send: async (l) => void letters.push(l) },
+    ...quietRuntime(),
+    events: new EventService(port, {
+      newId: randomUUID,
+      inboxRetentionSeconds: 60,
+      sleep: async () => {},
+    }),
+    deadLetters,
     log,
   });
-  return { handle, letters, log };
+  return { handle, letters: deadLetters.letters, log };
 }
 
 describe('events consumer', () => {

@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
-import { expect, it, vi } from 'vitest';
-import type { DeadLetter } from '../../../../functions/domain/events/port';
+import { expect, it } from 'vitest';
 import { EventService } from '../../../../functions/domain/events/service';
 import { METRICS } from '../../../../functions/domain/shared/metrics';
 import { storageError } from '../../../../functions/dynamodb/table/sdk-errors';
 import { createEventsConsumer } from '../../../../functions/handlers/events/consumer';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
-import { recordingMetrics } from '../../../support/metrics';
+import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
+import { recordingLog } from '../../../support/fakes/log';
+import { recordingMetrics } from '../../../support/fakes/metrics';
+import { quietRuntime } from '../../../support/runtime';
 
 /**
  * A DynamoDB ValidationException the schema did not foresee is our bug, not the producer's
@@ -21,29 +24,27 @@ it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageV
     message:
       'One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit',
   });
-  const letters: DeadLetter[] = [];
-  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+  const deadLetters = fakeDeadLetters();
+  const log = recordingLog();
   const metrics = recordingMetrics();
   const handle = createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(
-      {
-        getSequence: async () => undefined,
+      fakeEventLedgerPort({
         applyEvent: async () => {
           throw storageError(refused);
         },
-        getAccount: async () => undefined,
-        applyTransfer: async () => ({ kind: 'committed' }),
-      },
-      { inboxRetentionSeconds: 60 },
+      }),
+      { newId: randomUUID, inboxRetentionSeconds: 60 },
     ),
-    deadLetters: { send: async (l) => void letters.push(l) },
+    deadLetters,
     log,
     metrics,
   });
   const subject = '44444444-4444-4444-8444-444444444444';
   const res = await handle(sqsEvent(sqsRecord(ledgerEvent({ subject }), 'm1')));
   expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
-  expect(letters).toEqual([]);
+  expect(deadLetters.letters).toEqual([]);
   expect(metrics.counts.get(METRICS.storageValidationError)).toBe(1);
   expect(log.error).toHaveBeenCalledWith(
     expect.stringContaining('refused'),
@@ -54,19 +55,16 @@ it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageV
 it('does not count other storage failures as validation errors', async () => {
   const metrics = recordingMetrics();
   const handle = createEventsConsumer({
+    ...quietRuntime(),
     events: new EventService(
-      {
-        getSequence: async () => undefined,
+      fakeEventLedgerPort({
         applyEvent: async () => {
           throw new Error('throttled');
         },
-        getAccount: async () => undefined,
-        applyTransfer: async () => ({ kind: 'committed' }),
-      },
-      { inboxRetentionSeconds: 60 },
+      }),
+      { newId: randomUUID, inboxRetentionSeconds: 60 },
     ),
-    deadLetters: { send: async () => {} },
-    log: { info: () => {}, warn: () => {}, error: () => {} },
+    deadLetters: fakeDeadLetters(),
     metrics,
   });
   const subject = '44444444-4444-4444-8444-444444444444';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { verifyCallbackSignature } from '../../../../functions/domain/callbacks/signature';
 import type { ExecutionUpdate } from '../../../../functions/domain/exports/port';
@@ -101,6 +102,8 @@ describe('callback reporter', () => {
       apiUrl: 'https://api.example',
       secrets: staticCallbackSecrets(JSON.stringify({ other: [SECRET] })),
       fetch: api.fetch,
+      clock: () => NOW,
+      newId: randomUUID,
     });
     await expect(reporter.report(succeeded)).rejects.toThrow(/no callback secret/);
     expect(api.sent).toHaveLength(0);

@@ -7,9 +7,9 @@ import type {
 } from '../../../../functions/domain/exports/worker';
 import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
 import { sqsRecord } from '../../../../kit/ledger-events';
-import { recordingMetrics } from '../../../support/metrics';
+import { recordingMetrics } from '../../../support/fakes/metrics';
+import { quietRuntime } from '../../../support/runtime';
 
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const job = (executionId: string) => ({
   taskId: '11111111-1111-4111-8111-111111111111',
   executionId,
@@ -54,9 +54,9 @@ describe('export-jobs consumer', () => {
     const fake = fakeWorker();
     const metrics = recordingMetrics();
     const handler = createExportJobsConsumer({
+      ...quietRuntime(),
       worker: fake.worker,
       leaseMs: () => 42_000,
-      log: silent,
       metrics,
     });
     const records = [
@@ -80,9 +80,9 @@ describe('export-jobs consumer', () => {
   ])('receive %i is the final attempt: %s', async (receives, finalAttempt) => {
     const fake = fakeWorker();
     const handler = createExportJobsConsumer({
+      ...quietRuntime(),
       worker: fake.worker,
       leaseMs: () => 1,
-      log: silent,
     });
     await handler({ Records: [withReceives(sqsRecord(job(OK)), receives)] });
     expect(fake.runs[0]?.options.finalAttempt).toBe(finalAttempt);
@@ -93,9 +93,9 @@ describe('export-jobs consumer', () => {
     async (body) => {
       const fake = fakeWorker();
       const handler = createExportJobsConsumer({
+        ...quietRuntime(),
         worker: fake.worker,
         leaseMs: () => 1,
-        log: silent,
       });
       const response = await handler({ Records: [sqsRecord(body, 'bad')] });
       expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);

@@ -1,4 +1,4 @@
-import type { MetricsPort } from '../../functions/domain/shared/metrics';
+import type { MetricsPort } from '../../../functions/domain/shared/metrics';
 
 /** Records counts and readings in memory: for tests and for reading what a code path emitted. */
 export function recordingMetrics(): MetricsPort & {

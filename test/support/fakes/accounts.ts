@@ -1,0 +1,18 @@
+import type { Mocked } from 'vitest';
+import type { LedgerPort } from '../../../functions/domain/accounts/port';
+import { fakeOf, RECORDED } from './fake';
+
+/** `LedgerPort`: every write commits, every read finds nothing, unless the test says otherwise. */
+export function fakeLedgerPort(overrides: Partial<LedgerPort> = {}): Mocked<LedgerPort> {
+  return fakeOf<LedgerPort>(
+    {
+      createAccount: async () => ({ kind: 'committed' }),
+      postEntry: async () => ({ kind: 'committed' }),
+      recordResponse: async () => RECORDED,
+      getAccount: async () => undefined,
+      listEntries: async () => ({ items: [], nextCursor: null }),
+      listEventSources: async () => [],
+    },
+    overrides,
+  );
+}
