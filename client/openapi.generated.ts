@@ -12,6 +12,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Create an account */
         post: operations["createAccount"];
         delete?: never;
         options?: never;
@@ -26,6 +27,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read an account */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -42,8 +44,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List an account's transactions */
         get: operations["listTransactions"];
         put?: never;
+        /** Credit or debit an account */
         post: operations["postTransaction"];
         delete?: never;
         options?: never;
@@ -58,7 +62,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Sequence tracking per event source: the highest sequence seen and the missing numbers (at most 1,000, the lowest; gapsTruncated when more are missing). */
+        /**
+         * List an account's event sources
+         * @description Sequence tracking per event source: the highest sequence seen and the missing numbers (at most 1,000, the lowest; gapsTruncated when more are missing).
+         */
         get: operations["listEventSources"];
         put?: never;
         post?: never;
@@ -77,108 +84,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Debits the export fee and creates the task, its first execution and the export job in one transaction. */
+        /**
+         * Export an account (paid)
+         * @description Debits the export fee and creates the task, its first execution and the export job in one transaction.
+         */
         post: operations["createExport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/transfers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Moves money between two accounts of the caller in ONE transaction: the debit of the source (guarded on its available balance), the credit of the destination, one entry in each account's listing (transfer_out / transfer_in) and the transfer record. */
-        post: operations["createTransfer"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/transfers/{transferId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["getTransfer"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/accounts/{accountId}/holds": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["listHolds"];
-        put?: never;
-        /** @description Reserves an amount: the account's available balance drops, its balance does not. The hold expires after expiresInSeconds unless captured or voided first. */
-        post: operations["placeHold"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/holds/{holdId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["getHold"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/holds/{holdId}/captures": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Captures amount (default: all) of an active hold: it leaves the balance (entry type capture), the rest returns to available, in one transaction. At most once per hold. */
-        post: operations["captureHold"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/holds/{holdId}/voids": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Voids an active hold: its amount returns to available. At most once. */
-        post: operations["voidHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -192,6 +102,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a task */
         get: operations["getTask"];
         put?: never;
         post?: never;
@@ -208,7 +119,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The current execution's export file: format, rows (the CSV header excluded), bytes, lowercase hex SHA-256 and a presigned GET valid 15 minutes. */
+        /**
+         * Read a task's export file
+         * @description The current execution's export file: format, rows (the CSV header excluded), bytes, lowercase hex SHA-256 and a presigned GET valid 15 minutes.
+         */
         get: operations["getTaskResult"];
         put?: never;
         post?: never;
@@ -227,7 +141,123 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Rerun a task */
         post: operations["rerunTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer between two accounts
+         * @description Moves money between two accounts of the caller in ONE transaction: the debit of the source (guarded on its available balance), the credit of the destination, one entry in each account's listing (transfer_out / transfer_in) and the transfer record.
+         */
+        post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers/{transferId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a transfer */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an account's holds */
+        get: operations["listHolds"];
+        put?: never;
+        /**
+         * Place a hold
+         * @description Reserves an amount: the account's available balance drops, its balance does not. The hold expires after expiresInSeconds unless captured or voided first.
+         */
+        post: operations["placeHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/holds/{holdId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a hold */
+        get: operations["getHold"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/holds/{holdId}/captures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture a hold
+         * @description Captures amount (default: all) of an active hold: it leaves the balance (entry type capture), the rest returns to available, in one transaction. At most once per hold.
+         */
+        post: operations["captureHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/holds/{holdId}/voids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a hold
+         * @description Voids an active hold: its amount returns to available. At most once.
+         */
+        post: operations["voidHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -243,7 +273,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Signed execution callbacks, with either header set (one valid set suffices). `Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during rotation; ±300 s window. A `whsec_` secret signs with its base64-decoded bytes. */
+        /**
+         * Report on an execution (signed)
+         * @description Signed execution callbacks, with either header set (one valid set suffices). `Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during rotation; ±300 s window. A `whsec_` secret signs with its base64-decoded bytes.
+         */
         post: operations["postCallback"];
         delete?: never;
         options?: never;
@@ -258,6 +291,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** This OpenAPI document */
         get: operations["getOpenApi"];
         put?: never;
         post?: never;
@@ -279,20 +313,6 @@ export interface components {
             currency: string;
             name?: string;
         };
-        PostTransaction: {
-            /** @enum {string} */
-            type: "credit" | "debit";
-            /** @description Integer amount in minor units */
-            amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
-            currency: string;
-            reference?: string;
-            /** @description Business unique key per account; never expires */
-            paymentId?: string;
-        };
         Account: {
             /** Format: uuid */
             id: string;
@@ -309,6 +329,20 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        PostTransaction: {
+            /** @enum {string} */
+            type: "credit" | "debit";
+            /** @description Integer amount in minor units */
+            amount: number;
+            /**
+             * @description ISO 4217 currency code
+             * @example EUR
+             */
+            currency: string;
+            reference?: string;
+            /** @description Business unique key per account; never expires */
+            paymentId?: string;
         };
         Transaction: {
             /** Format: uuid */
@@ -397,7 +431,6 @@ export interface components {
             /** @enum {string} */
             format: "csv" | "json";
         };
-        Rerun: Record<string, never>;
         Task: {
             /** Format: uuid */
             id: string;
@@ -443,6 +476,7 @@ export interface components {
             /** Format: date-time */
             urlExpiresAt: string;
         };
+        Rerun: Record<string, never>;
         CreateTransfer: {
             /** Format: uuid */
             fromAccountId: string;
@@ -490,11 +524,6 @@ export interface components {
             expiresInSeconds: number;
             reference?: string;
         };
-        CaptureHold: {
-            /** @description Integer amount in minor units */
-            amount?: number;
-        };
-        VoidHold: Record<string, never>;
         Hold: {
             /** Format: uuid */
             id: string;
@@ -544,6 +573,11 @@ export interface components {
             }[];
             nextCursor: string | null;
         };
+        CaptureHold: {
+            /** @description Integer amount in minor units */
+            amount?: number;
+        };
+        VoidHold: Record<string, never>;
         CallbackEvent: {
             /** @constant */
             specversion: "1.0";
@@ -574,7 +608,7 @@ export interface components {
             [key: string]: unknown;
         };
         CallbackOutcome: {
-            /** @enum {unknown} */
+            /** @enum {string} */
             outcome: "applied" | "duplicate" | "stale" | "superseded";
         };
         Problem: {
@@ -624,7 +658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -633,7 +667,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -642,25 +676,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description idempotency_key_in_use (has Retry-After) */
+            /** @description idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: Payload too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -669,7 +696,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Unsupported media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -678,7 +705,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_reused */
+            /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -687,7 +714,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -696,9 +723,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -727,7 +756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -736,7 +765,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -745,7 +774,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -754,7 +783,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -763,9 +792,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -797,7 +828,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionPage"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -806,7 +837,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -815,7 +846,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -824,7 +855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -833,9 +864,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -873,7 +906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transaction"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -882,7 +915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -891,7 +924,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -900,16 +933,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds, payment_id_conflict or idempotency_key_in_use */
+            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: Payload too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -918,7 +953,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Unsupported media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -927,7 +962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_reused, currency_mismatch or balance_limit_exceeded */
+            /** @description idempotency_key_reused: Idempotency-Key reused; currency_mismatch: Currency mismatch; balance_limit_exceeded: Balance limit exceeded */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -936,7 +971,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -945,9 +980,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -976,7 +1013,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventSourceList"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -985,7 +1022,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -994,7 +1031,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1003,7 +1040,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1012,9 +1049,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1052,7 +1091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1061,7 +1100,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1070,7 +1109,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1079,16 +1118,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds (for the fee) or idempotency_key_in_use */
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: Payload too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1097,7 +1138,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Unsupported media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1106,7 +1147,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_reused */
+            /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1115,7 +1156,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1124,9 +1165,283 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task with its executions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaskResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result of the SUCCEEDED current execution */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportResult"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description task_not_succeeded: Task not succeeded */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description result_expired: Result expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rerunTask: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Rerun"];
+            };
+        };
+        responses: {
+            /** @description A new current execution (or its replay) */
+            202: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description task_not_terminal: Task not terminal; rerun_limit_reached: Rerun limit reached; idempotency_key_in_use: Idempotency-Key in use */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1162,7 +1477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description validation_failed (including fromAccountId == toAccountId), … */
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1171,7 +1486,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1180,7 +1495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: either account unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1189,16 +1504,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds, payment_id_conflict or idempotency_key_in_use */
+            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: Payload too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1207,7 +1524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Unsupported media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1216,7 +1533,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_reused or currency_mismatch */
+            /** @description idempotency_key_reused: Idempotency-Key reused; currency_mismatch: Currency mismatch; balance_limit_exceeded: Balance limit exceeded */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1225,7 +1542,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1234,9 +1551,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1265,7 +1584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1274,7 +1593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1283,7 +1602,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1292,7 +1611,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1301,9 +1620,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1315,9 +1636,9 @@ export interface operations {
     listHolds: {
         parameters: {
             query?: {
-                status?: "active" | "captured" | "voided" | "expired";
                 limit?: number;
                 cursor?: string;
+                status?: "active" | "captured" | "voided" | "expired";
             };
             header?: never;
             path: {
@@ -1336,7 +1657,7 @@ export interface operations {
                     "application/json": components["schemas"]["HoldPage"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1345,7 +1666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1354,7 +1675,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1363,7 +1684,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1372,9 +1693,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1412,7 +1735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hold"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1421,7 +1744,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1430,7 +1753,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1439,16 +1762,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds (available) or idempotency_key_in_use */
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: Payload too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1457,7 +1782,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Unsupported media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1466,7 +1791,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_reused or currency_mismatch */
+            /** @description idempotency_key_reused: Idempotency-Key reused; currency_mismatch: Currency mismatch */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1475,7 +1800,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1484,9 +1809,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1515,7 +1842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hold"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1524,7 +1851,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1533,7 +1860,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1542,7 +1869,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1551,9 +1878,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1580,7 +1909,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Hold captured (or the replay) */
+            /** @description Hold captured (or its replay) */
             200: {
                 headers: {
                     /** @description Present and `true` when this is the replay of the first response. */
@@ -1591,7 +1920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hold"];
                 };
             };
-            /** @description validation_failed (including an amount above the hold), … */
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1600,7 +1929,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1609,7 +1938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1618,16 +1947,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description hold_not_active, hold_expired or idempotency_key_in_use */
+            /** @description idempotency_key_in_use: Idempotency-Key in use; hold_not_active: Hold not active; hold_expired: Hold expired */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: Payload too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1636,7 +1967,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Unsupported media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1645,7 +1976,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_reused */
+            /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1654,7 +1985,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1663,9 +1994,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1692,7 +2025,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Hold voided (or the replay) */
+            /** @description Hold voided (or its replay) */
             200: {
                 headers: {
                     /** @description Present and `true` when this is the replay of the first response. */
@@ -1703,7 +2036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hold"];
                 };
             };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1712,7 +2045,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated */
+            /** @description unauthenticated: Unauthenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1721,7 +2054,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found: unknown or owned by another principal */
+            /** @description not_found: Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1730,16 +2063,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description hold_not_active, hold_expired or idempotency_key_in_use */
+            /** @description idempotency_key_in_use: Idempotency-Key in use; hold_not_active: Hold not active; hold_expired: Hold expired */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: Payload too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1748,7 +2083,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Unsupported media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1757,7 +2092,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_reused */
+            /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1766,7 +2101,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1775,273 +2110,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getTask: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                taskId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The task with its executions */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Task"];
-                };
-            };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description not_found: unknown or owned by another principal */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description unavailable (has Retry-After) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getTaskResult: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                taskId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The result of the SUCCEEDED current execution */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExportResult"];
-                };
-            };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description not_found: unknown or owned by another principal */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description task_not_succeeded: the current execution has not SUCCEEDED */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description result_expired: older than EXPORT_RETENTION_DAYS or gone */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description unavailable (has Retry-After) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    rerunTask: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
-                "Idempotency-Key": string;
-            };
-            path: {
-                taskId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["Rerun"];
-            };
-        };
-        responses: {
-            /** @description A new current execution (or the replay) */
-            202: {
-                headers: {
-                    /** @description Present and `true` when this is the replay of the first response. */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Task"];
-                };
-            };
-            /** @description validation_failed, idempotency_key_missing or idempotency_key_invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description not_found: unknown or owned by another principal */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description task_not_terminal, rerun_limit_reached (MAX_RERUNS_PER_TASK) or idempotency_key_in_use */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description idempotency_key_reused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description unavailable (has Retry-After) */
-            503: {
-                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,7 +2156,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackOutcome"];
                 };
             };
-            /** @description invalid_callback (incl. webhook-id differing from the CloudEvent id) */
+            /** @description validation_failed: Validation failed; invalid_callback: Invalid callback */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2092,7 +2165,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description invalid_signature or signature_expired */
+            /** @description invalid_signature: Invalid signature; signature_expired: Signature expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2101,7 +2174,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: Payload too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2110,7 +2183,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Unsupported media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2119,7 +2192,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description internal */
+            /** @description internal: Internal error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2128,9 +2201,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unavailable (has Retry-After) */
+            /** @description unavailable: Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,6 +2230,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { LedgerClient } from '../../client/index';
 import { type CallbackProbe, callbackChecks } from './callback-checks';
 import { type Check, type CheckResult, describeAnswer, expectThat, runChecks, skip } from './check';
+import { featureChecks } from './feature-checks';
 
 /**
  * The post-deploy conformance checks (`npm run smoke`): each proves one promise of the contract
@@ -103,6 +104,7 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
       async () => concurrentDuplicates(client, needAccount(), options.concurrency ?? 8),
     ],
     ...(options.stranger ? [strangerCheck(options.stranger, needAccount)] : []),
+    ...featureChecks(client, needAccount),
     ...callbackChecks(client, options.callback, needAccount),
   ];
 

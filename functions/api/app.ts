@@ -14,17 +14,18 @@ import { METRICS, type MetricName } from '../domain/shared/metrics';
 import type { Runtime } from '../domain/shared/runtime';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
-import { ledgerRoutes } from './accounts/routes';
-import { callbackPath, callbackRoutes } from './callbacks/routes';
-import { taskRoutes } from './exports/routes';
-import { holdRoutes } from './holds/routes';
-import { buildOpenApiDocument } from './openapi';
+import { accountHandlers } from './accounts/routes';
+import { callbackHandlers, callbackPath } from './callbacks/routes';
+import { documentHandlers } from './document/routes';
+import { exportHandlers } from './exports/routes';
+import { holdHandlers } from './holds/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
 import { header } from './request';
-import { problemResponse, rawJson } from './respond';
+import { problemResponse } from './respond';
 import { createRouter } from './router';
-import { transferRoutes } from './transfers/routes';
+import { ROUTE_LIST, type Routes } from './routes';
+import { transferHandlers } from './transfers/routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
 
 /** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
@@ -68,48 +69,38 @@ const CODE_METRIC: Partial<Record<ErrorCode, MetricName>> = {
 /** The HTTP API: parse, call the domain, map the outcome. No business rule lives here. */
 export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const { clock, log, metrics, config } = deps;
-  // Built on first request, not at cold start: converting the schemas costs init time that most
-  // containers never get back.
-  let openApi: string | undefined;
   const commandOptions = {
     idempotencyRetentionSeconds: config.idempotencyRetentionSeconds,
     responses: httpResponses,
     newId: deps.newId,
   };
+  const tasks = new TaskService(deps.tasks, {
+    ...commandOptions,
+    exportFee: config.exportFee,
+    callbackApplicationId: config.callbackApplicationId,
+    callbackPath: callbackPath(config.callbackApplicationId),
+    executionTimeoutSeconds: config.exportExecutionTimeoutSeconds,
+    maxReruns: config.maxRerunsPerTask,
+  });
+  const results = new ExportResultService(deps.tasks, deps.results, {
+    retentionDays: config.exportRetentionDays,
+  });
+  const callbacks = new CallbackService(deps.callbacks, {
+    inboxRetentionSeconds: config.inboxRetentionSeconds,
+  });
 
-  const route = createRouter([
+  const route = createRouter<Routes>(
+    ROUTE_LIST,
     {
-      key: 'GET /v1/openapi.json',
-      handle: async () => {
-        openApi ??= JSON.stringify(buildOpenApiDocument(config));
-        return rawJson(200, openApi);
-      },
+      ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
+      ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
+      ...exportHandlers(tasks, results, clock),
+      ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
+      ...documentHandlers(config),
     },
-    ...ledgerRoutes(new LedgerService(deps.ledger, commandOptions), clock),
-    ...transferRoutes(new TransferService(deps.transfers, commandOptions), clock),
-    ...holdRoutes(new HoldService(deps.holds, commandOptions), clock),
-    ...taskRoutes(
-      new TaskService(deps.tasks, {
-        ...commandOptions,
-        exportFee: config.exportFee,
-        callbackApplicationId: config.callbackApplicationId,
-        callbackPath: callbackPath(config.callbackApplicationId),
-        executionTimeoutSeconds: config.exportExecutionTimeoutSeconds,
-        maxReruns: config.maxRerunsPerTask,
-      }),
-      new ExportResultService(deps.tasks, deps.results, {
-        retentionDays: config.exportRetentionDays,
-      }),
-      clock,
-    ),
-    ...callbackRoutes(
-      new CallbackService(deps.callbacks, { inboxRetentionSeconds: config.inboxRetentionSeconds }),
-      deps.callbackSecrets,
-      clock,
-      log,
-      metrics,
-    ),
-  ]);
+    clock,
+  );
 
   return async (event) => {
     const fields = correlationFields(event);

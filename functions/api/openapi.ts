@@ -1,49 +1,26 @@
 import * as z from 'zod';
-import { RESULT_URL_TTL_SECONDS } from '../contract/exports';
-import { APPLICATION_ID_PATTERN_SOURCE } from '../contract/names';
-import { SIGNATURE_TOLERANCE_SECONDS } from '../domain/callbacks/signature';
-import {
-  WEBHOOK_ID_HEADER,
-  WEBHOOK_SIGNATURE_HEADER,
-  WEBHOOK_TIMESTAMP_HEADER,
-} from '../domain/callbacks/standard-webhooks';
-import { HOLD_STATUSES } from '../domain/holds/model';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency/key';
-import {
-  Account,
-  CreateAccountBody,
-  EventSourceList,
-  PostTransactionBody,
-  Transaction,
-  TransactionPage,
-} from '../schemas/accounts';
-import { CallbackEventSchema } from '../schemas/callbacks';
-import { CreateExportBody, ExportResult, RerunBody, Task } from '../schemas/exports';
-import { CaptureHoldBody, Hold, HoldPage, PlaceHoldBody, VoidHoldBody } from '../schemas/holds';
+import type { ErrorCode } from '../domain/shared/errors';
 import { Problem } from '../schemas/shared';
-import { CreateTransferBody, Transfer } from '../schemas/transfers';
+import { PROBLEM_CONTENT_TYPE, PROBLEMS } from './problems';
+import { ROUTE_LIST } from './routes';
+import { type ListedRoute, type NamedSchema, problemsOf } from './spec';
 
 export interface PublishedRetention {
   readonly idempotencyRetentionSeconds: number;
   readonly inboxRetentionSeconds: number;
 }
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+type JsonSchema = Record<string, unknown>;
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io });
   return rest;
 };
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const json = (description: string, ref: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } },
-});
-
-const idempotencyKeyHeader = {
+const IDEMPOTENCY_KEY_HEADER = {
   name: 'Idempotency-Key',
   in: 'header',
   required: true,
@@ -54,73 +31,20 @@ const idempotencyKeyHeader = {
   schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
 };
 
-/** The callback route's signature headers: either set may be sent, so none is required. */
-const callbackHeader = (name: string, description: string) => ({
-  name,
-  in: 'header',
-  required: false,
-  description,
-  schema: { type: 'string' },
-});
-
-const accountIdParam = {
-  name: 'accountId',
-  in: 'path',
-  required: true,
-  schema: { type: 'string', format: 'uuid' },
-};
-
-const taskIdParam = {
-  name: 'taskId',
-  in: 'path',
-  required: true,
-  schema: { type: 'string', format: 'uuid' },
-};
-
-const uuidParam = (name: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  schema: { type: 'string', format: 'uuid' },
-});
-
-const jsonBody = (ref: string) => ({
-  required: true,
-  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } },
-});
-
-const pageQuery = [
-  {
-    name: 'limit',
-    in: 'query',
-    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-  },
-  { name: 'cursor', in: 'query', schema: { type: 'string' } },
-];
-
-const replayedHeader = {
+const REPLAYED_HEADER = {
   'Idempotent-Replayed': {
     description: 'Present and `true` when this is the replay of the first response.',
     schema: { type: 'string', enum: ['true'] },
   },
 };
 
-const commonErrors = {
-  '400': problem('validation_failed, idempotency_key_missing or idempotency_key_invalid'),
-  '401': problem('unauthenticated'),
-  '404': problem('not_found: unknown or owned by another principal'),
-  '413': problem('payload_too_large'),
-  '415': problem('unsupported_media_type'),
-  '422': problem('idempotency_key_reused'),
-  '500': problem('internal'),
-  '503': problem('unavailable (has Retry-After)'),
+const RETRY_AFTER_HEADER = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 1 },
+  },
 };
 
-/**
- * The OpenAPI 3.1 document. Schemas are generated from the same zod schemas that validate
- * requests, and the retention values come from the running configuration, so the published
- * contract and the enforced TTL cannot drift apart.
- */
 /**
  * What API Gateway answers by itself never reaches the service, so it is not problem+json
  * (docs/contract.md §3); clients must not expect a `code` on those.
@@ -131,7 +55,133 @@ export const GATEWAY_ANSWERS_NOTE =
   'throttled, 413 for a request over its payload limit, and its own 404/5xx ' +
   '(a body such as {"message":"Unauthorized"}); treat those by status alone.';
 
+/** The components of the document, each name bound to one schema. */
+class Components {
+  private readonly schemas = new Map<string, { source: z.ZodType; json: JsonSchema }>();
+
+  ref(named: NamedSchema, io: 'input' | 'output') {
+    const known = this.schemas.get(named.name);
+    if (known && known.source !== named.schema) {
+      throw new Error(`two schemas are published as ${named.name}`);
+    }
+    if (!known)
+      this.schemas.set(named.name, { source: named.schema, json: jsonSchema(named.schema, io) });
+    return ref(named.name);
+  }
+
+  toJSON(): Record<string, JsonSchema> {
+    return Object.fromEntries([...this.schemas].map(([name, { json }]) => [name, json]));
+  }
+}
+
+/** Parameters from a zod object: one per property, `required` as the schema says. */
+function fields(schema: z.ZodObject | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
+  const { properties = {}, required = [] } = jsonSchema(schema, 'input') as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.includes(name),
+    schema: property,
+  }));
+}
+
+function parameters(spec: ListedRoute) {
+  return [
+    ...fields(spec.params, 'path'),
+    ...(spec.idempotency ? [IDEMPOTENCY_KEY_HEADER] : []),
+    ...fields(spec.query, 'query'),
+    ...(spec.headers ?? []).map(({ name, description }) => ({
+      name,
+      in: 'header',
+      // Header sets that are alternatives (the callbacks' two signatures): none is required.
+      required: false,
+      description,
+      schema: { type: 'string' },
+    })),
+  ];
+}
+
+/**
+ * The error responses of a route, rendered from the problem table: one response per status,
+ * naming each code it stands for (`x-problem-codes` for tools).
+ */
+export function errorResponses(codes: readonly ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  const ordered = (Object.keys(PROBLEMS) as ErrorCode[]).filter((code) => codes.includes(code));
+  for (const code of ordered) {
+    const status = PROBLEMS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const statuses = [...byStatus.keys()].sort((a, b) => a - b);
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const group = byStatus.get(status) ?? [];
+      const retry = group.some((code) => PROBLEMS[code].retryAfterSeconds !== undefined);
+      return [
+        String(status),
+        {
+          description: group.map((code) => `${code}: ${PROBLEMS[code].title}`).join('; '),
+          'x-problem-codes': group,
+          ...(retry ? { headers: RETRY_AFTER_HEADER } : {}),
+          content: { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } },
+        },
+      ];
+    }),
+  );
+}
+
+function operation(spec: ListedRoute, components: Components) {
+  const { status, description, body } = spec.response;
+  const params = parameters(spec);
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: [spec.tag],
+    ...(spec.public ? { security: [] } : {}),
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: components.ref(spec.body, 'input') } },
+          },
+        }
+      : {}),
+    responses: {
+      [String(status)]: {
+        description: spec.idempotency ? `${description} (or its replay)` : description,
+        ...(spec.idempotency ? { headers: REPLAYED_HEADER } : {}),
+        content: {
+          'application/json': {
+            schema: body ? components.ref(body, 'output') : { type: 'object' },
+          },
+        },
+      },
+      ...errorResponses(problemsOf(spec)),
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document, derived from the route specs (routes.ts). Schemas are generated
+ * from the same zod schemas that validate requests, error responses from the problem table,
+ * and the retention values come from the running configuration, so the published contract and
+ * the enforced behaviour cannot drift apart.
+ */
 export function buildOpenApiDocument(retention: PublishedRetention) {
+  const components = new Components();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of ROUTE_LIST) {
+    paths[spec.path] = {
+      ...paths[spec.path],
+      [spec.method.toLowerCase()]: operation(spec, components),
+    };
+  }
   return {
     openapi: '3.1.0',
     info: {
@@ -146,303 +196,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
       'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
     },
     security: [{ principal: [] }],
-    paths: {
-      '/v1/accounts': {
-        post: {
-          operationId: 'createAccount',
-          parameters: [idempotencyKeyHeader],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: { $ref: '#/components/schemas/CreateAccount' } },
-            },
-          },
-          responses: {
-            '201': {
-              ...json('Account created (or its replay)', 'Account'),
-              headers: replayedHeader,
-            },
-            ...commonErrors,
-            '409': problem('idempotency_key_in_use (has Retry-After)'),
-          },
-        },
-      },
-      '/v1/accounts/{accountId}': {
-        get: {
-          operationId: 'getAccount',
-          parameters: [accountIdParam],
-          responses: {
-            '200': json('The account', 'Account'),
-            ...pick(commonErrors, '400', '401', '404', '500', '503'),
-          },
-        },
-      },
-      '/v1/accounts/{accountId}/transactions': {
-        post: {
-          operationId: 'postTransaction',
-          parameters: [accountIdParam, idempotencyKeyHeader],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: { $ref: '#/components/schemas/PostTransaction' } },
-            },
-          },
-          responses: {
-            '201': {
-              ...json('Transaction posted (or its replay)', 'Transaction'),
-              headers: replayedHeader,
-            },
-            ...commonErrors,
-            '409': problem('insufficient_funds, payment_id_conflict or idempotency_key_in_use'),
-            '422': problem('idempotency_key_reused, currency_mismatch or balance_limit_exceeded'),
-          },
-        },
-        get: {
-          operationId: 'listTransactions',
-          parameters: [accountIdParam, ...pageQuery],
-          responses: {
-            '200': json('Newest first, HTTP and event entries alike', 'TransactionPage'),
-            ...pick(commonErrors, '400', '401', '404', '500', '503'),
-          },
-        },
-      },
-      '/v1/accounts/{accountId}/event-sources': {
-        get: {
-          operationId: 'listEventSources',
-          description:
-            'Sequence tracking per event source: the highest sequence seen and the missing numbers ' +
-            '(at most 1,000, the lowest; gapsTruncated when more are missing).',
-          parameters: [accountIdParam],
-          responses: {
-            '200': json('Event sources of this account', 'EventSourceList'),
-            ...pick(commonErrors, '400', '401', '404', '500', '503'),
-          },
-        },
-      },
-      '/v1/accounts/{accountId}/exports': {
-        post: {
-          operationId: 'createExport',
-          description:
-            'Debits the export fee and creates the task, its first execution and the export job ' +
-            'in one transaction.',
-          parameters: [accountIdParam, idempotencyKeyHeader],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: { $ref: '#/components/schemas/CreateExport' } },
-            },
-          },
-          responses: {
-            '202': { ...json('Task created (or its replay)', 'Task'), headers: replayedHeader },
-            ...commonErrors,
-            '409': problem('insufficient_funds (for the fee) or idempotency_key_in_use'),
-          },
-        },
-      },
-      '/v1/transfers': {
-        post: {
-          operationId: 'createTransfer',
-          description:
-            'Moves money between two accounts of the caller in ONE transaction: the debit of the ' +
-            "source (guarded on its available balance), the credit of the destination, one entry in each account's listing " +
-            '(transfer_out / transfer_in) and the transfer record.',
-          parameters: [idempotencyKeyHeader],
-          requestBody: jsonBody('CreateTransfer'),
-          responses: {
-            '201': {
-              ...json('Transfer made (or its replay)', 'Transfer'),
-              headers: replayedHeader,
-            },
-            ...commonErrors,
-            '400': problem('validation_failed (including fromAccountId == toAccountId), …'),
-            '404': problem('not_found: either account unknown or owned by another principal'),
-            '409': problem('insufficient_funds, payment_id_conflict or idempotency_key_in_use'),
-            '422': problem('idempotency_key_reused or currency_mismatch'),
-          },
-        },
-      },
-      '/v1/transfers/{transferId}': {
-        get: {
-          operationId: 'getTransfer',
-          parameters: [uuidParam('transferId')],
-          responses: {
-            '200': json('The transfer', 'Transfer'),
-            ...pick(commonErrors, '400', '401', '404', '500', '503'),
-          },
-        },
-      },
-      '/v1/accounts/{accountId}/holds': {
-        post: {
-          operationId: 'placeHold',
-          description:
-            "Reserves an amount: the account's available balance drops, its balance does not. " +
-            'The hold expires after expiresInSeconds unless captured or voided first.',
-          parameters: [accountIdParam, idempotencyKeyHeader],
-          requestBody: jsonBody('PlaceHold'),
-          responses: {
-            '201': { ...json('Hold placed (or its replay)', 'Hold'), headers: replayedHeader },
-            ...commonErrors,
-            '409': problem('insufficient_funds (available) or idempotency_key_in_use'),
-            '422': problem('idempotency_key_reused or currency_mismatch'),
-          },
-        },
-        get: {
-          operationId: 'listHolds',
-          parameters: [
-            accountIdParam,
-            {
-              name: 'status',
-              in: 'query',
-              schema: { type: 'string', enum: [...HOLD_STATUSES] },
-            },
-            ...pageQuery,
-          ],
-          responses: {
-            '200': json('Newest first; status as of now (expired from expiresAt on)', 'HoldPage'),
-            ...pick(commonErrors, '400', '401', '404', '500', '503'),
-          },
-        },
-      },
-      '/v1/holds/{holdId}': {
-        get: {
-          operationId: 'getHold',
-          parameters: [uuidParam('holdId')],
-          responses: {
-            '200': json('The hold; status expired from expiresAt on, swept or not', 'Hold'),
-            ...pick(commonErrors, '400', '401', '404', '500', '503'),
-          },
-        },
-      },
-      '/v1/holds/{holdId}/captures': {
-        post: {
-          operationId: 'captureHold',
-          description:
-            'Captures amount (default: all) of an active hold: it leaves the balance (entry type ' +
-            'capture), the rest returns to available, in one transaction. At most once per hold.',
-          parameters: [uuidParam('holdId'), idempotencyKeyHeader],
-          requestBody: jsonBody('CaptureHold'),
-          responses: {
-            '200': { ...json('Hold captured (or the replay)', 'Hold'), headers: replayedHeader },
-            ...commonErrors,
-            '400': problem('validation_failed (including an amount above the hold), …'),
-            '409': problem('hold_not_active, hold_expired or idempotency_key_in_use'),
-          },
-        },
-      },
-      '/v1/holds/{holdId}/voids': {
-        post: {
-          operationId: 'voidHold',
-          description: 'Voids an active hold: its amount returns to available. At most once.',
-          parameters: [uuidParam('holdId'), idempotencyKeyHeader],
-          requestBody: jsonBody('VoidHold'),
-          responses: {
-            '200': { ...json('Hold voided (or the replay)', 'Hold'), headers: replayedHeader },
-            ...commonErrors,
-            '409': problem('hold_not_active, hold_expired or idempotency_key_in_use'),
-          },
-        },
-      },
-      '/v1/tasks/{taskId}': {
-        get: {
-          operationId: 'getTask',
-          parameters: [taskIdParam],
-          responses: {
-            '200': json('The task with its executions', 'Task'),
-            ...pick(commonErrors, '400', '401', '404', '500', '503'),
-          },
-        },
-      },
-      '/v1/tasks/{taskId}/result': {
-        get: {
-          operationId: 'getTaskResult',
-          description:
-            "The current execution's export file: format, rows (the CSV header excluded), bytes, " +
-            `lowercase hex SHA-256 and a presigned GET valid ${RESULT_URL_TTL_SECONDS / 60} minutes.`,
-          parameters: [taskIdParam],
-          responses: {
-            '200': json('The result of the SUCCEEDED current execution', 'ExportResult'),
-            ...pick(commonErrors, '400', '401', '404', '500', '503'),
-            '409': problem('task_not_succeeded: the current execution has not SUCCEEDED'),
-            '410': problem('result_expired: older than EXPORT_RETENTION_DAYS or gone'),
-          },
-        },
-      },
-      '/v1/tasks/{taskId}/reruns': {
-        post: {
-          operationId: 'rerunTask',
-          parameters: [taskIdParam, idempotencyKeyHeader],
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Rerun' } } },
-          },
-          responses: {
-            '202': {
-              ...json('A new current execution (or the replay)', 'Task'),
-              headers: replayedHeader,
-            },
-            ...commonErrors,
-            '409': problem(
-              'task_not_terminal, rerun_limit_reached (MAX_RERUNS_PER_TASK) or idempotency_key_in_use',
-            ),
-          },
-        },
-      },
-      '/v1/callbacks/{applicationId}': {
-        post: {
-          operationId: 'postCallback',
-          security: [],
-          description:
-            'Signed execution callbacks, with either header set (one valid set suffices). ' +
-            '`Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, ' +
-            'or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), ' +
-            '`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ' +
-            'ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during ' +
-            `rotation; ±${SIGNATURE_TOLERANCE_SECONDS} s window. A \`whsec_\` secret signs with its base64-decoded bytes.`,
-          parameters: [
-            {
-              name: 'applicationId',
-              in: 'path',
-              required: true,
-              schema: { type: 'string', pattern: APPLICATION_ID_PATTERN_SOURCE },
-            },
-            callbackHeader('Callback-Signature', 't=<unix seconds>,v1=<hex>[,v1=<hex>…]'),
-            callbackHeader(WEBHOOK_ID_HEADER, 'Standard Webhooks message id: the CloudEvent id'),
-            callbackHeader(WEBHOOK_TIMESTAMP_HEADER, 'Standard Webhooks: unix seconds'),
-            callbackHeader(
-              WEBHOOK_SIGNATURE_HEADER,
-              'Standard Webhooks: space-separated `v1,<base64>` / `v1a,<base64>` entries',
-            ),
-          ],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: { $ref: '#/components/schemas/CallbackEvent' } },
-            },
-          },
-          responses: {
-            '200': json('applied | duplicate | stale | superseded', 'CallbackOutcome'),
-            '400': problem('invalid_callback (incl. webhook-id differing from the CloudEvent id)'),
-            '401': problem('invalid_signature or signature_expired'),
-            '413': problem('payload_too_large'),
-            '415': problem('unsupported_media_type'),
-            '500': problem('internal'),
-            '503': problem('unavailable (has Retry-After)'),
-          },
-        },
-      },
-      '/v1/openapi.json': {
-        get: {
-          operationId: 'getOpenApi',
-          security: [],
-          responses: {
-            '200': {
-              description: 'This document',
-              content: { 'application/json': { schema: { type: 'object' } } },
-            },
-          },
-        },
-      },
-    },
+    paths,
     components: {
       securitySchemes: {
         principal: {
@@ -452,36 +206,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
             'JWT (sub claim) or AWS SigV4 (IAM caller ARN), as the deployment configures.',
         },
       },
-      schemas: {
-        CreateAccount: jsonSchema(CreateAccountBody, 'input'),
-        PostTransaction: jsonSchema(PostTransactionBody, 'input'),
-        Account: jsonSchema(Account, 'output'),
-        Transaction: jsonSchema(Transaction, 'output'),
-        TransactionPage: jsonSchema(TransactionPage, 'output'),
-        EventSourceList: jsonSchema(EventSourceList, 'output'),
-        CreateExport: jsonSchema(CreateExportBody, 'input'),
-        Rerun: jsonSchema(RerunBody, 'input'),
-        Task: jsonSchema(Task, 'output'),
-        ExportResult: jsonSchema(ExportResult, 'output'),
-        CreateTransfer: jsonSchema(CreateTransferBody, 'input'),
-        Transfer: jsonSchema(Transfer, 'output'),
-        PlaceHold: jsonSchema(PlaceHoldBody, 'input'),
-        CaptureHold: jsonSchema(CaptureHoldBody, 'input'),
-        VoidHold: jsonSchema(VoidHoldBody, 'input'),
-        Hold: jsonSchema(Hold, 'output'),
-        HoldPage: jsonSchema(HoldPage, 'output'),
-        CallbackEvent: jsonSchema(CallbackEventSchema, 'input'),
-        CallbackOutcome: {
-          type: 'object',
-          properties: { outcome: { enum: ['applied', 'duplicate', 'stale', 'superseded'] } },
-          required: ['outcome'],
-        },
-        Problem: jsonSchema(Problem, 'output'),
-      },
+      schemas: { ...components.toJSON(), Problem: jsonSchema(Problem, 'output') },
     },
   };
-}
-
-function pick<T extends Record<string, unknown>>(source: T, ...names: (keyof T)[]): Partial<T> {
-  return Object.fromEntries(names.map((n) => [n, source[n]])) as Partial<T>;
 }

@@ -1,27 +1,83 @@
+import type * as z from 'zod';
+import type { Json } from '../domain/idempotency/fingerprint';
+import type { CommandContext, CommandResponse } from '../domain/idempotency/idempotent-command';
+import { parseIdempotencyKey } from '../domain/idempotency/key';
 import { NotFoundError } from '../domain/shared/errors';
+import { principalOf } from './principal';
+import { header, parseWith, readJsonBody } from './request';
+import { json, rawJson } from './respond';
+import {
+  type ListedRoute,
+  needsPrincipal,
+  type PublicAccess,
+  type RouteSpec,
+  type RouteTable,
+  routeKey,
+} from './spec';
 import type { HttpEvent, HttpResult } from './types';
 
+/** What a raw route's handler gets: the event and the path parameters as matched. */
 export interface RouteRequest {
   readonly event: HttpEvent;
   readonly pathParameters: Record<string, string>;
 }
 
-export interface Route {
-  /** The route template, e.g. `POST /v1/accounts/{accountId}` (not the operation id: see domain/idempotency/operations.ts). */
-  readonly key: string;
+type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/** A command's input: who asks with which key, the body as received and as parsed. */
+export interface CommandInput<S extends RouteSpec> {
+  readonly ctx: CommandContext;
+  /** The body as received: what the fingerprint covers. */
+  readonly body: Json;
+  readonly input: Parsed<NonNullable<S['body']>['schema']>;
+}
+
+/** What the router parsed for a route, from its spec, before the handler runs. */
+export interface RouteInput<S extends RouteSpec> {
+  readonly event: HttpEvent;
+  /** The authenticated caller of a `principal` route. */
+  readonly principal: S['public'] extends PublicAccess ? undefined : string;
+  readonly params: Parsed<S['params']>;
+  readonly query: Parsed<S['query']>;
+  readonly command: S['idempotency'] extends string ? CommandInput<S> : undefined;
+}
+
+/**
+ * A route's handler. Raw routes answer the HttpResult; commands the stored response (first
+ * answer or replay); reads the resource, sent as JSON with the spec's status.
+ */
+export type RouteHandler<S extends RouteSpec> = S['raw'] extends true
+  ? (request: RouteRequest) => Promise<HttpResult>
+  : S['idempotency'] extends string
+    ? (input: RouteInput<S>) => Promise<CommandResponse>
+    : (input: RouteInput<S>) => Promise<unknown>;
+
+/** One handler per spec of a table: a spec without one does not compile. */
+export type RouteHandlers<T extends RouteTable> = { readonly [K in keyof T]: RouteHandler<T[K]> };
+
+/** What `bind` passes, before the spec's types narrow it for the handler. */
+interface LooseInput {
+  readonly event: HttpEvent;
+  readonly principal: string | undefined;
+  readonly params: unknown;
+  readonly query: unknown;
+  readonly command: { ctx: CommandContext; body: Json; input: unknown } | undefined;
+}
+
+type AnyHandler =
+  | ((request: RouteRequest) => Promise<HttpResult>)
+  | ((input: LooseInput) => Promise<unknown>);
+
+interface CompiledRoute {
+  readonly spec: ListedRoute;
+  readonly pattern: RegExp;
+  readonly names: string[];
   readonly handle: (request: RouteRequest) => Promise<HttpResult>;
 }
 
-interface CompiledRoute extends Route {
-  readonly method: string;
-  readonly pattern: RegExp;
-  readonly names: string[];
-}
-
-function compile(route: Route): CompiledRoute {
-  const [method = '', template = ''] = route.key.split(' ');
+function compile(path: string): { pattern: RegExp; names: string[] } {
   const names: string[] = [];
-  const source = template
+  const source = path
     .split('/')
     .map((segment) => {
       const param = /^\{(\w+)\}$/.exec(segment);
@@ -30,18 +86,64 @@ function compile(route: Route): CompiledRoute {
       return '([^/]+)';
     })
     .join('/');
-  return { ...route, method, pattern: new RegExp(`^${source}$`), names };
+  return { pattern: new RegExp(`^${source}$`), names };
 }
 
-/** Matches method and path against route templates; the path is matched as sent. */
-export function createRouter(routes: readonly Route[]) {
-  const compiled = routes.map(compile);
+/**
+ * Parses what the spec declares, in contract order (401, path, query, Idempotency-Key, then
+ * 413/415/400 of the body), calls the handler and answers.
+ */
+function bind(spec: RouteSpec, handler: AnyHandler, clock: () => Date) {
+  if (spec.raw) return handler as (request: RouteRequest) => Promise<HttpResult>;
+  if (spec.idempotency && !needsPrincipal(spec)) {
+    throw new Error(`${routeKey(spec)}: a command cannot be public`);
+  }
+  const handle = handler as (input: LooseInput) => Promise<unknown>;
+  return async ({ event, pathParameters }: RouteRequest): Promise<HttpResult> => {
+    const principal = needsPrincipal(spec) ? principalOf(event) : undefined;
+    const params = spec.params && parseWith(spec.params, pathParameters, 'path');
+    const query = spec.query && parseWith(spec.query, event.queryStringParameters ?? {}, 'query');
+    if (!spec.idempotency) {
+      const resource = await handle({ event, principal, params, query, command: undefined });
+      return json(spec.response.status, resource);
+    }
+    const idempotencyKey = parseIdempotencyKey(header(event, 'idempotency-key'));
+    const body = readJsonBody(event);
+    const input = spec.body && parseWith(spec.body.schema, body, 'body');
+    // A command's route is a principal route (checked above), so this is the caller read first.
+    const ctx = { principal: principalOf(event), idempotencyKey, now: clock() };
+    const command = { ctx, body, input };
+    const response = (await handle({
+      event,
+      principal,
+      params,
+      query,
+      command,
+    })) as CommandResponse;
+    return rawJson(response.statusCode, response.body, response.replayed);
+  };
+}
+
+/**
+ * The router of a route table: matches method and path (as sent) against the specs' templates
+ * and hands the request to the route's handler; no match is `404 not_found`.
+ */
+export function createRouter<T extends RouteTable>(
+  routes: readonly ListedRoute[],
+  handlers: RouteHandlers<T>,
+  clock: () => Date,
+) {
+  const byId = handlers as unknown as Readonly<Record<string, AnyHandler>>;
+  const compiled: CompiledRoute[] = routes.map((spec) => {
+    const handler = byId[spec.operationId];
+    if (!handler) throw new Error(`no handler for ${routeKey(spec)}`);
+    return { spec, ...compile(spec.path), handle: bind(spec, handler, clock) };
+  });
   return (event: HttpEvent): Promise<HttpResult> => {
     const method = event.requestContext.http.method.toUpperCase();
-    const path = event.rawPath;
     for (const route of compiled) {
-      if (route.method !== method) continue;
-      const match = route.pattern.exec(path);
+      if (route.spec.method !== method) continue;
+      const match = route.pattern.exec(event.rawPath);
       if (!match) continue;
       const pathParameters: Record<string, string> = {};
       route.names.forEach((name, i) => {

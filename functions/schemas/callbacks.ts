@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { APPLICATION_ID_PATTERN } from '../contract/names';
 import { isUsableCallbackKey, PUBLIC_KEY_PREFIX } from '../domain/callbacks/keys';
 import type { CallbackSecrets } from '../domain/callbacks/port';
 import { EXECUTION_STATUSES } from '../domain/exports/model';
@@ -36,6 +37,16 @@ export const CallbackEventSchema = z.looseObject({
 });
 
 export type CallbackEvent = z.output<typeof CallbackEventSchema>;
+
+/** The path of `POST /v1/callbacks/{applicationId}` (§7). */
+export const CallbackPath = z.strictObject({
+  applicationId: z.string().regex(APPLICATION_ID_PATTERN),
+});
+
+/** What a callback is answered (§7). */
+export const CallbackAnswer = z.object({
+  outcome: z.enum(['applied', 'duplicate', 'stale', 'superseded']),
+});
 
 /** A secret of 16+ bytes (decoded bytes for `whsec_`), or a `whpk_` raw 32-byte public key. */
 const Secret = z.string().refine(isUsableCallbackKey);

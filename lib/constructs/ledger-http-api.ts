@@ -6,58 +6,9 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ROUTE_LIST } from '../../functions/api/routes';
+import { type ListedRoute, routeKey, type Throttle } from '../../functions/api/spec';
 import type { AuthConfig } from '../config';
-
-/** One route of the public contract. */
-export interface LedgerRoute {
-  readonly method: apigwv2.HttpMethod;
-  readonly path: string;
-  /** Reachable without credentials. Everything else goes through the API's authorizer. */
-  readonly public?: boolean;
-}
-
-const { GET, POST } = apigwv2.HttpMethod;
-
-/** Signed callbacks (contract §7): no authorizer, the handler checks the HMAC signature. */
-const CALLBACKS_ROUTE_PATH = '/v1/callbacks/{applicationId}';
-
-/** Route key of the callbacks route, as used in the stage's route settings. */
-const CALLBACKS_ROUTE_KEY = `POST ${CALLBACKS_ROUTE_PATH}`;
-
-/** The OpenAPI document: no auth (contract §5). */
-const OPENAPI_ROUTE_PATH = '/v1/openapi.json';
-
-/** Route key of the OpenAPI route, as used in the stage's route settings. */
-const OPENAPI_ROUTE_KEY = `GET ${OPENAPI_ROUTE_PATH}`;
-
-/**
- * Throttling of the OpenAPI route: the document is static and public, so a client needs it
- * rarely; a low limit keeps anonymous traffic on it from costing invocations. Capped at the
- * stage's own limits.
- */
-const OPENAPI_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
-
-/** Why the two public routes have no authorizer (cdk-nag AwsSolutions-APIG4). */
-const PUBLIC_ROUTE_REASONS: Readonly<Record<string, string>> = {
-  [CALLBACKS_ROUTE_KEY]:
-    'Signed callbacks come from export workers that hold no AWS or JWT credentials (contract §7): the function verifies the HMAC-SHA256 Callback-Signature over the raw body in constant time, rejects timestamps older than 300 s, and changes nothing for a rejected callback. The route has its own, lower throttle.',
-  [OPENAPI_ROUTE_KEY]:
-    'The OpenAPI document is public by contract (§5): it holds no data, only the API description and retention windows, and has its own low throttle.',
-};
-
-/** Routes served by the HTTP handler (payload format 2.0). */
-const LEDGER_ROUTES: readonly LedgerRoute[] = [
-  { method: POST, path: '/v1/accounts' },
-  { method: GET, path: '/v1/accounts/{accountId}' },
-  { method: POST, path: '/v1/accounts/{accountId}/transactions' },
-  { method: GET, path: '/v1/accounts/{accountId}/transactions' },
-  { method: GET, path: '/v1/accounts/{accountId}/event-sources' },
-  { method: POST, path: '/v1/accounts/{accountId}/exports' },
-  { method: GET, path: '/v1/tasks/{taskId}' },
-  { method: POST, path: '/v1/tasks/{taskId}/reruns' },
-  { method: POST, path: CALLBACKS_ROUTE_PATH, public: true },
-  { method: GET, path: OPENAPI_ROUTE_PATH, public: true },
-];
 
 export interface LedgerHttpApiProps {
   /** Function that handles every route. */
@@ -82,16 +33,16 @@ export interface LedgerHttpApiProps {
   readonly throttleBurstLimit?: number;
 
   /**
-   * Steady-state requests per second on `POST /v1/callbacks/{applicationId}`. The route has no
-   * authorizer, so anyone can reach the function through it; its own, lower limit keeps
-   * unsigned traffic from using up the stage's capacity (a route setting replaces the stage
-   * default for that route).
+   * Steady-state requests per second on each public route whose spec asks for the callback
+   * limits (the signed callbacks). Such a route has no authorizer, so anyone can reach the
+   * function through it; its own, lower limit keeps unsigned traffic from using up the stage's
+   * capacity (a route setting replaces the stage default for that route).
    * @default 50
    */
   readonly callbackThrottleRateLimit?: number;
 
   /**
-   * Burst capacity of the callbacks route.
+   * Burst capacity of those routes.
    * @default 100
    */
   readonly callbackThrottleBurstLimit?: number;
@@ -127,10 +78,10 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 });
 
 /**
- * The ledger's HTTP API: one Lambda proxy integration (payload 2.0) behind every route, an
- * authorizer on every route except the OpenAPI document and the signed callbacks, and a
- * throttled, access-logged `$default` stage with its own, lower limits for the two public routes
- * (the callbacks and the OpenAPI document).
+ * The ledger's HTTP API: one Lambda proxy integration (payload 2.0) behind every route the
+ * function serves (the route specs, functions/api/routes.ts), the configured authorizer on every
+ * route except the public ones, and a throttled, access-logged `$default` stage with each public
+ * route's own, lower limits and its cdk-nag acknowledgement taken from its spec.
  */
 export class LedgerHttpApi extends Construct {
   readonly api: apigwv2.HttpApi;
@@ -138,6 +89,7 @@ export class LedgerHttpApi extends Construct {
   readonly accessLogGroup: logs.LogGroup;
   /** Invoke URL of the `$default` stage (ends with `/`). */
   readonly url: string;
+  private readonly none = new apigwv2.HttpNoneAuthorizer();
 
   constructor(scope: Construct, id: string, props: LedgerHttpApiProps) {
     super(scope, id);
@@ -162,15 +114,14 @@ export class LedgerHttpApi extends Construct {
       removalPolicy: props.accessLogRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
 
-    const stageRate = props.throttleRateLimit ?? 100;
-    const stageBurst = props.throttleBurstLimit ?? 200;
+    const stageThrottle = {
+      rateLimit: props.throttleRateLimit ?? 100,
+      burstLimit: props.throttleBurstLimit ?? 200,
+    };
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: {
-        rateLimit: stageRate,
-        burstLimit: stageBurst,
-      },
+      throttle: stageThrottle,
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup),
         format: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
@@ -181,46 +132,52 @@ export class LedgerHttpApi extends Construct {
     const integration = new HttpLambdaIntegration('Handler', props.handler, {
       payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
     });
-    const none = new apigwv2.HttpNoneAuthorizer();
-    const routes = new Map<string, apigwv2.HttpRoute>();
-    for (const route of LEDGER_ROUTES) {
-      const key = `${route.method} ${route.path}`;
-      const [added] = this.api.addRoutes({
-        path: route.path,
-        methods: [route.method],
-        integration,
-        ...(route.public ? { authorizer: none } : {}),
-      });
-      if (!added) continue;
-      routes.set(key, added);
-      if (route.public) {
-        const reason = PUBLIC_ROUTE_REASONS[key];
-        if (!reason) throw new Error(`public route ${key} needs a reason in PUBLIC_ROUTE_REASONS`);
-        Validations.of(added).acknowledge({ id: 'AwsSolutions-APIG4', reason });
-      }
-    }
-
-    // HttpStage has no per-route settings: set them on the CloudFormation resource. A route must
-    // exist before the stage names it ("Unable to find Route by key"), hence the dependencies.
-    const routeSettings: Record<
-      string,
-      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
-    > = {
-      [CALLBACKS_ROUTE_KEY]: {
-        ThrottlingRateLimit: props.callbackThrottleRateLimit ?? 50,
-        ThrottlingBurstLimit: props.callbackThrottleBurstLimit ?? 100,
-      },
-      [OPENAPI_ROUTE_KEY]: {
-        ThrottlingRateLimit: Math.min(OPENAPI_THROTTLE.rateLimit, stageRate),
-        ThrottlingBurstLimit: Math.min(OPENAPI_THROTTLE.burstLimit, stageBurst),
-      },
+    const callbackThrottle = {
+      rateLimit: props.callbackThrottleRateLimit ?? 50,
+      burstLimit: props.callbackThrottleBurstLimit ?? 100,
     };
-    for (const key of Object.keys(routeSettings)) {
-      const route = routes.get(key);
-      if (!route) throw new Error(`${key} missing from LEDGER_ROUTES`);
+    const routeSettings: Record<string, RouteSetting> = {};
+    for (const spec of ROUTE_LIST) {
+      const route = this.addRoute(spec, integration);
+      if (!spec.public) continue;
+      const { reason, throttle } = spec.public;
+      Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason });
+      routeSettings[routeKey(spec)] = routeSetting(
+        throttle === 'callback-limits' ? callbackThrottle : capped(throttle, stageThrottle),
+      );
+      // A route must exist before the stage names it ("Unable to find Route by key").
       this.stage.node.addDependency(route);
     }
+    // HttpStage has no per-route settings: set them on the CloudFormation resource.
     const cfnStage = this.stage.node.defaultChild as apigwv2.CfnStage;
     cfnStage.routeSettings = routeSettings;
   }
+
+  /** One route of a spec; a public one without an authorizer. */
+  private addRoute(spec: ListedRoute, integration: HttpLambdaIntegration): apigwv2.HttpRoute {
+    const [route] = this.api.addRoutes({
+      path: spec.path,
+      methods: [apigwv2.HttpMethod[spec.method]],
+      integration,
+      ...(spec.public ? { authorizer: this.none } : {}),
+    });
+    if (!route) throw new Error(`no route created for ${routeKey(spec)}`);
+    return route;
+  }
 }
+
+interface RouteSetting {
+  readonly ThrottlingRateLimit: number;
+  readonly ThrottlingBurstLimit: number;
+}
+
+const routeSetting = (throttle: Throttle): RouteSetting => ({
+  ThrottlingRateLimit: throttle.rateLimit,
+  ThrottlingBurstLimit: throttle.burstLimit,
+});
+
+/** A route's fixed limits never exceed the stage's. */
+const capped = (throttle: Throttle, stage: Throttle): Throttle => ({
+  rateLimit: Math.min(throttle.rateLimit, stage.rateLimit),
+  burstLimit: Math.min(throttle.burstLimit, stage.burstLimit),
+});

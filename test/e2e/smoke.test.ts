@@ -43,6 +43,10 @@ describe('npm run smoke against the local stack', () => {
       'mismatch: same key, other body is refused',
       'concurrent duplicates have one effect',
       'another principal cannot see the account',
+      'a transfer moves money between two accounts',
+      'a hold is placed, listed and read',
+      'holds are captured and voided',
+      'the export result route is served',
       'signed callback is accepted (Callback-Signature)',
       'the same callback again is a duplicate',
       'a callback changed after signing is refused',
@@ -62,7 +66,7 @@ describe('npm run smoke against the local stack', () => {
       /^FAIL .*401 invalid_signature/,
     );
     expect(rows(output).filter((row) => row.startsWith('SKIP'))).toHaveLength(2);
-    expect(output).toMatch(/smoke: FAIL \(1 of 10 checks\)/);
+    expect(output).toMatch(/smoke: FAIL \(1 of 14 checks\)/);
     expect(code).toBe(1);
   });
 });

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { APPLICATION_ID_PATTERN, CALLBACK_PATH_PREFIX } from '../../contract/names';
+import { CALLBACK_PATH_PREFIX } from '../../contract/names';
 import { assertWebhookIdMatches, verifyCallback } from '../../domain/callbacks/authentication';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import type { CallbackOutcome, CallbackService } from '../../domain/callbacks/service';
@@ -13,7 +12,7 @@ import { InvalidCallbackError } from '../../domain/shared/errors';
 import type { Log } from '../../domain/shared/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../domain/shared/metrics';
 import { epochSeconds } from '../../domain/shared/time';
-import { CallbackEventSchema } from '../../schemas/callbacks';
+import { CallbackEventSchema, CallbackPath } from '../../schemas/callbacks';
 import {
   fieldErrors,
   header,
@@ -22,7 +21,8 @@ import {
   requireWellFormedUnicode,
 } from '../request';
 import { json } from '../respond';
-import type { Route } from '../router';
+import type { RouteHandlers, RouteRequest } from '../router';
+import type { CALLBACK_ROUTES } from './spec';
 
 const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
   applied: METRICS.callbackApplied,
@@ -31,81 +31,81 @@ const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
   superseded: METRICS.callbackSuperseded,
 };
 
-const ApplicationId = z.string().regex(APPLICATION_ID_PATTERN);
-
-/**
- * Signed execution callbacks (docs/contract.md §7): no authorizer; the signature over the raw body is
- * checked before anything is parsed, so a rejected callback changes nothing.
- */
-const CALLBACK_ROUTE = 'POST /v1/callbacks/{applicationId}';
+const ApplicationId = CallbackPath.shape.applicationId;
 
 /** The path an application's signed callbacks are posted to (handed to export workers). */
 export function callbackPath(applicationId: string): string {
   return `${CALLBACK_PATH_PREFIX}${encodeURIComponent(applicationId)}`;
 }
 
-export function callbackRoutes(
+/**
+ * Signed execution callbacks (docs/contract.md §7): the signature over the raw body is checked
+ * before anything is parsed, so a rejected callback changes nothing.
+ */
+export function callbackHandlers(
   service: CallbackService,
   secrets: CallbackSecrets,
   clock: () => Date,
   log: Log,
   metrics: MetricsPort,
-): Route[] {
-  return [
-    {
-      key: CALLBACK_ROUTE,
-      handle: async (request) => {
-        const now = clock();
-        const rawBody = readRawBody(request.event);
-        const app = ApplicationId.safeParse(request.pathParameters.applicationId);
-        // Either header set (docs/contract.md §7); secrets and whpk_ keys come as one list.
-        const { webhookId } = verifyCallback({
-          headers: {
-            callbackSignature: header(request.event, 'callback-signature'),
-            id: header(request.event, WEBHOOK_ID_HEADER),
-            timestamp: header(request.event, WEBHOOK_TIMESTAMP_HEADER),
-            signature: header(request.event, WEBHOOK_SIGNATURE_HEADER),
-          },
-          rawBody,
-          keys: app.success ? await secrets.secretsFor(app.data) : [],
-          nowSeconds: epochSeconds(now),
-        });
-        const applicationId = app.data ?? '';
-        requireJsonMediaType(request.event);
-        const event = parseCallback(rawBody, applicationId);
-        assertWebhookIdMatches(webhookId, event.id);
-        const result = await service.apply(
-          {
-            applicationId,
-            id: event.id,
-            executionId: event.executionid,
-            sequence: event.sequence,
-            taskId: event.taskid,
-            status: event.data.status,
-            progress: event.data.progress,
-            result: event.data.result,
-            contentHash: eventContentHash(event as Record<string, Json>),
-          },
-          now,
-        );
-        const fields = {
+): RouteHandlers<typeof CALLBACK_ROUTES> {
+  return {
+    postCallback: async (request) => {
+      const now = clock();
+      const { applicationId, rawBody, webhookId } = await authenticate(request, secrets, now);
+      requireJsonMediaType(request.event);
+      const event = parseCallback(rawBody, applicationId);
+      assertWebhookIdMatches(webhookId, event.id);
+      const result = await service.apply(
+        {
           applicationId,
-          callbackId: event.id,
+          id: event.id,
           executionId: event.executionid,
-          taskId: result.taskId,
           sequence: event.sequence,
-          outcome: result.outcome,
-        };
-        metrics.count(OUTCOME_METRIC[result.outcome]);
-        if (result.sequence.newGaps.length > 0) {
-          metrics.count(METRICS.sequenceGap, result.sequence.newGaps.length);
-          log.warn('sequence gap', { ...fields, missing: result.sequence.newGaps });
-        }
-        log.info('callback', fields);
-        return json(200, { outcome: result.outcome });
-      },
+          taskId: event.taskid,
+          status: event.data.status,
+          progress: event.data.progress,
+          result: event.data.result,
+          contentHash: eventContentHash(event as Record<string, Json>),
+        },
+        now,
+      );
+      const fields = {
+        applicationId,
+        callbackId: event.id,
+        executionId: event.executionid,
+        taskId: result.taskId,
+        sequence: event.sequence,
+        outcome: result.outcome,
+      };
+      metrics.count(OUTCOME_METRIC[result.outcome]);
+      if (result.sequence.newGaps.length > 0) {
+        metrics.count(METRICS.sequenceGap, result.sequence.newGaps.length);
+        log.warn('sequence gap', { ...fields, missing: result.sequence.newGaps });
+      }
+      log.info('callback', fields);
+      return json(200, { outcome: result.outcome });
     },
-  ];
+  };
+}
+
+/** The size check (413), then the signature over the raw bytes, before anything is parsed. */
+async function authenticate(request: RouteRequest, secrets: CallbackSecrets, now: Date) {
+  const rawBody = readRawBody(request.event);
+  const app = ApplicationId.safeParse(request.pathParameters.applicationId);
+  // Either header set (docs/contract.md §7); secrets and whpk_ keys come as one list.
+  const { webhookId } = verifyCallback({
+    headers: {
+      callbackSignature: header(request.event, 'callback-signature'),
+      id: header(request.event, WEBHOOK_ID_HEADER),
+      timestamp: header(request.event, WEBHOOK_TIMESTAMP_HEADER),
+      signature: header(request.event, WEBHOOK_SIGNATURE_HEADER),
+    },
+    rawBody,
+    keys: app.success ? await secrets.secretsFor(app.data) : [],
+    nowSeconds: epochSeconds(now),
+  });
+  return { applicationId: app.data ?? '', rawBody, webhookId };
 }
 
 function parseCallback(rawBody: Buffer, applicationId: string) {

@@ -11,8 +11,19 @@ import { runSmokeCommand } from '../../../cli/smoke/run';
  */
 const CALLBACK_SECRET = 'smoke-unit-secret-0123456789';
 
+interface Body {
+  readonly amount: number;
+  readonly fromAccountId: string;
+  readonly toAccountId: string;
+}
+
 function forgetfulApi() {
-  const balances = new Map<string, number>();
+  const accounts = new Map<string, { balance: number; available: number }>();
+  const holds = new Map<
+    string,
+    { id: string; accountId: string; amount: number; status: string }
+  >();
+  const transfers = new Map<string, unknown>();
   const seen = new Set<string>();
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), {
@@ -22,6 +33,7 @@ function forgetfulApi() {
   return (async (request: Request) => {
     const url = new URL(request.url);
     const principal = request.headers.get('x-principal-id');
+    const route = `${request.method} ${url.pathname.replace(/[0-9a-f-]{36}/g, '{id}')}`;
     if (url.pathname === '/v1/openapi.json') return json(200, { openapi: '3.1.0' });
     if (url.pathname.startsWith('/v1/callbacks/')) {
       const body = await request.text();
@@ -39,35 +51,82 @@ function forgetfulApi() {
       return json(200, { outcome });
     }
     if (!principal) return json(401, { code: 'unauthenticated' });
-    if (request.method === 'POST' && url.pathname === '/v1/accounts') {
-      const id = randomUUID();
-      balances.set(id, 0);
-      return json(201, { id, currency: 'EUR', balance: 0 });
+    const [, , , first = '', second = ''] = url.pathname.split('/');
+    const body = (request.method === 'POST' ? await request.json() : {}) as Body;
+    const move = (id: string, balance: number, available: number) => {
+      const account = accounts.get(id) ?? { balance: 0, available: 0 };
+      accounts.set(id, {
+        balance: account.balance + balance,
+        available: account.available + available,
+      });
+    };
+    switch (route) {
+      case 'POST /v1/accounts': {
+        const id = randomUUID();
+        accounts.set(id, { balance: 0, available: 0 });
+        return json(201, { id, currency: 'EUR', balance: 0, available: 0 });
+      }
+      case 'POST /v1/accounts/{id}/exports':
+        return json(202, { id: randomUUID(), accountId: first, currentExecutionId: randomUUID() });
+      case 'GET /v1/tasks/{id}/result':
+        return json(409, { code: 'task_not_succeeded' });
+      case 'POST /v1/accounts/{id}/transactions':
+        move(first, body.amount, body.amount);
+        return json(201, { id: randomUUID(), amount: body.amount });
+      case 'POST /v1/transfers': {
+        move(body.fromAccountId, -body.amount, -body.amount);
+        move(body.toAccountId, body.amount, body.amount);
+        const transfer = { id: randomUUID(), ...(body as object) };
+        transfers.set(transfer.id, transfer);
+        return json(201, transfer);
+      }
+      case 'GET /v1/transfers/{id}':
+        return json(200, transfers.get(first));
+      case 'POST /v1/accounts/{id}/holds': {
+        const hold = { id: randomUUID(), accountId: first, amount: body.amount, status: 'active' };
+        holds.set(hold.id, hold);
+        move(first, 0, -body.amount);
+        return json(201, hold);
+      }
+      case 'GET /v1/accounts/{id}/holds':
+        return json(200, { items: [...holds.values()].filter((h) => h.accountId === first) });
+      case 'GET /v1/holds/{id}':
+        return json(200, holds.get(first));
+      case 'POST /v1/holds/{id}/captures':
+      case 'POST /v1/holds/{id}/voids': {
+        const hold = holds.get(first);
+        if (!hold) return json(404, { code: 'not_found' });
+        const captured = second === 'captures' ? body.amount : 0;
+        Object.assign(hold, { status: captured ? 'captured' : 'voided', capturedAmount: captured });
+        move(hold.accountId, -captured, hold.amount - captured);
+        return json(200, hold);
+      }
     }
-    const account = url.pathname.split('/')[3] ?? '';
-    if (request.method === 'POST' && url.pathname.endsWith('/exports')) {
-      return json(202, { id: randomUUID(), accountId: account, currentExecutionId: randomUUID() });
-    }
-    if (request.method === 'POST' && url.pathname.endsWith('/transactions')) {
-      const { amount } = (await request.json()) as { amount: number };
-      balances.set(account, (balances.get(account) ?? 0) + amount);
-      return json(201, { id: randomUUID(), amount });
-    }
-    if (!principal.startsWith('smoke-stranger') && balances.has(account)) {
-      return json(200, { id: account, currency: 'EUR', balance: balances.get(account) });
+    const account = accounts.get(first);
+    if (!principal.startsWith('smoke-stranger') && account) {
+      return json(200, { id: first, currency: 'EUR', ...account });
     }
     return json(404, { code: 'not_found' });
   }) as typeof fetch;
 }
 
-async function run(argv: string[], env: Record<string, string> = {}) {
+/** What a stage deployed before issue 23 answers: API Gateway's own 404 on the missing routes. */
+function apiWithoutRoutes(missing: RegExp) {
+  const api = forgetfulApi();
+  return (async (request: Request) =>
+    missing.test(new URL(request.url).pathname)
+      ? new Response('{"message":"Not Found"}', { status: 404 })
+      : api(request)) as typeof fetch;
+}
+
+async function run(argv: string[], env: Record<string, string> = {}, fetch = forgetfulApi()) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runSmokeCommand(argv, {
     env,
     out: (line) => out.push(line),
     err: (line) => err.push(line),
-    fetch: forgetfulApi(),
+    fetch,
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
@@ -83,7 +142,27 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^FAIL +concurrent duplicates have one effect +8 different transactions/m);
     expect(out).toMatch(/^PASS +another principal cannot see the account/m);
     expect(out).toMatch(/^SKIP +signed callback round trip +no callback secret given/m);
-    expect(out).toMatch(/smoke: FAIL \(3 of 8 checks\)$/);
+    expect(out).toMatch(/smoke: FAIL \(3 of 12 checks\)$/);
+    expect(code).toBe(1);
+  });
+
+  it('passes transfers, holds and the export result on an API that serves their routes', async () => {
+    const { out } = await run(['--url', 'http://api.test']);
+
+    expect(out).toMatch(/^PASS +a transfer moves money between two accounts/m);
+    expect(out).toMatch(/^PASS +a hold is placed, listed and read/m);
+    expect(out).toMatch(/^PASS +holds are captured and voided/m);
+    expect(out).toMatch(/^PASS +the export result route is served +409 task_not_succeeded$/m);
+  });
+
+  it('fails a stage whose API Gateway lacks the transfer, hold and result routes', async () => {
+    const missing = /^\/v1\/(transfers|holds|accounts\/[^/]+\/holds|tasks\/[^/]+\/result)/;
+    const { code, out } = await run(['--url', 'http://api.test'], {}, apiWithoutRoutes(missing));
+
+    expect(out).toMatch(/^FAIL +a transfer moves money between two accounts +answered 404$/m);
+    expect(out).toMatch(/^FAIL +a hold is placed, listed and read +answered 404$/m);
+    expect(out).toMatch(/^SKIP +holds are captured and voided +no hold was placed$/m);
+    expect(out).toMatch(/^FAIL +the export result route is served +answered 404$/m);
     expect(code).toBe(1);
   });
 

@@ -1,8 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { contractWithRouteErrors } from '../../../client/generate';
 import { buildOpenApiDocument } from '../../../functions/api/openapi';
 import { PROBLEMS } from '../../../functions/api/problems';
+import { ROUTE_LIST } from '../../../functions/api/routes';
+import { type ListedRoute, problemsOf, type RouteTag, routeKey } from '../../../functions/api/spec';
 import { POISON_CODES } from '../../../functions/handlers/events/poison';
 
 /** docs/contract.md is what code and tests cite; these checks keep it from drifting. */
@@ -64,11 +67,61 @@ describe('docs/contract.md', () => {
     expect(missing).toEqual([]);
   });
 
+  it('renders its per-route error table from the route specs (npm run generate:client)', () => {
+    expect(contractWithRouteErrors(contract) === contract, 'run `npm run generate:client`').toBe(
+      true,
+    );
+  });
+
+  it('names in each §5 row only codes that route answers, with their §3 status', () => {
+    const prose = sectionText('§5').replace(
+      /<!-- route-errors:begin[\s\S]*route-errors:end -->/,
+      '',
+    );
+    const rows = prose.split('\n').filter((line) => /^\| `(GET|POST) \/v1/.test(line));
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.flatMap(mentionsIn).length).toBeGreaterThan(3);
+    const wrong = rows.flatMap((row) => {
+      const key = /^\| `((?:GET|POST) [^`?]+)/.exec(row)?.[1] ?? '';
+      const spec = ROUTE_LIST.find((s) => routeKey(s) === key);
+      if (!spec) return [`no route ${key}`];
+      return unanswered(row, [spec]).map((mention) => `${key}: ${mention}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it.each([
+    ['§7', 'callbacks'],
+    ['§10', 'transfers'],
+    ['§11', 'holds'],
+    ['§12', 'exports'],
+  ] as const)(
+    'names in %s only codes the %s routes answer, with their §3 status',
+    (section, tag: RouteTag) => {
+      const routes = ROUTE_LIST.filter((spec) => spec.tag === tag);
+      expect(unanswered(sectionText(section), routes)).toEqual([]);
+    },
+  );
+
   it('lists every dead-letter error_code in §6', () => {
     const events = sectionText('§6');
     expect(POISON_CODES.filter((code) => !events.includes(`\`${code}\``))).toEqual([]);
   });
 });
+
+/** Mentions of an answer, such as `409 insufficient_funds`. */
+const mentionsIn = (text: string) => [...text.matchAll(/`(\d{3}) ([a-z_]+)`/g)];
+
+/** Mentions in `text` that none of `routes` answers with that status. */
+function unanswered(text: string, routes: readonly ListedRoute[]): string[] {
+  return mentionsIn(text)
+    .filter(([, status, code]) => {
+      const answered = routes.some((spec) => (problemsOf(spec) as string[]).includes(code ?? ''));
+      const known = PROBLEMS[code as keyof typeof PROBLEMS];
+      return !answered || String(known?.status) !== status;
+    })
+    .map(([mention]) => mention);
+}
 
 /** The text of one `## §n` section, up to the next section. */
 function sectionText(section: string): string {

@@ -1,0 +1,85 @@
+import { OPERATION_IDS } from '../../domain/idempotency/operations';
+import {
+  Account,
+  AccountPath,
+  CreateAccountBody,
+  EventSourceList,
+  ListTransactionsQuery,
+  PostTransactionBody,
+  Transaction,
+  TransactionPage,
+} from '../../schemas/accounts';
+import { named, type RouteTable } from '../spec';
+
+/** Accounts, transactions and event sources (docs/contract.md §5). */
+export const ACCOUNT_ROUTES = {
+  createAccount: {
+    method: 'POST',
+    path: '/v1/accounts',
+    idempotency: OPERATION_IDS.createAccount,
+    summary: 'Create an account',
+    tag: 'accounts',
+    body: named('CreateAccount', CreateAccountBody),
+    response: {
+      status: 201,
+      description: 'Account created',
+      body: named('Account', Account),
+    },
+  },
+  getAccount: {
+    method: 'GET',
+    path: '/v1/accounts/{accountId}',
+    summary: 'Read an account',
+    tag: 'accounts',
+    params: AccountPath,
+    response: { status: 200, description: 'The account', body: named('Account', Account) },
+  },
+  postTransaction: {
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/transactions',
+    idempotency: OPERATION_IDS.postTransaction,
+    summary: 'Credit or debit an account',
+    tag: 'accounts',
+    params: AccountPath,
+    body: named('PostTransaction', PostTransactionBody),
+    response: {
+      status: 201,
+      description: 'Transaction posted',
+      body: named('Transaction', Transaction),
+    },
+    problems: [
+      'insufficient_funds',
+      'payment_id_conflict',
+      'currency_mismatch',
+      'balance_limit_exceeded',
+    ],
+  },
+  listTransactions: {
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/transactions',
+    summary: "List an account's transactions",
+    tag: 'accounts',
+    params: AccountPath,
+    query: ListTransactionsQuery,
+    response: {
+      status: 200,
+      description: 'Newest first, HTTP and event entries alike',
+      body: named('TransactionPage', TransactionPage),
+    },
+  },
+  listEventSources: {
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/event-sources',
+    summary: "List an account's event sources",
+    description:
+      'Sequence tracking per event source: the highest sequence seen and the missing numbers ' +
+      '(at most 1,000, the lowest; gapsTruncated when more are missing).',
+    tag: 'accounts',
+    params: AccountPath,
+    response: {
+      status: 200,
+      description: 'Event sources of this account',
+      body: named('EventSourceList', EventSourceList),
+    },
+  },
+} as const satisfies RouteTable;

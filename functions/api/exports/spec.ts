@@ -1,0 +1,60 @@
+import { RESULT_URL_TTL_SECONDS } from '../../contract/exports';
+import { OPERATION_IDS } from '../../domain/idempotency/operations';
+import { AccountPath } from '../../schemas/accounts';
+import { CreateExportBody, ExportResult, RerunBody, Task, TaskPath } from '../../schemas/exports';
+import { named, type RouteTable } from '../spec';
+
+const TASK = named('Task', Task);
+
+/** Paid exports, tasks, their results and reruns (docs/contract.md §5, §12). */
+export const EXPORT_ROUTES = {
+  createExport: {
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/exports',
+    idempotency: OPERATION_IDS.createExport,
+    summary: 'Export an account (paid)',
+    description:
+      'Debits the export fee and creates the task, its first execution and the export job ' +
+      'in one transaction.',
+    tag: 'exports',
+    params: AccountPath,
+    body: named('CreateExport', CreateExportBody),
+    response: { status: 202, description: 'Task created', body: TASK },
+    problems: ['insufficient_funds'],
+  },
+  getTask: {
+    method: 'GET',
+    path: '/v1/tasks/{taskId}',
+    summary: 'Read a task',
+    tag: 'exports',
+    params: TaskPath,
+    response: { status: 200, description: 'The task with its executions', body: TASK },
+  },
+  getTaskResult: {
+    method: 'GET',
+    path: '/v1/tasks/{taskId}/result',
+    summary: "Read a task's export file",
+    description:
+      "The current execution's export file: format, rows (the CSV header excluded), bytes, " +
+      `lowercase hex SHA-256 and a presigned GET valid ${RESULT_URL_TTL_SECONDS / 60} minutes.`,
+    tag: 'exports',
+    params: TaskPath,
+    response: {
+      status: 200,
+      description: 'The result of the SUCCEEDED current execution',
+      body: named('ExportResult', ExportResult),
+    },
+    problems: ['task_not_succeeded', 'result_expired'],
+  },
+  rerunTask: {
+    method: 'POST',
+    path: '/v1/tasks/{taskId}/reruns',
+    idempotency: OPERATION_IDS.rerunTask,
+    summary: 'Rerun a task',
+    tag: 'exports',
+    params: TaskPath,
+    body: named('Rerun', RerunBody),
+    response: { status: 202, description: 'A new current execution', body: TASK },
+    problems: ['task_not_terminal', 'rerun_limit_reached'],
+  },
+} as const satisfies RouteTable;

@@ -1,0 +1,25 @@
+import { ACCOUNT_ROUTES } from './accounts/spec';
+import { CALLBACK_ROUTES } from './callbacks/spec';
+import { DOCUMENT_ROUTES } from './document/spec';
+import { EXPORT_ROUTES } from './exports/spec';
+import { HOLD_ROUTES } from './holds/spec';
+import { type ListedRoute, listRoutes } from './spec';
+import { TRANSFER_ROUTES } from './transfers/spec';
+
+/**
+ * Every route the HTTP function serves, keyed by OpenAPI operationId: the router, the OpenAPI
+ * document and the API Gateway routes (lib/constructs/ledger-http-api.ts) walk this one table.
+ */
+export const ROUTES = {
+  ...ACCOUNT_ROUTES,
+  ...EXPORT_ROUTES,
+  ...TRANSFER_ROUTES,
+  ...HOLD_ROUTES,
+  ...CALLBACK_ROUTES,
+  ...DOCUMENT_ROUTES,
+};
+
+export type Routes = typeof ROUTES;
+
+/** The routes as a list, in document order. */
+export const ROUTE_LIST: readonly ListedRoute[] = listRoutes(ROUTES);

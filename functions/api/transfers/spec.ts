@@ -1,0 +1,39 @@
+import { OPERATION_IDS } from '../../domain/idempotency/operations';
+import { CreateTransferBody, Transfer, TransferPath } from '../../schemas/transfers';
+import { named, type RouteTable } from '../spec';
+
+/** Transfers between two of the caller's accounts (docs/contract.md §10). */
+export const TRANSFER_ROUTES = {
+  createTransfer: {
+    method: 'POST',
+    path: '/v1/transfers',
+    idempotency: OPERATION_IDS.createTransfer,
+    summary: 'Transfer between two accounts',
+    description:
+      'Moves money between two accounts of the caller in ONE transaction: the debit of the ' +
+      "source (guarded on its available balance), the credit of the destination, one entry in each account's listing " +
+      '(transfer_out / transfer_in) and the transfer record.',
+    tag: 'transfers',
+    body: named('CreateTransfer', CreateTransferBody),
+    response: {
+      status: 201,
+      description: 'Transfer made',
+      body: named('Transfer', Transfer),
+    },
+    problems: [
+      'not_found',
+      'insufficient_funds',
+      'payment_id_conflict',
+      'currency_mismatch',
+      'balance_limit_exceeded',
+    ],
+  },
+  getTransfer: {
+    method: 'GET',
+    path: '/v1/transfers/{transferId}',
+    summary: 'Read a transfer',
+    tag: 'transfers',
+    params: TransferPath,
+    response: { status: 200, description: 'The transfer', body: named('Transfer', Transfer) },
+  },
+} as const satisfies RouteTable;

@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNT_ROUTES } from '../../../functions/api/accounts/spec';
+import { CALLBACK_ROUTES } from '../../../functions/api/callbacks/spec';
+import { DOCUMENT_ROUTES } from '../../../functions/api/document/spec';
+import { EXPORT_ROUTES } from '../../../functions/api/exports/spec';
+import { HOLD_ROUTES } from '../../../functions/api/holds/spec';
+import { ROUTE_LIST } from '../../../functions/api/routes';
+import { problemsOf, routeKey } from '../../../functions/api/spec';
+import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
+import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
+
+/**
+ * BOTH ids of every route, written out on purpose (docs/contract.md §4, §14): the idempotency
+ * operation id is part of every stored key, the OpenAPI operationId is what the typed client
+ * names. Neither may ever change; a new route adds a line here.
+ */
+const FROZEN_IDS = {
+  createAccount: ['POST /v1/accounts', 'POST /v1/accounts'],
+  getAccount: ['GET /v1/accounts/{accountId}', undefined],
+  postTransaction: [
+    'POST /v1/accounts/{accountId}/transactions',
+    'POST /v1/accounts/{accountId}/transactions',
+  ],
+  listTransactions: ['GET /v1/accounts/{accountId}/transactions', undefined],
+  listEventSources: ['GET /v1/accounts/{accountId}/event-sources', undefined],
+  createExport: ['POST /v1/accounts/{accountId}/exports', 'POST /v1/accounts/{accountId}/exports'],
+  getTask: ['GET /v1/tasks/{taskId}', undefined],
+  getTaskResult: ['GET /v1/tasks/{taskId}/result', undefined],
+  rerunTask: ['POST /v1/tasks/{taskId}/reruns', 'POST /v1/tasks/{taskId}/reruns'],
+  createTransfer: ['POST /v1/transfers', 'POST /v1/transfers'],
+  getTransfer: ['GET /v1/transfers/{transferId}', undefined],
+  placeHold: ['POST /v1/accounts/{accountId}/holds', 'POST /v1/accounts/{accountId}/holds'],
+  listHolds: ['GET /v1/accounts/{accountId}/holds', undefined],
+  getHold: ['GET /v1/holds/{holdId}', undefined],
+  captureHold: ['POST /v1/holds/{holdId}/captures', 'POST /v1/holds/{holdId}/captures'],
+  voidHold: ['POST /v1/holds/{holdId}/voids', 'POST /v1/holds/{holdId}/voids'],
+  postCallback: ['POST /v1/callbacks/{applicationId}', undefined],
+  getOpenApi: ['GET /v1/openapi.json', undefined],
+};
+
+const FUNCTIONS = join(import.meta.dirname, '..', '..', '..', 'functions');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('route specs', () => {
+  it('hold both frozen ids of every route: OpenAPI operationId → [route, idempotency id]', () => {
+    const actual = Object.fromEntries(
+      ROUTE_LIST.map((spec) => [spec.operationId, [routeKey(spec), spec.idempotency]]),
+    );
+    expect(actual).toEqual(FROZEN_IDS);
+  });
+
+  it('give every OPERATION_IDS value to exactly one idempotent POST', () => {
+    const used = ROUTE_LIST.flatMap((spec) => (spec.idempotency ? [spec.idempotency] : []));
+    expect([...used].sort()).toEqual(Object.values(OPERATION_IDS).sort());
+    for (const spec of ROUTE_LIST.filter((s) => s.idempotency)) {
+      expect(spec.method, routeKey(spec)).toBe('POST');
+      expect(spec.public, routeKey(spec)).toBeUndefined();
+      expect(spec.body, routeKey(spec)).toBeDefined();
+    }
+  });
+
+  it('lose no route when the feature tables are merged (operationIds are unique)', () => {
+    const tables = [
+      ACCOUNT_ROUTES,
+      EXPORT_ROUTES,
+      TRANSFER_ROUTES,
+      HOLD_ROUTES,
+      CALLBACK_ROUTES,
+      DOCUMENT_ROUTES,
+    ];
+    const total = tables.reduce((sum, table) => sum + Object.keys(table).length, 0);
+    expect(ROUTE_LIST).toHaveLength(total);
+    expect(new Set(ROUTE_LIST.map(routeKey)).size).toBe(total);
+  });
+
+  it('give each public route a cdk-nag reason and a throttle, and only those', () => {
+    const publicRoutes = ROUTE_LIST.filter((spec) => spec.public);
+    expect(publicRoutes.map(routeKey).sort()).toEqual([
+      'GET /v1/openapi.json',
+      'POST /v1/callbacks/{applicationId}',
+    ]);
+    for (const spec of publicRoutes) {
+      expect(spec.public?.reason.length, routeKey(spec)).toBeGreaterThan(100);
+      expect(spec.public?.throttle, routeKey(spec)).toBeTruthy();
+    }
+  });
+
+  it('imply what every route of a kind answers: 401/503 behind a principal, the key checks for commands', () => {
+    const codes = (operationId: string) => {
+      const spec = ROUTE_LIST.find((s) => s.operationId === operationId);
+      if (!spec) throw new Error(`no route ${operationId}`);
+      return problemsOf(spec);
+    };
+    expect(codes('getAccount')).toEqual(
+      expect.arrayContaining(['unauthenticated', 'validation_failed', 'not_found', 'internal']),
+    );
+    expect(codes('createAccount')).toEqual(
+      expect.arrayContaining(['idempotency_key_missing', 'idempotency_key_in_use']),
+    );
+    expect(codes('createAccount')).not.toContain('not_found');
+    expect(codes('postCallback')).not.toContain('unauthenticated');
+    expect(codes('getOpenApi')).toEqual(['internal']);
+  });
+
+  it('write each route template in one file under functions/ (its spec), besides the operation ids', () => {
+    const files = sources(FUNCTIONS).map((path) => ({
+      name: relative(FUNCTIONS, path),
+      // Code only: comments may name a route.
+      text: readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
+        .join('\n'),
+    }));
+    for (const spec of ROUTE_LIST) {
+      const quoted = [`'${spec.path}'`, `\`${spec.path}\``, `'${routeKey(spec)}'`];
+      const holders = files
+        .filter((file) => file.name !== join('domain', 'idempotency', 'operations.ts'))
+        .filter((file) => quoted.some((q) => file.text.includes(q)))
+        .map((file) => file.name);
+      expect(holders, routeKey(spec)).toEqual([join('api', spec.tag, 'spec.ts')]);
+    }
+  });
+});
