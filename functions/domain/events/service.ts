@@ -11,8 +11,20 @@ import {
 import { epochSeconds } from '../shared/time';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
-import type { EventLedgerPort, EventWriteResult, InboxClaim, SequenceWrite } from './port';
-import { advanceSequence, EMPTY_SEQUENCE, type SequenceAdvance } from './sequence';
+import type {
+  EventLedgerPort,
+  EventRunWrite,
+  EventWriteResult,
+  InboxClaim,
+  SequenceWrite,
+} from './port';
+import { runningBounds } from './runs';
+import {
+  advanceSequence,
+  EMPTY_SEQUENCE,
+  type SequenceAdvance,
+  type SequenceState,
+} from './sequence';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {
@@ -105,6 +117,66 @@ export class EventService {
   }
 
   /**
+   * A chunk of one account's credits and debits (`runs.ts` made it) as ONE transaction
+   * (docs/contract.md §20): the outcome of every event, all applied, or `refused` when one of
+   * them is a duplicate or an id conflict or would be rejected — then nothing was written and
+   * the caller applies them one by one, which gives each its own outcome exactly as before.
+   * The sequence items are read once per source and advanced event by event, in order.
+   */
+  async applyRun(
+    events: readonly LedgerEventInput[],
+    now: Date,
+  ): Promise<EventOutcome[] | 'refused'> {
+    const first = events[0];
+    if (!first) return [];
+    const nowSeconds = epochSeconds(now);
+    const records = events.map((event) => ({
+      event,
+      claim: {
+        source: event.source,
+        id: event.id,
+        contentHash: event.contentHash,
+        nowSeconds,
+        expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
+      } satisfies InboxClaim,
+      entry: {
+        id: this.newId(),
+        accountId: event.accountId,
+        type: event.type === 'debit' ? 'debit' : 'credit',
+        amount: event.amount,
+        currency: event.currency,
+        reference: event.reference,
+        paymentId: event.paymentId,
+        origin: 'event',
+        createdAt: now.toISOString(),
+      } satisfies PostingEntry,
+    }));
+    const { drawdown } = runningBounds(events);
+    return retryOptimistic<EventOutcome[] | 'refused'>(
+      this.retry,
+      async () => {
+        const { advances, writes } = await this.nextSequences(events);
+        const run: EventRunWrite = {
+          accountId: first.accountId,
+          currency: first.currency,
+          records,
+          requireAvailableAtLeast: drawdown > 0 ? drawdown : undefined,
+          sequences: writes,
+        };
+        const result = await this.port.applyEventRun(run);
+        if (result.kind === 'sequence_moved') return MOVED;
+        if (result.kind === 'refused') return 'refused';
+        return records.map(({ entry }, i) => ({
+          kind: 'applied',
+          entryId: entry.id,
+          sequence: advances[i],
+        }));
+      },
+      () => new Error(`sequences of ${first.accountId} kept moving; retry the messages later`),
+    );
+  }
+
+  /**
    * A transfer event (docs/contract.md §10): the source's owner must own the destination
    * too (else poison owner_mismatch); the source's available balance must cover the amount. The
    * sequence is the source account's, as for any event about it.
@@ -163,6 +235,36 @@ export class EventService {
       next: advance.state,
     };
     return { advance, write };
+  }
+
+  /**
+   * The sequence advance of each event of a chunk, in order, and one write per source whose
+   * state changed: each source's item is read once and every event of it moves it on in turn.
+   */
+  private async nextSequences(events: readonly LedgerEventInput[]) {
+    const sources = new Map<string, { version: number; state: SequenceState; moved: boolean }>();
+    for (const event of events) {
+      if (event.sequence === undefined || sources.has(event.source)) continue;
+      const current = await this.port.getSequence(event.accountId, event.source);
+      sources.set(event.source, {
+        version: current?.version ?? 0,
+        state: current?.state ?? EMPTY_SEQUENCE,
+        moved: false,
+      });
+    }
+    const advances = events.map((event) => {
+      const source = sources.get(event.source);
+      if (event.sequence === undefined || !source) return undefined;
+      const advance = advanceSequence(source.state, event.sequence);
+      if (advance.position !== 'stale')
+        Object.assign(source, { state: advance.state, moved: true });
+      return advance;
+    });
+    const accountId = events[0]?.accountId ?? '';
+    const writes: SequenceWrite[] = [...sources]
+      .filter(([, s]) => s.moved)
+      .map(([source, s]) => ({ source, accountId, expectedVersion: s.version, next: s.state }));
+    return { advances, writes };
   }
 }
 

@@ -30,7 +30,16 @@ export function fullJitterMs(
  * the attempts that committed. It is how long a contender holds the item, so it is the natural
  * unit of a backoff: retrying sooner only meets the holder again.
  */
-export class LatencyEstimate {
+export interface LatencySource {
+  observe(ms: number): void;
+  /** The estimate in ms; undefined before anything was measured. */
+  readonly value: number | undefined;
+}
+
+/** A latency that is never measured: the backoff keeps its fixed base (no tuning). */
+export const UNMEASURED: LatencySource = { observe: () => {}, value: undefined };
+
+export class LatencyEstimate implements LatencySource {
   private mean: number | undefined;
 
   constructor(private readonly weight = 0.2) {}
@@ -65,7 +74,7 @@ export interface Backoff {
   /** Epoch milliseconds; deadlines are compared with it. */
   readonly now: () => number;
   /** Shared by the writes of one store, so each retry starts from what the last ones measured. */
-  readonly latency?: LatencyEstimate;
+  readonly latency?: LatencySource;
 }
 
 export const DEFAULT_BACKOFF: Backoff = {

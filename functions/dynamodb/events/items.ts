@@ -1,9 +1,18 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { InboxClaim, SequenceWrite, VersionedSequence } from '../../domain/events/port';
+import { MAX_BALANCE } from '../../domain/accounts/money';
+import type {
+  EventRunWrite,
+  InboxClaim,
+  SequenceWrite,
+  VersionedSequence,
+} from '../../domain/events/port';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
+import { accountChangeItem } from '../accounts/account-change';
+import { entryItem, paymentItem } from '../accounts/items';
 import { CLAIM_FREE } from '../idempotency/command';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
+import type { TransactPart } from '../table/transact';
 
 /**
  * Dedup key (source, id): two producers may reuse an id (docs/contract.md §6). Callbacks use
@@ -81,4 +90,56 @@ export function toVersionedSequence(item: Record<string, unknown>): VersionedSeq
       gapsTruncated: item.gapsTruncated === true,
     },
   };
+}
+
+export type RunRole = 'account' | 'inbox' | 'entry' | 'payment' | 'sequence';
+
+/**
+ * The items of a batched event write (docs/contract.md §20): ONE account update carrying every
+ * record's change, then per record its inbox item (decisive: a seen record settles the
+ * attempt), its entry and its paymentId item, then one sequence item per source. `runs.ts`
+ * guarantees no item twice and at most 100.
+ */
+export function runParts(tableName: string, run: EventRunWrite): TransactPart<RunRole>[] {
+  const last = run.records.at(-1)?.entry;
+  if (!last) throw new Error('a batched event write has at least one record');
+  const deltas = run.records.map(({ entry }) =>
+    entry.type === 'credit' ? entry.amount : -entry.amount,
+  );
+  const delta = deltas.reduce((sum, d) => sum + d, 0);
+  const account = accountChangeItem(tableName, {
+    accountId: run.accountId,
+    at: last.createdAt,
+    balanceDelta: delta,
+    availableDelta: delta,
+    currency: run.currency,
+    requireAvailableAtLeast: run.requireAvailableAtLeast,
+  });
+  // The balance must stay within 2^53 − 1 at every record's turn, not only at the end.
+  let running = 0;
+  let peak = 0;
+  for (const d of deltas) {
+    running += d;
+    peak = Math.max(peak, running);
+  }
+  if (peak > Math.max(delta, 0) && account.Update) {
+    account.Update.ConditionExpression += ' AND #balance <= :peakCeiling';
+    account.Update.ExpressionAttributeValues = {
+      ...account.Update.ExpressionAttributeValues,
+      ':peakCeiling': { N: String(MAX_BALANCE - peak) },
+    };
+  }
+  const parts: TransactPart<RunRole>[] = [{ role: 'account', item: account }];
+  for (const { claim, entry } of run.records) {
+    parts.push(
+      { role: 'inbox', item: inboxItem(tableName, claim, entry.id), decisive: true },
+      { role: 'entry', item: entryItem(tableName, entry) },
+    );
+    const payment = paymentItem(tableName, entry);
+    if (payment) parts.push({ role: 'payment', item: payment });
+  }
+  for (const sequence of run.sequences) {
+    parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, last.createdAt) });
+  }
+  return parts;
 }

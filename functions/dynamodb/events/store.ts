@@ -1,5 +1,6 @@
 import type {
   EventLedgerPort,
+  EventRunResult,
   EventTransferResult,
   EventWriteResult,
   InboxClaim,
@@ -16,7 +17,7 @@ import {
   transactWithRetry,
 } from '../table/transact';
 import { type TransferRole, transferParts, transferRejection } from '../transfers/items';
-import { inboxItem, sequenceItem, toVersionedSequence } from './items';
+import { inboxItem, runParts, sequenceItem, toVersionedSequence } from './items';
 
 type Role = 'inbox' | 'account' | 'entry' | 'payment' | 'sequence';
 
@@ -63,6 +64,22 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
         };
       }
       if (failed.has('payment')) return { kind: 'payment_id_taken' };
+      throw unexpectedFailure(failed);
+    },
+
+    /**
+     * A chunk of one account's credits and debits (docs/contract.md §20). Any inbox, account or
+     * paymentId condition that fails means one record is a duplicate, an id conflict or a
+     * rejection: `refused`, and the records are applied one by one, each judged on its own.
+     */
+    async applyEventRun(run): Promise<EventRunResult> {
+      const outcome = await transactWithRetry(client, runParts(tableName, run), retry);
+      if (outcome.kind === 'committed') return outcome;
+      const { failed } = outcome;
+      if (failed.has('inbox') || failed.has('account') || failed.has('payment')) {
+        return { kind: 'refused' };
+      }
+      if (failed.has('sequence')) return { kind: 'sequence_moved' };
       throw unexpectedFailure(failed);
     },
 
