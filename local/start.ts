@@ -75,6 +75,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     endpoint: settings.dynamoEndpoint,
     tableName: settings.config.tableName,
     contention: settings.contention,
+    log: (line) => out(`[contention] ${line}`),
     onCrash: (detail) => {
       if (exiting) return; // Ctrl-C in a terminal signals the JVM too: that exit is expected
       err(detail);

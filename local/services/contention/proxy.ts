@@ -81,6 +81,9 @@ interface TableInfo {
   readonly arn: string;
 }
 
+/** `GET` here answers the stats as JSON (DynamoDB calls are all `POST /`). */
+export const STATS_PATH = '/contention/stats';
+
 /** Item sizes the budget remembers between a write and the next one (updates carry no item). */
 const REMEMBERED_SIZES = 10_000;
 /** How often an updated item's size is read back, at most. */
@@ -292,6 +295,11 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
   }
 
   const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === STATS_PATH) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(stats));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

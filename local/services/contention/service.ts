@@ -1,5 +1,5 @@
 import type { Lifecycle } from '../lifecycle';
-import { type ContentionLayer, startContentionLayer } from './proxy';
+import { type ContentionLayer, type ContentionStats, startContentionLayer } from './proxy';
 
 /**
  * DynamoDB's 1,000 write units per partition and second, scaled down for the contention layer:
@@ -13,6 +13,22 @@ export interface ContentionSettings {
   readonly writeUnitsPerSecond: number;
 }
 
+/** How often the layer reports what it did, when it did anything. */
+export const CONTENTION_REPORT_INTERVAL_MS = 5_000;
+
+/** One line about an interval: what committed, what was cancelled and why. */
+export function contentionLine(stats: ContentionStats, previous: ContentionStats): string {
+  const d = (key: keyof ContentionStats) => stats[key] - previous[key];
+  const hold = d('transactions') > 0 ? (d('heldMs') / d('transactions')).toFixed(1) : '-';
+  return (
+    `${d('transactions')} transactions committed (items held ${hold} ms each), ` +
+    `${d('conflicts')} cancelled for a held item ` +
+    `(TransactionConflict), ${d('plainConflicts')} plain writes refused ` +
+    `(TransactionConflictException), ${d('throttled')} throttled; total ${stats.transactions} ` +
+    `committed, ${stats.conflicts} conflicts, ${stats.throttled} throttled`
+  );
+}
+
 /**
  * `DYNAMODB_CONTENTION=on`: the contention layer (proxy.ts) in front of `upstream`, so every
  * function of the stack meets conflicts and throttling as it would on DynamoDB.
@@ -21,12 +37,27 @@ export async function startContentionService(
   lifecycle: Lifecycle,
   upstream: string,
   settings: ContentionSettings,
+  log: (line: string) => void = () => {},
 ): Promise<ContentionLayer> {
   lifecycle.signal.throwIfAborted();
   const layer = await startContentionLayer({
     upstream,
     writeUnitsPerSecond: settings.writeUnitsPerSecond,
   });
-  lifecycle.defer('DynamoDB contention layer', () => layer.close());
+  let previous = { ...layer.stats };
+  // So anyone can watch a hot account locally: a line every few seconds while writes happen.
+  const report = setInterval(() => {
+    const now = { ...layer.stats };
+    const changed = (Object.keys(now) as (keyof ContentionStats)[]).some(
+      (key) => key !== 'heldMs' && now[key] !== previous[key],
+    );
+    if (changed) log(contentionLine(now, previous));
+    previous = now;
+  }, CONTENTION_REPORT_INTERVAL_MS);
+  report.unref();
+  lifecycle.defer('DynamoDB contention layer', async () => {
+    clearInterval(report);
+    await layer.close();
+  });
   return layer;
 }

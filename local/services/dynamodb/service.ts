@@ -33,6 +33,8 @@ export interface DynamoServiceOptions {
   readonly onCrash: (detail: string) => void;
   /** Puts the contention layer between the functions and DynamoDB (DYNAMODB_CONTENTION=on). */
   readonly contention?: ContentionSettings;
+  /** Where the contention layer's periodic lines go. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function startDynamoService(
   await ensureLedgerTable(direct, options.tableName);
   const arn = await resolveStreamArn(direct, options.tableName, lifecycle.signal);
   const layer = options.contention
-    ? await startContentionService(lifecycle, endpoint, options.contention)
+    ? await startContentionService(lifecycle, endpoint, options.contention, options.log)
     : undefined;
   const client = layer ? localDynamoClient(layer.endpoint) : direct;
   if (layer) lifecycle.defer('DynamoDB client (contention layer)', () => client.destroy());

@@ -310,3 +310,15 @@ describe('contention layer: the per-item write budget', () => {
     await transact(put('ACCOUNT#a', 'BIG'));
   });
 });
+
+describe('contention layer: stats', () => {
+  it('serves its counters at GET /contention/stats', async () => {
+    await startLayer();
+    await transact(update('ACCOUNT#a'));
+    const stats = (await (await fetch(`${layer.endpoint}/contention/stats`)).json()) as {
+      heldMs: number;
+    };
+    expect(stats).toMatchObject({ transactions: 1, conflicts: 0, throttled: 0 });
+    expect(stats.heldMs).toBeGreaterThanOrEqual(0);
+  });
+});
