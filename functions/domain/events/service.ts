@@ -243,15 +243,22 @@ export class EventService {
    */
   private async nextSequences(events: readonly LedgerEventInput[]) {
     const sources = new Map<string, { version: number; state: SequenceState; moved: boolean }>();
-    for (const event of events) {
-      if (event.sequence === undefined || sources.has(event.source)) continue;
-      const current = await this.port.getSequence(event.accountId, event.source);
-      sources.set(event.source, {
+    const numbered = [
+      ...new Set(events.filter((e) => e.sequence !== undefined).map((e) => e.source)),
+    ];
+    // One read per source, all at once: the longer the reads take, the likelier another
+    // writer moves a sequence before this write lands.
+    const read = await Promise.all(
+      numbered.map((source) => this.port.getSequence(events[0]?.accountId ?? '', source)),
+    );
+    numbered.forEach((source, i) => {
+      const current = read[i];
+      sources.set(source, {
         version: current?.version ?? 0,
         state: current?.state ?? EMPTY_SEQUENCE,
         moved: false,
       });
-    }
+    });
     const advances = events.map((event) => {
       const source = sources.get(event.source);
       if (event.sequence === undefined || !source) return undefined;

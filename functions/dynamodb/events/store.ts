@@ -35,6 +35,15 @@ function seenBefore(
 export function createEventStore(options: StoreOptions): EventLedgerPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);
+  /**
+   * A write with a sequence item was built from a read of it (its version). Cancelled for
+   * contention, it is not retried as is: whoever holds the account is likely moving that
+   * sequence too, so the same items would only be cancelled by DynamoDB a moment later, after
+   * holding the account for a whole transaction. The service reads again and retries instead,
+   * with the same backoff (`sequence_moved`).
+   */
+  const send = <R extends string>(parts: TransactPart<R>[], readFirst: boolean) =>
+    transactWithRetry(client, parts, retry, readFirst ? { contention: 'return' } : {});
 
   return {
     async getSequence(accountId, source) {
@@ -50,8 +59,9 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       if (sequence) {
         parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, entry.createdAt) });
       }
-      const outcome = await transactWithRetry(client, parts, retry);
+      const outcome = await send(parts, sequence !== undefined);
       if (outcome.kind === 'committed') return outcome;
+      if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
       const { failed } = outcome;
       // A duplicate wins over everything: its effect already happened.
       if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
@@ -73,8 +83,9 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
      * rejection: `refused`, and the records are applied one by one, each judged on its own.
      */
     async applyEventRun(run): Promise<EventRunResult> {
-      const outcome = await transactWithRetry(client, runParts(tableName, run), retry);
+      const outcome = await send(runParts(tableName, run), run.sequences.length > 0);
       if (outcome.kind === 'committed') return outcome;
+      if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
       const { failed } = outcome;
       if (failed.has('inbox') || failed.has('account') || failed.has('payment')) {
         return { kind: 'refused' };
@@ -97,8 +108,9 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       if (sequence) {
         parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, out.createdAt) });
       }
-      const outcome = await transactWithRetry(client, parts, retry);
+      const outcome = await send(parts, sequence !== undefined);
       if (outcome.kind === 'committed') return outcome;
+      if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
       const { failed } = outcome;
       if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
       if (failed.has('sequence')) return { kind: 'sequence_moved' };

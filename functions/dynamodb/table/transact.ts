@@ -40,6 +40,22 @@ export type TransactOutcome<Role extends string> =
       readonly failed: ReadonlyMap<Role, Record<string, unknown> | undefined>;
     };
 
+/** Cancelled for contention or throttling, and the caller asked to retry it itself. */
+export interface Contended {
+  readonly kind: 'contended';
+  readonly reason: string;
+}
+
+export interface TransactOptions {
+  /**
+   * `return`: a cancellation for contention or throttling is answered `contended` at once
+   * instead of being retried with the same items — for a write built from a read (an
+   * optimistic version), which another writer holding the item has probably just made stale,
+   * so the caller reads again before it retries. @default 'retry'
+   */
+  readonly contention?: 'retry' | 'return';
+}
+
 /**
  * How a store retries a cancelled transaction: the shared backoff (capped exponential, full
  * jitter, based on the store's own commit latency, bounded by a time budget and the
@@ -81,11 +97,23 @@ const RETRYABLE_REASONS = new Set([
  * token instead of being applied twice. A fresh token per attempt is safe because an attempt is
  * only repeated after DynamoDB answered that it was cancelled.
  */
+export function transactWithRetry<Role extends string>(
+  client: DynamoDBClient,
+  parts: readonly TransactPart<Role>[],
+  policy?: RetryPolicy,
+): Promise<TransactOutcome<Role>>;
+export function transactWithRetry<Role extends string>(
+  client: DynamoDBClient,
+  parts: readonly TransactPart<Role>[],
+  policy: RetryPolicy,
+  options: TransactOptions,
+): Promise<TransactOutcome<Role> | Contended>;
 export async function transactWithRetry<Role extends string>(
   client: DynamoDBClient,
   parts: readonly TransactPart<Role>[],
   policy: RetryPolicy = DEFAULT_RETRY,
-): Promise<TransactOutcome<Role>> {
+  options: TransactOptions = {},
+): Promise<TransactOutcome<Role> | Contended> {
   const TransactItems = parts.map((p) => p.item);
   const startedAt = policy.now();
   for (let attempt = 1; ; attempt++) {
@@ -104,6 +132,10 @@ export async function transactWithRetry<Role extends string>(
       const retryIndex = reasons.findIndex((r) => RETRYABLE_REASONS.has(r.Code ?? ''));
       if (retryIndex >= 0 && !settled) {
         const reason = reasons[retryIndex]?.Code ?? 'unknown';
+        if (options.contention === 'return') {
+          policy.onRetry?.(reason);
+          return { kind: 'contended', reason };
+        }
         const pause = nextPause(policy, attempt, startedAt);
         if (pause === undefined) throw exhausted(parts[retryIndex]?.role, reason, error);
         policy.onRetry?.(reason);
