@@ -20,6 +20,11 @@ export interface AccountChange {
   readonly currency?: string;
   /** The effective available balance must cover this amount (debits, holds, transfers, fees). */
   readonly requireAvailableAtLeast?: number;
+  /**
+   * The highest the balance rises above its value before the update, when the update carries
+   * several changes (their running sum peaks above the net delta). @default balanceDelta
+   */
+  readonly peakIncrease?: number;
 }
 
 /** `available`, or `balance` where an older account has no `available` yet, is at least :required. */
@@ -53,11 +58,12 @@ export function accountChangeItem(tableName: string, change: AccountChange): Tra
     conditions.push(AVAILABLE_COVERS);
     values[':required'] = change.requireAvailableAtLeast;
   }
-  if (change.balanceDelta > 0) {
+  const increase = change.peakIncrease ?? change.balanceDelta;
+  if (increase > 0) {
     // Never past 2^53 − 1: a larger number would be read back rounded (docs/contract.md §5).
     // `available` never exceeds `balance`, so this bounds it too.
     conditions.push('#balance <= :ceiling');
-    values[':ceiling'] = MAX_BALANCE - change.balanceDelta;
+    values[':ceiling'] = MAX_BALANCE - increase;
   }
   return {
     Update: {
@@ -71,6 +77,79 @@ export function accountChangeItem(tableName: string, change: AccountChange): Tra
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: marshall(values),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/**
+ * One change an account update carries, as the journal (issue 18) will read it back from the
+ * account item's stream: the kind, the deltas, the writer's time and the entry; no metadata.
+ */
+export interface ChangeDescriptor {
+  readonly kind: 'credit' | 'debit';
+  readonly balanceDelta: number;
+  readonly availableDelta: number;
+  readonly at: string;
+  readonly entryId: string;
+}
+
+/** Most changes one account update carries (a batched event write's records). */
+export const MAX_CHANGES_PER_UPDATE = 49;
+
+/** The attribute holding the changes of the account's last update. */
+export const LAST_CHANGES_ATTRIBUTE = 'lastChanges';
+
+/**
+ * ONE update of an account carrying several changes in order (a batched event write, docs/
+ * contract.md §20): their deltas add up, `version` grows by their number and `lastChanges`
+ * lists them. The guard covers the largest running draw-down (`requireAvailableAtLeast`) and
+ * the balance stays within 2^53 − 1 at every change's turn, not only after the last.
+ */
+export function accountUpdateItem(
+  tableName: string,
+  update: {
+    readonly accountId: string;
+    readonly changes: readonly ChangeDescriptor[];
+    readonly currency: string;
+    readonly requireAvailableAtLeast: number | undefined;
+  },
+): TransactWriteItem {
+  const { changes } = update;
+  const last = changes.at(-1);
+  if (!last || changes.length > MAX_CHANGES_PER_UPDATE) {
+    throw new Error(`an account update carries 1 to ${MAX_CHANGES_PER_UPDATE} changes`);
+  }
+  let running = 0;
+  let peak = 0;
+  for (const change of changes) {
+    running += change.balanceDelta;
+    peak = Math.max(peak, running);
+  }
+  const item = accountChangeItem(tableName, {
+    accountId: update.accountId,
+    at: last.at,
+    balanceDelta: running,
+    availableDelta: changes.reduce((sum, c) => sum + c.availableDelta, 0),
+    currency: update.currency,
+    requireAvailableAtLeast: update.requireAvailableAtLeast,
+    peakIncrease: peak,
+  });
+  const spec = item.Update;
+  if (!spec) throw new Error('the account change builder builds an Update');
+  return {
+    Update: {
+      ...spec,
+      UpdateExpression: `${spec.UpdateExpression}, #version = if_not_exists(#version, :zero) + :n, #lastChanges = :lastChanges`,
+      ExpressionAttributeNames: {
+        ...spec.ExpressionAttributeNames,
+        '#version': 'version',
+        '#lastChanges': LAST_CHANGES_ATTRIBUTE,
+      },
+      ExpressionAttributeValues: {
+        ...spec.ExpressionAttributeValues,
+        ...marshall({ ':zero': 0, ':n': changes.length }),
+        ':lastChanges': { L: changes.map((change) => ({ M: marshall({ ...change }) })) },
+      },
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { MAX_BALANCE } from '../../domain/accounts/money';
 import type {
   EventRunWrite,
   InboxClaim,
@@ -7,7 +6,7 @@ import type {
   VersionedSequence,
 } from '../../domain/events/port';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
-import { accountChangeItem } from '../accounts/account-change';
+import { accountUpdateItem } from '../accounts/account-change';
 import { entryItem, paymentItem } from '../accounts/items';
 import { CLAIM_FREE } from '../idempotency/command';
 import { toAttributes } from '../table/attributes';
@@ -96,39 +95,28 @@ export type RunRole = 'account' | 'inbox' | 'entry' | 'payment' | 'sequence';
 
 /**
  * The items of a batched event write (docs/contract.md §20): ONE account update carrying every
- * record's change, then per record its inbox item (decisive: a seen record settles the
- * attempt), its entry and its paymentId item, then one sequence item per source. `runs.ts`
- * guarantees no item twice and at most 100.
+ * record's change (`version` + n, the changes in `lastChanges`), then per record its inbox
+ * item (decisive: a seen record settles the attempt), its entry and its paymentId item, then
+ * one sequence item per source. `runs.ts` guarantees no item twice and at most 100.
  */
 export function runParts(tableName: string, run: EventRunWrite): TransactPart<RunRole>[] {
   const last = run.records.at(-1)?.entry;
   if (!last) throw new Error('a batched event write has at least one record');
-  const deltas = run.records.map(({ entry }) =>
-    entry.type === 'credit' ? entry.amount : -entry.amount,
-  );
-  const delta = deltas.reduce((sum, d) => sum + d, 0);
-  const account = accountChangeItem(tableName, {
+  const account = accountUpdateItem(tableName, {
     accountId: run.accountId,
-    at: last.createdAt,
-    balanceDelta: delta,
-    availableDelta: delta,
+    changes: run.records.map(({ entry }) => {
+      const delta = entry.type === 'credit' ? entry.amount : -entry.amount;
+      return {
+        kind: entry.type === 'credit' ? ('credit' as const) : ('debit' as const),
+        balanceDelta: delta,
+        availableDelta: delta,
+        at: entry.createdAt,
+        entryId: entry.id,
+      };
+    }),
     currency: run.currency,
     requireAvailableAtLeast: run.requireAvailableAtLeast,
   });
-  // The balance must stay within 2^53 − 1 at every record's turn, not only at the end.
-  let running = 0;
-  let peak = 0;
-  for (const d of deltas) {
-    running += d;
-    peak = Math.max(peak, running);
-  }
-  if (peak > Math.max(delta, 0) && account.Update) {
-    account.Update.ConditionExpression += ' AND #balance <= :peakCeiling';
-    account.Update.ExpressionAttributeValues = {
-      ...account.Update.ExpressionAttributeValues,
-      ':peakCeiling': { N: String(MAX_BALANCE - peak) },
-    };
-  }
   const parts: TransactPart<RunRole>[] = [{ role: 'account', item: account }];
   for (const { claim, entry } of run.records) {
     parts.push(

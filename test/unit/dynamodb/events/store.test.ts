@@ -160,10 +160,18 @@ describe('applyEventRun: the balance ceiling at every record’s turn', () => {
     });
     const account =
       ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems?.[0]?.Update;
-    expect(account?.ConditionExpression).toContain('#balance <= :peakCeiling');
-    expect(account?.ExpressionAttributeValues?.[':peakCeiling']).toEqual({
+    expect(account?.ConditionExpression).toContain('#balance <= :ceiling');
+    expect(account?.ExpressionAttributeValues?.[':ceiling']).toEqual({
       N: String(Number.MAX_SAFE_INTEGER - 10),
     });
+    // Journal-ready: version grows by the number of changes, each listed in lastChanges.
+    expect(account?.UpdateExpression).toContain('#version = if_not_exists(#version, :zero) + :n');
+    expect(account?.ExpressionAttributeValues?.[':n']).toEqual({ N: '3' });
+    expect(account?.ExpressionAttributeValues?.[':lastChanges']?.L?.map((c) => c.M?.kind)).toEqual([
+      { S: 'credit' },
+      { S: 'debit' },
+      { S: 'credit' },
+    ]);
     expect(account?.ExpressionAttributeValues?.[':required']).toEqual({ N: '10' });
   });
 });
