@@ -54,8 +54,10 @@ export interface ContentionLayer {
 }
 
 export interface ContentionStats {
-  /** TransactWriteItems forwarded to DynamoDB Local (and answered by it). */
+  /** TransactWriteItems DynamoDB Local committed. */
   transactions: number;
+  /** TransactWriteItems forwarded to DynamoDB Local (it may still cancel one for a condition). */
+  forwarded: number;
   /** TransactWriteItems cancelled because one of their items was held. */
   conflicts: number;
   /** Plain writes answered TransactionConflictException. */
@@ -104,6 +106,7 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
       : new WriteBudget(options.writeUnitsPerSecond);
   const stats: ContentionStats = {
     transactions: 0,
+    forwarded: 0,
     conflicts: 0,
     plainConflicts: 0,
     throttled: 0,
@@ -217,10 +220,11 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
     }
     const holding = [...new Set(ids)];
     for (const id of holding) held.add(id);
-    stats.transactions++;
+    stats.forwarded++;
     const heldAt = performance.now();
     relay(raw, req, res, (status) => {
       stats.heldMs += performance.now() - heldAt;
+      if (status === 200) stats.transactions++;
       for (const id of holding) held.delete(id);
       if (status === 200) committed(items, ids);
     });

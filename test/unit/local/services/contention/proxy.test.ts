@@ -179,7 +179,7 @@ describe('contention layer: transactions on a held item', () => {
     );
     expect((error as TransactionCanceledException).$metadata.httpStatusCode).toBe(400);
     expect(upstream.seen.TransactWriteItems).toBe(1);
-    expect(layer.stats).toMatchObject({ transactions: 1, conflicts: 1 });
+    expect(layer.stats).toMatchObject({ forwarded: 1, transactions: 0, conflicts: 1 });
 
     upstream.release();
     await first.done;
