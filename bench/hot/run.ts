@@ -124,8 +124,8 @@ export async function measureHot(
       { name: HOT_SIDES.httpToday, send: http(TODAYS_TRANSACTION_RETRY) },
       { name: HOT_SIDES.httpOurs, send: http() },
     ];
-    const eventsPerRound = settings.smoke ? 40 : 600;
-    const httpPerRound = settings.smoke ? 20 : 240;
+    const eventsPerRound = settings.smoke ? 20 : 600;
+    const httpPerRound = settings.smoke ? 10 : 240;
     const concurrency = DEFAULT_EVENTS_MAX_CONCURRENCY;
 
     const events: HotResults['events'] = [];

@@ -324,4 +324,6 @@ it('agrees with the reference model on outcomes, balances, entries and replayed 
       examples: [[EXACT_COVER]],
     },
   );
+  // Concurrent requests on one account met real contention (the layer cancelled some).
+  expect(ledger().contention.stats.conflicts).toBeGreaterThan(0);
 });

@@ -5,6 +5,10 @@ import { DYNAMODB_TIMEOUTS } from '../../../functions/dynamodb/table/client';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { httpEvent } from '../../../kit/http-event';
+import {
+  type ContentionLayer,
+  startContentionLayer,
+} from '../../../local/services/contention/proxy';
 import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
 import { testConfig } from '../../support/config';
@@ -13,10 +17,13 @@ import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 
 /**
  * The HTTP app composed as the Lambda composes it, on a fresh table of the run's DynamoDB Local,
- * with every DynamoDB call going through a fault proxy.
+ * with every DynamoDB call going through a fault proxy and then the contention layer, so
+ * concurrent requests on one account are cancelled and retried as on DynamoDB
+ * (docs/contract.md §20).
  */
 export interface LedgerUnderFaults {
   readonly proxy: FaultProxy;
+  readonly contention: ContentionLayer;
   readonly tableName: string;
   readonly app: HttpHandler;
   /** Direct to DynamoDB Local, bypassing the proxy: for checks only. */
@@ -41,7 +48,8 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
   const tableName = `faults-${randomUUID()}`;
   const direct = localDynamoClient(endpoint);
   await ensureLedgerTable(direct, tableName);
-  const proxy = await startFaultProxy(endpoint, seed);
+  const contention = await startContentionLayer({ upstream: endpoint });
+  const proxy = await startFaultProxy(contention.endpoint, seed);
   // The Lambdas' own timeouts: what a stalled DynamoDB does to a request is part of the test.
   const client = localDynamoClient(proxy.endpoint, DYNAMODB_TIMEOUTS);
   const config = testConfig({ tableName });
@@ -51,6 +59,7 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
   const verifyApp = composeHttpHandler({ dynamo: direct, config, callbackSecrets, log: logs });
   return {
     proxy,
+    contention,
     tableName,
     app,
     verify: verifier(verifyApp),
@@ -59,6 +68,7 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
       client.destroy();
       direct.destroy();
       await proxy.close();
+      await contention.close();
     },
   };
 }
