@@ -1,6 +1,8 @@
 import {
+  DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
+  DEFAULT_TABLE_NAME,
   LOCAL_AWS,
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
@@ -30,6 +32,35 @@ export function sqsEndpoint(flag: string | undefined, env: Env, command: string)
   const endpoint = env.SQS_ENDPOINT?.trim();
   if (endpoint) return checkUrl(endpoint, 'SQS_ENDPOINT', command);
   return `http://127.0.0.1:${port(env.SQS_PORT, 'SQS_PORT', DEFAULT_SQS_PORT)}`;
+}
+
+/**
+ * The local DynamoDB endpoint: `--dynamodb`, else DYNAMODB_ENDPOINT, else
+ * http://127.0.0.1:$DYNAMODB_PORT (8000), as `npm start` uses it.
+ */
+export function dynamoEndpoint(flag: string | undefined, env: Env, command: string): string {
+  if (flag !== undefined) return checkUrl(flag, '--dynamodb', command);
+  const endpoint = env.DYNAMODB_ENDPOINT?.trim();
+  if (endpoint) return checkUrl(endpoint, 'DYNAMODB_ENDPOINT', command);
+  return `http://127.0.0.1:${port(env.DYNAMODB_PORT, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT)}`;
+}
+
+/**
+ * The ledger table: `--table`, else TABLE_NAME; locally `ledger` by default. On AWS it must be
+ * named (the stateful stack's `TableName` output): a guessed name could be another stage's.
+ */
+export function tableName(flag: string | undefined, env: Env, aws: boolean, command: string) {
+  const name = flag ?? (env.TABLE_NAME?.trim() || undefined);
+  if (name !== undefined) {
+    if (!/^[A-Za-z0-9_.-]{3,255}$/.test(name)) {
+      throw new UsageError(`--table must be a DynamoDB table name (got "${name}")`, command);
+    }
+    return name;
+  }
+  if (aws) {
+    throw new UsageError('--table is required with --aws (the stack output TableName)', command);
+  }
+  return DEFAULT_TABLE_NAME;
 }
 
 /** The application callbacks are reported as: `--app`, else CALLBACK_APPLICATION_ID, else export-worker. */

@@ -4,6 +4,7 @@ import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
 import { keygenCommand } from './commands/keygen';
 import { redriveCommand } from './commands/redrive';
+import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
 import { tailCommand } from './commands/tail';
 import { CliError, UsageError } from './errors';
@@ -15,6 +16,7 @@ export const COMMANDS: readonly Command[] = [
   sendEventCommand,
   tailCommand,
   redriveCommand,
+  reownCommand,
 ];
 
 export function overview(): string {

@@ -8,7 +8,10 @@ import {
   DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
   DEFAULT_EXPORT_RETENTION_DAYS,
   DEFAULT_MAX_RERUNS_PER_TASK,
-  EXPORT_WORKER_TIMEOUT_SECONDS,
+  EXPORT_JOBS_MAX_RECEIVE_COUNT,
+  EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS,
+  exportRetryTiming,
+  minimumExportDeadlineSeconds,
 } from '../functions/contract/exports';
 import { APPLICATION_ID_PATTERN } from '../functions/contract/names';
 import {
@@ -103,7 +106,7 @@ export interface LedgerConfig {
   /** Fee debited per export task, in minor units. @default DEFAULT_EXPORT_FEE (100) */
   readonly exportFee: number;
   /**
-   * An execution's deadline after its creation; at least twice the worker's timeout.
+   * An execution's deadline after its creation; the export retries fit before it (> 750 s).
    * @default DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS (900)
    */
   readonly exportExecutionTimeoutSeconds: number;
@@ -180,6 +183,9 @@ const DEFAULT_DISPATCHER_RESERVED_CONCURRENCY = 2;
 /** 5xx responses in 5 minutes that raise the API 5xx alarm by default. */
 const DEFAULT_API_5XX_THRESHOLD = 5;
 
+/** The shortest `exportExecutionTimeoutSeconds` the shipped export retries fit in (751 s). */
+const MIN_EXPORT_DEADLINE = minimumExportDeadlineSeconds(exportRetryTiming(0));
+
 /**
  * The context settings: one `setting(rule, schema)` per key (lib/config-rules.ts reads raw
  * values and words refusals). API throttling is accepted up to the default regional API Gateway
@@ -208,8 +214,11 @@ const contextShape = {
   idempotencyRetentionSeconds: positiveInteger(),
   inboxRetentionSeconds: positiveInteger(),
   exportFee: positiveInteger(),
-  // Lambda allows 900 s; the worker's timeout must be at most half the deadline (contract §14).
-  exportExecutionTimeoutSeconds: integerSetting(2 * EXPORT_WORKER_TIMEOUT_SECONDS, 86_400),
+  // Export retries fit before the deadline (docs/contract.md §12): receives × visibility < it.
+  exportExecutionTimeoutSeconds: setting(
+    `must be an integer from ${MIN_EXPORT_DEADLINE} to 86400 (more than ${EXPORT_JOBS_MAX_RECEIVE_COUNT} receives × the export-jobs visibility timeout of ${EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS} s = ${MIN_EXPORT_DEADLINE - 1} s, so a failing job reports FAILED and reaches export-jobs-dlq before its deadline)`,
+    numeric.pipe(z.number().int().min(MIN_EXPORT_DEADLINE).max(86_400)),
+  ),
   maxRerunsPerTask: integerSetting(0, 1000),
   exportRetentionDays: integerSetting(1, 3650),
   // Above 10 the event source gathers a batch within its batching window (1 s); 100 is as many

@@ -45,6 +45,7 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.exportSucceeded]: [SERVICE_NAMES.exportWorker],
   [METRICS.exportSkipped]: [SERVICE_NAMES.exportWorker],
   [METRICS.exportFailed]: [SERVICE_NAMES.exportWorker],
+  [METRICS.exportTimedOut]: [SERVICE_NAMES.exportWorker],
   [METRICS.sweepSettled]: [SERVICE_NAMES.sweeper],
   [METRICS.sweepAlreadyDone]: [SERVICE_NAMES.sweeper],
   [METRICS.sweepFailure]: [SERVICE_NAMES.sweeper],

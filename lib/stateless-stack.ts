@@ -192,7 +192,7 @@ export class StatelessStack extends Stack {
     this.exportWorker = new ExportWorker(this, 'ExportWorker', {
       functionDefaults,
       table,
-      queue: exportJobQueues.queue,
+      jobs: exportJobQueues,
       bucket: exportBucket,
       callbackSecret,
       apiUrl: this.httpApi.url,

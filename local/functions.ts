@@ -3,6 +3,13 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { HttpHandler } from '../functions/api/types';
 import { createS3ResultObjects } from '../functions/aws/s3-result-objects';
+import {
+  EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS,
+  EXPORT_WORKER_TIMEOUT_SECONDS,
+  exportDeadLetterSeconds,
+  exportRetryProblems,
+  exportRetryTiming,
+} from '../functions/contract/exports';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
 import type { Log } from '../functions/domain/shared/log';
@@ -56,10 +63,11 @@ export function localHttpHandler(
 }
 
 /**
- * How long a received export job stays hidden locally, and so how long one run may hold its
- * execution: as on AWS, where the queue hides a job longer than the function may run.
+ * How long a received export job stays hidden locally: the same visibility timeout as on AWS
+ * (docs/contract.md §12), so failed jobs come back, report FAILED and dead-letter on the same
+ * schedule.
  */
-export const EXPORT_JOB_VISIBILITY_SECONDS = 120;
+export const EXPORT_JOB_VISIBILITY_SECONDS = EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS;
 
 /** The export worker (docs/contract.md §12), reporting to the local HTTP API at `apiUrl`. */
 export function localExportWorkerHandler(
@@ -72,7 +80,8 @@ export function localExportWorkerHandler(
     dynamo: local.dynamo,
     s3: local.s3,
     secrets: fixedCallbackSecrets(local.callbackSecrets),
-    leaseMs: () => (EXPORT_JOB_VISIBILITY_SECONDS - 5) * 1000,
+    // Each job gets the Lambda's whole timeout, as a fresh invocation on AWS does.
+    timeLeftMs: () => EXPORT_WORKER_TIMEOUT_SECONDS * 1000,
     progressIntervalMs: 500,
     log,
   });
@@ -99,6 +108,20 @@ export function localDispatcherHandler(local: LocalResources, log: Log): Dispatc
 /** One sweep of due holds and execution deadlines (docs/contract.md §11, §12). */
 export function localSweeper(local: Pick<LocalResources, 'config' | 'dynamo'>, log: Log): SweepRun {
   return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
+}
+
+/**
+ * The export retries on the same arithmetic as the CDK stacks (docs/contract.md §12), as more
+ * banner lines; a WARNING names the numbers when a failing job could not report FAILED and reach
+ * the DLQ before its deadline (EXPORT_EXECUTION_TIMEOUT_SECONDS too short).
+ */
+function exportRetryLines(queue: string, deadlineSeconds: number): string {
+  const timing = exportRetryTiming(deadlineSeconds);
+  const lines = [
+    `             a failing job gets ${timing.workerTimeoutSeconds} s a run and reappears after ${timing.visibilityTimeoutSeconds} s; receive ${timing.maxReceiveCount} reports FAILED, ${queue}-dlq after ${exportDeadLetterSeconds(timing)} s (deadline ${timing.deadlineSeconds} s)`,
+    ...exportRetryProblems(timing).map((problem) => `  WARNING    ${problem}`),
+  ];
+  return lines.map((line) => `\n${line}`).join('');
 }
 
 /**
@@ -149,7 +172,9 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     banner: {
       label: 'Exports',
       text: ({ queues, settings }) =>
-        `${queues.exportJobs.name} -> ${settings.exportWorker ? `the export worker: one job at a time, CSV or JSON Lines to s3://${settings.config.exportBucket}/exports/, signed callbacks` : 'no worker (EXPORT_WORKER=off): jobs wait, executions time out'}`,
+        settings.exportWorker
+          ? `${queues.exportJobs.name} -> the export worker: one job at a time, CSV or JSON Lines to s3://${settings.config.exportBucket}/exports/, signed callbacks${exportRetryLines(queues.exportJobs.name, settings.config.exportExecutionTimeoutSeconds)}`
+          : `${queues.exportJobs.name} -> no worker (EXPORT_WORKER=off): jobs wait, executions time out`,
     },
   },
   {

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { ObjectSink, ObjectWriter } from '../domain/exports/port';
 
@@ -21,6 +21,9 @@ export const MIN_PART_SIZE = 5 * 1024 * 1024;
  */
 export function createS3ObjectSink(options: S3ObjectSinkOptions): ObjectSink {
   return {
+    async delete(key) {
+      await options.client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+    },
     open(key, contentType): ObjectWriter {
       const body = new PassThrough({ highWaterMark: 256 * 1024 });
       const upload = new Upload({

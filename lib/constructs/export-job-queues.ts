@@ -1,8 +1,11 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { EXPORT_WORKER_TIMEOUT_SECONDS } from '../../functions/contract/exports';
+import {
+  EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS,
+  EXPORT_WORKER_TIMEOUT_SECONDS,
+  exportVisibilityProblem,
+} from '../../functions/contract/exports';
 import { QUEUE_NAMES } from '../../functions/contract/names';
-import { minimumVisibilityTimeout } from '../events-timing';
 import { DEAD_LETTER_RETENTION, QueueWithDeadLetter, SecureQueue } from './queue-with-dead-letter';
 
 /**
@@ -12,14 +15,22 @@ import { DEAD_LETTER_RETENTION, QueueWithDeadLetter, SecureQueue } from './queue
 export const OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME = 'outbox-dispatch-dlq';
 
 /**
- * Visibility timeout of `export-jobs`: six times the export worker's timeout, as AWS advises for
- * an SQS event source, so a job is never handed to a second worker while the first may still
- * run. A job that reappears anyway is harmless: the worker dedups by `executionId` (contract §8)
- * and skips a job past its deadline.
+ * Visibility timeout of `export-jobs`: the worker's timeout + 30 s (150 s), short enough that a
+ * job failing on every receive gets all its receives, reports FAILED and reaches the DLQ before
+ * its deadline (docs/contract.md §12; the export worker checks it against the deadline). A job
+ * that reappears while a run still holds it is harmless: the worker dedups by `executionId`.
  */
-const EXPORT_JOBS_VISIBILITY_TIMEOUT = minimumVisibilityTimeout(
-  Duration.seconds(EXPORT_WORKER_TIMEOUT_SECONDS),
-);
+const EXPORT_JOBS_VISIBILITY_TIMEOUT = Duration.seconds(EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS);
+
+/** Fails the synth unless a job stays hidden longer than a worker may run on it. */
+function checkedVisibilityTimeout(visibilityTimeout: Duration): Duration {
+  const problem = exportVisibilityProblem({
+    workerTimeoutSeconds: EXPORT_WORKER_TIMEOUT_SECONDS,
+    visibilityTimeoutSeconds: visibilityTimeout.toSeconds(),
+  });
+  if (problem) throw new Error(problem);
+  return visibilityTimeout;
+}
 
 export interface ExportJobQueuesProps {
   /**
@@ -29,8 +40,9 @@ export interface ExportJobQueuesProps {
   readonly namePrefix?: string;
 
   /**
-   * Visibility timeout of `export-jobs`.
-   * @default EXPORT_JOBS_VISIBILITY_TIMEOUT (6 × the worker's timeout, 30 minutes)
+   * Visibility timeout of `export-jobs`; at least the worker's timeout + 30 s (synth fails
+   * otherwise).
+   * @default EXPORT_JOBS_VISIBILITY_TIMEOUT (the worker's 120 s + 30 s = 150 s)
    */
   readonly visibilityTimeout?: Duration;
 
@@ -51,7 +63,9 @@ export class ExportJobQueues extends QueueWithDeadLetter {
     super(scope, id, {
       queueName: `${prefix}${QUEUE_NAMES.exportJobs}`,
       deadLetterQueueName: `${prefix}${QUEUE_NAMES.exportJobsDeadLetter}`,
-      visibilityTimeout: props.visibilityTimeout ?? EXPORT_JOBS_VISIBILITY_TIMEOUT,
+      visibilityTimeout: checkedVisibilityTimeout(
+        props.visibilityTimeout ?? EXPORT_JOBS_VISIBILITY_TIMEOUT,
+      ),
       removalPolicy: props.removalPolicy,
     });
   }

@@ -3,10 +3,14 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EXPORT_KEY_PREFIX, EXPORT_WORKER_TIMEOUT_SECONDS } from '../../functions/contract/exports';
+import {
+  EXPORT_KEY_PREFIX,
+  EXPORT_WORKER_TIMEOUT_SECONDS,
+  exportRetryProblems,
+} from '../../functions/contract/exports';
 import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
+import type { QueueWithDeadLetterRef } from './queue-with-dead-letter';
 
 /**
  * DynamoDB actions of the worker: `UpdateItem` for the run lease on the execution, `Query` for
@@ -16,9 +20,14 @@ const WORKER_TABLE_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:Query'] as const;
 
 /**
  * S3 actions on `exports/*` only: `PutObject` authorises PutObject and every multipart step
- * (Create, UploadPart, Complete); `AbortMultipartUpload` lets a failed run leave no parts.
+ * (Create, UploadPart, Complete); `AbortMultipartUpload` lets a failed run leave no parts;
+ * `DeleteObject` removes the object of a run whose execution timed out before SUCCEEDED landed.
  */
-const WORKER_OBJECT_ACTIONS = ['s3:PutObject', 's3:AbortMultipartUpload'] as const;
+const WORKER_OBJECT_ACTIONS = [
+  's3:PutObject',
+  's3:AbortMultipartUpload',
+  's3:DeleteObject',
+] as const;
 
 /** Export workers running at once by default: each holds one export in memory at a time. */
 const DEFAULT_EXPORT_WORKER_CONCURRENCY = 5;
@@ -26,8 +35,8 @@ const DEFAULT_EXPORT_WORKER_CONCURRENCY = 5;
 export interface ExportWorkerProps {
   readonly functionDefaults?: LedgerFunctionDefaults;
   readonly table: dynamodb.ITable;
-  /** `export-jobs`: the worker's event source. */
-  readonly queue: sqs.IQueue;
+  /** `export-jobs` (the worker's event source) with its visibility timeout and redrive count. */
+  readonly jobs: QueueWithDeadLetterRef;
   readonly bucket: s3.IBucket;
   /** The callback secret: the worker signs with the export application's secret. */
   readonly callbackSecret: secretsmanager.ISecret;
@@ -35,8 +44,13 @@ export interface ExportWorkerProps {
   readonly apiUrl: string;
   /** What `loadConfig` reads in every handler (TABLE_NAME, the export settings, …). */
   readonly environment: Readonly<Record<string, string>>;
-  /** The execution deadline; the function timeout must be at most half of it (§14). */
+  /**
+   * The execution deadline: a job failing on every receive must report FAILED and reach the DLQ
+   * before it (`exportRetryProblems`, docs/contract.md §12), or the synth fails.
+   */
   readonly executionTimeoutSeconds: number;
+  /** @default EXPORT_WORKER_TIMEOUT_SECONDS (120 s) */
+  readonly timeout?: Duration;
   /** Why the role names `exports/*` (the cdk-nag IAM5 acknowledgement). */
   readonly exportObjectsReason: string;
   /** @default DEFAULT_EXPORT_WORKER_CONCURRENCY (5) */
@@ -54,16 +68,22 @@ export class ExportWorker extends Construct {
 
   constructor(scope: Construct, id: string, props: ExportWorkerProps) {
     super(scope, id);
-    if (EXPORT_WORKER_TIMEOUT_SECONDS * 2 > props.executionTimeoutSeconds) {
-      throw new Error(
-        `the export worker's timeout (${EXPORT_WORKER_TIMEOUT_SECONDS} s) must be at most half the execution deadline (${props.executionTimeoutSeconds} s)`,
-      );
+    const timeout = props.timeout ?? Duration.seconds(EXPORT_WORKER_TIMEOUT_SECONDS);
+    // Retries before the deadline: visibility ≥ timeout + 30 s, receives × visibility < deadline.
+    const problems = exportRetryProblems({
+      workerTimeoutSeconds: timeout.toSeconds(),
+      visibilityTimeoutSeconds: props.jobs.visibilityTimeout.toSeconds(),
+      maxReceiveCount: props.jobs.maxReceiveCount,
+      deadlineSeconds: props.executionTimeoutSeconds,
+    });
+    if (problems.length > 0) {
+      throw new Error(`export-jobs retries do not fit the deadline: ${problems.join('; ')}`);
     }
     this.function = new LedgerFunction(this, 'Function', {
       ...props.functionDefaults,
       entry: handlerEntry('export-worker'),
       description: 'idempotent-ledger export worker (export-jobs -> S3, signed callbacks)',
-      timeout: Duration.seconds(EXPORT_WORKER_TIMEOUT_SECONDS),
+      timeout,
       memorySize: 1024,
       environment: {
         ...props.environment,
@@ -74,7 +94,7 @@ export class ExportWorker extends Construct {
 
     // Consume actions on export-jobs only; one job per invocation, so a batch never holds two
     // exports and a failure redelivers exactly that job.
-    this.eventSource = new SqsEventSource(props.queue, {
+    this.eventSource = new SqsEventSource(props.jobs.queue, {
       batchSize: 1,
       maxConcurrency: props.maxConcurrency ?? DEFAULT_EXPORT_WORKER_CONCURRENCY,
       reportBatchItemFailures: true,

@@ -10,13 +10,7 @@ import { METRICS } from '../../functions/domain/shared/metrics';
 import { POISON_CODES, SERVICE_NAMES, serviceMetric, serviceMetrics } from '../service-metrics';
 
 /** Why the worker acknowledged a job without exporting (the `reason` of ExportSkipped). */
-const EXPORT_SKIP_REASONS = [
-  'finished',
-  'past_deadline',
-  'leased',
-  'unknown_execution',
-  'abandoned',
-] as const;
+const EXPORT_SKIP_REASONS = ['finished', 'past_deadline', 'leased', 'unknown_execution'] as const;
 
 /** Kinds of due items the sweeper settles (its metrics' `kind` dimension). */
 const SWEEP_KINDS = [HOLD_ITEM_KIND, EXECUTION_ITEM_KIND] as const;
@@ -162,9 +156,10 @@ export class OperationsDashboard extends Construct {
       ]),
     );
     this.dashboard.addWidgets(
-      graph('Exports: succeeded, failed and skipped jobs by reason (ledger-export-worker)', [
+      graph('Exports: succeeded, failed, timed out and skipped jobs (ledger-export-worker)', [
         ...serviceMetrics(METRICS.exportSucceeded),
         ...serviceMetrics(METRICS.exportFailed),
+        ...serviceMetrics(METRICS.exportTimedOut),
         ...EXPORT_SKIP_REASONS.map((reason) =>
           serviceMetric(METRICS.exportSkipped, SERVICE_NAMES.exportWorker, {
             dimensions: { reason },

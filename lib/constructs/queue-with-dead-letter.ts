@@ -35,6 +35,8 @@ export interface QueueWithDeadLetterRef {
   readonly deadLetterQueue: sqs.IQueue;
   /** Visibility timeout of {@link queue}; consumers check their own timeout against it. */
   readonly visibilityTimeout: Duration;
+  /** Receives of a message before the redrive policy moves it to {@link deadLetterQueue}. */
+  readonly maxReceiveCount: number;
 }
 
 export interface QueueWithDeadLetterProps {
@@ -67,6 +69,7 @@ export class QueueWithDeadLetter extends Construct implements QueueWithDeadLette
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly visibilityTimeout: Duration;
+  readonly maxReceiveCount = MAX_RECEIVE_COUNT;
 
   constructor(scope: Construct, id: string, props: QueueWithDeadLetterProps) {
     super(scope, id);
@@ -85,7 +88,7 @@ export class QueueWithDeadLetter extends Construct implements QueueWithDeadLette
       visibilityTimeout: this.visibilityTimeout,
       deadLetterQueue: {
         queue: this.deadLetterQueue,
-        maxReceiveCount: MAX_RECEIVE_COUNT,
+        maxReceiveCount: this.maxReceiveCount,
       },
       removalPolicy,
     });

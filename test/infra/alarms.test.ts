@@ -516,8 +516,9 @@ describe('operations dashboard', () => {
       [METRICS.exportJobDispatchFailure]: ['ledger-outbox-dispatcher'],
       [METRICS.exportSucceeded]: ['ledger-export-worker'],
       // One row per skip reason, one per due kind.
-      [METRICS.exportSkipped]: Array(5).fill('ledger-export-worker'),
+      [METRICS.exportSkipped]: Array(4).fill('ledger-export-worker'),
       [METRICS.exportFailed]: ['ledger-export-worker'],
+      [METRICS.exportTimedOut]: ['ledger-export-worker'],
       [METRICS.sweepSettled]: ['ledger-sweeper', 'ledger-sweeper'],
       [METRICS.sweepAlreadyDone]: ['ledger-sweeper', 'ledger-sweeper'],
       [METRICS.sweepFailure]: ['ledger-sweeper', 'ledger-sweeper'],

@@ -226,9 +226,9 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
     ['retention unsafe integer', { inboxRetentionSeconds: 2 ** 60 }, /positive integer/],
     ['exportFee zero', { exportFee: '0' }, /exportFee must be a positive integer/],
     [
-      'a deadline shorter than twice the worker timeout',
-      { exportExecutionTimeoutSeconds: '599' },
-      /exportExecutionTimeoutSeconds must be an integer from 600 to 86400/,
+      'a deadline the export retries do not fit in (5 receives × 150 s = 750 s)',
+      { exportExecutionTimeoutSeconds: '750' },
+      /exportExecutionTimeoutSeconds must be an integer from 751 to 86400 \(more than 5 receives × the export-jobs visibility timeout of 150 s = 750 s/,
     ],
     ['negative reruns', { maxRerunsPerTask: '-1' }, /maxRerunsPerTask must be an integer/],
     ['zero retention days', { exportRetentionDays: '0' }, /exportRetentionDays must be an integer/],

@@ -88,9 +88,10 @@ describe('least privilege (default config)', () => {
         const resolved = JSON.stringify(exportedValue(ledger, resource));
         if (!resolved.includes('*')) continue;
         if (exportObjects.test(resolved)) {
-          expect([['s3:GetObject'], ['s3:PutObject', 's3:AbortMultipartUpload']]).toContainEqual(
-            actions,
-          );
+          expect([
+            ['s3:GetObject'],
+            ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'],
+          ]).toContainEqual(actions);
         } else {
           expect(actions, resolved).toEqual(['dynamodb:ListStreams']);
         }

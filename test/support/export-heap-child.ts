@@ -58,7 +58,7 @@ const outcome = await worker.run(
     format: 'csv',
     callbackPath: '/v1/callbacks/export-worker',
   },
-  { leaseMs: 600_000, finalAttempt: false },
+  { leaseMs: 600_000, giveUpMs: 590_000, finalAttempt: false },
 );
 sample();
 clearInterval(sampler);

@@ -65,8 +65,20 @@ export function accountView(record: AccountRecord): Account {
 export function ownedBy<T extends { readonly ownerId: string }>(
   record: T | undefined,
   principal: string,
-  what: 'Account' | 'Task' | 'Transfer' | 'Hold',
+  what: OwnedKind,
 ): T {
-  if (!record || record.ownerId !== principal) throw new NotFoundError(`${what} not found.`);
+  if (!record || record.ownerId !== principal) throw notFound(what);
   return record;
 }
+
+export type OwnedKind = 'Account' | 'Task' | 'Transfer' | 'Hold';
+
+/** The record when `principal` owns it, else undefined (missing and foreign look the same). */
+export function owned<T extends { readonly ownerId: string }>(
+  record: T | undefined,
+  principal: string,
+): T | undefined {
+  return record?.ownerId === principal ? record : undefined;
+}
+
+export const notFound = (what: OwnedKind): NotFoundError => new NotFoundError(`${what} not found.`);

@@ -1,7 +1,13 @@
 import { exportObjectKey } from '../../contract/exports';
 import type { InboxClaim } from '../events/port';
 import { advanceSequence, type SequenceAdvance } from '../events/sequence';
-import type { ExecutionRecord, ExecutionStatus, ExportResult, TaskRecord } from '../exports/model';
+import {
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type ExportResult,
+  isTerminal,
+  type TaskRecord,
+} from '../exports/model';
 import { InvalidCallbackError, UnavailableError } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
 import { epochSeconds } from '../shared/time';
@@ -41,7 +47,7 @@ const CALLBACK_INBOX_NAMESPACE = 'callback';
 /**
  * Projects execution callbacks: the inbox record, the execution (guarded by its version) and,
  * while the execution is current, the task — one transaction. Stale and superseded events
- * never overwrite newer state.
+ * never overwrite newer state, and nothing overwrites a final execution.
  */
 export class CallbackService {
   constructor(
@@ -78,8 +84,10 @@ export class CallbackService {
       throw new InvalidCallbackError('The execution does not belong to this application.');
     }
     checkResult(input, task);
-    // Timed out by the sweeper: the inbox remembers the event, nothing else moves (§14).
-    if (execution.status === 'TIMED_OUT') {
+    // A final execution (SUCCEEDED, FAILED, TIMED_OUT, CANCELED) stays final whatever the
+    // sequence: the inbox remembers the event, nothing else moves (docs/contract.md §7).
+    // Precedence: duplicate > final execution > superseded > stale.
+    if (isTerminal(execution.status)) {
       // Only the inbox is written, so nothing can have moved: recorded, a duplicate or a
       // conflicting reuse of the id.
       const result = await this.port.applyCallback({ inbox });

@@ -122,6 +122,8 @@ export interface ObjectWriter {
 
 export interface ObjectSink {
   open(key: string, contentType: string): ObjectWriter;
+  /** Deletes a completed object (a run whose execution timed out meanwhile leaves none). */
+  delete(key: string): Promise<void>;
 }
 
 export type ReportedStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED';

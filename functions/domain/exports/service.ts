@@ -1,5 +1,5 @@
 import type { ExportFormat } from '../../contract/exports';
-import { ownedBy, type PostingEntry } from '../accounts/model';
+import { notFound, owned, ownedBy, type PostingEntry } from '../accounts/model';
 import type { EntryGuard } from '../accounts/port';
 import { explainPostingRejection } from '../accounts/rejections';
 import type { Json } from '../idempotency/fingerprint';
@@ -53,7 +53,14 @@ export class TaskService {
     format: ExportFormat,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const account = ownedBy(await this.port.getAccount(accountId), ctx.principal, 'Account');
+    const request = {
+      operation: OPERATION_IDS.createExport,
+      pathParameters: { accountId },
+      rawBody,
+    };
+    const account = owned(await this.port.getAccount(accountId), ctx.principal);
+    // A 404 read from storage comes after the key check (docs/contract.md §4).
+    if (!account) return this.commands.refuse(this.commands.key(ctx, request), notFound('Account'));
     const at = ctx.now.toISOString();
     const taskId = this.commands.newId();
     const execution = this.newExecution(taskId, ctx.now);
@@ -78,9 +85,7 @@ export class TaskService {
       createdAt: at,
     };
     const claim = this.commands.claim(ctx, {
-      operation: OPERATION_IDS.createExport,
-      pathParameters: { accountId },
-      rawBody,
+      ...request,
       resource: taskView({ task, executions: [execution] }),
       outcome: 'accepted',
     });
@@ -97,7 +102,11 @@ export class TaskService {
   }
 
   async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {
-    const state = await this.ownedTask(ctx.principal, taskId);
+    const request = { operation: OPERATION_IDS.rerunTask, pathParameters: { taskId }, rawBody };
+    const read = await this.port.getTask(taskId);
+    const owner = owned(read?.task, ctx.principal);
+    if (!owner) return this.commands.refuse(this.commands.key(ctx, request), notFound('Task'));
+    const state: TaskState = { task: owner, executions: read?.executions ?? [] };
     const at = ctx.now.toISOString();
     const execution = this.newExecution(taskId, ctx.now);
     const reruns = state.task.rerunCount ?? 0;
@@ -108,9 +117,7 @@ export class TaskService {
       updatedAt: at,
     };
     const claim = this.commands.claim(ctx, {
-      operation: OPERATION_IDS.rerunTask,
-      pathParameters: { taskId },
-      rawBody,
+      ...request,
       resource: taskView({ task, executions: [...state.executions, execution] }),
       outcome: 'accepted',
     });

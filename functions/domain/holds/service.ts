@@ -1,4 +1,4 @@
-import { type LedgerEntry, ownedBy } from '../accounts/model';
+import { type LedgerEntry, notFound, owned, ownedBy } from '../accounts/model';
 import type { EntryGuard } from '../accounts/port';
 import { explainAccountRejection } from '../accounts/rejections';
 import type { Json } from '../idempotency/fingerprint';
@@ -7,6 +7,7 @@ import {
   type CommandResponse,
   type CommandServiceOptions,
   IdempotentCommands,
+  type KeyRequest,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import {
@@ -101,12 +102,17 @@ export class HoldService {
     amount: number | undefined,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const hold = await this.ownedHold(ctx.principal, holdId);
+    const request = { operation: OPERATION_IDS.captureHold, pathParameters: { holdId }, rawBody };
+    const key = this.commands.key(ctx, request);
+    const hold = owned(await this.port.getHold(holdId), ctx.principal);
+    // Both refusals depend on what is stored, so the key is checked first (docs/contract.md §4).
+    if (!hold) return this.commands.refuse(key, notFound('Hold'));
     const captured = amount ?? hold.amount;
     if (captured > hold.amount) {
-      throw new ValidationError('The capture is larger than the hold.', [
+      const tooLarge = new ValidationError('The capture is larger than the hold.', [
         { path: 'body.amount', message: `must be at most the hold's amount, ${hold.amount}` },
       ]);
+      return this.commands.refuse(key, tooLarge);
     }
     const settlement = captureSettlement(hold, captured, ctx.now);
     const entry: LedgerEntry = {
@@ -120,12 +126,14 @@ export class HoldService {
       origin: 'http',
       createdAt: settlement.at,
     };
-    return this.settle(ctx, OPERATION_IDS.captureHold, rawBody, hold, settlement, entry);
+    return this.settle(ctx, request, hold, settlement, entry);
   }
 
   async void(ctx: CommandContext, holdId: string, rawBody: Json): Promise<CommandResponse> {
-    const hold = await this.ownedHold(ctx.principal, holdId);
-    return this.settle(ctx, OPERATION_IDS.voidHold, rawBody, hold, voidSettlement(hold, ctx.now));
+    const request = { operation: OPERATION_IDS.voidHold, pathParameters: { holdId }, rawBody };
+    const hold = owned(await this.port.getHold(holdId), ctx.principal);
+    if (!hold) return this.commands.refuse(this.commands.key(ctx, request), notFound('Hold'));
+    return this.settle(ctx, request, hold, voidSettlement(hold, ctx.now));
   }
 
   async getHold(principal: string, holdId: string, now: Date): Promise<Hold> {
@@ -148,16 +156,13 @@ export class HoldService {
   /** Capture and void: refused at once when the hold is settled or expired, else one write. */
   private async settle(
     ctx: CommandContext,
-    operation: typeof OPERATION_IDS.captureHold | typeof OPERATION_IDS.voidHold,
-    rawBody: Json,
+    request: KeyRequest,
     hold: HoldRecord,
     settlement: HoldSettlement,
     entry?: LedgerEntry,
   ): Promise<CommandResponse> {
     const claim = this.commands.claim(ctx, {
-      operation,
-      pathParameters: { holdId: hold.id },
-      rawBody,
+      ...request,
       resource: holdView(settlement.hold, ctx.now),
       outcome: 'ok',
     });
@@ -166,12 +171,13 @@ export class HoldService {
     const refusal = holdRefusal(hold, ctx.now);
     if (refusal) return this.commands.reject(claim, refusal);
     const result = await this.port.settleHold(claim, settlement, entry);
-    // Settled or expired between the read and the write: judged on the hold as it was then.
-    return this.commands.settle(
-      claim,
-      result,
-      (rejected) => holdRefusal(rejected.hold ?? hold, ctx.now) ?? new HoldNotActiveError(),
-    );
+    // Settled, expired or re-owned between the read and the write: judged on the hold as it
+    // was then (another owner's hold is not found, and that is not recorded).
+    return this.commands.settle(claim, result, (rejected) => {
+      const then = rejected.hold ?? hold;
+      if (then.ownerId !== ctx.principal) return notFound('Hold');
+      return holdRefusal(then, ctx.now) ?? new HoldNotActiveError();
+    });
   }
 
   private async ownedHold(principal: string, holdId: string): Promise<HoldRecord> {

@@ -3,7 +3,13 @@ import { epochSeconds } from '../shared/time';
 import { idempotencyScopeId, type Json, requestFingerprint } from './fingerprint';
 import type { IdempotencyRecord } from './model';
 import type { OperationId } from './operations';
-import type { IdempotencyClaim, ResponsePresenter, ResponseRecorder, SuccessOutcome } from './port';
+import type {
+  ClaimKey,
+  IdempotencyClaim,
+  ResponsePresenter,
+  ResponseRecorder,
+  SuccessOutcome,
+} from './port';
 
 /** Who asks, with which key, and when: everything an idempotent command needs besides input. */
 export interface CommandContext {
@@ -19,11 +25,15 @@ export interface CommandResponse {
   readonly replayed: boolean;
 }
 
-export interface ClaimRequest {
+/** What a request's key is made of: its operation, path parameters and body. */
+export interface KeyRequest {
   readonly operation: OperationId;
   readonly pathParameters: Record<string, string>;
   /** The body as received, before defaults: what the fingerprint covers. */
   readonly rawBody: Json;
+}
+
+export interface ClaimRequest extends KeyRequest {
   /** The resource a success answers with, and how it succeeded. */
   readonly resource: unknown;
   readonly outcome: SuccessOutcome;
@@ -62,16 +72,35 @@ export class IdempotentCommands {
     this.newId = options.newId;
   }
 
-  /** The claim a first request writes together with its effect. */
-  claim(ctx: CommandContext, request: ClaimRequest): IdempotencyClaim {
-    const nowSeconds = epochSeconds(ctx.now);
+  /** The request's key: what `refuse` checks before the claim can be built. */
+  key(ctx: CommandContext, request: KeyRequest): ClaimKey {
     return {
       scopeId: idempotencyScopeId(ctx.principal, request.operation, ctx.idempotencyKey),
       fingerprint: requestFingerprint(request.operation, request.pathParameters, request.rawBody),
-      nowSeconds,
-      expiresAt: nowSeconds + this.retentionSeconds,
+      nowSeconds: epochSeconds(ctx.now),
+    };
+  }
+
+  /** The claim a first request writes together with its effect. */
+  claim(ctx: CommandContext, request: ClaimRequest): IdempotencyClaim {
+    const key = this.key(ctx, request);
+    return {
+      ...key,
+      expiresAt: key.nowSeconds + this.retentionSeconds,
       response: this.responses.success(request.resource, request.outcome),
     };
+  }
+
+  /**
+   * A refusal that is never recorded (`400`, `404`) but follows from stored state — a hold's
+   * amount, a resource of someone else. Idempotency comes first (docs/contract.md §4): a live
+   * record of the key replays, or answers `idempotency_key_reused` for another request. Only an
+   * unused key gets `error`, thrown, so a corrected retry with the key goes ahead.
+   */
+  async refuse(key: ClaimKey, error: DomainError): Promise<CommandResponse> {
+    const record = await this.recorder.findRecord(key);
+    if (record) return replayOrReject(key, record);
+    throw error;
   }
 
   /**
@@ -106,7 +135,7 @@ function isSettled(result: { readonly kind: string }): result is SettledWrite {
 }
 
 /** An existing claim replays when it is the same request, and refuses the key otherwise. */
-function replayOrReject(claim: IdempotencyClaim, record: IdempotencyRecord): CommandResponse {
+function replayOrReject(claim: ClaimKey, record: IdempotencyRecord): CommandResponse {
   if (record.fingerprint !== claim.fingerprint) throw new IdempotencyKeyReusedError();
   return { statusCode: record.statusCode, body: record.body, replayed: true };
 }

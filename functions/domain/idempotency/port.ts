@@ -13,13 +13,17 @@ export interface ResponsePresenter {
   rejection(error: DomainError): StoredResponse;
 }
 
-/** What a first request claims: its scope, fingerprint and the response a replay returns. */
-export interface IdempotencyClaim {
+/** A request's key, known before its response can be rendered: scope, fingerprint, clock. */
+export interface ClaimKey {
   readonly scopeId: string;
   readonly fingerprint: string;
+  readonly nowSeconds: number;
+}
+
+/** What a first request claims: its scope, fingerprint and the response a replay returns. */
+export interface IdempotencyClaim extends ClaimKey {
   /** Epoch seconds; the record counts as absent once `nowSeconds` passes it. */
   readonly expiresAt: number;
-  readonly nowSeconds: number;
   readonly response: StoredResponse;
 }
 
@@ -30,4 +34,10 @@ export type RecordResult =
 /** Stores a rejection so that it replays; loses to a claim committed meanwhile. */
 export interface ResponseRecorder {
   recordResponse(claim: IdempotencyClaim): Promise<RecordResult>;
+  /**
+   * The record stored under `key.scopeId` (strongly consistent), or undefined when there is none
+   * or it expired before `key.nowSeconds`: how a refusal that is never recorded checks the key
+   * first (docs/contract.md §4).
+   */
+  findRecord(key: ClaimKey): Promise<IdempotencyRecord | undefined>;
 }

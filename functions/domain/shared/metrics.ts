@@ -41,6 +41,8 @@ export const METRICS = {
   exportSucceeded: 'ExportSucceeded',
   exportSkipped: 'ExportSkipped',
   exportFailed: 'ExportFailed',
+  /** A run whose execution timed out meanwhile (a callback answered stale): no object is left. */
+  exportTimedOut: 'ExportTimedOut',
   /** Due items the sweeper settled, by `kind` (hold, execution). */
   sweepSettled: 'SweepSettled',
   /** Due items another writer had settled first (a failed condition), by `kind`. */

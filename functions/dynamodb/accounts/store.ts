@@ -9,7 +9,7 @@ import type {
 } from '../../domain/accounts/port';
 import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
 import { toVersionedSequence } from '../events/items';
-import { claimItem, writeCommand } from '../idempotency/command';
+import { claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -48,6 +48,8 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       if (result.kind === 'claimed') return result;
       throw new Error(`unexpected outcome ${result.kind} when recording a response`);
     },
+
+    findRecord: (key) => findClaimRecord(client, tableName, key),
 
     async getAccount(accountId: string) {
       const item = await getItem(client, tableName, keys.account(accountId));

@@ -63,6 +63,7 @@ export function createTaskStore(options: StoreOptions): TaskPort & CallbackPort 
   return {
     getAccount: (accountId) => ledger.getAccount(accountId),
     recordResponse: (claim) => ledger.recordResponse(claim),
+    findRecord: (key) => ledger.findRecord(key),
     getTask: getTaskState,
 
     async findExecution(executionId, taskId) {

@@ -52,22 +52,26 @@ export function newHoldItems(tableName: string, hold: HoldRecord): TransactWrite
 
 /**
  * Moves an active hold to its settled state and out of the due index, only while it is still
- * active and on the required side of its expiry; ALL_OLD tells a loser what happened instead.
+ * active and on the required side of its expiry — and, for a capture or void, still owned by
+ * the principal that read it (a re-own in between makes it someone else's: docs/operations.md).
+ * ALL_OLD tells a loser what happened instead.
  */
 function settleHoldItem(tableName: string, settlement: HoldSettlement): TransactWriteItem {
   const { hold } = settlement;
-  const expiry = settlement.requires === 'expired' ? '#expiry <= :at' : '#expiry > :at';
+  const byOwner = settlement.requires === 'unexpired';
+  const expiry = byOwner ? '#expiry > :at' : '#expiry <= :at';
   return {
     Update: {
       TableName: tableName,
       Key: marshall(keysOf(hold).main),
       UpdateExpression: `SET #status = :status, #captured = :captured, #updatedAt = :at ${LEAVE_DUE_INDEX.clause}`,
-      ConditionExpression: `#status = :active AND ${expiry}`,
+      ConditionExpression: `#status = :active AND ${expiry}${byOwner ? ' AND #ownerId = :owner' : ''}`,
       ExpressionAttributeNames: {
         '#status': 'status',
         '#captured': 'capturedAmount',
         '#updatedAt': 'updatedAt',
         '#expiry': HOLD_EXPIRY_ATTRIBUTE,
+        ...(byOwner ? { '#ownerId': 'ownerId' } : {}),
         ...LEAVE_DUE_INDEX.names,
       },
       ExpressionAttributeValues: marshall({
@@ -75,6 +79,7 @@ function settleHoldItem(tableName: string, settlement: HoldSettlement): Transact
         ':captured': hold.capturedAmount,
         ':at': settlement.at,
         ':active': 'active',
+        ...(byOwner ? { ':owner': hold.ownerId } : {}),
       }),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },

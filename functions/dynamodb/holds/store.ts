@@ -121,6 +121,7 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
     },
 
     recordResponse: (claim) => ledger.recordResponse(claim),
+    findRecord: (key) => ledger.findRecord(key),
 
     async getHold(holdId: string) {
       const item = await read(keys.hold(holdId));

@@ -1,10 +1,11 @@
 import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { WriteResult } from '../../domain/accounts/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
-import type { IdempotencyClaim } from '../../domain/idempotency/port';
+import type { ClaimKey, IdempotencyClaim } from '../../domain/idempotency/port';
 import { toAccountRecord } from '../accounts/items';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
+import { getItem } from '../table/reads';
 import { type RetryPolicy, type TransactPart, transactWithRetry } from '../table/transact';
 
 /** Builders for the items each transaction writes; conditions are named after what they guard. */
@@ -38,6 +39,21 @@ export function toIdempotencyRecord(item: Record<string, unknown>): IdempotencyR
     body: String(item.body),
     expiresAt: Number(item[TTL_ATTRIBUTE]),
   };
+}
+
+/**
+ * The record stored under a key, strongly consistent; undefined when there is none or it
+ * expired before `key.nowSeconds` (the same rule as {@link CLAIM_FREE}: TTL deletes lazily).
+ */
+export async function findClaimRecord(
+  client: DynamoDBClient,
+  tableName: string,
+  key: ClaimKey,
+): Promise<IdempotencyRecord | undefined> {
+  const item = await getItem(client, tableName, keys.idempotency(key.scopeId));
+  if (!item) return undefined;
+  const record = toIdempotencyRecord(item);
+  return record.expiresAt < key.nowSeconds ? undefined : record;
 }
 
 /** The stored idempotency record when the claim is what cancelled a command's transaction. */

@@ -55,4 +55,6 @@ export const keys = {
     pk: `ACCOUNT#${accountId}`,
     sk: `${HOLD_SK_PREFIX}${createdAt}#${holdId}`,
   }),
+  /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */
+  reownCheckpoint: (accountId: string): ItemKey => ({ pk: `REOWN#${accountId}`, sk: 'REOWN' }),
 } as const;

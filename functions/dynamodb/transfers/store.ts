@@ -35,6 +35,7 @@ export function createTransferStore(options: StoreOptions): TransferPort {
     },
 
     recordResponse: (claim) => ledger.recordResponse(claim),
+    findRecord: (key) => ledger.findRecord(key),
 
     async getTransfer(transferId) {
       const item = await getItem(client, tableName, keys.transfer(transferId));

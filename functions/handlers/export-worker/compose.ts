@@ -12,8 +12,8 @@ export interface ExportWorkerComposition extends TableComposition<ExportWorkerCo
   readonly s3: S3Client;
   /** The export application's signing secrets (from `config.callbackSecrets`). */
   readonly secrets: CallbackSecrets;
-  /** How long the run of the next record may hold its execution (Lambda: time left). */
-  readonly leaseMs: () => number;
+  /** What is left of the invocation for the next record (Lambda: its remaining time). */
+  readonly timeLeftMs: () => number;
   readonly fetch?: typeof fetch;
   readonly progressIntervalMs?: number;
   /** Entries per Query page. */
@@ -49,7 +49,7 @@ export function composeExportWorker(options: ExportWorkerComposition): ExportJob
   });
   return createExportJobsConsumer({
     worker,
-    leaseMs: options.leaseMs,
+    timeLeftMs: options.timeLeftMs,
     log,
     metrics,
   });

@@ -7,9 +7,6 @@ import { callbackSecretsFrom } from '../shared/composition';
 import { loadConfig } from '../shared/config';
 import { composeExportWorker } from './compose';
 
-/** Kept back from the invocation's time left: the lease ends before Lambda stops the run. */
-const LEASE_MARGIN_MS = 5_000;
-
 // Built once per container; a missing variable fails the cold start loudly.
 const config = loadConfig(process.env, 'exportWorker');
 const telemetry = lambdaTelemetry(SERVICE_NAMES.exportWorker);
@@ -22,7 +19,7 @@ const consume = telemetry.instrument(
     dynamo: createDynamoClient(),
     s3: new S3Client({}),
     secrets: callbackSecretsFrom(config.callbackSecrets),
-    leaseMs: () => Math.max(1_000, invocationEndsAt - Date.now() - LEASE_MARGIN_MS),
+    timeLeftMs: () => invocationEndsAt - Date.now(),
     log: telemetry.log,
     metrics: telemetry.metrics,
   }),

@@ -9,6 +9,7 @@ export function fakeLedgerPort(overrides: Partial<LedgerPort> = {}): Mocked<Ledg
       createAccount: async () => ({ kind: 'committed' }),
       postEntry: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
+      findRecord: async () => undefined,
       getAccount: async () => undefined,
       listEntries: async () => ({ items: [], nextCursor: null }),
       listEventSources: async () => [],

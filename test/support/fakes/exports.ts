@@ -21,6 +21,7 @@ export function fakeTaskPort(overrides: Partial<TaskPort> = {}): Mocked<TaskPort
       createExport: async () => ({ kind: 'committed' }),
       rerun: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
+      findRecord: async () => undefined,
     },
     overrides,
   );

@@ -9,6 +9,7 @@ export function fakeHoldPort(overrides: Partial<HoldPort> = {}): Mocked<HoldPort
       placeHold: async () => ({ kind: 'committed' }),
       settleHold: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
+      findRecord: async () => undefined,
       getHold: async () => undefined,
       getAccount: async () => undefined,
       listHolds: async () => ({ items: [], nextCursor: null }),

@@ -8,6 +8,7 @@ export function fakeTransferPort(overrides: Partial<TransferPort> = {}): Mocked<
     {
       transfer: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
+      findRecord: async () => undefined,
       getTransfer: async () => undefined,
     },
     overrides,

@@ -52,6 +52,21 @@ describe('the npm start banner', () => {
     expect(text).not.toContain('WARNING');
   });
 
+  it('prints the export retries on the CDK arithmetic, and warns when they miss the deadline', () => {
+    const text = banner(readLocalSettings({}), endpoints);
+    expect(text).toContain(
+      'a failing job gets 120 s a run and reappears after 150 s; receive 5 reports FAILED, export-jobs-dlq after 750 s (deadline 900 s)',
+    );
+    expect(text).not.toContain('WARNING');
+    const tight = banner(readLocalSettings({ EXPORT_EXECUTION_TIMEOUT_SECONDS: '600' }), endpoints);
+    expect(tight).toContain(
+      '  WARNING    5 receives × the export-jobs visibility timeout (150 s) = 750 s must be less than the execution deadline (600 s)',
+    );
+    // Without a worker no job is retried, so a short deadline (the deadline e2e test) is fine.
+    const off = readLocalSettings({ EXPORT_WORKER: 'off', EXPORT_EXECUTION_TIMEOUT_SECONDS: '15' });
+    expect(banner(off, endpoints)).not.toContain('WARNING');
+  });
+
   it('prints the export bucket, the worker and the deadline the sweeper enforces', () => {
     const text = banner(readLocalSettings({ EXPORT_EXECUTION_TIMEOUT_SECONDS: '30' }), endpoints);
     expect(text).toContain('S3         http://127.0.0.1:4566/ledger-exports');

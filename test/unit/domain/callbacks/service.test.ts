@@ -38,10 +38,14 @@ const result = {
   sha256: 'a'.repeat(64),
 };
 
-function setup(execution: ExecutionRecord, answer: 'committed' | 'duplicate' = 'committed') {
+function setup(
+  execution: ExecutionRecord,
+  answer: 'committed' | 'duplicate' = 'committed',
+  ofTask: TaskRecord = task,
+) {
   const writes: CallbackWrite[] = [];
   const port = fakeCallbackPort({
-    findExecution: async () => ({ execution, task }),
+    findExecution: async () => ({ execution, task: ofTask }),
     applyCallback: async (write) => {
       writes.push(write);
       return answer;
@@ -102,5 +106,49 @@ describe('export callbacks (docs/contract.md §12, §14 "Exports")', () => {
   it('answers duplicate before timed-out (precedence duplicate > TIMED_OUT)', async () => {
     const { apply } = setup({ ...running, status: 'TIMED_OUT' }, 'duplicate');
     expect((await apply({ status: 'RUNNING', sequence: 9 })).outcome).toBe('duplicate');
+  });
+});
+
+describe('a final execution stays final (docs/contract.md §7, §12)', () => {
+  const finished = { ...running, lastSequence: 5, result } satisfies ExecutionRecord;
+
+  it.each(['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'CANCELED'] as const)(
+    'answers a later callback about a %s execution stale and writes the inbox record only',
+    async (status) => {
+      const { apply, writes } = setup({ ...finished, status });
+      const answer = await apply({ status: 'RUNNING', progress: 50, sequence: 6 });
+      expect(answer.outcome).toBe('stale');
+      expect(answer.sequence.position).toBe('stale');
+      expect(writes).toHaveLength(1);
+      expect(writes[0]?.execution).toBeUndefined();
+      expect(writes[0]?.task).toBeUndefined();
+      expect(writes[0]?.inbox).toBeDefined();
+    },
+  );
+
+  it('is final before superseded: a late callback about a replaced SUCCEEDED execution', async () => {
+    const { apply, writes } = setup({ ...finished, status: 'SUCCEEDED' }, 'committed', {
+      ...task,
+      currentExecutionId: crypto.randomUUID(),
+    });
+    expect((await apply({ status: 'RUNNING', sequence: 6 })).outcome).toBe('stale');
+    expect(writes[0]?.execution).toBeUndefined();
+  });
+
+  it('answers duplicate before final (precedence duplicate > final execution)', async () => {
+    const { apply } = setup({ ...finished, status: 'FAILED' }, 'duplicate');
+    expect((await apply({ status: 'RUNNING', sequence: 6 })).outcome).toBe('duplicate');
+  });
+
+  it('still answers superseded for a replaced execution that is not final', async () => {
+    const { apply, writes } = setup({ ...running, status: 'RUNNING' }, 'committed', {
+      ...task,
+      currentExecutionId: crypto.randomUUID(),
+    });
+    expect((await apply({ status: 'RUNNING', sequence: 2, progress: 20 })).outcome).toBe(
+      'superseded',
+    );
+    expect(writes[0]?.execution).toMatchObject({ progress: 20 });
+    expect(writes[0]?.task).toBeUndefined();
   });
 });

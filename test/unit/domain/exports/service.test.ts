@@ -161,10 +161,13 @@ describe('executions: deadline and bounded bodies', () => {
 });
 
 describe('callbacks under contention', () => {
+  // Callbacks about a final execution change nothing (docs/contract.md §7): these run one.
+  const running = { ...execution, status: 'RUNNING' as const };
+
   it('answers 503 unavailable (retry later) when the execution keeps moving', async () => {
     const callbacks = new CallbackService(
       fakeCallbackPort({
-        findExecution: async () => ({ execution: { ...execution, applicationId: 'app' }, task }),
+        findExecution: async () => ({ execution: { ...running, applicationId: 'app' }, task }),
         applyCallback: async () => 'moved',
       }),
       { inboxRetentionSeconds: 60, maxAttempts: 3, sleep: async () => {} },
@@ -180,7 +183,7 @@ describe('callbacks under contention', () => {
   it('writes only the inbox record for a stale number that fills no gap', async () => {
     const port = fakeCallbackPort({
       findExecution: async () => ({
-        execution: { ...execution, applicationId: 'app', lastSequence: 5, gaps: [3] },
+        execution: { ...running, applicationId: 'app', lastSequence: 5, gaps: [3] },
         task,
       }),
     });
@@ -196,6 +199,6 @@ describe('callbacks under contention', () => {
       new Date(),
     );
     const gapFill = port.applyCallback.mock.calls[1]?.[0];
-    expect(gapFill?.execution).toMatchObject({ at, status: 'FAILED', sequence: { gaps: [] } });
+    expect(gapFill?.execution).toMatchObject({ at, status: 'RUNNING', sequence: { gaps: [] } });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   AbortMultipartUploadCommand,
+  DeleteObjectCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -10,10 +11,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createS3ObjectSink } from '../../../../functions/aws/s3-object-sink';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import type { ExportRunPort } from '../../../../functions/domain/exports/port';
-import { ExportWorker } from '../../../../functions/domain/exports/worker';
+import { ExportWorker, RunOutOfTimeError } from '../../../../functions/domain/exports/worker';
 import { createCallbackReporter } from '../../../../functions/handlers/export-worker/callback-reporter';
+import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
+import { sqsRecord } from '../../../../kit/ledger-events';
 import { EXPORT_JOB, exportAppSecrets } from '../../../support/export-job';
 import { fakeExportRunPort } from '../../../support/fakes/exports';
+import { recordingMetrics } from '../../../support/fakes/metrics';
 import { quietRuntime } from '../../../support/runtime';
 
 const START = new Date('2026-03-01T10:00:00.000Z');
@@ -81,6 +85,7 @@ describe('export worker', () => {
     const api = fakeCallbacks();
     const outcome = await workerWith(runs, api).run(job, {
       leaseMs: 60_000,
+      giveUpMs: 60_000,
       finalAttempt: false,
     });
 
@@ -111,7 +116,11 @@ describe('export worker', () => {
       [entry(9)],
     ]);
     const api = fakeCallbacks();
-    await workerWith(runs, api).run(job, { leaseMs: 60_000, finalAttempt: false });
+    await workerWith(runs, api).run(job, {
+      leaseMs: 60_000,
+      giveUpMs: 60_000,
+      finalAttempt: false,
+    });
 
     expect(api.bodies.map((b) => b.sequence)).toEqual(api.bodies.map((_, i) => 5 + i));
     const running = api.bodies.filter((b) => b.data.status === 'RUNNING');
@@ -125,7 +134,11 @@ describe('export worker', () => {
 
   it('leases the execution for the given time from its start', async () => {
     const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, []);
-    await workerWith(runs, fakeCallbacks()).run(job, { leaseMs: 30_000, finalAttempt: false });
+    await workerWith(runs, fakeCallbacks()).run(job, {
+      leaseMs: 30_000,
+      giveUpMs: 60_000,
+      finalAttempt: false,
+    });
     expect(runs.claimRun).toHaveBeenCalledExactlyOnceWith(
       job,
       START,
@@ -142,6 +155,7 @@ describe('export worker', () => {
     const api = fakeCallbacks();
     const outcome = await workerWith(fakeExportRunPort(claim, [[entry(1)]]), api).run(job, {
       leaseMs: 60_000,
+      giveUpMs: 60_000,
       finalAttempt: true,
     });
     expect(outcome).toEqual({ kind: 'skipped', reason: claim.kind });
@@ -152,10 +166,58 @@ describe('export worker', () => {
   it('stops and leaves no object when the API answers stale (the execution timed out)', async () => {
     const api = fakeCallbacks({ RUNNING: 'stale' });
     const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 1 }, [[entry(1)]]);
-    const outcome = await workerWith(runs, api).run(job, { leaseMs: 1, finalAttempt: false });
-    expect(outcome).toEqual({ kind: 'abandoned' });
+    const outcome = await workerWith(runs, api).run(job, {
+      leaseMs: 1,
+      giveUpMs: 60_000,
+      finalAttempt: false,
+    });
+    expect(outcome).toMatchObject({ kind: 'timed_out', reported: 'RUNNING' });
     expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
     expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
+  });
+
+  it('deletes the object it wrote when SUCCEEDED is answered stale, and counts a timeout', async () => {
+    s3.on(DeleteObjectCommand).resolves({});
+    const api = fakeCallbacks({ SUCCEEDED: 'stale' });
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 1 }, [[entry(1), entry(2)]]);
+    const metrics = recordingMetrics();
+    const warnings: Array<{ message: string; fields: unknown }> = [];
+    const consume = createExportJobsConsumer({
+      worker: workerWith(runs, api),
+      timeLeftMs: () => 60_000,
+      log: { ...quietRuntime().log, warn: (message, fields) => warnings.push({ message, fields }) },
+      metrics,
+    });
+
+    const response = await consume({ Records: [sqsRecord(job, 'm1')] });
+
+    const key = `exports/${job.taskId}/${job.executionId}.csv`;
+    expect(s3.commandCalls(PutObjectCommand)[0]?.args[0].input.Key).toBe(key);
+    expect(s3.commandCalls(DeleteObjectCommand).map((c) => c.args[0].input)).toEqual([
+      { Bucket: 'b', Key: key },
+    ]);
+    expect(api.bodies.at(-1)?.data.status).toBe('SUCCEEDED');
+    expect(response.batchItemFailures).toEqual([]);
+    expect(metrics.counts.get('ExportSucceeded')).toBeUndefined();
+    expect(metrics.counts.get('ExportTimedOut')).toBe(1);
+    expect(warnings).toEqual([
+      expect.objectContaining({ fields: expect.objectContaining({ reported: 'SUCCEEDED', key }) }),
+    ]);
+  });
+
+  it('reports a RUNNING answered stale as a timeout too (the upload was dropped)', async () => {
+    const api = fakeCallbacks({ RUNNING: 'stale' });
+    const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 1 }, [[entry(1)]]);
+    const metrics = recordingMetrics();
+    const consume = createExportJobsConsumer({
+      worker: workerWith(runs, api),
+      timeLeftMs: () => 60_000,
+      log: quietRuntime().log,
+      metrics,
+    });
+    await consume({ Records: [sqsRecord(job, 'm1')] });
+    expect(metrics.counts.get('ExportTimedOut')).toBe(1);
+    expect(s3.commandCalls(DeleteObjectCommand)).toHaveLength(0);
   });
 
   const s3Down = new S3ServiceException({
@@ -171,7 +233,7 @@ describe('export worker', () => {
     const api = fakeCallbacks();
     const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
     await expect(
-      workerWith(runs, api).run(job, { leaseMs: 1, finalAttempt: false }),
+      workerWith(runs, api).run(job, { leaseMs: 1, giveUpMs: 60_000, finalAttempt: false }),
     ).rejects.toThrow(/reduce your request rate/);
     expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
   });
@@ -181,7 +243,7 @@ describe('export worker', () => {
     const api = fakeCallbacks();
     const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, [[entry(1)]]);
     await expect(
-      workerWith(runs, api).run(job, { leaseMs: 1, finalAttempt: true }),
+      workerWith(runs, api).run(job, { leaseMs: 1, giveUpMs: 60_000, finalAttempt: true }),
     ).rejects.toThrow();
     expect(api.bodies.map((b) => [b.sequence, b.data.status])).toEqual([
       [1, 'RUNNING'],
@@ -189,12 +251,53 @@ describe('export worker', () => {
     ]);
   });
 
+  /** A run whose entry pages never come: only the worker's own timer can end it. */
+  function hangingRuns(): ExportRunPort {
+    return {
+      claimRun: async () => ({ kind: 'claimed', lastSequence: 3 }),
+      // Never yields, as a stalled Query would not.
+      async *entryPages() {
+        await new Promise(() => {});
+      },
+    };
+  }
+
+  it('gives up on its own timer on the final attempt and reports FAILED before the invocation ends', async () => {
+    const api = fakeCallbacks();
+    const started = Date.now();
+    await expect(
+      workerWith(hangingRuns(), api).run(job, {
+        leaseMs: 60_000,
+        giveUpMs: 50,
+        finalAttempt: true,
+      }),
+    ).rejects.toBeInstanceOf(RunOutOfTimeError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(api.bodies.map((b) => [b.sequence, b.data.status])).toEqual([
+      [4, 'RUNNING'],
+      [5, 'FAILED'],
+    ]);
+    expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
+  });
+
+  it('gives up on its own timer without FAILED on an attempt that is redelivered', async () => {
+    const api = fakeCallbacks();
+    await expect(
+      workerWith(hangingRuns(), api).run(job, {
+        leaseMs: 60_000,
+        giveUpMs: 50,
+        finalAttempt: false,
+      }),
+    ).rejects.toThrow(/gave up after 50 ms/);
+    expect(api.bodies.map((b) => b.data.status)).toEqual(['RUNNING']);
+  });
+
   it('writes JSON Lines of the listing items for the json format', async () => {
     const runs = fakeExportRunPort({ kind: 'claimed', lastSequence: 0 }, [[entry(1), entry(2)]]);
     const api = fakeCallbacks();
     const outcome = await workerWith(runs, api).run(
       { ...job, format: 'json' },
-      { leaseMs: 1, finalAttempt: false },
+      { leaseMs: 1, giveUpMs: 60_000, finalAttempt: false },
     );
     expect(uploaded().toString()).toBe(
       `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2))}\n`,

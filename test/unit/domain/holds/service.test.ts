@@ -102,6 +102,23 @@ describe('HoldService', () => {
     expect(port.settleHold).not.toHaveBeenCalled();
   });
 
+  it('checks the key before that refusal: a key used with another body is 422, its own body replays', async () => {
+    const port = fakePort(hold);
+    const stored = { fingerprint: 'another request', statusCode: 200, body: '{}', expiresAt: 2e9 };
+    vi.mocked(port.findRecord).mockResolvedValue(stored);
+    await expect(service(port).capture(ctx, 'h1', 301, { amount: 301 })).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
+    const [key] = vi.mocked(port.findRecord).mock.calls[0] ?? [];
+    vi.mocked(port.findRecord).mockResolvedValue({
+      ...stored,
+      fingerprint: String(key?.fingerprint),
+    });
+    const replay = await service(port).capture(ctx, 'h1', 301, { amount: 301 });
+    expect(replay).toEqual({ statusCode: 200, body: '{}', replayed: true });
+    expect(port.settleHold).not.toHaveBeenCalled();
+  });
+
   it("answers not_found for someone else's hold", async () => {
     const port = fakePort({ ...hold, ownerId: 'bob' });
     await expect(service(port).void(ctx, 'h1', {})).rejects.toMatchObject({ code: 'not_found' });

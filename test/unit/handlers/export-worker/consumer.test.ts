@@ -56,7 +56,7 @@ describe('export-jobs consumer', () => {
     const handler = createExportJobsConsumer({
       ...quietRuntime(),
       worker: fake.worker,
-      leaseMs: () => 42_000,
+      timeLeftMs: () => 42_000,
       metrics,
     });
     const records = [
@@ -67,7 +67,9 @@ describe('export-jobs consumer', () => {
     const response = await handler({ Records: records });
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
     expect(fake.maxActive()).toBe(1);
-    expect(fake.runs.map((r) => r.options.leaseMs)).toEqual([42_000, 42_000, 42_000]);
+    // The lease ends 5 s before the invocation, the run's own timer 15 s before the lease.
+    expect(fake.runs.map((r) => r.options.leaseMs)).toEqual([37_000, 37_000, 37_000]);
+    expect(fake.runs.map((r) => r.options.giveUpMs)).toEqual([22_000, 22_000, 22_000]);
     expect(metrics.counts.get('ExportSucceeded')).toBe(1);
     expect(metrics.counts.get('ExportFailed')).toBe(1);
     expect(metrics.counts.get('ExportSkipped[reason=finished]')).toBe(1);
@@ -82,7 +84,7 @@ describe('export-jobs consumer', () => {
     const handler = createExportJobsConsumer({
       ...quietRuntime(),
       worker: fake.worker,
-      leaseMs: () => 1,
+      timeLeftMs: () => 1,
     });
     await handler({ Records: [withReceives(sqsRecord(job(OK)), receives)] });
     expect(fake.runs[0]?.options.finalAttempt).toBe(finalAttempt);
@@ -95,7 +97,7 @@ describe('export-jobs consumer', () => {
       const handler = createExportJobsConsumer({
         ...quietRuntime(),
         worker: fake.worker,
-        leaseMs: () => 1,
+        timeLeftMs: () => 1,
       });
       const response = await handler({ Records: [sqsRecord(body, 'bad')] });
       expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);

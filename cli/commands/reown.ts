@@ -1,0 +1,192 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { iamPrincipal } from '../../functions/api/principal';
+import { LOCAL_AWS } from '../../functions/contract/local-stack';
+import {
+  type AccountSnapshot,
+  REOWN_STEPS,
+  type ReownCheckpoint,
+  type ReownEvent,
+  type ReownRefusal,
+} from '../../functions/domain/reown/model';
+import { ReownService } from '../../functions/domain/reown/service';
+import { createReownStore } from '../../functions/dynamodb/reown/store';
+import { parseCommandArgs, requireString, stringOption, uuidOption } from '../args';
+import type { CliContext, Command } from '../command';
+import { dynamoEndpoint, type Env, tableName } from '../config';
+import { CliError, UsageError } from '../errors';
+
+const NAME = 'reown';
+
+const OPTIONS = {
+  account: { type: 'string' },
+  to: { type: 'string' },
+  'with-linked': { type: 'boolean' },
+  aws: { type: 'boolean' },
+  dynamodb: { type: 'string' },
+  table: { type: 'string' },
+} as const;
+
+export interface ReownArgs {
+  readonly help: false;
+  readonly accountId: string;
+  readonly to: string;
+  readonly withLinked: boolean;
+  /** Real AWS (credentials and region from the environment) instead of the local stack. */
+  readonly aws: boolean;
+  /** The local DynamoDB endpoint; empty with --aws. */
+  readonly dynamodb: string;
+  readonly table: string;
+}
+
+export function parseReownArgs(argv: readonly string[], env: Env): ReownArgs | { help: true } {
+  const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
+  if (help) return { help: true };
+  const accountId = uuidOption(values, 'account', NAME)?.toLowerCase();
+  if (accountId === undefined) throw new UsageError('--account is required', NAME);
+  const to = requireString(values, 'to', NAME).trim();
+  if (to.length > 2048 || /\p{Cc}/u.test(to)) {
+    throw new UsageError('--to must be a principal: a JWT sub or an IAM ARN', NAME);
+  }
+  // The service never sees a session ARN (docs/contract.md §2): owning one would be a 404.
+  if (iamPrincipal(to) !== to) {
+    throw new UsageError(
+      `--to names an assumed-role session; the principal is the role: ${iamPrincipal(to)}`,
+      NAME,
+    );
+  }
+  const aws = values.aws === true;
+  return {
+    help: false,
+    accountId,
+    to,
+    withLinked: values['with-linked'] === true,
+    aws,
+    dynamodb: aws ? '' : dynamoEndpoint(stringOption(values, 'dynamodb'), env, NAME),
+    table: tableName(stringOption(values, 'table'), env, aws, NAME),
+  };
+}
+
+export const reownCommand: Command = {
+  name: NAME,
+  summary: 'move an account and everything under it to another principal (operators)',
+  help: `Usage: npm run cli -- reown --account <id> --to <principal> [--with-linked] [--aws] [--table <name>]
+
+Moves an account and everything under it that names its owner — holds, export tasks, transfers —
+to another principal, then the account itself (docs/operations.md "Re-owning an account").
+Afterwards the old principal gets 404 for all of it and the new one has full control. Money
+never moves; only ownerId changes. Order: holds, tasks (a scan of the table), transfers, the
+account last; a second pass follows only if the account changed while the first one ran.
+
+Idempotent and resumable: the run keeps a checkpoint in the table (REOWN#<account>) after every
+page, so after a Ctrl-C, a crash or an error the same command carries on where it stopped. Run
+again after it finished, it moves nothing (or whatever an older one-item re-own left behind).
+
+Transfers link an account to other accounts of the same owner, and a transfer has one owner:
+such accounts are listed and nothing is moved, unless --with-linked moves them all together.
+
+Options:
+  --account <id>    the account to move (a UUID)
+  --to <principal>  the new owner: a JWT sub, or an IAM ARN (a role, not an assumed-role session)
+  --with-linked     also move every account of the same owner that transfers link it to
+  --aws             use AWS (credentials and region from the environment), not the local stack
+  --table <name>    the ledger table (default TABLE_NAME, locally ledger; required with --aws:
+                    the stateful stack's TableName output)
+  --dynamodb <url>  local DynamoDB (default DYNAMODB_ENDPOINT, else http://127.0.0.1:$DYNAMODB_PORT)
+  -h, --help        this help`,
+  async run(argv, ctx) {
+    const args = parseReownArgs(argv, ctx.env);
+    if (args.help) {
+      ctx.out(reownCommand.help);
+      return 0;
+    }
+    const dynamo = args.aws
+      ? new DynamoDBClient({ maxAttempts: 6 })
+      : new DynamoDBClient({ ...LOCAL_AWS, endpoint: args.dynamodb, maxAttempts: 3 });
+    try {
+      return await runReown(args, dynamo, ctx);
+    } finally {
+      dynamo.destroy();
+    }
+  },
+};
+
+/** One run against `dynamo`; the exit code, or a CliError for a refusal. */
+export async function runReown(
+  args: ReownArgs,
+  dynamo: DynamoDBClient,
+  ctx: Pick<CliContext, 'out' | 'signal'>,
+): Promise<number> {
+  const service = new ReownService(createReownStore({ client: dynamo, tableName: args.table }));
+  const outcome = await service.run(
+    { accountId: args.accountId, to: args.to, withLinked: args.withLinked },
+    (event) => report(event, ctx.out),
+    ctx.signal,
+  );
+  if (outcome.kind === 'refused') throw new CliError(refusalText(outcome.refusal, args));
+  if (outcome.kind === 'interrupted') {
+    ctx.out(`interrupted at ${stepName(outcome.checkpoint)}: run the same command again to resume`);
+    return 130;
+  }
+  return 0;
+}
+
+function report(event: ReownEvent, out: (line: string) => void): void {
+  const { checkpoint } = event;
+  switch (event.kind) {
+    case 'planned': {
+      out(`re-owning account ${checkpoint.accountId}: "${checkpoint.from}" -> "${checkpoint.to}"`);
+      const linked = checkpoint.accounts.slice(1);
+      if (linked.length > 0) out(`  with ${linked.length} linked account(s): ${ids(linked)}`);
+      return;
+    }
+    case 'resumed':
+      out(
+        `resuming the run started ${checkpoint.startedAt} ("${checkpoint.from}" -> "${checkpoint.to}") at ${stepName(checkpoint)}; moved so far: ${movedText(checkpoint)}`,
+      );
+      return;
+    case 'page':
+      out(
+        `${event.step.phase}${event.step.pass === 2 ? ' (catch-up)' : ''}: ${event.moved} moved, ${event.seen} item(s) read`,
+      );
+      return;
+    case 'accounts_moved':
+      out(`accounts: ${ids(checkpoint.accounts)} now belong to "${checkpoint.to}"`);
+      if (checkpoint.catchUp) {
+        out('an account changed during the run: a second pass catches up what appeared meanwhile');
+      }
+      return;
+    case 'done':
+      out(`done: ${movedText(checkpoint)} moved to "${checkpoint.to}"`);
+      return;
+  }
+}
+
+function refusalText(refusal: ReownRefusal, args: ReownArgs): string {
+  switch (refusal.kind) {
+    case 'unknown_account':
+      return `no account ${refusal.accountId} in table ${args.table}`;
+    case 'linked_accounts':
+      return `transfers link account ${args.accountId} to ${refusal.accounts.length} other account(s) of the same owner: ${ids(refusal.accounts)}. A transfer has one owner, so they move together: run again with --with-linked. Nothing was moved.`;
+    case 'foreign_links':
+      return `transfers link account ${args.accountId} to account(s) of other principals: ${refusal.accounts.map((a) => `${a.id} (owner "${a.ownerId}")`).join(', ')}. Re-own those to "${args.to}" first. Nothing was moved.`;
+    case 'other_run':
+      return `an unfinished re-own of account ${args.accountId} moves it to "${refusal.to}"; finish it first (the same command with --to "${refusal.to}")`;
+    case 'concurrent_run':
+      return `another re-own of account ${args.accountId} wrote its checkpoint meanwhile; let it finish, or run again to resume`;
+    case 'owner_changed':
+      return `account ${refusal.account.id} now belongs to "${refusal.account.ownerId}", neither the old nor the new owner; stopped (run again to resume once that is settled)`;
+  }
+}
+
+const ids = (accounts: readonly AccountSnapshot[]) => accounts.map((a) => a.id).join(', ');
+
+function stepName(checkpoint: ReownCheckpoint): string {
+  const step = REOWN_STEPS[checkpoint.step];
+  if (!step) return 'the end';
+  return `${step.phase}${step.pass === 2 ? ' (catch-up)' : ''}`;
+}
+
+function movedText(checkpoint: ReownCheckpoint): string {
+  const { holds, tasks, transfers, accounts } = checkpoint.moved;
+  return `${holds} hold(s), ${tasks} task(s), ${transfers} transfer(s), ${accounts} account(s)`;
+}

@@ -1,0 +1,121 @@
+import {
+  ConditionalCheckFailedException,
+  type DynamoDBClient,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AccountSnapshot } from '../../domain/reown/model';
+import type { AccountsMove, ReownPort } from '../../domain/reown/port';
+import { toAttributes } from '../table/attributes';
+import { type ItemKey, keys } from '../table/keys';
+import { getItem } from '../table/reads';
+import { storageError } from '../table/sdk-errors';
+import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
+import { checkpointItem, moveAccountItem, toCheckpoint, toSnapshot } from './items';
+import { counterpartiesOf, ownedKindFinders } from './kinds';
+
+/** Groups moved at once within a page: quick on a real table, gentle on DynamoDB Local. */
+const PARALLEL_MOVES = 8;
+
+/** The DynamoDB side of re-owning (functions/domain/reown/service.ts). */
+export function createReownStore(options: StoreOptions): ReownPort {
+  const { client, tableName } = options;
+  const finders = ownedKindFinders(client, tableName);
+  const retry = retryPolicy(options);
+
+  return {
+    async getAccount(accountId) {
+      const item = await getItem(client, tableName, keys.account(accountId));
+      return item ? toSnapshot(item) : undefined;
+    },
+
+    linkedAccounts: (accountId) => counterpartiesOf(client, tableName, accountId),
+
+    async readCheckpoint(accountId) {
+      const item = await getItem(client, tableName, keys.reownCheckpoint(accountId));
+      return item ? toCheckpoint(item) : undefined;
+    },
+
+    async saveCheckpoint(checkpoint) {
+      const outcome = await transactWithRetry(
+        client,
+        [{ role: 'checkpoint', item: checkpointItem(tableName, checkpoint) }],
+        retry,
+      );
+      return outcome.kind === 'committed';
+    },
+
+    async moveOwned(kind, accountIds, to, cursor) {
+      const page = await finders[kind](accountIds, cursor);
+      let moved = 0;
+      const groups = [...page.groups];
+      const lane = async () => {
+        for (let group = groups.shift(); group; group = groups.shift()) {
+          if (await moveGroup(client, tableName, group, to)) moved += 1;
+        }
+      };
+      await Promise.all(Array.from({ length: PARALLEL_MOVES }, lane));
+      return {
+        seen: page.seen,
+        moved,
+        ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+      };
+    },
+
+    async moveAccounts(accounts, move, checkpoint): Promise<AccountsMove> {
+      const outcome = await transactWithRetry(
+        client,
+        [
+          ...accounts.map((account) => ({
+            role: `account:${account.id}`,
+            item: moveAccountItem(tableName, account, move),
+          })),
+          { role: 'checkpoint', item: checkpointItem(tableName, checkpoint) },
+        ],
+        retry,
+      );
+      if (outcome.kind === 'committed') return { kind: 'moved' };
+      if (outcome.failed.has('checkpoint')) return { kind: 'checkpoint_moved' };
+      for (const [, old] of outcome.failed) {
+        const account: AccountSnapshot | undefined = old ? toSnapshot(old) : undefined;
+        if (account && account.ownerId !== move.from && account.ownerId !== move.to) {
+          return { kind: 'owner_changed', account };
+        }
+      }
+      return { kind: 'changed' };
+    },
+  };
+}
+
+/**
+ * `ownerId = to` on every item of one group, first item first; true when the first item had
+ * another owner (the thing moved now). An item that is gone is skipped: nothing to own.
+ */
+async function moveGroup(
+  client: DynamoDBClient,
+  tableName: string,
+  group: readonly ItemKey[],
+  to: string,
+): Promise<boolean> {
+  let moved = false;
+  for (const [index, key] of group.entries()) {
+    try {
+      const { Attributes } = await client.send(
+        new UpdateItemCommand({
+          TableName: tableName,
+          Key: toAttributes(key),
+          UpdateExpression: 'SET #ownerId = :to',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#ownerId': 'ownerId' },
+          ExpressionAttributeValues: toAttributes({ ':to': to }),
+          ReturnValues: 'UPDATED_OLD',
+        }),
+      );
+      if (index === 0) moved = unmarshall(Attributes ?? {}).ownerId !== to;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) continue;
+      throw storageError(error);
+    }
+  }
+  return moved;
+}
