@@ -42,6 +42,8 @@ const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   IDEMPOTENCY_TABLE_NAME: 'idempotency',
   DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/ledger-events-dlq',
   EXPORT_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/export-jobs',
+  JOURNAL_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:ledger-journal',
+  STAGE: 'dev',
   CALLBACK_SECRETS_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:callbacks-AbCdEf',
   EXPORT_BUCKET_NAME: 'ledger-exports',
   EXPORT_BUCKET: 'ledger-exports',

@@ -1,23 +1,9 @@
 import { describeError } from '../functions/domain/shared/log';
-import type { CliContext, Command } from './command';
-import { callbackCommand } from './commands/callback';
-import { demoCommand } from './commands/demo';
-import { keygenCommand } from './commands/keygen';
-import { redriveCommand } from './commands/redrive';
-import { reownCommand } from './commands/reown';
-import { sendEventCommand } from './commands/send-event';
-import { tailCommand } from './commands/tail';
+import type { CliContext } from './command';
 import { CliError, UsageError } from './errors';
+import { COMMANDS } from './registry';
 
-export const COMMANDS: readonly Command[] = [
-  demoCommand,
-  callbackCommand,
-  keygenCommand,
-  sendEventCommand,
-  tailCommand,
-  redriveCommand,
-  reownCommand,
-];
+export { COMMANDS };
 
 export function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

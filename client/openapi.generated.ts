@@ -75,6 +75,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{accountId}/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an account's journal
+         * @description Every change of balance or available, ascending by sequence (1, 2, 3, … in commit order, no gaps), strongly consistent. The catch-up path of the ledger.journal.v1 events: a consumer that saw sequence N and misses N+1 asks for afterSequence=N.
+         */
+        get: operations["listJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's balances as of an instant
+         * @description The values after the last journal record committed at or before asOf (sequence 0 and zeros before the first). 503 with Retry-After while the journal has not caught up with a change the answer depends on; 400 for an instant before the journal of an account older than it.
+         */
+        get: operations["getBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{accountId}/exports": {
         parameters: {
             query?: never;
@@ -284,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the service can serve requests
+         * @description No principal. 200 once the ledger table answers a read, else 503 unavailable with Retry-After: what a load balancer or an uptime check calls.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -293,6 +353,26 @@ export interface paths {
         };
         /** This OpenAPI document */
         get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/problems/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The documentation of a problem type
+         * @description Every problem+json `type` is this path with its code: a page giving the status, the title, when the code is answered and which routes answer it.
+         */
+        get: operations["getProblemType"];
         put?: never;
         post?: never;
         delete?: never;
@@ -325,6 +405,8 @@ export interface components {
             /** @description balance less the active holds; what debits, transfers and holds draw on */
             available: number;
             name?: string;
+            /** @description changes of balance or available committed so far: the journal reaches this sequence within seconds (an account older than the journal counts from its first change after it) */
+            version: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -426,6 +508,61 @@ export interface components {
                 gaps: number[];
                 gapsTruncated: boolean;
             }[];
+        };
+        JournalPage: {
+            items: {
+                /** Format: uuid */
+                accountId: string;
+                sequence: number;
+                /**
+                 * @description the entry's type where the change has an entry, else hold_placed or hold_released (void and expiry)
+                 * @enum {string}
+                 */
+                kind: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "hold_placed" | "hold_released";
+                balanceDelta: number;
+                availableDelta: number;
+                balanceAfter: number;
+                availableAfter: number;
+                /**
+                 * Format: date-time
+                 * @description the writer's clock, never before the previous record's committedAt
+                 */
+                committedAt: string;
+                /**
+                 * @description record 1 of an account older than the journal: it starts from what the account held, not from zeros, and nothing is known before it
+                 * @constant
+                 */
+                opening?: true;
+                /**
+                 * Format: uuid
+                 * @description the entry of the change, where it has one
+                 */
+                entryId?: string;
+                /**
+                 * Format: uuid
+                 * @description hold_placed, capture, hold_released: the hold
+                 */
+                holdId?: string;
+                /**
+                 * Format: uuid
+                 * @description transfer_out / transfer_in: the transfer
+                 */
+                transferId?: string;
+                ledgerTransactionId?: string;
+                reversalOf?: string;
+            }[];
+            /** @description afterSequence of the next page; null when this page reached the last record */
+            nextAfterSequence: number | null;
+        };
+        Balances: {
+            /** Format: uuid */
+            accountId: string;
+            /** Format: date-time */
+            asOf: string;
+            balance: number;
+            available: number;
+            /** @description the last journal record committed at or before asOf (0: before the first) */
+            sequence: number;
         };
         CreateExport: {
             /** @enum {string} */
@@ -610,6 +747,16 @@ export interface components {
         CallbackOutcome: {
             /** @enum {string} */
             outcome: "applied" | "duplicate" | "stale" | "superseded";
+        };
+        Health: {
+            /** @constant */
+            status: "ok";
+            checks: {
+                /** @constant */
+                table: "ok";
+            };
+            /** Format: date-time */
+            checkedAt: string;
         };
         Problem: {
             type: string;
@@ -1011,6 +1158,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventSourceList"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listJournal: {
+        parameters: {
+            query?: {
+                afterSequence?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Records after afterSequence, at most limit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalPage"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBalances: {
+        parameters: {
+            query: {
+                asOf: string;
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Balance, available and the sequence they stand at */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balances"];
                 };
             };
             /** @description validation_failed: Validation failed */
@@ -2214,6 +2504,46 @@ export interface operations {
             };
         };
     };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getOpenApi: {
         parameters: {
             query?: never;
@@ -2230,6 +2560,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProblemType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of that code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description internal: Internal error */

@@ -34,6 +34,10 @@ export const ALARM_SLUGS = {
   sweeperErrors: 'sweeper-errors',
   overdueExecutions: 'executions-overdue',
   sweeperBehind: 'sweeper-behind',
+  journalBehind: 'journal-projector-behind',
+  journalVersionGap: 'journal-version-gap',
+  journalPublishFailures: 'journal-publish-failures',
+  journalErrors: 'journal-projector-errors',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -223,3 +227,44 @@ export function overdueExecutionsDescription(threshold: Duration): string {
     'could not settle an item" with kind execution and the execution pk.',
   ].join(' ');
 }
+
+/** Shown on the journal projector's iterator-age alarm. */
+export function journalBehindDescription(threshold: Duration): string {
+  return [
+    `The journal projector is at least ${threshold.toMinutes()} minutes behind the table stream: journals and`,
+    'ledger.journal.v1 events are late (as-of balances answer 503 for recent instants). A record',
+    'that keeps failing holds back its shard: Lambda retries it, in order, forever. The stream',
+    'keeps records 24 hours; a projector behind by more LOSES records (journal-version-gap',
+    'follows). First: the projector log group ("journal projection failed"), then throttling on',
+    'the table and the journal topic.',
+  ].join(' ');
+}
+
+/** Shown on the journal version-gap alarm. */
+export const JOURNAL_VERSION_GAP_DESCRIPTION = [
+  'The journal projector met an account update it cannot continue the journal with',
+  '(JournalVersionGap): its head stands behind the update (a stream record was lost: the',
+  'projector was more than 24 h behind, or the table was restored under the same stage), an',
+  'account changed without a counted change, or an account item did not read as the builder',
+  "writes it. That account's journal stops there and is never papered over. First: the",
+  'projector log group ("journal version gap", "account changed without a journaled change",',
+  '"journal change unreadable") names the account and the sequences; docs/alarms.md says when',
+  'and how to restart its journal.',
+].join(' ');
+
+/** Shown on the journal publish-failures alarm. */
+export const JOURNAL_PUBLISH_FAILURES_DESCRIPTION = [
+  'The journal topic refused ledger.journal.v1 events (JournalPublishFailure): SNS throttled or',
+  'failed, or the projector lost its permission on the topic or its KMS key. The projector',
+  'reports the stream record and Lambda retries it, so the events are late, not lost; journals',
+  'are written regardless. First: the projector log group ("journal events not published"),',
+  "the topic's NumberOfNotificationsFailed, and the key policy.",
+].join(' ');
+
+/** Shown on the journal projector's Errors alarm. */
+export const JOURNAL_ERRORS_DESCRIPTION = [
+  'The journal projector failed at least one whole invocation in 5 minutes (crash, timeout,',
+  'out of memory). Lambda retries the stream batch from the same record, in order, so journal',
+  'records and events are delayed, not lost; if it keeps failing, journal-projector-behind',
+  'follows. First: run the runbook query on the projector log group.',
+].join(' ');

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { STAGE_PATTERN } from '../functions/contract/names';
 
 /**
  * How a raw CDK context value becomes a setting of lib/config.ts, or is refused with a message
@@ -66,8 +67,8 @@ export const reservedConcurrency = () =>
     z.union([z.literal('none'), integerFrom(1, 10_000)]),
   );
 
-/** Stage names end up in stack names (`[A-Za-z][A-Za-z0-9-]*`), so keep them short and plain. */
-export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+/** Stage names end up in stack names and the journal events' source (functions/contract). */
+export { STAGE_PATTERN };
 
 /**
  * A plain address for the alarm topic's e-mail subscription: one `@`, no spaces or commas, a
@@ -102,4 +103,42 @@ export function audienceList(items: unknown[], ctx: z.RefinementCtx): string[] {
     });
   }
   return audience;
+}
+
+/** A principal as the HTTP function compares it: printable ASCII, no spaces or commas. */
+const PRINCIPAL_PATTERN = /^[\x21-\x2b\x2d-\x7e]{1,512}$/;
+const IAM_ROLE_ARN = /^arn:[^:]+:iam::(\d{12}):role\/(?:.*\/)?([^/]+)$/;
+const ASSUMED_ROLE_SESSION = /^(arn:[^:]+:sts::\d{12}:assumed-role\/[^/]+)\/.+$/;
+
+/**
+ * `journalReaders`: principals exactly as the HTTP function sees them (docs/contract.md §2): a
+ * JWT `sub`, an IAM user ARN, or for a role `arn:aws:sts::<account>:assumed-role/<name>`. A
+ * role's IAM ARN or a session ARN would never match anyone, so they are refused with the form
+ * that would.
+ */
+export function principalList(items: unknown[], ctx: z.RefinementCtx): string[] {
+  const principals: string[] = [];
+  for (const item of items) {
+    const principal = typeof item === 'string' ? item.trim() : item;
+    if (principal === '') continue;
+    if (typeof principal !== 'string' || !PRINCIPAL_PATTERN.test(principal)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `journalReaders entries must be principals (1 to 512 printable characters, no spaces or commas); got ${show(item)}`,
+      });
+      return z.NEVER;
+    }
+    const role = IAM_ROLE_ARN.exec(principal);
+    const session = ASSUMED_ROLE_SESSION.exec(principal);
+    if (role || session) {
+      const wanted = role ? `arn:aws:sts::${role[1]}:assumed-role/${role[2]}` : session?.[1];
+      ctx.addIssue({
+        code: 'custom',
+        message: `journalReaders: a role calls as ${wanted} (docs/contract.md §2), never as ${principal}`,
+      });
+      return z.NEVER;
+    }
+    if (!principals.includes(principal)) principals.push(principal);
+  }
+  return principals;
 }

@@ -30,6 +30,7 @@ import {
   LedgerConfigError,
   numeric,
   positiveInteger,
+  principalList,
   reservedConcurrency,
   ruleOf,
   STAGE_PATTERN,
@@ -163,6 +164,14 @@ export interface LedgerConfig {
    * @default DEFAULT_API_5XX_THRESHOLD (5)
    */
   readonly api5xxThreshold: number;
+  /**
+   * Principals that may read the journal and the as-of balances of EVERY account
+   * (docs/contract.md §15): downstream consumers that fill gaps for all accounts. Each exactly as
+   * the HTTP function sees callers: a JWT `sub`, an IAM user ARN, or
+   * `arn:aws:sts::<account>:assumed-role/<role>`.
+   * @default [] (owners only)
+   */
+  readonly journalReaders: readonly string[];
 }
 
 export const DEFAULT_STAGE = 'dev';
@@ -246,6 +255,12 @@ const contextShape = {
     z.string().max(254).regex(ALARM_EMAIL_PATTERN),
   ),
   api5xxThreshold: integerSetting(1, 1_000_000),
+  journalReaders: setting(
+    'must be a comma separated string or an array of principals',
+    z
+      .union([z.string().transform((text) => text.split(',')), z.array(z.unknown())])
+      .transform(principalList),
+  ),
 };
 
 export type LedgerContextKey = keyof typeof contextShape;
@@ -288,6 +303,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     ),
     alarmEmail: context.alarmEmail,
     api5xxThreshold: context.api5xxThreshold ?? DEFAULT_API_5XX_THRESHOLD,
+    journalReaders: context.journalReaders ?? [],
   };
 });
 

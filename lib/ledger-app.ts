@@ -51,7 +51,7 @@ export function createLedgerStacks(
 
   const stateless = new StatelessStack(app, stackName(config.stage, 'stateless'), {
     env: options.env,
-    description: `idempotent-ledger (${config.stage}): functions, HTTP API, events consumer, outbox dispatcher, export worker and sweeper`,
+    description: `idempotent-ledger (${config.stage}): functions, HTTP API, events consumer, outbox dispatcher, journal projector, export worker and sweeper`,
     tags,
     stateful,
     config,

@@ -34,8 +34,14 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
     SERVICE_NAMES.http,
     SERVICE_NAMES.events,
     SERVICE_NAMES.sweeper,
+    SERVICE_NAMES.journalProjector,
   ],
-  [METRICS.storageThrottle]: [SERVICE_NAMES.http, SERVICE_NAMES.events, SERVICE_NAMES.sweeper],
+  [METRICS.storageThrottle]: [
+    SERVICE_NAMES.http,
+    SERVICE_NAMES.events,
+    SERVICE_NAMES.sweeper,
+    SERVICE_NAMES.journalProjector,
+  ],
   [METRICS.storageValidationError]: [SERVICE_NAMES.events],
   [METRICS.ledgerEventApplied]: [SERVICE_NAMES.events],
   [METRICS.ledgerEventsBatched]: [SERVICE_NAMES.events],
@@ -50,6 +56,12 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.sweepAlreadyDone]: [SERVICE_NAMES.sweeper],
   [METRICS.sweepFailure]: [SERVICE_NAMES.sweeper],
   [METRICS.sweepOldestDueAge]: [SERVICE_NAMES.sweeper],
+  [METRICS.journalRecordsWritten]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalAlreadyProjected]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalVersionGap]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalEventsPublished]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalPublishFailure]: [SERVICE_NAMES.journalProjector],
+  [METRICS.journalLag]: [SERVICE_NAMES.journalProjector],
 };
 
 export interface ServiceMetricOptions {

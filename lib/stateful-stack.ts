@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { CallbackSecrets } from './constructs/callback-secrets';
 import { ExportBucket, exportBucketName } from './constructs/export-bucket';
 import { ExportJobQueues, OutboxDispatchDeadLetterQueue } from './constructs/export-job-queues';
+import { JournalTopic } from './constructs/journal-topic';
 import { LedgerEventQueues } from './constructs/ledger-event-queues';
 import { LedgerTable } from './constructs/ledger-table';
 
@@ -27,7 +28,7 @@ export interface StatefulStackProps extends StackProps {
 
   /**
    * Prepended to every queue name (`<prefix>ledger-events`, `<prefix>export-jobs`, …) and the
-   * export bucket's name.
+   * export bucket's and the journal topic's names.
    * @default '' (no prefix)
    */
   readonly queueNamePrefix?: string;
@@ -61,7 +62,7 @@ export interface StatefulStackProps extends StackProps {
 
 /**
  * Data resources that must outlive any deployment of the code: deployed rarely, retained on
- * delete: the table, every queue, the export bucket and the callback secret.
+ * delete: the table, every queue, the journal topic, the export bucket and the callback secret.
  */
 export class StatefulStack extends Stack {
   /** The single ledger table (pk/sk, TTL `expiresAt`, stream NEW_IMAGE). */
@@ -74,6 +75,8 @@ export class StatefulStack extends Stack {
   readonly outboxDispatchDeadLetterQueue: OutboxDispatchDeadLetterQueue;
   /** Callback signing secrets, `{ "<applicationId>": ["<secret>", …] }`. */
   readonly callbackSecret: secretsmanager.ISecret;
+  /** `ledger-journal` (docs/contract.md §15) and its key: the journal projector publishes there. */
+  readonly journalTopic: JournalTopic;
   /** The export files (`exports/<taskId>/<executionId>.<csv|jsonl>`), expired after the retention. */
   readonly exportBucket: s3.IBucket;
   /**
@@ -108,6 +111,11 @@ export class StatefulStack extends Stack {
       'OutboxDispatchDeadLetterQueue',
       { namePrefix: props.queueNamePrefix, removalPolicy },
     );
+
+    this.journalTopic = new JournalTopic(this, 'Journal', {
+      namePrefix: props.queueNamePrefix,
+      removalPolicy,
+    });
 
     this.callbackSecret = new CallbackSecrets(this, 'CallbackSecrets', {
       applicationId: props.callbackApplicationId,
@@ -145,6 +153,11 @@ export class StatefulStack extends Stack {
       description:
         'URL of the outbox-dispatch-dlq SQS queue (stream batches the dispatcher gave up on)',
       value: this.outboxDispatchDeadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'JournalTopicArn', {
+      description:
+        'ARN of the ledger-journal SNS topic (ledger.journal.v1 events, one per journal record; subscribe with raw message delivery)',
+      value: this.journalTopic.topic.topicArn,
     });
     new CfnOutput(this, 'ExportBucketName', {
       description: 'Name of the S3 bucket holding the export files (exports/ prefix)',

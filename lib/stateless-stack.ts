@@ -21,6 +21,8 @@ import type { LedgerConfig } from './config';
 import { OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME } from './constructs/export-job-queues';
 import { ExportWorker } from './constructs/export-worker';
 import { LedgerHttpFunction } from './constructs/http-function';
+import { JournalProjector } from './constructs/journal-projector';
+import type { JournalTopicRef } from './constructs/journal-topic';
 import type { LedgerEventQueuesRef } from './constructs/ledger-event-queues';
 import { LedgerEventsConsumer } from './constructs/ledger-events-consumer';
 import type { LedgerFunctionDefaults } from './constructs/ledger-function';
@@ -52,6 +54,9 @@ export interface StatefulResources {
 
   /** Callback signing secrets (`CALLBACK_SECRETS_ARN`). */
   readonly callbackSecret: secretsmanager.ISecret;
+
+  /** The journal topic and its key (docs/contract.md §15). */
+  readonly journalTopic: JournalTopicRef;
 
   /**
    * Name of the export files' bucket (`exportBucketName`): named, not referenced, so the grants
@@ -90,8 +95,8 @@ export interface StatelessStackProps extends StackProps {
 
 /**
  * Code and API: safe to destroy and redeploy at any time. The HTTP API, the SQS inbox consumer,
- * the outbox dispatcher, the export worker and the sweeper, each as its own construct, and their
- * alarms.
+ * the outbox dispatcher, the journal projector, the export worker and the sweeper, each as its
+ * own construct, and their alarms.
  */
 export class StatelessStack extends Stack {
   /** The function behind every HTTP route. */
@@ -106,6 +111,8 @@ export class StatelessStack extends Stack {
   readonly exportWorker: ExportWorker;
   /** The sweeper (function + one-minute schedule). */
   readonly sweeper: Sweeper;
+  /** The journal projector (function + DynamoDB stream event source, the stream's second reader). */
+  readonly journalProjector: JournalProjector;
   /** The alarm topic (KMS-encrypted, TLS only) and the house style of every alarm. */
   readonly operations: OperationsAlarms;
   /** Every alarm of the service by slug; each notifies `operations.topic`. */
@@ -119,7 +126,7 @@ export class StatelessStack extends Stack {
     // refuses to remove an export this stack still imports. Pinned so a CDK default cannot flip it.
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { table, eventQueues, exportJobQueues, callbackSecret } = props.stateful;
-    const { outboxDispatchDeadLetterQueue, exportBucketName } = props.stateful;
+    const { outboxDispatchDeadLetterQueue, exportBucketName, journalTopic } = props.stateful;
     const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
     // Read by `loadConfig` in every handler.
@@ -153,7 +160,8 @@ export class StatelessStack extends Stack {
       table,
       callbackSecret,
       exportBucket,
-      environment: exportEnvironment,
+      // Only the HTTP function serves the journal routes (docs/contract.md §15).
+      environment: { ...exportEnvironment, JOURNAL_READERS: JSON.stringify(config.journalReaders) },
       exportObjectsReason: EXPORT_OBJECTS_REASON,
       reservedConcurrentExecutions: config.httpReservedConcurrency,
     });
@@ -201,6 +209,13 @@ export class StatelessStack extends Stack {
       exportObjectsReason: EXPORT_OBJECTS_REASON,
     });
 
+    this.journalProjector = new JournalProjector(this, 'JournalProjector', {
+      functionDefaults,
+      table,
+      topic: journalTopic,
+      stage: config.stage,
+    });
+
     this.sweeper = new Sweeper(this, 'Sweeper', {
       functionDefaults,
       table,
@@ -219,6 +234,7 @@ export class StatelessStack extends Stack {
       outboxDispatcher: this.outboxDispatcher.function,
       exportWorker: this.exportWorker.function,
       sweeper: this.sweeper.function,
+      journalProjector: this.journalProjector.function,
       stage: this.httpApi.stage,
       table,
       eventsDeadLetterQueue: eventQueues.deadLetterQueue,
@@ -235,8 +251,10 @@ export class StatelessStack extends Stack {
         'outbox-dispatcher': this.outboxDispatcher.function,
         'export-worker': this.exportWorker.function,
         'ledger-sweeper': this.sweeper.function,
+        'journal-projector': this.journalProjector.function,
       },
       dispatcher: this.outboxDispatcher.function,
+      journalProjector: this.journalProjector.function,
       stage: this.httpApi.stage,
       queues: {
         [QUEUE_NAMES.ledgerEvents]: eventQueues.queue,
@@ -274,6 +292,11 @@ export class StatelessStack extends Stack {
       ],
       ['ExportWorkerLogGroupName', 'export worker', this.exportWorker.function.logGroup],
       ['SweeperLogGroupName', 'sweeper', this.sweeper.function.logGroup],
+      [
+        'JournalProjectorLogGroupName',
+        'journal projector',
+        this.journalProjector.function.logGroup,
+      ],
       ['ApiAccessLogGroupName', 'HTTP API access logs', this.httpApi.accessLogGroup],
     ] as const) {
       new CfnOutput(this, outputId, {

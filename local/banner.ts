@@ -1,3 +1,4 @@
+import { COMMANDS } from '../cli/registry';
 import {
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
@@ -8,6 +9,7 @@ import { splitCallbackKeys } from '../functions/domain/callbacks/keys';
 import { LOCAL_TRIGGERS } from './functions';
 import { API_REFERENCE_PATH } from './services/http/api-reference';
 import type { LocalQueues } from './services/sqs/queues';
+import type { LocalTopics } from './services/sqs/topics';
 import type { LocalSettings } from './settings';
 
 export interface StackEndpoints {
@@ -16,9 +18,14 @@ export interface StackEndpoints {
   readonly dynamoExternal: boolean;
   /** The contention layer the functions call DynamoDB through (DYNAMODB_CONTENTION=on). */
   readonly contentionEndpoint?: string | undefined;
+  /** False when the DynamoDB Local it started listens on every interface, not 127.0.0.1 only. */
+  readonly dynamoLoopbackOnly: boolean;
   readonly sqsEndpoint: string;
   readonly sqsExternal: boolean;
   readonly queues: LocalQueues;
+  readonly topics: LocalTopics;
+  /** SNS holding the journal topic. */
+  readonly snsEndpoint: string;
   /** The table's stream that the stream triggers read. */
   readonly streamArn: string;
   /** S3 holding the export bucket (the SQS emulator unless S3_ENDPOINT names another). */
@@ -37,7 +44,9 @@ export function banner(settings: LocalSettings, endpoints: StackEndpoints): stri
   const { config } = settings;
   const dynamo = endpoints.dynamoExternal
     ? 'external (DYNAMODB_ENDPOINT)'
-    : 'DynamoDB Local, in memory';
+    : endpoints.dynamoLoopbackOnly
+      ? 'DynamoDB Local, in memory, 127.0.0.1 only'
+      : 'DynamoDB Local, in memory, listening on EVERY interface: this Java has no jdk.compiler to run the 127.0.0.1 launcher';
   const sqs = endpoints.sqsExternal ? 'external (SQS_ENDPOINT)' : 'fauxqs, in memory';
   const { ledgerEvents, deadLetters, exportJobs } = endpoints.queues;
   return `
@@ -50,6 +59,7 @@ ${contentionLine(settings, endpoints)}  SQS        ${endpoints.sqsEndpoint}   ($
     ${deadLetters.url}
     ${exportJobs.url}
     ${endpoints.queues.exportJobsDeadLetters.url}
+  SNS        ${endpoints.snsEndpoint}   (topic ${endpoints.topics.journal.arn}, tap ${endpoints.topics.journal.tap.url})
   S3         ${endpoints.s3Endpoint}/${config.exportBucket}   (export files, path-style; presigned URLs download with plain curl)
 ${callbacksLines(settings, api)}
 ${triggerLines(settings, endpoints)}
@@ -79,7 +89,7 @@ ${readDlqSnippet(endpoints)}
 Exports: POST ${api}/v1/accounts/$ACCOUNT_ID/exports {"format":"csv"} debits ${config.exportFee} and
 queues a job on ${exportJobs.name}; the export worker writes the file and reports with signed callbacks.
 Then GET ${api}/v1/tasks/$TASK_ID/result answers a presigned URL: curl -sS "<url>" downloads the file.
-The CLI does it all:
+The CLI ("demo" runs it all, down to the file):
 
 ${cliCommands(settings, endpoints)}
 
@@ -89,7 +99,12 @@ Press Ctrl-C to stop everything.
 
 /** One line per function trigger, as local/functions.ts registers them. */
 function triggerLines(settings: LocalSettings, endpoints: StackEndpoints): string {
-  const view = { settings, queues: endpoints.queues, streamArn: endpoints.streamArn };
+  const view = {
+    settings,
+    queues: endpoints.queues,
+    topics: endpoints.topics,
+    streamArn: endpoints.streamArn,
+  };
   return LOCAL_TRIGGERS.map(
     ({ banner: { label, text } }) => `  ${label.padEnd(10)} ${text(view)}`,
   ).join('\n');
@@ -117,7 +132,10 @@ function callbacksLines(settings: LocalSettings, api: string): string {
   return lines.join('\n');
 }
 
-/** The CLI commands, with the variables that point it at this stack when it is not on the defaults. */
+/**
+ * The CLI's commands from its own registry (cli/registry.ts), with the variables that point it at
+ * this stack when it is not on the defaults.
+ */
 function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string {
   const env: string[] = [];
   if (settings.port !== DEFAULT_PORT) env.push(`PORT=${settings.port}`);
@@ -125,11 +143,10 @@ function cliCommands(settings: LocalSettings, endpoints: StackEndpoints): string
   else if (settings.sqsPort !== DEFAULT_SQS_PORT) env.push(`SQS_PORT=${settings.sqsPort}`);
   if (settings.callbackSecretsGiven) env.push(`CALLBACK_SECRETS='...'`);
   const cli = `${env.length > 0 ? `${env.join(' ')} ` : ''}npm run cli --`;
+  const width = Math.max(...COMMANDS.map((c) => c.name.length), '--help'.length);
   return [
-    `${cli} demo                         # account, credit, export, worker: prints the SUCCEEDED task`,
-    `${cli} tail --queue export-jobs     # the jobs waiting on ${endpoints.queues.exportJobs.name} (not consumed)`,
-    `${cli} worker                       # the demo worker: consumes ${endpoints.queues.exportJobs.name} until Ctrl-C`,
-    `${cli} --help                       # every command: callback, send-event, tail, worker, demo, redrive`,
+    ...COMMANDS.map((c) => `${cli} ${c.name.padEnd(width)}  # ${c.summary}`),
+    `${cli} ${'--help'.padEnd(width)}  # how to use them: npm run cli -- <command> --help`,
   ].join('\n');
 }
 

@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { HttpHandler } from '../functions/api/types';
 import { createS3ResultObjects } from '../functions/aws/s3-result-objects';
@@ -10,6 +11,7 @@ import {
   exportRetryProblems,
   exportRetryTiming,
 } from '../functions/contract/exports';
+import { LOCAL_STAGE } from '../functions/contract/journal';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
 import type { Log } from '../functions/domain/shared/log';
@@ -20,10 +22,13 @@ import type { EventsHandler } from '../functions/handlers/events/consumer';
 import { composeExportWorker } from '../functions/handlers/export-worker/compose';
 import type { ExportJobsHandler } from '../functions/handlers/export-worker/consumer';
 import { composeHttpHandler } from '../functions/handlers/http/compose';
+import { composeJournalProjector } from '../functions/handlers/journal-projector/compose';
+import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/projector';
 import type { ServiceConfig } from '../functions/handlers/shared/config';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
 import { fixedCallbackSecrets, type SecretMap } from '../functions/schemas/callbacks';
 import type { LocalQueues } from './services/sqs/queues';
+import type { LocalTopics } from './services/sqs/topics';
 import type { Trigger } from './triggers/trigger';
 
 /**
@@ -38,6 +43,9 @@ export interface LocalResources {
   readonly dynamo: DynamoDBClient;
   readonly sqs: SQSClient;
   readonly queues: LocalQueues;
+  /** SNS holding the journal topic (SNS_ENDPOINT, else fauxqs on the SQS endpoint). */
+  readonly sns: SNSClient;
+  readonly topics: LocalTopics;
   /** S3 holding the export bucket (the emulator's, or S3_ENDPOINT). */
   readonly s3: S3Client;
   /** Its endpoint: result URLs are presigned path-style on it, so plain curl downloads them. */
@@ -105,6 +113,19 @@ export function localDispatcherHandler(local: LocalResources, log: Log): Dispatc
   });
 }
 
+/** The journal projector (docs/contract.md §15), publishing to the local `ledger-journal`. */
+export function localJournalProjector(
+  local: Pick<LocalResources, 'config' | 'dynamo' | 'sns' | 'topics'>,
+  log: Log,
+): JournalProjectorHandler {
+  return composeJournalProjector({
+    config: { ...local.config, journalTopicArn: local.topics.journal.arn, stage: LOCAL_STAGE },
+    dynamo: local.dynamo,
+    sns: local.sns,
+    log,
+  });
+}
+
 /** One sweep of due holds and execution deadlines (docs/contract.md §11, §12). */
 export function localSweeper(local: Pick<LocalResources, 'config' | 'dynamo'>, log: Log): SweepRun {
   return composeSweeper({ config: local.config, dynamo: local.dynamo, log });
@@ -155,6 +176,17 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
       label: 'Outbox',
       text: ({ queues, settings, streamArn }) =>
         `${settings.config.tableName} stream (${streamArn.split('/').at(-1)}) -> the outbox dispatcher -> ${queues.exportJobs.name}: from TRIM_HORIZON, batches of up to 100, a failed record is retried until it is delivered`,
+    },
+  },
+  {
+    kind: 'stream',
+    name: 'journal projector',
+    tags: { trigger: 'stream', function: 'journal' },
+    handler: ({ resources }, log) => localJournalProjector(resources, log),
+    banner: {
+      label: 'Journal',
+      text: ({ settings, topics }) =>
+        `${settings.config.tableName} stream -> the journal projector -> SNS ${topics.journal.name} -> ${topics.journal.tap.name} (raw delivery): its own checkpoint per shard, every change of an account as a record and a ledger.journal.v1 event`,
     },
   },
   {

@@ -36,6 +36,8 @@ export interface LocalSettings {
   readonly sweepIntervalSeconds: number;
   /** S3 for export objects (contract §12): S3_ENDPOINT, else the SQS endpoint (fauxqs serves both). */
   readonly s3Endpoint: string | undefined;
+  /** SNS for the journal topic (docs/contract.md §15): SNS_ENDPOINT, else the SQS endpoint. */
+  readonly snsEndpoint: string | undefined;
   /** Runs the export worker on `export-jobs` unless EXPORT_WORKER=off. @default true */
   readonly exportWorker: boolean;
   /**
@@ -85,6 +87,7 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       DEFAULT_SWEEP_INTERVAL_SECONDS,
     ),
     s3Endpoint: parseEndpoint('S3_ENDPOINT', given('S3_ENDPOINT')),
+    snsEndpoint: parseEndpoint('SNS_ENDPOINT', given('SNS_ENDPOINT')),
     exportWorker: parseSwitch('EXPORT_WORKER', given('EXPORT_WORKER')),
     contention: parseSwitch('DYNAMODB_CONTENTION', given('DYNAMODB_CONTENTION'), false)
       ? {
@@ -118,6 +121,7 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       MAX_RERUNS_PER_TASK: given('MAX_RERUNS_PER_TASK'),
       EXPORT_RETENTION_DAYS: given('EXPORT_RETENTION_DAYS'),
       IDEMPOTENCY_LOCAL_CACHE: given('IDEMPOTENCY_LOCAL_CACHE'),
+      JOURNAL_READERS: given('JOURNAL_READERS'),
     }),
     callbackSecrets: mergeKeyMaps(
       parseCallbackSecrets(given('CALLBACK_SECRETS')),

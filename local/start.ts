@@ -1,21 +1,26 @@
 /**
  * `npm start`: the local stack. Services start in order and register how to stop; Ctrl-C
- * (SIGINT) or SIGTERM stops them newest first, so no DynamoDB Local JVM outlives this process.
+ * (SIGINT), SIGTERM, SIGHUP or the end of the process that started it (npm) stops them newest
+ * first, so no DynamoDB Local JVM outlives this process.
  * Order: DynamoDB Local + table + its stream, SQS emulator + queues, the export bucket (S3 on
  * the same emulator), HTTP API, then every function of `LOCAL_TRIGGERS` (local/functions.ts)
  * behind its trigger: the events consumer on ledger-events, the outbox dispatcher on the
- * table's stream, the export worker on export-jobs (unless EXPORT_WORKER=off) and the sweeper
+ * table's stream, the journal projector on the same stream (its own checkpoints) publishing to
+ * the SNS topic ledger-journal, the export worker on export-jobs (unless EXPORT_WORKER=off) and the sweeper
  * of due holds and execution deadlines. `ready` is printed after that.
  */
 import { describeError } from '../functions/domain/shared/log';
 import { banner } from './banner';
 import { LOCAL_TRIGGERS, type LocalResources, localHttpHandler } from './functions';
-import { startDynamoService } from './services/dynamodb/service';
+import { reachExternalDynamo, startDynamoService } from './services/dynamodb/service';
+import { EXTERNAL_ENDPOINT_WAIT_MS } from './services/external';
 import { reserveHttpPort, startHttpService } from './services/http/service';
 import { Lifecycle } from './services/lifecycle';
 import { startS3Service } from './services/s3/service';
-import { reserveSqsPort, startSqsService } from './services/sqs/service';
+import { reachExternalSqs, reserveSqsPort, startSqsService } from './services/sqs/service';
+import { startSnsService } from './services/sqs/sns';
 import { type LocalSettings, readLocalSettings } from './settings';
+import { lineLog } from './triggers/line-log';
 import { startTrigger } from './triggers/trigger';
 
 // The SDK warns on Node 20 about releases after January 2027; noise for a local stack (read when
@@ -45,11 +50,19 @@ async function shutdown(code: number, reason: string): Promise<void> {
   process.exit(code);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     if (!exiting) void shutdown(0, signal);
   });
 }
+
+// `npm start` is npm, then its shell exec'd into this process. npm forwards SIGINT and SIGTERM;
+// a signal it does not forward (SIGHUP to npm alone) ends npm without reaching us, and we would
+// be orphaned, DynamoDB Local with us. So a new parent means the one that started us is gone.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent && !exiting) void shutdown(0, 'the parent process exited');
+}, 250).unref();
 process.on('uncaughtException', (error) => {
   err(`unexpected error: ${error.stack ?? error.message}`);
   void shutdown(1, 'unexpected error');
@@ -64,6 +77,7 @@ process.on('unhandledRejection', (reason) => {
 async function startStack(settings: LocalSettings): Promise<void> {
   await reserveHttpPort(settings.port);
   await reserveSqsPort({ port: settings.sqsPort, endpoint: settings.sqsEndpoint });
+  await reachExternalEndpoints(settings);
 
   out(
     settings.dynamoEndpoint
@@ -91,6 +105,9 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.sqsPort,
     endpoint: settings.sqsEndpoint,
   });
+  const snsEndpoint = settings.snsEndpoint ?? sqs.endpoint;
+  out(`creating the journal topic and its tap queue on ${snsEndpoint}...`);
+  const sns = await startSnsService(lifecycle, snsEndpoint, sqs.client);
   const s3Endpoint = settings.s3Endpoint ?? sqs.endpoint;
   out(`creating the export bucket "${config.exportBucket}" on ${s3Endpoint}...`);
   const s3 = await startS3Service(lifecycle, s3Endpoint, config.exportBucket);
@@ -100,6 +117,8 @@ async function startStack(settings: LocalSettings): Promise<void> {
     dynamo: dynamo.client,
     sqs: sqs.client,
     queues: sqs.queues,
+    sns: sns.client,
+    topics: sns.topics,
     s3,
     s3Endpoint,
   };
@@ -107,7 +126,12 @@ async function startStack(settings: LocalSettings): Promise<void> {
   out('starting the HTTP API...');
   const http = await startHttpService(lifecycle, {
     port: settings.port,
-    handler: localHttpHandler(local),
+    // One line per request: the function's own `request` line (the adapter logs only what it
+    // answers itself: /docs, a bad X-Principal-Id, an oversized body).
+    handler: localHttpHandler(
+      local,
+      lineLog((line) => out(`[http] ${line}`)),
+    ),
     log: (line) => out(`[http] ${line}`),
   });
 
@@ -124,14 +148,33 @@ async function startStack(settings: LocalSettings): Promise<void> {
       dynamoEndpoint: dynamo.endpoint,
       dynamoExternal: dynamo.external,
       contentionEndpoint: dynamo.contentionEndpoint,
+      dynamoLoopbackOnly: dynamo.loopbackOnly,
       sqsEndpoint: sqs.endpoint,
       sqsExternal: sqs.external,
       queues: sqs.queues,
+      topics: sns.topics,
+      snsEndpoint,
       streamArn: dynamo.stream.arn,
       s3Endpoint,
     }),
   );
   out('ready');
+}
+
+/** DYNAMODB_ENDPOINT and SQS_ENDPOINT must answer before anything slow starts. */
+async function reachExternalEndpoints(settings: LocalSettings): Promise<void> {
+  const waiting = (service: string, endpoint: string, variable: string) =>
+    out(
+      `waiting for ${service} at ${endpoint} (${variable}) to answer, up to ${EXTERNAL_ENDPOINT_WAIT_MS / 1000} s...`,
+    );
+  if (settings.dynamoEndpoint) {
+    waiting('DynamoDB', settings.dynamoEndpoint, 'DYNAMODB_ENDPOINT');
+    await reachExternalDynamo(settings.dynamoEndpoint, lifecycle.signal);
+  }
+  if (settings.sqsEndpoint) {
+    waiting('SQS', settings.sqsEndpoint, 'SQS_ENDPOINT');
+    await reachExternalSqs(settings.sqsEndpoint, lifecycle.signal);
+  }
 }
 
 async function main(): Promise<void> {

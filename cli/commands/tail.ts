@@ -5,6 +5,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { JOURNAL_TAP_QUEUE_NAME } from '../../functions/contract/journal';
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { describeError } from '../../functions/domain/shared/log';
 import { sleep } from '../../functions/domain/shared/retry';
@@ -17,7 +18,11 @@ import { pretty } from './callback';
 
 const NAME = 'tail';
 
-const TAIL_QUEUES = [QUEUE_NAMES.ledgerEventsDeadLetter, QUEUE_NAMES.exportJobs] as const;
+const TAIL_QUEUES = [
+  QUEUE_NAMES.ledgerEventsDeadLetter,
+  QUEUE_NAMES.exportJobs,
+  JOURNAL_TAP_QUEUE_NAME,
+] as const;
 export type TailQueue = (typeof TAIL_QUEUES)[number];
 
 export interface TailArgs {
@@ -31,6 +36,7 @@ export interface TailArgs {
 
 const OPTIONS = {
   queue: { type: 'string', short: 'q' },
+  journal: { type: 'boolean', short: 'j' },
   follow: { type: 'boolean', short: 'f' },
   delete: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -52,9 +58,13 @@ export function parseTailArgs(argv: readonly string[], env: Env): TailArgs | { h
       NAME,
     );
   }
-  const queue = oneOf(values, 'queue', NAME, TAIL_QUEUES);
+  if (values.journal === true && values.queue !== undefined) {
+    throw new UsageError(`--journal reads ${JOURNAL_TAP_QUEUE_NAME}; leave out --queue`, NAME);
+  }
+  const queue =
+    values.journal === true ? JOURNAL_TAP_QUEUE_NAME : oneOf(values, 'queue', NAME, TAIL_QUEUES);
   if (queue === undefined) {
-    throw new UsageError(`--queue is required: ${TAIL_QUEUES.join(' or ')}`, NAME);
+    throw new UsageError(`--queue is required: ${TAIL_QUEUES.join(' or ')} (or --journal)`, NAME);
   }
   return {
     help: false,
@@ -68,8 +78,9 @@ export function parseTailArgs(argv: readonly string[], env: Env): TailArgs | { h
 
 export const tailCommand: Command = {
   name: NAME,
-  summary: `print the messages on ${TAIL_QUEUES.join(' or ')} (without consuming them)`,
+  summary: `print the messages on ${TAIL_QUEUES.join(', ')} (--journal: the journal events)`,
   help: `Usage: npm run cli -- tail --queue ${TAIL_QUEUES.join('|')} [--follow] [--delete] [--json]
+       npm run cli -- tail --journal [--follow] [--delete] [--json]
 
 Receives every message on the queue and prints it: id, how often it was received, when it was
 sent, its message attributes (on ${QUEUE_NAMES.ledgerEventsDeadLetter}: error_code, error_detail,
@@ -77,8 +88,13 @@ source_message_id) and its body. By default the messages are left on the queue: 
 them while it reads (up to ${HOLD_SECONDS} s) and then makes them visible again at once, so a
 worker or a second tail sees them as before (their receive count does go up).
 
+--journal prints the ledger.journal.v1 events (docs/contract.md §15) the journal projector
+published to the topic ledger-journal, from its tap queue ${JOURNAL_TAP_QUEUE_NAME} (raw delivery):
+one line per record, sequence, kind, deltas and after-values; --json prints each event whole.
+
 Options:
-  -q, --queue <name>   ${TAIL_QUEUES.join(' or ')}                              required
+  -q, --queue <name>   ${TAIL_QUEUES.join(', ')}   required, unless --journal
+  -j, --journal        the journal events: --queue ${JOURNAL_TAP_QUEUE_NAME}
   -f, --follow         keep reading (about once a second) and print new messages until Ctrl-C
   --delete             consume: delete each message after printing it
   --json               one JSON object per message instead of the readable form
@@ -121,7 +137,13 @@ async function tail(client: SQSClient, url: string, args: TailArgs, ctx: CliCont
           if (message.MessageId && printed.has(message.MessageId)) continue;
           if (message.MessageId) printed.add(message.MessageId);
           total++;
-          ctx.out(args.json ? JSON.stringify(toJson(args.queue, message)) : readable(message));
+          ctx.out(
+            args.json
+              ? JSON.stringify(toJson(args.queue, message))
+              : args.queue === JOURNAL_TAP_QUEUE_NAME
+                ? journalLine(message)
+                : readable(message),
+          );
         }
       }
     } catch (error) {
@@ -210,6 +232,36 @@ export function readable(message: Message): string {
       .join('\n'),
   );
   return lines.join('\n');
+}
+
+const signed = (n: unknown) => (typeof n === 'number' && n > 0 ? `+${n}` : String(n));
+
+/**
+ * One journal event as a line: `<time> <account> #<sequence> <kind> balance +Δ = after,
+ * available +Δ = after [ids]`; anything else on the tap queue in the readable form.
+ */
+export function journalLine(message: Message): string {
+  let event: { time?: unknown; subject?: unknown; data?: Record<string, unknown> };
+  try {
+    event = JSON.parse(message.Body ?? '');
+  } catch {
+    return readable(message);
+  }
+  const data = event.data;
+  if (!data || typeof data.sequence !== 'number') return readable(message);
+  const ids = ['entryId', 'holdId', 'transferId']
+    .filter((k) => typeof data[k] === 'string')
+    .map((k) => `${k}=${String(data[k])}`);
+  return [
+    String(event.time),
+    String(event.subject),
+    `#${data.sequence}`,
+    String(data.kind).padEnd(13),
+    `balance ${signed(data.balanceDelta)} = ${String(data.balanceAfter)},`,
+    `available ${signed(data.availableDelta)} = ${String(data.availableAfter)}`,
+    ...(data.opening === true ? ['(opening)'] : []),
+    ...ids,
+  ].join(' ');
 }
 
 function toJson(queue: string, message: Message): Record<string, unknown> {

@@ -32,12 +32,34 @@ export async function runSmoke(options: SmokeOptions): Promise<CheckResult[]> {
 
   const checks: Check[] = [
     [
+      'the health check answers',
+      async () => {
+        const { data, response, error } = await options.anonymous.GET('/v1/health');
+        expectThat(response.status === 200, `answered ${describeAnswer(response, error)}`);
+        expectThat(data?.checks.table === 'ok', 'the table check is not ok');
+        return '200, the table answers';
+      },
+    ],
+    [
       'OpenAPI document is served',
       async () => {
         const { data, response } = await options.anonymous.GET('/v1/openapi.json');
         expectThat(response.status === 200, `answered ${response.status}`);
         expectThat(JSON.stringify(data).includes('"openapi":"3.1'), 'not an OpenAPI 3.1 document');
         return '200, OpenAPI 3.1';
+      },
+    ],
+    [
+      'problem types resolve to their documentation',
+      async () => {
+        const code = 'idempotency_key_reused';
+        const { data, response } = await options.anonymous.GET('/v1/problems/{code}', {
+          params: { path: { code } },
+          parseAs: 'text',
+        });
+        expectThat(response.status === 200, `GET /v1/problems/${code} answered ${response.status}`);
+        expectThat(String(data).includes(`<code>${code}</code>`), 'not the page of that code');
+        return `200, /v1/problems/${code}`;
       },
     ],
     [

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerClient } from '../../client/index';
 import { type Check, CheckFailed, describeAnswer, expectThat, skip } from './check';
+import { journalCheck } from './journal-check';
 
 /**
- * Transfers, holds and the export result, each through its own routes (docs/deployment.md): a
+ * Transfers, holds, the export result and the journal, each through its own routes (docs/deployment.md): a
  * stage whose API Gateway lacks one of them answers its own 404 there, and the check fails.
  */
 export function featureChecks(client: LedgerClient, needAccount: () => string): Check[] {
@@ -22,6 +23,10 @@ export function featureChecks(client: LedgerClient, needAccount: () => string): 
       async () => captureAndVoid(client, needAccount(), holdId ?? skip('no hold was placed')),
     ],
     ['the export result route is served', async () => exportResult(client, needAccount())],
+    [
+      "the journal reaches the account's version; as-of balances answer",
+      async () => journalCheck(client, needAccount()),
+    ],
   ];
 }
 

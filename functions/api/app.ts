@@ -5,9 +5,13 @@ import { CallbackService } from '../domain/callbacks/service';
 import type { ResultObjectPort, TaskPort } from '../domain/exports/port';
 import { ExportResultService } from '../domain/exports/result';
 import { TaskService } from '../domain/exports/service';
+import type { HealthPort } from '../domain/health/port';
+import { HealthService } from '../domain/health/service';
 import type { HoldPort } from '../domain/holds/port';
 import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
+import type { JournalReadPort } from '../domain/journal/port';
+import { JournalService } from '../domain/journal/service';
 import type { ErrorCode } from '../domain/shared/errors';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
@@ -18,7 +22,9 @@ import { accountHandlers } from './accounts/routes';
 import { callbackHandlers, callbackPath } from './callbacks/routes';
 import { documentHandlers } from './document/routes';
 import { exportHandlers } from './exports/routes';
+import { healthHandlers } from './health/routes';
 import { holdHandlers } from './holds/routes';
+import { journalHandlers } from './journal/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
 import { header } from './request';
@@ -44,6 +50,11 @@ export interface HttpAppConfig {
   readonly maxRerunsPerTask: number;
   /** Days an export object is kept; the result route answers 410 after them (contract §14). */
   readonly exportRetentionDays: number;
+  /**
+   * Principals that may read any account's journal and balances (docs/contract.md §15).
+   * @default [] (owners only)
+   */
+  readonly journalReaders?: readonly string[];
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -51,7 +62,10 @@ export interface HttpAppDeps extends Runtime {
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
+  readonly journal: JournalReadPort;
   readonly callbacks: CallbackPort;
+  /** The table read of `GET /v1/health` (docs/contract.md §5). */
+  readonly health: HealthPort;
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
@@ -93,16 +107,22 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     ROUTE_LIST,
     {
       ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...journalHandlers(
+        new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
+        clock,
+      ),
       ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
+      ...healthHandlers(new HealthService(deps.health, clock)),
       ...documentHandlers(config),
     },
     clock,
   );
 
   return async (event) => {
+    const started = performance.now();
     const fields = correlationFields(event);
     let result: HttpResult;
     try {
@@ -118,7 +138,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     }
     const replayed = result.headers['idempotent-replayed'] === 'true';
     if (replayed) metrics.count(METRICS.idempotentReplay);
-    log.info('request', { ...fields, status: result.statusCode, replayed });
+    const ms = Math.round(performance.now() - started);
+    log.info('request', { ...fields, status: result.statusCode, replayed, ms });
     return result;
   };
 }

@@ -55,6 +55,33 @@ export const GATEWAY_ANSWERS_NOTE =
   'throttled, 413 for a request over its payload limit, and its own 404/5xx ' +
   '(a body such as {"message":"Unauthorized"}); treat those by status alone.';
 
+/** Where a problem's `type` leads (docs/contract.md §3). */
+export const PROBLEM_TYPES_NOTE =
+  "Each problem's `type` is `/v1/problems/<code>`, relative to this API's base URL: GET it " +
+  '(no credentials) for the documentation of that code.';
+
+/**
+ * How a deployed API authenticates: a JWT authorizer reads a bearer token (principal: its `sub`);
+ * an IAM deployment (the default) takes SigV4-signed requests (principal: the caller's ARN).
+ */
+export const DEPLOYED_SECURITY_SCHEMES = {
+  jwt: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'Deployments with a JWT authorizer (context jwtIssuer/jwtAudience): the principal is the token `sub`.',
+  },
+  sigv4: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    'x-amazon-apigateway-authtype': 'awsSigv4',
+    description:
+      'IAM deployments (the default): every request signed with AWS Signature Version 4, service execute-api; the principal is the caller ARN (an assumed role: its role ARN).',
+  },
+} as const;
+
 /** The components of the document, each name bound to one schema. */
 class Components {
   private readonly schemas = new Map<string, { source: z.ZodType; json: JsonSchema }>();
@@ -156,11 +183,13 @@ function operation(spec: ListedRoute, components: Components) {
       [String(status)]: {
         description: spec.idempotency ? `${description} (or its replay)` : description,
         ...(spec.idempotency ? { headers: REPLAYED_HEADER } : {}),
-        content: {
-          'application/json': {
-            schema: body ? components.ref(body, 'output') : { type: 'object' },
-          },
-        },
+        content: spec.response.mediaType
+          ? { [spec.response.mediaType]: { schema: { type: 'string' } } }
+          : {
+              'application/json': {
+                schema: body ? components.ref(body, 'output') : { type: 'object' },
+              },
+            },
       },
       ...errorResponses(problemsOf(spec)),
     },
@@ -191,21 +220,17 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         'Exactly-once money movements: every POST is guarded by an Idempotency-Key. ' +
         'The full contract (codes, idempotency rules, events, callbacks) is docs/contract.md ' +
         "in the service's repository. " +
-        GATEWAY_ANSWERS_NOTE,
+        GATEWAY_ANSWERS_NOTE +
+        ' ' +
+        PROBLEM_TYPES_NOTE,
       'x-idempotency-retention-seconds': retention.idempotencyRetentionSeconds,
       'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
     },
-    security: [{ principal: [] }],
+    // Either scheme, as the deployment configures its authorizer (docs/deployment.md).
+    security: [{ jwt: [] }, { sigv4: [] }],
     paths,
     components: {
-      securitySchemes: {
-        principal: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            'JWT (sub claim) or AWS SigV4 (IAM caller ARN), as the deployment configures.',
-        },
-      },
+      securitySchemes: DEPLOYED_SECURITY_SCHEMES,
       schemas: { ...components.toJSON(), Problem: jsonSchema(Problem, 'output') },
     },
   };

@@ -6,15 +6,28 @@ import {
   InternalError,
   InvalidInputError,
 } from '../domain/shared/errors';
+import { DOCUMENT_ROUTES } from './document/spec';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-export const PROBLEM_TYPE_BASE = 'https://idempotent-ledger.dev/problems/';
+
+/**
+ * A problem's `type`: the page documenting its code, served by the API itself (the public
+ * `GET /v1/problems/{code}`), as a reference relative to the API's base URL, so it resolves on
+ * every domain that serves the API and stays one string per code (docs/contract.md §3).
+ */
+export const problemType = (code: ErrorCode): string =>
+  DOCUMENT_ROUTES.getProblemType.path.replace('{code}', code);
 
 interface ProblemKind {
   readonly status: number;
   readonly title: string;
   /** Seconds a client should wait before retrying (sent as `Retry-After`). */
   readonly retryAfterSeconds?: number;
+  /**
+   * When the code is answered, as docs/contract.md §3 words it (a test holds the two equal);
+   * its problem type page (`/v1/problems/<code>`) shows it.
+   */
+  readonly description: string;
 }
 
 /**
@@ -22,32 +35,139 @@ interface ProblemKind {
  * does not compile until it has a row here.
  */
 export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
-  validation_failed: { status: 400, title: 'Validation failed' },
-  idempotency_key_missing: { status: 400, title: 'Idempotency-Key required' },
-  idempotency_key_invalid: { status: 400, title: 'Idempotency-Key invalid' },
-  invalid_callback: { status: 400, title: 'Invalid callback' },
-  unauthenticated: { status: 401, title: 'Unauthenticated' },
-  invalid_signature: { status: 401, title: 'Invalid signature' },
-  signature_expired: { status: 401, title: 'Signature expired' },
-  not_found: { status: 404, title: 'Not found' },
-  insufficient_funds: { status: 409, title: 'Insufficient funds' },
-  payment_id_conflict: { status: 409, title: 'paymentId already used' },
-  task_not_terminal: { status: 409, title: 'Task not terminal' },
-  task_not_succeeded: { status: 409, title: 'Task not succeeded' },
-  rerun_limit_reached: { status: 409, title: 'Rerun limit reached' },
-  idempotency_key_in_use: { status: 409, title: 'Idempotency-Key in use', retryAfterSeconds: 1 },
-  result_expired: { status: 410, title: 'Result expired' },
-  payload_too_large: { status: 413, title: 'Payload too large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused' },
-  currency_mismatch: { status: 422, title: 'Currency mismatch' },
-  balance_limit_exceeded: { status: 422, title: 'Balance limit exceeded' },
-  internal: { status: 500, title: 'Internal error' },
-  unavailable: { status: 503, title: 'Service unavailable', retryAfterSeconds: 1 },
-  hold_not_active: { status: 409, title: 'Hold not active' },
-  hold_expired: { status: 409, title: 'Hold expired' },
+  validation_failed: {
+    status: 400,
+    title: 'Validation failed',
+    description:
+      'body, path, query or a header does not match the schema (unknown body fields included), or `Idempotency-Key` holds more than one value (§4)',
+  },
+  idempotency_key_missing: {
+    status: 400,
+    title: 'Idempotency-Key required',
+    description: 'a POST that needs `Idempotency-Key` has none',
+  },
+  idempotency_key_invalid: {
+    status: 400,
+    title: 'Idempotency-Key invalid',
+    description: 'the key is empty, longer than 255 characters, or not printable ASCII',
+  },
+  invalid_callback: {
+    status: 400,
+    title: 'Invalid callback',
+    description: 'the callback envelope is invalid or names an unknown execution',
+  },
+  unauthenticated: {
+    status: 401,
+    title: 'Unauthenticated',
+    description: 'no principal',
+  },
+  invalid_signature: {
+    status: 401,
+    title: 'Invalid signature',
+    description: 'callback signature header missing, malformed, or matching no active secret',
+  },
+  signature_expired: {
+    status: 401,
+    title: 'Signature expired',
+    description: 'callback timestamp more than 300 s away from now',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    description: 'unknown, or owned by someone else',
+  },
+  insufficient_funds: {
+    status: 409,
+    title: 'Insufficient funds',
+    description:
+      'a debit, transfer, hold or export fee larger than the **available** balance (§11)',
+  },
+  payment_id_conflict: {
+    status: 409,
+    title: 'paymentId already used',
+    description: 'the `paymentId` was already used by another request on this account',
+  },
+  task_not_terminal: {
+    status: 409,
+    title: 'Task not terminal',
+    description: 'a rerun while the current execution is not terminal',
+  },
+  task_not_succeeded: {
+    status: 409,
+    title: 'Task not succeeded',
+    description: 'the result of a task whose current execution has not `SUCCEEDED` (§12)',
+  },
+  rerun_limit_reached: {
+    status: 409,
+    title: 'Rerun limit reached',
+    description: 'a rerun after `MAX_RERUNS_PER_TASK` (default 20) reruns (§12)',
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    title: 'Idempotency-Key in use',
+    retryAfterSeconds: 1,
+    description: 'the same key is still contended after retries; sends `Retry-After`',
+  },
+  result_expired: {
+    status: 410,
+    title: 'Result expired',
+    description:
+      'the export file is older than `EXPORT_RETENTION_DAYS` or gone from the bucket (§14)',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    description: 'HTTP body over 64 KiB',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    description: 'the body is not JSON',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency-Key reused',
+    description: 'same (principal, operation, key) with a different request',
+  },
+  currency_mismatch: {
+    status: 422,
+    title: 'Currency mismatch',
+    description: "the request's currency differs from the account's",
+  },
+  balance_limit_exceeded: {
+    status: 422,
+    title: 'Balance limit exceeded',
+    description: 'the credit would push the balance past 2^53 − 1 minor units',
+  },
+  internal: {
+    status: 500,
+    title: 'Internal error',
+    description: 'anything unexpected',
+  },
+  unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    retryAfterSeconds: 1,
+    description:
+      "storage unavailable or throttled after retries, or the health check's read failed; sends `Retry-After`",
+  },
+  hold_not_active: {
+    status: 409,
+    title: 'Hold not active',
+    description: 'capture or void of a hold already captured or voided (§11)',
+  },
+  hold_expired: {
+    status: 409,
+    title: 'Hold expired',
+    description: 'capture or void of a hold at or after its `expiresAt`, swept or not (§11)',
+  },
   // Only ledger events can name two owners; over HTTP that is not_found. Kept for completeness.
-  owner_mismatch: { status: 422, title: 'Owner mismatch' },
+  owner_mismatch: {
+    status: 422,
+    title: 'Owner mismatch',
+    description:
+      'not answered over HTTP today (a foreign account there is `404`); the code a `ledger.transfer.v1` event between two owners is dead-lettered with (§10)',
+  },
 };
 
 export interface Problem {
@@ -66,7 +186,7 @@ export function toProblem(error: unknown): Problem {
   const { status, title, retryAfterSeconds } = PROBLEMS[known.code];
   const errors = known instanceof InvalidInputError ? known.errors : [];
   const problem = {
-    type: `${PROBLEM_TYPE_BASE}${known.code}`,
+    type: problemType(known.code),
     title,
     status,
     detail: known.detail,

@@ -68,13 +68,6 @@ type AnyHandler =
   | ((request: RouteRequest) => Promise<HttpResult>)
   | ((input: LooseInput) => Promise<unknown>);
 
-interface CompiledRoute {
-  readonly spec: ListedRoute;
-  readonly pattern: RegExp;
-  readonly names: string[];
-  readonly handle: (request: RouteRequest) => Promise<HttpResult>;
-}
-
 function compile(path: string): { pattern: RegExp; names: string[] } {
   const names: string[] = [];
   const source = path
@@ -124,9 +117,39 @@ function bind(spec: RouteSpec, handler: AnyHandler, clock: () => Date) {
   };
 }
 
+/** A route of a table that matches a request, with its path parameters as sent. */
+export interface RouteMatch<R extends ListedRoute = ListedRoute> {
+  readonly route: R;
+  readonly pathParameters: Record<string, string>;
+}
+
 /**
- * The router of a route table: matches method and path (as sent) against the specs' templates
- * and hands the request to the route's handler; no match is `404 not_found`.
+ * Matches method and path (as sent) against the routes' templates, in table order. The router
+ * uses it, and so does the local stack to know which requests its authorizer stand-in guards.
+ */
+export function routeMatcher<R extends ListedRoute>(
+  routes: readonly R[],
+): (method: string, path: string) => RouteMatch<R> | undefined {
+  const compiled = routes.map((route) => ({ route, ...compile(route.path) }));
+  return (method, path) => {
+    const wanted = method.toUpperCase();
+    for (const { route, pattern, names } of compiled) {
+      if (route.method !== wanted) continue;
+      const match = pattern.exec(path);
+      if (!match) continue;
+      const pathParameters: Record<string, string> = {};
+      names.forEach((name, i) => {
+        pathParameters[name] = safeDecode(match[i + 1] ?? '');
+      });
+      return { route, pathParameters };
+    }
+    return undefined;
+  };
+}
+
+/**
+ * The router of a route table: hands each request to the handler of the route it matches; no
+ * match is `404 not_found`.
  */
 export function createRouter<T extends RouteTable>(
   routes: readonly ListedRoute[],
@@ -134,24 +157,16 @@ export function createRouter<T extends RouteTable>(
   clock: () => Date,
 ) {
   const byId = handlers as unknown as Readonly<Record<string, AnyHandler>>;
-  const compiled: CompiledRoute[] = routes.map((spec) => {
+  const bound = routes.map((spec) => {
     const handler = byId[spec.operationId];
     if (!handler) throw new Error(`no handler for ${routeKey(spec)}`);
-    return { spec, ...compile(spec.path), handle: bind(spec, handler, clock) };
+    return { ...spec, handle: bind(spec, handler, clock) };
   });
+  const match = routeMatcher(bound);
   return (event: HttpEvent): Promise<HttpResult> => {
-    const method = event.requestContext.http.method.toUpperCase();
-    for (const route of compiled) {
-      if (route.spec.method !== method) continue;
-      const match = route.pattern.exec(event.rawPath);
-      if (!match) continue;
-      const pathParameters: Record<string, string> = {};
-      route.names.forEach((name, i) => {
-        pathParameters[name] = safeDecode(match[i + 1] ?? '');
-      });
-      return route.handle({ event, pathParameters });
-    }
-    throw new NotFoundError('No such route.');
+    const found = match(event.requestContext.http.method, event.rawPath);
+    if (!found) throw new NotFoundError('No such route.');
+    return found.route.handle({ event, pathParameters: found.pathParameters });
   };
 }
 

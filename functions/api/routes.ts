@@ -2,7 +2,9 @@ import { ACCOUNT_ROUTES } from './accounts/spec';
 import { CALLBACK_ROUTES } from './callbacks/spec';
 import { DOCUMENT_ROUTES } from './document/spec';
 import { EXPORT_ROUTES } from './exports/spec';
+import { HEALTH_ROUTES } from './health/spec';
 import { HOLD_ROUTES } from './holds/spec';
+import { JOURNAL_ROUTES } from './journal/spec';
 import { type ListedRoute, listRoutes } from './spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
 
@@ -12,10 +14,12 @@ import { TRANSFER_ROUTES } from './transfers/spec';
  */
 export const ROUTES = {
   ...ACCOUNT_ROUTES,
+  ...JOURNAL_ROUTES,
   ...EXPORT_ROUTES,
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,
   ...CALLBACK_ROUTES,
+  ...HEALTH_ROUTES,
   ...DOCUMENT_ROUTES,
 };
 

@@ -38,8 +38,10 @@ export interface RouteSpec {
     readonly status: 200 | 201 | 202;
     /** A command's gets " (or its replay)" in the document. */
     readonly description: string;
-    /** Absent: any JSON object (the OpenAPI document itself). */
+    /** Absent: any JSON object (the OpenAPI document itself), or text of `mediaType`. */
     readonly body?: NamedSchema;
+    /** A raw route answering something else than JSON (the problem type pages: text/html). */
+    readonly mediaType?: 'text/html';
   };
   /**
    * The codes this route answers besides the ones every route of its kind may answer
@@ -54,7 +56,15 @@ export interface RouteSpec {
 }
 
 /** Tags of the OpenAPI document, one per feature. */
-export type RouteTag = 'accounts' | 'transfers' | 'holds' | 'exports' | 'callbacks' | 'document';
+export type RouteTag =
+  | 'accounts'
+  | 'journal'
+  | 'transfers'
+  | 'holds'
+  | 'exports'
+  | 'callbacks'
+  | 'health'
+  | 'document';
 
 export interface PublicAccess {
   readonly reason: string;

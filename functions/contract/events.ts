@@ -17,10 +17,5 @@ export const EVENTS_CONSUMER_TIMEOUT_SECONDS = 30;
 export const MAX_TRANSACTION_ITEMS = 100;
 /** DynamoDB: at most 4 MB in one TransactWriteItems. */
 export const MAX_TRANSACTION_BYTES = 4 * 1024 * 1024;
-/**
- * Records of one account in one batched transaction: each brings an inbox item and an entry,
- * the account item is one more and sequence and paymentId items take the rest of the 100.
- */
-export const MAX_RECORDS_PER_TRANSACTION = 49;
 /** DynamoDB: write units one partition serves per second. */
 export const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;

@@ -27,3 +27,15 @@ export function localCallbackSecretsJson(env: Record<string, string | undefined>
     ? given
     : JSON.stringify({ [DEFAULT_CALLBACK_APPLICATION_ID]: [DEMO_CALLBACK_SECRET] });
 }
+
+/**
+ * The local stack's identity (docs/contract.md §2): it reads the caller from this header and
+ * hands it to the handler as a JWT `sub`. A deployed API never reads it.
+ */
+export const LOCAL_PRINCIPAL_HEADER = 'X-Principal-Id';
+export const LOCAL_PRINCIPAL_MAX_LENGTH = 128;
+/** The characters a local principal may hold, as people read them. */
+export const LOCAL_PRINCIPAL_CHARACTERS = 'A-Z a-z 0-9 . _ : @ -';
+export const LOCAL_PRINCIPAL_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
+/** The principal of the README walkthrough, pre-filled on the local /docs page. */
+export const DEMO_PRINCIPAL = 'alice';

@@ -15,8 +15,22 @@ export const QUEUE_NAMES = {
 /** Receives of one message before the redrive policy moves it to its DLQ. */
 export const MAX_RECEIVE_COUNT = 5;
 
+/** `kind` of account items; the journal projector's stream filter names it (docs/contract.md §15). */
+export const ACCOUNT_ITEM_KIND = 'account';
+/**
+ * The account attribute holding the changes of its last update (docs/contract.md §15): what
+ * the journal projector's stream filter requires and reads.
+ */
+export const ACCOUNT_CHANGES_ATTRIBUTE = 'lastChanges';
+
 /** `kind` of the outbox items written by the task and rerun transactions. */
 export const OUTBOX_ITEM_KIND = 'outbox';
+
+/**
+ * Stage names end up in stack names (`[A-Za-z][A-Za-z0-9-]*`) and in the journal events'
+ * `source` (`urn:idempotent-ledger:<stage>`), so they stay short and plain.
+ */
+export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
 
 /** Application ids name callback paths (`/v1/callbacks/{applicationId}`) and secret keys. */
 export const APPLICATION_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;

@@ -30,6 +30,15 @@ export const Account = z.object({
     description: 'balance less the active holds; what debits, transfers and holds draw on',
   }),
   name: z.string().optional(),
+  version: z
+    .number()
+    .int()
+    .min(0)
+    .meta({
+      description:
+        'changes of balance or available committed so far: the journal reaches this sequence ' +
+        'within seconds (an account older than the journal counts from its first change after it)',
+    }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -44,6 +44,8 @@ export interface OperationsDashboardProps {
   readonly functions: Readonly<Record<string, lambda.IFunction>>;
   /** The outbox dispatcher, for its iterator age. */
   readonly dispatcher: lambda.IFunction;
+  /** The journal projector, for its iterator age. */
+  readonly journalProjector: lambda.IFunction;
   /** The HTTP API stage (metrics with `ApiId` + `Stage`). */
   readonly stage: apigwv2.IHttpStage;
   /** Main queues, labelled: depth and age of the oldest message. */
@@ -62,7 +64,7 @@ const HEIGHT = 6;
 /**
  * One CloudWatch dashboard for operators: alarm states first, then the service's own metrics
  * (idempotency, inbox, dead letters by error code, sequence gaps, callbacks, outbox dispatch,
- * storage retries),
+ * the journal, storage retries),
  * then the AWS metrics behind them (API, Lambda, queues, DynamoDB). Every graph sums 5-minute
  * periods, the alarms' period, so a spike reads the same on the dashboard and in the alarm.
  */
@@ -153,6 +155,28 @@ export class OperationsDashboard extends Construct {
           statistic: cloudwatch.Stats.MAXIMUM,
           label: 'iterator age (ms)',
         }),
+      ]),
+    );
+    this.dashboard.addWidgets(
+      graph(
+        'Journal: records written, already projected, version gaps (ledger-journal-projector)',
+        [
+          ...serviceMetrics(METRICS.journalRecordsWritten),
+          ...serviceMetrics(METRICS.journalAlreadyProjected),
+          ...serviceMetrics(METRICS.journalVersionGap),
+          ...serviceMetrics(METRICS.journalEventsPublished),
+          ...serviceMetrics(METRICS.journalPublishFailure),
+        ],
+      ),
+      graph('Journal projector iterator age (ms, max) and lag (s, max)', [
+        props.journalProjector.metric('IteratorAge', {
+          period: FIVE_MINUTES,
+          statistic: cloudwatch.Stats.MAXIMUM,
+          label: 'iterator age (ms)',
+        }),
+        serviceMetric(METRICS.journalLag, SERVICE_NAMES.journalProjector, {
+          label: 'commit to record (s)',
+        }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
       ]),
     );
     this.dashboard.addWidgets(

@@ -16,6 +16,9 @@ import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from './outbox-dispatcher';
 /** Iterator age at which the dispatcher's `outbox-dispatcher-behind` alarm fires. */
 const OUTBOX_ITERATOR_AGE_THRESHOLD = Duration.minutes(10);
 
+/** Iterator age at which `journal-projector-behind` fires: seconds are normal, minutes are not. */
+const JOURNAL_ITERATOR_AGE_THRESHOLD = Duration.minutes(5);
+
 /** How long past its deadline an execution may stay non-terminal before `executions-overdue`. */
 const OVERDUE_EXECUTION_THRESHOLD = Duration.minutes(5);
 
@@ -39,6 +42,7 @@ export interface ServiceAlarmsProps {
   readonly outboxDispatcher: lambda.IFunction;
   readonly exportWorker: lambda.IFunction;
   readonly sweeper: lambda.IFunction;
+  readonly journalProjector: lambda.IFunction;
   /** The HTTP API stage (its `5xx` metric). */
   readonly stage: apigwv2.IHttpStage;
   readonly table: dynamodb.ITable;
@@ -210,6 +214,39 @@ export class ServiceAlarms extends Construct {
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
         SWEEPER_BEHIND_SECONDS,
       ),
+      [S.journalBehind]: this.add(
+        S.journalBehind,
+        'JournalIteratorAgeAlarm',
+        text.journalBehindDescription(JOURNAL_ITERATOR_AGE_THRESHOLD),
+        props.journalProjector.metric('IteratorAge', {
+          period: ALARM_PERIOD,
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        JOURNAL_ITERATOR_AGE_THRESHOLD.toMilliseconds(),
+      ),
+      // Should never happen: one is a journal that stopped.
+      [S.journalVersionGap]: this.add(
+        S.journalVersionGap,
+        'JournalVersionGapAlarm',
+        text.JOURNAL_VERSION_GAP_DESCRIPTION,
+        serviceMetric(METRICS.journalVersionGap, SERVICE_NAMES.journalProjector, {
+          period: ALARM_PERIOD,
+        }),
+      ),
+      [S.journalPublishFailures]: this.add(
+        S.journalPublishFailures,
+        'JournalPublishFailureAlarm',
+        text.JOURNAL_PUBLISH_FAILURES_DESCRIPTION,
+        serviceMetric(METRICS.journalPublishFailure, SERVICE_NAMES.journalProjector, {
+          period: ALARM_PERIOD,
+        }),
+      ),
+      [S.journalErrors]: this.add(
+        S.journalErrors,
+        'JournalProjectorErrorsAlarm',
+        text.JOURNAL_ERRORS_DESCRIPTION,
+        props.journalProjector.metricErrors(sum),
+      ),
     };
   }
 
@@ -262,6 +299,7 @@ function storageThrottles() {
       http: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.http),
       events: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.events),
       sweeper: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.sweeper),
+      journal: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.journalProjector),
     },
     { label: 'StorageThrottle (all services)', period: ALARM_PERIOD },
   );

@@ -3,6 +3,7 @@ import type { LocalResources } from '../functions';
 import type { TableStream } from '../services/dynamodb/service';
 import type { Lifecycle } from '../services/lifecycle';
 import type { LocalQueues } from '../services/sqs/queues';
+import type { LocalTopics } from '../services/sqs/topics';
 import type { LocalSettings } from '../settings';
 import { lineLog } from './line-log';
 import { startQueueTrigger } from './queue';
@@ -63,6 +64,7 @@ export interface RunningStack {
 export interface TriggerView {
   readonly settings: LocalSettings;
   readonly queues: LocalQueues;
+  readonly topics: LocalTopics;
   readonly streamArn: string;
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, type LocalStack, startLocalStack } from '../e2e/support/stack';
 
@@ -74,4 +74,72 @@ describe('API reference page', () => {
     expect(statSync(file).size).toBeGreaterThan(10_000);
     await page.close();
   });
+
+  it('groups the operations by tag, with summaries: no "default" list', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.base}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+
+    const tags = await page.locator('.opblock-tag').allTextContents();
+    expect(tags.map((t) => t.trim().split(/\s/)[0])).toEqual(
+      expect.arrayContaining(['accounts', 'transfers', 'holds', 'exports', 'callbacks', 'health']),
+    );
+    expect(tags.join(' ')).not.toMatch(/^default/m);
+    const summaries = await page.locator('.opblock-summary-description').allTextContents();
+    expect(summaries.filter((text) => text.trim() === '')).toEqual([]);
+    await page.close();
+  });
+
+  it('"Try it out" creates an account and credits it as the pre-filled demo principal: 201 twice', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.base}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+
+    const account = await tryItOut(page, 'accounts', 'createAccount', {
+      'Idempotency-Key': `browser-account-${Date.now()}`,
+      body: JSON.stringify({ currency: 'EUR', name: 'From the browser' }),
+    });
+    expect(account.status, account.body).toBe('201');
+    const { id } = JSON.parse(account.body) as { id: string };
+
+    const credit = await tryItOut(page, 'accounts', 'postTransaction', {
+      accountId: id,
+      'Idempotency-Key': `browser-credit-${Date.now()}`,
+      body: JSON.stringify({ type: 'credit', amount: 2500, currency: 'EUR' }),
+    });
+    expect(credit.status, credit.body).toBe('201');
+    expect(JSON.parse(credit.body)).toMatchObject({ accountId: id, amount: 2500 });
+
+    // The account is the demo principal's: the README's curls (alice) see it.
+    const read = await clientFor(stack.base, 'alice').GET('/v1/accounts/{accountId}', {
+      params: { path: { accountId: id } },
+    });
+    expect(read.data?.balance).toBe(2500);
+    await page.close();
+  });
 });
+
+/** Expands an operation, presses "Try it out", fills its parameters and body, executes it. */
+async function tryItOut(
+  page: Page,
+  tag: string,
+  operationId: string,
+  fields: Record<string, string>,
+): Promise<{ status: string; body: string }> {
+  const operation = page.locator(`#operations-${tag}-${operationId}`);
+  await operation.locator('.opblock-summary').first().click();
+  await operation.locator('.try-out__btn').click();
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === 'body') {
+      await operation.locator('textarea.body-param__text').fill(value);
+    } else {
+      await operation.locator(`tr[data-param-name="${name}"] input`).fill(value);
+    }
+  }
+  await operation.locator('button.execute').click();
+  const live = operation.locator('.live-responses-table .response');
+  await live.first().waitFor({ timeout: 30_000 });
+  const status = (await live.locator('.response-col_status').first().textContent()) ?? '';
+  const body = (await live.locator('.response-col_description pre').first().textContent()) ?? '';
+  return { status: status.trim(), body };
+}

@@ -12,7 +12,7 @@ import {
 } from './support/stack';
 
 /**
- * Starts the local stack the way a newcomer does (`npm start` = tsx local/start.ts) and talks
+ * Starts the local stack the way a newcomer does (`npm start` = node --import tsx local/start.ts) and talks
  * to it over HTTP with the typed client, as an application would: docs/contract.md §2–§5
  * against real DynamoDB Local.
  */
@@ -113,6 +113,7 @@ describe('local stack over HTTP', () => {
       balance: 0,
       available: 0,
       name: 'Alice',
+      version: 0,
       createdAt: expect.stringMatching(ISO_TIME),
       updatedAt: expect.stringMatching(ISO_TIME),
     });
@@ -227,6 +228,23 @@ describe('local stack over HTTP', () => {
   });
 
   // Last: it stops the stack the other tests share.
+  it('prints one log line per request, naming route, principal, status and time', async () => {
+    const accountId = await newAccount();
+    const path = `/v1/accounts/${accountId}`;
+    const read = await alice.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } });
+    const requestId = read.response.headers.get('apigw-requestid') ?? '';
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let the line reach the output
+
+    const lines = stack
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(`GET ${path}`));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[http\] INFO request /);
+    expect(lines[0]).toContain(requestId);
+    expect(lines[0]).toMatch(/"principal":"alice".*"status":200.*"ms":\d+/);
+  });
+
   it('stops on SIGINT: exits 0 and leaves no DynamoDB Local or SQS emulator behind', async () => {
     expect(await stack.interrupt()).toBe(0);
     expect(stack.output()).toMatch(/stopped DynamoDB Local/);

@@ -36,7 +36,9 @@ describe('npm run smoke against the local stack', () => {
     expect(output).toContain('smoke: PASS');
     expect(rows(output).filter((row) => !row.startsWith('PASS'))).toEqual([]);
     expect(rows(output).map((row) => row.slice(8).split('  ')[0])).toEqual([
+      'the health check answers',
       'OpenAPI document is served',
+      'problem types resolve to their documentation',
       'a request without identity is refused',
       'create a throwaway account',
       'replay: same key and body answer the first response',
@@ -47,6 +49,7 @@ describe('npm run smoke against the local stack', () => {
       'a hold is placed, listed and read',
       'holds are captured and voided',
       'the export result route is served',
+      "the journal reaches the account's version; as-of balances answer",
       'signed callback is accepted (Callback-Signature)',
       'the same callback again is a duplicate',
       'a callback changed after signing is refused',
@@ -66,7 +69,7 @@ describe('npm run smoke against the local stack', () => {
       /^FAIL .*401 invalid_signature/,
     );
     expect(rows(output).filter((row) => row.startsWith('SKIP'))).toHaveLength(2);
-    expect(output).toMatch(/smoke: FAIL \(1 of 14 checks\)/);
+    expect(output).toMatch(/smoke: FAIL \(1 of 17 checks\)/);
     expect(code).toBe(1);
   });
 });

@@ -1,22 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { journalEventId } from '../../functions/contract/journal';
+import type { JournalEvent } from '../../functions/domain/journal/events';
 import { freePort } from '../../kit/free-port';
 import { ledgerEvent } from '../../kit/ledger-events';
 import { localSqsClient, startSqsEmulator } from '../../local/services/sqs/fauxqs';
 import { ensureQueues, type LocalQueues } from '../../local/services/sqs/queues';
+import { ensureTopics, type LocalTopics, localSnsClient } from '../../local/services/sqs/topics';
 import { type LocalStack, startLocalStack } from '../e2e/support/stack';
-import { seededRandom } from '../support/fault-proxy';
+import { type FaultProxy, seededRandom, startFaultProxy } from '../support/fault-proxy';
+import { expectExactJournal } from '../support/journal';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
 
 /**
- * SIGKILL of the whole local stack (its HTTP server, queue poller and outbox dispatcher) while
- * HTTP callers are mid-request and an SQS backlog with duplicates is mid-drain. DynamoDB and
- * SQS run outside the stack, as they do on AWS, so a restart finds everything as the kill left
- * it. Afterwards every request and every event must have had exactly one effect.
+ * SIGKILL of the whole local stack (its HTTP server, queue poller, outbox dispatcher and journal
+ * projector) while HTTP callers are mid-request, an SQS backlog with duplicates is mid-drain and
+ * the journal projector is behind (its SNS endpoint is down, so it keeps retrying its first
+ * batch). DynamoDB, SQS and SNS run outside the stack, as they do on AWS, so a restart finds
+ * everything as the kill left it. Afterwards every request and every event must have had exactly
+ * one effect, and every journal must be complete and exact, every record published.
  */
-const HTTP_REQUESTS = 60;
+const HTTP_REQUESTS = 90;
 const CALLERS = 6;
 const EVENTS = 240;
 const DUPLICATES = 60;
@@ -24,6 +35,8 @@ const DUPLICATES = 60;
 let sqsStop: () => Promise<void>;
 let sqs: SQSClient;
 let queues: LocalQueues;
+let topics: LocalTopics;
+let sns: FaultProxy;
 let stackEnv: Record<string, string>;
 const stacks: LocalStack[] = [];
 
@@ -32,9 +45,13 @@ beforeAll(async () => {
   sqsStop = emulator.stop;
   sqs = localSqsClient(emulator.endpoint);
   queues = await ensureQueues(sqs);
+  topics = await ensureTopics(localSnsClient(emulator.endpoint), sqs);
+  // SNS through a proxy that can go down: the journal projector then falls behind.
+  sns = await startFaultProxy(emulator.endpoint);
   stackEnv = {
     DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
     SQS_ENDPOINT: emulator.endpoint,
+    SNS_ENDPOINT: sns.endpoint,
     TABLE_NAME: `sigkill-${randomUUID()}`,
     // Messages the kill left in flight come back quickly.
     SQS_VISIBILITY_TIMEOUT_SECONDS: '2',
@@ -43,6 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const stack of stacks) stack.kill();
+  await sns?.close();
   sqs?.destroy();
   await sqsStop?.();
 });
@@ -54,6 +72,28 @@ async function start(): Promise<LocalStack> {
 }
 
 const depth = (url: string) => queueDepth(sqs, url);
+
+/** Takes every event off the journal's tap queue. */
+async function drainTap(): Promise<JournalEvent[]> {
+  const events: JournalEvent[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: topics.journal.tap.url,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+      }),
+    );
+    if (Messages.length === 0) return events;
+    for (const m of Messages) events.push(JSON.parse(m.Body ?? '{}') as JournalEvent);
+    await sqs.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: topics.journal.tap.url,
+        Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+      }),
+    );
+  }
+}
 
 /** Sends the backlog: every event once, some twice, in a shuffled order. */
 async function enqueueBacklog(accountId: string): Promise<number> {
@@ -99,6 +139,7 @@ describe('SIGKILL of the local stack', () => {
     const api: StackClient = stackClient(() => stack.base);
     const httpAccount = await api.createAccount();
     const eventAccount = await api.createAccount();
+    sns.outage('unavailable');
     const eventTotal = await enqueueBacklog(eventAccount);
 
     const requests = Array.from({ length: HTTP_REQUESTS }, (_, i) => ({
@@ -121,17 +162,22 @@ describe('SIGKILL of the local stack', () => {
       return answers;
     });
 
-    // Kill once both kinds of work are under way and neither is finished.
+    // Kill once both kinds of work are under way, neither is finished and the journal trails.
     let eventsSeen = 0;
+    let journalBehind = 0;
     await until(
-      'HTTP and event traffic',
+      'HTTP and event traffic, the journal behind',
       async () => {
         eventsSeen = (await api.entries(eventAccount)).length;
-        return completed >= 5 && eventsSeen >= 10;
+        if (completed < 5 || eventsSeen < 5) return false;
+        const { version } = await api.account(eventAccount);
+        journalBehind = version - ((await api.journal(eventAccount)).at(-1)?.sequence ?? 0);
+        return journalBehind > 0;
       },
       30_000,
     );
     stack.kill();
+    sns.outage(undefined);
     const completedAtKill = completed;
     expect(completedAtKill).toBeLessThan(HTTP_REQUESTS);
     expect(eventsSeen).toBeLessThan(EVENTS);
@@ -158,8 +204,33 @@ describe('SIGKILL of the local stack', () => {
     expect(new Set(eventEntries.map((e) => e.reference)).size).toBe(EVENTS);
     expect(await api.balance(eventAccount)).toBe(eventTotal);
     expect(await depth(queues.deadLetters.url)).toBe(0);
+
+    // Every journal complete and exact, every record on the topic (at least once).
+    const published = new Set<string>();
+    for (const accountId of [httpAccount, eventAccount]) {
+      const account = await api.account(accountId);
+      let records = await api.journal(accountId);
+      await until(
+        `the journal of ${accountId}`,
+        async () => {
+          records = await api.journal(accountId);
+          return records.length === account.version;
+        },
+        60_000,
+      );
+      expectExactJournal(records, account);
+      const ids = records.map((r) => journalEventId(accountId, r.sequence));
+      await until(
+        `the events of ${accountId}`,
+        async () => {
+          for (const event of await drainTap()) published.add(event.id);
+          return ids.every((id) => published.has(id));
+        },
+        60_000,
+      );
+    }
     console.log(
-      `killed after ${completedAtKill} of ${HTTP_REQUESTS} requests and about ${eventsSeen} of ${EVENTS} events`,
+      `killed after ${completedAtKill} of ${HTTP_REQUESTS} requests and about ${eventsSeen} of ${EVENTS} events, the journal ${journalBehind} records behind`,
     );
     expect(await stack.interrupt()).toBe(0);
   });

@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the 19 catalogued alarms, uniquely named, all in the stateless stack', () => {
+  it('has exactly the 23 catalogued alarms, uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(19);
+    expect(byName.size).toBe(23);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -239,11 +239,13 @@ describe('alarms (default config)', () => {
     }
   });
 
-  it('alarms on 10 or more StorageThrottle (EMF) across ledger-http, ledger-events and ledger-sweeper in 5 minutes', () => {
+  it('alarms on 10 or more StorageThrottle (EMF) across ledger-http, ledger-events, ledger-sweeper and the journal projector in 5 minutes', () => {
     const a = alarm(ALARM_SLUGS.storageThrottle);
     expect(a.Threshold).toBe(10);
     const [expression, ...inputs] = a.Metrics as MetricStat[];
-    expect(expression?.Expression).toBe('FILL(http, 0) + FILL(events, 0) + FILL(sweeper, 0)');
+    expect(expression?.Expression).toBe(
+      'FILL(http, 0) + FILL(events, 0) + FILL(sweeper, 0) + FILL(journal, 0)',
+    );
     expect(
       inputs.map((m) => [
         m.Id,
@@ -278,7 +280,53 @@ describe('alarms (default config)', () => {
         'Sum',
         300,
       ],
+      [
+        'journal',
+        'IdempotentLedger',
+        'StorageThrottle',
+        [{ Name: 'service', Value: 'ledger-journal-projector' }],
+        'Sum',
+        300,
+      ],
     ]);
+  });
+
+  it('alarms on the journal: iterator age of 5 minutes, the first version gap, the first publish failure, errors (docs/contract.md §15)', () => {
+    const { journalProjector } = ledger.stacks.stateless;
+    const fn = ledger.stacks.stateless.resolve(journalProjector.function.functionName);
+    expect(alarm(ALARM_SLUGS.journalBehind)).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
+      Statistic: 'Maximum',
+      Threshold: 300_000,
+      Dimensions: [{ Name: 'FunctionName', Value: fn }],
+    });
+    for (const [slug, metric] of [
+      [ALARM_SLUGS.journalVersionGap, 'JournalVersionGap'],
+      [ALARM_SLUGS.journalPublishFailures, 'JournalPublishFailure'],
+    ] as const) {
+      const a = alarm(slug);
+      expect(a.Threshold, slug).toBe(1);
+      expect(
+        (a.Metrics as MetricStat[]).map((m) => m.MetricStat),
+        slug,
+      ).toEqual([
+        {
+          Metric: {
+            Namespace: 'IdempotentLedger',
+            MetricName: metric,
+            Dimensions: [{ Name: 'service', Value: 'ledger-journal-projector' }],
+          },
+          Stat: 'Sum',
+          Period: 300,
+        },
+      ]);
+    }
+    expect(alarm(ALARM_SLUGS.journalErrors)).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: fn }],
+    });
   });
 
   it('alarms on the first StorageValidationError (EMF) of ledger-events: a validated event DynamoDB refused', () => {
@@ -450,6 +498,9 @@ describe('service metric names and dimensions', () => {
       SERVICE_NAMES.exportWorker,
     );
     expect(serviceOf('functions/handlers/sweeper/handler.ts')).toBe(SERVICE_NAMES.sweeper);
+    expect(serviceOf('functions/handlers/journal-projector/handler.ts')).toBe(
+      SERVICE_NAMES.journalProjector,
+    );
   });
 });
 
@@ -490,9 +541,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 19 alarms', () => {
+  it('starts with the status of all 23 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(19);
+    expect(widgets[0]?.properties.alarms).toHaveLength(23);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -509,8 +560,18 @@ describe('operations dashboard', () => {
       [METRICS.callbackStale]: ['ledger-http'],
       [METRICS.callbackSuperseded]: ['ledger-http'],
       [METRICS.signatureFailure]: ['ledger-http'],
-      [METRICS.transactionConflictRetry]: ['ledger-events', 'ledger-http', 'ledger-sweeper'],
-      [METRICS.storageThrottle]: ['ledger-events', 'ledger-http', 'ledger-sweeper'],
+      [METRICS.transactionConflictRetry]: [
+        'ledger-events',
+        'ledger-http',
+        'ledger-journal-projector',
+        'ledger-sweeper',
+      ],
+      [METRICS.storageThrottle]: [
+        'ledger-events',
+        'ledger-http',
+        'ledger-journal-projector',
+        'ledger-sweeper',
+      ],
       [METRICS.storageValidationError]: ['ledger-events'],
       [METRICS.exportJobDispatched]: ['ledger-outbox-dispatcher'],
       [METRICS.exportJobDispatchFailure]: ['ledger-outbox-dispatcher'],
@@ -523,6 +584,12 @@ describe('operations dashboard', () => {
       [METRICS.sweepAlreadyDone]: ['ledger-sweeper', 'ledger-sweeper'],
       [METRICS.sweepFailure]: ['ledger-sweeper', 'ledger-sweeper'],
       [METRICS.sweepOldestDueAge]: ['ledger-sweeper', 'ledger-sweeper'],
+      [METRICS.journalRecordsWritten]: ['ledger-journal-projector'],
+      [METRICS.journalAlreadyProjected]: ['ledger-journal-projector'],
+      [METRICS.journalVersionGap]: ['ledger-journal-projector'],
+      [METRICS.journalEventsPublished]: ['ledger-journal-projector'],
+      [METRICS.journalPublishFailure]: ['ledger-journal-projector'],
+      [METRICS.journalLag]: ['ledger-journal-projector'],
     };
     // A metric added to functions/domain/shared/metrics.ts must be graphed (DeadLetter: below).
     expect(Object.keys(expected).sort()).toEqual(
@@ -553,11 +620,12 @@ describe('operations dashboard', () => {
     );
   });
 
-  it('graphs Lambda errors, throttles and duration for the five functions', () => {
+  it('graphs Lambda errors, throttles and duration for the six functions', () => {
     for (const name of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions']) {
-      expect(rows('AWS/Lambda', name), name).toHaveLength(5);
+      expect(rows('AWS/Lambda', name), name).toHaveLength(6);
     }
-    expect(rows('AWS/Lambda', 'IteratorAge')).toHaveLength(1);
+    // The outbox dispatcher's and the journal projector's.
+    expect(rows('AWS/Lambda', 'IteratorAge')).toHaveLength(2);
   });
 
   it('graphs API requests, 4xx, 5xx and latency by ApiId and stage', () => {

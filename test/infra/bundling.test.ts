@@ -70,6 +70,7 @@ const DEPLOY_TIME_VALUES: Readonly<Record<string, string>> = {
     'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CallbackSecretsSecret-AbCdEf',
   EXPORT_BUCKET: 'test-ledger-exports-123456789012-eu-west-1',
   API_URL: 'https://abc123.execute-api.eu-west-1.amazonaws.com/',
+  JOURNAL_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-journal',
 };
 
 /**
@@ -175,9 +176,14 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   let stateless: Template;
 
   beforeAll(() => {
-    for (const entry of ['http', 'events', 'dispatcher', 'export-worker', 'sweeper'].map(
-      handlerEntry,
-    )) {
+    for (const entry of [
+      'http',
+      'events',
+      'dispatcher',
+      'journal-projector',
+      'export-worker',
+      'sweeper',
+    ].map(handlerEntry)) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }
     const app = new App({
@@ -265,6 +271,29 @@ process.stdout.write(JSON.stringify({ empty, skipped, withoutQueueUrl }));`,
     expect(result.withoutQueueUrl).toMatch(/EXPORT_JOBS_QUEUE_URL/);
   });
 
+  it('bundles functions/handlers/journal-projector/handler.ts into an ESM module that runs and needs JOURNAL_TOPIC_ARN', () => {
+    const fn = stacks.stateless.journalProjector.function;
+    const bundle = bundleOf(fn);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // Neither an empty batch nor a record that is not an account change calls AWS.
+    const other = {
+      eventName: 'MODIFY',
+      dynamodb: { SequenceNumber: '1', NewImage: { kind: { S: 'outbox' } } },
+    };
+    const out = runInNode(
+      bundle,
+      `const empty = await m.handler({ Records: [] });
+const skipped = await m.handler({ Records: [${JSON.stringify(other)}] });
+${importWithout(bundle, 'JOURNAL_TOPIC_ARN', 'withoutTopic')}
+process.stdout.write(JSON.stringify({ empty, skipped, withoutTopic }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { empty: unknown; skipped: unknown; withoutTopic: string };
+    expect(result.empty).toEqual({ batchItemFailures: [] });
+    expect(result.skipped).toEqual({ batchItemFailures: [] });
+    expect(result.withoutTopic).toMatch(/JOURNAL_TOPIC_ARN/);
+  });
+
   it('bundles functions/handlers/export-worker/handler.ts into an ESM module that runs and needs API_URL', () => {
     const fn = stacks.stateless.exportWorker.function;
     const bundle = bundleOf(fn);
@@ -305,6 +334,7 @@ process.stdout.write(JSON.stringify({ type, withoutTable }));`,
       stacks.stateless.httpFunction,
       stacks.stateless.eventsConsumer.function,
       stacks.stateless.outboxDispatcher.function,
+      stacks.stateless.journalProjector.function,
       stacks.stateless.sweeper.function,
       stacks.stateless.exportWorker.function,
     ];

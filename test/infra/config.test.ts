@@ -45,6 +45,7 @@ describe('resolveLedgerConfig: defaults', () => {
       dispatcherReservedConcurrency: 2,
       alarmEmail: undefined,
       api5xxThreshold: 5,
+      journalReaders: [],
     });
     // The runtime's default (functions/handlers/shared/config.ts) and the infrastructure's are one constant.
     expect(DEFAULT_CALLBACK_APPLICATION_ID).toBe('export-worker');
@@ -185,6 +186,14 @@ describe('resolveLedgerConfig: accepted values', () => {
     expect(resolveLedgerConfig({ jwtIssuer: ISSUER, jwtAudience: ' web, cli ,web,' }).auth).toEqual(
       { kind: 'jwt', issuer: ISSUER, audience: ['web', 'cli'] },
     );
+  });
+
+  it('reads journalReaders as a comma separated list or an array (trimmed, de-duplicated)', () => {
+    const role = 'arn:aws:sts::123456789012:assumed-role/reconciler';
+    expect(
+      resolveLedgerConfig({ journalReaders: ` ${role}, sub-1 ,${role},` }).journalReaders,
+    ).toEqual([role, 'sub-1']);
+    expect(resolveLedgerConfig({ journalReaders: ['sub-1'] }).journalReaders).toEqual(['sub-1']);
   });
 
   it('selects JWT auth with an array audience', () => {
@@ -385,6 +394,23 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
     ['alarmEmail wrong type', { alarmEmail: ['ops@example.com'] }, /alarmEmail must be/],
     ['api5xxThreshold zero', { api5xxThreshold: 0 }, /api5xxThreshold must be an integer from 1/],
     ['api5xxThreshold not numeric', { api5xxThreshold: 'five' }, /api5xxThreshold must be/],
+    ['journalReaders wrong type', { journalReaders: 5 }, /journalReaders must be a comma/],
+    [
+      'journalReaders entry not a string',
+      { journalReaders: ['ok', 7] },
+      /journalReaders entries must be principals/,
+    ],
+    ['journalReaders entry with a space', { journalReaders: ['two words'] }, /must be principals/],
+    [
+      'journalReaders naming a role by its IAM ARN',
+      { journalReaders: 'arn:aws:iam::123456789012:role/ops/reconciler' },
+      /a role calls as arn:aws:sts::123456789012:assumed-role\/reconciler/,
+    ],
+    [
+      'journalReaders naming an assumed-role session',
+      { journalReaders: ['arn:aws:sts::123456789012:assumed-role/reconciler/session-1'] },
+      /a role calls as arn:aws:sts::123456789012:assumed-role\/reconciler \(docs/,
+    ],
   ])('%s', (_name, raw, message) => {
     expect(() => resolveLedgerConfig(raw)).toThrow(LedgerConfigError);
     expect(() => resolveLedgerConfig(raw)).toThrow(message);

@@ -40,8 +40,8 @@ describe('least privilege (default config)', () => {
     };
   }, SYNTH_HOOK_TIMEOUT_MS);
 
-  it('has exactly five roles (one per function), none with a managed policy', () => {
-    ledger.stateless.resourceCountIs('AWS::IAM::Role', 5);
+  it('has exactly six roles (one per function), none with a managed policy', () => {
+    ledger.stateless.resourceCountIs('AWS::IAM::Role', 6);
     ledger.stateful.resourceCountIs('AWS::IAM::Role', 0);
     const withManagedPolicy = { Properties: { ManagedPolicyArns: Match.anyValue() } };
     expect(ledger.stateless.findResources('AWS::IAM::Role', withManagedPolicy)).toEqual({});
@@ -138,12 +138,12 @@ describe('log groups', () => {
       { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }
     >;
 
-  it('gives all six log groups (five functions, API access logs) 30 days and keeps them by default', () => {
+  it('gives all seven log groups (six functions, API access logs) 30 days and keeps them by default', () => {
     const ledger = synthLedger();
     const groups = Object.entries(logGroupsOf(ledger.stateless)).filter(
       ([, r]) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(6);
+    expect(groups).toHaveLength(7);
     for (const [id, group] of groups) {
       expect(group.Properties.RetentionInDays, id).toBe(30);
       expect(group.DeletionPolicy, id).toBe('Retain');
@@ -166,14 +166,14 @@ describe('log groups', () => {
     const groups = Object.values(logGroupsOf(ledger.stateless)).filter(
       (r) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(6);
+    expect(groups).toHaveLength(7);
     for (const group of groups) {
       expect(group.Properties.RetentionInDays).toBe(365);
       expect(group.DeletionPolicy).toBe('Delete');
     }
     // The table is kept whatever removalPolicy says; queues and the secret follow it.
     ledger.stateful.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
-    for (const type of ['AWS::SQS::Queue', 'AWS::SecretsManager::Secret']) {
+    for (const type of ['AWS::SQS::Queue', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key']) {
       for (const resource of Object.values(ledger.stateful.findResources(type))) {
         expect(resource.DeletionPolicy, type).toBe('Delete');
       }
@@ -188,7 +188,7 @@ describe('API throttling and concurrency', () => {
     propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', logicalIdOf(fn))
       .ReservedConcurrentExecutions;
 
-  it('by default: stage 100/200, callbacks 50/100, OpenAPI 10/20; dispatcher reserves 2, the others none', () => {
+  it('by default: stage 100/200, callbacks and health 50/100, documents 10/20; dispatcher reserves 2, the others none', () => {
     const ledger = synthLedger();
     const stage = stageOf(ledger.stateless);
     expect(stage.DefaultRouteSettings).toEqual({
@@ -197,7 +197,9 @@ describe('API throttling and concurrency', () => {
     });
     expect(stage.RouteSettings).toEqual({
       'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      'GET /v1/health': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
       'GET /v1/openapi.json': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      'GET /v1/problems/{code}': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
     });
     const { httpFunction, eventsConsumer, outboxDispatcher } = ledger.stacks.stateless;
     expect(reservedOf(ledger, outboxDispatcher.function)).toBe(2);
@@ -209,7 +211,7 @@ describe('API throttling and concurrency', () => {
     });
   });
 
-  it('takes the limits and reservations from context (OpenAPI capped at the stage limits)', () => {
+  it('takes the limits and reservations from context (the documents capped at the stage limits)', () => {
     const ledger = synthLedger({
       apiRateLimit: '5',
       apiBurstLimit: '8',
@@ -222,7 +224,9 @@ describe('API throttling and concurrency', () => {
     expect(stage.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 8 });
     expect(stage.RouteSettings).toEqual({
       'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 },
+      'GET /v1/health': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 },
       'GET /v1/openapi.json': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 8 },
+      'GET /v1/problems/{code}': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 8 },
     });
     const { httpFunction, outboxDispatcher } = ledger.stacks.stateless;
     expect(reservedOf(ledger, httpFunction)).toBe(25);

@@ -54,8 +54,12 @@ const EXPECTED_ACKNOWLEDGEMENTS = [
   ['stateless', 'OutboxDispatcher/Function', 'AwsSolutions-L1'],
   ['stateless', 'OutboxDispatcher/FunctionServiceRole', 'AwsSolutions-IAM5[Resource::*]'],
   ['stateless', 'Sweeper/Function', 'AwsSolutions-L1'],
+  ['stateless', 'JournalProjector/Function', 'AwsSolutions-L1'],
+  ['stateless', 'JournalProjector/FunctionServiceRole', 'AwsSolutions-IAM5[Resource::*]'],
   ['stateless', 'HttpApi/Api/POST--v1--callbacks--{applicationId}', 'AwsSolutions-APIG4'],
+  ['stateless', 'HttpApi/Api/GET--v1--health', 'AwsSolutions-APIG4'],
   ['stateless', 'HttpApi/Api/GET--v1--openapi.json', 'AwsSolutions-APIG4'],
+  ['stateless', 'HttpApi/Api/GET--v1--problems--{code}', 'AwsSolutions-APIG4'],
   ['stateful', 'Exports/Bucket', 'AwsSolutions-S1'],
   ['stateless', 'ExportWorker/Function', 'AwsSolutions-L1'],
   ['stateless', 'HttpFunctionServiceRole', `AwsSolutions-IAM5[Resource::${EXPORT_OBJECTS}]`],
@@ -138,7 +142,7 @@ describe.each(Object.entries(CONFIGS))('cdk-nag AwsSolutions: %s', (_name, raw) 
   });
 
   it('fixes IAM4 instead of suppressing it: no role has a managed policy', () => {
-    ledger.stateless.resourceCountIs('AWS::IAM::Role', 5);
+    ledger.stateless.resourceCountIs('AWS::IAM::Role', 6);
     const withManagedPolicy = { Properties: { ManagedPolicyArns: Match.anyValue() } };
     expect(ledger.stateless.findResources('AWS::IAM::Role', withManagedPolicy)).toEqual({});
   });

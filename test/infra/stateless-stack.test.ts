@@ -81,6 +81,8 @@ describe('StatelessStack (IAM auth, default config)', () => {
           EXPORT_BUCKET: EXPORT_BUCKET_NAME,
           // `Ref` of an AWS::SecretsManager::Secret is its full ARN.
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
+          // Nobody but the owners unless context journalReaders names someone (§15).
+          JOURNAL_READERS: '[]',
         }),
       },
     });
@@ -174,7 +176,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
     });
   });
 
-  it('throttles the two unauthenticated routes on their own (callbacks 50/100, OpenAPI 10/20), after creating them', () => {
+  it('throttles the unauthenticated routes on their own (callbacks and health 50/100, documents 10/20), after creating them', () => {
     const stageId = onlyLogicalId(template, 'AWS::ApiGatewayV2::Stage');
     const stage = template.toJSON().Resources[stageId] as {
       Properties: { RouteSettings: unknown };
@@ -182,7 +184,9 @@ describe('StatelessStack (IAM auth, default config)', () => {
     };
     expect(stage.Properties.RouteSettings).toEqual({
       'POST /v1/callbacks/{applicationId}': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      'GET /v1/health': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
       'GET /v1/openapi.json': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      'GET /v1/problems/{code}': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
     });
     // API Gateway rejects route settings for a route key that does not exist yet.
     for (const key of PUBLIC_ROUTES) {

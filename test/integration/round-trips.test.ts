@@ -138,3 +138,15 @@ it('costs one round trip to place a hold, two (read the hold, write) to capture 
   expect(replay).toEqual(['TransactWriteItemsCommand']);
   expect(capture).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
 });
+
+it('costs two round trips to read a journal page or as-of balances (docs/contract.md §15)', async () => {
+  const account = JSON.parse((await send('rt-j', { currency: 'EUR' })).body).id as string;
+  const get = (path: string, query: Record<string, string>) =>
+    app(httpEvent('GET', `/v1/accounts/${account}/${path}`, { principal: 'carol', query }));
+  const page = await roundTrips(() => get('journal', { afterSequence: '0' }));
+  const asOf = await roundTrips(() => get('balances', { asOf: new Date().toISOString() }));
+  const past = await roundTrips(() => get('balances', { asOf: '2020-01-01T00:00:00Z' }));
+  expect(page).toEqual(['GetItemCommand', 'QueryCommand']);
+  expect(asOf).toEqual(['GetItemCommand', 'QueryCommand']);
+  expect(past).toEqual(['GetItemCommand', 'QueryCommand']);
+});

@@ -72,11 +72,21 @@ async function placeHold(accountId: string, amount: number, seconds: number): Pr
     createdAt: at,
     updatedAt: at,
   };
-  const change = { accountId, at, balanceDelta: 0, availableDelta: -amount };
+  const change = {
+    kind: 'hold_placed' as const,
+    at,
+    balanceDelta: 0,
+    availableDelta: -amount,
+    holdId: hold.id,
+  };
   await client.send(
     new TransactWriteItemsCommand({
       TransactItems: [
-        accountChangeItem(tableName, { ...change, requireAvailableAtLeast: amount }),
+        accountChangeItem(tableName, {
+          accountId,
+          changes: [change],
+          requireAvailableAtLeast: amount,
+        }),
         ...newHoldItems(tableName, hold),
       ],
     }),

@@ -24,6 +24,7 @@ export async function seedAccount(client: DynamoDBClient, tableName: string): Pr
     currency: 'EUR',
     balance: 0,
     available: 0,
+    version: 0,
     createdAt: at,
     updatedAt: at,
   };

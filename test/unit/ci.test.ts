@@ -33,4 +33,29 @@ describe('.ci/run', () => {
     );
     expect(commands).toContain('export CHROMIUM_PATH');
   });
+
+  it('says which Node it ran on, and refuses one below what package.json supports', () => {
+    expect(ci).toMatch(/step "All checks passed on Node \$\(node --version\)"/);
+    const [, major, minor] =
+      /\[ "\$node_major" -lt (\d+) \][\s\S]*?\[ "\$node_minor" -lt (\d+) \]/.exec(ci) ?? [];
+    expect(`${major}.${minor}`).toBe(MINIMUM_NODE);
+  });
+});
+
+/** What is supported and tested (README "Prerequisites"), and what package.json pins. */
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+};
+const MINIMUM_NODE = '20.19';
+
+describe('supported Node versions', () => {
+  it('pins engines to the tested lines: 22 (recommended, what Lambda runs) and 20.19+', () => {
+    expect(pkg.engines.node).toBe('^20.19.0 || ^22.12.0');
+    expect(readFileSync(join(root, '.nvmrc'), 'utf8').trim()).toBe('22');
+  });
+
+  it('are stated in the README as package.json pins them', () => {
+    expect(readme).toMatch(/Node\.js 22 \(recommended[^)]*\) or 20\.19\+/);
+    expect(readme).toContain(`\`engines\`: \`${pkg.engines.node}\``);
+  });
 });

@@ -1,6 +1,10 @@
+import * as z from 'zod';
 import type { RouteTable } from '../spec';
 
-/** The OpenAPI document (docs/contract.md §5): public, built on first request. */
+/**
+ * What documents the API (docs/contract.md §3, §5): the OpenAPI document and the page of each
+ * problem type, both public, built from the specs and the problem table on first request.
+ */
 export const DOCUMENT_ROUTES = {
   getOpenApi: {
     method: 'GET',
@@ -16,5 +20,23 @@ export const DOCUMENT_ROUTES = {
     },
     raw: true,
     response: { status: 200, description: 'This document' },
+  },
+  getProblemType: {
+    method: 'GET',
+    path: '/v1/problems/{code}',
+    summary: 'The documentation of a problem type',
+    description:
+      'Every problem+json `type` is this path with its code: a page giving the status, the ' +
+      'title, when the code is answered and which routes answer it.',
+    tag: 'document',
+    public: {
+      reason:
+        'Problem type pages are documentation that problem+json bodies link to (RFC 9457): static text from the problem table, no data, with their own low throttle.',
+      throttle: { rateLimit: 10, burstLimit: 20 },
+    },
+    raw: true,
+    params: z.strictObject({ code: z.string().regex(/^[a-z_]{1,64}$/) }),
+    problems: ['not_found'],
+    response: { status: 200, description: 'The page of that code', mediaType: 'text/html' },
   },
 } as const satisfies RouteTable;

@@ -23,6 +23,11 @@ export interface Account {
   /** `balance` less the active holds (docs/contract.md §11). */
   readonly available: number;
   readonly name?: string;
+  /**
+   * Changes of `balance` or `available` committed so far, counted from the account's creation
+   * or, for an account older than the journal, from its first change after it (§15).
+   */
+  readonly version: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -50,6 +50,7 @@ export class LedgerService {
       balance: 0,
       available: 0,
       name: input.name,
+      version: 0,
       createdAt: at,
       updatedAt: at,
     };

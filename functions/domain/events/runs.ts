@@ -7,8 +7,11 @@
  * source share one sequence item write. It also ends at the transaction limits (100 items,
  * at most 49 records: each brings an inbox item and an entry, the account item is one more)
  * and where the currency changes (a record in another currency cannot apply with the rest).
+ * The 49 is the journal's own bound on the changes one account update carries
+ * (MAX_CHANGES_PER_UPDATE): the projector writes one journal record per change.
  */
-import { MAX_RECORDS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS } from '../../contract/events';
+import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
+import { MAX_CHANGES_PER_UPDATE } from '../journal/model';
 import type { LedgerEventInput } from './service';
 
 /**
@@ -32,7 +35,7 @@ export function chunksOf(run: readonly LedgerEventInput[]): LedgerEventInput[][]
   let payments = new Set<string>();
   for (const event of run) {
     const fits =
-      chunk.length < MAX_RECORDS_PER_TRANSACTION &&
+      chunk.length < MAX_CHANGES_PER_UPDATE &&
       !inbox.has(inboxKey(event)) &&
       (event.paymentId === undefined || !payments.has(event.paymentId)) &&
       (chunk[0] === undefined || chunk[0].currency === event.currency) &&

@@ -241,8 +241,8 @@ export class SignatureExpiredError extends DomainError {
 }
 
 export class UnavailableError extends DomainError {
-  constructor(cause?: unknown) {
-    super('unavailable', 'Storage is unavailable; retry later.', cause);
+  constructor(cause?: unknown, detail = 'Storage is unavailable; retry later.') {
+    super('unavailable', detail, cause);
   }
 }
 

@@ -12,6 +12,7 @@ export const SERVICE_NAMES = {
   dispatcher: 'ledger-outbox-dispatcher',
   exportWorker: 'ledger-export-worker',
   sweeper: 'ledger-sweeper',
+  journalProjector: 'ledger-journal-projector',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
@@ -51,6 +52,21 @@ export const METRICS = {
   sweepFailure: 'SweepFailure',
   /** Seconds the oldest due item had been waiting when a sweep started, by `kind` (a gauge). */
   sweepOldestDueAge: 'SweepOldestDueAgeSeconds',
+  /** Journal records the projector wrote (docs/contract.md §15). */
+  journalRecordsWritten: 'JournalRecordsWritten',
+  /** Account updates the projector found already projected (stream redelivery): no write. */
+  journalAlreadyProjected: 'JournalAlreadyProjected',
+  /**
+   * Account updates the projector could not continue the journal with: the head stood behind
+   * them (a lost stream record), or the item did not read as a journaled change. Alarmed on.
+   */
+  journalVersionGap: 'JournalVersionGap',
+  /** Journal events accepted by the topic. */
+  journalEventsPublished: 'JournalEventsPublished',
+  /** Journal events the topic did not accept (retried from the stream). Alarmed on. */
+  journalPublishFailure: 'JournalPublishFailure',
+  /** Seconds from a change's commit (the writer's clock) to its record, the batch's maximum. */
+  journalLag: 'JournalLagSeconds',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

@@ -6,8 +6,8 @@ import type {
   VersionedSequence,
 } from '../../domain/events/port';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
-import { accountUpdateItem } from '../accounts/account-change';
-import { entryItem, paymentItem } from '../accounts/items';
+import { accountChangeItem } from '../accounts/account-change';
+import { entryItem, paymentItem, postingChange } from '../accounts/items';
 import { CLAIM_FREE } from '../idempotency/command';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
@@ -102,18 +102,9 @@ export type RunRole = 'account' | 'inbox' | 'entry' | 'payment' | 'sequence';
 export function runParts(tableName: string, run: EventRunWrite): TransactPart<RunRole>[] {
   const last = run.records.at(-1)?.entry;
   if (!last) throw new Error('a batched event write has at least one record');
-  const account = accountUpdateItem(tableName, {
+  const account = accountChangeItem(tableName, {
     accountId: run.accountId,
-    changes: run.records.map(({ entry }) => {
-      const delta = entry.type === 'credit' ? entry.amount : -entry.amount;
-      return {
-        kind: entry.type === 'credit' ? ('credit' as const) : ('debit' as const),
-        balanceDelta: delta,
-        availableDelta: delta,
-        at: entry.createdAt,
-        entryId: entry.id,
-      };
-    }),
+    changes: run.records.map(({ entry }) => postingChange(entry)),
     currency: run.currency,
     requireAvailableAtLeast: run.requireAvailableAtLeast,
   });

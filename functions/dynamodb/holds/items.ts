@@ -2,7 +2,7 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { HOLD_ITEM_KIND } from '../../contract/names';
 import { HOLD_STATUSES, type HoldRecord, type HoldSettlement } from '../../domain/holds/model';
-import { type AccountChange, accountChangeItem } from '../accounts/account-change';
+import { type AccountUpdate, accountChangeItem } from '../accounts/account-change';
 import { putNew, toAttributes } from '../table/attributes';
 import { dueIndexAttributes, LEAVE_DUE_INDEX } from '../table/due-index';
 import { keys } from '../table/keys';
@@ -86,21 +86,33 @@ function settleHoldItem(tableName: string, settlement: HoldSettlement): Transact
   };
 }
 
-/** The account side of a settlement: captured money leaves the balance, the rest is available. */
-function settlementAccountChange(settlement: HoldSettlement): AccountChange {
+/**
+ * The account side of a settlement: captured money leaves the balance, the rest is available.
+ * A capture is journaled as `capture` (with its entry), a void or an expiry as `hold_released`.
+ */
+function settlementAccountUpdate(settlement: HoldSettlement, entryId?: string): AccountUpdate {
+  const { hold } = settlement;
   return {
-    accountId: settlement.hold.accountId,
-    at: settlement.at,
-    balanceDelta: settlement.balanceDelta,
-    availableDelta: settlement.availableDelta,
+    accountId: hold.accountId,
+    changes: [
+      {
+        kind: hold.status === 'captured' ? 'capture' : 'hold_released',
+        balanceDelta: settlement.balanceDelta,
+        availableDelta: settlement.availableDelta,
+        at: settlement.at,
+        ...(entryId === undefined ? {} : { entryId }),
+        holdId: hold.id,
+      },
+    ],
   };
 }
 
-export function settlementItems(tableName: string, settlement: HoldSettlement) {
+/** The items of a settlement; a capture passes its entry's id for the journal. */
+export function settlementItems(tableName: string, settlement: HoldSettlement, entryId?: string) {
   return {
     hold: settleHoldItem(tableName, settlement),
     ref: holdRefItem(tableName, settlement.hold),
-    account: accountChangeItem(tableName, settlementAccountChange(settlement)),
+    account: accountChangeItem(tableName, settlementAccountUpdate(settlement, entryId)),
   };
 }
 

@@ -48,8 +48,8 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
 
   const read = (key: ReturnType<typeof keys.hold>) => getItem(client, tableName, key);
 
-  function settlementParts(settlement: HoldSettlement): TransactPart<Role>[] {
-    const items = settlementItems(tableName, settlement);
+  function settlementParts(settlement: HoldSettlement, entryId?: string): TransactPart<Role>[] {
+    const items = settlementItems(tableName, settlement, entryId);
     return [
       // Decisive: once the hold is no longer active, contention elsewhere changes nothing.
       { role: 'hold', item: items.hold, decisive: true },
@@ -77,9 +77,15 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
           role: 'account',
           item: accountChangeItem(tableName, {
             accountId: hold.accountId,
-            at: hold.createdAt,
-            balanceDelta: 0,
-            availableDelta: -hold.amount,
+            changes: [
+              {
+                kind: 'hold_placed',
+                balanceDelta: 0,
+                availableDelta: -hold.amount,
+                at: hold.createdAt,
+                holdId: hold.id,
+              },
+            ],
             ownerId: guard.ownerId,
             currency: guard.currency,
             requireAvailableAtLeast: guard.requireAvailableAtLeast,
@@ -103,7 +109,7 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
     ): Promise<SettleHoldResult> {
       const outcome = await transact([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...settlementParts(settlement),
+        ...settlementParts(settlement, entry?.id),
         ...(entry ? [{ role: 'entry' as const, item: entryItem(tableName, entry) }] : []),
       ]);
       if (outcome.kind === 'committed') return outcome;

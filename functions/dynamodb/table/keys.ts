@@ -1,6 +1,9 @@
+import { padSequence } from '../../contract/journal';
+
 /**
  * Single-table key schema. Every item has string `pk`/`sk`; an account and its ledger entries
- * share a partition so one Query lists them newest first.
+ * share a partition so one Query lists them newest first. An account's journal has a partition
+ * of its own (`JOURNAL#<accountId>`), so the projector never writes into the account's.
  */
 
 /** TTL attribute (epoch seconds) on every record that expires; enabled on the table. */
@@ -12,6 +15,12 @@ export const ENTRY_SK_PREFIX = 'ENTRY#';
 export const SOURCE_SK_PREFIX = 'SOURCE#';
 export const EXECUTION_SK_PREFIX = 'EXECUTION#';
 export const HOLD_SK_PREFIX = 'HOLD#';
+/** Journal records by sequence (zero-padded, so text order is number order). */
+export const JOURNAL_SEQUENCE_SK_PREFIX = 'SEQ#';
+/** Journal records by commit time, then sequence: what as-of balances query. */
+export const JOURNAL_TIME_SK_PREFIX = 'AT#';
+/** Sorts after every digit and date character: the open end of a key range. */
+export const SK_RANGE_END = '~';
 
 export const keys = {
   account: (accountId: string): ItemKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
@@ -55,6 +64,23 @@ export const keys = {
     pk: `ACCOUNT#${accountId}`,
     sk: `${HOLD_SK_PREFIX}${createdAt}#${holdId}`,
   }),
+  /** Where an account's journal stands: its last sequence and values (the projector's guard). */
+  journalHead: (accountId: string): ItemKey => ({ pk: `JOURNAL#${accountId}`, sk: 'HEAD' }),
+  /** A journal record by sequence: the journal route reads a range of them, ascending. */
+  journalRecord: (accountId: string, sequence: number): ItemKey => ({
+    pk: `JOURNAL#${accountId}`,
+    sk: `${JOURNAL_SEQUENCE_SK_PREFIX}${padSequence(sequence)}`,
+  }),
+  /**
+   * The same record keyed by commit time (committedAt never decreases along a journal, so this
+   * order is the sequence order too): as-of balances read the first one after an instant.
+   */
+  journalAsOf: (accountId: string, committedAt: string, sequence: number): ItemKey => ({
+    pk: `JOURNAL#${accountId}`,
+    sk: `${JOURNAL_TIME_SK_PREFIX}${committedAt}#${padSequence(sequence)}`,
+  }),
+  /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
+  health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */
   reownCheckpoint: (accountId: string): ItemKey => ({ pk: `REOWN#${accountId}`, sk: 'REOWN' }),
 } as const;

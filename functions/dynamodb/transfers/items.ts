@@ -31,9 +31,16 @@ export function transferParts(
       role: 'from',
       item: accountChangeItem(tableName, {
         accountId: transfer.fromAccountId,
-        at,
-        balanceDelta: -transfer.amount,
-        availableDelta: -transfer.amount,
+        changes: [
+          {
+            kind: 'transfer_out',
+            balanceDelta: -transfer.amount,
+            availableDelta: -transfer.amount,
+            at,
+            entryId: out.id,
+            transferId: transfer.id,
+          },
+        ],
         ownerId,
         currency: transfer.currency,
         requireAvailableAtLeast: transfer.amount,
@@ -43,9 +50,16 @@ export function transferParts(
       role: 'to',
       item: accountChangeItem(tableName, {
         accountId: transfer.toAccountId,
-        at,
-        balanceDelta: transfer.amount,
-        availableDelta: transfer.amount,
+        changes: [
+          {
+            kind: 'transfer_in',
+            balanceDelta: transfer.amount,
+            availableDelta: transfer.amount,
+            at,
+            entryId: incoming.id,
+            transferId: transfer.id,
+          },
+        ],
         ownerId,
         currency: transfer.currency,
       }),

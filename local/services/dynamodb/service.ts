@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import { type ContentionSettings, startContentionService } from '../contention/service';
+import { reachExternal } from '../external';
 import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
 import { localDynamoClient, startDynamoLocal, waitUntilDynamoAnswers } from './dynamodb-local';
@@ -13,6 +14,8 @@ export interface DynamoService {
   readonly contentionEndpoint: string | undefined;
   /** True when DYNAMODB_ENDPOINT named a DynamoDB the stack did not start. */
   readonly external: boolean;
+  /** False when the DynamoDB Local it started listens on every interface (no source launcher). */
+  readonly loopbackOnly: boolean;
   /** Shared by every in-process service; destroyed at shutdown. */
   readonly client: DynamoDBClient;
   /** The table's stream, read by every stream trigger (each with its own checkpoints). */
@@ -48,6 +51,7 @@ export async function startDynamoService(
 ): Promise<DynamoService> {
   let endpoint = options.endpoint;
   const external = endpoint !== undefined;
+  let loopbackOnly = true;
   if (endpoint === undefined) {
     await assertPortFree(options.port, 'DYNAMODB_PORT');
     const dynamo = await startDynamoLocal(options.port, 60_000, {
@@ -59,10 +63,7 @@ export async function startDynamoService(
     });
     lifecycle.defer('DynamoDB Local', () => dynamo.stop());
     endpoint = dynamo.endpoint;
-  } else {
-    await waitUntilDynamoAnswers(endpoint, 15_000, lifecycle.signal).catch((error: unknown) => {
-      throw new Error(`DYNAMODB_ENDPOINT ${endpoint} does not answer`, { cause: error });
-    });
+    loopbackOnly = dynamo.loopbackOnly;
   }
   const direct = localDynamoClient(endpoint);
   lifecycle.defer('DynamoDB client', () => direct.destroy());
@@ -79,9 +80,19 @@ export async function startDynamoService(
     endpoint,
     contentionEndpoint: layer?.endpoint,
     external,
+    loopbackOnly,
     client,
     stream: { arn, client: streams },
   };
+}
+
+/**
+ * Waits until DYNAMODB_ENDPOINT answers, before anything slow starts (local/services/external.ts).
+ */
+export function reachExternalDynamo(endpoint: string, signal: AbortSignal): Promise<void> {
+  return reachExternal('DYNAMODB_ENDPOINT', endpoint, (timeoutMs, options) =>
+    waitUntilDynamoAnswers(endpoint, timeoutMs, signal, options),
+  );
 }
 
 function explainJavaFailure(error: unknown): Error {

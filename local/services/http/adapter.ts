@@ -7,8 +7,9 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PROBLEM_TYPE_BASE } from '../../../functions/api/problems';
+import { PROBLEMS, problemType } from '../../../functions/api/problems';
 import type { HttpHandler, HttpResult } from '../../../functions/api/types';
+import type { ErrorCode } from '../../../functions/domain/shared/errors';
 import { buildHttpEvent } from './event';
 
 /**
@@ -21,13 +22,23 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpAdapterOptions {
   readonly maxBodyBytes?: number;
-  /** One line per request and the details of handler failures. @default no output */
+  /**
+   * One line per request the adapter answers itself (pages, 401, 413, 500) and the details of
+   * handler failures; the function logs the requests it answers (its `request` line), so each
+   * request prints one line. @default no output
+   */
   readonly log?: (line: string) => void;
   /**
    * Pages served beside the API (the local `/docs`): resolves true when it answered the
    * request, false to hand it to the API handler. @default none
    */
   readonly pages?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /**
+   * Whether the route of a request sits behind the authorizer. For those, a malformed
+   * `X-Principal-Id` is answered 401 here, saying what is wrong, before the function runs, as
+   * an authorizer refuses a bad token on AWS. @default no route (the handler sees no principal)
+   */
+  readonly needsPrincipal?: (method: string, path: string) => boolean;
 }
 
 export interface RunningHttpServer {
@@ -47,21 +58,18 @@ function createRequestListener(
     const started = Date.now();
     const requestId = randomUUID();
     res.setHeader('apigw-requestid', requestId);
-    res.once('finish', () =>
-      log(`${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms)`),
-    );
+    let answered = false; // by the handler, which logs the request itself
+    res.once('finish', () => {
+      if (!answered)
+        log(`${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms)`);
+    });
     readBody(req, maxBodyBytes).then(
       async (body) => {
         if (body === undefined) {
           res.setHeader('connection', 'close');
-          return sendProblem(
-            res,
-            413,
-            'payload_too_large',
-            `The body exceeds ${maxBodyBytes} bytes.`,
-          );
+          return sendProblem(res, 'payload_too_large', `The body exceeds ${maxBodyBytes} bytes.`);
         }
-        const event = buildHttpEvent({
+        const { event, principal } = buildHttpEvent({
           method: req.method ?? 'GET',
           url: req.url ?? '/',
           httpVersion: req.httpVersion,
@@ -71,6 +79,12 @@ function createRequestListener(
           requestId,
           receivedAt: new Date(started),
         });
+        if (
+          principal.kind === 'malformed' &&
+          options.needsPrincipal?.(event.requestContext.http.method, event.rawPath)
+        ) {
+          return sendProblem(res, 'unauthenticated', principal.problem);
+        }
         let result: HttpResult;
         try {
           result = await handler(event);
@@ -79,15 +93,16 @@ function createRequestListener(
           log(
             `handler failed for ${req.method} ${req.url} (request ${requestId}): ${describe(error)}`,
           );
-          return sendProblem(res, 500, 'internal', 'An unexpected error occurred.');
+          return sendProblem(res, 'internal', 'An unexpected error occurred.');
         }
+        answered = true;
         try {
           writeResult(res, result);
         } catch (error) {
           // e.g. a header value Node refuses: still one bad response, never a dead server.
           log(`could not write the response (request ${requestId}): ${describe(error)}`);
           if (res.headersSent) res.destroy();
-          else sendProblem(res, 500, 'internal', 'An unexpected error occurred.');
+          else sendProblem(res, 'internal', 'An unexpected error occurred.');
         }
       },
       (error: unknown) => {
@@ -99,14 +114,16 @@ function createRequestListener(
   };
   if (!pages) return api;
   return (req, res) => {
+    const started = Date.now();
     pages(req, res).then(
       (answered) => {
-        if (!answered) api(req, res);
+        if (!answered) return api(req, res);
+        log(`${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms)`);
       },
       (error: unknown) => {
         log(`could not serve ${req.method} ${req.url}: ${describe(error)}`);
         if (res.headersSent) res.destroy();
-        else sendProblem(res, 500, 'internal', 'An unexpected error occurred.');
+        else sendProblem(res, 'internal', 'An unexpected error occurred.');
       },
     );
   };
@@ -204,20 +221,16 @@ function writeResult(res: ServerResponse, result: HttpResult): void {
   res.end(body);
 }
 
-function sendProblem(res: ServerResponse, status: number, code: string, detail: string): void {
-  const title = TITLES[status] ?? 'Error';
-  const body = JSON.stringify({ type: `${PROBLEM_TYPE_BASE}${code}`, title, status, detail, code });
+/** Answers as the function would: the problem table's status and title (docs/contract.md §3). */
+function sendProblem(res: ServerResponse, code: ErrorCode, detail: string): void {
+  const { status, title } = PROBLEMS[code];
+  const body = JSON.stringify({ type: problemType(code), title, status, detail, code });
   res.writeHead(status, {
     'content-type': 'application/problem+json',
     'content-length': String(Buffer.byteLength(body)),
   });
   res.end(body);
 }
-
-const TITLES: Record<number, string> = {
-  413: 'Payload too large',
-  500: 'Internal error',
-};
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);

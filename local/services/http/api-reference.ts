@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { DOCUMENT_ROUTES } from '../../../functions/api/document/spec';
+import { DEMO_PRINCIPAL } from '../../../functions/contract/local-stack';
+import { LOCAL_SECURITY_SCHEME } from './local-document';
 
 /**
  * `GET /docs`: an interactive reference (Swagger UI) of the service's own OpenAPI document.
@@ -9,7 +12,7 @@ import { dirname, join } from 'node:path';
  * internet. Local stack only: a deployed API serves `/v1/openapi.json` and no UI.
  */
 export const API_REFERENCE_PATH = '/docs';
-const OPENAPI_PATH = '/v1/openapi.json';
+const OPENAPI_PATH = DOCUMENT_ROUTES.getOpenApi.path;
 /** Resolved like an import, so it follows npm's layout (the package ships no types). */
 const SWAGGER_UI_DIR = dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
@@ -42,13 +45,15 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-// Same origin as the API, so "Try it out" calls the local stack itself.
+// Same origin as the API, so "Try it out" calls the local stack itself, as the demo principal
+// (the local document's API-key scheme for X-Principal-Id; "Authorize" changes it).
 const INIT = `window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(OPENAPI_PATH)},
   dom_id: '#swagger-ui',
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
   layout: 'StandaloneLayout',
+  onComplete: () => window.ui.preauthorizeApiKey(${JSON.stringify(LOCAL_SECURITY_SCHEME)}, ${JSON.stringify(DEMO_PRINCIPAL)}),
 });
 `;
 

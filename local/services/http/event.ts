@@ -1,4 +1,6 @@
 import type { HttpEvent } from '../../../functions/api/types';
+import { LOCAL_PRINCIPAL_HEADER } from '../../../functions/contract/local-stack';
+import { type LocalPrincipal, readLocalPrincipal } from './principal';
 
 /**
  * Turns a raw HTTP request into the API Gateway HTTP API (payload format 2.0) event the
@@ -6,8 +8,7 @@ import type { HttpEvent } from '../../../functions/api/types';
  */
 
 /** The header the local stack (and only the local stack) reads as the caller's identity. */
-const PRINCIPAL_HEADER = 'x-principal-id';
-const PRINCIPAL_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
+const PRINCIPAL_HEADER = LOCAL_PRINCIPAL_HEADER.toLowerCase();
 
 const LOCAL_ACCOUNT_ID = '000000000000';
 const LOCAL_API_ID = 'local';
@@ -25,18 +26,21 @@ export interface RawHttpRequest {
   readonly receivedAt: Date;
 }
 
-/** Returns the principal named by `X-Principal-Id`, or undefined when absent or malformed. */
-function principalFromHeader(value: string | undefined): string | undefined {
-  return value !== undefined && PRINCIPAL_PATTERN.test(value) ? value : undefined;
-}
-
-export function buildHttpEvent(request: RawHttpRequest): HttpEvent {
-  const { headers, principalHeader, cookies } = collectHeaders(request.rawHeaders);
+/**
+ * The event, and what `X-Principal-Id` said: a valid principal becomes the JWT authorizer's
+ * `sub`; a malformed one none (the adapter answers 401 for routes that need one).
+ */
+export function buildHttpEvent(request: RawHttpRequest): {
+  event: HttpEvent;
+  principal: LocalPrincipal;
+} {
+  const { headers, principalValues, cookies } = collectHeaders(request.rawHeaders);
   const queryIndex = request.url.indexOf('?');
   const rawPath = queryIndex === -1 ? request.url : request.url.slice(0, queryIndex);
   const rawQueryString = queryIndex === -1 ? '' : request.url.slice(queryIndex + 1);
   const domainName = (headers.host ?? 'localhost').replace(/:\d+$/, '');
-  const sub = principalFromHeader(principalHeader);
+  const principal = readLocalPrincipal(principalValues);
+  const sub = principal.kind === 'principal' ? principal.principal : undefined;
 
   const event: HttpEvent = {
     version: '2.0',
@@ -73,7 +77,7 @@ export function buildHttpEvent(request: RawHttpRequest): HttpEvent {
     event.body = text ?? request.body.toString('base64');
     event.isBase64Encoded = text === undefined;
   }
-  return event;
+  return { event, principal };
 }
 
 /**
@@ -83,7 +87,7 @@ export function buildHttpEvent(request: RawHttpRequest): HttpEvent {
 function collectHeaders(rawHeaders: readonly string[]) {
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
-  let principalHeader: string | undefined;
+  const principalValues: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = (rawHeaders[i] ?? '').toLowerCase();
     const value = rawHeaders[i + 1] ?? '';
@@ -95,13 +99,13 @@ function collectHeaders(rawHeaders: readonly string[]) {
           .filter(Boolean),
       );
     } else if (name === PRINCIPAL_HEADER) {
-      // Two values are ambiguous: the joined value fails validation, so no principal.
-      principalHeader = principalHeader === undefined ? value : `${principalHeader},${value}`;
+      // Two values are ambiguous: kept apart, so they are refused rather than joined.
+      principalValues.push(value);
     } else {
       headers[name] = name in headers ? `${headers[name]},${value}` : value;
     }
   }
-  return { headers, cookies, principalHeader };
+  return { headers, cookies, principalValues };
 }
 
 function parseQuery(rawQueryString: string): Record<string, string> | undefined {

@@ -1,8 +1,12 @@
+import { routeMatcher } from '../../../functions/api/router';
+import { ROUTE_LIST } from '../../../functions/api/routes';
+import { needsPrincipal } from '../../../functions/api/spec';
 import type { HttpHandler } from '../../../functions/api/types';
 import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
 import { startHttpServer } from './adapter';
 import { serveApiReference } from './api-reference';
+import { withLocalDocument } from './local-document';
 
 const HTTP_HOST = '127.0.0.1';
 
@@ -24,10 +28,20 @@ export async function startHttpService(
   options: HttpServiceOptions,
 ): Promise<{ url: string }> {
   lifecycle.signal.throwIfAborted();
-  const server = await startHttpServer(options.handler, options.port, HTTP_HOST, {
-    log: options.log,
-    pages: serveApiReference,
-  });
+  const match = routeMatcher(ROUTE_LIST);
+  const server = await startHttpServer(
+    withLocalDocument(options.handler),
+    options.port,
+    HTTP_HOST,
+    {
+      log: options.log,
+      pages: serveApiReference,
+      needsPrincipal: (method, path) => {
+        const found = match(method, path);
+        return found !== undefined && needsPrincipal(found.route);
+      },
+    },
+  );
   lifecycle.defer('HTTP server', () => server.close());
   return { url: server.url };
 }

@@ -1,7 +1,7 @@
 import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
-import { waitUntilAnswering } from '../wait-until-answering';
+import { type WaitOptions, waitUntilAnswering } from '../wait-until-answering';
 
 export function localSqsClient(endpoint: string): SQSClient {
   return new SQSClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
@@ -49,6 +49,7 @@ export async function waitUntilSqsAnswers(
   endpoint: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  options?: WaitOptions,
 ): Promise<void> {
   const client = localSqsClient(endpoint);
   try {
@@ -57,6 +58,7 @@ export async function waitUntilSqsAnswers(
       (abortSignal) => client.send(new ListQueuesCommand({ MaxResults: 1 }), { abortSignal }),
       timeoutMs,
       signal,
+      options,
     );
   } finally {
     client.destroy();

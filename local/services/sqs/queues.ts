@@ -40,7 +40,7 @@ export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Pro
  * whereas CreateQueue with attributes fails (QueueNameExists) when they differ. So: create
  * bare, then set what must be set.
  */
-async function ensureQueue(
+export async function ensureQueue(
   client: SQSClient,
   name: string,
   signal: AbortSignal | undefined,

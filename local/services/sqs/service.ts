@@ -1,4 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { reachExternal } from '../external';
 import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
 import { localSqsClient, startSqsEmulator, waitUntilSqsAnswers } from './fauxqs';
@@ -40,13 +41,16 @@ export async function startSqsService(
     const sqs = await startSqsEmulator(options.port, SQS_HOST);
     lifecycle.defer('SQS emulator (fauxqs)', () => sqs.stop());
     endpoint = sqs.endpoint;
-  } else {
-    await waitUntilSqsAnswers(endpoint, 15_000, lifecycle.signal).catch((error: unknown) => {
-      throw new Error(`SQS_ENDPOINT ${endpoint} does not answer`, { cause: error });
-    });
   }
   const client = localSqsClient(endpoint);
   lifecycle.defer('SQS client', () => client.destroy());
   const queues = await ensureQueues(client, lifecycle.signal);
   return { endpoint, external, client, queues };
+}
+
+/** As `reachExternalDynamo`, for SQS_ENDPOINT. */
+export function reachExternalSqs(endpoint: string, signal: AbortSignal): Promise<void> {
+  return reachExternal('SQS_ENDPOINT', endpoint, (timeoutMs, options) =>
+    waitUntilSqsAnswers(endpoint, timeoutMs, signal, options),
+  );
 }

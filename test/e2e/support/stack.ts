@@ -4,7 +4,7 @@ import { createLedgerClient, type LedgerClient } from '../../../client/index';
 import { freePort } from '../../../kit/free-port';
 
 /**
- * Starts the local stack the way a newcomer does (`npm start` = tsx local/start.ts), on free
+ * Starts the local stack the way a newcomer does (`npm start` = node --import tsx local/start.ts), on free
  * ports, in its own process group, and waits for its `ready` line.
  */
 export interface LocalStack {
@@ -54,14 +54,25 @@ function reapOnExit(pid: number): void {
   }
 }
 
+/**
+ * `node`: `node --import tsx local/start.ts`, what `npm start` runs, without npm's processes.
+ * `npm`: `npm start` itself, so the returned pid is npm's, as a newcomer's terminal has it.
+ */
+export type Launcher = 'node' | 'npm';
+
 export async function startLocalStack(
   env: Record<string, string> = {},
   timeoutMs = 90_000,
+  launcher: Launcher = 'node',
 ): Promise<LocalStack> {
   const httpPort = await freePort();
   const dynamoPort = await freePort();
   const sqsPort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+  const [command, args] =
+    launcher === 'npm'
+      ? ['npm', ['start', '--silent']]
+      : [process.execPath, ['--import', 'tsx', 'local/start.ts']];
+  const child = spawn(command, args, {
     cwd: process.cwd(),
     env: {
       ...process.env,

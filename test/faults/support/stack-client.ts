@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { JournalRecord } from '../../../functions/domain/journal/model';
 
 /**
  * A caller of the local stack over real HTTP that survives the stack dying: connection
@@ -15,7 +16,11 @@ export interface StackClient {
   balance(accountId: string): Promise<number>;
   /** A JSON read that must answer 200, retried like every call. */
   get<T>(path: string): Promise<T>;
+  /** Balance, available and version as GET /v1/accounts/{id} shows them. */
+  account(accountId: string): Promise<{ balance: number; available: number; version: number }>;
   entries(accountId: string): Promise<Record<string, unknown>[]>;
+  /** Every journal record of the account (docs/contract.md §15), page by page. */
+  journal(accountId: string): Promise<JournalRecord[]>;
 }
 
 const PRINCIPAL = 'fault-tester';
@@ -78,6 +83,22 @@ export function stackClient(base: () => string): StackClient {
     get: (path) => readJson(path),
     async balance(accountId) {
       return (await readJson<{ balance: number }>(`/v1/accounts/${accountId}`)).balance;
+    },
+    account: (accountId) =>
+      readJson<{ balance: number; available: number; version: number }>(
+        `/v1/accounts/${accountId}`,
+      ),
+    async journal(accountId) {
+      const records: JournalRecord[] = [];
+      let after: number | null = 0;
+      while (after !== null) {
+        const page: { items: JournalRecord[]; nextAfterSequence: number | null } = await readJson(
+          `/v1/accounts/${accountId}/journal?afterSequence=${after}&limit=1000`,
+        );
+        records.push(...page.items);
+        after = page.nextAfterSequence;
+      }
+      return records;
     },
     async entries(accountId) {
       const items: Record<string, unknown>[] = [];

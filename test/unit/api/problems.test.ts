@@ -12,7 +12,7 @@ describe('problem mapping (docs/contract.md §3)', () => {
     const problem = toProblem(new ValidationError('bad', [{ path: 'body.x', message: 'no' }]));
     expect(problem.status).toBe(400);
     expect(JSON.parse(problem.body)).toEqual({
-      type: 'https://idempotent-ledger.dev/problems/validation_failed',
+      type: '/v1/problems/validation_failed',
       title: 'Validation failed',
       status: 400,
       detail: 'bad',

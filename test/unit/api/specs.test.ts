@@ -5,7 +5,9 @@ import { ACCOUNT_ROUTES } from '../../../functions/api/accounts/spec';
 import { CALLBACK_ROUTES } from '../../../functions/api/callbacks/spec';
 import { DOCUMENT_ROUTES } from '../../../functions/api/document/spec';
 import { EXPORT_ROUTES } from '../../../functions/api/exports/spec';
+import { HEALTH_ROUTES } from '../../../functions/api/health/spec';
 import { HOLD_ROUTES } from '../../../functions/api/holds/spec';
+import { JOURNAL_ROUTES } from '../../../functions/api/journal/spec';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
@@ -25,6 +27,8 @@ const FROZEN_IDS = {
   ],
   listTransactions: ['GET /v1/accounts/{accountId}/transactions', undefined],
   listEventSources: ['GET /v1/accounts/{accountId}/event-sources', undefined],
+  listJournal: ['GET /v1/accounts/{accountId}/journal', undefined],
+  getBalances: ['GET /v1/accounts/{accountId}/balances', undefined],
   createExport: ['POST /v1/accounts/{accountId}/exports', 'POST /v1/accounts/{accountId}/exports'],
   getTask: ['GET /v1/tasks/{taskId}', undefined],
   getTaskResult: ['GET /v1/tasks/{taskId}/result', undefined],
@@ -37,7 +41,9 @@ const FROZEN_IDS = {
   captureHold: ['POST /v1/holds/{holdId}/captures', 'POST /v1/holds/{holdId}/captures'],
   voidHold: ['POST /v1/holds/{holdId}/voids', 'POST /v1/holds/{holdId}/voids'],
   postCallback: ['POST /v1/callbacks/{applicationId}', undefined],
+  getHealth: ['GET /v1/health', undefined],
   getOpenApi: ['GET /v1/openapi.json', undefined],
+  getProblemType: ['GET /v1/problems/{code}', undefined],
 };
 
 const FUNCTIONS = join(import.meta.dirname, '..', '..', '..', 'functions');
@@ -71,10 +77,12 @@ describe('route specs', () => {
   it('lose no route when the feature tables are merged (operationIds are unique)', () => {
     const tables = [
       ACCOUNT_ROUTES,
+      JOURNAL_ROUTES,
       EXPORT_ROUTES,
       TRANSFER_ROUTES,
       HOLD_ROUTES,
       CALLBACK_ROUTES,
+      HEALTH_ROUTES,
       DOCUMENT_ROUTES,
     ];
     const total = tables.reduce((sum, table) => sum + Object.keys(table).length, 0);
@@ -85,7 +93,9 @@ describe('route specs', () => {
   it('give each public route a cdk-nag reason and a throttle, and only those', () => {
     const publicRoutes = ROUTE_LIST.filter((spec) => spec.public);
     expect(publicRoutes.map(routeKey).sort()).toEqual([
+      'GET /v1/health',
       'GET /v1/openapi.json',
+      'GET /v1/problems/{code}',
       'POST /v1/callbacks/{applicationId}',
     ]);
     for (const spec of publicRoutes) {

@@ -25,7 +25,9 @@ import { fakeLedgerPort } from '../../support/fakes/accounts';
 import { fakeCallbackPort } from '../../support/fakes/callbacks';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events';
 import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
+import { fakeHealthPort } from '../../support/fakes/health';
 import { fakeHoldPort } from '../../support/fakes/holds';
+import { fakeJournalReadPort } from '../../support/fakes/journal';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
 import { fakeTransferPort } from '../../support/fakes/transfers';
@@ -38,6 +40,8 @@ const otherPorts = () => ({
   results: fakeResultObjects(),
   transfers: fakeTransferPort(),
   holds: fakeHoldPort(),
+  journal: fakeJournalReadPort(),
+  health: fakeHealthPort(),
 });
 
 const ddb = mockClient(DynamoDBClient);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCallbackArgs } from '../../../cli/commands/callback';
 import { parseDemoArgs } from '../../../cli/commands/demo';
 import { parseSendEventArgs } from '../../../cli/commands/send-event';
-import { parseTailArgs } from '../../../cli/commands/tail';
+import { journalLine, parseTailArgs } from '../../../cli/commands/tail';
 import { apiUrl, secretsFor, sqsEndpoint } from '../../../cli/config';
 import { CliError, UsageError } from '../../../cli/errors';
 import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
@@ -201,6 +201,37 @@ describe('tail arguments', () => {
       delete: true,
       json: true,
     });
+  });
+
+  it('reads --journal as the journal tap queue, and refuses it with --queue', () => {
+    expect(parseTailArgs(['--journal', '-f'], {})).toMatchObject({
+      queue: 'ledger-journal-tap',
+      follow: true,
+    });
+    expect(() => parseTailArgs(['--journal', '--queue', 'export-jobs'], {})).toThrow(
+      /leave out --queue/,
+    );
+  });
+
+  it('prints a journal event as one line: sequence, kind, deltas, after-values, ids', () => {
+    const event = {
+      time: '2026-12-01T10:00:00.000Z',
+      subject: 'acc-1',
+      data: {
+        sequence: 7,
+        kind: 'capture',
+        balanceDelta: -200,
+        availableDelta: 100,
+        balanceAfter: 800,
+        availableAfter: 800,
+        entryId: 'e-1',
+        holdId: 'h-1',
+      },
+    };
+    expect(journalLine({ MessageId: 'm', Body: JSON.stringify(event) })).toBe(
+      '2026-12-01T10:00:00.000Z acc-1 #7 capture       balance -200 = 800, available +100 = 800 entryId=e-1 holdId=h-1',
+    );
+    expect(journalLine({ MessageId: 'm', Body: 'not json' })).toContain('--- message m');
   });
 
   it('requires a queue it may read, and explains why ledger-events is not one', () => {

@@ -24,6 +24,7 @@ function forgetfulApi() {
     { id: string; accountId: string; amount: number; status: string }
   >();
   const transfers = new Map<string, unknown>();
+  const journals = new Map<string, Record<string, unknown>[]>();
   const seen = new Set<string>();
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), {
@@ -35,6 +36,12 @@ function forgetfulApi() {
     const principal = request.headers.get('x-principal-id');
     const route = `${request.method} ${url.pathname.replace(/[0-9a-f-]{36}/g, '{id}')}`;
     if (url.pathname === '/v1/openapi.json') return json(200, { openapi: '3.1.0' });
+    if (url.pathname === '/v1/health') return json(200, { status: 'ok', checks: { table: 'ok' } });
+    if (url.pathname.startsWith('/v1/problems/')) {
+      return new Response(`<h1><code>${url.pathname.split('/').at(-1)}</code></h1>`, {
+        headers: { 'content-type': 'text/html' },
+      });
+    }
     if (url.pathname.startsWith('/v1/callbacks/')) {
       const body = await request.text();
       try {
@@ -55,11 +62,22 @@ function forgetfulApi() {
     const body = (request.method === 'POST' ? await request.json() : {}) as Body;
     const move = (id: string, balance: number, available: number) => {
       const account = accounts.get(id) ?? { balance: 0, available: 0 };
-      accounts.set(id, {
-        balance: account.balance + balance,
-        available: account.available + available,
+      const next = { balance: account.balance + balance, available: account.available + available };
+      accounts.set(id, next);
+      const journal = journals.get(id) ?? [];
+      journal.push({
+        accountId: id,
+        sequence: journal.length + 1,
+        kind: 'credit',
+        balanceDelta: balance,
+        availableDelta: available,
+        balanceAfter: next.balance,
+        availableAfter: next.available,
+        committedAt: new Date().toISOString(),
       });
+      journals.set(id, journal);
     };
+    const version = (id: string) => journals.get(id)?.length ?? 0;
     switch (route) {
       case 'POST /v1/accounts': {
         const id = randomUUID();
@@ -92,6 +110,13 @@ function forgetfulApi() {
         return json(200, { items: [...holds.values()].filter((h) => h.accountId === first) });
       case 'GET /v1/holds/{id}':
         return json(200, holds.get(first));
+      case 'GET /v1/accounts/{id}/journal': {
+        const after = Number(url.searchParams.get('afterSequence') ?? 0);
+        const items = (journals.get(first) ?? []).filter((r) => Number(r.sequence) > after);
+        return json(200, { items, nextAfterSequence: null });
+      }
+      case 'GET /v1/accounts/{id}/balances':
+        return json(200, { accountId: first, ...accounts.get(first), sequence: version(first) });
       case 'POST /v1/holds/{id}/captures':
       case 'POST /v1/holds/{id}/voids': {
         const hold = holds.get(first);
@@ -104,7 +129,7 @@ function forgetfulApi() {
     }
     const account = accounts.get(first);
     if (!principal.startsWith('smoke-stranger') && account) {
-      return json(200, { id: first, currency: 'EUR', ...account });
+      return json(200, { id: first, currency: 'EUR', ...account, version: version(first) });
     }
     return json(404, { code: 'not_found' });
   }) as typeof fetch;
@@ -142,7 +167,7 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^FAIL +concurrent duplicates have one effect +8 different transactions/m);
     expect(out).toMatch(/^PASS +another principal cannot see the account/m);
     expect(out).toMatch(/^SKIP +signed callback round trip +no callback secret given/m);
-    expect(out).toMatch(/smoke: FAIL \(3 of 12 checks\)$/);
+    expect(out).toMatch(/smoke: FAIL \(3 of 15 checks\)$/);
     expect(code).toBe(1);
   });
 
@@ -153,16 +178,21 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^PASS +a hold is placed, listed and read/m);
     expect(out).toMatch(/^PASS +holds are captured and voided/m);
     expect(out).toMatch(/^PASS +the export result route is served +409 task_not_succeeded$/m);
+    expect(out).toMatch(/^PASS +the journal reaches the account's version; as-of balances answer/m);
   });
 
   it('fails a stage whose API Gateway lacks the transfer, hold and result routes', async () => {
-    const missing = /^\/v1\/(transfers|holds|accounts\/[^/]+\/holds|tasks\/[^/]+\/result)/;
+    const missing =
+      /^\/v1\/(transfers|holds|accounts\/[^/]+\/(holds|journal|balances)|tasks\/[^/]+\/result)/;
     const { code, out } = await run(['--url', 'http://api.test'], {}, apiWithoutRoutes(missing));
 
     expect(out).toMatch(/^FAIL +a transfer moves money between two accounts +answered 404$/m);
     expect(out).toMatch(/^FAIL +a hold is placed, listed and read +answered 404$/m);
     expect(out).toMatch(/^SKIP +holds are captured and voided +no hold was placed$/m);
     expect(out).toMatch(/^FAIL +the export result route is served +answered 404$/m);
+    expect(out).toMatch(
+      /^FAIL +the journal reaches the account's version.* +journal answered 404$/m,
+    );
     expect(code).toBe(1);
   });
 

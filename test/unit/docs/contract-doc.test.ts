@@ -67,6 +67,15 @@ describe('docs/contract.md', () => {
     expect(missing).toEqual([]);
   });
 
+  it('words each code of §3 as the problem table does (what its problem type page shows)', () => {
+    const rows = [...sectionText('§3').matchAll(/^\| (\d{3}) \| `([a-z_]+)` \| (.*) \|$/gm)];
+    const described = Object.fromEntries(rows.map(([, , code, when]) => [code, when]));
+    const expected = Object.fromEntries(
+      Object.entries(PROBLEMS).map(([code, { description }]) => [code, description]),
+    );
+    expect(described).toEqual(expected);
+  });
+
   it('renders its per-route error table from the route specs (npm run generate:client)', () => {
     expect(contractWithRouteErrors(contract) === contract, 'run `npm run generate:client`').toBe(
       true,
@@ -95,6 +104,7 @@ describe('docs/contract.md', () => {
     ['§10', 'transfers'],
     ['§11', 'holds'],
     ['§12', 'exports'],
+    ['§15', 'journal'],
   ] as const)(
     'names in %s only codes the %s routes answer, with their §3 status',
     (section, tag: RouteTag) => {

@@ -14,7 +14,34 @@ describe('loadConfig', () => {
       maxRerunsPerTask: 20,
       exportRetentionDays: 7,
       exportBucket: 'ledger-exports',
+      journalReaders: [],
     });
+  });
+
+  it.each([
+    [
+      '["arn:aws:sts::123456789012:assumed-role/reconciler","sub-1"]',
+      ['arn:aws:sts::123456789012:assumed-role/reconciler', 'sub-1'],
+    ],
+    [' alice, bob ,,alice', ['alice', 'bob']],
+    ['', []],
+  ])('reads JOURNAL_READERS=%s (docs/contract.md §15)', (value, readers) => {
+    expect(loadConfig({ TABLE_NAME: 't', JOURNAL_READERS: value }).journalReaders).toEqual(readers);
+  });
+
+  it('fails loudly on a JOURNAL_READERS that is not a list of principals', () => {
+    for (const value of ['[oops', '[1]', '["a", null]']) {
+      expect(() => loadConfig({ TABLE_NAME: 't', JOURNAL_READERS: value }), value).toThrow(
+        `JOURNAL_READERS must be a JSON array of principals (strings) or a comma separated list (got ${JSON.stringify(value)})`,
+      );
+    }
+  });
+
+  it('reads the journal projector topic and stage', () => {
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:ledger-journal';
+    expect(
+      loadConfig({ TABLE_NAME: 't', JOURNAL_TOPIC_ARN: topic, STAGE: 'prod' }, 'journalProjector'),
+    ).toMatchObject({ journalTopicArn: topic, stage: 'prod' });
   });
 
   it('reads the export settings (docs/contract.md §12, §14)', () => {
@@ -72,6 +99,69 @@ describe('loadConfig', () => {
   });
 });
 
+// Every refusal reads as a sentence naming the variable, what it must be and what it got, as
+// npm start's own settings do; never zod's raw text ("Invalid input: expected int, ...").
+describe('loadConfig explains a refused value in a sentence', () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  it.each([
+    [
+      { TABLE_NAME: 't', EXPORT_FEE: '1.5' },
+      `EXPORT_FEE must be a whole number from 1 to ${MAX} (got "1.5")`,
+    ],
+    [
+      { TABLE_NAME: 't', EXPORT_FEE: 'ten' },
+      `EXPORT_FEE must be a whole number from 1 to ${MAX} (got "ten")`,
+    ],
+    [
+      { TABLE_NAME: 't', EXPORT_FEE: '' },
+      `EXPORT_FEE must be a whole number from 1 to ${MAX} (got "")`,
+    ],
+    [
+      { TABLE_NAME: 't', IDEMPOTENCY_RETENTION_SECONDS: '0' },
+      `IDEMPOTENCY_RETENTION_SECONDS must be a whole number from 1 to ${MAX} (got "0")`,
+    ],
+    [
+      { TABLE_NAME: 't', MAX_RERUNS_PER_TASK: '-1' },
+      'MAX_RERUNS_PER_TASK must be a whole number from 0 to 1000 (got "-1")',
+    ],
+    [
+      { TABLE_NAME: 't', EXPORT_RETENTION_DAYS: '4000' },
+      'EXPORT_RETENTION_DAYS must be a whole number from 1 to 3650 (got "4000")',
+    ],
+    [
+      { TABLE_NAME: 't', IDEMPOTENCY_LOCAL_CACHE: 'false' },
+      'IDEMPOTENCY_LOCAL_CACHE must be on or off (got "false")',
+    ],
+    [
+      { TABLE_NAME: 't', EXPORT_BUCKET: 'ab' },
+      'EXPORT_BUCKET must be a bucket name of 3 to 63 characters (got "ab")',
+    ],
+    [
+      { TABLE_NAME: 't', CALLBACK_APPLICATION_ID: 'has space' },
+      'CALLBACK_APPLICATION_ID must be 1–64 characters of A-Z a-z 0-9 . _ - (got "has space")',
+    ],
+    [{}, 'TABLE_NAME must name the ledger table'],
+  ])('%j', (env, sentence) => {
+    let message = '';
+    try {
+      loadConfig(env);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(`Invalid configuration: ${sentence}.`);
+  });
+
+  it('joins several problems as sentences, with no zod wording', () => {
+    expect(() => loadConfig({ EXPORT_FEE: '1.5', DLQ_URL: 'not a url' }, 'events')).toThrow(
+      /^Invalid configuration: TABLE_NAME must name the ledger table\. EXPORT_FEE must be a whole number .*\. DLQ_URL must be the queue URL \(got "not a url"\)\.$/,
+    );
+    expect(() => loadConfig({ EXPORT_FEE: '1.5' })).not.toThrow(/Invalid input|expected|received/);
+    expect(() => loadConfig({ TABLE_NAME: 't' }, 'events')).toThrow(
+      'Invalid configuration: DLQ_URL must be the queue URL (it is not set).',
+    );
+  });
+});
+
 describe('loadConfig for one function', () => {
   const QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/q';
 
@@ -96,6 +186,12 @@ describe('loadConfig for one function', () => {
     ['events', { TABLE_NAME: 't' }, /DLQ_URL/],
     ['events', { TABLE_NAME: 't', DLQ_URL: 'not a url' }, /DLQ_URL/],
     ['dispatcher', { TABLE_NAME: 't' }, /EXPORT_JOBS_QUEUE_URL/],
+    ['journalProjector', { TABLE_NAME: 't', STAGE: 'prod' }, /JOURNAL_TOPIC_ARN/],
+    [
+      'journalProjector',
+      { TABLE_NAME: 't', JOURNAL_TOPIC_ARN: 'arn:aws:sns:eu-west-1:1:t', STAGE: 'Prod!' },
+      /STAGE/,
+    ],
     ['http', { TABLE_NAME: 't' }, /CALLBACK_SECRETS_ARN \(or CALLBACK_SECRETS\)/],
     [
       'http',
@@ -107,6 +203,6 @@ describe('loadConfig for one function', () => {
   });
 
   it("reports the shared and the function's problems together", () => {
-    expect(() => loadConfig({}, 'events')).toThrow(/TABLE_NAME.*; DLQ_URL/);
+    expect(() => loadConfig({}, 'events')).toThrow(/TABLE_NAME.*\. DLQ_URL/);
   });
 });

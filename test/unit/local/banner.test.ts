@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../../cli/run';
 import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 import { banner, type StackEndpoints } from '../../../local/banner';
 import { readLocalSettings } from '../../../local/settings';
@@ -13,6 +14,7 @@ const endpoints: StackEndpoints = {
   httpUrl: 'http://127.0.0.1:3000',
   dynamoEndpoint: 'http://127.0.0.1:8000',
   dynamoExternal: false,
+  dynamoLoopbackOnly: true,
   sqsEndpoint: 'http://127.0.0.1:4566',
   sqsExternal: false,
   queues: {
@@ -21,6 +23,14 @@ const endpoints: StackEndpoints = {
     exportJobs: queue('export-jobs'),
     exportJobsDeadLetters: queue('export-jobs-dlq'),
   },
+  topics: {
+    journal: {
+      name: 'ledger-journal',
+      arn: 'arn:aws:sns:us-east-1:000000000000:ledger-journal',
+      tap: queue('ledger-journal-tap'),
+    },
+  },
+  snsEndpoint: 'http://127.0.0.1:4566',
   streamArn: 'arn:aws:dynamodb:ddblocal:000000000000:table/ledger/stream/2026-11-29T17:14:02.071',
   s3Endpoint: 'http://127.0.0.1:4566',
 };
@@ -37,6 +47,25 @@ describe('the npm start banner', () => {
     );
   });
 
+  it('says where DynamoDB Local listens, and warns when it is not 127.0.0.1 only', () => {
+    const settings = readLocalSettings({});
+    expect(banner(settings, endpoints)).toContain('(DynamoDB Local, in memory, 127.0.0.1 only,');
+    expect(banner(settings, { ...endpoints, dynamoLoopbackOnly: false })).toContain(
+      'listening on EVERY interface',
+    );
+  });
+
+  it("lists the CLI's commands from its own registry, and no other", () => {
+    for (const env of [{}, { PORT: '4000', CALLBACK_SECRETS: '{"a":["0123456789abcdef0"]}' }]) {
+      const text = banner(readLocalSettings(env), endpoints);
+      const advertised = [...text.matchAll(/npm run cli -- ([a-z][a-z-]*)/g)].map((m) => m[1]);
+
+      expect(new Set(advertised)).toEqual(new Set(COMMANDS.map((c) => c.name)));
+      for (const command of COMMANDS) expect(text).toContain(`# ${command.summary}`);
+      expect(text).toMatch(/npm run cli -- --help +# /);
+    }
+  });
+
   it('prints the demo application, its secret, the export fee and the CLI commands', () => {
     const text = banner(readLocalSettings({ EXPORT_FEE: '250' }), endpoints);
 
@@ -47,6 +76,9 @@ describe('the npm start banner', () => {
     expect(text).toContain('export fee 250');
     expect(text).toMatch(
       /Outbox {5}ledger stream \(2026-11-29T17:14:02\.071\) -> the outbox dispatcher -> export-jobs/,
+    );
+    expect(text).toMatch(
+      /Journal {4}ledger stream -> the journal projector -> SNS ledger-journal -> ledger-journal-tap/,
     );
     expect(text).toMatch(/^npm run cli -- demo /m);
     expect(text).not.toContain('WARNING');

@@ -14,6 +14,7 @@ const account: AccountRecord = {
   currency: 'EUR',
   balance: 10,
   available: 10,
+  version: 0,
   createdAt: 'x',
   updatedAt: 'x',
 };

@@ -11,6 +11,8 @@ describe('parseIdempotencyKey', () => {
     ['"back\\\\slash"', 'back\\slash'],
     ['x'.repeat(255), 'x'.repeat(255)],
     ['550e8400-e29b-41d4-a716-446655440000', '550e8400-e29b-41d4-a716-446655440000'],
+    ['"comma,inside"', 'comma,inside'],
+    ['"quoted \\" comma, inside"', 'quoted " comma, inside'],
   ])('reads %j as %j', (header, key) => {
     expect(parseIdempotencyKey(header)).toBe(key);
   });
@@ -35,6 +37,30 @@ describe('parseIdempotencyKey', () => {
   ])('rejects %s', (_name, header) => {
     expect(() => parseIdempotencyKey(header)).toThrow(
       expect.objectContaining({ code: 'idempotency_key_invalid' }),
+    );
+  });
+
+  // API Gateway (and the local adapter) join repeated headers with ",": `two-a,two-b` would be
+  // a third key, and a later retry with `two-a` alone would move money again (docs/contract.md §4).
+  it.each([
+    ['two headers joined', 'two-a,two-b'],
+    ['two headers joined with a space', 'two-a, two-b'],
+    ['two sf-strings joined', '"two-a","two-b"'],
+    ['an sf-string and a bare key joined', '"two-a", two-b'],
+    ['a bare key with a comma', 'order,42'],
+    ['a trailing comma', 'k1,'],
+  ])('rejects %s as validation_failed naming the problem', (_name, header) => {
+    expect(() => parseIdempotencyKey(header)).toThrow(
+      expect.objectContaining({
+        code: 'validation_failed',
+        detail: expect.stringMatching(/more than one value.*repeated.*RFC 8941 string/s),
+        errors: [
+          {
+            path: 'header.Idempotency-Key',
+            message: expect.stringContaining('one value'),
+          },
+        ],
+      }),
     );
   });
 });

@@ -33,6 +33,7 @@ const account = (id: string, change: Partial<AccountRecord> = {}): AccountRecord
   currency: 'EUR',
   balance: 100,
   available: 100,
+  version: 0,
   createdAt: 'x',
   updatedAt: 'x',
   ...change,

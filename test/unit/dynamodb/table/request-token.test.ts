@@ -41,6 +41,7 @@ it("reuses the attempt's ClientRequestToken when the SDK retries a lost response
       currency: 'EUR',
       balance: 0,
       available: 0,
+      version: 0,
       createdAt: 'x',
       updatedAt: 'x',
     },

@@ -88,6 +88,7 @@ describe('events consumer', () => {
           currency: 'USD',
           balance: 0,
           available: 0,
+          version: 0,
           createdAt: '',
           updatedAt: '',
         },
@@ -112,6 +113,7 @@ describe('events consumer', () => {
         currency: 'EUR',
         balance: 5,
         available: 5,
+        version: 0,
         createdAt: '',
         updatedAt: '',
       },
@@ -131,6 +133,7 @@ describe('events consumer', () => {
         currency: 'EUR',
         balance: 500,
         available: 500,
+        version: 0,
         createdAt: '',
         updatedAt: '',
       },
@@ -208,6 +211,7 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
         available: 1_000,
         createdAt: '',
         updatedAt: '',
+        version: 0,
       }),
       ...overrides,
     });
@@ -286,6 +290,7 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
               available: balance,
               createdAt: '',
               updatedAt: '',
+              version: 0,
             },
           };
         }

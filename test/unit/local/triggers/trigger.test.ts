@@ -42,10 +42,11 @@ function context(lines: string[], env: Record<string, string> = {}): TriggerCont
 const banner = { label: 'Test', text: () => 'a test trigger' };
 
 describe('LOCAL_TRIGGERS (what npm start starts, in order)', () => {
-  it('registers the events consumer, the outbox dispatcher, the export worker and the sweeper', () => {
+  it('registers the events consumer, the two stream consumers, the export worker and the sweeper', () => {
     expect(LOCAL_TRIGGERS.map((t) => [t.kind, t.name])).toEqual([
       ['queue', 'events consumer'],
       ['stream', 'outbox dispatcher'],
+      ['stream', 'journal projector'],
       ['queue', 'export worker'],
       ['schedule', 'sweeper'],
     ]);
@@ -58,6 +59,10 @@ describe('LOCAL_TRIGGERS (what npm start starts, in order)', () => {
     expect(new Set(functionTags).size).toBe(functionTags.length);
     for (const { banner: line } of LOCAL_TRIGGERS)
       expect(line.label.length).toBeLessThanOrEqual(10);
+  });
+
+  it('reads the table stream with at most two consumers (DynamoDB Streams allows two per shard)', () => {
+    expect(LOCAL_TRIGGERS.filter((t) => t.kind === 'stream')).toHaveLength(2);
   });
 
   it('consumes each queue with at most one trigger, in batches the event source allows', () => {

@@ -20,7 +20,10 @@ afterEach(async () => {
 });
 
 /** Starts the adapter on a free port with a handler that records every event it receives. */
-async function serve(respond: (event: HttpEvent) => Promise<HttpResult> = async () => ok) {
+async function serve(
+  respond: (event: HttpEvent) => Promise<HttpResult> = async () => ok,
+  needsPrincipal?: (method: string, path: string) => boolean,
+) {
   const events: HttpEvent[] = [];
   const logs: string[] = [];
   const handler: HttpHandler = (event) => {
@@ -30,6 +33,7 @@ async function serve(respond: (event: HttpEvent) => Promise<HttpResult> = async 
   server = await startHttpServer(handler, 0, '127.0.0.1', {
     maxBodyBytes: 1024,
     log: (line) => logs.push(line),
+    ...(needsPrincipal ? { needsPrincipal } : {}),
   });
   return { url: server.url, events, logs };
 }
@@ -128,23 +132,54 @@ describe('local HTTP adapter', () => {
   });
 
   it.each([
-    ['empty', ''],
-    ['too long', 'x'.repeat(129)],
-    ['a space', 'alice bob'],
-    ['a slash', 'alice/bob'],
-    ['non-ASCII', 'alicé'],
-  ])('gives no authorizer for an X-Principal-Id with %s', async (_label, header) => {
-    const { url, events } = await serve();
+    ['empty', '', /X-Principal-Id is empty/],
+    ['too long', 'x'.repeat(129), /X-Principal-Id is 129 characters long; at most 128/],
+    ['a space', 'alice bob', /X-Principal-Id contains " " at position 6/],
+    ['a slash', 'alice/bob', /X-Principal-Id contains "\/" at position 6/],
+    ['non-ASCII', 'alicé', /X-Principal-Id contains "é" at position 5/],
+  ])(
+    'answers 401 itself, saying what is wrong, for an X-Principal-Id with %s on a route that needs a principal',
+    async (_label, header, detail) => {
+      const { url, events } = await serve(undefined, () => true);
 
-    await send(url, '/v1/accounts', { headers: { 'X-Principal-Id': header } });
+      const res = await send(url, '/v1/accounts', { headers: { 'X-Principal-Id': header } });
 
-    expect(only(events).requestContext.authorizer).toBeUndefined();
+      expect(events).toHaveLength(0);
+      expect(res.status).toBe(401);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      const problem = JSON.parse(res.body.toString());
+      expect(problem).toMatchObject({ status: 401, code: 'unauthenticated' });
+      expect(problem.detail).toMatch(detail);
+      expect(problem.detail).toContain('1-128 characters of A-Z a-z 0-9 . _ : @ -');
+    },
+  );
+
+  it('answers 401 when X-Principal-Id is sent twice on a route that needs a principal', async () => {
+    const { url, events } = await serve(undefined, () => true);
+
+    const res = await send(url, '/v1/accounts', {
+      headers: { 'X-Principal-Id': ['alice', 'bob'] },
+    });
+
+    expect(events).toHaveLength(0);
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body.toString()).detail).toMatch(/X-Principal-Id was sent 2 times/);
   });
 
-  it('gives no authorizer when X-Principal-Id is sent twice', async () => {
-    const { url, events } = await serve();
+  it('hands a public route a malformed X-Principal-Id as no authorizer at all', async () => {
+    const { url, events } = await serve(undefined, () => false);
 
     await send(url, '/', { headers: { 'X-Principal-Id': ['alice', 'bob'] } });
+    await send(url, '/', { headers: { 'X-Principal-Id': 'alice bob' } });
+
+    expect(events).toHaveLength(2);
+    expect(events.map((e) => e.requestContext.authorizer)).toEqual([undefined, undefined]);
+  });
+
+  it('leaves a missing X-Principal-Id to the handler', async () => {
+    const { url, events } = await serve(undefined, () => true);
+
+    await send(url, '/v1/accounts');
 
     expect(only(events).requestContext.authorizer).toBeUndefined();
   });

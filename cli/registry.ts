@@ -1,0 +1,22 @@
+import type { Command } from './command';
+import { callbackCommand } from './commands/callback';
+import { demoCommand } from './commands/demo';
+import { keygenCommand } from './commands/keygen';
+import { redriveCommand } from './commands/redrive';
+import { reownCommand } from './commands/reown';
+import { sendEventCommand } from './commands/send-event';
+import { tailCommand } from './commands/tail';
+
+/**
+ * Every command of `npm run cli`, in the order `--help` lists them. The `npm start` banner lists
+ * the same (local/banner.ts), so a command added here is advertised there too.
+ */
+export const COMMANDS: readonly Command[] = [
+  demoCommand,
+  callbackCommand,
+  keygenCommand,
+  sendEventCommand,
+  tailCommand,
+  redriveCommand,
+  reownCommand,
+];

@@ -1,0 +1,42 @@
+import { AccountPath } from '../../schemas/accounts';
+import { Balances, BalancesQuery, JournalPage, JournalQuery } from '../../schemas/journal';
+import { named, type RouteTable } from '../spec';
+
+/** The journal and as-of balances (docs/contract.md §15): the owner's, or a journal reader's. */
+export const JOURNAL_ROUTES = {
+  listJournal: {
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/journal',
+    summary: "Read an account's journal",
+    description:
+      'Every change of balance or available, ascending by sequence (1, 2, 3, … in commit ' +
+      'order, no gaps), strongly consistent. The catch-up path of the ledger.journal.v1 ' +
+      'events: a consumer that saw sequence N and misses N+1 asks for afterSequence=N.',
+    tag: 'journal',
+    params: AccountPath,
+    query: JournalQuery,
+    response: {
+      status: 200,
+      description: 'Records after afterSequence, at most limit',
+      body: named('JournalPage', JournalPage),
+    },
+  },
+  getBalances: {
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/balances',
+    summary: "An account's balances as of an instant",
+    description:
+      'The values after the last journal record committed at or before asOf (sequence 0 and ' +
+      'zeros before the first). 503 with Retry-After while the journal has not caught up with ' +
+      'a change the answer depends on; 400 for an instant before the journal of an account ' +
+      'older than it.',
+    tag: 'journal',
+    params: AccountPath,
+    query: BalancesQuery,
+    response: {
+      status: 200,
+      description: 'Balance, available and the sequence they stand at',
+      body: named('Balances', Balances),
+    },
+  },
+} as const satisfies RouteTable;

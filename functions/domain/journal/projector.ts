@@ -1,0 +1,217 @@
+import { errorFields, type Log } from '../shared/log';
+import { METRICS, type MetricsPort } from '../shared/metrics';
+import { type JournalEvent, journalEvent } from './events';
+import {
+  type AccountImage,
+  firstSequenceOf,
+  headAfter,
+  type JournalHead,
+  type JournalRecord,
+  recordsOf,
+} from './model';
+import type { JournalEventsPort, JournalWritePort } from './port';
+
+/** What one record of the table's stream means to the projector. */
+export type StreamChange =
+  | { readonly kind: 'image'; readonly image: AccountImage }
+  /** An account item whose changes do not read as the builder writes them: our bug. */
+  | { readonly kind: 'malformed'; readonly accountId: string; readonly reason: string }
+  /** Anything else on the stream (other items, account items without changes, deletes). */
+  | { readonly kind: 'other' };
+
+export interface JournalProjectorDeps {
+  readonly store: JournalWritePort;
+  readonly events: JournalEventsPort;
+  /** `urn:idempotent-ledger:<stage>`. */
+  readonly source: string;
+  readonly clock: () => Date;
+  readonly log: Log;
+  readonly metrics: MetricsPort;
+}
+
+/** SNS PublishBatch takes at most 10 entries. */
+const PUBLISH_BATCH = 10;
+/** Publish calls in flight at once. */
+const PUBLISH_CONCURRENCY = 4;
+/** A head that moved between the read and the write is read again, at most this often. */
+const MAX_HEAD_RETRIES = 3;
+
+interface Projected {
+  readonly head: JournalHead | undefined;
+  /** The records to publish: written now, or already in the journal. */
+  readonly records: readonly JournalRecord[];
+}
+
+/**
+ * The journal projector (docs/contract.md §15): for each account update on the stream, in
+ * stream order per account, writes its records (numbered `version − n + 1 … version`) and the
+ * head in ONE transaction conditional on the head standing at `version − n`; a head already at
+ * or past `version` means the update was projected (no write); a head behind it is a version
+ * gap, logged, counted and alarmed, never papered over. Then every record of the batch is
+ * published, the already projected ones too, so a crash between commit and publish loses no
+ * event. Accounts run concurrently; the answer is the first stream position to retry from.
+ */
+export class JournalProjector {
+  constructor(private readonly deps: JournalProjectorDeps) {}
+
+  /** Projects a batch; answers the index of the first change to retry, if any. */
+  async project(changes: readonly StreamChange[]): Promise<number | undefined> {
+    const lanes = new Map<string, { index: number; image: AccountImage }[]>();
+    changes.forEach((change, index) => {
+      if (change.kind === 'malformed') {
+        this.gap('journal change unreadable; not projected', {
+          accountId: change.accountId,
+          reason: change.reason,
+        });
+        return;
+      }
+      if (change.kind !== 'image') return;
+      const lane = lanes.get(change.image.accountId) ?? [];
+      lane.push({ index, image: change.image });
+      lanes.set(change.image.accountId, lane);
+    });
+    const failed: number[] = [];
+    const toPublish: { index: number; event: JournalEvent }[] = [];
+    await Promise.all(
+      [...lanes.values()].map(async (lane) => {
+        const result = await this.projectLane(lane);
+        toPublish.push(...result.published);
+        if (result.failedAt !== undefined) failed.push(result.failedAt);
+      }),
+    );
+    failed.push(...(await this.publish(toPublish)));
+    return failed.length === 0 ? undefined : Math.min(...failed);
+  }
+
+  /** One account's updates in stream order; stops at the first that fails. */
+  private async projectLane(lane: readonly { index: number; image: AccountImage }[]) {
+    const published: { index: number; event: JournalEvent }[] = [];
+    const first = lane[0];
+    if (!first) return { published };
+    let head: JournalHead | undefined;
+    try {
+      head = await this.deps.store.readHead(first.image.accountId);
+    } catch (error) {
+      this.failure(first.image, error);
+      return { published, failedAt: first.index };
+    }
+    for (const { index, image } of lane) {
+      try {
+        const projected = await this.projectOne(image, head);
+        head = projected.head;
+        for (const record of projected.records) {
+          published.push({ index, event: journalEvent(record, this.deps.source) });
+        }
+      } catch (error) {
+        this.failure(image, error);
+        return { published, failedAt: index };
+      }
+    }
+    return { published };
+  }
+
+  private async projectOne(image: AccountImage, start: JournalHead | undefined) {
+    let head = start;
+    for (let attempt = 1; ; attempt++) {
+      const at = head?.lastSequence ?? 0;
+      const first = firstSequenceOf(image);
+      if (at >= image.version) return this.alreadyProjected(image, head);
+      if (at !== first - 1) return this.behind(image, head);
+      const records = recordsOf(image, head);
+      const outcome = await this.deps.store.append(records, head);
+      if (outcome.kind === 'committed') {
+        this.written(records);
+        return { head: headAfter(records), records };
+      }
+      if (attempt >= MAX_HEAD_RETRIES) {
+        throw new Error(`the journal head of ${image.accountId} keeps moving`);
+      }
+      head = outcome.head;
+    }
+  }
+
+  /** Redelivered: nothing to write, but its records are published again (they may be lost). */
+  private async alreadyProjected(
+    image: AccountImage,
+    head: JournalHead | undefined,
+  ): Promise<Projected> {
+    this.deps.metrics.count(METRICS.journalAlreadyProjected);
+    if (
+      head?.lastSequence === image.version &&
+      (head.balanceAfter !== image.balance || head.availableAfter !== image.available)
+    ) {
+      // Same version, other values: something changed the account without counting it.
+      this.gap('account changed without a journaled change', {
+        accountId: image.accountId,
+        version: image.version,
+        journalBalance: head.balanceAfter,
+        accountBalance: image.balance,
+      });
+    }
+    const records = await this.deps.store.readRecords(
+      image.accountId,
+      firstSequenceOf(image),
+      image.version,
+    );
+    return { head, records };
+  }
+
+  private behind(image: AccountImage, head: JournalHead | undefined): Projected {
+    this.gap('journal version gap; records not written', {
+      accountId: image.accountId,
+      headSequence: head?.lastSequence ?? 0,
+      firstSequence: firstSequenceOf(image),
+      version: image.version,
+    });
+    return { head, records: [] };
+  }
+
+  private written(records: readonly JournalRecord[]): void {
+    const { metrics, clock } = this.deps;
+    metrics.count(METRICS.journalRecordsWritten, records.length);
+    const last = records.at(-1);
+    if (last) {
+      const lag = Math.max(0, (clock().getTime() - Date.parse(last.committedAt)) / 1000);
+      metrics.seconds(METRICS.journalLag, lag);
+    }
+  }
+
+  private gap(message: string, fields: Record<string, unknown>): void {
+    this.deps.log.error(message, fields);
+    this.deps.metrics.count(METRICS.journalVersionGap);
+  }
+
+  private failure(image: AccountImage, error: unknown): void {
+    this.deps.log.error('journal projection failed; the stream will retry', {
+      accountId: image.accountId,
+      version: image.version,
+      ...errorFields(error),
+    });
+  }
+
+  /** Publishes in batches of 10; answers the stream indexes whose events were not accepted. */
+  private async publish(items: readonly { index: number; event: JournalEvent }[]) {
+    const { events, log, metrics } = this.deps;
+    const chunks: { index: number; event: JournalEvent }[][] = [];
+    for (let i = 0; i < items.length; i += PUBLISH_BATCH) {
+      chunks.push(items.slice(i, i + PUBLISH_BATCH));
+    }
+    const failed: number[] = [];
+    let next = 0;
+    const worker = async () => {
+      for (let chunk = chunks[next++]; chunk; chunk = chunks[next++]) {
+        const rejected = await events.publish(chunk.map((c) => c.event)).catch((error) => {
+          log.error('journal events not published; the stream will retry', errorFields(error));
+          return chunk.map((c) => c.event.id);
+        });
+        const missed = new Set(rejected);
+        metrics.count(METRICS.journalEventsPublished, chunk.length - missed.size);
+        if (missed.size === 0) continue;
+        metrics.count(METRICS.journalPublishFailure, missed.size);
+        for (const c of chunk) if (missed.has(c.event.id)) failed.push(c.index);
+      }
+    };
+    await Promise.all(Array.from({ length: PUBLISH_CONCURRENCY }, worker));
+    return failed;
+  }
+}

@@ -1,0 +1,20 @@
+import { SNSClient } from '@aws-sdk/client-sns';
+import { lambdaTelemetry } from '../../aws/powertools';
+import { SERVICE_NAMES } from '../../domain/shared/metrics';
+import { createDynamoClient } from '../../dynamodb/table/client';
+import { loadConfig } from '../shared/config';
+import { composeJournalProjector } from './compose';
+
+// Built once per container: configuration is validated at cold start and fails loudly.
+const config = loadConfig(process.env, 'journalProjector');
+const telemetry = lambdaTelemetry(SERVICE_NAMES.journalProjector);
+
+export const handler = telemetry.instrument(
+  composeJournalProjector({
+    config,
+    dynamo: createDynamoClient(),
+    sns: new SNSClient({}),
+    log: telemetry.log,
+    metrics: telemetry.metrics,
+  }),
+);

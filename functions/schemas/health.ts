@@ -1,0 +1,9 @@
+import * as z from 'zod';
+import { Timestamp } from './shared';
+
+/** `GET /v1/health` (docs/contract.md §5). */
+export const Health = z.object({
+  status: z.literal('ok'),
+  checks: z.object({ table: z.literal('ok') }),
+  checkedAt: Timestamp,
+});

@@ -1,0 +1,89 @@
+import * as z from 'zod';
+import { DEFAULT_JOURNAL_PAGE, MAX_JOURNAL_PAGE } from '../contract/journal';
+import { JOURNAL_KINDS, MAX_CHANGES_PER_UPDATE } from '../domain/journal/model';
+import { Timestamp, Uuid } from './shared';
+
+/** Wire shapes of the journal (docs/contract.md §15): records, pages, as-of, the event. */
+
+const Delta = z.number().int();
+const Id = z.string().min(1).max(200);
+
+const changeIds = {
+  entryId: Uuid.optional().meta({ description: 'the entry of the change, where it has one' }),
+  holdId: Uuid.optional().meta({ description: 'hold_placed, capture, hold_released: the hold' }),
+  transferId: Uuid.optional().meta({ description: 'transfer_out / transfer_in: the transfer' }),
+  ledgerTransactionId: Id.optional(),
+  reversalOf: Id.optional(),
+};
+
+/** One change as its writer stores it on the account item (`lastChanges`). */
+export const AccountChangeSchema = z.object({
+  kind: z.enum(JOURNAL_KINDS),
+  balanceDelta: Delta,
+  availableDelta: Delta,
+  at: Timestamp,
+  ...changeIds,
+});
+
+export const AccountChanges = z.array(AccountChangeSchema).min(1).max(MAX_CHANGES_PER_UPDATE);
+
+export const JournalRecord = z.object({
+  accountId: Uuid,
+  sequence: z.number().int().min(1),
+  kind: z.enum(JOURNAL_KINDS).meta({
+    description:
+      "the entry's type where the change has an entry, else hold_placed or hold_released " +
+      '(void and expiry)',
+  }),
+  balanceDelta: Delta,
+  availableDelta: Delta,
+  balanceAfter: z.number().int(),
+  availableAfter: z.number().int(),
+  committedAt: Timestamp.meta({
+    description: "the writer's clock, never before the previous record's committedAt",
+  }),
+  opening: z
+    .literal(true)
+    .optional()
+    .meta({
+      description:
+        'record 1 of an account older than the journal: it starts from what the account held, ' +
+        'not from zeros, and nothing is known before it',
+    }),
+  ...changeIds,
+});
+
+export const JournalQuery = z.strictObject({
+  afterSequence: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER - 1)
+    .default(0)
+    .meta({ description: 'the last sequence the caller has; the page starts after it' }),
+  limit: z.coerce.number().int().min(1).max(MAX_JOURNAL_PAGE).default(DEFAULT_JOURNAL_PAGE),
+});
+
+export const JournalPage = z.object({
+  items: z.array(JournalRecord),
+  nextAfterSequence: z.number().int().min(1).nullable().meta({
+    description: 'afterSequence of the next page; null when this page reached the last record',
+  }),
+});
+
+export const BalancesQuery = z.strictObject({
+  asOf: z.iso.datetime({ offset: true }).meta({
+    description: 'ISO 8601 instant, not in the future',
+    example: '2026-12-01T10:00:00Z',
+  }),
+});
+
+export const Balances = z.object({
+  accountId: Uuid,
+  asOf: Timestamp,
+  balance: z.number().int(),
+  available: z.number().int(),
+  sequence: z.number().int().min(0).meta({
+    description: 'the last journal record committed at or before asOf (0: before the first)',
+  }),
+});

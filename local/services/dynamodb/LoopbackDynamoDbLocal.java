@@ -1,0 +1,29 @@
+import java.lang.reflect.Field;
+import java.util.Arrays;
+
+/**
+ * Runs DynamoDB Local (its jar on the class path) listening on one address only: its command
+ * line has no host option, and its Jetty server listens on every interface. `npm start` runs
+ * this file with Java's source launcher (java LoopbackDynamoDbLocal.java <host> <options>), so
+ * nothing is compiled ahead; local/services/dynamodb/dynamodb-local.ts falls back to the plain
+ * jar, and says so, where that launcher is missing. Reflection only: it compiles against the
+ * JDK alone.
+ */
+public class LoopbackDynamoDbLocal {
+  public static void main(String[] args) throws Exception {
+    String host = args[0];
+    String[] options = Arrays.copyOfRange(args, 1, args.length);
+    Class<?> runner = Class.forName("software.amazon.dynamodb.services.local.main.ServerRunner");
+    Object server =
+        runner
+            .getMethod("createServerFromCommandLineArgs", String[].class)
+            .invoke(null, (Object) options);
+    Field field = server.getClass().getDeclaredField("server");
+    field.setAccessible(true);
+    Object jetty = field.get(server);
+    for (Object connector : (Object[]) jetty.getClass().getMethod("getConnectors").invoke(jetty)) {
+      connector.getClass().getMethod("setHost", String.class).invoke(connector, host);
+    }
+    server.getClass().getMethod("start").invoke(server);
+  }
+}

@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asReadmeSample, blocksUnder, replaceReadmeBlock } from './support/readme';
+import { runScript } from './support/run-script';
+import { type LocalStack, startLocalStack } from './support/stack';
+
+/**
+ * The README, word for word, against `npm start` with its defaults (on free ports): its curls
+ * run as a newcomer pastes them, the comments that state balances hold, and its sample outputs
+ * are what the commands print (normalized by `asReadmeSample`). A change that alters an output
+ * fails here until the README shows the new one.
+ */
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startLocalStack();
+});
+
+afterAll(async () => {
+  if (stack) await stack.interrupt();
+});
+
+/** Runs README shell blocks in one bash, on the stack's port; `# balance B, available A` checked. */
+function bash(script: string): Promise<{ code: number | null; output: string }> {
+  const annotated = script
+    .replaceAll('http://127.0.0.1:3000', stack.base)
+    .replace(
+      /^(curl .*?)\s+# (balance -?\d+, available -?\d+)$/gm,
+      (_line, command: string, claim: string) => `${command}; echo; echo "@@ ${claim}"`,
+    );
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', annotated], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** Every top-level JSON object in the output, in order (curl prints bodies without a newline). */
+function jsonObjects(output: string): Record<string, unknown>[] {
+  const objects: Record<string, unknown>[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < output.length; i++) {
+    const ch = output[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"' && depth > 0) inString = true;
+    else if (ch === '{' && depth++ === 0) start = i;
+    else if (ch === '}' && depth > 0 && --depth === 0) {
+      objects.push(JSON.parse(output.slice(start, i + 1)) as Record<string, unknown>);
+    }
+  }
+  return objects;
+}
+
+/** Each `@@ balance B, available A` claim against the account JSON printed just before it. */
+function claims(output: string) {
+  const parts = output.split(/^@@ /m);
+  return parts.slice(1).map((part, i) => {
+    const claim = /^balance (-?\d+), available (-?\d+)/.exec(part);
+    const account = jsonObjects(parts[i] ?? '').at(-1) ?? {};
+    return {
+      claimed: [Number(claim?.[1]), Number(claim?.[2])],
+      actual: [account.balance, account.available],
+    };
+  });
+}
+
+describe('README walkthrough against the local stack', () => {
+  it('"Try it", then transfers and holds: every command succeeds and every stated balance holds', async () => {
+    const [tryIt = ''] = blocksUnder('Try it', 'sh');
+    const [sample = '{}'] = blocksUnder('Try it', 'json');
+    const transfersAndHolds = blocksUnder('Transfers and holds', 'sh');
+    expect(transfersAndHolds).toHaveLength(2);
+
+    const { code, output } = await bash([tryIt, ...transfersAndHolds].join('\n'));
+
+    expect(code, output).toBe(0);
+    // The credit's answer has the sample's fields, with the sample's values where they are fixed.
+    const credit = jsonObjects(output).find((o) => o.type === 'credit') ?? {};
+    const shown = JSON.parse(sample.replace(/"[0-9a-f]{8}-…"/g, '"…"')) as Record<string, unknown>;
+    expect(Object.keys(credit).sort()).toEqual(Object.keys(shown).sort());
+    for (const field of ['type', 'amount', 'currency', 'origin']) {
+      expect(credit[field], field).toEqual(shown[field]);
+    }
+    expect(output).toContain('HTTP/1.1 201 Created');
+    expect(output).toMatch(/"code":"hold_not_active"/);
+    const stated = claims(output);
+    expect(stated.length).toBeGreaterThanOrEqual(2);
+    for (const { claimed, actual } of stated) expect(actual).toEqual(claimed);
+  });
+
+  it('"The journal": the journal and as-of curls answer the Try it credit (docs/contract.md §15)', async () => {
+    const [tryIt = ''] = blocksUnder('Try it', 'sh');
+    const [journal = ''] = blocksUnder('The journal: every change, in commit order', 'sh');
+    const [sample = '{}'] = blocksUnder('The journal: every change, in commit order', 'json');
+    // A reader pastes the journal commands after the walkthrough; the projector needs a moment.
+    const { code, output } = await bash([tryIt, 'sleep 2', journal].join('\n'));
+
+    expect(code, output).toBe(0);
+    const objects = jsonObjects(output);
+    const page = objects.find((o) => Array.isArray(o.items)) as
+      | { items: Record<string, unknown>[]; nextAfterSequence: unknown }
+      | undefined;
+    const shown = JSON.parse(
+      sample.replace(/"[0-9a-f]{8}-…"/g, '"…"').replace(/"2026-[^"]*"/g, '"…"'),
+    );
+    expect(Object.keys(page?.items[0] ?? {}).sort()).toEqual(Object.keys(shown.items[0]).sort());
+    // The walkthrough's account (the first test went on with transfers and holds on it).
+    const items = page?.items ?? [];
+    expect([items[0]?.sequence, items[0]?.kind, items[0]?.balanceAfter]).toEqual([
+      1,
+      'credit',
+      2500,
+    ]);
+    expect(page?.nextAfterSequence).toBeNull();
+    const last = items.at(-1);
+    const balances = objects.find((o) => 'asOf' in o);
+    expect(balances).toMatchObject({
+      balance: last?.balanceAfter,
+      available: last?.availableAfter,
+      sequence: items.length,
+    });
+  });
+
+  it('`npm run cli -- demo` prints what the README shows', async () => {
+    const [shown = ''] = blocksUnder('Exports, the outbox and signed callbacks', 'text');
+
+    const { code, output } = await runScript('cli/main.ts', ['demo'], {
+      PORT: String(stack.httpPort),
+      SQS_PORT: String(stack.sqsPort),
+    });
+
+    expect(code, output).toBe(0);
+    const sample = asReadmeSample(output, { http: stack.httpPort, sqs: stack.sqsPort });
+    // UPDATE_README=1 npx vitest run --project e2e test/e2e/readme.test.ts writes it instead.
+    if (process.env.UPDATE_README === '1') replaceReadmeBlock(shown, `${sample.trim()}\n`);
+    else expect(sample.trim()).toBe(shown.trim());
+  });
+});
