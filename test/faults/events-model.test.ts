@@ -26,6 +26,13 @@ import {
   type ModelEvent,
   sequenceView,
 } from '../support/events-model';
+import {
+  expectExactJournal,
+  type JournalTopic,
+  journalApi,
+  startJournalTopic,
+  startProjector,
+} from '../support/journal';
 
 /**
  * Model-based (docs/contract.md §6, §20): random batches of ledger events — credits, debits,
@@ -35,12 +42,17 @@ import {
  * every batch the consumer must agree with the pure model (test/support/events-model.ts),
  * applied record by record in batch order, on every dead-letter code and every balance; at the
  * end on every entry and every sequence. The batched consumer and the per-record one (today's
- * path) both run every plan, each on its own accounts: batching changes nothing a record does.
+ * path) both run every plan, each on its own accounts: batching changes nothing a record does,
+ * and the journal projector turns both into the same contiguous, exact journals (§15).
  */
-const sqs = mockClient(SQSClient);
+/** The dead-letter queue's client alone is mocked: the journal topic's SQS is real. */
+const dlqClient = new SQSClient({ region: 'us-east-1' });
+const sqs = mockClient(dlqClient);
 let direct: DynamoDBClient;
 let layer: ContentionLayer;
 let client: DynamoDBClient;
+let topic: JournalTopic;
+let projector: Awaited<ReturnType<typeof startProjector>>;
 const tableName = `events-model-${randomUUID()}`;
 const config = testConfig({ tableName });
 const QUEUE = 'http://127.0.0.1:9/000000000000/ledger-events-dlq';
@@ -50,8 +62,12 @@ beforeAll(async () => {
   await ensureLedgerTable(direct, tableName);
   layer = await startContentionLayer({ upstream: inject('dynamoEndpoint') });
   client = localDynamoClient(layer.endpoint);
+  topic = await startJournalTopic();
+  projector = await startProjector(direct, tableName, topic);
 });
 afterAll(async () => {
+  await projector?.stop();
+  await topic?.stop();
   client.destroy();
   direct.destroy();
   await layer.close();
@@ -69,7 +85,7 @@ const batchedEvents = { batched: 0, perRecord: 0 };
 const consumer = (batchWrites: boolean): EventsHandler =>
   composeEventsHandler({
     dynamo: client,
-    sqs: new SQSClient({ region: 'us-east-1' }),
+    sqs: dlqClient,
     config: { ...config, deadLetterQueueUrl: QUEUE },
     log: silentLog,
     metrics: {
@@ -277,9 +293,22 @@ async function runPlan(plan: readonly (readonly Spec[])[], batchWrites: boolean)
       });
     }
   }
+  const journal = journalApi(http(), 'events-model');
   for (const id of model.accounts.keys()) {
-    const entries = (await partition(id, 'ENTRY#')).map((e) => `${e.type}:${e.amount}`).sort();
+    const written = await partition(id, 'ENTRY#');
+    const entries = written.map((e) => `${e.type}:${e.amount}`).sort();
     expect(entries).toEqual([...(model.entries.get(id) ?? [])].sort());
+    // One journal record per entry, batched updates included (docs/contract.md §15, §20).
+    const item = await money(id);
+    const account = {
+      balance: Number(item?.balance ?? 0),
+      available: Number(item?.available ?? 0),
+      version: Number(item?.version ?? 0),
+    };
+    expect(account.version).toBe(written.length);
+    const records = account.version ? await journal.caughtUp(id) : [];
+    expectExactJournal(records, account);
+    expect(records.map((r) => r.entryId).sort()).toEqual(written.map((e) => e.id).sort());
     const sources = await partition(id, 'SOURCE#');
     const expected = [...model.sequences]
       .filter(([key]) => key.startsWith(`${id}\u0000`))

@@ -7,6 +7,7 @@ import { localSqsClient, startSqsEmulator } from '../../local/services/sqs/fauxq
 import { ensureQueues, type LocalQueues } from '../../local/services/sqs/queues';
 import { type LocalStack, startLocalStack } from '../e2e/support/stack';
 import { seededRandom } from '../support/fault-proxy';
+import { expectExactJournal } from '../support/journal';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
 
@@ -16,7 +17,8 @@ import { type StackClient, stackClient } from './support/stack-client';
  * concurrent batches of up to 50, and HTTP credits into the same account at the same time; the
  * whole stack is SIGKILLed mid-drain and started again. Transactions are cancelled for
  * conflicts and throttled for real, and every request and every event must still have had
- * exactly one effect: the balance, the entries and the sequences end exactly as the work says.
+ * exactly one effect: the balance, the entries, the sequences and the journal end exactly as
+ * the work says.
  */
 const PRODUCERS = 5;
 const PER_PRODUCER = 40;
@@ -115,7 +117,7 @@ function reported(output: string): { conflicts: number; throttled: number } {
 }
 
 describe('a hot account under conflicts, throttling, duplicates and SIGKILL', () => {
-  it('ends with exact balances, entries and sequences', async () => {
+  it('ends with exact balances, entries, sequences and journal', async () => {
     let stack = await start();
     expect(stack.output()).toMatch(/^ {2}Contention http:\/\/127\.0\.0\.1:\d+ /m);
     const api: StackClient = stackClient(() => stack.base);
@@ -184,6 +186,22 @@ describe('a hot account under conflicts, throttling, duplicates and SIGKILL', ()
       Array.from({ length: PRODUCERS }, () => [PER_PRODUCER, []]),
     );
     expect(await queueDepth(sqs, queues.deadLetters.url)).toBe(0);
+
+    // The journal (docs/contract.md §15): one record per entry, batched updates included,
+    // contiguous 1..version, exact, each naming its own entry.
+    const figures = await api.account(account);
+    expect(figures.version).toBe(entries.length);
+    let records = await api.journal(account);
+    await until(
+      'the journal to reach the version',
+      async () => {
+        records = await api.journal(account);
+        return records.length === figures.version;
+      },
+      60_000,
+    );
+    expectExactJournal(records, figures);
+    expect(records.map((r) => r.entryId).sort()).toEqual(entries.map((e) => String(e.id)).sort());
 
     // The contention was real: cancelled transactions, and throttled ones, in one run or both.
     const second = reported(stack.output());
