@@ -76,20 +76,24 @@ export class EventService {
     this.retry = { latency: new LatencyEstimate(), ...options };
   }
 
-  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+  /** The inbox claim of an event: its (source, id), content hash and retention. */
+  private claimOf(event: LedgerEventInput, now: Date): InboxClaim {
     const nowSeconds = epochSeconds(now);
-    const claim: InboxClaim = {
+    return {
       source: event.source,
       id: event.id,
       contentHash: event.contentHash,
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
-    if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
-    const entry: PostingEntry = {
+  }
+
+  /** The entry a credit or debit event posts: one definition for both write paths. */
+  private postingEntryOf(event: LedgerEventInput, now: Date): PostingEntry {
+    return {
       id: this.newId(),
       accountId: event.accountId,
-      type: event.type,
+      type: event.type === 'debit' ? 'debit' : 'credit',
       amount: event.amount,
       currency: event.currency,
       reference: event.reference,
@@ -97,6 +101,12 @@ export class EventService {
       origin: 'event',
       createdAt: now.toISOString(),
     };
+  }
+
+  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+    const claim = this.claimOf(event, now);
+    if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
+    const entry = this.postingEntryOf(event, now);
     const guard: EntryGuard = {
       currency: event.currency,
       requireAvailableAtLeast: event.type === 'debit' ? event.amount : undefined,
@@ -129,27 +139,10 @@ export class EventService {
   ): Promise<EventOutcome[] | 'refused'> {
     const first = events[0];
     if (!first) return [];
-    const nowSeconds = epochSeconds(now);
     const records = events.map((event) => ({
       event,
-      claim: {
-        source: event.source,
-        id: event.id,
-        contentHash: event.contentHash,
-        nowSeconds,
-        expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
-      } satisfies InboxClaim,
-      entry: {
-        id: this.newId(),
-        accountId: event.accountId,
-        type: event.type === 'debit' ? 'debit' : 'credit',
-        amount: event.amount,
-        currency: event.currency,
-        reference: event.reference,
-        paymentId: event.paymentId,
-        origin: 'event',
-        createdAt: now.toISOString(),
-      } satisfies PostingEntry,
+      claim: this.claimOf(event, now),
+      entry: this.postingEntryOf(event, now),
     }));
     const { drawdown } = runningBounds(events);
     return retryOptimistic<EventOutcome[] | 'refused'>(

@@ -221,7 +221,8 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
         accountId: event.accountId,
       });
       const valid = { record, event, fields };
-      const batchable = batchWrites && event.type !== 'transfer';
+      // Only credits and debits batch; any other kind ends the run (docs/contract.md §20).
+      const batchable = batchWrites && (event.type === 'credit' || event.type === 'debit');
       if (batchable && (run[0] === undefined || run[0].event.accountId === event.accountId)) {
         run.push(valid);
         continue;
