@@ -12,6 +12,8 @@ export interface HttpSide {
   readonly send: (event: HttpEvent) => Promise<HttpResult>;
   readonly hotAccount: string;
   readonly spreadAccounts: readonly string[];
+  /** The latency scenarios' request under `key` (`amount` 2 for a mismatch). @default a credit of hotAccount */
+  readonly request?: (key: string, amount: number) => HttpEvent;
 }
 
 export type LatencyScenario = 'first' | 'replay' | 'mismatch';
@@ -35,6 +37,25 @@ export const postCredit = (accountId: string, key: string, amount = 1): HttpEven
     body: credit(amount),
   });
 
+/**
+ * A ledger transaction of `1 + credited.length` legs (docs/contract.md §16): the payer debited,
+ * every other account credited `amount`, in ONE transaction like a credit.
+ */
+export const postLedgerTransaction =
+  (payer: string, credited: readonly string[]) =>
+  (key: string, amount = 1): HttpEvent =>
+    httpEvent('POST', '/v1/ledger-transactions', {
+      principal: PRINCIPAL,
+      idempotencyKey: key,
+      body: {
+        currency: 'EUR',
+        legs: [
+          { accountId: payer, direction: 'debit', amount: amount * credited.length },
+          ...credited.map((accountId) => ({ accountId, direction: 'credit', amount })),
+        ],
+      },
+    });
+
 async function expectStatus(side: HttpSide, event: HttpEvent, status: number): Promise<void> {
   const result = await side.send(event);
   if (result.statusCode !== status) {
@@ -51,15 +72,16 @@ export async function latencyRound(
   requests: number,
   proxy: LatencyProxy,
 ): Promise<LatencyRound> {
+  const request = side.request ?? ((key, amount) => postCredit(side.hotAccount, key, amount));
   const settledKey = randomUUID();
-  if (scenario !== 'first') await expectStatus(side, postCredit(side.hotAccount, settledKey), 201);
+  if (scenario !== 'first') await expectStatus(side, request(settledKey, 1), 201);
   const samplesMs: number[] = [];
   const calls: number[] = [];
   for (let i = 0; i < requests; i++) {
     const event =
       scenario === 'first'
-        ? postCredit(side.hotAccount, randomUUID())
-        : postCredit(side.hotAccount, settledKey, scenario === 'mismatch' ? 2 : 1);
+        ? request(randomUUID(), 1)
+        : request(settledKey, scenario === 'mismatch' ? 2 : 1);
     const before = proxy.total();
     const start = performance.now();
     await expectStatus(side, event, EXPECTED_STATUS[scenario]);

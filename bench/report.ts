@@ -269,6 +269,8 @@ export function renderReport(
     `Every measurement runs in ${s.rounds} rounds; the side order flips each round so drift hits`,
     'both sides; ratios are the median of per-round ratios, with the lowest and highest round.',
     'Replay targets count cache misses (both local caches off); cache hits are reported apart.',
+    `The latency table also times a 5-leg ledger transaction (\`${SIDES.oursLedger}\`: one payer, four`,
+    'payees, docs/contract.md §16) through the same composition: one call per request as well.',
     '',
     `Run: ${m.startedAt} · ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB · Node ${m.node} · ${m.os}`,
     `· load average ${m.loadAtStart.toFixed(1)} at start, ${results.loadAtEnd.toFixed(1)} at end`,

@@ -19,6 +19,8 @@ import {
   type LatencyScenario,
   latencyRound,
   PRINCIPAL,
+  postCredit,
+  postLedgerTransaction,
   type ThroughputRound,
   throughputRound,
 } from './http-scenarios';
@@ -36,6 +38,7 @@ export const SIDES = {
   powertools: 'powertools',
   powertoolsCached: 'powertools, local cache on',
   sequential: 'sequential loop',
+  oursLedger: 'ours, 5-leg ledger transaction',
 } as const;
 
 export interface ThroughputCase {
@@ -139,6 +142,14 @@ async function fixture(
     const [hot, ...rest] = await createAccounts(ours, 1 + spreadOver);
     return { name, send, hotAccount: hot as string, spreadAccounts: rest };
   };
+  /** A payer funded for every request of the run, and the four accounts it pays. */
+  const ledgerSide = async (): Promise<HttpSide> => {
+    const [payer, ...credited] = await createAccounts(ours, 5);
+    const funding = postCredit(payer as string, randomUUID(), 1_000_000_000_000);
+    if ((await ours(funding)).statusCode !== 201) throw new Error('could not fund the payer');
+    const request = postLedgerTransaction(payer as string, credited);
+    return { ...(await side(SIDES.oursLedger, ours, 0)), request };
+  };
   return {
     client,
     ledgerTable,
@@ -147,6 +158,7 @@ async function fixture(
       await side(SIDES.powertools, powertools(false), spread),
       await side(SIDES.oursCached, createOurHttp(client, ledgerTable, true), 0),
       await side(SIDES.powertoolsCached, powertools(true), 0),
+      await ledgerSide(),
     ],
     sqs: [
       {

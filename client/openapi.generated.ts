@@ -12,7 +12,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account */
+        /**
+         * Create an account
+         * @description overdraftLimit (default 0) lets debits, transfers, ledger legs, holds and fees take available down to −overdraftLimit.
+         */
         post: operations["createAccount"];
         delete?: never;
         options?: never;
@@ -49,6 +52,26 @@ export interface paths {
         put?: never;
         /** Credit or debit an account */
         post: operations["postTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an account
+         * @description Closes an account whose balance and available are both 0: afterwards every effect on it is 409 account_closed, while reads, listings and the journal stay available. Closing a closed account answers it as it is. Moves no money, so it adds no journal record.
+         */
+        post: operations["closeAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -304,6 +327,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ledger-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move money between 2–25 accounts at once
+         * @description Debits and credits 2–25 of the caller’s accounts in one currency in ONE transaction: every leg's guarded account change, one entry per leg (ledger_debit / ledger_credit with ledgerTransactionId), the record and the paymentId of the first debited account. Debits and credits must sum alike (422 legs_unbalanced, not recorded); insufficient_funds names the first short account in its detail.
+         */
+        post: operations["createLedgerTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger-transactions/{ledgerTransactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a ledger transaction */
+        get: operations["getLedgerTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/transactions/{entryId}/reversals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a credit, a debit or a capture
+         * @description Moves amount (default: what is left) of a credit, debit (export fees included) or capture back. One read of the original, then ONE transaction: the claim, the original’s reversedAmount guarded so that reversals never add up to more than it moved, and an entry of type reversal (with reversalOf and direction) in each account the money moves back to or from.
+         */
+        post: operations["reverseEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers/{transferId}/reversals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a transfer, in part or whole
+         * @description Moves amount (default: what is left) back from the destination to the source. One read of the original, then ONE transaction: the claim, the original’s reversedAmount guarded so that reversals never add up to more than it moved, and an entry of type reversal (with reversalOf and direction) in each account the money moves back to or from.
+         */
+        post: operations["reverseTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger-transactions/{ledgerTransactionId}/reversals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a ledger transaction (whole)
+         * @description Moves every leg back. One read of the original, then ONE transaction: the claim, the original’s reversedAmount guarded so that reversals never add up to more than it moved, and an entry of type reversal (with reversalOf and direction) in each account the money moves back to or from.
+         */
+        post: operations["reverseLedgerTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/callbacks/{applicationId}": {
         parameters: {
             query?: never;
@@ -392,6 +512,8 @@ export interface components {
              */
             currency: string;
             name?: string;
+            /** @description How far below 0 available may go, in minor units */
+            overdraftLimit?: number;
         };
         Account: {
             /** Format: uuid */
@@ -402,8 +524,15 @@ export interface components {
              */
             currency: string;
             balance: number;
-            /** @description balance less the active holds; what debits, transfers and holds draw on */
+            /** @description balance less the active holds; with overdraftLimit, what debits, transfers and holds draw on */
             available: number;
+            /** @description How far below 0 available may go, in minor units */
+            overdraftLimit: number;
+            /**
+             * @description closed: nothing moves any more
+             * @enum {string}
+             */
+            status: "open" | "closed";
             name?: string;
             /** @description changes of balance or available committed so far: the journal reaches this sequence within seconds (an account older than the journal counts from its first change after it) */
             version: number;
@@ -425,6 +554,10 @@ export interface components {
             reference?: string;
             /** @description Business unique key per account; never expires */
             paymentId?: string;
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         Transaction: {
             /** Format: uuid */
@@ -432,7 +565,7 @@ export interface components {
             /** Format: uuid */
             accountId: string;
             /** @enum {string} */
-            type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture";
+            type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
             /** @description Integer amount in minor units */
             amount: number;
             /**
@@ -457,11 +590,40 @@ export interface components {
              * @description capture: the hold captured
              */
             holdId?: string;
+            /**
+             * Format: uuid
+             * @description ledger_debit / ledger_credit, and reversals of one: the ledger transaction
+             */
+            ledgerTransactionId?: string;
+            /** @description reversal: what it reverses */
+            reversalOf?: {
+                /** @enum {string} */
+                kind: "entry" | "transfer" | "ledger_transaction";
+                /** Format: uuid */
+                id: string;
+            };
+            /**
+             * Format: uuid
+             * @description reversal: the reversal it belongs to
+             */
+            reversalId?: string;
+            /**
+             * @description reversal: which way it moved the balance
+             * @enum {string}
+             */
+            direction?: "debit" | "credit";
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description credit, debit, capture: how much reversals moved back so far */
+            reversedAmount?: number;
             /** @enum {string} */
             origin: "http" | "event";
             /** Format: date-time */
             createdAt: string;
         };
+        CloseAccount: Record<string, never>;
         TransactionPage: {
             items: {
                 /** Format: uuid */
@@ -469,7 +631,7 @@ export interface components {
                 /** Format: uuid */
                 accountId: string;
                 /** @enum {string} */
-                type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture";
+                type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                 /** @description Integer amount in minor units */
                 amount: number;
                 /**
@@ -494,6 +656,34 @@ export interface components {
                  * @description capture: the hold captured
                  */
                 holdId?: string;
+                /**
+                 * Format: uuid
+                 * @description ledger_debit / ledger_credit, and reversals of one: the ledger transaction
+                 */
+                ledgerTransactionId?: string;
+                /** @description reversal: what it reverses */
+                reversalOf?: {
+                    /** @enum {string} */
+                    kind: "entry" | "transfer" | "ledger_transaction";
+                    /** Format: uuid */
+                    id: string;
+                };
+                /**
+                 * Format: uuid
+                 * @description reversal: the reversal it belongs to
+                 */
+                reversalId?: string;
+                /**
+                 * @description reversal: which way it moved the balance
+                 * @enum {string}
+                 */
+                direction?: "debit" | "credit";
+                /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description credit, debit, capture: how much reversals moved back so far */
+                reversedAmount?: number;
                 /** @enum {string} */
                 origin: "http" | "event";
                 /** Format: date-time */
@@ -518,7 +708,7 @@ export interface components {
                  * @description the entry's type where the change has an entry, else hold_placed or hold_released (void and expiry)
                  * @enum {string}
                  */
-                kind: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "hold_placed" | "hold_released";
+                kind: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "hold_placed" | "hold_released" | "ledger_debit" | "ledger_credit" | "reversal";
                 balanceDelta: number;
                 availableDelta: number;
                 balanceAfter: number;
@@ -629,6 +819,10 @@ export interface components {
             reference?: string;
             /** @description Business unique key per account; never expires */
             paymentId?: string;
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         Transfer: {
             /** Format: uuid */
@@ -646,6 +840,12 @@ export interface components {
             currency: string;
             reference?: string;
             paymentId?: string;
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description Reads: how much reversals moved back so far */
+            reversedAmount?: number;
             /** Format: date-time */
             createdAt: string;
         };
@@ -660,6 +860,10 @@ export interface components {
             /** @description Seconds until the hold expires and its amount is available again */
             expiresInSeconds: number;
             reference?: string;
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         Hold: {
             /** Format: uuid */
@@ -679,6 +883,10 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             reference?: string;
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -703,6 +911,10 @@ export interface components {
                 /** Format: date-time */
                 expiresAt: string;
                 reference?: string;
+                /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -715,6 +927,79 @@ export interface components {
             amount?: number;
         };
         VoidHold: Record<string, never>;
+        CreateLedgerTransaction: {
+            /**
+             * @description ISO 4217 currency code
+             * @example EUR
+             */
+            currency: string;
+            /** @description 2–25 legs, each account at most once; debits and credits sum alike */
+            legs: {
+                /** Format: uuid */
+                accountId: string;
+                /** @enum {string} */
+                direction: "debit" | "credit";
+                /** @description Integer amount in minor units */
+                amount: number;
+            }[];
+            reference?: string;
+            /** @description Business unique key in the namespace of the first debited account */
+            paymentId?: string;
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        LedgerTransaction: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description ISO 4217 currency code
+             * @example EUR
+             */
+            currency: string;
+            legs: {
+                /** Format: uuid */
+                accountId: string;
+                /** @enum {string} */
+                direction: "debit" | "credit";
+                /** @description Integer amount in minor units */
+                amount: number;
+            }[];
+            reference?: string;
+            paymentId?: string;
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description Reads: how much reversals moved back so far (all of it, or nothing) */
+            reversedAmount?: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Reverse: {
+            /** @description Default: what is left unreversed */
+            amount?: number;
+            reference?: string;
+        };
+        Reversal: {
+            /** Format: uuid */
+            id: string;
+            reversalOf: {
+                /** @enum {string} */
+                kind: "entry" | "transfer" | "ledger_transaction";
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description Integer amount in minor units */
+            amount: number;
+            reference?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ReverseWhole: {
+            reference?: string;
+        };
         CallbackEvent: {
             /** @constant */
             specversion: "1.0";
@@ -1080,7 +1365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use */
+            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1110,6 +1395,122 @@ export interface operations {
                 };
             };
             /** @description idempotency_key_reused: Idempotency-Key reused; currency_mismatch: Currency mismatch; balance_limit_exceeded: Balance limit exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    closeAccount: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloseAccount"];
+            };
+        };
+        responses: {
+            /** @description Account closed (or its replay) */
+            200: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use; account_not_empty: Account not empty */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1408,7 +1809,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use */
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1794,7 +2195,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use */
+            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1865,7 +2266,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The transfer */
+            /** @description The transfer, with how much reversals moved back (reversedAmount) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2052,7 +2453,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use */
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2383,6 +2784,538 @@ export interface operations {
                 };
             };
             /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createLedgerTransaction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLedgerTransaction"];
+            };
+        };
+        responses: {
+            /** @description Ledger transaction made (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerTransaction"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused; currency_mismatch: Currency mismatch; balance_limit_exceeded: Balance limit exceeded; legs_unbalanced: Legs unbalanced */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLedgerTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ledgerTransactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ledger transaction, with how much reversals moved back (reversedAmount) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerTransaction"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reverseEntry: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                accountId: string;
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Reverse"];
+            };
+        };
+        responses: {
+            /** @description Reversed (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reversal"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; reversal_exceeds_original: Reversal exceeds original; not_reversible: Not reversible */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused; balance_limit_exceeded: Balance limit exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reverseTransfer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Reverse"];
+            };
+        };
+        responses: {
+            /** @description Reversed (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reversal"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; reversal_exceeds_original: Reversal exceeds original; not_reversible: Not reversible */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused; balance_limit_exceeded: Balance limit exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reverseLedgerTransaction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                ledgerTransactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReverseWhole"];
+            };
+        };
+        responses: {
+            /** @description Reversed (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reversal"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; reversal_exceeds_original: Reversal exceeds original; not_reversible: Not reversible */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused; balance_limit_exceeded: Balance limit exceeded */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -4,7 +4,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 export interface EventSpec {
   id?: string;
   source?: string;
-  type?: 'ledger.credit.v1' | 'ledger.debit.v1' | 'ledger.transfer.v1';
+  type?: 'ledger.credit.v1' | 'ledger.debit.v1' | 'ledger.transfer.v1' | 'ledger.transaction.v1';
   /** `data.toAccountId` of a transfer. */
   toAccountId?: string;
   subject: string;
@@ -12,6 +12,9 @@ export interface EventSpec {
   amount?: number;
   currency?: string;
   paymentId?: string;
+  /** `data.legs` of a `ledger.transaction.v1` (docs/contract.md §16): no `amount` then. */
+  legs?: readonly { accountId: string; direction: 'debit' | 'credit'; amount: number }[];
+  metadata?: Record<string, string>;
 }
 
 /** A CloudEvents 1.0 ledger event body as producers send it (docs/contract.md §6). */
@@ -27,9 +30,10 @@ export function ledgerEvent(spec: EventSpec): Record<string, unknown> {
     datacontenttype: 'application/json',
     data: {
       ...(spec.toAccountId === undefined ? {} : { toAccountId: spec.toAccountId }),
-      amount: spec.amount ?? 100,
+      ...(spec.legs === undefined ? { amount: spec.amount ?? 100 } : { legs: spec.legs }),
       currency: spec.currency ?? 'EUR',
       ...(spec.paymentId === undefined ? {} : { paymentId: spec.paymentId }),
+      ...(spec.metadata === undefined ? {} : { metadata: spec.metadata }),
     },
   };
 }

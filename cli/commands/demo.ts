@@ -8,6 +8,7 @@ import { expectStatus, ledgerClient } from '../client';
 import type { Command } from '../command';
 import { apiUrl, type Env } from '../config';
 import { CliError } from '../errors';
+import { demoSplitPayment } from '../ledger-demo';
 import { demoTransfer } from '../transfer-demo';
 
 const NAME = 'demo';
@@ -55,7 +56,9 @@ Runs the export loop against a running \`npm start\`, step by step:
   1. creates an EUR account for principal "demo" (POST /v1/accounts)
   2. credits it (POST /v1/accounts/<id>/transactions), then moves a fifth of it to a second
      account (POST /v1/transfers), sends that transfer again with the same key (a replay),
-     and shows both balances
+     and shows both balances; then splits a payment of a tenth between a seller, a fee and tax
+     in one ledger transaction (POST /v1/ledger-transactions) and refunds it
+     (POST /v1/ledger-transactions/<id>/reversals)
   3. requests an export (POST /v1/accounts/<id>/exports): 202 with the task; the fee is
      debited and the outbox dispatcher puts a job on ${QUEUE_NAMES.exportJobs}
   4. waits while the stack's export worker writes the file and reports through signed
@@ -117,6 +120,14 @@ Options:
       run,
     );
     for (const line of moved.lines) ctx.out(line);
+    const split = await demoSplitPayment(
+      api,
+      call,
+      accountId,
+      Math.max(1, Math.floor(args.amount / 10)),
+      run,
+    );
+    for (const line of split.lines) ctx.out(line);
 
     const task = expectStatus(
       await call(
@@ -137,7 +148,7 @@ Options:
     step(
       3,
       `export task ${taskId} (${task.status}), execution ${task.currentExecutionId}; ` +
-        `balance ${moved.balanceAfter} -> ${after.balance} (export fee ${moved.balanceAfter - after.balance})`,
+        `balance ${split.balanceAfter} -> ${after.balance} (export fee ${split.balanceAfter - after.balance})`,
     );
 
     step(4, `waiting for the export worker on ${QUEUE_NAMES.exportJobs}...`);

@@ -71,23 +71,25 @@ export const reownCommand: Command = {
   summary: 'move an account and everything under it to another principal (operators)',
   help: `Usage: npm run cli -- reown --account <id> --to <principal> [--with-linked] [--aws] [--table <name>]
 
-Moves an account and everything under it that names its owner — holds, export tasks, transfers —
-to another principal, then the account itself (docs/operations.md "Re-owning an account").
+Moves an account and everything under it that names its owner — holds, export tasks, transfers,
+ledger transactions — to another principal, then the account itself (docs/operations.md "Re-owning an account").
 Afterwards the old principal gets 404 for all of it and the new one has full control. Money
-never moves; only ownerId changes. Order: holds, tasks (a scan of the table), transfers, the
-account last; a second pass follows only if the account changed while the first one ran.
+never moves; only ownerId changes. Order: holds, tasks (a scan of the table), transfers, ledger
+transactions, the account last; a second pass follows only if the account changed while the first one ran.
 
 Idempotent and resumable: the run keeps a checkpoint in the table (REOWN#<account>) after every
 page, so after a Ctrl-C, a crash or an error the same command carries on where it stopped. Run
 again after it finished, it moves nothing (or whatever an older one-item re-own left behind).
 
-Transfers link an account to other accounts of the same owner, and a transfer has one owner:
-such accounts are listed and nothing is moved, unless --with-linked moves them all together.
+Transfers and ledger transactions link an account to other accounts of the same owner, and each
+has one owner: such accounts are listed and nothing is moved, unless --with-linked moves them all
+together.
 
 Options:
   --account <id>    the account to move (a UUID)
   --to <principal>  the new owner: a JWT sub, or an IAM ARN (a role, not an assumed-role session)
-  --with-linked     also move every account of the same owner that transfers link it to
+  --with-linked     also move every account of the same owner that transfers and ledger
+                    transactions link it to
   --aws             use AWS (credentials and region from the environment), not the local stack
   --table <name>    the ledger table (default TABLE_NAME, locally ledger; required with --aws:
                     the stateful stack's TableName output)
@@ -166,9 +168,9 @@ function refusalText(refusal: ReownRefusal, args: ReownArgs): string {
     case 'unknown_account':
       return `no account ${refusal.accountId} in table ${args.table}`;
     case 'linked_accounts':
-      return `transfers link account ${args.accountId} to ${refusal.accounts.length} other account(s) of the same owner: ${ids(refusal.accounts)}. A transfer has one owner, so they move together: run again with --with-linked. Nothing was moved.`;
+      return `transfers or ledger transactions link account ${args.accountId} to ${refusal.accounts.length} other account(s) of the same owner: ${ids(refusal.accounts)}. Each has one owner, so they move together: run again with --with-linked. Nothing was moved.`;
     case 'foreign_links':
-      return `transfers link account ${args.accountId} to account(s) of other principals: ${refusal.accounts.map((a) => `${a.id} (owner "${a.ownerId}")`).join(', ')}. Re-own those to "${args.to}" first. Nothing was moved.`;
+      return `transfers or ledger transactions link account ${args.accountId} to account(s) of other principals: ${refusal.accounts.map((a) => `${a.id} (owner "${a.ownerId}")`).join(', ')}. Re-own those to "${args.to}" first. Nothing was moved.`;
     case 'other_run':
       return `an unfinished re-own of account ${args.accountId} moves it to "${refusal.to}"; finish it first (the same command with --to "${refusal.to}")`;
     case 'concurrent_run':
@@ -187,6 +189,6 @@ function stepName(checkpoint: ReownCheckpoint): string {
 }
 
 function movedText(checkpoint: ReownCheckpoint): string {
-  const { holds, tasks, transfers, accounts } = checkpoint.moved;
-  return `${holds} hold(s), ${tasks} task(s), ${transfers} transfer(s), ${accounts} account(s)`;
+  const { holds, tasks, transfers, ledgerTransactions, accounts } = checkpoint.moved;
+  return `${holds} hold(s), ${tasks} task(s), ${transfers} transfer(s), ${ledgerTransactions} ledger transaction(s), ${accounts} account(s)`;
 }

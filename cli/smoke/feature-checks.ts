@@ -4,7 +4,8 @@ import { type Check, CheckFailed, describeAnswer, expectThat, skip } from './che
 import { journalCheck } from './journal-check';
 
 /**
- * Transfers, holds, the export result and the journal, each through its own routes (docs/deployment.md): a
+ * Transfers, holds, the export result, ledger transactions with their reversals and closing,
+ * and the journal, each through its own routes (docs/deployment.md): a
  * stage whose API Gateway lacks one of them answers its own 404 there, and the check fails.
  */
 export function featureChecks(client: LedgerClient, needAccount: () => string): Check[] {
@@ -23,6 +24,10 @@ export function featureChecks(client: LedgerClient, needAccount: () => string): 
       async () => captureAndVoid(client, needAccount(), holdId ?? skip('no hold was placed')),
     ],
     ['the export result route is served', async () => exportResult(client, needAccount())],
+    [
+      'a ledger transaction is made, read and reversed; an empty account closes',
+      async () => ledgerDepth(client, needAccount()),
+    ],
     [
       "the journal reaches the account's version; as-of balances answer",
       async () => journalCheck(client, needAccount()),
@@ -150,4 +155,48 @@ async function exportResult(client: LedgerClient, accountId: string): Promise<st
     `answered ${describeAnswer(response, error)}`,
   );
   return response.status === 200 ? '200 (the export already finished)' : '409 task_not_succeeded';
+}
+
+/** docs/contract.md §16, §17: a 2-leg ledger transaction, its GET, its reversal, a close. */
+async function ledgerDepth(client: LedgerClient, payer: string): Promise<string> {
+  await credit(client, payer, 300);
+  const created = await client.POST('/v1/accounts', {
+    params: { header: key() },
+    body: { currency: 'EUR', name: `smoke ledger ${new Date().toISOString()}` },
+  });
+  const payee = created.data?.id ?? fail(`second account answered ${created.response.status}`);
+  const made = await client.POST('/v1/ledger-transactions', {
+    params: { header: key() },
+    body: {
+      currency: 'EUR',
+      legs: [
+        { accountId: payer, direction: 'debit', amount: 30 },
+        { accountId: payee, direction: 'credit', amount: 30 },
+      ],
+    },
+  });
+  const id = made.data?.id ?? fail(`answered ${describeAnswer(made.response, made.error)}`);
+  const path = { ledgerTransactionId: id };
+  const read = await client.GET('/v1/ledger-transactions/{ledgerTransactionId}', {
+    params: { path },
+  });
+  expectThat(read.data?.id === id, `GET answered ${read.response.status}`);
+  const reversed = await client.POST('/v1/ledger-transactions/{ledgerTransactionId}/reversals', {
+    params: { path, header: key() },
+    body: {},
+  });
+  expectThat(
+    reversed.response.status === 201,
+    `reversal answered ${describeAnswer(reversed.response, reversed.error)}`,
+  );
+  expectThat((await money(client, payee)).balance === 0, 'the payee kept the money');
+  const closed = await client.POST('/v1/accounts/{accountId}/close', {
+    params: { path: { accountId: payee }, header: key() },
+    body: {},
+  });
+  expectThat(
+    closed.data?.status === 'closed',
+    `close answered ${describeAnswer(closed.response, closed.error)}`,
+  );
+  return '201, GET 200, reversal 201, close 200 closed';
 }

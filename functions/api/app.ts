@@ -12,6 +12,10 @@ import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
 import type { JournalReadPort } from '../domain/journal/port';
 import { JournalService } from '../domain/journal/service';
+import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
+import { LedgerTransactionService } from '../domain/ledger-transactions/service';
+import type { ReversalPort } from '../domain/reversals/port';
+import { ReversalService } from '../domain/reversals/service';
 import type { ErrorCode } from '../domain/shared/errors';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
@@ -25,10 +29,12 @@ import { exportHandlers } from './exports/routes';
 import { healthHandlers } from './health/routes';
 import { holdHandlers } from './holds/routes';
 import { journalHandlers } from './journal/routes';
+import { ledgerTransactionHandlers } from './ledger-transactions/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
 import { header } from './request';
 import { problemResponse } from './respond';
+import { reversalHandlers } from './reversals/routes';
 import { createRouter } from './router';
 import { ROUTE_LIST, type Routes } from './routes';
 import { transferHandlers } from './transfers/routes';
@@ -62,6 +68,8 @@ export interface HttpAppDeps extends Runtime {
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
+  readonly ledgerTransactions: LedgerTransactionPort;
+  readonly reversals: ReversalPort;
   readonly journal: JournalReadPort;
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
@@ -113,6 +121,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ),
       ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
+      ...ledgerTransactionHandlers(
+        new LedgerTransactionService(deps.ledgerTransactions, commandOptions),
+      ),
+      ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
       ...healthHandlers(new HealthService(deps.health, clock)),

@@ -80,7 +80,7 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     status: 409,
     title: 'Insufficient funds',
     description:
-      'a debit, transfer, hold or export fee larger than the **available** balance (§11)',
+      "a debit, transfer, ledger leg, hold, reversal or export fee larger than the **available** balance plus the account's `overdraftLimit` (§11, §17)",
   },
   payment_id_conflict: {
     status: 409,
@@ -167,6 +167,33 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Owner mismatch',
     description:
       'not answered over HTTP today (a foreign account there is `404`); the code a `ledger.transfer.v1` event between two owners is dead-lettered with (§10)',
+  },
+  account_closed: {
+    status: 409,
+    title: 'Account closed',
+    description: 'any effect on a closed account (§17)',
+  },
+  account_not_empty: {
+    status: 409,
+    title: 'Account not empty',
+    description: 'closing an account whose balance or available is not 0 (§17)',
+  },
+  reversal_exceeds_original: {
+    status: 409,
+    title: 'Reversal exceeds original',
+    description: 'reversals of one movement would add up to more than it moved (§16)',
+  },
+  not_reversible: {
+    status: 409,
+    title: 'Not reversible',
+    description:
+      'reversing a reversal, a leg of a transfer or ledger transaction, or anything §16 does not list',
+  },
+  legs_unbalanced: {
+    status: 422,
+    title: 'Legs unbalanced',
+    description:
+      "a ledger transaction whose debits and credits differ (§16); **not recorded** (a 4xx of the request's shape, like 400)",
   },
 };
 

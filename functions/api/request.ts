@@ -6,7 +6,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../domain/shared/errors';
-import { illFormedPath } from '../domain/shared/unicode';
+import { illFormedPath, protoKeyPath } from '../domain/shared/unicode';
 import type { HttpEvent } from './types';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -68,13 +68,26 @@ export function readJsonBody(event: HttpEvent): Json {
   return body;
 }
 
-/** 400 validation_failed when any string or key holds a lone surrogate (docs/contract.md §3). */
+/**
+ * 400 validation_failed when any string or key holds a lone surrogate (docs/contract.md §3), or
+ * an object has a key `__proto__` (it could not be stored as sent).
+ */
 export function requireWellFormedUnicode(body: unknown): void {
   const path = illFormedPath(body);
-  if (path === undefined) return;
-  throw new ValidationError('The request body is not well-formed Unicode.', [
-    { path: ['body', path].filter(Boolean).join('.'), message: 'must not contain lone surrogates' },
-  ]);
+  if (path !== undefined) {
+    throw new ValidationError('The request body is not well-formed Unicode.', [
+      {
+        path: ['body', path].filter(Boolean).join('.'),
+        message: 'must not contain lone surrogates',
+      },
+    ]);
+  }
+  const proto = protoKeyPath(body);
+  if (proto !== undefined) {
+    throw new ValidationError('The request body failed validation.', [
+      { path: ['body', proto].join('.'), message: 'a key named __proto__ is not accepted' },
+    ]);
+  }
 }
 
 /** Validates against a schema; unknown fields and every failing path are reported. */

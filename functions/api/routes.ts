@@ -5,6 +5,8 @@ import { EXPORT_ROUTES } from './exports/spec';
 import { HEALTH_ROUTES } from './health/spec';
 import { HOLD_ROUTES } from './holds/spec';
 import { JOURNAL_ROUTES } from './journal/spec';
+import { LEDGER_TRANSACTION_ROUTES } from './ledger-transactions/spec';
+import { REVERSAL_ROUTES } from './reversals/spec';
 import { type ListedRoute, listRoutes } from './spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
 
@@ -18,6 +20,8 @@ export const ROUTES = {
   ...EXPORT_ROUTES,
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,
+  ...LEDGER_TRANSACTION_ROUTES,
+  ...REVERSAL_ROUTES,
   ...CALLBACK_ROUTES,
   ...HEALTH_ROUTES,
   ...DOCUMENT_ROUTES,

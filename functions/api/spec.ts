@@ -61,6 +61,8 @@ export type RouteTag =
   | 'journal'
   | 'transfers'
   | 'holds'
+  | 'ledger-transactions'
+  | 'reversals'
   | 'exports'
   | 'callbacks'
   | 'health'

@@ -40,11 +40,20 @@ export const CSV_COLUMNS = [
   'transferId',
   'counterpartyAccountId',
   'holdId',
+  // Ledger depth (docs/contract.md §14, §16): appended, so older readers keep their columns.
+  'ledgerTransactionId',
+  'reversalOf',
+  'direction',
+  'metadata',
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
 /** Free text a caller or producer chose: the only cells the formula guard touches. */
-export const CSV_TEXT_COLUMNS: ReadonlySet<CsvColumn> = new Set(['reference', 'paymentId']);
+export const CSV_TEXT_COLUMNS: ReadonlySet<CsvColumn> = new Set([
+  'reference',
+  'paymentId',
+  'metadata',
+]);
 
 /** How long a result URL stays valid. */
 export const RESULT_URL_TTL_SECONDS = 900;

@@ -1,10 +1,22 @@
 import * as z from 'zod';
-import { TRANSACTION_TYPES } from '../domain/accounts/model';
-import { Amount, Currency, Gaps, PaymentId, Reference, Timestamp, Uuid } from './shared';
+import { ACCOUNT_STATUSES, TRANSACTION_TYPES } from '../domain/accounts/model';
+import {
+  Amount,
+  Currency,
+  Gaps,
+  Metadata,
+  OverdraftLimit,
+  PaymentId,
+  Reference,
+  Timestamp,
+  Uuid,
+} from './shared';
 
+/** New optional fields get no defaults here: the fingerprint hashes the body as received. */
 export const CreateAccountBody = z.strictObject({
   currency: Currency,
   name: z.string().min(1).max(200).optional(),
+  overdraftLimit: OverdraftLimit.optional(),
 });
 
 export const PostTransactionBody = z.strictObject({
@@ -13,7 +25,11 @@ export const PostTransactionBody = z.strictObject({
   currency: Currency,
   reference: Reference.optional(),
   paymentId: PaymentId.optional(),
+  metadata: Metadata.optional(),
 });
+
+/** Closing takes no options: the body must be `{}`. */
+export const CloseAccountBody = z.strictObject({});
 
 export const ListTransactionsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -27,8 +43,11 @@ export const Account = z.object({
   currency: Currency,
   balance: z.number().int(),
   available: z.number().int().meta({
-    description: 'balance less the active holds; what debits, transfers and holds draw on',
+    description:
+      'balance less the active holds; with overdraftLimit, what debits, transfers and holds draw on',
   }),
+  overdraftLimit: OverdraftLimit,
+  status: z.enum(ACCOUNT_STATUSES).meta({ description: 'closed: nothing moves any more' }),
   name: z.string().optional(),
   version: z
     .number()
@@ -41,6 +60,12 @@ export const Account = z.object({
     }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+});
+
+/** What a reversal reverses (docs/contract.md §16). */
+export const ReversalOf = z.object({
+  kind: z.enum(['entry', 'transfer', 'ledger_transaction']),
+  id: Uuid,
 });
 
 export const Transaction = z.object({
@@ -56,6 +81,19 @@ export const Transaction = z.object({
     description: 'transfer_out / transfer_in: the other account',
   }),
   holdId: Uuid.optional().meta({ description: 'capture: the hold captured' }),
+  ledgerTransactionId: Uuid.optional().meta({
+    description: 'ledger_debit / ledger_credit, and reversals of one: the ledger transaction',
+  }),
+  reversalOf: ReversalOf.optional().meta({ description: 'reversal: what it reverses' }),
+  reversalId: Uuid.optional().meta({ description: 'reversal: the reversal it belongs to' }),
+  direction: z
+    .enum(['debit', 'credit'])
+    .optional()
+    .meta({ description: 'reversal: which way it moved the balance' }),
+  metadata: Metadata.optional(),
+  reversedAmount: z.number().int().min(0).optional().meta({
+    description: 'credit, debit, capture: how much reversals moved back so far',
+  }),
   origin: z.enum(['http', 'event']),
   createdAt: Timestamp,
 });

@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { firstDebited, sums } from '../domain/ledger-transactions/model';
 import { utf8Bytes } from '../domain/shared/unicode';
-import { Amount, Currency, PaymentId, Reference, Uuid } from './shared';
+import { Legs } from './ledger-transactions';
+import { Amount, Currency, Metadata, PaymentId, Reference, Uuid } from './shared';
 
 /**
  * `source` becomes part of a sort key (`SOURCE#<source>`), which DynamoDB limits to 1,024
@@ -23,40 +25,79 @@ export const LEDGER_EVENT_TYPES = {
   'ledger.debit.v1': 'debit',
   /** docs/contract.md §10: from `subject` to `data.toAccountId`, both of one owner. */
   'ledger.transfer.v1': 'transfer',
+  /** docs/contract.md §16: N legs; `subject` is the first debited account. */
+  'ledger.transaction.v1': 'transaction',
 } as const;
 
-type EventTypeName = keyof typeof LEDGER_EVENT_TYPES;
-const EVENT_TYPE_NAMES = Object.keys(LEDGER_EVENT_TYPES) as [EventTypeName, ...EventTypeName[]];
+const ENVELOPE = {
+  specversion: z.literal('1.0'),
+  id: z.string().min(1).max(256),
+  source: z
+    .string()
+    .min(1)
+    .refine((source) => utf8Bytes(source) <= MAX_EVENT_SOURCE_BYTES, {
+      message: `must be at most ${MAX_EVENT_SOURCE_BYTES} UTF-8 bytes`,
+    }),
+  subject: Uuid,
+  sequence: SequenceNumber.optional(),
+  time: z.iso.datetime({ offset: true }).optional(),
+  datacontenttype: z.literal('application/json').optional(),
+};
+
+/** Credits, debits and transfers: one amount. */
+const MovementEvent = z.looseObject({
+  ...ENVELOPE,
+  type: z.enum(['ledger.credit.v1', 'ledger.debit.v1', 'ledger.transfer.v1']),
+  data: z.strictObject({
+    toAccountId: Uuid.optional(),
+    amount: Amount,
+    currency: Currency,
+    paymentId: PaymentId.optional(),
+    reference: Reference.optional(),
+    metadata: Metadata.optional(),
+  }),
+});
+
+/** Ledger transactions: the HTTP body's fields (docs/contract.md §16). */
+const TransactionEvent = z.looseObject({
+  ...ENVELOPE,
+  type: z.literal('ledger.transaction.v1'),
+  data: z.strictObject({
+    currency: Currency,
+    legs: Legs,
+    reference: Reference.optional(),
+    paymentId: PaymentId.optional(),
+    metadata: Metadata.optional(),
+  }),
+});
 
 /**
- * docs/contract.md §6, §10: a CloudEvents 1.0 ledger event. Extension attributes are allowed;
- * data is strict: `toAccountId` is required for a transfer, refused otherwise, and must differ
- * from `subject` (docs/contract.md §10).
+ * docs/contract.md §6, §10, §16: a CloudEvents 1.0 ledger event. Extension attributes are
+ * allowed; data is strict: `toAccountId` is required for a transfer, refused otherwise, and must
+ * differ from `subject` (§10); a ledger transaction's legs sum alike and its `subject` is its
+ * first debited account (§16). Every type accepts `data.metadata`.
  */
 export const LedgerEventSchema = z
-  .looseObject({
-    specversion: z.literal('1.0'),
-    id: z.string().min(1).max(256),
-    source: z
-      .string()
-      .min(1)
-      .refine((source) => utf8Bytes(source) <= MAX_EVENT_SOURCE_BYTES, {
-        message: `must be at most ${MAX_EVENT_SOURCE_BYTES} UTF-8 bytes`,
-      }),
-    type: z.enum(EVENT_TYPE_NAMES),
-    subject: Uuid,
-    sequence: SequenceNumber.optional(),
-    time: z.iso.datetime({ offset: true }).optional(),
-    datacontenttype: z.literal('application/json').optional(),
-    data: z.strictObject({
-      toAccountId: Uuid.optional(),
-      amount: Amount,
-      currency: Currency,
-      paymentId: PaymentId.optional(),
-      reference: Reference.optional(),
-    }),
-  })
+  .discriminatedUnion('type', [MovementEvent, TransactionEvent])
   .superRefine((event, ctx) => {
+    if (event.type === 'ledger.transaction.v1') {
+      const { debits, credits } = sums(event.data.legs);
+      if (debits !== credits) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['data', 'legs'],
+          message: `debits (${debits}) and credits (${credits}) differ`,
+        });
+      }
+      if (firstDebited(event.data.legs)?.accountId !== event.subject) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['subject'],
+          message: 'must be the account of the first debit leg',
+        });
+      }
+      return;
+    }
     const to = event.data.toAccountId;
     const path = ['data', 'toAccountId'];
     if (event.type === 'ledger.transfer.v1') {

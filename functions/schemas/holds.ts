@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { HOLD_STATUSES, MAX_HOLD_SECONDS } from '../domain/holds/model';
 import { ListTransactionsQuery } from './accounts';
-import { Amount, Currency, Reference, Timestamp, Uuid } from './shared';
+import { Amount, Currency, Metadata, Reference, Timestamp, Uuid } from './shared';
 
 export const PlaceHoldBody = z.strictObject({
   amount: Amount,
@@ -13,6 +13,7 @@ export const PlaceHoldBody = z.strictObject({
     .max(MAX_HOLD_SECONDS)
     .meta({ description: 'Seconds until the hold expires and its amount is available again' }),
   reference: Reference.optional(),
+  metadata: Metadata.optional(),
 });
 
 /** Without `amount`, the whole hold is captured. */
@@ -36,6 +37,7 @@ export const Hold = z.object({
   capturedAmount: z.number().int().min(0),
   expiresAt: Timestamp,
   reference: z.string().optional(),
+  metadata: Metadata.optional(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

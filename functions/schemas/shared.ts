@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { isIsoCurrency, MAX_AMOUNT, MIN_AMOUNT } from '../domain/accounts/money';
+import {
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+  METADATA_KEY_PATTERN,
+} from '../domain/accounts/metadata';
+import {
+  isIsoCurrency,
+  MAX_AMOUNT,
+  MAX_OVERDRAFT_LIMIT,
+  MIN_AMOUNT,
+} from '../domain/accounts/money';
 
 /** Request and response shapes of docs/contract.md §5: validation and the OpenAPI document share them. */
 
@@ -23,6 +33,30 @@ export const PaymentId = z
   .string()
   .regex(/^[\x21-\x7e]{1,128}$/, 'must be 1–128 printable ASCII characters without spaces')
   .meta({ description: 'Business unique key per account; never expires' });
+
+/**
+ * `metadata` (docs/contract.md §16): 1–20 keys of 1–40 characters `[A-Za-z0-9_.-]`, string
+ * values of at most 500 characters. Absent means none; `{}` is refused (give it or leave it out).
+ */
+export const Metadata = z
+  .record(
+    z.string().regex(METADATA_KEY_PATTERN, 'keys are 1–40 characters of A-Z a-z 0-9 _ . -'),
+    z.string().max(MAX_METADATA_VALUE_LENGTH),
+  )
+  .refine((m) => Object.keys(m).length >= 1, 'must have at least one key when given')
+  .refine(
+    (m) => Object.keys(m).length <= MAX_METADATA_KEYS,
+    `must have at most ${MAX_METADATA_KEYS} keys`,
+  )
+  .meta({ description: 'Caller-chosen string pairs, echoed wherever the movement is read' });
+
+/** How far below 0 an account's available may go (docs/contract.md §17). */
+export const OverdraftLimit = z
+  .number()
+  .int('must be an integer number of minor units')
+  .min(0)
+  .max(MAX_OVERDRAFT_LIMIT)
+  .meta({ description: 'How far below 0 available may go, in minor units' });
 
 /** A caller's free-text reference on a movement (credits, debits, transfers, holds, events). */
 export const Reference = z.string().min(1).max(256);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Amount, Currency, PaymentId, Reference, Timestamp, Uuid } from './shared';
+import { Amount, Currency, Metadata, PaymentId, Reference, Timestamp, Uuid } from './shared';
 
 /** Request and response shapes of transfers and holds (docs/contract.md §10, §11). */
 
@@ -11,6 +11,7 @@ export const CreateTransferBody = z
     currency: Currency,
     reference: Reference.optional(),
     paymentId: PaymentId.optional(),
+    metadata: Metadata.optional(),
   })
   .refine((body) => body.fromAccountId !== body.toAccountId, {
     path: ['toAccountId'],
@@ -27,5 +28,9 @@ export const Transfer = z.object({
   currency: Currency,
   reference: z.string().optional(),
   paymentId: z.string().optional(),
+  metadata: Metadata.optional(),
+  reversedAmount: z.number().int().min(0).optional().meta({
+    description: 'Reads: how much reversals moved back so far',
+  }),
   createdAt: Timestamp,
 });

@@ -7,11 +7,14 @@ import { TTL_ATTRIBUTE } from '../../functions/dynamodb/table/keys';
 /**
  * Item-level actions of a function that writes ledger transactions on the table (the HTTP
  * function, the events consumer). TransactWriteItems is authorised per item by PutItem /
- * UpdateItem / ConditionCheckItem, TransactGetItems by GetItem; Query reads by account.
+ * UpdateItem / ConditionCheckItem, TransactGetItems by GetItem; Query reads by account;
+ * BatchGetItem reads several items by key at once (a reversal's entry pointer with its account,
+ * the accounts of a ledger transaction, docs/contract.md §16).
  * Deliberately absent: DeleteItem, Scan, BatchWriteItem, table management.
  */
 export const LEDGER_WRITER_TABLE_ACTIONS = [
   'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:Query',

@@ -132,10 +132,11 @@ describe('exports that produce a file', () => {
     expect(account.status).toBe(201);
     accountId = String(account.json.id);
     const credits = [
-      { amount: 1_000, reference: 'salary, "november"' },
+      { amount: 1_000, reference: 'salary, "november"', metadata: { memo: 'a, "b"' } },
       { amount: 42, reference: '=HYPERLINK("http://x")' },
       { amount: 7, reference: 'plain' },
     ];
+    let last = '';
     for (const [i, credit] of credits.entries()) {
       const res = await api('POST', `/v1/accounts/${accountId}/transactions`, {
         ...alice,
@@ -143,7 +144,15 @@ describe('exports that produce a file', () => {
         body: { type: 'credit', currency: 'EUR', ...credit },
       });
       expect(res.status).toBe(201);
+      last = String(res.json.id);
     }
+    // A reversal (docs/contract.md §16): the file shows its reversalOf and direction.
+    const reversed = await api('POST', `/v1/accounts/${accountId}/transactions/${last}/reversals`, {
+      ...alice,
+      key: 'e2e-exports-reversal',
+      body: {},
+    });
+    expect(reversed.status).toBe(201);
 
     created = await api('POST', `/v1/accounts/${accountId}/exports`, exportCall);
 
@@ -162,7 +171,7 @@ describe('exports that produce a file', () => {
     taskId = String(created.json.id);
     firstExecutionId = String(created.json.currentExecutionId);
     const balance = (await api('GET', `/v1/accounts/${accountId}`, alice)).json.balance;
-    expect(balance).toBe(1_049 - EXPORT_FEE);
+    expect(balance).toBe(1_042 - EXPORT_FEE);
   });
 
   it('the worker writes the file and reports SUCCEEDED; the result URL downloads it', async () => {
@@ -194,6 +203,13 @@ describe('exports that produce a file', () => {
     // The formula guard neutralises a reference that a spreadsheet would evaluate.
     expect(rows.map((r) => r[6])).toContain('\'=HYPERLINK("http://x")');
     expect(rows.map((r) => r[6])).toContain('salary, "november"');
+    // The ledger-depth columns (§14): metadata as JSON text, reversalOf as kind:id.
+    const column = (name: (typeof CSV_COLUMNS)[number]) => CSV_COLUMNS.indexOf(name);
+    const salary = rows.find((r) => r[6] === 'salary, "november"') ?? [];
+    expect(JSON.parse(salary[column('metadata')] ?? '')).toEqual({ memo: 'a, "b"' });
+    const reversal = rows.find((r) => r[2] === 'reversal') ?? [];
+    expect(reversal[column('reversalOf')]).toMatch(/^entry:[0-9a-f-]{36}$/);
+    expect(reversal[column('direction')]).toBe('debit');
   });
 
   it('duplicates of the job produce one object and one SUCCEEDED', async () => {
@@ -275,6 +291,11 @@ describe('exports that produce a file', () => {
 
     expect(demo.code, demo.output).toBe(0);
     expect(demo.output).toMatch(/export fee 250/);
+    // The split payment and its refund (docs/contract.md §16).
+    expect(demo.output).toContain(
+      'split a payment of 250 EUR: seller, fee and tax got 200, 37, 13',
+    );
+    expect(demo.output).toMatch(/refunded it: reversal [0-9a-f-]{36} moved all 250 back/);
     expect(demo.output).toMatch(/"sha256": "[0-9a-f]{64}"/);
     expect(demo.output).toContain(`   ${CSV_COLUMNS.join(',')}`);
     expect(demo.output).toMatch(/ {3}[0-9a-f-]{36},\S+,credit,2500,EUR,http,cli demo,/);

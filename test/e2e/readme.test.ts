@@ -79,13 +79,15 @@ function claims(output: string) {
 }
 
 describe('README walkthrough against the local stack', () => {
-  it('"Try it", then transfers and holds: every command succeeds and every stated balance holds', async () => {
+  it('"Try it", transfers and holds, then ledger depth: every command succeeds and every stated balance holds', async () => {
     const [tryIt = ''] = blocksUnder('Try it', 'sh');
     const [sample = '{}'] = blocksUnder('Try it', 'json');
     const transfersAndHolds = blocksUnder('Transfers and holds', 'sh');
     expect(transfersAndHolds).toHaveLength(2);
+    const depth = blocksUnder('Ledger transactions, reversals, overdraft and closing', 'sh');
+    expect(depth).toHaveLength(2);
 
-    const { code, output } = await bash([tryIt, ...transfersAndHolds].join('\n'));
+    const { code, output } = await bash([tryIt, ...transfersAndHolds, ...depth].join('\n'));
 
     expect(code, output).toBe(0);
     // The credit's answer has the sample's fields, with the sample's values where they are fixed.
@@ -97,8 +99,18 @@ describe('README walkthrough against the local stack', () => {
     }
     expect(output).toContain('HTTP/1.1 201 Created');
     expect(output).toMatch(/"code":"hold_not_active"/);
+    // Ledger depth (docs/contract.md §16, §17): the split, its refund, the overdraft, the close.
+    const objects = jsonObjects(output);
+    const listed = objects.flatMap((o) => (o.items as Record<string, unknown>[] | undefined) ?? []);
+    expect(listed.some((e) => e.type === 'ledger_credit' && e.amount === 650)).toBe(true);
+    expect(objects.find((o) => o.reversalOf)).toMatchObject({ amount: 800 });
+    expect(objects.find((o) => o.legs && o.reversedAmount !== undefined)).toMatchObject({
+      reversedAmount: 800,
+    });
+    expect(objects.some((o) => o.status === 'closed')).toBe(true);
+    expect(output).toMatch(/"code":"account_closed"/);
     const stated = claims(output);
-    expect(stated.length).toBeGreaterThanOrEqual(2);
+    expect(stated.length).toBeGreaterThanOrEqual(3);
     for (const { claimed, actual } of stated) expect(actual).toEqual(claimed);
   });
 

@@ -49,6 +49,7 @@ describe('npm run smoke against the local stack', () => {
       'a hold is placed, listed and read',
       'holds are captured and voided',
       'the export result route is served',
+      'a ledger transaction is made, read and reversed; an empty account closes',
       "the journal reaches the account's version; as-of balances answer",
       'signed callback is accepted (Callback-Signature)',
       'the same callback again is a duplicate',

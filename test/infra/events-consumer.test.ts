@@ -25,6 +25,7 @@ import {
 /** The consumer's table access, written out independently of lib/ on purpose. */
 const TABLE_ACTIONS = [
   'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:Query',

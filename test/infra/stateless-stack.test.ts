@@ -25,6 +25,7 @@ const PUBLIC_ROUTES = ROUTE_LIST.filter((spec) => spec.public).map(routeKey);
 
 const TABLE_ACTIONS = [
   'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:Query',

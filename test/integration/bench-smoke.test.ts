@@ -42,6 +42,10 @@ it('counts one DynamoDB call per request for us, three for a Powertools first re
   expect(callsOf(SIDES.oursCached, 'mismatch')).toEqual([0]);
   expect(callsOf(SIDES.powertoolsCached, 'replay')).toEqual([0]);
   expect(callsOf(SIDES.powertoolsCached, 'mismatch')).toEqual([0]);
+  // A 5-leg ledger transaction is one transaction too (docs/contract.md §16).
+  expect(callsOf(SIDES.oursLedger, 'first')).toEqual([1]);
+  expect(callsOf(SIDES.oursLedger, 'replay')).toEqual([1]);
+  expect(callsOf(SIDES.oursLedger, 'mismatch')).toEqual([1]);
 });
 
 it('times every raw replay shape in every round', () => {

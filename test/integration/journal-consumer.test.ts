@@ -48,9 +48,28 @@ it('ends with every record exactly once although events are dropped, duplicated 
   });
   const api = journalApi(app);
   const accounts = [await api.account(1_000), await api.account(1_000), await api.account(1_000)];
+  const ledgerTransactions: string[] = [];
   for (let i = 0; i < 40; i++) {
     const [from, to] = [accounts[i % 3], accounts[(i + 1) % 3]] as [string, string];
-    if (i % 4 === 0) {
+    const third = accounts[(i + 2) % 3] as string;
+    if (i % 8 === 1) {
+      // A ledger transaction over all three accounts (docs/contract.md §16).
+      const made = await api.post('/v1/ledger-transactions', {
+        currency: 'EUR',
+        legs: [
+          { accountId: from, direction: 'debit', amount: 9 },
+          { accountId: to, direction: 'credit', amount: 5 },
+          { accountId: third, direction: 'credit', amount: 4 },
+        ],
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      ledgerTransactions.push(String(bodyOf(made).id));
+    } else if (i % 8 === 5) {
+      // Reversals of the last ledger transaction: one record per leg, of kind reversal.
+      const last = ledgerTransactions.at(-1);
+      const reversed = await api.post(`/v1/ledger-transactions/${last}/reversals`, {});
+      expect(reversed.statusCode, reversed.body).toBe(201);
+    } else if (i % 4 === 0) {
       await api.post('/v1/transfers', {
         fromAccountId: from,
         toAccountId: to,
@@ -105,6 +124,8 @@ it('ends with every record exactly once although events are dropped, duplicated 
     expect(appliedRecords.filter((r) => r.accountId === account)).toEqual(journals.get(account));
   }
   expect(consumer.catchUps).toBeGreaterThan(accounts.length);
+  const kinds = new Set(appliedRecords.map((r) => r.kind));
+  for (const kind of ['ledger_debit', 'ledger_credit', 'reversal']) expect(kinds).toContain(kind);
   console.log(
     `reference consumer: ${total} records, ${deliveries.length} deliveries (${events.length - kept.length} dropped, ${duplicated.length} duplicated, shuffled), ${consumer.catchUps} catch-ups`,
   );

@@ -150,7 +150,7 @@ describe('reown', () => {
     expect(second.code, second.err).toBe(0);
     expect(second.out).toMatch(/resuming the run started .* \("alice" -> "bob"\) at (holds|tasks)/);
     expect(second.out).toContain(
-      'done: 2 hold(s), 1 task(s), 1 transfer(s), 2 account(s) moved to "bob"',
+      'done: 2 hold(s), 1 task(s), 1 transfer(s), 0 ledger transaction(s), 2 account(s) moved to "bob"',
     );
     expect(second.out).not.toContain('catch-up');
 
@@ -185,7 +185,39 @@ describe('reown', () => {
     // Idempotent: the same command again moves nothing.
     const again = await reown(args);
     expect(again.code, again.err).toBe(0);
-    expect(again.out).toContain('done: 0 hold(s), 0 task(s), 0 transfer(s), 0 account(s)');
+    expect(again.out).toContain(
+      'done: 0 hold(s), 0 task(s), 0 transfer(s), 0 ledger transaction(s), 0 account(s)',
+    );
+  });
+
+  it('moves ledger transactions, whose legs link every account of them (§2)', async () => {
+    const [x, y, z] = [await api.account(1_000), await api.account(), await api.account()];
+    const made = await api.post('/v1/ledger-transactions', {
+      currency: 'EUR',
+      legs: [
+        { accountId: x, direction: 'debit', amount: 100 },
+        { accountId: y, direction: 'credit', amount: 60 },
+        { accountId: z, direction: 'credit', amount: 40 },
+      ],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = String(bodyOf(made).id);
+    const alone = await reown(['--account', y, '--to', 'ivan']);
+    expect(alone.code).toBe(1);
+    expect(alone.err).toContain('to 2 other account(s) of the same owner');
+    expect(alone.err).toContain(x);
+    expect(alone.err).toContain(z);
+
+    const run = await reown(['--account', y, '--to', 'ivan', '--with-linked']);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('1 ledger transaction(s), 3 account(s) moved to "ivan"');
+    expect((await api.get(`/v1/ledger-transactions/${id}`, 'alice')).statusCode).toBe(404);
+    expect((await api.get(`/v1/ledger-transactions/${id}`, 'ivan')).statusCode).toBe(200);
+    const reverse = (as: string) =>
+      api.post(`/v1/ledger-transactions/${id}/reversals`, {}, randomUUID(), as);
+    expect((await reverse('alice')).statusCode).toBe(404);
+    expect((await reverse('ivan')).statusCode).toBe(201);
+    expect(await api.money(x, 'ivan')).toEqual({ balance: 1_000, available: 1_000 });
   });
 
   it('catches up what the old owner created while the run was interrupted', async () => {
@@ -200,7 +232,9 @@ describe('reown', () => {
     expect(second.code, second.err).toBe(0);
     expect(second.out).toContain('a second pass catches up');
     expect(second.out).toMatch(/^holds \(catch-up\): 1 moved/m);
-    expect(second.out).toContain('done: 3 hold(s), 1 task(s), 1 transfer(s), 2 account(s)');
+    expect(second.out).toContain(
+      'done: 3 hold(s), 1 task(s), 1 transfer(s), 0 ledger transaction(s), 2 account(s)',
+    );
     expect((await api.get(`/v1/holds/${late}`, 'carol')).statusCode).toBe(200);
     expect((await api.get(`/v1/holds/${late}`, 'alice')).statusCode).toBe(404);
   });
@@ -221,7 +255,9 @@ describe('reown', () => {
     expect((await statuses(world, 'dave')).holds).toEqual([404, 404]);
     const run = await reown(['--account', world.a, '--to', 'dave']);
     expect(run.code, run.err).toBe(0);
-    expect(run.out).toContain('done: 2 hold(s), 1 task(s), 1 transfer(s), 0 account(s)');
+    expect(run.out).toContain(
+      'done: 2 hold(s), 1 task(s), 1 transfer(s), 0 ledger transaction(s), 0 account(s)',
+    );
     expect(await statuses(world, 'dave')).toEqual(all(200));
   });
 

@@ -139,6 +139,63 @@ it('costs one round trip to place a hold, two (read the hold, write) to capture 
   expect(capture).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
 });
 
+it('costs one DynamoDB round trip for a 5-leg ledger transaction, its replay and a mismatch (§16)', async () => {
+  const open = async (key: string) =>
+    JSON.parse((await send(key, { currency: 'EUR' })).body).id as string;
+  const ids = [await open('rt-l0'), await open('rt-l1'), await open('rt-l2')];
+  ids.push(await open('rt-l3'), await open('rt-l4'));
+  await send(
+    'rt-lfund',
+    { type: 'credit', amount: 100, currency: 'EUR' },
+    `/v1/accounts/${ids[0]}/transactions`,
+  );
+  const legs = ids.map((accountId, i) => ({
+    accountId,
+    direction: i === 0 ? 'debit' : 'credit',
+    amount: i === 0 ? 40 : 10,
+  }));
+  const body = { currency: 'EUR', legs, metadata: { order: '1' } };
+  const first = await roundTrips(() => send('rt-lt1', body, '/v1/ledger-transactions'));
+  const replay = await roundTrips(() => send('rt-lt1', body, '/v1/ledger-transactions'));
+  const other = { ...body, metadata: { order: '2' } };
+  const mismatch = await roundTrips(() => send('rt-lt1', other, '/v1/ledger-transactions'));
+  console.log({ ledgerTransaction: first, replay, mismatch });
+  expect(first).toEqual(['TransactWriteItemsCommand']);
+  expect(replay).toEqual(['TransactWriteItemsCommand']);
+  expect(mismatch).toEqual(['TransactWriteItemsCommand']);
+});
+
+it('costs one read of the original and one write to reverse it, or to close an account (§16, §17)', async () => {
+  const open = async (key: string) =>
+    JSON.parse((await send(key, { currency: 'EUR' })).body).id as string;
+  const [a, b] = [await open('rt-r-a'), await open('rt-r-b')];
+  const credited = await send(
+    'rt-r-credit',
+    { type: 'credit', amount: 100, currency: 'EUR' },
+    `/v1/accounts/${a}/transactions`,
+  );
+  const entryId = JSON.parse(credited.body).id as string;
+  const reverseEntry = await roundTrips(() =>
+    send('rt-r1', { amount: 10 }, `/v1/accounts/${a}/transactions/${entryId}/reversals`),
+  );
+  const transfer = await send(
+    'rt-r-t',
+    { fromAccountId: a, toAccountId: b, amount: 50, currency: 'EUR' },
+    '/v1/transfers',
+  );
+  const transferId = JSON.parse(transfer.body).id as string;
+  const reverseTransfer = await roundTrips(() =>
+    send('rt-r2', {}, `/v1/transfers/${transferId}/reversals`),
+  );
+  const empty = await open('rt-r-empty');
+  const close = await roundTrips(() => send('rt-r3', {}, `/v1/accounts/${empty}/close`));
+  console.log({ reverseEntry, reverseTransfer, close });
+  // The entry's pointer and its account in ONE BatchGetItem.
+  expect(reverseEntry).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+  expect(reverseTransfer).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  expect(close).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+});
+
 it('costs two round trips to read a journal page or as-of balances (docs/contract.md §15)', async () => {
   const account = JSON.parse((await send('rt-j', { currency: 'EUR' })).body).id as string;
   const get = (path: string, query: Record<string, string>) =>

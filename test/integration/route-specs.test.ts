@@ -48,10 +48,25 @@ async function firstRequests(): Promise<Record<string, { key: string; res: HttpR
   };
   const account = String((await post('createAccount', '/v1/accounts', { currency: 'EUR' })).id);
   const credit = { type: 'credit', amount: 10_000, currency: 'EUR' };
-  await post('postTransaction', `/v1/accounts/${account}/transactions`, credit);
+  const entry = await post('postTransaction', `/v1/accounts/${account}/transactions`, credit);
   const other = await api.account();
   const transfer = { fromAccountId: account, toAccountId: other, amount: 5, currency: 'EUR' };
-  await post('createTransfer', '/v1/transfers', transfer);
+  const moved = await post('createTransfer', '/v1/transfers', transfer);
+  const legs = [
+    { accountId: account, direction: 'debit', amount: 3 },
+    { accountId: other, direction: 'credit', amount: 3 },
+  ];
+  const split = await post('createLedgerTransaction', '/v1/ledger-transactions', {
+    currency: 'EUR',
+    legs,
+  });
+  await post('reverseEntry', `/v1/accounts/${account}/transactions/${entry.id}/reversals`, {
+    amount: 1,
+  });
+  await post('reverseTransfer', `/v1/transfers/${moved.id}/reversals`, {});
+  await post('reverseLedgerTransaction', `/v1/ledger-transactions/${split.id}/reversals`, {});
+  const empty = await api.account();
+  await post('closeAccount', `/v1/accounts/${empty}/close`, {});
   const hold = { amount: 7, currency: 'EUR', expiresInSeconds: 600 };
   const held = String((await post('placeHold', `/v1/accounts/${account}/holds`, hold)).id);
   await post('captureHold', `/v1/holds/${held}/captures`, {});

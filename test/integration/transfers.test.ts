@@ -62,7 +62,9 @@ describe('POST /v1/transfers', () => {
 
     const read = await api.get(`/v1/transfers/${created.id}`);
     expect(read.statusCode).toBe(200);
-    expect(JSON.parse(read.body)).toEqual(created);
+    // A read shows how much reversals moved back (docs/contract.md §16); the 201 does not.
+    expect(JSON.parse(read.body)).toEqual({ ...created, reversedAmount: 0 });
+    expect(created).not.toHaveProperty('reversedAmount');
     expect((await api.get(`/v1/transfers/${created.id}`, 'mallory')).statusCode).toBe(404);
   });
 

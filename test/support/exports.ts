@@ -24,6 +24,8 @@ export async function seedAccount(client: DynamoDBClient, tableName: string): Pr
     currency: 'EUR',
     balance: 0,
     available: 0,
+    overdraftLimit: 0,
+    status: 'open' as const,
     version: 0,
     createdAt: at,
     updatedAt: at,

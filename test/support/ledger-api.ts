@@ -30,6 +30,28 @@ export function ledgerApi(app: HttpHandler, principal = 'alice') {
       }
       return id;
     },
+    /** A new account of `as` created with `body` (e.g. an `overdraftLimit`), credited with `funds`. */
+    async accountWith(body: Record<string, unknown>, funds = 0, as = principal): Promise<string> {
+      const currency = String(body.currency ?? 'EUR');
+      const created = await post('/v1/accounts', { currency, ...body }, randomUUID(), as);
+      if (created.statusCode !== 201) throw new Error(`account: ${created.body}`);
+      const id = String(bodyOf(created).id);
+      if (funds > 0) {
+        const credit = { type: 'credit', amount: funds, currency };
+        const res = await post(`/v1/accounts/${id}/transactions`, credit, randomUUID(), as);
+        if (res.statusCode !== 201) throw new Error(`credit: ${res.body}`);
+      }
+      return id;
+    },
+    /** A ledger transaction in EUR over `legs` (docs/contract.md §16). */
+    ledgerTransaction(
+      legs: readonly { accountId: string; direction: 'debit' | 'credit'; amount: number }[],
+      extra: Record<string, unknown> = {},
+      key: string = randomUUID(),
+      as = principal,
+    ) {
+      return post('/v1/ledger-transactions', { currency: 'EUR', legs, ...extra }, key, as);
+    },
     /** `balance` and `available` as the API shows them. */
     async money(accountId: string, as = principal) {
       const res = await get(`/v1/accounts/${accountId}`, as);

@@ -1,22 +1,37 @@
 /**
  * A pure reference model of the ledger's HTTP commands (docs/contract.md §4, §5): balances,
  * entries and what each Idempotency-Key answered. It knows nothing about DynamoDB; the
- * model-based fault test checks the real service against it.
+ * model-based tests (test/faults/model.test.ts, test/integration/ledger-model.test.ts, both
+ * through test/support/model-driver.ts) check the real service against it.
  *
- * New command kinds plug in by adding a variant to `Command`, a case to `effectOf` (the checks
- * that must hold first, then the postings), and a generator plus a request in
- * test/faults/model.test.ts (`COMMAND_ARBITRARIES`, `httpOf`).
+ * New command kinds plug in by adding a variant to `Command`, a case to `effectOf`
+ * (test/support/ledger-model-effects.ts: the checks that must hold first, then the postings),
+ * and a generator plus a request in the driver (`COMMAND_ARBITRARIES`, `httpOf`).
  *
  * Transfers and holds (docs/contract.md §10, §11): every account has `available` (= balance −
  * active holds), which debits, transfers and new holds check instead of the balance. A transfer
  * posts `transfer_out` (−amount) and `transfer_in` (+amount); the sum of all balances does not
  * change. A hold lowers `available` only; `capture` posts a `capture` entry and releases the
  * rest, `void` releases all; either is refused `409 hold_not_active` once the hold is settled.
- * Capture and void name a hold by the Idempotency-Key that placed it in an EARLIER round, so the
- * driver knows its server id from that round's 201 body and the serial order within a round
- * cannot change which hold a command means. (Expiry is the integration model test's:
- * test/integration/holds-model.test.ts drives the clock and the sweeper.)
+ * Capture, void and reversals name what they act on by the Idempotency-Key that created it in an
+ * EARLIER round, so the driver knows its server id from that round's answer and the serial order
+ * within a round cannot change what a command means.
+ *
+ * Ledger depth (§16, §17): ledger transactions of N legs (unbalanced ones are `422
+ * legs_unbalanced`, never recorded), reversals of credits, debits, transfers and ledger
+ * transactions guarded by what is left of the original, accounts with an overdraft limit
+ * (what they may draw on is available + limit), and closing (`account_not_empty` unless balance
+ * and available are 0; afterwards every effect is `account_closed`).
  */
+import { effectOf } from './ledger-model-effects';
+
+export type Direction = 'debit' | 'credit';
+
+export interface ModelLeg {
+  readonly account: number;
+  readonly direction: Direction;
+  readonly amount: number;
+}
 
 export type Command =
   | { readonly kind: 'credit'; readonly account: number; readonly amount: number }
@@ -30,12 +45,26 @@ export type Command =
   | { readonly kind: 'hold'; readonly account: number; readonly amount: number }
   /** `amount` undefined: the whole hold. `hold` is the key of the request that placed it. */
   | { readonly kind: 'capture'; readonly hold: string; readonly amount: number | undefined }
-  | { readonly kind: 'void'; readonly hold: string };
+  | { readonly kind: 'void'; readonly hold: string }
+  | { readonly kind: 'ledger'; readonly legs: readonly ModelLeg[] }
+  /** `of`: the key of the credit, debit, transfer or ledger transaction; amount: all that is left. */
+  | { readonly kind: 'reverse'; readonly of: string; readonly amount: number | undefined }
+  | { readonly kind: 'close'; readonly account: number };
 
 export interface ModelHold {
   readonly account: number;
   readonly amount: number;
   readonly status: 'active' | 'captured' | 'voided';
+}
+
+/** Something reversals can move back, by the key of the request that made it. */
+export interface ModelMovement {
+  readonly kind: 'entry' | 'transfer' | 'ledger';
+  /** How it moved money, each leg at its full amount. */
+  readonly legs: readonly ModelLeg[];
+  /** What its reversals may add up to. */
+  readonly amount: number;
+  readonly reversed: number;
 }
 
 /** A command sent under an Idempotency-Key. */
@@ -63,104 +92,45 @@ export interface ModelState {
   readonly balances: readonly number[];
   /** Balance less the active holds, per account. */
   readonly available: readonly number[];
+  /** How far below 0 each account's available may go (docs/contract.md §17). */
+  readonly overdraft: readonly number[];
+  readonly closed: readonly boolean[];
   /** Placed holds by the key of the request that placed them. */
   readonly holds: ReadonlyMap<string, ModelHold>;
+  /** What reversals can move back, by the key of the request that made it. */
+  readonly movements: ReadonlyMap<string, ModelMovement>;
   /** Every posting that reached the ledger, per account, in application order. */
   readonly entries: readonly (readonly Posting[])[];
   /** Per key: the request it first carried and the outcome recorded for it. */
   readonly keys: ReadonlyMap<string, { readonly command: Command; readonly outcome: Outcome }>;
 }
 
-export function initialState(accounts: number): ModelState {
+export function initialState(accounts: number, overdraft: readonly number[] = []): ModelState {
   return {
     balances: Array.from({ length: accounts }, () => 0),
     available: Array.from({ length: accounts }, () => 0),
+    overdraft: Array.from({ length: accounts }, (_, i) => overdraft[i] ?? 0),
+    closed: Array.from({ length: accounts }, () => false),
     holds: new Map(),
+    movements: new Map(),
     entries: Array.from({ length: accounts }, () => []),
     keys: new Map(),
   };
 }
 
-type Effect =
-  | {
-      readonly kind: 'applied';
-      /** 201 for what creates, 200 for capture and void. */
-      readonly status: number;
-      /** Entries; each moves `balance` and, unless listed in `held`, `available` alike. */
-      readonly postings: readonly Posting[];
-      /** Changes of `available` besides the postings' (holds and their release). */
-      readonly availableDeltas?: readonly { readonly account: number; readonly delta: number }[];
-      /** A hold placed or settled, by the key that placed it. */
-      readonly hold?: { readonly key: string; readonly state: ModelHold };
-    }
-  | { readonly kind: 'rejected'; readonly status: number; readonly code: string };
-
-const REFUSED_FUNDS: Effect = { kind: 'rejected', status: 409, code: 'insufficient_funds' };
-const NOT_ACTIVE: Effect = { kind: 'rejected', status: 409, code: 'hold_not_active' };
-
-/** The effect of a new command (sent under `key`) on the state, or the recorded rejection. */
-function effectOf(state: ModelState, command: Command, key: string): Effect {
-  const covers = (account: number, amount: number) => (state.available[account] ?? 0) >= amount;
-  switch (command.kind) {
-    case 'credit':
-      return {
-        kind: 'applied',
-        status: 201,
-        postings: [{ account: command.account, type: 'credit', delta: command.amount }],
-      };
-    case 'debit':
-      if (!covers(command.account, command.amount)) return REFUSED_FUNDS;
-      return {
-        kind: 'applied',
-        status: 201,
-        postings: [{ account: command.account, type: 'debit', delta: -command.amount }],
-      };
-    case 'transfer':
-      if (!covers(command.account, command.amount)) return REFUSED_FUNDS;
-      return {
-        kind: 'applied',
-        status: 201,
-        postings: [
-          { account: command.account, type: 'transfer_out', delta: -command.amount },
-          { account: command.to, type: 'transfer_in', delta: command.amount },
-        ],
-      };
-    case 'hold':
-      if (!covers(command.account, command.amount)) return REFUSED_FUNDS;
-      return {
-        kind: 'applied',
-        status: 201,
-        postings: [],
-        availableDeltas: [{ account: command.account, delta: -command.amount }],
-        hold: {
-          key,
-          state: { account: command.account, amount: command.amount, status: 'active' },
-        },
-      };
-    case 'capture':
-    case 'void': {
-      const hold = state.holds.get(command.hold);
-      if (!hold) throw new Error(`the driver named a hold that was never placed: ${command.hold}`);
-      if (hold.status !== 'active') return NOT_ACTIVE;
-      const captured = command.kind === 'capture' ? (command.amount ?? hold.amount) : 0;
-      return {
-        kind: 'applied',
-        status: 200,
-        // The capture entry moves available too; the hold's release gives back all it held.
-        postings:
-          captured > 0 ? [{ account: hold.account, type: 'capture', delta: -captured }] : [],
-        availableDeltas: [{ account: hold.account, delta: hold.amount }],
-        hold: {
-          key: command.hold,
-          state: { ...hold, status: command.kind === 'capture' ? 'captured' : 'voided' },
-        },
-      };
-    }
-  }
+/** Σ debits ≠ Σ credits: a shape error, answered before any key is looked at (§16). */
+export function unbalanced(command: Command): boolean {
+  if (command.kind !== 'ledger') return false;
+  const sum = (direction: Direction) =>
+    command.legs.filter((l) => l.direction === direction).reduce((s, l) => s + l.amount, 0);
+  return sum('debit') !== sum('credit');
 }
+
+const LEGS_UNBALANCED: Outcome = { status: 422, code: 'legs_unbalanced', replayed: false };
 
 /** One request applied on its own: replay, key reuse, or a new command's effect. */
 export function step(state: ModelState, request: Request): { state: ModelState; outcome: Outcome } {
+  if (unbalanced(request.command)) return { state, outcome: LEGS_UNBALANCED };
   const known = state.keys.get(request.key);
   if (known) {
     if (sameCommand(known.command, request.command)) {
@@ -193,7 +163,17 @@ export function step(state: ModelState, request: Request): { state: ModelState; 
   const holds = effect.hold
     ? new Map(state.holds).set(effect.hold.key, effect.hold.state)
     : state.holds;
-  return { state: { balances, available, holds, entries, keys }, outcome };
+  const movements = effect.movement
+    ? new Map(state.movements).set(effect.movement.key, effect.movement.state)
+    : state.movements;
+  const closed =
+    effect.closes === undefined
+      ? state.closed
+      : state.closed.map((c, i) => c || i === effect.closes);
+  return {
+    state: { ...state, balances, available, closed, holds, movements, entries, keys },
+    outcome,
+  };
 }
 
 /**

@@ -9,6 +9,8 @@ export function accountHandlers(service: LedgerService): RouteHandlers<typeof AC
     getAccount: ({ principal, params }) => service.getAccount(principal, params.accountId),
     postTransaction: ({ params, command }) =>
       service.postTransaction(command.ctx, params.accountId, command.input, command.body),
+    closeAccount: ({ params, command }) =>
+      service.closeAccount(command.ctx, params.accountId, command.body),
     listTransactions: ({ principal, params, query }) =>
       service.listTransactions(principal, params.accountId, query.limit, query.cursor),
     listEventSources: ({ principal, params }) =>

@@ -2,6 +2,7 @@ import { OPERATION_IDS } from '../../domain/idempotency/operations';
 import {
   Account,
   AccountPath,
+  CloseAccountBody,
   CreateAccountBody,
   EventSourceList,
   ListTransactionsQuery,
@@ -18,6 +19,9 @@ export const ACCOUNT_ROUTES = {
     path: '/v1/accounts',
     idempotency: OPERATION_IDS.createAccount,
     summary: 'Create an account',
+    description:
+      'overdraftLimit (default 0) lets debits, transfers, ledger legs, holds and fees take ' +
+      'available down to −overdraftLimit.',
     tag: 'accounts',
     body: named('CreateAccount', CreateAccountBody),
     response: {
@@ -52,7 +56,23 @@ export const ACCOUNT_ROUTES = {
       'payment_id_conflict',
       'currency_mismatch',
       'balance_limit_exceeded',
+      'account_closed',
     ],
+  },
+  closeAccount: {
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/close',
+    idempotency: OPERATION_IDS.closeAccount,
+    summary: 'Close an account',
+    description:
+      'Closes an account whose balance and available are both 0: afterwards every effect on it ' +
+      'is 409 account_closed, while reads, listings and the journal stay available. Closing ' +
+      'a closed account answers it as it is. Moves no money, so it adds no journal record.',
+    tag: 'accounts',
+    params: AccountPath,
+    body: named('CloseAccount', CloseAccountBody),
+    response: { status: 200, description: 'Account closed', body: named('Account', Account) },
+    problems: ['account_not_empty'],
   },
   listTransactions: {
     method: 'GET',

@@ -20,7 +20,7 @@ export const EXPORT_ROUTES = {
     params: AccountPath,
     body: named('CreateExport', CreateExportBody),
     response: { status: 202, description: 'Task created', body: TASK },
-    problems: ['insufficient_funds'],
+    problems: ['insufficient_funds', 'account_closed'],
   },
   getTask: {
     method: 'GET',

@@ -27,7 +27,7 @@ export const HOLD_ROUTES = {
     params: AccountPath,
     body: named('PlaceHold', PlaceHoldBody),
     response: { status: 201, description: 'Hold placed', body: HOLD },
-    problems: ['insufficient_funds', 'currency_mismatch'],
+    problems: ['insufficient_funds', 'currency_mismatch', 'account_closed'],
   },
   listHolds: {
     method: 'GET',

@@ -26,6 +26,7 @@ export const TRANSFER_ROUTES = {
       'payment_id_conflict',
       'currency_mismatch',
       'balance_limit_exceeded',
+      'account_closed',
     ],
   },
   getTransfer: {
@@ -34,6 +35,10 @@ export const TRANSFER_ROUTES = {
     summary: 'Read a transfer',
     tag: 'transfers',
     params: TransferPath,
-    response: { status: 200, description: 'The transfer', body: named('Transfer', Transfer) },
+    response: {
+      status: 200,
+      description: 'The transfer, with how much reversals moved back (reversedAmount)',
+      body: named('Transfer', Transfer),
+    },
   },
 } as const satisfies RouteTable;

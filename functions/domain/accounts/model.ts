@@ -1,27 +1,53 @@
 import { NotFoundError } from '../shared/errors';
+import type { Metadata } from './metadata';
 
 /** Domain records as the service stores and returns them. */
 
 /**
  * What an entry did to its account: `credit`/`debit` (HTTP or events), the two legs of a
- * transfer (docs/contract.md §10), or the capture of a hold (§11).
+ * transfer (docs/contract.md §10), the capture of a hold (§11), a leg of a ledger transaction
+ * or a reversal (§16).
  */
-export type TransactionType = 'credit' | 'debit' | 'transfer_out' | 'transfer_in' | 'capture';
 export const TRANSACTION_TYPES = [
   'credit',
   'debit',
   'transfer_out',
   'transfer_in',
   'capture',
-] as const satisfies readonly TransactionType[];
+  'ledger_debit',
+  'ledger_credit',
+  'reversal',
+] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export type EntryOrigin = 'http' | 'event';
+export type Direction = 'debit' | 'credit';
+
+/** Entries that `…/transactions/{entryId}/reversals` moves back (docs/contract.md §16). */
+export const REVERSIBLE_ENTRY_TYPES: ReadonlySet<TransactionType> = new Set([
+  'credit',
+  'debit',
+  'capture',
+]);
+
+/** What a reversal reverses: an entry, a transfer or a ledger transaction (§16). */
+export interface ReversalTarget {
+  readonly kind: 'entry' | 'transfer' | 'ledger_transaction';
+  readonly id: string;
+}
+
+export const ACCOUNT_STATUSES = ['open', 'closed'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 export interface Account {
   readonly id: string;
   readonly currency: string;
   readonly balance: number;
-  /** `balance` less the active holds (docs/contract.md §11). */
+  /** `balance` less the active holds (docs/contract.md §11); below 0 only by overdraft (§17). */
   readonly available: number;
+  /** How far below 0 `available` may go (docs/contract.md §17); 0 for older accounts. */
+  readonly overdraftLimit: number;
+  /** `closed`: nothing moves any more (§17); older accounts are `open`. */
+  readonly status: AccountStatus;
   readonly name?: string;
   /**
    * Changes of `balance` or `available` committed so far, counted from the account's creation
@@ -50,9 +76,45 @@ export interface LedgerEntry {
   readonly counterpartyAccountId?: string;
   /** Captures: the hold captured. */
   readonly holdId?: string;
+  /** Ledger-transaction legs, and reversals of a ledger transaction (§16). */
+  readonly ledgerTransactionId?: string;
+  /** Reversals: what they reverse, the reversal they belong to, and their direction. */
+  readonly reversalOf?: ReversalTarget;
+  readonly reversalId?: string;
+  readonly direction?: Direction;
+  readonly metadata?: Metadata;
+  /** Reads of reversible entries: how much reversals moved back so far (§16). */
+  readonly reversedAmount?: number;
   readonly origin: EntryOrigin;
   readonly createdAt: string;
 }
+
+/**
+ * A listing item (and a JSON Lines export line): reversible entries show how much reversals
+ * moved back (docs/contract.md §16), 0 until reversed.
+ */
+export const readEntry = (entry: LedgerEntry): LedgerEntry =>
+  REVERSIBLE_ENTRY_TYPES.has(entry.type)
+    ? { ...entry, reversedAmount: entry.reversedAmount ?? 0 }
+    : entry;
+
+/** Which way an entry moved its account's balance. */
+export function directionOf(entry: Pick<LedgerEntry, 'type' | 'direction'>): Direction {
+  switch (entry.type) {
+    case 'credit':
+    case 'transfer_in':
+    case 'ledger_credit':
+      return 'credit';
+    case 'reversal':
+      return entry.direction ?? 'credit';
+    default:
+      return 'debit';
+  }
+}
+
+/** The signed change an entry made to its account's balance. */
+export const signedAmount = (entry: Pick<LedgerEntry, 'type' | 'direction' | 'amount'>): number =>
+  directionOf(entry) === 'credit' ? entry.amount : -entry.amount;
 
 /** An entry that credits or debits one account on its own (HTTP, events, export fees). */
 export type PostingEntry = LedgerEntry & { readonly type: 'credit' | 'debit' };
@@ -76,7 +138,7 @@ export function ownedBy<T extends { readonly ownerId: string }>(
   return record;
 }
 
-export type OwnedKind = 'Account' | 'Task' | 'Transfer' | 'Hold';
+export type OwnedKind = 'Account' | 'Task' | 'Transfer' | 'Hold' | 'Ledger transaction' | 'Entry';
 
 /** The record when `principal` owns it, else undefined (missing and foreign look the same). */
 export function owned<T extends { readonly ownerId: string }>(

@@ -2,6 +2,9 @@
 export const MIN_AMOUNT = 1;
 export const MAX_AMOUNT = 1_000_000_000_000;
 
+/** The largest `overdraftLimit` an account may have (docs/contract.md §17). */
+export const MAX_OVERDRAFT_LIMIT = MAX_AMOUNT;
+
 const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
 
 export function isIsoCurrency(code: string): boolean {

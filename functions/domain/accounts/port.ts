@@ -1,3 +1,4 @@
+import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
 import type { AccountRecord, LedgerEntry, PostingEntry } from './model';
@@ -18,12 +19,15 @@ export interface EntryGuard {
   /** The account must hold this currency. */
   readonly currency: string;
   /**
-   * Debits, transfers, holds, fees: the effective available balance (`available`, or `balance`
-   * on an account from before holds) must cover the amount (docs/contract.md §11).
+   * Debits, transfers, ledger legs, holds, fees: what the account may draw on must cover the
+   * amount — the effective available balance (`available`, or `balance` on an account from
+   * before holds, §11) plus its `overdraftLimit` (§17).
    */
   readonly requireAvailableAtLeast?: number;
   /** Credits (and a transfer's destination): the balance plus this must stay within 2^53 − 1 (docs/contract.md §5). */
   readonly increaseBy?: number;
+  /** Every effect a caller or producer asks for: the account must not be closed (§17). */
+  readonly requireOpen?: boolean;
 }
 
 /** One event source's sequence tracking for an account (docs/contract.md §5, §6). */
@@ -43,8 +47,18 @@ export interface EntryPage {
  * Storage the ledger needs. Every method that changes state is ONE atomic write: the claim and
  * its effects commit together or not at all.
  */
+/** Closing refused by the account's state when the write ran (ALL_OLD; undefined: missing). */
+export type CloseResult =
+  | SettledWrite
+  | { readonly kind: 'account_moved'; readonly account: AccountRecord | undefined };
+
 export interface LedgerPort extends ResponseRecorder {
   createAccount(claim: IdempotencyClaim, account: AccountRecord): Promise<WriteResult>;
+  /**
+   * ONE transaction: the claim and the account to `closed`, while it is still exactly as `read`
+   * (its owner, `updatedAt`, balance and available 0, open). Moves no money, so no version.
+   */
+  closeAccount(claim: IdempotencyClaim, read: AccountRecord, at: string): Promise<CloseResult>;
   postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard): Promise<WriteResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;

@@ -1,4 +1,5 @@
 import {
+  AccountClosedError,
   BalanceLimitExceededError,
   CurrencyMismatchError,
   type DomainError,
@@ -11,15 +12,21 @@ import type { AccountRecord } from './model';
 import { exceedsBalanceLimit } from './money';
 import type { EntryGuard } from './port';
 
+/** What an account may draw on: `available` plus its `overdraftLimit` (docs/contract.md §17). */
+export const spendableOf = (account: AccountRecord): number =>
+  account.available + account.overdraftLimit;
+
 /**
  * Why an account refused a guarded posting, judged on the state the failed write returned:
  * missing or not the caller's → not_found (the same answer, so nobody learns it exists);
- * then currency, then cover, then the balance cap. HTTP commands, ledger events and the export
- * fee share it.
+ * then currency, then closed, then cover, then the balance cap (docs/contract.md §16).
+ * HTTP commands, ledger events and the export fee share it; `accountId` names the account in
+ * an `insufficient_funds` detail (a leg of a ledger transaction).
  */
 export function explainAccountRejection(
   account: AccountRecord | undefined,
   guard: EntryGuard,
+  accountId?: string,
 ): DomainError {
   if (!account || (guard.ownerId !== undefined && account.ownerId !== guard.ownerId)) {
     return new NotFoundError('Account not found.');
@@ -27,8 +34,11 @@ export function explainAccountRejection(
   if (account.currency !== guard.currency) {
     return new CurrencyMismatchError(account.currency, guard.currency);
   }
+  if (guard.requireOpen && account.status === 'closed') return new AccountClosedError(accountId);
   const required = guard.requireAvailableAtLeast;
-  if (required !== undefined && account.available < required) return new InsufficientFundsError();
+  if (required !== undefined && spendableOf(account) < required) {
+    return new InsufficientFundsError(accountId);
+  }
   if (exceedsBalanceLimit(account.balance, guard.increaseBy ?? 0)) {
     return new BalanceLimitExceededError();
   }

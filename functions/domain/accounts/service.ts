@@ -6,14 +6,28 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { InternalError } from '../shared/errors';
-import { type Account, type AccountRecord, accountView, ownedBy, type PostingEntry } from './model';
-import type { EntryGuard, EntryPage, EventSourceView, LedgerPort } from './port';
+import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
+import { MOVED, retryOptimistic } from '../shared/retry';
+import { postingGuard } from './legs';
+import { type Metadata, withMetadata } from './metadata';
+import {
+  type Account,
+  type AccountRecord,
+  accountView,
+  notFound,
+  owned,
+  ownedBy,
+  type PostingEntry,
+  readEntry,
+} from './model';
+import type { EntryPage, EventSourceView, LedgerPort } from './port';
 import { explainPostingRejection } from './rejections';
 
 export interface CreateAccountInput {
   readonly currency: string;
   readonly name?: string;
+  /** How far below 0 `available` may go (docs/contract.md §17). @default 0 */
+  readonly overdraftLimit?: number;
 }
 
 export interface PostTransactionInput {
@@ -22,6 +36,7 @@ export interface PostTransactionInput {
   readonly currency: string;
   readonly reference?: string;
   readonly paymentId?: string;
+  readonly metadata?: Metadata;
 }
 
 export type LedgerServiceOptions = CommandServiceOptions;
@@ -49,6 +64,8 @@ export class LedgerService {
       currency: input.currency,
       balance: 0,
       available: 0,
+      overdraftLimit: input.overdraftLimit ?? 0,
+      status: 'open',
       name: input.name,
       version: 0,
       createdAt: at,
@@ -81,6 +98,7 @@ export class LedgerService {
       currency: input.currency,
       reference: input.reference,
       paymentId: input.paymentId,
+      ...withMetadata(input.metadata),
       origin: 'http',
       createdAt: ctx.now.toISOString(),
     };
@@ -91,15 +109,53 @@ export class LedgerService {
       resource: entry,
       outcome: 'created',
     });
-    const guard: EntryGuard = {
-      ownerId: ctx.principal,
-      currency: input.currency,
-      requireAvailableAtLeast: input.type === 'debit' ? input.amount : undefined,
-      increaseBy: input.type === 'credit' ? input.amount : undefined,
-    };
+    const guard = postingGuard(entry, ctx.principal);
     const result = await this.port.postEntry(claim, entry, guard);
     return this.commands.settle(claim, result, (rejected) =>
       explainPostingRejection(rejected, guard),
+    );
+  }
+
+  /**
+   * Closes an empty account (docs/contract.md §17): a read, then ONE transaction of the claim
+   * and the status, conditioned on the account being as read. Closing a closed account answers
+   * it as it is (its record alone is written); balance or available other than 0 →
+   * `account_not_empty`, recorded. Nothing moves, so nothing reaches the journal.
+   */
+  async closeAccount(
+    ctx: CommandContext,
+    accountId: string,
+    rawBody: Json,
+  ): Promise<CommandResponse> {
+    const request = {
+      operation: OPERATION_IDS.closeAccount,
+      pathParameters: { accountId },
+      rawBody,
+    };
+    const at = ctx.now.toISOString();
+    return retryOptimistic<CommandResponse>(
+      {},
+      async () => {
+        const account = owned(await this.port.getAccount(accountId), ctx.principal);
+        if (!account)
+          return this.commands.refuse(this.commands.key(ctx, request), notFound('Account'));
+        const closed: AccountRecord = { ...account, status: 'closed', updatedAt: at };
+        const already = account.status === 'closed';
+        const claim = this.commands.claim(ctx, {
+          ...request,
+          resource: accountView(already ? account : closed),
+          outcome: 'ok',
+        });
+        if (already) return this.commands.answer(claim);
+        if (account.balance !== 0 || account.available !== 0) {
+          return this.commands.reject(claim, new AccountNotEmptyError());
+        }
+        const result = await this.port.closeAccount(claim, account, at);
+        if (result.kind !== 'account_moved') return this.commands.settle(claim, result, never);
+        // Changed between the read and the write: decide again on the account as it is now.
+        return MOVED;
+      },
+      () => new UnavailableError(new Error(`account ${accountId} kept changing while closing`)),
     );
   }
 
@@ -114,7 +170,8 @@ export class LedgerService {
     cursor: string | undefined,
   ): Promise<EntryPage> {
     await this.ownedAccount(principal, accountId);
-    return this.port.listEntries(accountId, limit, cursor);
+    const page = await this.port.listEntries(accountId, limit, cursor);
+    return { ...page, items: page.items.map(readEntry) };
   }
 
   async listEventSources(
@@ -129,3 +186,7 @@ export class LedgerService {
     return ownedBy(await this.port.getAccount(accountId), principal, 'Account');
   }
 }
+
+const never = (): never => {
+  throw new Error('a close reports no rejection besides a moved account');
+};

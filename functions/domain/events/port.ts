@@ -1,5 +1,6 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
 import type { EntryGuard } from '../accounts/port';
+import type { LedgerTransactionWrite } from '../ledger-transactions/port';
 import type { TransferWrite } from '../transfers/model';
 import type { TransferRejection } from '../transfers/port';
 import type { SequenceState } from './sequence';
@@ -88,12 +89,18 @@ export interface EventLedgerPort {
   ): Promise<EventWriteResult>;
   /** ONE transaction for a chunk of one account's credits and debits (docs/contract.md §20). */
   applyEventRun(run: EventRunWrite): Promise<EventRunResult>;
-  /** A transfer's source account: whose owner both accounts must have (docs/contract.md §10). */
+  /** The event's `subject`: whose owner every account of a transfer or ledger transaction must have. */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   /** ONE transaction: the inbox item, the transfer (both accounts, legs, record), the sequence. */
   applyTransfer(
     claim: InboxClaim,
     write: TransferWrite,
+    sequence: SequenceWrite | undefined,
+  ): Promise<EventTransferResult>;
+  /** ONE transaction: the inbox item, the ledger transaction (every leg, record), the sequence. */
+  applyLedgerTransaction(
+    claim: InboxClaim,
+    write: LedgerTransactionWrite,
     sequence: SequenceWrite | undefined,
   ): Promise<EventTransferResult>;
 }

@@ -5,7 +5,7 @@
  * actions on one item as a ValidationException, not a cancellation — so it ends before a
  * record whose inbox key (source, id) or paymentId it already holds; several records of one
  * source share one sequence item write. It also ends at the transaction limits (100 items,
- * at most 49 records: each brings an inbox item and an entry, the account item is one more)
+ * at most 49 records; with an inbox item, an entry and its pointer each, 33 fill the 100)
  * and where the currency changes (a record in another currency cannot apply with the rest).
  * The 49 is the journal's own bound on the changes one account update carries
  * (MAX_CHANGES_PER_UPDATE): the projector writes one journal record per change.
@@ -14,14 +14,19 @@ import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
 import { MAX_CHANGES_PER_UPDATE } from '../journal/model';
 import type { LedgerEventInput } from './service';
 
+/** Every record's own items: its inbox item, its entry and the entry's pointer (§16). */
+export const ITEMS_PER_RECORD = 3;
+
 /**
- * Items of a chunk: the account, then per record its inbox item, its entry and its paymentId
- * item, and one sequence item per source that numbers its events.
+ * Items of a chunk: the account, then per record its inbox item, its entry, the entry's pointer
+ * and its paymentId item, and one sequence item per source that numbers its events.
  */
 export function itemsOf(chunk: readonly LedgerEventInput[]): number {
   const sources = new Set(chunk.filter((e) => e.sequence !== undefined).map((e) => e.source));
   return (
-    1 + chunk.reduce((sum, e) => sum + 2 + (e.paymentId === undefined ? 0 : 1), 0) + sources.size
+    1 +
+    chunk.reduce((sum, e) => sum + ITEMS_PER_RECORD + (e.paymentId === undefined ? 0 : 1), 0) +
+    sources.size
   );
 }
 

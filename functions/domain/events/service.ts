@@ -1,6 +1,9 @@
+import { explainLegsRejection, postingGuard } from '../accounts/legs';
+import { type Metadata, withMetadata } from '../accounts/metadata';
 import type { PostingEntry } from '../accounts/model';
-import type { EntryGuard } from '../accounts/port';
 import { explainPostingRejection } from '../accounts/rejections';
+
+import { type LedgerLeg, ledgerMovement, newLedgerTransaction } from '../ledger-transactions/model';
 import { type DomainError, NotFoundError } from '../shared/errors';
 import {
   LatencyEstimate,
@@ -11,35 +14,29 @@ import {
 import { epochSeconds } from '../shared/time';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
-import type {
-  EventLedgerPort,
-  EventRunWrite,
-  EventWriteResult,
-  InboxClaim,
-  SequenceWrite,
-} from './port';
+import type { EventLedgerPort, EventRunWrite, EventWriteResult, InboxClaim } from './port';
 import { runningBounds } from './runs';
-import {
-  advanceSequence,
-  EMPTY_SEQUENCE,
-  type SequenceAdvance,
-  type SequenceState,
-} from './sequence';
+import type { SequenceAdvance } from './sequence';
+import { nextSequence, nextSequences } from './sequences';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {
   readonly source: string;
   readonly id: string;
-  readonly type: 'credit' | 'debit' | 'transfer';
+  readonly type: 'credit' | 'debit' | 'transfer' | 'transaction';
   /** The account the event is about (`subject`); a transfer's source. */
   readonly accountId: string;
   /** A transfer's destination (`data.toAccountId`). */
   readonly toAccountId?: string;
   readonly sequence?: number;
+  /** A ledger transaction's: Σ of its debits. */
   readonly amount: number;
   readonly currency: string;
   readonly paymentId?: string;
   readonly reference?: string;
+  readonly metadata?: Metadata;
+  /** A ledger transaction's legs (docs/contract.md §16); `accountId` is the first debited. */
+  readonly legs?: readonly LedgerLeg[];
   /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
   readonly contentHash: string;
 }
@@ -98,6 +95,7 @@ export class EventService {
       currency: event.currency,
       reference: event.reference,
       paymentId: event.paymentId,
+      ...withMetadata(event.metadata),
       origin: 'event',
       createdAt: now.toISOString(),
     };
@@ -106,16 +104,14 @@ export class EventService {
   async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
     const claim = this.claimOf(event, now);
     if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
+    if (event.type === 'transaction') return this.applyLedgerTransaction(event, claim, now);
     const entry = this.postingEntryOf(event, now);
-    const guard: EntryGuard = {
-      currency: event.currency,
-      requireAvailableAtLeast: event.type === 'debit' ? event.amount : undefined,
-      increaseBy: event.type === 'credit' ? event.amount : undefined,
-    };
+    // The producer is trusted by IAM: no owner; the account must be open (docs/contract.md §17).
+    const guard = postingGuard(entry);
     return retryOptimistic<EventOutcome>(
       this.retry,
       async () => {
-        const advance = await this.nextSequence(event);
+        const advance = await nextSequence(this.port, event);
         const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
         if (isInboxAnswer(result)) {
           return outcomeOf(result, event, { entryId: entry.id, sequence: advance?.advance });
@@ -148,7 +144,7 @@ export class EventService {
     return retryOptimistic<EventOutcome[] | 'refused'>(
       this.retry,
       async () => {
-        const { advances, writes } = await this.nextSequences(events);
+        const { advances, writes } = await nextSequences(this.port, events);
         const run: EventRunWrite = {
           accountId: first.accountId,
           currency: first.currency,
@@ -195,13 +191,14 @@ export class EventService {
           currency: event.currency,
           reference: event.reference,
           paymentId: event.paymentId,
+          ...withMetadata(event.metadata),
           createdAt: now.toISOString(),
           ownerId: source.ownerId,
           origin: 'event',
         };
         const legs = transferLegs(transfer, { out: this.newId(), in: this.newId() });
         const write: TransferWrite = { transfer, legs, ownerId: source.ownerId };
-        const advance = await this.nextSequence(event);
+        const advance = await nextSequence(this.port, event);
         const result = await this.port.applyTransfer(claim, write, advance?.write);
         if (isInboxAnswer(result)) {
           return outcomeOf(result, event, { entryId: legs[0].id, sequence: advance?.advance });
@@ -215,56 +212,48 @@ export class EventService {
     );
   }
 
-  private async nextSequence(event: LedgerEventInput) {
-    if (event.sequence === undefined) return undefined;
-    const current = await this.port.getSequence(event.accountId, event.source);
-    const advance = advanceSequence(current?.state ?? EMPTY_SEQUENCE, event.sequence);
-    // A stale number changes nothing, so it need not contend for the sequence item.
-    if (advance.position === 'stale') return { advance, write: undefined };
-    const write: SequenceWrite = {
-      source: event.source,
-      accountId: event.accountId,
-      expectedVersion: current?.version ?? 0,
-      next: advance.state,
-    };
-    return { advance, write };
-  }
-
   /**
-   * The sequence advance of each event of a chunk, in order, and one write per source whose
-   * state changed: each source's item is read once and every event of it moves it on in turn.
+   * A ledger-transaction event (docs/contract.md §16): every leg's account must be the owner's
+   * of `subject` (the first debited account), else poison owner_mismatch; the rest as over HTTP.
+   * The sequence is the subject's, as for any event about it.
    */
-  private async nextSequences(events: readonly LedgerEventInput[]) {
-    const sources = new Map<string, { version: number; state: SequenceState; moved: boolean }>();
-    const numbered = [
-      ...new Set(events.filter((e) => e.sequence !== undefined).map((e) => e.source)),
-    ];
-    // One read per source, all at once: the longer the reads take, the likelier another
-    // writer moves a sequence before this write lands.
-    const read = await Promise.all(
-      numbered.map((source) => this.port.getSequence(events[0]?.accountId ?? '', source)),
+  private async applyLedgerTransaction(
+    event: LedgerEventInput,
+    claim: InboxClaim,
+    now: Date,
+  ): Promise<EventOutcome> {
+    const input = {
+      currency: event.currency,
+      legs: event.legs ?? [],
+      reference: event.reference,
+      paymentId: event.paymentId,
+      metadata: event.metadata,
+    };
+    return retryOptimistic<EventOutcome>(
+      this.retry,
+      async () => {
+        const payer = await this.port.getAccount(event.accountId);
+        if (!payer) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
+        const record = newLedgerTransaction(
+          input,
+          { id: this.newId(), entryId: this.newId },
+          { ownerId: payer.ownerId, origin: 'event', createdAt: now.toISOString() },
+        );
+        const legs = ledgerMovement(record);
+        const advance = await nextSequence(this.port, event);
+        const result = await this.port.applyLedgerTransaction(
+          claim,
+          { record, legs },
+          advance?.write,
+        );
+        if (isInboxAnswer(result)) {
+          const entryId = legs[0]?.entry.id ?? record.id;
+          return outcomeOf(result, event, { entryId, sequence: advance?.advance });
+        }
+        return { kind: 'rejected', error: explainLegsRejection(result, legs, 'owner_mismatch') };
+      },
+      () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
     );
-    numbered.forEach((source, i) => {
-      const current = read[i];
-      sources.set(source, {
-        version: current?.version ?? 0,
-        state: current?.state ?? EMPTY_SEQUENCE,
-        moved: false,
-      });
-    });
-    const advances = events.map((event) => {
-      const source = sources.get(event.source);
-      if (event.sequence === undefined || !source) return undefined;
-      const advance = advanceSequence(source.state, event.sequence);
-      if (advance.position !== 'stale')
-        Object.assign(source, { state: advance.state, moved: true });
-      return advance;
-    });
-    const accountId = events[0]?.accountId ?? '';
-    const writes: SequenceWrite[] = [...sources]
-      .filter(([, s]) => s.moved)
-      .map(([source, s]) => ({ source, accountId, expectedVersion: s.version, next: s.state }));
-    return { advances, writes };
   }
 }
 

@@ -34,10 +34,23 @@ export function quoteField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * A cell's text: `reversalOf` as `<kind>:<id>` (e.g. `entry:6f1c…`), `metadata` as its JSON
+ * text, anything else as it is (docs/contract.md §14).
+ */
+function cellText(column: CsvColumn, value: unknown): string {
+  if (column === 'metadata') return JSON.stringify(value);
+  if (column === 'reversalOf' && typeof value === 'object' && value !== null) {
+    const { kind, id } = value as { kind?: unknown; id?: unknown };
+    return `${String(kind)}:${String(id)}`;
+  }
+  return String(value);
+}
+
 function csvCell(item: ListingItem, column: CsvColumn): string {
   const value: unknown = (item as Record<string, unknown>)[column];
   if (value === undefined || value === null) return '';
-  const text = String(value);
+  const text = cellText(column, value);
   return quoteField(CSV_TEXT_COLUMNS.has(column) ? guardFormula(text) : text);
 }
 

@@ -1,7 +1,9 @@
 import type { ExportFormat } from '../../contract/exports';
+import { postingGuard } from '../accounts/legs';
 import { notFound, owned, ownedBy, type PostingEntry } from '../accounts/model';
 import type { EntryGuard } from '../accounts/port';
 import { explainPostingRejection } from '../accounts/rejections';
+
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -89,11 +91,8 @@ export class TaskService {
       resource: taskView({ task, executions: [execution] }),
       outcome: 'accepted',
     });
-    const guard: EntryGuard = {
-      ownerId: ctx.principal,
-      currency: fee.currency,
-      requireAvailableAtLeast: fee.amount,
-    };
+    // A fee is a debit: of an open account, within what it may draw on (§11, §17).
+    const guard: EntryGuard = postingGuard(fee, ctx.principal);
     const job = this.job(task, execution.id);
     const result = await this.port.createExport(claim, { task, execution, job, fee, guard });
     return this.commands.settle(claim, result, (rejected) =>

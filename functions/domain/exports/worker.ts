@@ -1,4 +1,5 @@
 import { EXPORT_CONTENT_TYPES, exportObjectKey } from '../../contract/exports';
+import { readEntry } from '../accounts/model';
 import { errorFields, type Log } from '../shared/log';
 import { encoderFor } from './encode';
 import { MeasuredWriter } from './measured-writer';
@@ -165,7 +166,7 @@ export class ExportWorker {
       for await (const page of this.deps.runs.entryPages(job.accountId, startedAt.toISOString())) {
         stop.throwIfAborted();
         for (const entry of page) {
-          await out.add(encoder.row(entry));
+          await out.add(encoder.row(readEntry(entry)));
           rows += 1;
         }
         const [first, last] = [page.at(0), page.at(-1)];

@@ -1,3 +1,5 @@
+import type { Metadata } from '../accounts/metadata';
+
 /**
  * Holds (docs/contract.md §11): money reserved on an account, later captured, voided or
  * expired. A hold lowers the account's `available`, never its `balance`; settling it moves
@@ -20,6 +22,7 @@ export interface Hold {
   /** ISO-8601; the hold can no longer be captured or voided from this instant on. */
   readonly expiresAt: string;
   readonly reference?: string;
+  readonly metadata?: Metadata;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -1,3 +1,4 @@
+import { type Metadata, withMetadata } from '../accounts/metadata';
 import { type LedgerEntry, notFound, owned, ownedBy } from '../accounts/model';
 import type { EntryGuard } from '../accounts/port';
 import { explainAccountRejection } from '../accounts/rejections';
@@ -33,6 +34,7 @@ export interface PlaceHoldInput {
   readonly currency: string;
   readonly expiresInSeconds: number;
   readonly reference?: string;
+  readonly metadata?: Metadata;
 }
 
 export type HoldServiceOptions = CommandServiceOptions;
@@ -75,6 +77,7 @@ export class HoldService {
       capturedAmount: 0,
       expiresAt: new Date(ctx.now.getTime() + input.expiresInSeconds * 1000).toISOString(),
       reference: input.reference,
+      ...withMetadata(input.metadata),
       createdAt: at,
       updatedAt: at,
     };
@@ -88,6 +91,7 @@ export class HoldService {
     const guard: EntryGuard = {
       ownerId: ctx.principal,
       currency: input.currency,
+      requireOpen: true,
       requireAvailableAtLeast: input.amount,
     };
     const result = await this.port.placeHold(claim, hold, guard);
@@ -122,6 +126,7 @@ export class HoldService {
       amount: captured,
       currency: hold.currency,
       reference: hold.reference,
+      ...withMetadata(hold.metadata),
       holdId: hold.id,
       origin: 'http',
       createdAt: settlement.at,

@@ -123,10 +123,17 @@ export class IdempotentCommands {
    */
   async reject(claim: IdempotencyClaim, error: DomainError): Promise<CommandResponse> {
     if (!(error instanceof LedgerRejection)) throw error;
-    const rejection = { ...claim, response: this.responses.rejection(error) };
-    const recorded = await this.recorder.recordResponse(rejection);
+    return this.answer({ ...claim, response: this.responses.rejection(error) });
+  }
+
+  /**
+   * A command whose answer needs no effect besides its record (a rejection, or closing an
+   * account already closed): one conditional put of the claim; a claim committed meanwhile wins.
+   */
+  async answer(claim: IdempotencyClaim): Promise<CommandResponse> {
+    const recorded = await this.recorder.recordResponse(claim);
     if (recorded.kind === 'claimed') return replayOrReject(claim, recorded.record);
-    return { ...rejection.response, replayed: false };
+    return { ...claim.response, replayed: false };
   }
 }
 

@@ -14,6 +14,11 @@ export const OPERATION_IDS = {
   placeHold: 'POST /v1/accounts/{accountId}/holds',
   captureHold: 'POST /v1/holds/{holdId}/captures',
   voidHold: 'POST /v1/holds/{holdId}/voids',
+  closeAccount: 'POST /v1/accounts/{accountId}/close',
+  createLedgerTransaction: 'POST /v1/ledger-transactions',
+  reverseEntry: 'POST /v1/accounts/{accountId}/transactions/{entryId}/reversals',
+  reverseTransfer: 'POST /v1/transfers/{transferId}/reversals',
+  reverseLedgerTransaction: 'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
 } as const;
 
 export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

@@ -7,7 +7,8 @@
 
 /**
  * What a change did: the entry's `type` where it has an entry, else what happened to a hold
- * (`hold_released` for a void and an expiry). New kinds (ledger legs, reversals) join here.
+ * (`hold_released` for a void and an expiry); ledger legs and reversals (§16–§17) carry their
+ * `ledgerTransactionId` / `reversalOf`.
  */
 export const JOURNAL_KINDS = [
   'credit',
@@ -17,6 +18,9 @@ export const JOURNAL_KINDS = [
   'capture',
   'hold_placed',
   'hold_released',
+  'ledger_debit',
+  'ledger_credit',
+  'reversal',
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 

@@ -6,10 +6,10 @@
 
 /**
  * The kinds of items under an account that carry its owner, moved in this order before the
- * accounts themselves. A new kind (ledger transactions, §16) is one entry here and one finder in
+ * accounts themselves (docs/contract.md §2). A new kind is one entry here and one finder in
  * `functions/dynamodb/reown/kinds.ts` (typecheck asks for it).
  */
-export const OWNED_KINDS = ['holds', 'tasks', 'transfers'] as const;
+export const OWNED_KINDS = ['holds', 'tasks', 'transfers', 'ledgerTransactions'] as const;
 export type OwnedKind = (typeof OWNED_KINDS)[number];
 
 /** One step of a run: pass 1 moves every kind and then the accounts; pass 2 catches up. */
@@ -18,7 +18,7 @@ export type ReownStep =
   | { readonly pass: 1; readonly phase: 'accounts' };
 
 /**
- * Pass 1: holds, tasks (a checkpointed scan), transfers, the accounts last. Pass 2 runs only when
+ * Pass 1: holds, tasks (a checkpointed scan), transfers, ledger transactions, the accounts last. Pass 2 runs only when
  * an account changed during pass 1 (its `updatedAt` moved), so the old owner may have created
  * something under it; once the accounts are moved nothing new can appear, so pass 2 is final.
  */
@@ -37,7 +37,13 @@ export interface AccountSnapshot {
 
 export type MovedCounts = Readonly<Record<OwnedKind | 'accounts', number>>;
 
-export const NOTHING_MOVED: MovedCounts = { holds: 0, tasks: 0, transfers: 0, accounts: 0 };
+export const NOTHING_MOVED: MovedCounts = {
+  holds: 0,
+  tasks: 0,
+  transfers: 0,
+  ledgerTransactions: 0,
+  accounts: 0,
+};
 
 /** What a run leaves behind after every page, so an interrupted run resumes where it stopped. */
 export interface ReownCheckpoint {
@@ -66,9 +72,12 @@ export const isDone = (checkpoint: ReownCheckpoint): boolean =>
 /** Why a run does not start or cannot go on; nothing has moved that should not have. */
 export type ReownRefusal =
   | { readonly kind: 'unknown_account'; readonly accountId: string }
-  /** Transfers link the account to others of the same owner; `--with-linked` moves them too. */
+  /**
+   * Transfers and ledger transactions link the account to others of the same owner;
+   * `--with-linked` moves them too.
+   */
   | { readonly kind: 'linked_accounts'; readonly accounts: readonly AccountSnapshot[] }
-  /** A transfer links an account of the run to one of a third principal. */
+  /** A transfer or ledger transaction links an account of the run to one of a third principal. */
   | { readonly kind: 'foreign_links'; readonly accounts: readonly AccountSnapshot[] }
   /** An unfinished run of this account moves it elsewhere; finish that one first. */
   | { readonly kind: 'other_run'; readonly to: string }
@@ -80,7 +89,7 @@ export type ReownRefusal =
 export interface ReownRequest {
   readonly accountId: string;
   readonly to: string;
-  /** Move the accounts transfers link this one to as well (they have the same owner). */
+  /** Move the accounts transfers and ledger transactions link this one to as well (same owner). */
   readonly withLinked: boolean;
 }
 

@@ -21,7 +21,7 @@ export type AccountsMove =
 export interface ReownPort {
   /** Strongly consistent. */
   getAccount(accountId: string): Promise<AccountSnapshot | undefined>;
-  /** The accounts this one's transfers go to or come from, each once. */
+  /** The accounts this one's transfers and ledger transactions link it to, each once. */
   linkedAccounts(accountId: string): Promise<readonly string[]>;
   readCheckpoint(accountId: string): Promise<ReownCheckpoint | undefined>;
   /** Writes `checkpoint` only over `checkpoint.version - 1` (none for 1); false otherwise. */

@@ -29,7 +29,8 @@ type Advance =
 
 /**
  * Moves an account and everything under it to another owner (docs/operations.md): holds,
- * tasks (a checkpointed scan of the table), transfers, then the accounts in one transaction.
+ * tasks (a checkpointed scan of the table), transfers, ledger transactions, then the accounts in
+ * one transaction.
  * Every item move is idempotent (`ownerId = to`), and the checkpoint is saved after every page,
  * so a run that stops anywhere is resumed by running it again; a finished run run again moves
  * nothing (and repairs anything a one-item re-own left behind).
@@ -100,7 +101,8 @@ export class ReownService {
   }
 
   /**
-   * The account and, through transfers, every account of the same owner linked to it. Linked
+   * The account and, through transfers and ledger transactions, every account of the same owner
+   * linked to it. Linked
    * accounts already owned by `to` need nothing; any other owner is a refusal.
    */
   private async plan(

@@ -29,7 +29,12 @@ export type ErrorCode =
   | 'signature_expired'
   | 'hold_not_active'
   | 'hold_expired'
-  | 'owner_mismatch';
+  | 'owner_mismatch'
+  | 'account_closed'
+  | 'account_not_empty'
+  | 'reversal_exceeds_original'
+  | 'not_reversible'
+  | 'legs_unbalanced';
 
 export interface FieldError {
   readonly path: string;
@@ -133,9 +138,18 @@ export class UnsupportedMediaTypeError extends DomainError {
   }
 }
 
+/**
+ * More than the account may draw on: `available` plus its `overdraftLimit` (docs/contract.md
+ * §11, §17). A ledger transaction names the first short account (§16).
+ */
 export class InsufficientFundsError extends LedgerRejection {
-  constructor() {
-    super('insufficient_funds', 'The amount is larger than the available balance.');
+  constructor(accountId?: string) {
+    super(
+      'insufficient_funds',
+      accountId === undefined
+        ? 'The amount is larger than the available balance.'
+        : `Account ${accountId} cannot cover its leg: the amount is larger than its available balance plus its overdraft limit.`,
+    );
   }
 }
 
@@ -222,6 +236,41 @@ export class HoldExpiredError extends LedgerRejection {
 export class OwnerMismatchError extends LedgerRejection {
   constructor() {
     super('owner_mismatch', 'The two accounts of the transfer belong to different owners.');
+  }
+}
+
+/** Any effect on a closed account (docs/contract.md §17). */
+export class AccountClosedError extends LedgerRejection {
+  constructor(accountId?: string) {
+    super('account_closed', `${accountId ? `Account ${accountId}` : 'The account'} is closed.`);
+  }
+}
+
+/** Closing an account whose balance or available is not 0 (docs/contract.md §17). */
+export class AccountNotEmptyError extends LedgerRejection {
+  constructor() {
+    super('account_not_empty', 'Only an account whose balance and available are both 0 closes.');
+  }
+}
+
+/** Reversals of one movement adding up to more than it moved (docs/contract.md §16). */
+export class ReversalExceedsOriginalError extends LedgerRejection {
+  constructor(left: number) {
+    super('reversal_exceeds_original', `At most ${left} of it is left to reverse.`);
+  }
+}
+
+/** A reversal, a hold or a kind of movement §16 does not list. */
+export class NotReversibleError extends LedgerRejection {
+  constructor(what: string) {
+    super('not_reversible', `${what} cannot be reversed.`);
+  }
+}
+
+/** Debits and credits of a ledger transaction differ (§16); a shape error, never recorded. */
+export class LegsUnbalancedError extends DomainError {
+  constructor(debits: number, credits: number) {
+    super('legs_unbalanced', `The debits (${debits}) and credits (${credits}) differ.`);
   }
 }
 

@@ -38,3 +38,20 @@ export function illFormedPath(value: unknown, path: readonly string[] = []): str
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+/**
+ * The path of the first object key `__proto__` in a parsed JSON value; undefined when there is
+ * none. In JavaScript such a key is a setter, so validation drops it silently: a `metadata` pair
+ * of that name would vanish from what is stored and echoed. The edges refuse it instead.
+ */
+export function protoKeyPath(value: unknown, path: readonly string[] = []): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) {
+    return [...path, '__proto__'].join('.');
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const found = protoKeyPath(item, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

@@ -1,3 +1,5 @@
+import { legGuard, type MovementLeg } from '../accounts/legs';
+import { type Metadata, withMetadata } from '../accounts/metadata';
 import type { EntryOrigin, LedgerEntry } from '../accounts/model';
 
 /** Transfers between two accounts of one owner (docs/contract.md §10). */
@@ -9,6 +11,9 @@ export interface Transfer {
   readonly currency: string;
   readonly reference?: string;
   readonly paymentId?: string;
+  readonly metadata?: Metadata;
+  /** Reads: how much reversals moved back so far (docs/contract.md §16). */
+  readonly reversedAmount?: number;
   readonly createdAt: string;
 }
 
@@ -18,10 +23,17 @@ export interface TransferRecord extends Transfer {
   readonly origin: EntryOrigin;
 }
 
+/** The 201 of a new transfer: no owner, no origin (and nothing reversed yet). */
 export function transferView(record: TransferRecord): Transfer {
-  const { ownerId: _owner, origin: _origin, ...transfer } = record;
+  const { ownerId: _owner, origin: _origin, reversedAmount: _reversed, ...transfer } = record;
   return transfer;
 }
+
+/** A read of a transfer: the view with how much of it reversals moved back (§16). */
+export const readTransfer = (record: TransferRecord): Transfer => ({
+  ...transferView(record),
+  reversedAmount: record.reversedAmount ?? 0,
+});
 
 /**
  * The two legs of a transfer, one in each account's listing. `paymentId` is the source
@@ -36,6 +48,7 @@ export function transferLegs(
     amount: transfer.amount,
     currency: transfer.currency,
     reference: transfer.reference,
+    ...withMetadata(transfer.metadata),
     transferId: transfer.id,
     origin: transfer.origin,
     createdAt: transfer.createdAt,
@@ -65,4 +78,16 @@ export interface TransferWrite {
   readonly legs: readonly [LedgerEntry, LedgerEntry];
   /** Both accounts must belong to this owner. */
   readonly ownerId: string;
+}
+
+/**
+ * A transfer is the two-leg movement (docs/contract.md §10, §16): the source debited under
+ * guard (owner, currency, open, cover), the destination credited (owner, currency, open, cap).
+ */
+export function transferMovement(write: TransferWrite): readonly [MovementLeg, MovementLeg] {
+  const [out, incoming] = write.legs;
+  return [
+    { entry: out, guard: legGuard(out, 'debit', write.ownerId) },
+    { entry: incoming, guard: legGuard(incoming, 'credit', write.ownerId) },
+  ];
 }

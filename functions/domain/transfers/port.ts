@@ -1,18 +1,10 @@
-import type { AccountRecord } from '../accounts/model';
+import type { LegsRejection } from '../accounts/legs';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
 import type { TransferRecord, TransferWrite } from './model';
 
-/** An account of the transfer whose condition failed, as it stood then (undefined: missing). */
-export interface RejectedSide {
-  readonly side: 'from' | 'to';
-  readonly account: AccountRecord | undefined;
-}
-
-/** The rejections a transfer write reports besides a committed or claimed result. */
-export type TransferRejection =
-  | { readonly kind: 'accounts_rejected'; readonly sides: readonly RejectedSide[] }
-  | { readonly kind: 'payment_id_taken' };
+/** The rejections a transfer write reports: its legs (0 the source, 1 the destination), the paymentId. */
+export type TransferRejection = LegsRejection;
 
 export type TransferWriteResult = SettledWrite | TransferRejection;
 

@@ -12,6 +12,11 @@ import { keys } from '../table/keys';
  * existed has no `available`; it counts as equal to `balance` (docs/contract.md §11): every
  * update starts from `if_not_exists(available, balance)` and every guard accepts either form,
  * so no backfill is needed.
+ *
+ * Overdraft (§17): a condition cannot add two attributes, so the account keeps `spendable`
+ * (= available + overdraftLimit), set at creation and moved by the same Δ in the same SET as
+ * `available`. Guards draw on `spendable`; an account from before overdrafts has none and an
+ * overdraftLimit of 0, so its guard is today's form, and its first update materialises it.
  */
 export interface AccountUpdate {
   readonly accountId: string;
@@ -25,16 +30,27 @@ export interface AccountUpdate {
   /** The account must hold this currency. */
   readonly currency?: string;
   /**
-   * The effective available balance must cover this amount (debits, holds, transfers, fees):
-   * with several changes, the largest running draw-down.
+   * What the account may draw on (spendable = available + overdraftLimit) must cover this
+   * amount (debits, holds, transfers, fees, ledger legs): with several changes, the largest
+   * running draw-down.
    */
   readonly requireAvailableAtLeast?: number;
+  /** The account must not be closed (every effect a caller or producer asks for, §17). */
+  readonly requireOpen?: boolean;
 }
 
-/** `available`, or `balance` where an older account has no `available` yet, is at least :required. */
-const AVAILABLE_COVERS =
+/**
+ * `spendable` covers :required; on an account without it, `available` does, or `balance` where
+ * an older account has no `available` yet either.
+ */
+const SPENDABLE_COVERS =
+  '((attribute_exists(#spendable) AND #spendable >= :required) OR ' +
+  '(attribute_not_exists(#spendable) AND ' +
   '((attribute_exists(#available) AND #available >= :required) OR ' +
-  '(attribute_not_exists(#available) AND #balance >= :required))';
+  '(attribute_not_exists(#available) AND #balance >= :required))))';
+
+/** Older accounts have no `status`: they are open. */
+export const ACCOUNT_OPEN = '(attribute_not_exists(#status) OR #status <> :closed)';
 
 /** The largest running sum of the balance deltas (0 if it never rises). */
 function peakIncrease(changes: readonly AccountChange[]): number {
@@ -64,6 +80,7 @@ export function accountChangeItem(tableName: string, update: AccountUpdate): Tra
   const names: Record<string, string> = {
     '#balance': 'balance',
     '#available': 'available',
+    '#spendable': 'spendable',
     '#updatedAt': 'updatedAt',
     '#version': 'version',
     '#lastChanges': ACCOUNT_CHANGES_ATTRIBUTE,
@@ -85,8 +102,13 @@ export function accountChangeItem(tableName: string, update: AccountUpdate): Tra
     names['#ownerId'] = 'ownerId';
     values[':ownerId'] = update.ownerId;
   }
+  if (update.requireOpen) {
+    conditions.push(ACCOUNT_OPEN);
+    names['#status'] = 'status';
+    values[':closed'] = 'closed';
+  }
   if (update.requireAvailableAtLeast !== undefined) {
-    conditions.push(AVAILABLE_COVERS);
+    conditions.push(SPENDABLE_COVERS);
     values[':required'] = update.requireAvailableAtLeast;
   }
   const increase = peakIncrease(changes);
@@ -103,7 +125,9 @@ export function accountChangeItem(tableName: string, update: AccountUpdate): Tra
       // Every right-hand side reads the item from before this update.
       UpdateExpression:
         'SET #balance = #balance + :balanceDelta, ' +
-        '#available = if_not_exists(#available, #balance) + :availableDelta, #updatedAt = :at, ' +
+        '#available = if_not_exists(#available, #balance) + :availableDelta, ' +
+        '#spendable = if_not_exists(#spendable, if_not_exists(#available, #balance)) + :availableDelta, ' +
+        '#updatedAt = :at, ' +
         '#version = if_not_exists(#version, :zero) + :n, #lastChanges = :lastChanges',
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,

@@ -1,49 +1,31 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { ACCOUNT_ITEM_KIND } from '../../contract/names';
-import {
-  type AccountRecord,
-  type LedgerEntry,
-  type PostingEntry,
-  TRANSACTION_TYPES,
-} from '../../domain/accounts/model';
+import { type AccountRecord, type PostingEntry, signedAmount } from '../../domain/accounts/model';
 import type { EntryGuard } from '../../domain/accounts/port';
 import type { AccountChange } from '../../domain/journal/model';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 import { accountChangeItem } from './account-change';
+import { newEntryItems, paymentItem } from './entries';
+
+export { entryItem, paymentItem, toLedgerEntry } from './entries';
 
 /** Set on accounts created with the journal: their record 1 starts from zeros (§15). */
 export const JOURNAL_FROM_CREATION = 'journalFromCreation';
 
 /**
- * A new account starts at `version` 0 and is marked as created with the journal, so the
- * projector starts its journal from zeros (docs/contract.md §15); accounts from before the
- * journal have neither attribute.
+ * A new account: open, with `spendable` = available + overdraftLimit (docs/contract.md §17),
+ * at `version` 0 and marked as created with the journal, so the projector starts its journal
+ * from zeros (§15); accounts from before the journal have neither attribute.
  */
 export function newAccountItem(tableName: string, account: AccountRecord): TransactWriteItem {
   return putNew(tableName, {
     ...keys.account(account.id),
     kind: ACCOUNT_ITEM_KIND,
     ...account,
+    spendable: account.available + account.overdraftLimit,
     [JOURNAL_FROM_CREATION]: true,
-  });
-}
-
-export function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
-  return putNew(tableName, {
-    ...keys.entry(entry.accountId, entry.createdAt, entry.id),
-    kind: 'entry',
-    ...entry,
-  });
-}
-
-export function paymentItem(tableName: string, entry: LedgerEntry): TransactWriteItem | undefined {
-  if (entry.paymentId === undefined) return undefined;
-  return putNew(tableName, {
-    ...keys.payment(entry.accountId, entry.paymentId),
-    kind: 'payment',
-    entryId: entry.id,
-    createdAt: entry.createdAt,
   });
 }
 
@@ -57,6 +39,9 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
     balance: Number(item.balance),
     // Accounts from before holds have no `available`: it equals the balance (docs/contract.md §11).
     available: Number(item.available ?? item.balance),
+    // Accounts from before overdrafts and closing: no overdraft, open (§17).
+    overdraftLimit: Number(item.overdraftLimit ?? 0),
+    status: item.status === 'closed' ? 'closed' : 'open',
     name: optionalText(item.name),
     // Accounts from before the journal count their changes from its first one (§15).
     version: Number(item.version ?? 0),
@@ -65,29 +50,57 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
   };
 }
 
-export function toLedgerEntry(item: Record<string, unknown>): LedgerEntry {
+/** Available, or balance on an account from before holds, is 0. */
+const NOTHING_AVAILABLE =
+  '((attribute_exists(#available) AND #available = :zero) OR attribute_not_exists(#available))';
+
+/**
+ * Closing (docs/contract.md §17): status only, while the account is exactly as read — its owner
+ * and `updatedAt` (so no change slipped in between), balance and available 0, still open. No
+ * money moves, so this is not an account change (no `version`, no journal record).
+ */
+export function closeAccountItem(
+  tableName: string,
+  read: AccountRecord,
+  at: string,
+): TransactWriteItem {
   return {
-    id: String(item.id),
-    accountId: String(item.accountId),
-    type: TRANSACTION_TYPES.find((type) => type === item.type) ?? 'credit',
-    amount: Number(item.amount),
-    currency: String(item.currency),
-    reference: optionalText(item.reference),
-    paymentId: optionalText(item.paymentId),
-    transferId: optionalText(item.transferId),
-    counterpartyAccountId: optionalText(item.counterpartyAccountId),
-    holdId: optionalText(item.holdId),
-    origin: item.origin === 'event' ? 'event' : 'http',
-    createdAt: String(item.createdAt),
+    Update: {
+      TableName: tableName,
+      Key: marshall(keys.account(read.id)),
+      UpdateExpression: 'SET #status = :closed, #closedAt = :at, #updatedAt = :at',
+      ConditionExpression:
+        'attribute_exists(pk) AND #ownerId = :ownerId AND #updatedAt = :seen AND ' +
+        `#balance = :zero AND ${NOTHING_AVAILABLE} AND ` +
+        '(attribute_not_exists(#status) OR #status <> :closed)',
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#closedAt': 'closedAt',
+        '#updatedAt': 'updatedAt',
+        '#ownerId': 'ownerId',
+        '#balance': 'balance',
+        '#available': 'available',
+      },
+      ExpressionAttributeValues: marshall({
+        ':closed': 'closed',
+        ':at': at,
+        ':ownerId': read.ownerId,
+        ':seen': read.updatedAt,
+        ':zero': 0,
+      }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
   };
 }
+
+type PostingRole = 'account' | 'entry' | 'pointer' | 'payment';
 
 /**
  * The change one posting (credit, debit, export fee) makes to its account, as the journal reads
  * it from `lastChanges`: a batched event write carries one per record (docs/contract.md §20).
  */
 export function postingChange(entry: PostingEntry): AccountChange {
-  const delta = entry.type === 'credit' ? entry.amount : -entry.amount;
+  const delta = signedAmount(entry);
   return {
     kind: entry.type,
     balanceDelta: delta,
@@ -99,14 +112,16 @@ export function postingChange(entry: PostingEntry): AccountChange {
 
 /**
  * The parts every posting (credit, debit, export fee) writes: the guarded account change,
- * which moves `balance` and `available` alike, the ledger entry, the paymentId when given.
+ * which moves `balance` and `available` alike, the ledger entry and its pointer, the paymentId
+ * when given.
  */
 export function postingItems(
   tableName: string,
   entry: PostingEntry,
   guard: EntryGuard,
-): { role: 'account' | 'entry' | 'payment'; item: TransactWriteItem }[] {
-  const parts: { role: 'account' | 'entry' | 'payment'; item: TransactWriteItem }[] = [
+): { role: PostingRole; item: TransactWriteItem }[] {
+  const [listed, pointer] = newEntryItems(tableName, entry);
+  const parts: { role: PostingRole; item: TransactWriteItem }[] = [
     {
       role: 'account',
       item: accountChangeItem(tableName, {
@@ -115,9 +130,11 @@ export function postingItems(
         ownerId: guard.ownerId,
         currency: guard.currency,
         requireAvailableAtLeast: guard.requireAvailableAtLeast,
+        requireOpen: guard.requireOpen,
       }),
     },
-    { role: 'entry', item: entryItem(tableName, entry) },
+    { role: 'entry', item: listed },
+    { role: 'pointer', item: pointer },
   ];
   const payment = paymentItem(tableName, entry);
   if (payment) parts.push({ role: 'payment', item: payment });

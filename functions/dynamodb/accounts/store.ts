@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord, PostingEntry } from '../../domain/accounts/model';
 import type {
+  CloseResult,
   EntryGuard,
   EntryPage,
   EventSourceView,
@@ -9,15 +10,26 @@ import type {
 } from '../../domain/accounts/port';
 import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
 import { toVersionedSequence } from '../events/items';
-import { claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
-import { retryPolicy, type StoreOptions, type TransactPart } from '../table/transact';
-import { newAccountItem, postingItems, toAccountRecord, toLedgerEntry } from './items';
+import {
+  retryPolicy,
+  type StoreOptions,
+  type TransactPart,
+  transactWithRetry,
+} from '../table/transact';
+import {
+  closeAccountItem,
+  newAccountItem,
+  postingItems,
+  toAccountRecord,
+  toLedgerEntry,
+} from './items';
 
-type Role = 'claim' | 'account' | 'entry' | 'payment';
+type Role = 'claim' | 'account' | 'entry' | 'pointer' | 'payment';
 
 /** The accounts feature's `LedgerPort` on the table: accounts, entries and their claims. */
 export function createLedgerStore(options: StoreOptions): LedgerPort {
@@ -31,6 +43,22 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         { role: 'account', item: newAccountItem(tableName, account) },
       ]);
+    },
+
+    async closeAccount(claim, read, at): Promise<CloseResult> {
+      const outcome = await transactWithRetry(
+        client,
+        [
+          { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+          { role: 'account', item: closeAccountItem(tableName, read, at) },
+        ],
+        retry,
+      );
+      if (outcome.kind === 'committed') return outcome;
+      const claimed = claimedFailure(outcome.failed);
+      if (claimed) return claimed;
+      const account = outcome.failed.get('account');
+      return { kind: 'account_moved', account: account ? toAccountRecord(account) : undefined };
     },
 
     postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard) {

@@ -7,7 +7,8 @@ import type {
 } from '../../domain/events/port';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
 import { accountChangeItem } from '../accounts/account-change';
-import { entryItem, paymentItem, postingChange } from '../accounts/items';
+import { newEntryItems, paymentItem } from '../accounts/entries';
+import { postingChange } from '../accounts/items';
 import { CLAIM_FREE } from '../idempotency/command';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
@@ -91,13 +92,13 @@ export function toVersionedSequence(item: Record<string, unknown>): VersionedSeq
   };
 }
 
-export type RunRole = 'account' | 'inbox' | 'entry' | 'payment' | 'sequence';
+export type RunRole = 'account' | 'inbox' | 'entry' | 'pointer' | 'payment' | 'sequence';
 
 /**
  * The items of a batched event write (docs/contract.md §20): ONE account update carrying every
  * record's change (`version` + n, the changes in `lastChanges`), then per record its inbox
- * item (decisive: a seen record settles the attempt), its entry and its paymentId item, then
- * one sequence item per source. `runs.ts` guarantees no item twice and at most 100.
+ * item (decisive: a seen record settles the attempt), its entry, the entry's pointer and its
+ * paymentId item, then one sequence item per source. `runs.ts` guarantees no item twice and at most 100.
  */
 export function runParts(tableName: string, run: EventRunWrite): TransactPart<RunRole>[] {
   const last = run.records.at(-1)?.entry;
@@ -106,13 +107,17 @@ export function runParts(tableName: string, run: EventRunWrite): TransactPart<Ru
     accountId: run.accountId,
     changes: run.records.map(({ entry }) => postingChange(entry)),
     currency: run.currency,
+    // Producers are trusted by IAM: no owner; the account must be open (docs/contract.md §17).
+    requireOpen: true,
     requireAvailableAtLeast: run.requireAvailableAtLeast,
   });
   const parts: TransactPart<RunRole>[] = [{ role: 'account', item: account }];
   for (const { claim, entry } of run.records) {
+    const [listed, pointer] = newEntryItems(tableName, entry);
     parts.push(
       { role: 'inbox', item: inboxItem(tableName, claim, entry.id), decisive: true },
-      { role: 'entry', item: entryItem(tableName, entry) },
+      { role: 'entry', item: listed },
+      { role: 'pointer', item: pointer },
     );
     const payment = paymentItem(tableName, entry);
     if (payment) parts.push({ role: 'payment', item: payment });

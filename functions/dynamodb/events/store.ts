@@ -4,10 +4,13 @@ import type {
   EventTransferResult,
   EventWriteResult,
   InboxClaim,
+  SequenceWrite,
 } from '../../domain/events/port';
 import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import { postingItems, toAccountRecord } from '../accounts/items';
+import { legsRejection } from '../accounts/movement';
 import { unexpectedFailure } from '../idempotency/command';
+import { ledgerTransactionParts } from '../ledger-transactions/items';
 import { keys } from '../table/keys';
 import { getItem } from '../table/reads';
 import {
@@ -16,10 +19,10 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
-import { type TransferRole, transferParts, transferRejection } from '../transfers/items';
+import { transferParts } from '../transfers/items';
 import { inboxItem, runParts, sequenceItem, toVersionedSequence } from './items';
 
-type Role = 'inbox' | 'account' | 'entry' | 'payment' | 'sequence';
+type Role = 'inbox' | 'account' | 'entry' | 'pointer' | 'payment' | 'sequence';
 
 /** (source, id) was claimed before: a duplicate if the content is the same, else a conflict. */
 function seenBefore(
@@ -31,7 +34,10 @@ function seenBefore(
     : { kind: 'id_conflict' };
 }
 
-/** DynamoDB adapter for ledger events: inbox, balance, entry, paymentId and sequence in ONE transaction. */
+/**
+ * DynamoDB adapter for ledger events: inbox, balance, entry, paymentId and sequence in ONE
+ * transaction; a transfer or ledger transaction writes all its legs in it (docs/contract.md §16).
+ */
 export function createEventStore(options: StoreOptions): EventLedgerPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);
@@ -101,22 +107,38 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
 
     async applyTransfer(claim, write, sequence): Promise<EventTransferResult> {
       const out = write.legs[0];
-      const parts: TransactPart<TransferRole | 'inbox' | 'sequence'>[] = [
-        { role: 'inbox', item: inboxItem(tableName, claim, out.id), decisive: true },
-        ...transferParts(tableName, write),
-      ];
-      if (sequence) {
-        parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, out.createdAt) });
-      }
-      const outcome = await send(parts, sequence !== undefined);
-      if (outcome.kind === 'committed') return outcome;
-      if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
-      const { failed } = outcome;
-      if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
-      if (failed.has('sequence')) return { kind: 'sequence_moved' };
-      const rejection = transferRejection(failed);
-      if (rejection) return rejection;
-      throw unexpectedFailure(failed);
+      return applyMovement(claim, transferParts(tableName, write), out.id, out.createdAt, sequence);
+    },
+
+    async applyLedgerTransaction(claim, write, sequence): Promise<EventTransferResult> {
+      const parts = ledgerTransactionParts(tableName, write);
+      const { record } = write;
+      const first = write.legs[0]?.entry.id ?? record.id;
+      return applyMovement(claim, parts, first, record.createdAt, sequence);
     },
   };
+
+  /** The inbox, a movement's parts and the sequence in ONE transaction (transfers, ledger transactions). */
+  async function applyMovement(
+    claim: InboxClaim,
+    movement: TransactPart<string>[],
+    entryId: string,
+    at: string,
+    sequence: SequenceWrite | undefined,
+  ): Promise<EventTransferResult> {
+    const parts: TransactPart<string>[] = [
+      { role: 'inbox', item: inboxItem(tableName, claim, entryId), decisive: true },
+      ...movement,
+    ];
+    if (sequence) parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, at) });
+    const outcome = await send(parts, sequence !== undefined);
+    if (outcome.kind === 'committed') return outcome;
+    if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
+    const { failed } = outcome;
+    if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
+    if (failed.has('sequence')) return { kind: 'sequence_moved' };
+    const rejection = legsRejection(failed);
+    if (rejection) return rejection;
+    throw unexpectedFailure(failed);
+  }
 }

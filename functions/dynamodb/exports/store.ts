@@ -28,7 +28,7 @@ import {
   toTaskRecord,
 } from './items';
 
-type Role = 'claim' | 'account' | 'entry' | 'payment' | 'task' | 'other';
+type Role = 'claim' | 'account' | 'entry' | 'pointer' | 'payment' | 'task' | 'other';
 
 /** DynamoDB adapter for export tasks, executions and the outbox. */
 export function createTaskStore(options: StoreOptions): TaskPort & CallbackPort {

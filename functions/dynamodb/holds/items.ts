@@ -1,8 +1,10 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { HOLD_ITEM_KIND } from '../../contract/names';
+import { withMetadata } from '../../domain/accounts/metadata';
 import { HOLD_STATUSES, type HoldRecord, type HoldSettlement } from '../../domain/holds/model';
 import { type AccountUpdate, accountChangeItem } from '../accounts/account-change';
+import { metadataOf } from '../accounts/entries';
 import { putNew, toAttributes } from '../table/attributes';
 import { dueIndexAttributes, LEAVE_DUE_INDEX } from '../table/due-index';
 import { keys } from '../table/keys';
@@ -134,6 +136,7 @@ export function toHoldRecord(item: Readonly<Record<string, unknown>>): HoldRecor
     capturedAmount: Number(item.capturedAmount ?? 0),
     expiresAt: String(item[HOLD_EXPIRY_ATTRIBUTE]),
     ...(typeof item.reference === 'string' ? { reference: item.reference } : {}),
+    ...withMetadata(metadataOf(item.metadata)),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };

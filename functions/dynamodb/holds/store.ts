@@ -12,7 +12,8 @@ import type {
 } from '../../domain/holds/port';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
 import { accountChangeItem } from '../accounts/account-change';
-import { entryItem, toAccountRecord } from '../accounts/items';
+import { newEntryItems } from '../accounts/entries';
+import { toAccountRecord } from '../accounts/items';
 import { createLedgerStore } from '../accounts/store';
 import { claimedFailure, claimItem, unexpectedFailure as unexpected } from '../idempotency/command';
 import { decodeCursor, encodeCursor } from '../table/cursor';
@@ -89,6 +90,7 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
             ownerId: guard.ownerId,
             currency: guard.currency,
             requireAvailableAtLeast: guard.requireAvailableAtLeast,
+            requireOpen: guard.requireOpen,
           }),
         },
         { role: 'hold', item: main },
@@ -110,7 +112,9 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
       const outcome = await transact([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         ...settlementParts(settlement, entry?.id),
-        ...(entry ? [{ role: 'entry' as const, item: entryItem(tableName, entry) }] : []),
+        ...(entry
+          ? newEntryItems(tableName, entry).map((item) => ({ role: 'entry' as const, item }))
+          : []),
       ]);
       if (outcome.kind === 'committed') return outcome;
       const replay = claimedFailure(outcome.failed);

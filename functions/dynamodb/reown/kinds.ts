@@ -7,6 +7,7 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { OwnedKind } from '../../domain/reown/model';
 import { ENTRY_SK_PREFIX, HOLD_SK_PREFIX, type ItemKey, keys } from '../table/keys';
+import { getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 
 /**
@@ -110,16 +111,29 @@ export function ownedKindFinders(
       },
       { expression: 'attribute_exists(transferId)', projection: 'transferId' },
     ),
+    // A ledger transaction's record, found through its legs (and reversals) the same way.
+    ledgerTransactions: perAccount(
+      ENTRY_SK_PREFIX,
+      (legs) => {
+        const ids = new Set(legs.map((leg) => String(leg.ledgerTransactionId)));
+        return [...ids].map((id) => [keys.ledgerTransaction(id)]);
+      },
+      { expression: 'attribute_exists(ledgerTransactionId)', projection: 'ledgerTransactionId' },
+    ),
   };
 }
 
-/** The accounts an account's transfers link it to, each once (every page of its entries). */
+/**
+ * The accounts an account's transfers and ledger transactions link it to, each once (every page
+ * of its entries; then the records of its ledger transactions, whose legs name the others).
+ */
 export async function counterpartiesOf(
   client: DynamoDBClient,
   tableName: string,
   accountId: string,
 ): Promise<string[]> {
   const found = new Set<string>();
+  const ledgerTransactions = new Set<string>();
   let start: Record<string, AttributeValue> | undefined;
   do {
     const page = await send(() =>
@@ -127,8 +141,9 @@ export async function counterpartiesOf(
         new QueryCommand({
           TableName: tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          FilterExpression: 'attribute_exists(counterpartyAccountId)',
-          ProjectionExpression: 'counterpartyAccountId',
+          FilterExpression:
+            'attribute_exists(counterpartyAccountId) OR attribute_exists(ledgerTransactionId)',
+          ProjectionExpression: 'counterpartyAccountId, ledgerTransactionId',
           ExpressionAttributeValues: marshall({
             ':pk': keys.account(accountId).pk,
             ':prefix': ENTRY_SK_PREFIX,
@@ -138,13 +153,33 @@ export async function counterpartiesOf(
         }),
       ),
     );
-    for (const item of page.Items ?? []) {
-      found.add(String(unmarshall(item).counterpartyAccountId));
+    for (const raw of page.Items ?? []) {
+      const item = unmarshall(raw);
+      if (typeof item.counterpartyAccountId === 'string') found.add(item.counterpartyAccountId);
+      if (typeof item.ledgerTransactionId === 'string')
+        ledgerTransactions.add(item.ledgerTransactionId);
     }
     start = page.LastEvaluatedKey;
   } while (start);
+  const ids = [...ledgerTransactions];
+  for (let i = 0; i < ids.length; i += BATCH_GET_LIMIT) {
+    const records = await getItems(
+      client,
+      tableName,
+      ids.slice(i, i + BATCH_GET_LIMIT).map((id) => keys.ledgerTransaction(id)),
+    );
+    for (const record of records) {
+      for (const leg of Array.isArray(record?.legs) ? record.legs : []) {
+        const other = String((leg as { accountId?: unknown }).accountId);
+        if (other !== accountId) found.add(other);
+      }
+    }
+  }
   return [...found];
 }
+
+/** Keys one BatchGetItem takes at most. */
+const BATCH_GET_LIMIT = 100;
 
 /** Where a finder continues: an account of the list and a key in it (Query), or a key (Scan). */
 interface Cursor {

@@ -4,6 +4,29 @@ import { padSequence } from '../../contract/journal';
  * Single-table key schema. Every item has string `pk`/`sk`; an account and its ledger entries
  * share a partition so one Query lists them newest first. An account's journal has a partition
  * of its own (`JOURNAL#<accountId>`), so the projector never writes into the account's.
+ *
+ * Items of ledger depth (docs/contract.md §16, §17; docs/architecture.md "Single-table keys"):
+ * - entry (`ACCOUNT#<accountId>` / `ENTRY#<createdAt>#<entryId>`): `{ kind: 'entry', id,
+ *   accountId, type, amount (unsigned), currency, origin, createdAt, reference?, paymentId?,
+ *   transferId?, counterpartyAccountId?, holdId?, ledgerTransactionId?, reversalOf?: { kind,
+ *   id }, reversalId?, direction? (reversals), metadata?, reversedAmount? }`. `type` gives the
+ *   sign: credit, transfer_in, ledger_credit and a reversal with `direction: credit` add to the
+ *   balance, the rest subtract. Σ signed amounts = the account's balance.
+ * - entry pointer (`ENTRY_ID#<entryId>` / `ENTRY_ID`): written with every new entry, `{ kind:
+ *   'entry-pointer', id, accountId, type, amount, currency, createdAt, reversedAmount? }`; finds
+ *   the entry by id alone (reversals) and holds the guard of its reversals, mirrored onto the
+ *   entry. Entries from before ledger depth have none (a bounded Query finds them).
+ * - ledger transaction (`LEDGER_TRANSACTION#<id>` / `LEDGER_TRANSACTION`): `{ kind:
+ *   'ledger-transaction', id, ownerId, origin, currency, legs: [{ accountId, direction, amount,
+ *   entryId }], reference?, paymentId?, metadata?, createdAt, reversedAmount? }`; its entries
+ *   (`ledger_debit` / `ledger_credit`, and the `reversal`s of it) carry `ledgerTransactionId`,
+ *   so Σ of its entries' signed amounts is 0. A transfer's record and entries alike with
+ *   `transferId` (its reversals' entries too).
+ * - account: `overdraftLimit`, `spendable` (= available + overdraftLimit), `status`
+ *   (`open` | `closed`, absent = open), `closedAt`; `version` and `lastChanges` (§15) count and
+ *   describe every change of balance or available, ledger legs and reversals included
+ *   (kind = the entry's type, with entryId, transferId?, ledgerTransactionId?, reversalOf =
+ *   the reversed original's id); closing changes neither.
  */
 
 /** TTL attribute (epoch seconds) on every record that expires; enabled on the table. */
@@ -78,6 +101,13 @@ export const keys = {
   journalAsOf: (accountId: string, committedAt: string, sequence: number): ItemKey => ({
     pk: `JOURNAL#${accountId}`,
     sk: `${JOURNAL_TIME_SK_PREFIX}${committedAt}#${padSequence(sequence)}`,
+  }),
+  /** Finds an entry by its id alone (docs/contract.md §16); written with the entry. */
+  entryPointer: (entryId: string): ItemKey => ({ pk: `ENTRY_ID#${entryId}`, sk: 'ENTRY_ID' }),
+  /** A ledger transaction's own record (§16): what GET /v1/ledger-transactions/{id} reads. */
+  ledgerTransaction: (id: string): ItemKey => ({
+    pk: `LEDGER_TRANSACTION#${id}`,
+    sk: 'LEDGER_TRANSACTION',
   }),
   /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
   health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),

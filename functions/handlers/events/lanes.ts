@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 
 /**
  * Groups records into lanes, batch order kept within each: records that touch a common account
- * (its `subject`, or a transfer's `data.toAccountId`) share a lane, transitively. Unreadable
+ * (its `subject`, a transfer's `data.toAccountId`, a ledger transaction's legs) share a lane, transitively. Unreadable
  * records get a lane of their own.
  */
 export function lanesOf(records: readonly SQSRecord[]): SQSRecord[][] {
@@ -38,8 +38,15 @@ export function lanesOf(records: readonly SQSRecord[]): SQSRecord[][] {
 /** The accounts a record touches, lower-cased; none when it cannot be read. */
 function accountsOf(record: SQSRecord): string[] {
   try {
-    const body = JSON.parse(record.body) as { subject?: unknown; data?: { toAccountId?: unknown } };
-    return [body.subject, body.data?.toAccountId]
+    const body = JSON.parse(record.body) as {
+      subject?: unknown;
+      data?: { toAccountId?: unknown; legs?: unknown };
+    };
+    // A ledger transaction touches every leg's account (docs/contract.md §16).
+    const legs = Array.isArray(body.data?.legs)
+      ? (body.data.legs as { accountId?: unknown }[])
+      : [];
+    return [body.subject, body.data?.toAccountId, ...legs.map((leg) => leg?.accountId)]
       .filter((id): id is string => typeof id === 'string')
       .map((id) => id.toLowerCase());
   } catch {

@@ -1,7 +1,8 @@
 import type { LedgerEventInput } from '../../domain/events/service';
 import { eventContentHash, type Json } from '../../domain/idempotency/fingerprint';
-import { illFormedPath } from '../../domain/shared/unicode';
-import { LEDGER_EVENT_TYPES, LedgerEventSchema } from '../../schemas/events';
+import { sums } from '../../domain/ledger-transactions/model';
+import { illFormedPath, protoKeyPath } from '../../domain/shared/unicode';
+import { LEDGER_EVENT_TYPES, type LedgerEvent, LedgerEventSchema } from '../../schemas/events';
 import type { PoisonCode } from './poison';
 
 export type ParsedRecord =
@@ -24,6 +25,10 @@ export function parseLedgerEvent(body: string): ParsedRecord {
       detail: `${illFormed || '(event)'}: must be well-formed Unicode (no lone surrogates)`,
     };
   }
+  const proto = protoKeyPath(json);
+  if (proto !== undefined) {
+    return { ok: false, code: 'schema_invalid', detail: `${proto}: is not an accepted key` };
+  }
   const result = LedgerEventSchema.safeParse(json);
   if (!result.success) {
     const detail = result.error.issues
@@ -39,13 +44,27 @@ export function parseLedgerEvent(body: string): ParsedRecord {
       id: e.id,
       type: LEDGER_EVENT_TYPES[e.type],
       accountId: e.subject,
-      ...(e.data.toAccountId === undefined ? {} : { toAccountId: e.data.toAccountId }),
-      amount: e.data.amount,
-      currency: e.data.currency,
       sequence: e.sequence,
-      paymentId: e.data.paymentId,
-      reference: e.data.reference,
+      ...dataOf(e),
       contentHash: eventContentHash(e as Record<string, Json>),
     },
+  };
+}
+
+/** What the event's `data` asks for, in the domain's terms. */
+function dataOf(e: LedgerEvent) {
+  const common = {
+    currency: e.data.currency,
+    paymentId: e.data.paymentId,
+    reference: e.data.reference,
+    ...(e.data.metadata === undefined ? {} : { metadata: e.data.metadata }),
+  };
+  if (e.type === 'ledger.transaction.v1') {
+    return { ...common, amount: sums(e.data.legs).debits, legs: e.data.legs };
+  }
+  return {
+    ...common,
+    ...(e.data.toAccountId === undefined ? {} : { toAccountId: e.data.toAccountId }),
+    amount: e.data.amount,
   };
 }

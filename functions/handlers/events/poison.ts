@@ -12,6 +12,7 @@ export const POISON_CODES = [
   'owner_mismatch',
   'id_conflict',
   'balance_limit_exceeded',
+  'account_closed',
 ] as const;
 export type PoisonCode = (typeof POISON_CODES)[number];
 
@@ -27,4 +28,5 @@ export const POISON_REASONS: Partial<Record<ErrorCode, PoisonCode>> = {
   payment_id_conflict: 'payment_id_conflict',
   owner_mismatch: 'owner_mismatch',
   balance_limit_exceeded: 'balance_limit_exceeded',
+  account_closed: 'account_closed',
 };

@@ -13,6 +13,8 @@ import { createTaskStore } from '../../dynamodb/exports/store';
 import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
+import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
+import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
@@ -26,7 +28,10 @@ export interface HttpComposition extends TableComposition<ServiceConfig> {
   readonly results?: ResultObjectPort;
 }
 
-/** The HTTP function (ledger, transfers, holds, tasks, results, callbacks) on DynamoDB and S3. */
+/**
+ * The HTTP function (ledger, transfers, holds, ledger transactions, reversals, tasks, results,
+ * callbacks) on DynamoDB and S3.
+ */
 export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const runtime = resolveRuntime(options);
   const table = tableOptions(options, runtime.metrics);
@@ -50,6 +55,8 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
       }),
     transfers: createTransferStore(table),
     holds: createHoldStore(table),
+    ledgerTransactions: createLedgerTransactionStore(table),
+    reversals: createReversalStore(table),
     journal: createJournalStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,

@@ -35,10 +35,14 @@ export interface LedgerUnderFaults {
 
 export interface Verify {
   balance(accountId: string): Promise<number>;
-  /** `balance` and `available` (docs/contract.md §11). */
-  money(accountId: string): Promise<{ balance: number; available: number }>;
+  /** `balance`, `available` (docs/contract.md §11) and `status` (§17). */
+  money(
+    accountId: string,
+  ): Promise<{ balance: number; available: number; status: string; version: number }>;
   /** Every entry of the account, all pages. */
   entries(accountId: string): Promise<Record<string, unknown>[]>;
+  /** A GET of `path` as the test principal, parsed (200 only). */
+  read(path: string): Promise<Record<string, unknown>>;
 }
 
 export const PRINCIPAL = 'fault-tester';
@@ -83,7 +87,17 @@ function verifier(app: HttpHandler): Verify {
         httpEvent('GET', `/v1/accounts/${accountId}`, { principal: PRINCIPAL }),
       );
       if (res.statusCode !== 200) throw new Error(`GET account: ${res.statusCode} ${res.body}`);
-      return JSON.parse(res.body) as { balance: number; available: number };
+      return JSON.parse(res.body) as {
+        balance: number;
+        available: number;
+        status: string;
+        version: number;
+      };
+    },
+    async read(path) {
+      const res = await app(httpEvent('GET', path, { principal: PRINCIPAL }));
+      if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${res.body}`);
+      return JSON.parse(res.body) as Record<string, unknown>;
     },
     async entries(accountId) {
       const items: Record<string, unknown>[] = [];
@@ -151,9 +165,14 @@ export function isRetryable(result: HttpResult): boolean {
   return result.statusCode === 409 && result.body.includes('"idempotency_key_in_use"');
 }
 
-export async function createAccount(app: HttpHandler, currency = 'EUR'): Promise<string> {
+export async function createAccount(
+  app: HttpHandler,
+  currency = 'EUR',
+  overdraftLimit?: number,
+): Promise<string> {
   const { result } = await postUntilFinal(app, '/v1/accounts', `acct-${randomUUID()}`, {
     currency,
+    ...(overdraftLimit ? { overdraftLimit } : {}),
   });
   if (result.statusCode !== 201) throw new Error(`create account: ${result.statusCode}`);
   return (JSON.parse(result.body) as { id: string }).id;

@@ -7,6 +7,7 @@ export function fakeLedgerPort(overrides: Partial<LedgerPort> = {}): Mocked<Ledg
   return fakeOf<LedgerPort>(
     {
       createAccount: async () => ({ kind: 'committed' }),
+      closeAccount: async () => ({ kind: 'committed' }),
       postEntry: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
       findRecord: async () => undefined,

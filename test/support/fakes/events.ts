@@ -17,6 +17,7 @@ export function fakeEventLedgerPort(
       applyEventRun: async () => ({ kind: 'committed' }),
       getAccount: async () => undefined,
       applyTransfer: async () => ({ kind: 'committed' }),
+      applyLedgerTransaction: async () => ({ kind: 'committed' }),
     },
     overrides,
   );

@@ -8,6 +8,8 @@ import { EXPORT_ROUTES } from '../../../functions/api/exports/spec';
 import { HEALTH_ROUTES } from '../../../functions/api/health/spec';
 import { HOLD_ROUTES } from '../../../functions/api/holds/spec';
 import { JOURNAL_ROUTES } from '../../../functions/api/journal/spec';
+import { LEDGER_TRANSACTION_ROUTES } from '../../../functions/api/ledger-transactions/spec';
+import { REVERSAL_ROUTES } from '../../../functions/api/reversals/spec';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
@@ -40,6 +42,21 @@ const FROZEN_IDS = {
   getHold: ['GET /v1/holds/{holdId}', undefined],
   captureHold: ['POST /v1/holds/{holdId}/captures', 'POST /v1/holds/{holdId}/captures'],
   voidHold: ['POST /v1/holds/{holdId}/voids', 'POST /v1/holds/{holdId}/voids'],
+  closeAccount: ['POST /v1/accounts/{accountId}/close', 'POST /v1/accounts/{accountId}/close'],
+  createLedgerTransaction: ['POST /v1/ledger-transactions', 'POST /v1/ledger-transactions'],
+  getLedgerTransaction: ['GET /v1/ledger-transactions/{ledgerTransactionId}', undefined],
+  reverseEntry: [
+    'POST /v1/accounts/{accountId}/transactions/{entryId}/reversals',
+    'POST /v1/accounts/{accountId}/transactions/{entryId}/reversals',
+  ],
+  reverseTransfer: [
+    'POST /v1/transfers/{transferId}/reversals',
+    'POST /v1/transfers/{transferId}/reversals',
+  ],
+  reverseLedgerTransaction: [
+    'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
+    'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
+  ],
   postCallback: ['POST /v1/callbacks/{applicationId}', undefined],
   getHealth: ['GET /v1/health', undefined],
   getOpenApi: ['GET /v1/openapi.json', undefined],
@@ -81,6 +98,8 @@ describe('route specs', () => {
       EXPORT_ROUTES,
       TRANSFER_ROUTES,
       HOLD_ROUTES,
+      LEDGER_TRANSACTION_ROUTES,
+      REVERSAL_ROUTES,
       CALLBACK_ROUTES,
       HEALTH_ROUTES,
       DOCUMENT_ROUTES,

@@ -28,8 +28,10 @@ import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
 import { fakeHealthPort } from '../../support/fakes/health';
 import { fakeHoldPort } from '../../support/fakes/holds';
 import { fakeJournalReadPort } from '../../support/fakes/journal';
+import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactions';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
+import { fakeReversalPort } from '../../support/fakes/reversals';
 import { fakeTransferPort } from '../../support/fakes/transfers';
 import { quietRuntime } from '../../support/runtime';
 
@@ -40,6 +42,8 @@ const otherPorts = () => ({
   results: fakeResultObjects(),
   transfers: fakeTransferPort(),
   holds: fakeHoldPort(),
+  ledgerTransactions: fakeLedgerTransactionPort(),
+  reversals: fakeReversalPort(),
   journal: fakeJournalReadPort(),
   health: fakeHealthPort(),
 });

@@ -24,6 +24,7 @@ function forgetfulApi() {
     { id: string; accountId: string; amount: number; status: string }
   >();
   const transfers = new Map<string, unknown>();
+  const ledgerTransactions = new Map<string, unknown>();
   const journals = new Map<string, Record<string, unknown>[]>();
   const seen = new Set<string>();
   const json = (status: number, body: unknown) =>
@@ -110,6 +111,32 @@ function forgetfulApi() {
         return json(200, { items: [...holds.values()].filter((h) => h.accountId === first) });
       case 'GET /v1/holds/{id}':
         return json(200, holds.get(first));
+      case 'POST /v1/ledger-transactions': {
+        const { legs } = body as unknown as {
+          legs: { accountId: string; direction: string; amount: number }[];
+        };
+        for (const leg of legs) {
+          const delta = leg.direction === 'credit' ? leg.amount : -leg.amount;
+          move(leg.accountId, delta, delta);
+        }
+        const made = { id: randomUUID(), ...(body as object) };
+        ledgerTransactions.set(made.id, made);
+        return json(201, made);
+      }
+      case 'GET /v1/ledger-transactions/{id}':
+        return json(200, ledgerTransactions.get(first));
+      case 'POST /v1/ledger-transactions/{id}/reversals': {
+        const made = ledgerTransactions.get(first) as {
+          legs: { accountId: string; direction: string; amount: number }[];
+        };
+        for (const leg of made.legs) {
+          const delta = leg.direction === 'credit' ? -leg.amount : leg.amount;
+          move(leg.accountId, delta, delta);
+        }
+        return json(201, { id: randomUUID(), amount: 0 });
+      }
+      case 'POST /v1/accounts/{id}/close':
+        return json(200, { id: first, status: 'closed', ...accounts.get(first) });
       case 'GET /v1/accounts/{id}/journal': {
         const after = Number(url.searchParams.get('afterSequence') ?? 0);
         const items = (journals.get(first) ?? []).filter((r) => Number(r.sequence) > after);
@@ -167,7 +194,7 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^FAIL +concurrent duplicates have one effect +8 different transactions/m);
     expect(out).toMatch(/^PASS +another principal cannot see the account/m);
     expect(out).toMatch(/^SKIP +signed callback round trip +no callback secret given/m);
-    expect(out).toMatch(/smoke: FAIL \(3 of 15 checks\)$/);
+    expect(out).toMatch(/smoke: FAIL \(3 of 16 checks\)$/);
     expect(code).toBe(1);
   });
 
@@ -178,18 +205,20 @@ describe('npm run smoke', () => {
     expect(out).toMatch(/^PASS +a hold is placed, listed and read/m);
     expect(out).toMatch(/^PASS +holds are captured and voided/m);
     expect(out).toMatch(/^PASS +the export result route is served +409 task_not_succeeded$/m);
+    expect(out).toMatch(/^PASS +a ledger transaction is made, read and reversed/m);
     expect(out).toMatch(/^PASS +the journal reaches the account's version; as-of balances answer/m);
   });
 
   it('fails a stage whose API Gateway lacks the transfer, hold and result routes', async () => {
     const missing =
-      /^\/v1\/(transfers|holds|accounts\/[^/]+\/(holds|journal|balances)|tasks\/[^/]+\/result)/;
+      /^\/v1\/(transfers|holds|accounts\/[^/]+\/(holds|journal|balances)|tasks\/[^/]+\/result|ledger-transactions)/;
     const { code, out } = await run(['--url', 'http://api.test'], {}, apiWithoutRoutes(missing));
 
     expect(out).toMatch(/^FAIL +a transfer moves money between two accounts +answered 404$/m);
     expect(out).toMatch(/^FAIL +a hold is placed, listed and read +answered 404$/m);
     expect(out).toMatch(/^SKIP +holds are captured and voided +no hold was placed$/m);
     expect(out).toMatch(/^FAIL +the export result route is served +answered 404$/m);
+    expect(out).toMatch(/^FAIL +a ledger transaction is made, read and reversed.* +answered 404$/m);
     expect(out).toMatch(
       /^FAIL +the journal reaches the account's version.* +journal answered 404$/m,
     );

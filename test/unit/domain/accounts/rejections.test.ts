@@ -9,6 +9,8 @@ const account: AccountRecord = {
   currency: 'EUR',
   balance: 10,
   available: 10,
+  overdraftLimit: 0,
+  status: 'open' as const,
   version: 0,
   createdAt: 'x',
   updatedAt: 'x',

@@ -14,6 +14,8 @@ const account: AccountRecord = {
   currency: 'EUR',
   balance: 10,
   available: 10,
+  overdraftLimit: 0,
+  status: 'open' as const,
   version: 0,
   createdAt: 'x',
   updatedAt: 'x',
@@ -43,7 +45,13 @@ describe('LedgerService decisions', () => {
     expect(claim?.expiresAt).toBe(Math.floor(ctx.now.getTime() / 1000) + 60);
     expect(claim?.response.body).toBe(res.body);
     expect(entry).toMatchObject({ id: 'e1', origin: 'http', accountId: 'a1' });
-    expect(guard).toEqual({ ownerId: 'alice', currency: 'EUR', requireAvailableAtLeast: 50 });
+    // An open account's spendable (available + overdraftLimit) must cover it (§17).
+    expect(guard).toEqual({
+      ownerId: 'alice',
+      currency: 'EUR',
+      requireOpen: true,
+      requireAvailableAtLeast: 50,
+    });
   });
 
   it('replays a claim with the same fingerprint and refuses another', async () => {
@@ -126,5 +134,57 @@ describe('LedgerService decisions', () => {
     await expect(service(port).postTransaction(ctx, 'a1', debit, debit)).rejects.toMatchObject({
       code: 'internal',
     });
+  });
+});
+
+describe('LedgerService.closeAccount (docs/contract.md §17)', () => {
+  const empty: AccountRecord = { ...account, balance: 0, available: 0 };
+  const closer = (reads: (AccountRecord | undefined)[], close = fakeLedgerPort().closeAccount) =>
+    fakeLedgerPort({ getAccount: async () => reads.shift(), closeAccount: close });
+
+  it('writes the claim and the status of an empty account, answering it closed', async () => {
+    const port = closer([empty]);
+    const res = await service(port).closeAccount(ctx, 'a1', {});
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ id: 'a1', status: 'closed' });
+    expect(port.closeAccount).toHaveBeenCalledOnce();
+  });
+
+  it('answers a closed account as it is, writing only the claim', async () => {
+    const port = closer([{ ...empty, status: 'closed' }]);
+    const res = await service(port).closeAccount(ctx, 'a1', {});
+    expect(res.statusCode).toBe(200);
+    expect(port.closeAccount).not.toHaveBeenCalled();
+    expect(port.recordResponse).toHaveBeenCalledOnce();
+  });
+
+  it.each([
+    ['a balance', { balance: 5, available: 5 }],
+    ['money on hold', { balance: 0, available: -5 }],
+    ['an overdraft', { balance: -5, available: -5 }],
+  ])('records account_not_empty for %s', async (_name, money) => {
+    const port = closer([{ ...account, ...money }]);
+    const res = await service(port).closeAccount(ctx, 'a1', {});
+    expect([res.statusCode, JSON.parse(res.body).code]).toEqual([409, 'account_not_empty']);
+    expect(port.recordResponse).toHaveBeenCalledOnce();
+  });
+
+  it('decides again on a fresh read when the account moved between the read and the write', async () => {
+    const moved = vi
+      .fn<LedgerPort['closeAccount']>()
+      .mockResolvedValueOnce({ kind: 'account_moved', account: { ...empty, balance: 3 } })
+      .mockResolvedValue({ kind: 'committed' });
+    const port = closer([empty, { ...empty, balance: 3, available: 3 }], moved);
+    const res = await service(port).closeAccount(ctx, 'a1', {});
+    expect(JSON.parse(res.body).code).toBe('account_not_empty');
+    expect(port.getAccount).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers 404 for a foreign account after checking the key', async () => {
+    const port = closer([{ ...empty, ownerId: 'bob' }]);
+    await expect(service(port).closeAccount(ctx, 'a1', {})).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(port.findRecord).toHaveBeenCalledOnce();
   });
 });

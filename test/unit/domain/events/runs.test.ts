@@ -17,10 +17,11 @@ const event = (overrides: Partial<LedgerEventInput> = {}): LedgerEventInput => (
 const sizes = (chunks: readonly unknown[][]) => chunks.map((c) => c.length);
 
 describe('chunksOf: what one transaction of a run can carry', () => {
-  it('keeps a run whole up to 49 records, in order', () => {
-    const run = Array.from({ length: 49 }, () => event());
+  it('keeps a run whole up to 33 records (1 + 3 × 33 items), in order', () => {
+    const run = Array.from({ length: 33 }, () => event());
     expect(chunksOf(run)).toEqual([run]);
-    expect(sizes(chunksOf(Array.from({ length: 100 }, () => event())))).toEqual([49, 49, 2]);
+    expect(itemsOf(run)).toBe(100);
+    expect(sizes(chunksOf(Array.from({ length: 100 }, () => event())))).toEqual([33, 33, 33, 1]);
   });
 
   it('never names an inbox key or a paymentId twice in one chunk', () => {
@@ -43,11 +44,11 @@ describe('chunksOf: what one transaction of a run can carry', () => {
     );
     const chunks = chunksOf(run);
     for (const chunk of chunks) expect(itemsOf(chunk)).toBeLessThanOrEqual(MAX_TRANSACTION_ITEMS);
-    // 1 account + 4 items per record (inbox, entry, payment, sequence): 24 records = 97 items.
-    expect(sizes(chunks)).toEqual([24, 24, 1]);
+    // 1 account + 5 items per record (inbox, entry, pointer, payment, sequence): 19 records = 96.
+    expect(sizes(chunks)).toEqual([19, 19, 11]);
     // Records of one source share its sequence item.
-    const one = Array.from({ length: 40 }, (_, i) => event({ sequence: i + 1 }));
-    expect(itemsOf(one)).toBe(1 + 80 + 1);
+    const one = Array.from({ length: 30 }, (_, i) => event({ sequence: i + 1 }));
+    expect(itemsOf(one)).toBe(1 + 90 + 1);
   });
 });
 

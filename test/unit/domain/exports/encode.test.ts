@@ -59,21 +59,36 @@ describe('CSV encoder (docs/contract.md §14 "Exports")', () => {
   it('writes the header with the contract columns in order, CRLF-terminated', () => {
     expect(csvEncoder.header).toBe(
       'id,createdAt,type,amount,currency,origin,reference,paymentId,transferId,' +
-        'counterpartyAccountId,holdId\r\n',
+        'counterpartyAccountId,holdId,ledgerTransactionId,reversalOf,direction,metadata\r\n',
     );
   });
 
   it('writes one row per entry: unsigned amount, RFC 4180 quoting, empty absent columns', () => {
     expect(csvEncoder.row(entry)).toBe(
       '6f1c0a52-4c57-4b8e-9a57-0c2b7b1f4e11,2026-03-01T10:00:00.000Z,debit,1250,EUR,http,' +
-        '"rent, ""March""",pay-1,,,\r\n',
+        '"rent, ""March""",pay-1,,,,,,,\r\n',
     );
   });
 
   it('fills the transfer and hold columns from the listing item', () => {
     const leg = { ...entry, type: 'transfer_out', transferId: 't-1', counterpartyAccountId: 'a-2' };
-    expect(parseCsvRecord(csvEncoder.row(leg)).slice(8)).toEqual(['t-1', 'a-2', '']);
-    expect(parseCsvRecord(csvEncoder.row({ ...entry, holdId: 'h-1' })).at(-1)).toBe('h-1');
+    expect(parseCsvRecord(csvEncoder.row(leg)).slice(8, 11)).toEqual(['t-1', 'a-2', '']);
+    const capture = parseCsvRecord(csvEncoder.row({ ...entry, holdId: 'h-1' }));
+    expect(capture[CSV_COLUMNS.indexOf('holdId')]).toBe('h-1');
+  });
+
+  it('appends the ledger-depth columns: reversalOf as kind:id, metadata as JSON text (§14)', () => {
+    const reversal = {
+      ...entry,
+      type: 'reversal',
+      ledgerTransactionId: 'l-1',
+      reversalOf: { kind: 'ledger_transaction', id: 'l-1' },
+      direction: 'credit',
+      metadata: { order: '42', note: 'a, "b"' },
+    };
+    const cells = parseCsvRecord(csvEncoder.row(reversal));
+    expect(cells.slice(11, 14)).toEqual(['l-1', 'ledger_transaction:l-1', 'credit']);
+    expect(JSON.parse(cells[CSV_COLUMNS.indexOf('metadata')] ?? '')).toEqual(reversal.metadata);
   });
 
   it.each(['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])(

@@ -10,6 +10,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createS3ObjectSink } from '../../../../functions/aws/s3-object-sink';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
+import { readEntry } from '../../../../functions/domain/accounts/model';
 import type { ExportRunPort } from '../../../../functions/domain/exports/port';
 import { ExportWorker, RunOutOfTimeError } from '../../../../functions/domain/exports/worker';
 import { createCallbackReporter } from '../../../../functions/handlers/export-worker/callback-reporter';
@@ -94,7 +95,7 @@ describe('export worker', () => {
     expect(s3.commandCalls(PutObjectCommand)[0]?.args[0].input.Key).toBe(key);
     const lines = object.toString().split('\r\n');
     expect(lines[0]).toBe(
-      'id,createdAt,type,amount,currency,origin,reference,paymentId,transferId,counterpartyAccountId,holdId',
+      'id,createdAt,type,amount,currency,origin,reference,paymentId,transferId,counterpartyAccountId,holdId,ledgerTransactionId,reversalOf,direction,metadata',
     );
     expect(lines.slice(1, -1).map((l) => l.split(',')[3])).toEqual(['101', '102', '103']);
     const result = {
@@ -299,9 +300,10 @@ describe('export worker', () => {
       { ...job, format: 'json' },
       { leaseMs: 1, giveUpMs: 60_000, finalAttempt: false },
     );
-    expect(uploaded().toString()).toBe(
-      `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2))}\n`,
-    );
+    // Each line is the listing item: a credit or debit shows reversedAmount (docs/contract.md §16).
+    const listed = (i: number) => JSON.stringify(readEntry(entry(i)));
+    expect(uploaded().toString()).toBe(`${listed(1)}\n${listed(2)}\n`);
+    expect(JSON.parse(listed(1))).toMatchObject({ reversedAmount: 0 });
     expect(outcome).toMatchObject({
       result: { key: `exports/${job.taskId}/${job.executionId}.jsonl`, rows: 2 },
     });

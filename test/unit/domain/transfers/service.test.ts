@@ -33,6 +33,8 @@ const account = (id: string, change: Partial<AccountRecord> = {}): AccountRecord
   currency: 'EUR',
   balance: 100,
   available: 100,
+  overdraftLimit: 0,
+  status: 'open' as const,
   version: 0,
   createdAt: 'x',
   updatedAt: 'x',
@@ -95,36 +97,43 @@ describe('TransferService', () => {
     [
       'the source is missing and the destination lacks funds',
       [
-        { side: 'from', account: undefined },
-        { side: 'to', account: account('b', { currency: 'USD' }) },
+        { index: 0, account: undefined },
+        { index: 1, account: account('b', { currency: 'USD' }) },
       ],
       'not_found',
     ],
     [
       'the destination belongs to someone else',
-      [{ side: 'to', account: account('b', { ownerId: 'bob' }) }],
+      [{ index: 1, account: account('b', { ownerId: 'bob' }) }],
       'not_found',
     ],
     [
       'the destination holds another currency and the source lacks funds',
       [
-        { side: 'from', account: account('a', { available: 10 }) },
-        { side: 'to', account: account('b', { currency: 'USD' }) },
+        { index: 0, account: account('a', { available: 10 }) },
+        { index: 1, account: account('b', { currency: 'USD' }) },
       ],
       'currency_mismatch',
     ],
     [
       'money on hold leaves too little available',
-      [{ side: 'from', account: account('a', { balance: 100, available: 60 }) }],
+      [{ index: 0, account: account('a', { balance: 100, available: 60 }) }],
       'insufficient_funds',
     ],
   ] as const)('explains a refusal where %s', (_name, sides, code) => {
+    const transfer = {
+      ...input,
+      id: 't',
+      createdAt: 'x',
+      ownerId: 'alice',
+      origin: 'http' as const,
+    };
     const write = {
-      transfer: { ...input, id: 't', createdAt: 'x', ownerId: 'alice', origin: 'http' as const },
-      legs: [] as never,
+      transfer,
+      legs: transferLegs(transfer, { out: 'o', in: 'i' }),
       ownerId: 'alice',
     };
-    expect(explainTransferRejection({ kind: 'accounts_rejected', sides }, write).code).toBe(code);
+    expect(explainTransferRejection({ kind: 'legs_rejected', legs: sides }, write).code).toBe(code);
   });
 
   it('records 409 payment_id_conflict and does not record a 404', async () => {
@@ -133,8 +142,8 @@ describe('TransferService', () => {
     expect(taken.recordResponse).toHaveBeenCalledOnce();
 
     const missing = fakePort({
-      kind: 'accounts_rejected',
-      sides: [{ side: 'to', account: undefined }],
+      kind: 'legs_rejected',
+      legs: [{ index: 1, account: undefined }],
     });
     await expect(service(missing).createTransfer(ctx, input, input)).rejects.toMatchObject({
       code: 'not_found',
@@ -180,17 +189,17 @@ describe('EventService: ledger.transfer.v1', () => {
   it.each([
     [
       'a destination of another owner',
-      [{ side: 'to', account: account('b', { ownerId: 'bob' }) }],
+      [{ index: 1, account: account('b', { ownerId: 'bob' }) }],
       'owner_mismatch',
     ],
-    ['a missing destination', [{ side: 'to', account: undefined }], 'not_found'],
+    ['a missing destination', [{ index: 1, account: undefined }], 'not_found'],
     [
       'too little available',
-      [{ side: 'from', account: account(A, { available: 10 }) }],
+      [{ index: 0, account: account(A, { available: 10 }) }],
       'insufficient_funds',
     ],
   ] as const)('rejects %s as %s', async (_name, sides, code) => {
-    const port = eventPort({ kind: 'accounts_rejected', sides });
+    const port = eventPort({ kind: 'legs_rejected', legs: sides });
     const outcome = await events(port).apply(event, ctx.now);
     expect(outcome.kind === 'rejected' && outcome.error.code).toBe(code);
   });

@@ -16,7 +16,10 @@ const credit = (amount: number, entryId = 'e1'): AccountChange => ({
   entryId,
 });
 
-function update(changes: AccountChange[], extra: { requireAvailableAtLeast?: number } = {}) {
+function update(
+  changes: AccountChange[],
+  extra: { requireAvailableAtLeast?: number; requireOpen?: boolean } = {},
+) {
   const item = accountChangeItem('ledger', { accountId: 'a1', changes, ...extra }).Update;
   if (!item) throw new Error('an Update');
   return {
@@ -75,5 +78,31 @@ describe('the account-change builder (docs/contract.md §15)', () => {
     const { condition, values } = update([credit(-10)], { requireAvailableAtLeast: 10 });
     expect(condition).toContain('attribute_not_exists(#available) AND #balance >= :required');
     expect(values[':required']).toBe(10);
+  });
+
+  it('moves spendable with available in the same SET as version, and guards on it (§17)', () => {
+    const leg: AccountChange = {
+      kind: 'ledger_debit',
+      balanceDelta: -40,
+      availableDelta: -40,
+      at,
+      entryId: 'e9',
+      ledgerTransactionId: 'l1',
+    };
+    const { expression, condition, values } = update([leg], {
+      requireAvailableAtLeast: 40,
+      requireOpen: true,
+    });
+    expect(expression).toContain(
+      '#spendable = if_not_exists(#spendable, if_not_exists(#available, #balance)) + :availableDelta',
+    );
+    expect(expression).toContain('#version = if_not_exists(#version, :zero) + :n');
+    expect(condition).toContain('(attribute_exists(#spendable) AND #spendable >= :required)');
+    expect(condition).toContain('(attribute_not_exists(#status) OR #status <> :closed)');
+    expect(values[':lastChanges']).toEqual([leg]);
+  });
+
+  it('leaves the closed guard out where no caller asks for it (the sweeper)', () => {
+    expect(update([credit(5)]).condition).not.toContain('#status');
   });
 });

@@ -55,7 +55,10 @@ const account = {
   updatedAt: '2026-11-29T09:00:00.000Z',
 };
 
-/** The exception DynamoDB sends, reasons indexed like the items: claim, account, entry, payment. */
+/**
+ * The exception DynamoDB sends, reasons indexed like the items: claim, account, entry, pointer,
+ * payment.
+ */
 function cancelled(...reasons: CancellationReason[]) {
   return new TransactionCanceledException({
     message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
@@ -81,14 +84,18 @@ describe('postEntry builds ONE transaction', () => {
     await expect(store.postEntry(claim, entry, guard)).resolves.toEqual({ kind: 'committed' });
     const input = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input;
     expect(input?.ClientRequestToken).toMatch(/^[0-9a-f-]{36}$/);
-    const [claimPut, update, entryPut, paymentPut] = input?.TransactItems ?? [];
+    const [claimPut, update, entryPut, pointerPut, paymentPut] = input?.TransactItems ?? [];
     expect(claimPut?.Put?.ConditionExpression).toBe(
       'attribute_not_exists(pk) OR #expiresAt < :now',
     );
     expect(claimPut?.Put?.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
     expect(claimPut?.Put?.Item?.expiresAt).toEqual({ N: '2000' });
-    // The guard is the effective available balance (docs/contract.md §11): `available`, or
-    // `balance` on an account from before holds; both move by the same delta.
+    // The guard draws on `spendable` (available + overdraftLimit, docs/contract.md §17); an
+    // account from before overdrafts has none: then the effective available balance (§11),
+    // `available`, or `balance` from before holds. All three move by the same delta.
+    expect(update?.Update?.ConditionExpression).toContain(
+      '(attribute_exists(#spendable) AND #spendable >= :required)',
+    );
     expect(update?.Update?.ConditionExpression).toContain(
       '(attribute_exists(#available) AND #available >= :required)',
     );
@@ -99,9 +106,15 @@ describe('postEntry builds ONE transaction', () => {
     expect(update?.Update?.UpdateExpression).toContain(
       '#available = if_not_exists(#available, #balance) + :availableDelta',
     );
+    expect(update?.Update?.UpdateExpression).toContain(
+      '#spendable = if_not_exists(#spendable, if_not_exists(#available, #balance)) + :availableDelta',
+    );
     expect(update?.Update?.ExpressionAttributeValues?.[':balanceDelta']).toEqual({ N: '-50' });
     expect(update?.Update?.ExpressionAttributeValues?.[':availableDelta']).toEqual({ N: '-50' });
     expect(entryPut?.Put?.Item?.sk).toEqual({ S: 'ENTRY#2026-11-29T10:00:00.000Z#e1' });
+    // The id-keyed pointer reversals find the entry by (docs/contract.md §16).
+    expect(pointerPut?.Put?.Item?.pk).toEqual({ S: 'ENTRY_ID#e1' });
+    expect(pointerPut?.Put?.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(paymentPut?.Put?.Item?.pk).toEqual({ S: 'PAYMENT#a1#p1' });
     expect(paymentPut?.Put?.Item?.expiresAt).toBeUndefined();
   });
@@ -116,6 +129,7 @@ describe('cancellation reasons become facts', () => {
         none,
         none,
         none,
+        none,
       ],
       expected: {
         kind: 'claimed',
@@ -124,12 +138,12 @@ describe('cancellation reasons become facts', () => {
     },
     {
       name: 'a missing account -> account_rejected without state',
-      reasons: [none, failed(), none, none],
+      reasons: [none, failed(), none, none, none],
       expected: { kind: 'account_rejected', account: undefined },
     },
     {
       name: 'a guarded account -> account_rejected with its state',
-      reasons: [none, failed(account), none, failed({ pk: 'PAYMENT#a1#p1' })],
+      reasons: [none, failed(account), none, none, failed({ pk: 'PAYMENT#a1#p1' })],
       expected: {
         kind: 'account_rejected',
         account: expect.objectContaining({ ownerId: 'alice', balance: 10, currency: 'EUR' }),
@@ -137,7 +151,7 @@ describe('cancellation reasons become facts', () => {
     },
     {
       name: 'a used paymentId -> payment_id_taken',
-      reasons: [none, none, none, failed({ pk: 'PAYMENT#a1#p1' })],
+      reasons: [none, none, none, none, failed({ pk: 'PAYMENT#a1#p1' })],
       expected: { kind: 'payment_id_taken' },
     },
   ])('$name', async ({ reasons, expected }) => {

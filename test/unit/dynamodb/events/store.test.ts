@@ -8,6 +8,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PostingEntry } from '../../../../functions/domain/accounts/model';
 import type { InboxClaim, SequenceWrite } from '../../../../functions/domain/events/port';
+import { itemsOf } from '../../../../functions/domain/events/runs';
+import type { LedgerEventInput } from '../../../../functions/domain/events/service';
 import { createEventStore } from '../../../../functions/dynamodb/events/store';
 
 const ddb = mockClient(DynamoDBClient);
@@ -51,12 +53,13 @@ describe('applyEvent', () => {
       kind: 'committed',
     });
     const items = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems ?? [];
-    expect(items).toHaveLength(5);
-    const [inbox, balance, ledger, payment, seq] = items;
+    expect(items).toHaveLength(6);
+    const [inbox, balance, ledger, pointer, payment, seq] = items;
     expect(inbox?.Put?.Item?.expiresAt).toEqual({ N: '200' });
     expect(inbox?.Put?.ConditionExpression).toBe('attribute_not_exists(pk) OR #expiresAt < :now');
     expect(balance?.Update?.ConditionExpression).not.toContain('ownerId');
     expect(ledger?.Put?.Item?.origin).toEqual({ S: 'event' });
+    expect(pointer?.Put?.Item?.pk).toEqual({ S: 'ENTRY_ID#x1' });
     expect(payment?.Put?.Item?.pk).toEqual({ S: 'PAYMENT#a1#p1' });
     expect(seq?.Put?.ConditionExpression).toBe('#version = :version');
     expect(seq?.Put?.ExpressionAttributeValues?.[':version']).toEqual({ N: '3' });
@@ -67,16 +70,16 @@ describe('applyEvent', () => {
   it.each([
     [
       'a duplicate wins over every other failure',
-      [failed, failed, none, failed, failed],
+      [failed, failed, none, none, failed, failed],
       'duplicate',
     ],
     [
       'a moved sequence is re-read before judging the account',
-      [none, failed, none, none, failed],
+      [none, failed, none, none, none, failed],
       'sequence_moved',
     ],
-    ['an account failure', [none, failed, none, failed, none], 'account_rejected'],
-    ['a used paymentId', [none, none, none, failed, none], 'payment_id_taken'],
+    ['an account failure', [none, failed, none, none, failed, none], 'account_rejected'],
+    ['a used paymentId', [none, none, none, none, failed, none], 'payment_id_taken'],
   ])('%s', async (_name, reasons, kind) => {
     ddb.on(TransactWriteItemsCommand).rejects(cancel(...reasons));
     const result = await store.applyEvent(claim, entry, { currency: 'EUR' }, sequence);
@@ -103,7 +106,7 @@ describe('applyEventRun (docs/contract.md §20)', () => {
     sequences: [sequence],
   };
 
-  it('writes ONE account update, then each record’s inbox, entry and paymentId, then the sequences', async () => {
+  it('writes ONE account update, then each record’s inbox, entry, pointer and paymentId, then the sequences', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
     await expect(store.applyEventRun(run)).resolves.toEqual({ kind: 'committed' });
     const calls = ddb.commandCalls(TransactWriteItemsCommand);
@@ -117,29 +120,48 @@ describe('applyEventRun (docs/contract.md §20)', () => {
       'ACCOUNT',
       'INBOX',
       'ACCOUNT',
+      'ENTRY_ID',
       'PAYMENT',
       'INBOX',
       'ACCOUNT',
+      'ENTRY_ID',
       'ACCOUNT',
     ]);
+    // runs.ts counts what runParts writes: one definition of a chunk's size.
+    const events: LedgerEventInput[] = run.records.map(({ claim: c, entry: e }, i) => ({
+      source: c.source,
+      id: c.id,
+      type: e.type,
+      accountId: e.accountId,
+      amount: e.amount,
+      currency: e.currency,
+      paymentId: e.paymentId,
+      sequence: i + 1,
+      contentHash: 'h',
+    }));
+    expect(items).toHaveLength(itemsOf(events));
     const account = items[0]?.Update;
     // Net change of both records: +5 − 2.
     expect(account?.ExpressionAttributeValues?.[':balanceDelta']).toEqual({ N: '3' });
     expect(account?.ConditionExpression).toContain('#currency = :currency');
-    expect(items[6]?.Put?.Item?.sk).toEqual({ S: 'SOURCE#urn:a' });
+    // Producers cannot post to a closed account (docs/contract.md §17), batched or not.
+    expect(account?.ConditionExpression).toContain('#status <> :closed');
+    expect(items[8]?.Put?.Item?.sk).toEqual({ S: 'SOURCE#urn:a' });
   });
 
   it.each([
-    ['a seen inbox item', [none, failed, none, none, none, none, none]],
-    ['the account guard', [failed, none, none, none, none, none, none]],
-    ['a taken paymentId', [none, none, none, failed, none, none, none]],
+    ['a seen inbox item', [none, failed, none, none, none, none, none, none, none]],
+    ['the account guard', [failed, none, none, none, none, none, none, none, none]],
+    ['a taken paymentId', [none, none, none, none, failed, none, none, none, none]],
   ])('answers refused for %s, so the records go one by one', async (_name, reasons) => {
     ddb.on(TransactWriteItemsCommand).rejects(cancel(...reasons));
     await expect(store.applyEventRun(run)).resolves.toEqual({ kind: 'refused' });
   });
 
   it('answers sequence_moved when only a sequence item moved', async () => {
-    ddb.on(TransactWriteItemsCommand).rejects(cancel(none, none, none, none, none, none, failed));
+    ddb
+      .on(TransactWriteItemsCommand)
+      .rejects(cancel(none, none, none, none, none, none, none, none, failed));
     await expect(store.applyEventRun(run)).resolves.toEqual({ kind: 'sequence_moved' });
   });
 });

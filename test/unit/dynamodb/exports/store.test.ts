@@ -82,7 +82,7 @@ describe('task store', () => {
     expect(ddb.commandCalls(QueryCommand)[1]?.args[0].input.ExclusiveStartKey).toBeDefined();
   });
 
-  it('writes the export as one transaction: claim, fee, entry, task, execution, pointer, outbox', async () => {
+  it('writes the export as one transaction: claim, fee, entry and its pointer, task, execution, pointer, outbox', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
     await expect(store.createExport(claim, exportRequest)).resolves.toEqual({ kind: 'committed' });
     const items = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems ?? [];
@@ -90,6 +90,7 @@ describe('task store', () => {
       undefined, // the claim carries no kind
       'update',
       'entry',
+      'entry-pointer',
       'task',
       'execution',
       'execution-pointer',

@@ -41,6 +41,8 @@ it("reuses the attempt's ClientRequestToken when the SDK retries a lost response
       currency: 'EUR',
       balance: 0,
       available: 0,
+      overdraftLimit: 0,
+      status: 'open' as const,
       version: 0,
       createdAt: 'x',
       updatedAt: 'x',

@@ -46,7 +46,8 @@ const account = (id: string, available?: number) => ({
   updatedAt: 'x',
 });
 
-// Reasons are indexed like the items: claim, from, to, out, in, transfer, payment.
+// Reasons are indexed like the items: claim, from, to, out, its pointer, in, its pointer,
+// payment, transfer.
 beforeEach(() => ddb.reset());
 
 describe('transfer: ONE TransactWriteItems', () => {
@@ -61,9 +62,11 @@ describe('transfer: ONE TransactWriteItems', () => {
       'ACCOUNT#a',
       'ACCOUNT#b',
       'ACCOUNT#a',
+      'ENTRY_ID#e1',
       'ACCOUNT#b',
-      'TRANSFER#t1',
+      'ENTRY_ID#e2',
       'PAYMENT#a#p1',
+      'TRANSFER#t1',
     ]);
     const [, from, to] = items;
     expect(from?.Update?.ConditionExpression).toContain('#available >= :required');
@@ -83,29 +86,41 @@ describe('transfer: ONE TransactWriteItems', () => {
         none,
         none,
         none,
+        none,
         failed(),
+        none,
       ],
       expected: { kind: 'claimed', record: expect.objectContaining({ fingerprint: 'fp-0' }) },
     },
     {
       name: 'both accounts refused -> both sides with their state (available read as balance when absent)',
-      reasons: [none, failed(account('a', 10)), failed(account('b')), none, none, none, none],
+      reasons: [
+        none,
+        failed(account('a', 10)),
+        failed(account('b')),
+        none,
+        none,
+        none,
+        none,
+        none,
+        none,
+      ],
       expected: {
-        kind: 'accounts_rejected',
-        sides: [
-          { side: 'from', account: expect.objectContaining({ available: 10 }) },
-          { side: 'to', account: expect.objectContaining({ balance: 100, available: 100 }) },
+        kind: 'legs_rejected',
+        legs: [
+          { index: 0, account: expect.objectContaining({ available: 10 }) },
+          { index: 1, account: expect.objectContaining({ balance: 100, available: 100 }) },
         ],
       },
     },
     {
-      name: 'a missing destination -> accounts_rejected without state',
-      reasons: [none, none, failed(), none, none, none, none],
-      expected: { kind: 'accounts_rejected', sides: [{ side: 'to', account: undefined }] },
+      name: 'a missing destination -> legs_rejected without state',
+      reasons: [none, none, failed(), none, none, none, none, none, none],
+      expected: { kind: 'legs_rejected', legs: [{ index: 1, account: undefined }] },
     },
     {
       name: 'a used paymentId -> payment_id_taken',
-      reasons: [none, none, none, none, none, none, failed()],
+      reasons: [none, none, none, none, none, none, none, failed(), none],
       expected: { kind: 'payment_id_taken' },
     },
   ])('$name', async ({ reasons, expected }) => {

@@ -88,6 +88,8 @@ describe('events consumer', () => {
           currency: 'USD',
           balance: 0,
           available: 0,
+          overdraftLimit: 0,
+          status: 'open' as const,
           version: 0,
           createdAt: '',
           updatedAt: '',
@@ -113,6 +115,8 @@ describe('events consumer', () => {
         currency: 'EUR',
         balance: 5,
         available: 5,
+        overdraftLimit: 0,
+        status: 'open' as const,
         version: 0,
         createdAt: '',
         updatedAt: '',
@@ -133,6 +137,8 @@ describe('events consumer', () => {
         currency: 'EUR',
         balance: 500,
         available: 500,
+        overdraftLimit: 0,
+        status: 'open' as const,
         version: 0,
         createdAt: '',
         updatedAt: '',
@@ -194,6 +200,21 @@ describe('lanesOf: records that touch a common account share a lane', () => {
       ['poison'],
     ]);
   });
+
+  it("joins every leg's account of a ledger transaction (docs/contract.md §16)", () => {
+    const legs = [
+      { accountId: C, direction: 'debit' as const, amount: 2 },
+      { accountId: A.toUpperCase(), direction: 'credit' as const, amount: 1 },
+      { accountId: D, direction: 'credit' as const, amount: 1 },
+    ];
+    const records = [
+      sqsRecord(ledgerEvent({ subject: A }), 'credit-a'),
+      sqsRecord(ledgerEvent({ subject: B }), 'credit-b'),
+      sqsRecord(ledgerEvent({ subject: D }), 'credit-d'),
+      sqsRecord(ledgerEvent({ type: 'ledger.transaction.v1', subject: C, legs }), 'split'),
+    ];
+    expect(ids(lanesOf(records))).toEqual([['credit-a', 'credit-d', 'split'], ['credit-b']]);
+  });
 });
 
 describe('events consumer: batched writes (docs/contract.md §20)', () => {
@@ -209,6 +230,8 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
         currency: 'EUR',
         balance: 1_000,
         available: 1_000,
+        overdraftLimit: 0,
+        status: 'open' as const,
         createdAt: '',
         updatedAt: '',
         version: 0,
@@ -288,6 +311,8 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
               currency: 'EUR',
               balance,
               available: balance,
+              overdraftLimit: 0,
+              status: 'open' as const,
               createdAt: '',
               updatedAt: '',
               version: 0,

@@ -110,3 +110,80 @@ describe('parseLedgerEvent: ledger.transfer.v1 (docs/contract.md §10)', () => {
     });
   });
 });
+
+describe('parseLedgerEvent: ledger.transaction.v1 and metadata (docs/contract.md §16)', () => {
+  const other = '44444444-4444-4444-8444-444444444444';
+  const legs = [
+    { accountId: subject.toUpperCase(), direction: 'debit' as const, amount: 30 },
+    { accountId: other, direction: 'credit' as const, amount: 30 },
+  ];
+  const transaction = ledgerEvent({
+    type: 'ledger.transaction.v1',
+    subject,
+    legs,
+    metadata: { order: '9' },
+  });
+
+  it('maps the legs (account ids lower-cased), the total and the metadata', () => {
+    expect(parseLedgerEvent(JSON.stringify(transaction))).toMatchObject({
+      ok: true,
+      event: {
+        type: 'transaction',
+        accountId: subject,
+        amount: 30,
+        currency: 'EUR',
+        legs: [
+          { accountId: subject, direction: 'debit', amount: 30 },
+          { accountId: other, direction: 'credit', amount: 30 },
+        ],
+        metadata: { order: '9' },
+      },
+    });
+  });
+
+  it('accepts metadata on every type, and hashes it', () => {
+    const plain = parseLedgerEvent(JSON.stringify(valid));
+    const tagged = parseLedgerEvent(
+      JSON.stringify(
+        ledgerEvent({ id: 'e1', subject, sequence: 7, paymentId: 'p1', metadata: { a: 'b' } }),
+      ),
+    );
+    expect(tagged).toMatchObject({ ok: true, event: { metadata: { a: 'b' } } });
+    expect(plain.ok && tagged.ok && plain.event.contentHash !== tagged.event.contentHash).toBe(
+      true,
+    );
+  });
+
+  it.each([
+    [
+      'unbalanced legs',
+      { ...transaction, data: { currency: 'EUR', legs: [legs[0], { ...legs[1], amount: 29 }] } },
+    ],
+    ['a subject that is not the first debit', { ...transaction, subject: other }],
+    ['one leg', { ...transaction, data: { currency: 'EUR', legs: [legs[0]] } }],
+    [
+      'an account twice',
+      {
+        ...transaction,
+        data: { currency: 'EUR', legs: [legs[0], { ...legs[0], direction: 'credit' }] },
+      },
+    ],
+    ['an amount besides the legs', { ...transaction, data: { currency: 'EUR', legs, amount: 30 } }],
+    ['legs on a credit', { ...valid, data: { amount: 1, currency: 'EUR', legs } }],
+    ['empty metadata', ledgerEvent({ subject, metadata: {} })],
+  ])('rejects %s as schema_invalid', (_name, body) => {
+    expect(parseLedgerEvent(JSON.stringify(body))).toMatchObject({
+      ok: false,
+      code: 'schema_invalid',
+    });
+  });
+
+  it('rejects a metadata key __proto__ as schema_invalid instead of dropping it', () => {
+    const body = JSON.stringify(valid).replace('"data":{', '"data":{"metadata":{"__proto__":"x"},');
+    expect(parseLedgerEvent(body)).toMatchObject({
+      ok: false,
+      code: 'schema_invalid',
+      detail: expect.stringContaining('__proto__'),
+    });
+  });
+});

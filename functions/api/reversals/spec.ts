@@ -1,0 +1,62 @@
+import { OPERATION_IDS } from '../../domain/idempotency/operations';
+import { LedgerTransactionPath } from '../../schemas/ledger-transactions';
+import { EntryPath, Reversal, ReverseBody, ReverseWholeBody } from '../../schemas/reversals';
+import { TransferPath } from '../../schemas/transfers';
+import { named, type RouteTable } from '../spec';
+
+const REVERSAL = named('Reversal', Reversal);
+const REVERSE = named('Reverse', ReverseBody);
+
+/** What every reversal may answer besides the checks of every command (docs/contract.md §16). */
+const REVERSAL_PROBLEMS = [
+  'not_reversible',
+  'reversal_exceeds_original',
+  'account_closed',
+  'insufficient_funds',
+  'balance_limit_exceeded',
+] as const;
+
+const ONE_TRANSACTION =
+  'One read of the original, then ONE transaction: the claim, the original’s reversedAmount ' +
+  'guarded so that reversals never add up to more than it moved, and an entry of type reversal ' +
+  '(with reversalOf and direction) in each account the money moves back to or from.';
+
+/** Reversals of entries, transfers and ledger transactions (docs/contract.md §16). */
+export const REVERSAL_ROUTES = {
+  reverseEntry: {
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/transactions/{entryId}/reversals',
+    idempotency: OPERATION_IDS.reverseEntry,
+    summary: 'Reverse a credit, a debit or a capture',
+    description: `Moves amount (default: what is left) of a credit, debit (export fees included) or capture back. ${ONE_TRANSACTION}`,
+    tag: 'reversals',
+    params: EntryPath,
+    body: REVERSE,
+    response: { status: 201, description: 'Reversed', body: REVERSAL },
+    problems: REVERSAL_PROBLEMS,
+  },
+  reverseTransfer: {
+    method: 'POST',
+    path: '/v1/transfers/{transferId}/reversals',
+    idempotency: OPERATION_IDS.reverseTransfer,
+    summary: 'Reverse a transfer, in part or whole',
+    description: `Moves amount (default: what is left) back from the destination to the source. ${ONE_TRANSACTION}`,
+    tag: 'reversals',
+    params: TransferPath,
+    body: REVERSE,
+    response: { status: 201, description: 'Reversed', body: REVERSAL },
+    problems: REVERSAL_PROBLEMS,
+  },
+  reverseLedgerTransaction: {
+    method: 'POST',
+    path: '/v1/ledger-transactions/{ledgerTransactionId}/reversals',
+    idempotency: OPERATION_IDS.reverseLedgerTransaction,
+    summary: 'Reverse a ledger transaction (whole)',
+    description: `Moves every leg back. ${ONE_TRANSACTION}`,
+    tag: 'reversals',
+    params: LedgerTransactionPath,
+    body: named('ReverseWhole', ReverseWholeBody),
+    response: { status: 201, description: 'Reversed', body: REVERSAL },
+    problems: REVERSAL_PROBLEMS,
+  },
+} as const satisfies RouteTable;

@@ -1,0 +1,125 @@
+import { legGuard, type MovementLeg } from '../accounts/legs';
+import { type Metadata, withMetadata } from '../accounts/metadata';
+import type { Direction, EntryOrigin, LedgerEntry } from '../accounts/model';
+
+/**
+ * Ledger transactions (docs/contract.md §16): one movement of 2–25 legs in one currency, each
+ * account at most once, its debits and credits summing alike. Each leg's account lists an entry
+ * `ledger_debit` / `ledger_credit` with `ledgerTransactionId`; all of it commits at once.
+ */
+export const MIN_LEGS = 2;
+export const MAX_LEGS = 25;
+
+export interface LedgerLeg {
+  readonly accountId: string;
+  readonly direction: Direction;
+  readonly amount: number;
+}
+
+export interface LedgerTransaction {
+  readonly id: string;
+  readonly currency: string;
+  readonly legs: readonly LedgerLeg[];
+  readonly reference?: string;
+  /** In the namespace of the first debited account. */
+  readonly paymentId?: string;
+  readonly metadata?: Metadata;
+  /** Reads: how much reversals moved back (the whole, or nothing). */
+  readonly reversedAmount?: number;
+  readonly createdAt: string;
+}
+
+/** The stored leg: the public one plus the id of the entry it wrote. */
+export interface StoredLeg extends LedgerLeg {
+  readonly entryId: string;
+}
+
+/** The `LEDGER_TRANSACTION#<id>` record: the view plus its owner, origin and entry ids. */
+export interface LedgerTransactionRecord extends Omit<LedgerTransaction, 'legs'> {
+  readonly legs: readonly StoredLeg[];
+  readonly ownerId: string;
+  readonly origin: EntryOrigin;
+}
+
+/** What a caller or producer asks for; the service adds the id and the time. */
+export type LedgerTransactionInput = Omit<LedgerTransaction, 'id' | 'createdAt' | 'reversedAmount'>;
+
+/** Σ debits and Σ credits: a transaction is balanced when they are equal. */
+export function sums(legs: readonly LedgerLeg[]): { debits: number; credits: number } {
+  let debits = 0;
+  let credits = 0;
+  for (const leg of legs) {
+    if (leg.direction === 'debit') debits += leg.amount;
+    else credits += leg.amount;
+  }
+  return { debits, credits };
+}
+
+/** The account a ledger event is about, whose `paymentId` namespace the transaction uses. */
+export const firstDebited = (legs: readonly LedgerLeg[]): LedgerLeg | undefined =>
+  legs.find((leg) => leg.direction === 'debit');
+
+/** The 201 of a new ledger transaction: no owner, origin or entry ids. */
+export function ledgerTransactionView(record: LedgerTransactionRecord): LedgerTransaction {
+  return {
+    id: record.id,
+    currency: record.currency,
+    legs: record.legs.map(({ accountId, direction, amount }) => ({ accountId, direction, amount })),
+    ...(record.reference === undefined ? {} : { reference: record.reference }),
+    ...(record.paymentId === undefined ? {} : { paymentId: record.paymentId }),
+    ...withMetadata(record.metadata),
+    createdAt: record.createdAt,
+  };
+}
+
+/** A read: the view with how much of it reversals moved back (§16). */
+export const readLedgerTransaction = (record: LedgerTransactionRecord): LedgerTransaction => ({
+  ...ledgerTransactionView(record),
+  reversedAmount: record.reversedAmount ?? 0,
+});
+
+/** The record of a new transaction, each leg with the id of its entry. */
+export function newLedgerTransaction(
+  input: LedgerTransactionInput,
+  ids: { readonly id: string; readonly entryId: () => string },
+  meta: { readonly ownerId: string; readonly origin: EntryOrigin; readonly createdAt: string },
+): LedgerTransactionRecord {
+  return {
+    id: ids.id,
+    currency: input.currency,
+    legs: input.legs.map((leg) => ({
+      accountId: leg.accountId,
+      direction: leg.direction,
+      amount: leg.amount,
+      entryId: ids.entryId(),
+    })),
+    reference: input.reference,
+    paymentId: input.paymentId,
+    ...withMetadata(input.metadata),
+    ...meta,
+  };
+}
+
+/**
+ * The movement of a ledger transaction: one leg per account, each guarded (owner, currency,
+ * open; debits covered, credits capped). Only the first debited leg carries the `paymentId`.
+ */
+export function ledgerMovement(record: LedgerTransactionRecord): MovementLeg[] {
+  const payer = firstDebited(record.legs);
+  return record.legs.map((leg) => {
+    const entry: LedgerEntry = {
+      id: leg.entryId,
+      accountId: leg.accountId,
+      type: leg.direction === 'debit' ? 'ledger_debit' : 'ledger_credit',
+      amount: leg.amount,
+      currency: record.currency,
+      reference: record.reference,
+      ...(leg === payer && record.paymentId !== undefined ? { paymentId: record.paymentId } : {}),
+      ...withMetadata(record.metadata),
+      ledgerTransactionId: record.id,
+      origin: record.origin,
+      createdAt: record.createdAt,
+    };
+    return { entry, guard: legGuard(entry, leg.direction, record.ownerId) };
+  });
+}

@@ -1,0 +1,149 @@
+import { legGuard, type MovementLeg } from '../accounts/legs';
+import {
+  type Direction,
+  directionOf,
+  type LedgerEntry,
+  REVERSIBLE_ENTRY_TYPES,
+  type ReversalTarget,
+} from '../accounts/model';
+import type { LedgerTransactionRecord } from '../ledger-transactions/model';
+import type { TransferRecord } from '../transfers/model';
+
+/**
+ * Reversals (docs/contract.md §16): money moved back, in ONE transaction guarded by the
+ * original's `reversedAmount`, so reversals of one movement never add up to more than it moved,
+ * however many race. Each leg of the original gets an entry `type: reversal` the other way.
+ */
+export interface Reversal {
+  readonly id: string;
+  readonly reversalOf: ReversalTarget;
+  readonly amount: number;
+  readonly reference?: string;
+  readonly createdAt: string;
+}
+
+/** Where an original keeps its `reversedAmount` (the guard); the store knows the item. */
+export type OriginalLocation =
+  /** `pointer`: the entry's id-keyed pointer holds the guard; else the entry itself (older). */
+  | { readonly kind: 'entry'; readonly entry: LedgerEntry; readonly pointer: boolean }
+  | { readonly kind: 'transfer'; readonly id: string }
+  | { readonly kind: 'ledger_transaction'; readonly id: string };
+
+/** An original as read: how it moved money, and how much of it is left to reverse. */
+export interface Reversible {
+  readonly target: ReversalTarget;
+  readonly location: OriginalLocation;
+  readonly currency: string;
+  /** What its reversals may add up to. */
+  readonly amount: number;
+  readonly reversedAmount: number;
+  /** Only all of it at once (ledger transactions). */
+  readonly wholeOnly: boolean;
+  /** Its legs as they moved money, each at the original's full amount. */
+  readonly legs: readonly {
+    readonly accountId: string;
+    readonly direction: Direction;
+    readonly amount: number;
+  }[];
+  /** Ids every reversal entry carries, so the movement still sums to zero with them (§19). */
+  readonly links: (accountId: string) => Partial<LedgerEntry>;
+  /** Why it cannot be reversed at all (a reversal, a transfer leg, …); undefined if it can. */
+  readonly refusal?: string;
+}
+
+export const opposite = (direction: Direction): Direction =>
+  direction === 'debit' ? 'credit' : 'debit';
+
+export function entryReversible(entry: LedgerEntry, pointer: boolean): Reversible {
+  const direction = directionOf(entry);
+  return {
+    target: { kind: 'entry', id: entry.id },
+    location: { kind: 'entry', entry, pointer },
+    currency: entry.currency,
+    amount: entry.amount,
+    reversedAmount: entry.reversedAmount ?? 0,
+    wholeOnly: false,
+    legs: [{ accountId: entry.accountId, direction, amount: entry.amount }],
+    links: () => ({}),
+    ...(REVERSIBLE_ENTRY_TYPES.has(entry.type) ? {} : { refusal: refusalOf(entry.type) }),
+  };
+}
+
+function refusalOf(type: LedgerEntry['type']): string {
+  if (type === 'reversal') return 'A reversal';
+  if (type === 'transfer_in' || type === 'transfer_out') {
+    return 'A leg of a transfer (reverse the transfer)';
+  }
+  return 'A leg of a ledger transaction (reverse the ledger transaction)';
+}
+
+export function transferReversible(transfer: TransferRecord): Reversible {
+  const { fromAccountId: from, toAccountId: to, amount } = transfer;
+  return {
+    target: { kind: 'transfer', id: transfer.id },
+    location: { kind: 'transfer', id: transfer.id },
+    currency: transfer.currency,
+    amount,
+    reversedAmount: transfer.reversedAmount ?? 0,
+    wholeOnly: false,
+    legs: [
+      { accountId: from, direction: 'debit', amount },
+      { accountId: to, direction: 'credit', amount },
+    ],
+    links: (accountId) => ({
+      transferId: transfer.id,
+      counterpartyAccountId: accountId === from ? to : from,
+    }),
+  };
+}
+
+export function ledgerTransactionReversible(record: LedgerTransactionRecord): Reversible {
+  const amount = record.legs
+    .filter((leg) => leg.direction === 'debit')
+    .reduce((sum, leg) => sum + leg.amount, 0);
+  return {
+    target: { kind: 'ledger_transaction', id: record.id },
+    location: { kind: 'ledger_transaction', id: record.id },
+    currency: record.currency,
+    amount,
+    reversedAmount: record.reversedAmount ?? 0,
+    wholeOnly: true,
+    legs: record.legs.map(({ accountId, direction, amount: legAmount }) => ({
+      accountId,
+      direction,
+      amount: legAmount,
+    })),
+    links: () => ({ ledgerTransactionId: record.id }),
+  };
+}
+
+/**
+ * The reversal's legs: each original leg moved back — the whole leg for a whole reversal, else
+ * `amount` (transfers and entries move the same amount on every leg). A leg that gives money
+ * back is guarded on what its account may draw on; one that gets it back on the cap (§16).
+ */
+export function reversalLegs(
+  original: Reversible,
+  reversal: Reversal,
+  ownerId: string,
+  newId: () => string,
+): MovementLeg[] {
+  return original.legs.map((leg) => {
+    const direction = opposite(leg.direction);
+    const entry: LedgerEntry = {
+      id: newId(),
+      accountId: leg.accountId,
+      type: 'reversal',
+      amount: original.wholeOnly ? leg.amount : reversal.amount,
+      currency: original.currency,
+      ...(reversal.reference === undefined ? {} : { reference: reversal.reference }),
+      ...original.links(leg.accountId),
+      reversalOf: reversal.reversalOf,
+      reversalId: reversal.id,
+      direction,
+      origin: 'http',
+      createdAt: reversal.createdAt,
+    };
+    return { entry, guard: legGuard(entry, direction, ownerId) };
+  });
+}
