@@ -17,6 +17,7 @@ import type { HttpHandler } from '../../functions/api/types';
 import { httpEvent } from '../../kit/http-event';
 import { itemSize, type WireItem, writeUnits } from '../../local/services/contention/items';
 import { PRINCIPAL } from '../http-scenarios';
+import { FULL_CHUNK } from './model';
 import { type Consume, producerRecords } from './scenarios';
 
 export interface CommandCost {
@@ -125,7 +126,7 @@ export async function measureCosts(f: CostFixture): Promise<CommandCosts> {
   await bill('hold placed', () =>
     post(`/v1/accounts/${account}/holds`, { amount: 1, currency: 'EUR', expiresInSeconds: 60 }),
   );
-  for (const records of [1, 10, 49]) {
+  for (const records of [1, 10, FULL_CHUNK]) {
     const batch = producerRecords(account, 1, records);
     await bill(
       records === 1 ? 'ledger event (credit, with sequence)' : `${records} ledger events, batched`,

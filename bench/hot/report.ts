@@ -1,7 +1,7 @@
 /** The one-account section of docs/benchmarks.md and its verdicts (docs/contract.md §20). */
 import { formatSpread, pairedRatio, spread } from '../stats';
 import { POWERTOOLS_CREDIT_UNITS } from './costs';
-import { awsCeilingRows, modelEventsPerSecond } from './model';
+import { awsCeilingRows, FULL_CHUNK, modelEventsPerSecond } from './model';
 import { HOT_SIDES, type HotResults, HTTP_IN_FLIGHT } from './run';
 import type { EventsRound } from './scenarios';
 
@@ -83,7 +83,7 @@ export function hotSection(hot: HotResults, notes: string): string[] {
       const model = modelEventsPerSecond({
         recordsPerTransaction: perTx,
         latencyMs: Math.max(hold, 0.1),
-        itemBytes: eventItemBytes(hot, records >= 49 ? 49 : records >= 10 ? 10 : 1),
+        itemBytes: eventItemBytes(hot, records >= FULL_CHUNK ? FULL_CHUNK : records >= 10 ? 10 : 1),
         writeUnitsPerSecond: hot.writeUnitsPerSecond,
       });
       lines.push(
@@ -180,7 +180,7 @@ export function hotSection(hot: HotResults, notes: string): string[] {
     ...awsCeilingRows({
       perRecord: eventItemBytes(hot, 1),
       batched10: eventItemBytes(hot, 10),
-      batched49: eventItemBytes(hot, 49),
+      batchedFull: eventItemBytes(hot, FULL_CHUNK),
     }).map(row),
     '',
     '### What each command costs on AWS',
