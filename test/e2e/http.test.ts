@@ -112,6 +112,8 @@ describe('local stack over HTTP', () => {
       currency: 'EUR',
       balance: 0,
       available: 0,
+      overdraftLimit: 0,
+      status: 'open',
       name: 'Alice',
       version: 0,
       createdAt: expect.stringMatching(ISO_TIME),

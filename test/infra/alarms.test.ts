@@ -616,6 +616,7 @@ describe('operations dashboard', () => {
         'owner_mismatch',
         'id_conflict',
         'balance_limit_exceeded',
+        'account_closed',
       ].map((errorCode) => ({ service: 'ledger-events', errorCode })),
     );
   });
