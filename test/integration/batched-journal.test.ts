@@ -161,4 +161,43 @@ describe('a batched event write in the journal (docs/contract.md §15, §20)', (
       );
     }
   });
+
+  it('batches debits into an overdraft, and refuses a closed account record by record', async () => {
+    // Ledger depth (docs/contract.md §17): a chunk draws on spendable = available + overdraft.
+    const created = await api.post('/v1/accounts', { currency: 'EUR', overdraftLimit: 100 });
+    const overdrawn = String(JSON.parse(created.body).id);
+    const debit = (amount: number) =>
+      sqsRecord(
+        ledgerEvent({ subject: overdrawn, currency: 'EUR', type: 'ledger.debit.v1', amount }),
+      );
+    expect((await consumer()(sqsEvent(debit(30), debit(40)))).batchItemFailures).toEqual([]);
+    // Both in ONE update, into the overdraft.
+    await api.caughtUp(overdrawn);
+    expect(accountUpdates(overdrawn).map((u) => [u.version, u.changes.length])).toEqual([[2, 2]]);
+    // Past the limit: the chunk falls back, each judged alone; only the last is refused.
+    const over = debit(31);
+    expect((await consumer()(sqsEvent(debit(30), over))).batchItemFailures).toEqual([]);
+    expect(deadLetters.map((l) => [l.sourceMessageId, l.code])).toEqual([
+      [over.messageId, 'insufficient_funds'],
+    ]);
+    expect(await api.money(overdrawn)).toEqual({ balance: -100, available: -100 });
+
+    const closed = await api.account();
+    expect((await api.post(`/v1/accounts/${closed}/close`, {})).statusCode).toBe(200);
+    const credits = [1, 2, 3].map((amount) =>
+      sqsRecord(ledgerEvent({ subject: closed, currency: 'EUR', amount })),
+    );
+    expect((await consumer()(sqsEvent(...credits))).batchItemFailures).toEqual([]);
+    expect(deadLetters.map((l) => [l.sourceMessageId, l.code])).toEqual(
+      credits.map((c) => [c.messageId, 'account_closed']),
+    );
+    expect(await api.money(closed)).toEqual({ balance: 0, available: 0 });
+    expect(await api.version(closed)).toBe(0);
+    expect(await api.journal(closed)).toEqual([]);
+    expect(await api.version(overdrawn)).toBe(3);
+    expectExactJournal(await api.caughtUp(overdrawn), {
+      ...(await api.money(overdrawn)),
+      version: 3,
+    });
+  });
 });
