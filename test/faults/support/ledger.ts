@@ -142,19 +142,25 @@ export function post(app: HttpHandler, path: string, key: string, body: unknown)
   return app(httpEvent('POST', path, { principal: PRINCIPAL, idempotencyKey: key, body }));
 }
 
-/** A caller's retry loop: same key and body until a final answer, at most `attempts` times. */
+/**
+ * A caller's retry loop: same key and body until a final answer, at most `attempts` times, with
+ * a short random pause between tries (a caller that retries at once only adds contention).
+ * Through the contention layer a request makes several transaction attempts, each of which the
+ * fault proxy may lose, so a loaded machine sees long runs of 503s before the final answer.
+ */
 export async function postUntilFinal(
   app: HttpHandler,
   path: string,
   key: string,
   body: unknown,
-  attempts = 10,
+  attempts = 25,
 ): Promise<{ result: HttpResult; attempts: number; transient: number[] }> {
   const transient: number[] = [];
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const result = await post(app, path, key, body);
     if (!isRetryable(result)) return { result, attempts: attempt, transient };
     transient.push(result.statusCode);
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
   }
   throw new Error(`${key}: no final answer in ${attempts} attempts (${transient.join(', ')})`);
 }
