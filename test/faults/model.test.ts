@@ -34,6 +34,31 @@ const RACING_REVERSALS: Action[][] = [
   [{ kind: 'reverse', of: 0, percent: undefined, copies: 2 }],
 ];
 
+/**
+ * Key reuse of a ledger transaction's reversal (refused insufficient_funds: the credited
+ * account spent what it would give back). Its route takes no amount, so the reuse must differ
+ * on the wire (another reference): a toggled amount the request never carried was replayed by
+ * the service while the model expected 422 idempotency_key_reused.
+ */
+const REUSED_WHOLE_REVERSAL: Action[][] = [
+  [{ kind: 'new', command: { kind: 'credit', account: 0, amount: 300 } }],
+  [
+    {
+      kind: 'new',
+      command: {
+        kind: 'ledger',
+        legs: [
+          { account: 0, direction: 'debit', amount: 100 },
+          { account: 2, direction: 'credit', amount: 100 },
+        ],
+      },
+    },
+  ],
+  [{ kind: 'new', command: { kind: 'debit', account: 2, amount: 100 } }],
+  [{ kind: 'reverse', of: 1, percent: 40, copies: 1 }],
+  [{ kind: 'reuse', of: 3 }],
+];
+
 it('agrees with the reference model on outcomes, balances, entries and replayed bodies', async () => {
   const { app, verify } = ledger();
   const env = {
@@ -51,8 +76,9 @@ it('agrees with the reference model on outcomes, balances, entries and replayed 
       interruptAfterTimeLimit: 40_000,
       markInterruptAsFailure: false,
       // Always run too: the cover boundary (a debit of exactly the balance, raced by a second),
-      // and reversals racing each other and a debit on an account that may overdraw.
-      examples: [[EXACT_COVER], [RACING_REVERSALS]],
+      // reversals racing each other and a debit on an account that may overdraw, and key reuse
+      // of a ledger transaction's refused reversal.
+      examples: [[EXACT_COVER], [RACING_REVERSALS], [REUSED_WHOLE_REVERSAL]],
     },
   );
   // Concurrent requests on one account met real contention (the layer cancelled some).
