@@ -44,6 +44,8 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   ],
   [METRICS.storageValidationError]: [SERVICE_NAMES.events],
   [METRICS.ledgerEventApplied]: [SERVICE_NAMES.events],
+  [METRICS.ledgerEventsBatched]: [SERVICE_NAMES.events],
+  [METRICS.ledgerEventBatchFallback]: [SERVICE_NAMES.events],
   [METRICS.exportJobDispatched]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportJobDispatchFailure]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportSucceeded]: [SERVICE_NAMES.exportWorker],

@@ -164,14 +164,15 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     kind: 'queue',
     name: 'events consumer',
     queue: 'ledgerEvents',
-    batchSize: 10,
+    batchSize: (settings) => settings.eventsBatchSize,
+    maxConcurrency: (settings) => settings.eventsMaxConcurrency,
     visibilityTimeoutSeconds: (settings) => settings.sqsVisibilityTimeoutSeconds,
     tags: { trigger: 'poller', function: 'events' },
     handler: ({ resources }, log) => localEventsHandler(resources, log),
     banner: {
       label: 'Poller',
       text: ({ queues, settings }) =>
-        `${queues.ledgerEvents.name} -> the events consumer: batches of up to 10, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives`,
+        `${queues.ledgerEvents.name} -> the events consumer: batches of up to ${settings.eventsBatchSize}, ${settings.eventsMaxConcurrency} at once, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives`,
     },
   },
   {
@@ -200,7 +201,7 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     kind: 'queue',
     name: 'export worker',
     queue: 'exportJobs',
-    batchSize: 1,
+    batchSize: () => 1,
     visibilityTimeoutSeconds: () => EXPORT_JOB_VISIBILITY_SECONDS,
     off: (settings) =>
       settings.exportWorker

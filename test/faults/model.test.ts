@@ -93,6 +93,8 @@ it('agrees with the reference model on outcomes, balances, entries and replayed 
       examples: [[EXACT_COVER], [RACING_REVERSALS], [REUSED_WHOLE_REVERSAL]],
     },
   );
+  // Concurrent requests on one account met real contention (the layer cancelled some).
+  expect(ledger().contention.stats.conflicts).toBeGreaterThan(0);
 });
 
 it('leaves books the reconciler finds nothing wrong with (docs/contract.md §19)', async () => {

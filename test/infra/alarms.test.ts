@@ -552,6 +552,8 @@ describe('operations dashboard', () => {
       [METRICS.idempotencyKeyReused]: ['ledger-http'],
       [METRICS.inboxDuplicate]: ['ledger-events'],
       [METRICS.ledgerEventApplied]: ['ledger-events'],
+      [METRICS.ledgerEventsBatched]: ['ledger-events'],
+      [METRICS.ledgerEventBatchFallback]: ['ledger-events'],
       [METRICS.sequenceGap]: ['ledger-events', 'ledger-http'],
       [METRICS.callbackApplied]: ['ledger-http'],
       [METRICS.callbackDuplicate]: ['ledger-http'],

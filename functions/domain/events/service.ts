@@ -5,12 +5,19 @@ import { explainPostingRejection } from '../accounts/rejections';
 
 import { type LedgerLeg, ledgerMovement, newLedgerTransaction } from '../ledger-transactions/model';
 import { type DomainError, NotFoundError } from '../shared/errors';
-import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
+import {
+  LatencyEstimate,
+  MOVED,
+  type OptimisticRetryOptions,
+  retryOptimistic,
+} from '../shared/retry';
 import { epochSeconds } from '../shared/time';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
-import type { EventLedgerPort, EventWriteResult, InboxClaim, SequenceWrite } from './port';
-import { advanceSequence, EMPTY_SEQUENCE, type SequenceAdvance } from './sequence';
+import type { EventLedgerPort, EventRunWrite, EventWriteResult, InboxClaim } from './port';
+import { runningBounds } from './runs';
+import type { SequenceAdvance } from './sequence';
+import { nextSequence, nextSequences } from './sequences';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {
@@ -55,29 +62,35 @@ export interface EventServiceOptions extends OptimisticRetryOptions {
 /** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
 export class EventService {
   private readonly newId: () => string;
+  /** The sequence loop's backoff, based on how long its read → write usually takes. */
+  private readonly retry: OptimisticRetryOptions;
 
   constructor(
     private readonly port: EventLedgerPort,
     private readonly options: EventServiceOptions,
   ) {
     this.newId = options.newId;
+    this.retry = { latency: new LatencyEstimate(), ...options };
   }
 
-  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+  /** The inbox claim of an event: its (source, id), content hash and retention. */
+  private claimOf(event: LedgerEventInput, now: Date): InboxClaim {
     const nowSeconds = epochSeconds(now);
-    const claim: InboxClaim = {
+    return {
       source: event.source,
       id: event.id,
       contentHash: event.contentHash,
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
-    if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
-    if (event.type === 'transaction') return this.applyLedgerTransaction(event, claim, now);
-    const entry: PostingEntry = {
+  }
+
+  /** The entry a credit or debit event posts: one definition for both write paths. */
+  private postingEntryOf(event: LedgerEventInput, now: Date): PostingEntry {
+    return {
       id: this.newId(),
       accountId: event.accountId,
-      type: event.type,
+      type: event.type === 'debit' ? 'debit' : 'credit',
       amount: event.amount,
       currency: event.currency,
       reference: event.reference,
@@ -86,12 +99,19 @@ export class EventService {
       origin: 'event',
       createdAt: now.toISOString(),
     };
+  }
+
+  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+    const claim = this.claimOf(event, now);
+    if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
+    if (event.type === 'transaction') return this.applyLedgerTransaction(event, claim, now);
+    const entry = this.postingEntryOf(event, now);
     // The producer is trusted by IAM: no owner; the account must be open (docs/contract.md §17).
     const guard = postingGuard(entry);
     return retryOptimistic<EventOutcome>(
-      this.options,
+      this.retry,
       async () => {
-        const advance = await this.nextSequence(event);
+        const advance = await nextSequence(this.port, event);
         const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
         if (isInboxAnswer(result)) {
           return outcomeOf(result, event, { entryId: entry.id, sequence: advance?.advance });
@@ -99,6 +119,49 @@ export class EventService {
         return { kind: 'rejected', error: explainPostingRejection(result, guard) };
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
+    );
+  }
+
+  /**
+   * A chunk of one account's credits and debits (`runs.ts` made it) as ONE transaction
+   * (docs/contract.md §20): the outcome of every event, all applied, or `refused` when one of
+   * them is a duplicate or an id conflict or would be rejected — then nothing was written and
+   * the caller applies them one by one, which gives each its own outcome exactly as before.
+   * The sequence items are read once per source and advanced event by event, in order.
+   */
+  async applyRun(
+    events: readonly LedgerEventInput[],
+    now: Date,
+  ): Promise<EventOutcome[] | 'refused'> {
+    const first = events[0];
+    if (!first) return [];
+    const records = events.map((event) => ({
+      event,
+      claim: this.claimOf(event, now),
+      entry: this.postingEntryOf(event, now),
+    }));
+    const { drawdown } = runningBounds(events);
+    return retryOptimistic<EventOutcome[] | 'refused'>(
+      this.retry,
+      async () => {
+        const { advances, writes } = await nextSequences(this.port, events);
+        const run: EventRunWrite = {
+          accountId: first.accountId,
+          currency: first.currency,
+          records,
+          requireAvailableAtLeast: drawdown > 0 ? drawdown : undefined,
+          sequences: writes,
+        };
+        const result = await this.port.applyEventRun(run);
+        if (result.kind === 'sequence_moved') return MOVED;
+        if (result.kind === 'refused') return 'refused';
+        return records.map(({ entry }, i) => ({
+          kind: 'applied',
+          entryId: entry.id,
+          sequence: advances[i],
+        }));
+      },
+      () => new Error(`sequences of ${first.accountId} kept moving; retry the messages later`),
     );
   }
 
@@ -115,7 +178,7 @@ export class EventService {
     const toAccountId = event.toAccountId;
     if (toAccountId === undefined) throw new Error('a transfer event has a destination');
     return retryOptimistic<EventOutcome>(
-      this.options,
+      this.retry,
       async () => {
         const source = await this.port.getAccount(event.accountId);
         // Nothing can have applied against a missing account, so this is no duplicate either.
@@ -135,7 +198,7 @@ export class EventService {
         };
         const legs = transferLegs(transfer, { out: this.newId(), in: this.newId() });
         const write: TransferWrite = { transfer, legs, ownerId: source.ownerId };
-        const advance = await this.nextSequence(event);
+        const advance = await nextSequence(this.port, event);
         const result = await this.port.applyTransfer(claim, write, advance?.write);
         if (isInboxAnswer(result)) {
           return outcomeOf(result, event, { entryId: legs[0].id, sequence: advance?.advance });
@@ -167,7 +230,7 @@ export class EventService {
       metadata: event.metadata,
     };
     return retryOptimistic<EventOutcome>(
-      this.options,
+      this.retry,
       async () => {
         const payer = await this.port.getAccount(event.accountId);
         if (!payer) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
@@ -177,7 +240,7 @@ export class EventService {
           { ownerId: payer.ownerId, origin: 'event', createdAt: now.toISOString() },
         );
         const legs = ledgerMovement(record);
-        const advance = await this.nextSequence(event);
+        const advance = await nextSequence(this.port, event);
         const result = await this.port.applyLedgerTransaction(
           claim,
           { record, legs },
@@ -191,21 +254,6 @@ export class EventService {
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
     );
-  }
-
-  private async nextSequence(event: LedgerEventInput) {
-    if (event.sequence === undefined) return undefined;
-    const current = await this.port.getSequence(event.accountId, event.source);
-    const advance = advanceSequence(current?.state ?? EMPTY_SEQUENCE, event.sequence);
-    // A stale number changes nothing, so it need not contend for the sequence item.
-    if (advance.position === 'stale') return { advance, write: undefined };
-    const write: SequenceWrite = {
-      source: event.source,
-      accountId: event.accountId,
-      expectedVersion: current?.version ?? 0,
-      next: advance.state,
-    };
-    return { advance, write };
   }
 }
 

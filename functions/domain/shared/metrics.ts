@@ -34,6 +34,10 @@ export const METRICS = {
   /** DynamoDB refused an event's write as invalid: a gap in our validation, alarmed on. */
   storageValidationError: 'StorageValidationError',
   ledgerEventApplied: 'LedgerEventApplied',
+  /** Events applied in a batched write with others of their account (docs/contract.md §20). */
+  ledgerEventsBatched: 'LedgerEventsBatched',
+  /** Batched writes that could not commit as a whole, so their events went one by one. */
+  ledgerEventBatchFallback: 'LedgerEventBatchFallback',
   exportJobDispatched: 'ExportJobDispatched',
   exportJobDispatchFailure: 'ExportJobDispatchFailure',
   exportSucceeded: 'ExportSucceeded',
