@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { barChart, lineChart } from './charts';
+import { hotSection } from './hot/report';
 import { LATENCY_SCENARIOS, type LatencyScenario } from './http-scenarios';
 import { REPLAY_SHAPES, type ReplayShape } from './replay-anatomy';
 import { type BenchResults, SIDES } from './run-bench';
@@ -20,6 +21,9 @@ const color = (side: string) => COLORS[side] ?? '#59a14f';
 /** Hand-written analysis kept between runs: everything between these markers survives. */
 const FINDINGS_START = '<!-- findings:start -->';
 const FINDINGS_END = '<!-- findings:end -->';
+/** The one-account section's hand-written notes (the design note), kept the same way. */
+const HOT_NOTES_START = '<!-- one-account-notes:start -->';
+const HOT_NOTES_END = '<!-- one-account-notes:end -->';
 
 const SCENARIO_TITLE: Record<LatencyScenario, string> = {
   first: 'First request (new key)',
@@ -27,13 +31,18 @@ const SCENARIO_TITLE: Record<LatencyScenario, string> = {
   mismatch: 'Mismatch (same key, other body → 422)',
 };
 
-function keptFindings(file: string): string {
+function kept(file: string, startMarker: string, endMarker: string): string {
   if (!existsSync(file)) return '_No analysis yet._';
   const text = readFileSync(file, 'utf8');
-  const start = text.indexOf(FINDINGS_START);
-  const end = text.indexOf(FINDINGS_END);
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(endMarker);
   if (start < 0 || end < start) return '_No analysis yet._';
-  return text.slice(start + FINDINGS_START.length, end).trim();
+  return text.slice(start + startMarker.length, end).trim();
+}
+
+export interface KeptNotes {
+  readonly findings: string;
+  readonly hotNotes: string;
 }
 
 const ms = (values: number[]) => formatSpread(spread(values));
@@ -242,7 +251,7 @@ function coldStartSection(results: BenchResults, charts: Map<string, string>): s
 export function renderReport(
   results: BenchResults,
   verdicts: readonly Verdict[],
-  findings: string,
+  notes: KeptNotes,
 ): { markdown: string; charts: Map<string, string> } {
   const charts = new Map<string, string>();
   const { settings: s, machine: m } = results;
@@ -268,7 +277,7 @@ export function renderReport(
     `· ${s.latencyRequests} sequential requests per scenario, ${s.throughputRequests} per throughput`,
     `case, ${s.sqsBatches} batches per SQS case, per side and round${s.smoke ? ' · **smoke run: numbers mean nothing**' : ''}.`,
     '',
-    'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`, `BENCH_ONLY=http,sqs,cold`;',
+    'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`, `BENCH_ONLY=http,sqs,hot,cold`;',
     '`BENCH_SMOKE=1` for a quick check).',
     '',
     '## Targets',
@@ -282,13 +291,16 @@ export function renderReport(
     '## What the numbers say',
     '',
     FINDINGS_START,
-    findings,
+    notes.findings,
     FINDINGS_END,
     '',
     ...(Object.keys(results.latency).length > 0 ? [...latencySection(results, charts), ''] : []),
     ...(results.replayAnatomy.length > 0 ? [...replayAnatomySection(results), ''] : []),
     ...(results.throughput.length > 0 ? [...throughputSection(results, charts), ''] : []),
     ...(results.sqs.cases.length > 0 ? [...sqsSection(results, charts), ''] : []),
+    ...(results.hot
+      ? [...hotSection(results.hot, `${HOT_NOTES_START}\n${notes.hotNotes}\n${HOT_NOTES_END}`), '']
+      : []),
     ...(results.coldStart.length > 0 ? [...coldStartSection(results, charts), ''] : []),
   ].join('\n');
   return { markdown, charts };
@@ -301,7 +313,10 @@ export function writeReport(
   docsDir: string,
 ): string {
   const file = join(docsDir, 'benchmarks.md');
-  const { markdown, charts } = renderReport(results, verdicts, keptFindings(file));
+  const { markdown, charts } = renderReport(results, verdicts, {
+    findings: kept(file, FINDINGS_START, FINDINGS_END),
+    hotNotes: kept(file, HOT_NOTES_START, HOT_NOTES_END),
+  });
   mkdirSync(join(docsDir, 'benchmarks'), { recursive: true });
   for (const [name, svg] of charts) writeFileSync(join(docsDir, 'benchmarks', name), svg);
   writeFileSync(file, markdown);

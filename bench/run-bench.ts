@@ -11,6 +11,7 @@ import { httpEvent } from '../kit/http-event';
 import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../local/services/dynamodb/table';
 import { type ColdStartResult, coldStartBench } from './cold-start';
+import { type HotResults, measureHot } from './hot/run';
 import {
   type HttpSide,
   LATENCY_SCENARIOS,
@@ -67,6 +68,8 @@ export interface BenchResults {
   /** Per round: median ms of each raw replay shape. */
   readonly replayAnatomy: Record<ReplayShape, number>[];
   readonly sqs: SqsResults;
+  /** One account on the contention layer (docs/contract.md §20); absent unless measured. */
+  readonly hot?: HotResults;
   readonly coldStart: ColdStartResult[];
 }
 
@@ -268,6 +271,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
     const sqs = runs('sqs')
       ? await measureSqs(f, settings, proxy)
       : { cases: [], transactionCeiling: [] };
+    const hot = runs('hot') ? await measureHot(dynamo.endpoint, settings) : undefined;
     if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
     const coldStart = runs('cold')
       ? await coldStartBench(settings.initProcesses, !settings.smoke)
@@ -280,6 +284,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
       throughput,
       replayAnatomy,
       sqs,
+      ...(hot ? { hot } : {}),
       coldStart,
     };
   } finally {

@@ -1,6 +1,7 @@
 /** Turns a run's rounds into ratios with their targets (docs/contract.md §14 "Benchmarks"). */
 import { basename, dirname } from 'node:path';
 import type { ColdStartResult } from './cold-start';
+import { hotVerdicts } from './hot/report';
 import type { LatencyRound, LatencyScenario } from './http-scenarios';
 import { type BenchResults, SIDES } from './run-bench';
 import { formatSpread, pairedRatio, percentile, type Spread, spread } from './stats';
@@ -95,6 +96,11 @@ export function verdicts(results: BenchResults): Verdict[] {
         3,
       ),
     );
+  }
+  if (results.hot) {
+    for (const v of hotVerdicts(results.hot)) {
+      out.push(atLeast(v.measure, pairedRatio(v.ours, v.theirs), v.atLeast));
+    }
   }
   const baseline = baselineBundle(results);
   for (const bundle of results.coldStart) {

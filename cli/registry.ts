@@ -3,6 +3,7 @@ import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
 import { gapsBackfillCommand } from './commands/gaps-backfill';
 import { keygenCommand } from './commands/keygen';
+import { reconcileCommand } from './commands/reconcile';
 import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
@@ -21,4 +22,5 @@ export const COMMANDS: readonly Command[] = [
   redriveCommand,
   reownCommand,
   gapsBackfillCommand,
+  reconcileCommand,
 ];

@@ -39,6 +39,8 @@ export const ALARM_SLUGS = {
   journalPublishFailures: 'journal-publish-failures',
   journalErrors: 'journal-projector-errors',
   eventGapsOverdue: 'event-gaps-overdue',
+  reconciliationMismatch: 'reconciliation-mismatch',
+  reconcilerErrors: 'reconciler-errors',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -282,3 +284,19 @@ export function eventGapsOverdueDescription(overdueSeconds: number): string {
     'requests" says what it does with a request.',
   ].join(' ');
 }
+/** Shown on the reconciliation-mismatch alarm. */
+export const RECONCILIATION_MISMATCH_DESCRIPTION = [
+  "The reconciler recorded at least one finding (ReconciliationMismatches): an account's journal,",
+  'entries, balance, holds or a transfer or ledger transaction disagree with each other. Money was',
+  'not changed by the check. First: `npm run cli -- reconcile --findings --aws --table <TableName>`',
+  'lists every finding with its account, check, sequence and expected/actual values; the',
+  'reconciler log group has "reconciliation mismatch" lines. docs/alarms.md says what each check',
+  'means and what to look at.',
+].join(' ');
+
+/** Shown on the reconciler's Errors alarm. */
+export const RECONCILER_ERRORS_DESCRIPTION = [
+  'The reconciler failed a whole hourly run (crash, timeout, a storage error). Checkpoints keep',
+  'what it finished and the next run resumes there, so checks are late, not skipped. First: the',
+  'reconciler log group ("reconciliation run failed").',
+].join(' ');

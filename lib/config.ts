@@ -1,5 +1,10 @@
 import * as z from 'zod';
 import {
+  DEFAULT_EVENTS_BATCH_SIZE,
+  DEFAULT_EVENTS_MAX_CONCURRENCY,
+  MAX_EVENTS_BATCH_SIZE,
+} from '../functions/contract/events';
+import {
   DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
   DEFAULT_EXPORT_RETENTION_DAYS,
   DEFAULT_MAX_RERUNS_PER_TASK,
@@ -117,7 +122,9 @@ export interface LedgerConfig {
    */
   readonly exportRetentionDays: number;
   /**
-   * Most ledger events per consumer invocation (SQS batch size), 1–10.
+   * Most ledger events per consumer invocation (SQS batch size), 1–100; above 10 the event
+   * source gathers a batch within its batching window. A batch's records of one account commit
+   * in batched transactions (docs/contract.md §20).
    * @default DEFAULT_EVENTS_BATCH_SIZE (10)
    */
   readonly eventsBatchSize: number;
@@ -169,11 +176,8 @@ export interface LedgerConfig {
 
 export const DEFAULT_STAGE = 'dev';
 
-/** Records per events-consumer invocation by default (the SQS maximum without a window). */
-export const DEFAULT_EVENTS_BATCH_SIZE = 10;
-
-/** Concurrent events-consumer invocations the event source may start by default. */
-export const DEFAULT_EVENTS_MAX_CONCURRENCY = 5;
+/** The events consumer's defaults, defined once with the consumer (functions/contract/events.ts). */
+export { DEFAULT_EVENTS_BATCH_SIZE, DEFAULT_EVENTS_MAX_CONCURRENCY };
 
 /** Log retention when `logRetentionDays` is not set. */
 const DEFAULT_LOG_RETENTION_DAYS: LogRetentionDays = 30;
@@ -226,9 +230,9 @@ const contextShape = {
   ),
   maxRerunsPerTask: integerSetting(0, 1000),
   exportRetentionDays: integerSetting(1, 3650),
-  // SQS batch size without a batching window (AWS: 1–10); larger batches need a window and more
-  // function time than the consumer is sized for.
-  eventsBatchSize: integerSetting(1, 10),
+  // Above 10 the event source gathers a batch within its batching window (1 s); 100 is as many
+  // as one account's batched transactions take within the consumer's 30 s (contract §20).
+  eventsBatchSize: integerSetting(1, MAX_EVENTS_BATCH_SIZE),
   // AWS limits of an SQS event source's maximum concurrency.
   eventsMaxConcurrency: integerSetting(2, 1000),
   callbackApplicationId: setting(

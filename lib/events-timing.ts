@@ -1,12 +1,14 @@
 import { Duration } from 'aws-cdk-lib';
+import { EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../functions/contract/events';
 
 /**
- * Lambda timeout of the `ledger-events` consumer. A batch holds at most 10 records and records
- * for one account run one after another, each a DynamoDB transaction with its own contention
- * retries; 30 s leaves room for that without letting a stuck invocation hold messages for long.
+ * Lambda timeout of the `ledger-events` consumer. A batch's records of one account commit in
+ * batched transactions, each with its own contention retries, all ending before the function's
+ * time is up (docs/contract.md §20); 30 s leaves room for that without letting a stuck
+ * invocation hold messages for long.
  * Both stacks read it: the consumer runs with it, the queue's visibility timeout derives from it.
  */
-export const EVENTS_CONSUMER_TIMEOUT = Duration.seconds(30);
+export const EVENTS_CONSUMER_TIMEOUT = Duration.seconds(EVENTS_CONSUMER_TIMEOUT_SECONDS);
 
 /**
  * AWS guidance for SQS event sources: the queue's visibility timeout is at least six times the

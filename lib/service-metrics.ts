@@ -46,6 +46,8 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   ],
   [METRICS.storageValidationError]: [SERVICE_NAMES.events],
   [METRICS.ledgerEventApplied]: [SERVICE_NAMES.events],
+  [METRICS.ledgerEventsBatched]: [SERVICE_NAMES.events],
+  [METRICS.ledgerEventBatchFallback]: [SERVICE_NAMES.events],
   [METRICS.exportJobDispatched]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportJobDispatchFailure]: [SERVICE_NAMES.dispatcher],
   [METRICS.exportSucceeded]: [SERVICE_NAMES.exportWorker],
@@ -62,6 +64,8 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.journalEventsPublished]: [SERVICE_NAMES.journalProjector],
   [METRICS.journalPublishFailure]: [SERVICE_NAMES.journalProjector],
   [METRICS.journalLag]: [SERVICE_NAMES.journalProjector],
+  [METRICS.reconciliationMismatches]: [SERVICE_NAMES.reconciler],
+  [METRICS.reconciledRecords]: [SERVICE_NAMES.reconciler],
 };
 
 export interface ServiceMetricOptions {

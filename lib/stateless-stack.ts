@@ -33,6 +33,7 @@ import { OperationsAlarms } from './constructs/operations-alarms';
 import { OperationsDashboard } from './constructs/operations-dashboard';
 import { OutboxDispatcher } from './constructs/outbox-dispatcher';
 import type { QueueWithDeadLetterRef } from './constructs/queue-with-dead-letter';
+import { Reconciler } from './constructs/reconciler';
 import { ServiceAlarms } from './constructs/service-alarms';
 import { Sweeper } from './constructs/sweeper';
 
@@ -100,7 +101,7 @@ export interface StatelessStackProps extends StackProps {
 
 /**
  * Code and API: safe to destroy and redeploy at any time. The HTTP API, the SQS inbox consumer,
- * the outbox dispatcher, the journal projector, the export worker and the sweeper, each as its
+ * the outbox dispatcher, the journal projector, the export worker, the sweeper and the reconciler, each as its
  * own construct, and their alarms.
  */
 /** `GAP_REFETCH_AFTER_SECONDS` of a deployment: the contract's default (docs/contract.md §18). */
@@ -119,6 +120,8 @@ export class StatelessStack extends Stack {
   readonly exportWorker: ExportWorker;
   /** The sweeper (function + one-minute schedule). */
   readonly sweeper: Sweeper;
+  /** The reconciler (function + hourly schedule, docs/contract.md §19). */
+  readonly reconciler: Reconciler;
   /** The journal projector (function + DynamoDB stream event source, the stream's second reader). */
   readonly journalProjector: JournalProjector;
   /** The alarm topic (KMS-encrypted, TLS only) and the house style of every alarm. */
@@ -237,6 +240,12 @@ export class StatelessStack extends Stack {
       gapTopic,
     });
 
+    this.reconciler = new Reconciler(this, 'Reconciler', {
+      functionDefaults,
+      table,
+      environment: serviceEnvironment,
+    });
+
     // Every alarm notifies the topic (ALARM and OK); runbook in docs/alarms.md.
     this.operations = new OperationsAlarms(this, 'Operations', {
       namePrefix,
@@ -250,6 +259,7 @@ export class StatelessStack extends Stack {
       exportWorker: this.exportWorker.function,
       sweeper: this.sweeper.function,
       journalProjector: this.journalProjector.function,
+      reconciler: this.reconciler.function,
       stage: this.httpApi.stage,
       table,
       eventsDeadLetterQueue: eventQueues.deadLetterQueue,
@@ -266,6 +276,7 @@ export class StatelessStack extends Stack {
         'outbox-dispatcher': this.outboxDispatcher.function,
         'export-worker': this.exportWorker.function,
         'ledger-sweeper': this.sweeper.function,
+        reconciler: this.reconciler.function,
         'journal-projector': this.journalProjector.function,
       },
       dispatcher: this.outboxDispatcher.function,
@@ -307,6 +318,7 @@ export class StatelessStack extends Stack {
       ],
       ['ExportWorkerLogGroupName', 'export worker', this.exportWorker.function.logGroup],
       ['SweeperLogGroupName', 'sweeper', this.sweeper.function.logGroup],
+      ['ReconcilerLogGroupName', 'reconciler', this.reconciler.function.logGroup],
       [
         'JournalProjectorLogGroupName',
         'journal projector',

@@ -16,6 +16,8 @@ export interface StackEndpoints {
   readonly httpUrl: string;
   readonly dynamoEndpoint: string;
   readonly dynamoExternal: boolean;
+  /** The contention layer the functions call DynamoDB through (DYNAMODB_CONTENTION=on). */
+  readonly contentionEndpoint?: string | undefined;
   /** False when the DynamoDB Local it started listens on every interface, not 127.0.0.1 only. */
   readonly dynamoLoopbackOnly: boolean;
   readonly sqsEndpoint: string;
@@ -28,6 +30,12 @@ export interface StackEndpoints {
   readonly streamArn: string;
   /** S3 holding the export bucket (the SQS emulator unless S3_ENDPOINT names another). */
   readonly s3Endpoint: string;
+}
+
+/** With DYNAMODB_CONTENTION=on: where the functions' DynamoDB calls go instead. */
+function contentionLine(settings: LocalSettings, endpoints: StackEndpoints): string {
+  if (!settings.contention || !endpoints.contentionEndpoint) return '';
+  return `  Contention ${endpoints.contentionEndpoint}   (DYNAMODB_CONTENTION=on: the functions call DynamoDB through it; overlapping transactions on an item are cancelled, ${settings.contention.writeUnitsPerSecond} write units per item and second)\n`;
 }
 
 /** What `npm start` prints once the stack is up: endpoints and a copy-paste walkthrough. */
@@ -46,7 +54,7 @@ idempotent-ledger local stack
   HTTP API   ${api}   (API Gateway v2 events -> the Lambda handler)
   OpenAPI    ${api}/v1/openapi.json   (interactive reference: ${api}${API_REFERENCE_PATH})
   DynamoDB   ${endpoints.dynamoEndpoint}   (${dynamo}, table "${config.tableName}")
-  SQS        ${endpoints.sqsEndpoint}   (${sqs}, region ${LOCAL_AWS.region}, any credentials)
+${contentionLine(settings, endpoints)}  SQS        ${endpoints.sqsEndpoint}   (${sqs}, region ${LOCAL_AWS.region}, any credentials)
     ${ledgerEvents.url}
     ${deadLetters.url}
     ${exportJobs.url}

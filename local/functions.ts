@@ -24,6 +24,7 @@ import type { ExportJobsHandler } from '../functions/handlers/export-worker/cons
 import { composeHttpHandler } from '../functions/handlers/http/compose';
 import { composeJournalProjector } from '../functions/handlers/journal-projector/compose';
 import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/projector';
+import { composeReconciler, type ReconcileRun } from '../functions/handlers/reconciler/compose';
 import type { ServiceConfig } from '../functions/handlers/shared/config';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
 import { fixedCallbackSecrets, type SecretMap } from '../functions/schemas/callbacks';
@@ -153,6 +154,14 @@ export function localSweeper(
   });
 }
 
+/** One reconciliation run (docs/contract.md §19). */
+export function localReconciler(
+  local: Pick<LocalResources, 'config' | 'dynamo'>,
+  log: Log,
+): ReconcileRun {
+  return composeReconciler({ config: local.config, dynamo: local.dynamo, log });
+}
+
 /**
  * The export retries on the same arithmetic as the CDK stacks (docs/contract.md §12), as more
  * banner lines; a WARNING names the numbers when a failing job could not report FAILED and reach
@@ -178,14 +187,15 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     kind: 'queue',
     name: 'events consumer',
     queue: 'ledgerEvents',
-    batchSize: 10,
+    batchSize: (settings) => settings.eventsBatchSize,
+    maxConcurrency: (settings) => settings.eventsMaxConcurrency,
     visibilityTimeoutSeconds: (settings) => settings.sqsVisibilityTimeoutSeconds,
     tags: { trigger: 'poller', function: 'events' },
     handler: ({ resources }, log) => localEventsHandler(resources, log),
     banner: {
       label: 'Poller',
       text: ({ queues, settings }) =>
-        `${queues.ledgerEvents.name} -> the events consumer: batches of up to 10, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives`,
+        `${queues.ledgerEvents.name} -> the events consumer: batches of up to ${settings.eventsBatchSize}, ${settings.eventsMaxConcurrency} at once, failed records reappear after ${settings.sqsVisibilityTimeoutSeconds} s, DLQ after ${MAX_RECEIVE_COUNT} receives`,
     },
   },
   {
@@ -214,7 +224,7 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     kind: 'queue',
     name: 'export worker',
     queue: 'exportJobs',
-    batchSize: 1,
+    batchSize: () => 1,
     visibilityTimeoutSeconds: () => EXPORT_JOB_VISIBILITY_SECONDS,
     off: (settings) =>
       settings.exportWorker
@@ -240,6 +250,18 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
       label: 'Sweeper',
       text: ({ settings }) =>
         `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT, gaps open ${settings.gapRefetchAfterSeconds} s -> ledger.gap.refetch.v1`,
+    },
+  },
+  {
+    kind: 'schedule',
+    name: 'reconciler',
+    intervalSeconds: (settings) => settings.reconcileIntervalSeconds,
+    tags: { trigger: 'reconcile', function: 'reconcile' },
+    handler: ({ resources }, log) => localReconciler(resources, log),
+    banner: {
+      label: 'Reconciler',
+      text: ({ settings }) =>
+        `every ${settings.reconcileIntervalSeconds} s: journals, entries, balances, holds, zero-sum; findings: npm run cli -- reconcile --findings`,
     },
   },
 ];

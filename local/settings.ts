@@ -1,7 +1,13 @@
+import {
+  DEFAULT_EVENTS_BATCH_SIZE,
+  DEFAULT_EVENTS_MAX_CONCURRENCY,
+  MAX_EVENTS_BATCH_SIZE,
+} from '../functions/contract/events';
 import { LOCAL_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
 import {
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
+  DEFAULT_RECONCILE_INTERVAL_SECONDS,
   DEFAULT_SQS_PORT,
   DEFAULT_SWEEP_INTERVAL_SECONDS,
   DEFAULT_TABLE_NAME,
@@ -9,6 +15,10 @@ import {
 } from '../functions/contract/local-stack';
 import { loadConfig, type ServiceConfig } from '../functions/handlers/shared/config';
 import { mergeKeyMaps, parsePublicKeyMap, parseSecretMap } from '../functions/schemas/callbacks';
+import {
+  type ContentionSettings,
+  DEFAULT_CONTENTION_WRITE_UNITS,
+} from './services/contention/service';
 
 /** What `npm start` reads from the environment (contract §9). */
 export interface LocalSettings {
@@ -31,12 +41,24 @@ export interface LocalSettings {
    * before the sweeper requests it again; the events consumer and the sweeper read it. @default 5
    */
   readonly gapRefetchAfterSeconds: number;
+  /** Pause between two reconciliation runs (docs/contract.md §19). @default 30 */
+  readonly reconcileIntervalSeconds: number;
   /** S3 for export objects (contract §12): S3_ENDPOINT, else the SQS endpoint (fauxqs serves both). */
   readonly s3Endpoint: string | undefined;
   /** SNS for the journal topic (docs/contract.md §15): SNS_ENDPOINT, else the SQS endpoint. */
   readonly snsEndpoint: string | undefined;
   /** Runs the export worker on `export-jobs` unless EXPORT_WORKER=off. @default true */
   readonly exportWorker: boolean;
+  /**
+   * DYNAMODB_CONTENTION=on puts the contention layer in front of DynamoDB, with
+   * DYNAMODB_CONTENTION_WCU write units per item and second (docs/contract.md §20).
+   * @default undefined (off)
+   */
+  readonly contention: ContentionSettings | undefined;
+  /** Records per events-consumer batch, 1–100 (EVENTS_BATCH_SIZE). @default 10 */
+  readonly eventsBatchSize: number;
+  /** Batches the events poller runs at once (EVENTS_MAX_CONCURRENCY), as Lambda's. @default 5 */
+  readonly eventsMaxConcurrency: number;
   /** The handler configuration; TABLE_NAME defaults to `ledger`. */
   readonly config: ServiceConfig;
   /**
@@ -78,9 +100,36 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       given('GAP_REFETCH_AFTER_SECONDS'),
       LOCAL_GAP_REFETCH_AFTER_SECONDS,
     ),
+    reconcileIntervalSeconds: parseInterval(
+      'RECONCILE_INTERVAL_SECONDS',
+      given('RECONCILE_INTERVAL_SECONDS'),
+      DEFAULT_RECONCILE_INTERVAL_SECONDS,
+    ),
     s3Endpoint: parseEndpoint('S3_ENDPOINT', given('S3_ENDPOINT')),
     snsEndpoint: parseEndpoint('SNS_ENDPOINT', given('SNS_ENDPOINT')),
     exportWorker: parseSwitch('EXPORT_WORKER', given('EXPORT_WORKER')),
+    contention: parseSwitch('DYNAMODB_CONTENTION', given('DYNAMODB_CONTENTION'), false)
+      ? {
+          writeUnitsPerSecond: parseCount(
+            'DYNAMODB_CONTENTION_WCU',
+            given('DYNAMODB_CONTENTION_WCU'),
+            DEFAULT_CONTENTION_WRITE_UNITS,
+            1_000_000,
+          ),
+        }
+      : undefined,
+    eventsBatchSize: parseCount(
+      'EVENTS_BATCH_SIZE',
+      given('EVENTS_BATCH_SIZE'),
+      DEFAULT_EVENTS_BATCH_SIZE,
+      MAX_EVENTS_BATCH_SIZE,
+    ),
+    eventsMaxConcurrency: parseCount(
+      'EVENTS_MAX_CONCURRENCY',
+      given('EVENTS_MAX_CONCURRENCY'),
+      DEFAULT_EVENTS_MAX_CONCURRENCY,
+      1000,
+    ),
     config: loadConfig({
       TABLE_NAME: given('TABLE_NAME') ?? DEFAULT_TABLE_NAME,
       IDEMPOTENCY_RETENTION_SECONDS: given('IDEMPOTENCY_RETENTION_SECONDS'),
@@ -149,9 +198,20 @@ function parseInterval(name: string, value: string | undefined, fallback: number
   return seconds;
 }
 
-/** `on` (the default) or `off`. */
-function parseSwitch(name: string, value: string | undefined): boolean {
-  if (value === undefined || value.toLowerCase() === 'on') return true;
+/** A whole number from 1 to `max`. */
+function parseCount(name: string, value: string | undefined, fallback: number, max: number) {
+  if (value === undefined) return fallback;
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1 || count > max) {
+    throw new Error(`${name} must be a whole number between 1 and ${max} (got "${value}")`);
+  }
+  return count;
+}
+
+/** `on` or `off`; unset is `fallback` (on unless said). */
+function parseSwitch(name: string, value: string | undefined, fallback = true): boolean {
+  if (value === undefined) return fallback;
+  if (value.toLowerCase() === 'on') return true;
   if (value.toLowerCase() === 'off') return false;
   throw new Error(`${name} must be on or off (got "${value}")`);
 }

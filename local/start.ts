@@ -88,6 +88,8 @@ async function startStack(settings: LocalSettings): Promise<void> {
     port: settings.dynamoPort,
     endpoint: settings.dynamoEndpoint,
     tableName: settings.config.tableName,
+    contention: settings.contention,
+    log: (line) => out(`[contention] ${line}`),
     onCrash: (detail) => {
       if (exiting) return; // Ctrl-C in a terminal signals the JVM too: that exit is expected
       err(detail);
@@ -146,6 +148,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       httpUrl: http.url,
       dynamoEndpoint: dynamo.endpoint,
       dynamoExternal: dynamo.external,
+      contentionEndpoint: dynamo.contentionEndpoint,
       dynamoLoopbackOnly: dynamo.loopbackOnly,
       sqsEndpoint: sqs.endpoint,
       sqsExternal: sqs.external,

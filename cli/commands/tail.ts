@@ -1,4 +1,3 @@
-import { GAP_TAP_QUEUE_NAME } from '../../functions/contract/gaps';
 import {
   ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
@@ -6,6 +5,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { GAP_TAP_QUEUE_NAME } from '../../functions/contract/gaps';
 import { JOURNAL_TAP_QUEUE_NAME } from '../../functions/contract/journal';
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { describeError } from '../../functions/domain/shared/log';

@@ -7,8 +7,13 @@ import { METRICS_NAMESPACE, type MetricsPort } from '../domain/shared/metrics';
 export interface LambdaTelemetry {
   readonly log: Log;
   readonly metrics: MetricsPort;
-  /** Adds the Lambda context to every log line and flushes metrics (EMF) after each invocation. */
-  instrument<E, R>(handler: (event: E) => Promise<R>): (event: E, context?: Context) => Promise<R>;
+  /**
+   * Adds the Lambda context to every log line, hands it on (a handler reads its time left from
+   * it) and flushes metrics (EMF) after each invocation.
+   */
+  instrument<E, R>(
+    handler: (event: E, context?: Context) => Promise<R>,
+  ): (event: E, context?: Context) => Promise<R>;
 }
 
 /**
@@ -46,7 +51,7 @@ export function lambdaTelemetry(serviceName: string): LambdaTelemetry {
       return async (event, context) => {
         if (context) logger.addContext(context);
         try {
-          return await handler(event);
+          return await handler(event, context);
         } finally {
           metrics.publishStoredMetrics();
         }

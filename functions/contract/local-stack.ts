@@ -10,6 +10,8 @@ export const DEFAULT_SQS_PORT = 4566;
 export const DEFAULT_TABLE_NAME = 'ledger';
 /** Pause between two local sweeps of due holds and executions (contract §11, §12). */
 export const DEFAULT_SWEEP_INTERVAL_SECONDS = 2;
+/** `npm start` runs the reconciler this often (docs/contract.md §19; hourly on AWS). */
+export const DEFAULT_RECONCILE_INTERVAL_SECONDS = 30;
 
 /** Credentials and region DynamoDB Local and the SQS emulator accept; they never reach AWS. */
 export const LOCAL_AWS = {

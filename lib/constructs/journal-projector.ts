@@ -4,6 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { ACCOUNT_ITEM_KIND } from '../../functions/contract/names';
+import { keys } from '../../functions/dynamodb/table/keys';
 import type { JournalTopicRef } from './journal-topic';
 import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
@@ -28,7 +29,8 @@ const JOURNAL_RETRY_ATTEMPTS = -1;
 /**
  * The projector's table actions: GetItem (a head), Query (an update's records, to publish them
  * again), PutItem (records, as-of copies and the head, inside TransactWriteItems, which is
- * authorised per item). Only on journal partitions (`dynamodb:LeadingKeys` `JOURNAL#*`): it
+ * authorised per item). Only on journal partitions (`dynamodb:LeadingKeys` `JOURNAL#*`), and a
+ * PutItem of the reconciler's marks (`RECONCILE_MARK#*`): it
  * never reads or writes an account, an entry or anything else.
  */
 const JOURNAL_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'] as const;
@@ -125,6 +127,10 @@ export class JournalProjector extends Construct {
 
     this.function.allow('JournalItems', JOURNAL_TABLE_ACTIONS, [table.tableArn], {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['JOURNAL#*'] },
+    });
+    // The reconciler's mark (docs/contract.md §19), written in the same transaction: only Put.
+    this.function.allow('ReconcileMarks', ['dynamodb:PutItem'], [table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.reconcileMarker('*', '').pk] },
     });
     this.function.allow('JournalPublish', ['sns:Publish'], [topic.topic.topicArn]);
     this.function.allow('JournalTopicKey', TOPIC_KEY_ACTIONS, [topic.key.keyArn]);

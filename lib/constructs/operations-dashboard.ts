@@ -112,6 +112,12 @@ export class OperationsDashboard extends Construct {
         ...serviceMetrics(METRICS.ledgerEventApplied),
         ...serviceMetrics(METRICS.inboxDuplicate),
       ]),
+      // Hot accounts (docs/contract.md §20): how many events commit batched, how often a
+      // batched write falls back to one by one.
+      graph('Ledger events: batched, and batched writes applied one by one (ledger-events)', [
+        ...serviceMetrics(METRICS.ledgerEventsBatched),
+        ...serviceMetrics(METRICS.ledgerEventBatchFallback),
+      ]),
     );
     this.dashboard.addWidgets(
       graph(
@@ -175,6 +181,10 @@ export class OperationsDashboard extends Construct {
         serviceMetric(METRICS.journalLag, SERVICE_NAMES.journalProjector, {
           label: 'commit to record (s)',
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
+      ]),
+      graph('Reconciler: journal records checked, findings (docs/contract.md §19)', [
+        ...serviceMetrics(METRICS.reconciledRecords),
+        ...serviceMetrics(METRICS.reconciliationMismatches),
       ]),
     );
     this.dashboard.addWidgets(

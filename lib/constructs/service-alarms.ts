@@ -47,6 +47,7 @@ export interface ServiceAlarmsProps {
   readonly exportWorker: lambda.IFunction;
   readonly sweeper: lambda.IFunction;
   readonly journalProjector: lambda.IFunction;
+  readonly reconciler: lambda.IFunction;
   /** The HTTP API stage (its `5xx` metric). */
   readonly stage: apigwv2.IHttpStage;
   readonly table: dynamodb.ITable;
@@ -259,6 +260,24 @@ export class ServiceAlarms extends Construct {
         'JournalProjectorErrorsAlarm',
         text.JOURNAL_ERRORS_DESCRIPTION,
         props.journalProjector.metricErrors(sum),
+      ),
+      // Any finding: the books disagree with themselves somewhere (docs/contract.md §19).
+      [S.reconciliationMismatch]: this.add(
+        S.reconciliationMismatch,
+        'ReconciliationMismatchAlarm',
+        text.RECONCILIATION_MISMATCH_DESCRIPTION,
+        serviceMetric(METRICS.reconciliationMismatches, SERVICE_NAMES.reconciler, {
+          period: Duration.hours(1),
+        }),
+      ),
+      [S.reconcilerErrors]: this.add(
+        S.reconcilerErrors,
+        'ReconcilerErrorsAlarm',
+        text.RECONCILER_ERRORS_DESCRIPTION,
+        props.reconciler.metricErrors({
+          period: Duration.hours(1),
+          statistic: cloudwatch.Stats.SUM,
+        }),
       ),
     };
   }

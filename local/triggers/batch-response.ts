@@ -22,8 +22,13 @@ import { describeError } from '../../functions/domain/shared/log';
 
 export type BatchOrder = 'per-record' | 'in-order';
 
+/** What a function reads from its Lambda context locally: its time left. */
+export interface LocalInvocationContext {
+  getRemainingTimeInMillis(): number;
+}
+
 /** A function invoked with a batch; its answer is checked at run time, as Lambda does. */
-export type BatchHandler<E> = (event: E) => Promise<unknown>;
+export type BatchHandler<E> = (event: E, context?: LocalInvocationContext) => Promise<unknown>;
 
 export interface BatchSettlement {
   /** Indexes of the records the source is done with (deleted, or checkpointed past), ascending. */
@@ -54,16 +59,25 @@ export function judgeBatchResponse(
   return { done: all.filter((i) => !listed.has(i)), retried: all.filter((i) => listed.has(i)) };
 }
 
-/** Invokes the function with the batch and settles it; a throw fails the whole batch. */
+/**
+ * Invokes the function with the batch and settles it; a throw fails the whole batch. With
+ * `timeoutMs` the function gets a context whose time left counts down from it.
+ */
 export async function invokeBatch<E>(
   handler: BatchHandler<E>,
   event: E,
   ids: readonly (string | undefined)[],
   order: BatchOrder,
+  timeoutMs?: number,
 ): Promise<BatchSettlement> {
   let response: unknown;
+  const ends = Date.now() + (timeoutMs ?? 0);
+  const context =
+    timeoutMs === undefined
+      ? undefined
+      : { getRemainingTimeInMillis: () => Math.max(0, ends - Date.now()) };
   try {
-    response = await handler(event);
+    response = await (context ? handler(event, context) : handler(event));
   } catch (error) {
     return wholeBatchFailed(ids.length, `handler threw: ${describeError(error)}`);
   }

@@ -10,15 +10,17 @@ export interface QueueTriggerOptions {
   /** The SQS-triggered function, as local/functions.ts composes it. */
   readonly handler: SqsBatchHandler;
   readonly visibilityTimeoutSeconds: number;
-  /** Messages per batch, 1–10 (the event source mapping's BatchSize). @default 10 */
+  /** Messages per batch (the event source mapping's BatchSize). @default 10 */
   readonly batchSize?: number;
+  /** Batches at once (the event source mapping's maximum concurrency). @default 1 */
+  readonly maxConcurrency?: number;
   /** Poller lines (one per batch). */
   readonly log: (line: string) => void;
 }
 
 /**
  * An SQS-triggered function behind a poller that behaves like the Lambda event source mapping
- * (batches of up to 10, ReportBatchItemFailures). Resolves once the poller has received from
+ * (batches, ReportBatchItemFailures, several batches at once up to its maximum concurrency). Resolves once the poller has received from
  * the queue for the first time.
  */
 export async function startQueueTrigger(
@@ -34,6 +36,7 @@ export async function startQueueTrigger(
     handler: options.handler,
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds,
     ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+    ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
     log: options.log,
   });
   await poller.start();

@@ -15,7 +15,9 @@ import { toSqsRecord } from './sqs-records';
  * a queue, hands each batch to the handler as a Lambda-shaped `SQSEvent` (sqs-records.ts) and
  * settles it `per-record` (batch-response.ts): deletes the records the handler did not report
  * as failed and leaves the others to become visible again (and, after the queue's
- * maxReceiveCount, to be moved to its DLQ by SQS itself).
+ * maxReceiveCount, to be moved to its DLQ by SQS itself). As the mapping does, it runs up to
+ * `maxConcurrency` batches at once (each its own receive → invoke → delete loop) and gathers a
+ * batch larger than one ReceiveMessage (10) within `maxBatchingWindowMs`.
  */
 
 /** Any Lambda SQS handler; the response is checked at run time as Lambda does. */
@@ -29,8 +31,12 @@ export interface SqsPollerOptions {
   /** Goes into every record's `awsRegion`. */
   readonly region: string;
   readonly handler: SqsBatchHandler;
-  /** Messages per ReceiveMessage, 1–10. @default 10 */
+  /** Messages per batch, 1–10,000; above 10 a batch is gathered from several receives. @default 10 */
   readonly batchSize?: number;
+  /** Batches handled at once, like the mapping's maximum concurrency. @default 1 */
+  readonly maxConcurrency?: number;
+  /** How long a batch larger than 10 may take to fill. @default 1000 */
+  readonly maxBatchingWindowMs?: number;
   /** Long-poll wait per ReceiveMessage. @default 1 */
   readonly waitTimeSeconds?: number;
   /** How long a received message stays hidden; a failed one reappears after it. @default 5 */
@@ -51,19 +57,28 @@ export interface BatchSummary {
 }
 
 const DEFAULT_BATCH_SIZE = 10;
+/** One ReceiveMessage returns at most this many messages. */
+const RECEIVE_LIMIT = 10;
+const DEFAULT_BATCHING_WINDOW_MS = 1_000;
 const DEFAULT_WAIT_TIME_SECONDS = 1;
 const DEFAULT_VISIBILITY_TIMEOUT_SECONDS = 5;
 const MAX_BACKOFF_MS = 10_000;
 
 export class SqsPoller {
   private readonly controller = new AbortController();
-  private loop: Promise<void> | undefined;
+  private loops: Promise<void>[] | undefined;
   private readonly log: (line: string) => void;
+  private readonly batchSize: number;
+  private readonly concurrency: number;
 
   constructor(private readonly options: SqsPollerOptions) {
-    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10) {
-      throw new Error(`batchSize must be an integer between 1 and 10 (got ${batchSize})`);
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 10_000) {
+      throw new Error(`batchSize must be an integer between 1 and 10000 (got ${this.batchSize})`);
+    }
+    this.concurrency = options.maxConcurrency ?? 1;
+    if (!Number.isInteger(this.concurrency) || this.concurrency < 1) {
+      throw new Error(`maxConcurrency must be a positive integer (got ${this.concurrency})`);
     }
     this.log = options.log ?? (() => {});
   }
@@ -74,29 +89,31 @@ export class SqsPoller {
    * queue does not exist.
    */
   async start(): Promise<void> {
-    if (this.loop) throw new Error('the poller is already running');
-    const first = await this.receive(0);
-    this.loop = this.run(first);
+    if (this.loops) throw new Error('the poller is already running');
+    const first = await this.receive(0, Math.min(this.batchSize, RECEIVE_LIMIT));
+    this.loops = Array.from({ length: this.concurrency }, (_, i) =>
+      this.run(i === 0 ? first : undefined),
+    );
   }
 
-  /** Aborts the long poll, lets a batch in progress finish (and delete), then resolves. */
+  /** Aborts the long polls, lets the batches in progress finish (and delete), then resolves. */
   async stop(): Promise<void> {
     this.controller.abort();
-    await this.loop;
+    await Promise.all(this.loops ?? []);
   }
 
   /** One receive → invoke → delete cycle. Undefined when the poll returned no messages. */
   async pollOnce(waitTimeSeconds?: number): Promise<BatchSummary | undefined> {
-    return this.process(await this.receive(waitTimeSeconds));
+    return this.process(await this.receiveBatch(waitTimeSeconds));
   }
 
-  private async run(first: Message[]): Promise<void> {
+  private async run(first: Message[] | undefined): Promise<void> {
     const signal = this.controller.signal;
     let pending: Message[] | undefined = first;
     let backoff = this.options.errorBackoffMs ?? 500;
     while (!signal.aborted) {
       try {
-        const messages = pending ?? (await this.receive());
+        const messages = pending ?? (await this.receiveBatch());
         pending = undefined;
         await this.process(messages);
         backoff = this.options.errorBackoffMs ?? 500;
@@ -109,12 +126,31 @@ export class SqsPoller {
     }
   }
 
-  private async receive(waitTimeSeconds?: number): Promise<Message[]> {
+  /**
+   * A long poll, then (only for a batch above 10, as the mapping needs a batching window for
+   * those) short polls until the batch is full, the window has passed or the queue has nothing
+   * more to give. A message received twice meanwhile counts once, with its newest receipt.
+   */
+  private async receiveBatch(waitTimeSeconds?: number): Promise<Message[]> {
+    const first = await this.receive(waitTimeSeconds, Math.min(this.batchSize, RECEIVE_LIMIT));
+    if (this.batchSize <= RECEIVE_LIMIT) return first;
+    const batch = new Map(first.map((m) => [m.MessageId, m]));
+    const window = this.options.maxBatchingWindowMs ?? DEFAULT_BATCHING_WINDOW_MS;
+    const started = Date.now();
+    while (batch.size > 0 && batch.size < this.batchSize && Date.now() - started < window) {
+      const more = await this.receive(0, Math.min(this.batchSize - batch.size, RECEIVE_LIMIT));
+      if (more.length === 0) break;
+      for (const m of more) batch.set(m.MessageId, m);
+    }
+    return [...batch.values()];
+  }
+
+  private async receive(waitTimeSeconds: number | undefined, max: number): Promise<Message[]> {
     const { options } = this;
     const result = await options.client.send(
       new ReceiveMessageCommand({
         QueueUrl: options.queueUrl,
-        MaxNumberOfMessages: options.batchSize ?? DEFAULT_BATCH_SIZE,
+        MaxNumberOfMessages: max,
         WaitTimeSeconds: waitTimeSeconds ?? options.waitTimeSeconds ?? DEFAULT_WAIT_TIME_SECONDS,
         VisibilityTimeout: options.visibilityTimeoutSeconds ?? DEFAULT_VISIBILITY_TIMEOUT_SECONDS,
         MessageSystemAttributeNames: ['All'],
@@ -137,11 +173,16 @@ export class SqsPoller {
       Records: usable.map((m) => toSqsRecord(m, this.options.queueArn, this.options.region)),
     };
 
+    // The messages reappear once their visibility timeout passes: locally, that is the time
+    // the function has (on AWS the visibility is at least six times the function timeout),
+    // and at least a second, so a visibility of 0 still lets a batch run.
+    const visibility = this.options.visibilityTimeoutSeconds ?? DEFAULT_VISIBILITY_TIMEOUT_SECONDS;
     const { done, batchFailure } = await invokeBatch(
       this.options.handler,
       event,
       event.Records.map((r) => r.messageId),
       'per-record',
+      Math.max(1_000, visibility * 1000 - (Date.now() - started)),
     );
     const deleted = await this.delete(done.flatMap((i) => event.Records[i] ?? []));
     const summary: BatchSummary = {

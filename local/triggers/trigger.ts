@@ -34,8 +34,10 @@ interface TriggerBase {
 export interface QueueTrigger extends TriggerBase {
   readonly kind: 'queue';
   readonly queue: keyof LocalQueues;
-  /** Messages per batch, 1–10, as lib/ sets the event source's BatchSize. */
-  readonly batchSize: number;
+  /** Messages per batch, as lib/ sets the event source's BatchSize. */
+  readonly batchSize: (settings: LocalSettings) => number;
+  /** Batches at once, as lib/ sets the event source's maximum concurrency. @default 1 */
+  readonly maxConcurrency?: (settings: LocalSettings) => number;
   readonly visibilityTimeoutSeconds: (settings: LocalSettings) => number;
   readonly handler: (stack: RunningStack, log: Log) => SqsBatchHandler;
 }
@@ -97,7 +99,8 @@ export async function startTrigger(
         sqs: stack.resources.sqs,
         queue: stack.resources.queues[trigger.queue],
         handler: trigger.handler(stack, functionLog),
-        batchSize: trigger.batchSize,
+        batchSize: trigger.batchSize(settings),
+        maxConcurrency: trigger.maxConcurrency?.(settings),
         visibilityTimeoutSeconds: trigger.visibilityTimeoutSeconds(settings),
         log: triggerLog,
       });

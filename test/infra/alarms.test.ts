@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the 24 catalogued alarms, uniquely named, all in the stateless stack', () => {
+  it('has exactly the 26 catalogued alarms, uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(24);
+    expect(byName.size).toBe(26);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -541,9 +541,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 24 alarms', () => {
+  it('starts with the status of all 26 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(24);
+    expect(widgets[0]?.properties.alarms).toHaveLength(26);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -552,6 +552,8 @@ describe('operations dashboard', () => {
       [METRICS.idempotencyKeyReused]: ['ledger-http'],
       [METRICS.inboxDuplicate]: ['ledger-events'],
       [METRICS.ledgerEventApplied]: ['ledger-events'],
+      [METRICS.ledgerEventsBatched]: ['ledger-events'],
+      [METRICS.ledgerEventBatchFallback]: ['ledger-events'],
       [METRICS.sequenceGap]: ['ledger-events', 'ledger-http'],
       [METRICS.callbackApplied]: ['ledger-http'],
       [METRICS.callbackDuplicate]: ['ledger-http'],
@@ -590,6 +592,8 @@ describe('operations dashboard', () => {
       [METRICS.journalLag]: ['ledger-journal-projector'],
       [METRICS.overdueGaps]: ['ledger-sweeper'],
       [METRICS.gapsWaived]: ['ledger-events'],
+      [METRICS.reconciledRecords]: ['ledger-reconciler'],
+      [METRICS.reconciliationMismatches]: ['ledger-reconciler'],
     };
     // A metric added to functions/domain/shared/metrics.ts must be graphed (DeadLetter: below).
     expect(Object.keys(expected).sort()).toEqual(
@@ -621,9 +625,9 @@ describe('operations dashboard', () => {
     );
   });
 
-  it('graphs Lambda errors, throttles and duration for the six functions', () => {
+  it('graphs Lambda errors, throttles and duration for the seven functions', () => {
     for (const name of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions']) {
-      expect(rows('AWS/Lambda', name), name).toHaveLength(6);
+      expect(rows('AWS/Lambda', name), name).toHaveLength(7);
     }
     // The outbox dispatcher's and the journal projector's.
     expect(rows('AWS/Lambda', 'IteratorAge')).toHaveLength(2);

@@ -184,6 +184,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
       'journal-projector',
       'export-worker',
       'sweeper',
+      'reconciler',
     ].map(handlerEntry)) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }

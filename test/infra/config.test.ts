@@ -95,10 +95,12 @@ describe('resolveLedgerConfig: accepted values', () => {
       eventsBatchSize: 1,
       eventsMaxConcurrency: 2,
     });
-    expect(resolveLedgerConfig({ eventsBatchSize: 10, eventsMaxConcurrency: 1000 })).toMatchObject({
-      eventsBatchSize: 10,
-      eventsMaxConcurrency: 1000,
-    });
+    expect(resolveLedgerConfig({ eventsBatchSize: 100, eventsMaxConcurrency: 1000 })).toMatchObject(
+      {
+        eventsBatchSize: 100,
+        eventsMaxConcurrency: 1000,
+      },
+    );
     expect(resolveLedgerConfig({ eventsBatchSize: ' 7 ' }).eventsBatchSize).toBe(7);
   });
 
@@ -243,9 +245,13 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
     [
       'eventsBatchSize zero',
       { eventsBatchSize: 0 },
-      /eventsBatchSize must be an integer from 1 to 10/,
+      /eventsBatchSize must be an integer from 1 to 100/,
     ],
-    ['eventsBatchSize over 10 (no batching window)', { eventsBatchSize: '11' }, /from 1 to 10;/],
+    [
+      'eventsBatchSize over 100 (more than batched transactions take in time)',
+      { eventsBatchSize: '101' },
+      /from 1 to 100;/,
+    ],
     ['eventsBatchSize fractional', { eventsBatchSize: 2.5 }, /eventsBatchSize must be an integer/],
     [
       'eventsBatchSize not numeric',

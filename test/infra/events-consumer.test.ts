@@ -80,7 +80,7 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
 
   it('runs the consumer on Node.js 22, arm64, 512 MB, 30 s, ESM handler, own log group', () => {
     // HTTP, events consumer, outbox dispatcher, journal projector, export worker, sweeper.
-    template.resourceCountIs('AWS::Lambda::Function', 6);
+    template.resourceCountIs('AWS::Lambda::Function', 7);
     expect(consumer()).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],

@@ -40,8 +40,8 @@ describe('least privilege (default config)', () => {
     };
   }, SYNTH_HOOK_TIMEOUT_MS);
 
-  it('has exactly six roles (one per function), none with a managed policy', () => {
-    ledger.stateless.resourceCountIs('AWS::IAM::Role', 6);
+  it('has exactly seven roles (one per function), none with a managed policy', () => {
+    ledger.stateless.resourceCountIs('AWS::IAM::Role', 7);
     ledger.stateful.resourceCountIs('AWS::IAM::Role', 0);
     const withManagedPolicy = { Properties: { ManagedPolicyArns: Match.anyValue() } };
     expect(ledger.stateless.findResources('AWS::IAM::Role', withManagedPolicy)).toEqual({});
@@ -138,12 +138,12 @@ describe('log groups', () => {
       { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }
     >;
 
-  it('gives all seven log groups (six functions, API access logs) 30 days and keeps them by default', () => {
+  it('gives all eight log groups (seven functions, API access logs) 30 days and keeps them by default', () => {
     const ledger = synthLedger();
     const groups = Object.entries(logGroupsOf(ledger.stateless)).filter(
       ([, r]) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(7);
+    expect(groups).toHaveLength(8);
     for (const [id, group] of groups) {
       expect(group.Properties.RetentionInDays, id).toBe(30);
       expect(group.DeletionPolicy, id).toBe('Retain');
@@ -166,7 +166,7 @@ describe('log groups', () => {
     const groups = Object.values(logGroupsOf(ledger.stateless)).filter(
       (r) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(7);
+    expect(groups).toHaveLength(8);
     for (const group of groups) {
       expect(group.Properties.RetentionInDays).toBe(365);
       expect(group.DeletionPolicy).toBe('Delete');

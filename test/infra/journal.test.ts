@@ -131,6 +131,14 @@ describe('the journal projector (stateless stack)', () => {
         Resource: imported(arnOf(tableId)),
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['JOURNAL#*'] } },
       },
+      {
+        Sid: 'ReconcileMarks',
+        Action: 'dynamodb:PutItem',
+        Resource: imported(arnOf(tableId)),
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] },
+        },
+      },
       { Sid: 'JournalPublish', Action: 'sns:Publish', Resource: imported({ Ref: topicId }) },
       {
         Sid: 'JournalTopicKey',

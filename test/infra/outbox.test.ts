@@ -326,7 +326,7 @@ describe('StatelessStack: outbox dispatcher', () => {
     // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
     // storage throttles, storage validation, export worker and sweeper errors, sweeper behind,
     // overdue executions, overdue gaps: see alarms.test.ts.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 24);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 26);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });

@@ -126,11 +126,17 @@ describe('StatelessStack (IAM auth, default config)', () => {
     ]);
   });
 
-  it('has no DeleteItem, Scan or service wildcard anywhere, and "*" only for dynamodb:ListStreams', () => {
+  it('has no Scan or service wildcard anywhere, DeleteItem only of reconciler marks, and "*" only for dynamodb:ListStreams', () => {
     for (const t of [template, ledger.stateful]) {
       for (const statement of statementsOf(t)) {
         const actions = asList(statement.Action);
-        expect(actions).not.toContain('dynamodb:DeleteItem');
+        if (actions.includes('dynamodb:DeleteItem')) {
+          // The reconciler clears the marks of checked accounts (docs/contract.md §19), nothing else.
+          expect(actions).toEqual(['dynamodb:DeleteItem']);
+          expect(statement.Condition).toEqual({
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] },
+          });
+        }
         expect(actions).not.toContain('dynamodb:Scan');
         for (const action of actions) expect(action).not.toMatch(/\*/);
         for (const resource of asList(statement.Resource)) {

@@ -24,7 +24,9 @@ describe('StatelessStack: sweeper', () => {
   }, SYNTH_HOOK_TIMEOUT_MS);
 
   it('runs every minute from an EventBridge rule, without retries of a missed run', () => {
-    const rules = Object.values(propertiesOf(template, 'AWS::Events::Rule'));
+    const rules = Object.values(propertiesOf(template, 'AWS::Events::Rule')).filter((rule) =>
+      JSON.stringify(rule).includes(`"${functionId}"`),
+    );
     expect(rules).toHaveLength(1);
     expect(rules[0]).toMatchObject({
       ScheduleExpression: 'rate(1 minute)',
@@ -39,7 +41,9 @@ describe('StatelessStack: sweeper', () => {
   });
 
   it('does not let Lambda retry a failed run: the next scheduled one does the work', () => {
-    const configs = Object.values(propertiesOf(template, 'AWS::Lambda::EventInvokeConfig'));
+    const configs = Object.values(propertiesOf(template, 'AWS::Lambda::EventInvokeConfig')).filter(
+      (config) => JSON.stringify(config).includes(`"${functionId}"`),
+    );
     expect(configs).toEqual([
       expect.objectContaining({
         FunctionName: { Ref: functionId },

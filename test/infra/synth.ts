@@ -114,6 +114,7 @@ export interface Statement {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: unknown;
 }
 
 /** Statements of every `AWS::IAM::Policy` in `template`, or only those attached to `roleId`. */

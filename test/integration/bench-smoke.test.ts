@@ -6,6 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { FULL_CHUNK } from '../../bench/hot/model';
+import { HOT_SIDES, PRODUCERS } from '../../bench/hot/run';
 import { REPLAY_SHAPES } from '../../bench/replay-anatomy';
 import { writeReport } from '../../bench/report';
 import { type BenchResults, runBench, SIDES } from '../../bench/run-bench';
@@ -54,13 +56,15 @@ it('times every raw replay shape in every round', () => {
   }
 });
 
-it('commits every SQS record in one transaction on both sides', () => {
+it('commits every SQS record in one transaction per record, ours a batch of one account in one', () => {
   expect(results.sqs.transactionCeiling).toHaveLength(results.settings.rounds);
   for (const c of results.sqs.cases) {
     expect(Object.keys(c.bySide).sort()).toEqual([SIDES.ours, SIDES.sequential].sort());
-    for (const rounds of Object.values(c.bySide)) {
-      expect(rounds.map((r) => r.callsPerRecord)).toEqual(rounds.map(() => 1));
-    }
+    const calls = (side: string) => (c.bySide[side] ?? []).map((r) => r.callsPerRecord);
+    expect(calls(SIDES.sequential)).toEqual(calls(SIDES.sequential).map(() => 1));
+    // Over 10 accounts each record is alone in its lane; over one, the batch is one write.
+    const ours = c.accounts === 10 ? 1 : 0.1;
+    expect(calls(SIDES.ours)).toEqual(calls(SIDES.ours).map(() => ours));
   }
 });
 
@@ -91,4 +95,25 @@ it('writes docs with every target, its verdict and the charts it links', () => {
     expect(svg).not.toContain('NaN');
   }
   expect(existsSync(join(docsDir, 'benchmarks', 'latency-replay.svg'))).toBe(true);
+});
+
+it('runs the one-account section on the contention layer, every side and producer count', () => {
+  const hot = results.hot;
+  if (!hot) throw new Error('no one-account results');
+  expect(hot.events.map((c) => c.producers)).toEqual([...PRODUCERS]);
+  for (const c of hot.events) {
+    const [today] = c.bySide[HOT_SIDES.today] ?? [];
+    const [batched] = c.bySide[HOT_SIDES.batched100] ?? [];
+    // Today commits one transaction per event; batched, one for the whole smoke round.
+    expect(today?.transactionsPerEvent).toBe(1);
+    expect(batched?.transactionsPerEvent).toBeLessThanOrEqual(2 / hot.eventsPerRound);
+  }
+  expect(Object.keys(hot.http).sort()).toEqual([HOT_SIDES.httpOurs, HOT_SIDES.httpToday].sort());
+  const cost = (command: string) => hot.costs.find((c) => c.command === command);
+  // The claim, the account, the entry and its pointer (docs/contract.md §16).
+  expect(cost('HTTP credit')).toMatchObject({ transactions: 1, items: 4, writeUnits: 8 });
+  // The fullest chunk is ONE transaction of at most 100 items.
+  const full = cost(`${FULL_CHUNK} ledger events, batched`);
+  expect(full?.transactions).toBe(1);
+  expect(full?.items).toBeLessThanOrEqual(100);
 });

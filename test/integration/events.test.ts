@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { httpResponses } from '../../functions/api/problems';
 import { LedgerService } from '../../functions/domain/accounts/service';
 import type { DeadLetter, EventLedgerPort } from '../../functions/domain/events/port';
@@ -15,6 +15,7 @@ import { EventSourceList } from '../../functions/schemas/accounts';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { httpEvent } from '../../kit/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
+import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { quietRuntime } from '../support/runtime';
@@ -154,6 +155,7 @@ describe('seed scenarios', () => {
       getAccount: (a) => real.getAccount(a),
       applyTransfer: (...args) => real.applyTransfer(...args),
       applyWaiver: (...args) => real.applyWaiver(...args),
+      applyEventRun: (...args) => real.applyEventRun(...args),
       applyLedgerTransaction: (...args) => real.applyLedgerTransaction(...args),
       applyEvent: async (...args) => {
         if (crash) {
@@ -186,6 +188,13 @@ describe('partial batches and poison', () => {
       getAccount: (a) => real.getAccount(a),
       applyTransfer: (...args) => real.applyTransfer(...args),
       applyWaiver: (...args) => real.applyWaiver(...args),
+      // The batched write of the three fails as a whole; one by one, only the flaky one does.
+      applyEventRun: async (run) => {
+        if (run.records.some((r) => r.claim.id === 'evt-flaky')) {
+          throw new Error('ProvisionedThroughputExceeded');
+        }
+        return real.applyEventRun(run);
+      },
       applyLedgerTransaction: (...args) => real.applyLedgerTransaction(...args),
       applyEvent: async (claim, ...rest) => {
         if (claim.id === 'evt-flaky') throw new Error('ProvisionedThroughputExceeded');
@@ -412,5 +421,88 @@ describe('reordering and gaps', () => {
     expect(item?.gaps[0]).toBe(1);
     expect(item?.gapsTruncated).toBe(true);
     expect(await sources(accountId)).toBe(1);
+  });
+});
+
+describe('batched writes (docs/contract.md §20)', () => {
+  const eventSources = async (accountId: string) =>
+    (await ledger.listEventSources('producer-owner', accountId)).items;
+  /** A store whose DynamoDB calls are counted by operation. */
+  function countedStore() {
+    const counted = localDynamoClient(inject('dynamoEndpoint'));
+    const calls: string[] = [];
+    counted.middlewareStack.add(
+      (next, context) => async (args) => {
+        calls.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCalls' },
+    );
+    return { store: createEventStore({ client: counted, tableName }), calls, counted };
+  }
+  const count = (calls: string[], name: string) => calls.filter((c) => c === name).length;
+
+  it('commits a batch of one account in one transaction, reading each source once', async () => {
+    const accountId = await newAccount();
+    const { store, calls, counted } = countedStore();
+    const records = Array.from({ length: 30 }, (_, i) =>
+      sqsRecord(
+        ledgerEvent({
+          subject: accountId,
+          source: i % 2 ? 'urn:batch:a' : 'urn:batch:b',
+          sequence: Math.floor(i / 2) + 1,
+          type: i % 3 === 2 ? 'ledger.debit.v1' : 'ledger.credit.v1',
+          amount: i % 3 === 2 ? 1 : 10,
+        }),
+      ),
+    );
+    expect((await consumer(store)(sqsEvent(...records))).batchItemFailures).toEqual([]);
+    expect(count(calls, 'TransactWriteItemsCommand')).toBe(1);
+    expect(count(calls, 'GetItemCommand')).toBe(2);
+    expect(await figures(accountId)).toMatchObject({ balance: 20 * 10 - 10, effects: 30 });
+    expect((await eventSources(accountId)).map((s) => [s.lastSequence, s.gaps])).toEqual([
+      [15, []],
+      [15, []],
+    ]);
+    counted.destroy();
+  });
+
+  it('splits 100 records of one account into transactions of at most 100 items (33 records)', async () => {
+    const accountId = await newAccount();
+    const { store, calls, counted } = countedStore();
+    const records = Array.from({ length: 100 }, () =>
+      sqsRecord(ledgerEvent({ subject: accountId, amount: 1 })),
+    );
+    expect((await consumer(store)(sqsEvent(...records))).batchItemFailures).toEqual([]);
+    expect(count(calls, 'TransactWriteItemsCommand')).toBe(4);
+    expect(await figures(accountId)).toMatchObject({ balance: 100, effects: 100 });
+    counted.destroy();
+  });
+
+  it('falls back record by record on a duplicate, an overdraft and a reused paymentId', async () => {
+    const accountId = await newAccount();
+    const seen = ledgerEvent({ subject: accountId, amount: 7 });
+    await consumer()(sqsEvent(sqsRecord(seen)));
+    const { store, calls, counted } = countedStore();
+    const result = await consumer(store)(
+      sqsEvent(
+        sqsRecord(ledgerEvent({ subject: accountId, amount: 10 }), 'credit'),
+        sqsRecord(seen, 'again'),
+        sqsRecord(ledgerEvent({ subject: accountId, type: 'ledger.debit.v1', amount: 50 }), 'over'),
+        sqsRecord(ledgerEvent({ subject: accountId, amount: 3, paymentId: 'pay-1' }), 'pay'),
+        // The same paymentId twice: a second item for it would be a ValidationException, so
+        // the chunk ends before it and it is judged on its own.
+        sqsRecord(ledgerEvent({ subject: accountId, amount: 4, paymentId: 'pay-1' }), 'pay-again'),
+      ),
+    );
+    expect(result.batchItemFailures).toEqual([]);
+    expect(deadLetters.map((l) => [l.sourceMessageId, l.code])).toEqual([
+      ['over', 'insufficient_funds'],
+      ['pay-again', 'payment_id_conflict'],
+    ]);
+    expect(await figures(accountId)).toMatchObject({ balance: 7 + 10 + 3, effects: 3 });
+    // One refused batched write, then each of its records on its own; the lone last one alone.
+    expect(count(calls, 'TransactWriteItemsCommand')).toBe(1 + 4 + 1);
+    counted.destroy();
   });
 });

@@ -47,8 +47,16 @@ export type Command =
   | { readonly kind: 'capture'; readonly hold: string; readonly amount: number | undefined }
   | { readonly kind: 'void'; readonly hold: string }
   | { readonly kind: 'ledger'; readonly legs: readonly ModelLeg[] }
-  /** `of`: the key of the credit, debit, transfer or ledger transaction; amount: all that is left. */
-  | { readonly kind: 'reverse'; readonly of: string; readonly amount: number | undefined }
+  /**
+   * `of`: the key of the credit, debit, transfer or ledger transaction; amount: all that is
+   * left (always for a ledger transaction, whose reversals carry no amount on the wire).
+   */
+  | {
+      readonly kind: 'reverse';
+      readonly of: string;
+      readonly amount: number | undefined;
+      readonly reference?: string;
+    }
   | { readonly kind: 'close'; readonly account: number };
 
 export interface ModelHold {

@@ -144,8 +144,10 @@ export function altered(command: Command): Command | undefined {
     case 'close':
       return undefined;
     case 'capture':
-    case 'reverse':
       return { ...command, amount: command.amount === undefined ? 1 : undefined };
+    case 'reverse':
+      // Another reference: every reversal route carries one (a ledger transaction's no amount).
+      return { ...command, reference: command.reference === undefined ? 'reused' : undefined };
     case 'ledger': {
       // Both sides one more, so the reuse stays balanced (an unbalanced one is refused first).
       const [debit, credit, ...rest] = command.legs;

@@ -57,7 +57,11 @@ function requestsOf(
 ): Request[] {
   const requests: Request[] = [];
   const placed = [...model.holds].map(([key, hold]) => ({ key, amount: hold.amount }));
-  const movements = [...model.movements].map(([key, m]) => ({ key, amount: m.amount }));
+  const movements = [...model.movements].map(([key, m]) => ({
+    key,
+    amount: m.amount,
+    whole: m.kind === 'ledger',
+  }));
   for (const action of group) {
     const pick = <T>(list: readonly T[], of: number) => list[of % Math.max(list.length, 1)];
     if (action.kind === 'new') requests.push({ key: newKey(), command: action.command });
@@ -78,8 +82,10 @@ function requestsOf(
     } else if (action.kind === 'reverse') {
       const original = pick(movements, action.of);
       if (!original) continue;
+      // A ledger transaction is reversed whole: its request has no amount, nor has the command,
+      // so the model tells requests apart as the service's fingerprint does.
       const amount =
-        action.percent === undefined
+        action.percent === undefined || original.whole
           ? undefined
           : Math.max(1, Math.floor((original.amount * action.percent) / 100));
       const command: Command = { kind: 'reverse', of: original.key, amount };
@@ -174,13 +180,20 @@ function httpOf(
       const original = made.get(command.of);
       const movement = model.movements.get(command.of);
       const accounts = movement?.legs.map((l) => l.account) ?? [];
-      const body = command.amount === undefined ? {} : { amount: command.amount };
+      const reference = command.reference === undefined ? {} : { reference: command.reference };
+      const body = {
+        ...(command.amount === undefined ? {} : { amount: command.amount }),
+        ...reference,
+      };
       const kind = original?.kind === 'ledger' ? 'ledger_transaction' : original?.kind;
       const created = { reversalOf: { kind, id: original?.id } };
       if (original?.kind === 'ledger') {
+        if (command.amount !== undefined) {
+          throw new Error(`a ledger transaction is reversed whole, not by ${command.amount}`);
+        }
         return {
           path: `/v1/ledger-transactions/${original.id}/reversals`,
-          body: {},
+          body: reference,
           created,
           accounts,
         };

@@ -64,6 +64,27 @@ export type WaiverWriteResult =
   | { readonly kind: 'id_conflict' }
   | { readonly kind: 'sequence_moved' };
 
+/**
+ * One chunk of one account's credits and debits written as ONE transaction (docs/contract.md
+ * §20): every record's inbox item, entry and paymentId item, one account update carrying all
+ * their changes, one sequence item per source.
+ */
+export interface EventRunWrite {
+  readonly accountId: string;
+  readonly currency: string;
+  /** In lane order: each record's inbox claim and its entry. */
+  readonly records: readonly { readonly claim: InboxClaim; readonly entry: PostingEntry }[];
+  /** The largest running draw-down the effective available balance must cover, if any. */
+  readonly requireAvailableAtLeast: number | undefined;
+  readonly sequences: readonly SequenceWrite[];
+}
+
+export type EventRunResult =
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'sequence_moved' }
+  /** A record is a duplicate or an id conflict, or would be refused: apply them one by one. */
+  | { readonly kind: 'refused' };
+
 export interface VersionedSequence {
   readonly state: EventSourceState;
   readonly version: number;
@@ -79,6 +100,8 @@ export interface EventLedgerPort {
   ): Promise<EventWriteResult>;
   /** ONE transaction: the waiver's inbox item and, when it closes gaps, the sequence item. */
   applyWaiver(claim: InboxClaim, sequence: SequenceWrite | undefined): Promise<WaiverWriteResult>;
+  /** ONE transaction for a chunk of one account's credits and debits (docs/contract.md §20). */
+  applyEventRun(run: EventRunWrite): Promise<EventRunResult>;
   /** The event's `subject`: whose owner every account of a transfer or ledger transaction must have. */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   /** ONE transaction: the inbox item, the transfer (both accounts, legs, record), the sequence. */

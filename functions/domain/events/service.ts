@@ -5,17 +5,19 @@ import { explainPostingRejection } from '../accounts/rejections';
 
 import { type LedgerLeg, ledgerMovement, newLedgerTransaction } from '../ledger-transactions/model';
 import { type DomainError, NotFoundError } from '../shared/errors';
-import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
+import {
+  LatencyEstimate,
+  MOVED,
+  type OptimisticRetryOptions,
+  retryOptimistic,
+} from '../shared/retry';
 import { epochSeconds } from '../shared/time';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
-import {
-  advanceEventSource,
-  EMPTY_EVENT_SOURCE,
-  type EventSourceAdvance,
-  sequenceWrite,
-} from './gaps';
-import type { EventLedgerPort, EventWriteResult, InboxClaim } from './port';
+import type { EventSourceAdvance } from './gaps';
+import type { EventLedgerPort, EventRunWrite, EventWriteResult, InboxClaim } from './port';
+import { runningBounds } from './runs';
+import { nextSequence, nextSequences } from './sequences';
 import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from './waiver';
 
 export type { GapWaiverInput, WaiverOutcome } from './waiver';
@@ -65,29 +67,35 @@ export interface EventServiceOptions extends OptimisticRetryOptions {
 /** Applies ledger events exactly once: the inbox claim and the effect are one transaction. */
 export class EventService {
   private readonly newId: () => string;
+  /** The sequence loop's backoff, based on how long its read → write usually takes. */
+  private readonly retry: OptimisticRetryOptions;
 
   constructor(
     private readonly port: EventLedgerPort,
     private readonly options: EventServiceOptions,
   ) {
     this.newId = options.newId;
+    this.retry = { latency: new LatencyEstimate(), ...options };
   }
 
-  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+  /** The inbox claim of an event: its (source, id), content hash and retention. */
+  private claimOf(event: LedgerEventInput, now: Date): InboxClaim {
     const nowSeconds = epochSeconds(now);
-    const claim: InboxClaim = {
+    return {
       source: event.source,
       id: event.id,
       contentHash: event.contentHash,
       nowSeconds,
       expiresAt: nowSeconds + this.options.inboxRetentionSeconds,
     };
-    if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
-    if (event.type === 'transaction') return this.applyLedgerTransaction(event, claim, now);
-    const entry: PostingEntry = {
+  }
+
+  /** The entry a credit or debit event posts: one definition for both write paths. */
+  private postingEntryOf(event: LedgerEventInput, now: Date): PostingEntry {
+    return {
       id: this.newId(),
       accountId: event.accountId,
-      type: event.type,
+      type: event.type === 'debit' ? 'debit' : 'credit',
       amount: event.amount,
       currency: event.currency,
       reference: event.reference,
@@ -96,12 +104,19 @@ export class EventService {
       origin: 'event',
       createdAt: now.toISOString(),
     };
+  }
+
+  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+    const claim = this.claimOf(event, now);
+    if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
+    if (event.type === 'transaction') return this.applyLedgerTransaction(event, claim, now);
+    const entry = this.postingEntryOf(event, now);
     // The producer is trusted by IAM: no owner; the account must be open (docs/contract.md §17).
     const guard = postingGuard(entry);
     return retryOptimistic<EventOutcome>(
-      this.options,
+      this.retry,
       async () => {
-        const advance = await this.nextSequence(event, now);
+        const advance = await nextSequence(this.port, event, this.sequenceClock(now));
         const result = await this.port.applyEvent(claim, entry, guard, advance?.write);
         if (isInboxAnswer(result)) {
           return outcomeOf(result, event, { entryId: entry.id, sequence: advance?.advance });
@@ -109,6 +124,53 @@ export class EventService {
         return { kind: 'rejected', error: explainPostingRejection(result, guard) };
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
+    );
+  }
+
+  /**
+   * A chunk of one account's credits and debits (`runs.ts` made it) as ONE transaction
+   * (docs/contract.md §20): the outcome of every event, all applied, or `refused` when one of
+   * them is a duplicate or an id conflict or would be rejected — then nothing was written and
+   * the caller applies them one by one, which gives each its own outcome exactly as before.
+   * The sequence items are read once per source and advanced event by event, in order.
+   */
+  async applyRun(
+    events: readonly LedgerEventInput[],
+    now: Date,
+  ): Promise<EventOutcome[] | 'refused'> {
+    const first = events[0];
+    if (!first) return [];
+    const records = events.map((event) => ({
+      event,
+      claim: this.claimOf(event, now),
+      entry: this.postingEntryOf(event, now),
+    }));
+    const { drawdown } = runningBounds(events);
+    return retryOptimistic<EventOutcome[] | 'refused'>(
+      this.retry,
+      async () => {
+        const { advances, writes } = await nextSequences(
+          this.port,
+          events,
+          this.sequenceClock(now),
+        );
+        const run: EventRunWrite = {
+          accountId: first.accountId,
+          currency: first.currency,
+          records,
+          requireAvailableAtLeast: drawdown > 0 ? drawdown : undefined,
+          sequences: writes,
+        };
+        const result = await this.port.applyEventRun(run);
+        if (result.kind === 'sequence_moved') return MOVED;
+        if (result.kind === 'refused') return 'refused';
+        return records.map(({ entry }, i) => ({
+          kind: 'applied',
+          entryId: entry.id,
+          sequence: advances[i],
+        }));
+      },
+      () => new Error(`sequences of ${first.accountId} kept moving; retry the messages later`),
     );
   }
 
@@ -125,7 +187,7 @@ export class EventService {
     const toAccountId = event.toAccountId;
     if (toAccountId === undefined) throw new Error('a transfer event has a destination');
     return retryOptimistic<EventOutcome>(
-      this.options,
+      this.retry,
       async () => {
         const source = await this.port.getAccount(event.accountId);
         // Nothing can have applied against a missing account, so this is no duplicate either.
@@ -145,7 +207,7 @@ export class EventService {
         };
         const legs = transferLegs(transfer, { out: this.newId(), in: this.newId() });
         const write: TransferWrite = { transfer, legs, ownerId: source.ownerId };
-        const advance = await this.nextSequence(event, now);
+        const advance = await nextSequence(this.port, event, this.sequenceClock(now));
         const result = await this.port.applyTransfer(claim, write, advance?.write);
         if (isInboxAnswer(result)) {
           return outcomeOf(result, event, { entryId: legs[0].id, sequence: advance?.advance });
@@ -182,7 +244,7 @@ export class EventService {
       metadata: event.metadata,
     };
     return retryOptimistic<EventOutcome>(
-      this.options,
+      this.retry,
       async () => {
         const payer = await this.port.getAccount(event.accountId);
         if (!payer) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
@@ -192,7 +254,7 @@ export class EventService {
           { ownerId: payer.ownerId, origin: 'event', createdAt: now.toISOString() },
         );
         const legs = ledgerMovement(record);
-        const advance = await this.nextSequence(event, now);
+        const advance = await nextSequence(this.port, event, this.sequenceClock(now));
         const result = await this.port.applyLedgerTransaction(
           claim,
           { record, legs },
@@ -208,16 +270,9 @@ export class EventService {
     );
   }
 
-  private async nextSequence(event: LedgerEventInput, now: Date) {
-    if (event.sequence === undefined) return undefined;
-    const current = await this.port.getSequence(event.accountId, event.source);
-    const state = current?.state ?? EMPTY_EVENT_SOURCE;
-    const advance = advanceEventSource(state, event.sequence, now.toISOString());
-    // A stale number changes nothing, so it need not contend for the sequence item.
-    if (advance.position === 'stale') return { advance, write: undefined };
-    const version = current?.version ?? 0;
-    const write = sequenceWrite(event, version, advance.state, this.options.gapRefetchAfterSeconds);
-    return { advance, write };
+  /** Where new gaps open and when the written item falls due (docs/contract.md §18). */
+  private sequenceClock(now: Date) {
+    return { at: now.toISOString(), refetchAfterSeconds: this.options.gapRefetchAfterSeconds };
   }
 }
 

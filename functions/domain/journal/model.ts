@@ -26,7 +26,7 @@ export type JournalKind = (typeof JOURNAL_KINDS)[number];
 
 /**
  * Most changes one account update carries: a journal record and its as-of item each, plus the
- * head, fit the 100 items of one TransactWriteItems (2 × 49 + 1).
+ * head and the reconciler's marker, fit the 100 items of one TransactWriteItems (2 × 49 + 2).
  */
 export const MAX_CHANGES_PER_UPDATE = 49;
 

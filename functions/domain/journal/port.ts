@@ -21,6 +21,11 @@ export interface JournalWritePort {
   ): Promise<AppendResult>;
   /** Records `from … to` of an account, ascending, strongly consistent. */
   readRecords(accountId: string, from: number, to: number): Promise<JournalRecord[]>;
+  /**
+   * Asks the reconciler to check the account (docs/contract.md §19). `append` marks it in its
+   * own transaction; this is for an account that changed without a journaled change.
+   */
+  markForReconcile(accountId: string, lastSequence: number): Promise<void>;
 }
 
 /** Where the events go (SNS on AWS, fauxqs locally); at least once. */

@@ -147,6 +147,8 @@ export class JournalProjector {
         journalBalance: head.balanceAfter,
         accountBalance: image.balance,
       });
+      // The reconciler compares the account with its journal and reports it (§19).
+      await this.deps.store.markForReconcile(image.accountId, image.version);
     }
     const records = await this.deps.store.readRecords(
       image.accountId,

@@ -13,6 +13,7 @@ export const SERVICE_NAMES = {
   exportWorker: 'ledger-export-worker',
   sweeper: 'ledger-sweeper',
   journalProjector: 'ledger-journal-projector',
+  reconciler: 'ledger-reconciler',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
@@ -33,6 +34,10 @@ export const METRICS = {
   /** DynamoDB refused an event's write as invalid: a gap in our validation, alarmed on. */
   storageValidationError: 'StorageValidationError',
   ledgerEventApplied: 'LedgerEventApplied',
+  /** Events applied in a batched write with others of their account (docs/contract.md §20). */
+  ledgerEventsBatched: 'LedgerEventsBatched',
+  /** Batched writes that could not commit as a whole, so their events went one by one. */
+  ledgerEventBatchFallback: 'LedgerEventBatchFallback',
   exportJobDispatched: 'ExportJobDispatched',
   exportJobDispatchFailure: 'ExportJobDispatchFailure',
   exportSucceeded: 'ExportSucceeded',
@@ -70,6 +75,10 @@ export const METRICS = {
   journalPublishFailure: 'JournalPublishFailure',
   /** Seconds from a change's commit (the writer's clock) to its record, the batch's maximum. */
   journalLag: 'JournalLagSeconds',
+  /** New reconciliation findings (docs/contract.md §19); each one's log line names its check. Alarmed on. */
+  reconciliationMismatches: 'ReconciliationMismatches',
+  /** Journal records the reconciler checked in a run. */
+  reconciledRecords: 'ReconciledRecords',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

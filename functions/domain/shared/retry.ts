@@ -1,4 +1,5 @@
 /** Waiting and retrying, shared by the domain, the DynamoDB layer, the local stack and the CLI. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Resolves after `ms`, or at once when `signal` aborts (or has already aborted). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -24,31 +25,137 @@ export function fullJitterMs(
   return Math.floor(random() * Math.min(maxMs, baseMs * 2 ** (attempt - 1)));
 }
 
-/** What an optimistic attempt returns when a concurrent writer moved the item it read. */
-export const MOVED = Symbol('moved');
+/**
+ * How long the writes of one item usually take to commit, as an exponentially weighted mean of
+ * the attempts that committed. It is how long a contender holds the item, so it is the natural
+ * unit of a backoff: retrying sooner only meets the holder again.
+ */
+export interface LatencySource {
+  observe(ms: number): void;
+  /** The estimate in ms; undefined before anything was measured. */
+  readonly value: number | undefined;
+}
 
-export interface OptimisticRetryOptions {
-  /** Attempts in all, the first included. @default 8 */
-  readonly maxAttempts?: number;
-  /** Waits between attempts (tests pass a no-op). */
-  readonly sleep?: (ms: number) => Promise<void>;
+/** A latency that is never measured: the backoff keeps its fixed base (no tuning). */
+export const UNMEASURED: LatencySource = { observe: () => {}, value: undefined };
+
+export class LatencyEstimate implements LatencySource {
+  private mean: number | undefined;
+
+  constructor(private readonly weight = 0.2) {}
+
+  observe(ms: number): void {
+    if (!(ms >= 0)) return;
+    this.mean = this.mean === undefined ? ms : this.mean + this.weight * (ms - this.mean);
+  }
+
+  /** The estimate in ms; undefined before anything committed. */
+  get value(): number | undefined {
+    return this.mean;
+  }
 }
 
 /**
+ * Capped exponential backoff with full jitter, tuned to the write's own latency and bounded by
+ * a time budget (docs/contract.md §20). Every retry loop of the service uses it: contention and
+ * throttling of one transaction, and the read → decide → write loops of optimistic updates.
+ */
+export interface Backoff {
+  /** Attempts in all, the first included: a safety cap; the time budget usually ends first. */
+  readonly maxAttempts: number;
+  /** The smallest base of the backoff; above it the base is the measured write latency. */
+  readonly baseDelayMs: number;
+  /** The longest single pause. */
+  readonly maxDelayMs: number;
+  /** How long one write may keep retrying from its first attempt, when no deadline is set. */
+  readonly budgetMs: number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
+  /** Epoch milliseconds; deadlines are compared with it. */
+  readonly now: () => number;
+  /** Shared by the writes of one store, so each retry starts from what the last ones measured. */
+  readonly latency?: LatencySource;
+}
+
+export const DEFAULT_BACKOFF: Backoff = {
+  maxAttempts: 100,
+  baseDelayMs: 5,
+  maxDelayMs: 500,
+  budgetMs: 5_000,
+  sleep,
+  random: Math.random,
+  now: Date.now,
+};
+
+/**
+ * The deadline of the invocation under way (epoch ms), when its handler set one: retries stop
+ * before it, so a function reports a record as failed (or answers 503) while it still can,
+ * instead of being cut off by its timeout. Carried through async calls, so no port needs it.
+ */
+const invocationDeadline = new AsyncLocalStorage<number>();
+
+/** Runs `work` with every retry inside it bounded by `deadline` (epoch ms). */
+export function withDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+  return invocationDeadline.run(deadline, work);
+}
+
+/** The deadline `withDeadline` set for the work under way, if any. */
+export function currentDeadline(): number | undefined {
+  return invocationDeadline.getStore();
+}
+
+/**
+ * The pause before attempt `attempt + 1` of a write whose first attempt began at `startedAt`,
+ * or undefined when none may follow: the attempts are used up, or the attempt after the pause
+ * would start past the budget or the invocation's deadline.
+ */
+export function nextPause(
+  backoff: Backoff,
+  attempt: number,
+  startedAt: number,
+): number | undefined {
+  if (attempt >= backoff.maxAttempts) return undefined;
+  const measured = backoff.latency?.value ?? 0;
+  const base = Math.min(backoff.maxDelayMs, Math.max(backoff.baseDelayMs, measured));
+  const pause = fullJitterMs(attempt, base, backoff.maxDelayMs, backoff.random);
+  const deadline = Math.min(startedAt + backoff.budgetMs, currentDeadline() ?? Infinity);
+  // The next attempt itself takes about one latency: starting it later would end past the deadline.
+  return backoff.now() + pause + measured <= deadline ? pause : undefined;
+}
+
+/** What an optimistic attempt returns when a concurrent writer moved the item it read. */
+export const MOVED = Symbol('moved');
+
+/** Tuning of an optimistic loop; tests pass a no-op `sleep` and a small `maxAttempts`. */
+export type OptimisticRetryOptions = Partial<Backoff>;
+
+/**
  * Read → decide → conditional write, again while the write reports MOVED: a burst on one item
- * contends on its version, so attempts back off with jitter (10 ms doubling up to 200 ms).
+ * contends on its version, so attempts back off like every other retry (`nextPause`).
  */
 export async function retryOptimistic<T>(
   options: OptimisticRetryOptions,
   attempt: () => Promise<T | typeof MOVED>,
   exhausted: () => Error,
 ): Promise<T> {
-  const maxAttempts = options.maxAttempts ?? 8;
-  const pause = options.sleep ?? sleep;
+  const backoff: Backoff = { ...DEFAULT_BACKOFF, ...definedOnly(options) };
+  const startedAt = backoff.now();
   for (let n = 1; ; n++) {
+    const begun = backoff.now();
     const result = await attempt();
-    if (result !== MOVED) return result;
-    if (n >= maxAttempts) throw exhausted();
-    await pause(fullJitterMs(n, 10, 200));
+    if (result !== MOVED) {
+      backoff.latency?.observe(backoff.now() - begun);
+      return result;
+    }
+    const pause = nextPause(backoff, n, startedAt);
+    if (pause === undefined) throw exhausted();
+    await backoff.sleep(pause);
   }
+}
+
+/** `{ ...defaults, ...options }` without letting an explicit `undefined` erase a default. */
+export function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
 }

@@ -1,12 +1,21 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { EVENT_SOURCE_ITEM_KIND } from '../../contract/gaps';
 import type { EventSourceState, GapDetail, WaivedNumber } from '../../domain/events/gaps';
-import type { InboxClaim, SequenceWrite, VersionedSequence } from '../../domain/events/port';
+import type {
+  EventRunWrite,
+  InboxClaim,
+  SequenceWrite,
+  VersionedSequence,
+} from '../../domain/events/port';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
+import { accountChangeItem } from '../accounts/account-change';
+import { newEntryItems, paymentItem } from '../accounts/entries';
+import { postingChange } from '../accounts/items';
 import { CLAIM_FREE } from '../idempotency/command';
 import { toAttributes } from '../table/attributes';
 import { dueIndexAttributes } from '../table/due-index';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
+import type { TransactPart } from '../table/transact';
 
 /**
  * Dedup key (source, id): two producers may reuse an id (docs/contract.md §6). Callbacks use
@@ -160,4 +169,40 @@ export function toVersionedSequence(item: Record<string, unknown>): VersionedSeq
     })),
   };
   return { version: Number(item.version ?? 0), state };
+}
+
+export type RunRole = 'account' | 'inbox' | 'entry' | 'pointer' | 'payment' | 'sequence';
+
+/**
+ * The items of a batched event write (docs/contract.md §20): ONE account update carrying every
+ * record's change (`version` + n, the changes in `lastChanges`), then per record its inbox
+ * item (decisive: a seen record settles the attempt), its entry, the entry's pointer and its
+ * paymentId item, then one sequence item per source. `runs.ts` guarantees no item twice and at most 100.
+ */
+export function runParts(tableName: string, run: EventRunWrite): TransactPart<RunRole>[] {
+  const last = run.records.at(-1)?.entry;
+  if (!last) throw new Error('a batched event write has at least one record');
+  const account = accountChangeItem(tableName, {
+    accountId: run.accountId,
+    changes: run.records.map(({ entry }) => postingChange(entry)),
+    currency: run.currency,
+    // Producers are trusted by IAM: no owner; the account must be open (docs/contract.md §17).
+    requireOpen: true,
+    requireAvailableAtLeast: run.requireAvailableAtLeast,
+  });
+  const parts: TransactPart<RunRole>[] = [{ role: 'account', item: account }];
+  for (const { claim, entry } of run.records) {
+    const [listed, pointer] = newEntryItems(tableName, entry);
+    parts.push(
+      { role: 'inbox', item: inboxItem(tableName, claim, entry.id), decisive: true },
+      { role: 'entry', item: listed },
+      { role: 'pointer', item: pointer },
+    );
+    const payment = paymentItem(tableName, entry);
+    if (payment) parts.push({ role: 'payment', item: payment });
+  }
+  for (const sequence of run.sequences) {
+    parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, last.createdAt) });
+  }
+  return parts;
 }

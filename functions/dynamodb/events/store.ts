@@ -1,5 +1,6 @@
 import type {
   EventLedgerPort,
+  EventRunResult,
   EventTransferResult,
   EventWriteResult,
   InboxClaim,
@@ -20,7 +21,7 @@ import {
   transactWithRetry,
 } from '../table/transact';
 import { transferParts } from '../transfers/items';
-import { inboxItem, sequenceItem, toVersionedSequence } from './items';
+import { inboxItem, runParts, sequenceItem, toVersionedSequence } from './items';
 
 type Role = 'inbox' | 'account' | 'entry' | 'pointer' | 'payment' | 'sequence';
 
@@ -41,6 +42,15 @@ function seenBefore(
 export function createEventStore(options: StoreOptions): EventLedgerPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);
+  /**
+   * A write with a sequence item was built from a read of it (its version). Cancelled for
+   * contention, it is not retried as is: whoever holds the account is likely moving that
+   * sequence too, so the same items would only be cancelled by DynamoDB a moment later, after
+   * holding the account for a whole transaction. The service reads again and retries instead,
+   * with the same backoff (`sequence_moved`).
+   */
+  const send = <R extends string>(parts: TransactPart<R>[], readFirst: boolean) =>
+    transactWithRetry(client, parts, retry, readFirst ? { contention: 'return' } : {});
 
   return {
     async getSequence(accountId, source) {
@@ -56,8 +66,9 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       if (sequence) {
         parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, entry.createdAt) });
       }
-      const outcome = await transactWithRetry(client, parts, retry);
+      const outcome = await send(parts, sequence !== undefined);
       if (outcome.kind === 'committed') return outcome;
+      if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
       const { failed } = outcome;
       // A duplicate wins over everything: its effect already happened.
       if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
@@ -85,6 +96,23 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       if (outcome.kind === 'committed') return outcome;
       const { failed } = outcome;
       if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
+      if (failed.has('sequence')) return { kind: 'sequence_moved' };
+      throw unexpectedFailure(failed);
+    },
+
+    /**
+     * A chunk of one account's credits and debits (docs/contract.md §20). Any inbox, account or
+     * paymentId condition that fails means one record is a duplicate, an id conflict or a
+     * rejection: `refused`, and the records are applied one by one, each judged on its own.
+     */
+    async applyEventRun(run): Promise<EventRunResult> {
+      const outcome = await send(runParts(tableName, run), run.sequences.length > 0);
+      if (outcome.kind === 'committed') return outcome;
+      if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
+      const { failed } = outcome;
+      if (failed.has('inbox') || failed.has('account') || failed.has('payment')) {
+        return { kind: 'refused' };
+      }
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       throw unexpectedFailure(failed);
     },
@@ -120,8 +148,9 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       ...movement,
     ];
     if (sequence) parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, at) });
-    const outcome = await transactWithRetry(client, parts, retry);
+    const outcome = await send(parts, sequence !== undefined);
     if (outcome.kind === 'committed') return outcome;
+    if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
     const { failed } = outcome;
     if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
     if (failed.has('sequence')) return { kind: 'sequence_moved' };

@@ -1,4 +1,4 @@
-import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { headAfter, type JournalRecord } from '../../domain/journal/model';
 import type {
@@ -10,6 +10,7 @@ import type {
 } from '../../domain/journal/port';
 import { JOURNAL_FROM_CREATION } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
+import { markerItem } from '../reconciliation/items';
 import {
   JOURNAL_SEQUENCE_SK_PREFIX,
   JOURNAL_TIME_SK_PREFIX,
@@ -77,12 +78,24 @@ export function createJournalStore(options: StoreOptions): JournalWritePort & Jo
           recordItems(tableName, record).map((item) => ({ role: 'record' as const, item })),
         ),
         { role: 'head', item: headItem(tableName, next, previous), decisive: true },
+        // The reconciler's mark (§19): this account has records it has not checked yet.
+        { role: 'record', item: markerItem(tableName, next.accountId, next.lastSequence) },
       ];
       const outcome = await transactWithRetry(client, parts, retry);
       if (outcome.kind === 'committed') return outcome;
       if (!outcome.failed.has('head')) throw unexpectedFailure(outcome.failed);
       const head = outcome.failed.get('head');
       return { kind: 'head_moved', head: head ? toJournalHead(head) : undefined };
+    },
+
+    async markForReconcile(accountId, lastSequence) {
+      const { Put } = markerItem(tableName, accountId, lastSequence);
+      if (!Put) return;
+      try {
+        await client.send(new PutItemCommand(Put));
+      } catch (error) {
+        throw storageError(error);
+      }
     },
 
     async readRecords(accountId, from, to) {

@@ -114,6 +114,25 @@ export const keys = {
     pk: `LEDGER_TRANSACTION#${id}`,
     sk: 'LEDGER_TRANSACTION',
   }),
+  /**
+   * The projector's mark on an account whose journal moved (docs/contract.md §19): sharded by
+   * account id so the reconciler Queries a few partitions; cleared once checked, so a run reads
+   * only what changed since the last one.
+   */
+  reconcileMarker: (shard: number | '*', accountId: string): ItemKey => ({
+    pk: `RECONCILE_MARK#${shard}`,
+    sk: accountId,
+  }),
+  /** How far the reconciler has checked an account's journal, and the values it ended at. */
+  reconcileCheckpoint: (accountId: string): ItemKey => ({
+    pk: `RECONCILE#${accountId}`,
+    sk: 'CHECKPOINT',
+  }),
+  /** A finding, once per (account, check, sequence): one partition, listed by the CLI. */
+  reconcileFinding: (accountId: string, check: string, sequence: number | undefined): ItemKey => ({
+    pk: 'RECONCILE_FINDINGS',
+    sk: `${accountId}#${check}#${sequence === undefined ? 'account' : padSequence(sequence)}`,
+  }),
   /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
   health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */

@@ -12,7 +12,13 @@ import {
   InternalError,
   UnavailableError,
 } from '../../domain/shared/errors';
-import { fullJitterMs, sleep } from '../../domain/shared/retry';
+import {
+  type Backoff,
+  DEFAULT_BACKOFF,
+  definedOnly,
+  LatencyEstimate,
+  nextPause,
+} from '../../domain/shared/retry';
 import { storageError } from './sdk-errors';
 
 /** One item of a transaction, named by what it means to the caller. */
@@ -34,26 +40,34 @@ export type TransactOutcome<Role extends string> =
       readonly failed: ReadonlyMap<Role, Record<string, unknown> | undefined>;
     };
 
-export interface RetryPolicy {
-  /** Attempts in all, the first included. */
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly random: () => number;
+/** Cancelled for contention or throttling, and the caller asked to retry it itself. */
+export interface Contended {
+  readonly kind: 'contended';
+  readonly reason: string;
+}
+
+export interface TransactOptions {
+  /**
+   * `return`: a cancellation for contention or throttling is answered `contended` at once
+   * instead of being retried with the same items — for a write built from a read (an
+   * optimistic version), which another writer holding the item has probably just made stale,
+   * so the caller reads again before it retries. @default 'retry'
+   */
+  readonly contention?: 'retry' | 'return';
+}
+
+/**
+ * How a store retries a cancelled transaction: the shared backoff (capped exponential, full
+ * jitter, based on the store's own commit latency, bounded by a time budget and the
+ * invocation's deadline; `domain/shared/retry.ts`) plus what only transactions need.
+ */
+export interface RetryPolicy extends Backoff {
   readonly newToken: () => string;
   /** Called before each retry, e.g. to count conflicts. */
   readonly onRetry?: (reason: string) => void;
 }
 
-const DEFAULT_RETRY: RetryPolicy = {
-  maxAttempts: 6,
-  baseDelayMs: 20,
-  maxDelayMs: 400,
-  sleep,
-  random: Math.random,
-  newToken: randomUUID,
-};
+const DEFAULT_RETRY: RetryPolicy = { ...DEFAULT_BACKOFF, newToken: randomUUID };
 
 /** What every store is built from: one client, one table, optional retry tuning. */
 export interface StoreOptions {
@@ -62,9 +76,11 @@ export interface StoreOptions {
   readonly retry?: Partial<RetryPolicy>;
 }
 
+/** A store's policy: its own latency estimate, so its retries follow its own commit times. */
 export const retryPolicy = (options: StoreOptions): RetryPolicy => ({
   ...DEFAULT_RETRY,
-  ...options.retry,
+  latency: new LatencyEstimate(),
+  ...definedOnly(options.retry ?? {}),
 });
 
 const RETRYABLE_REASONS = new Set([
@@ -75,22 +91,38 @@ const RETRYABLE_REASONS = new Set([
 
 /**
  * Runs ONE TransactWriteItems, retrying cancellations caused by contention or throttling with
- * full-jitter backoff. Each attempt carries one random ClientRequestToken, which the SDK's own
+ * the store's backoff until its time budget or the invocation's deadline ends (then
+ * `idempotency_key_in_use` when the claim itself stayed contended, else `unavailable`). Each attempt carries one random ClientRequestToken, which the SDK's own
  * retries of that attempt reuse: a lost response followed by an SDK retry is answered from the
  * token instead of being applied twice. A fresh token per attempt is safe because an attempt is
  * only repeated after DynamoDB answered that it was cancelled.
  */
+export function transactWithRetry<Role extends string>(
+  client: DynamoDBClient,
+  parts: readonly TransactPart<Role>[],
+  policy?: RetryPolicy,
+): Promise<TransactOutcome<Role>>;
+export function transactWithRetry<Role extends string>(
+  client: DynamoDBClient,
+  parts: readonly TransactPart<Role>[],
+  policy: RetryPolicy,
+  options: TransactOptions,
+): Promise<TransactOutcome<Role> | Contended>;
 export async function transactWithRetry<Role extends string>(
   client: DynamoDBClient,
   parts: readonly TransactPart<Role>[],
   policy: RetryPolicy = DEFAULT_RETRY,
-): Promise<TransactOutcome<Role>> {
+  options: TransactOptions = {},
+): Promise<TransactOutcome<Role> | Contended> {
   const TransactItems = parts.map((p) => p.item);
+  const startedAt = policy.now();
   for (let attempt = 1; ; attempt++) {
+    const begun = policy.now();
     try {
       await client.send(
         new TransactWriteItemsCommand({ TransactItems, ClientRequestToken: policy.newToken() }),
       );
+      policy.latency?.observe(policy.now() - begun);
       return { kind: 'committed' };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw storageError(error);
@@ -100,11 +132,14 @@ export async function transactWithRetry<Role extends string>(
       const retryIndex = reasons.findIndex((r) => RETRYABLE_REASONS.has(r.Code ?? ''));
       if (retryIndex >= 0 && !settled) {
         const reason = reasons[retryIndex]?.Code ?? 'unknown';
-        if (attempt >= policy.maxAttempts) throw exhausted(parts[retryIndex]?.role, reason, error);
+        if (options.contention === 'return') {
+          policy.onRetry?.(reason);
+          return { kind: 'contended', reason };
+        }
+        const pause = nextPause(policy, attempt, startedAt);
+        if (pause === undefined) throw exhausted(parts[retryIndex]?.role, reason, error);
         policy.onRetry?.(reason);
-        await policy.sleep(
-          fullJitterMs(attempt, policy.baseDelayMs, policy.maxDelayMs, policy.random),
-        );
+        await policy.sleep(pause);
         continue;
       }
       if (failed.size === 0) throw new InternalError(error);

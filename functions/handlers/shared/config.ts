@@ -82,6 +82,7 @@ export interface FunctionConfigs {
   readonly exportWorker: ExportWorkerConfig;
   readonly sweeper: SweeperConfig;
   readonly journalProjector: JournalProjectorConfig;
+  readonly reconciler: ServiceConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -266,6 +267,7 @@ const functionEnv = {
         stage: e.STAGE,
       }),
     ),
+  reconciler: z.object({}),
   journalProjector: z
     .object({
       JOURNAL_TOPIC_ARN: topicArn('JOURNAL_TOPIC_ARN', 'be the journal topic ARN'),

@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
+import { type ContentionSettings, startContentionService } from '../contention/service';
 import { reachExternal } from '../external';
 import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
@@ -9,6 +10,8 @@ import { ensureLedgerTable, resolveStreamArn } from './table';
 
 export interface DynamoService {
   readonly endpoint: string;
+  /** The contention layer in front of it, when DYNAMODB_CONTENTION=on: what the functions call. */
+  readonly contentionEndpoint: string | undefined;
   /** True when DYNAMODB_ENDPOINT named a DynamoDB the stack did not start. */
   readonly external: boolean;
   /** False when the DynamoDB Local it started listens on every interface (no source launcher). */
@@ -31,9 +34,17 @@ export interface DynamoServiceOptions {
   readonly tableName: string;
   /** Called when the DynamoDB Local this service started dies while the stack runs. */
   readonly onCrash: (detail: string) => void;
+  /** Puts the contention layer between the functions and DynamoDB (DYNAMODB_CONTENTION=on). */
+  readonly contention?: ContentionSettings;
+  /** Where the contention layer's periodic lines go. */
+  readonly log?: (line: string) => void;
 }
 
-/** DynamoDB Local in memory (or the given endpoint) with the ledger table and its stream. */
+/**
+ * DynamoDB Local in memory (or the given endpoint) with the ledger table and its stream; with
+ * `contention`, the functions' client talks to it through the contention layer (the stream
+ * reads need no layer: Streams calls would pass through it untouched).
+ */
 export async function startDynamoService(
   lifecycle: Lifecycle,
   options: DynamoServiceOptions,
@@ -54,13 +65,25 @@ export async function startDynamoService(
     endpoint = dynamo.endpoint;
     loopbackOnly = dynamo.loopbackOnly;
   }
-  const client = localDynamoClient(endpoint);
-  lifecycle.defer('DynamoDB client', () => client.destroy());
-  await ensureLedgerTable(client, options.tableName);
-  const arn = await resolveStreamArn(client, options.tableName, lifecycle.signal);
+  const direct = localDynamoClient(endpoint);
+  lifecycle.defer('DynamoDB client', () => direct.destroy());
+  await ensureLedgerTable(direct, options.tableName);
+  const arn = await resolveStreamArn(direct, options.tableName, lifecycle.signal);
+  const layer = options.contention
+    ? await startContentionService(lifecycle, endpoint, options.contention, options.log)
+    : undefined;
+  const client = layer ? localDynamoClient(layer.endpoint) : direct;
+  if (layer) lifecycle.defer('DynamoDB client (contention layer)', () => client.destroy());
   const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint, maxAttempts: 3 });
   lifecycle.defer('DynamoDB Streams client', () => streams.destroy());
-  return { endpoint, external, loopbackOnly, client, stream: { arn, client: streams } };
+  return {
+    endpoint,
+    contentionEndpoint: layer?.endpoint,
+    external,
+    loopbackOnly,
+    client,
+    stream: { arn, client: streams },
+  };
 }
 
 /**

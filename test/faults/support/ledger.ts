@@ -5,6 +5,10 @@ import { DYNAMODB_TIMEOUTS } from '../../../functions/dynamodb/table/client';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { httpEvent } from '../../../kit/http-event';
+import {
+  type ContentionLayer,
+  startContentionLayer,
+} from '../../../local/services/contention/proxy';
 import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
 import { testConfig } from '../../support/config';
@@ -13,10 +17,13 @@ import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 
 /**
  * The HTTP app composed as the Lambda composes it, on a fresh table of the run's DynamoDB Local,
- * with every DynamoDB call going through a fault proxy.
+ * with every DynamoDB call going through a fault proxy and then the contention layer, so
+ * concurrent requests on one account are cancelled and retried as on DynamoDB
+ * (docs/contract.md §20).
  */
 export interface LedgerUnderFaults {
   readonly proxy: FaultProxy;
+  readonly contention: ContentionLayer;
   readonly tableName: string;
   readonly app: HttpHandler;
   /** Direct to DynamoDB Local, bypassing the proxy: for checks only. */
@@ -45,7 +52,8 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
   const tableName = `faults-${randomUUID()}`;
   const direct = localDynamoClient(endpoint);
   await ensureLedgerTable(direct, tableName);
-  const proxy = await startFaultProxy(endpoint, seed);
+  const contention = await startContentionLayer({ upstream: endpoint });
+  const proxy = await startFaultProxy(contention.endpoint, seed);
   // The Lambdas' own timeouts: what a stalled DynamoDB does to a request is part of the test.
   const client = localDynamoClient(proxy.endpoint, DYNAMODB_TIMEOUTS);
   const config = testConfig({ tableName });
@@ -55,6 +63,7 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
   const verifyApp = composeHttpHandler({ dynamo: direct, config, callbackSecrets, log: logs });
   return {
     proxy,
+    contention,
     tableName,
     app,
     verify: verifier(verifyApp),
@@ -63,6 +72,7 @@ export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults
       client.destroy();
       direct.destroy();
       await proxy.close();
+      await contention.close();
     },
   };
 }
@@ -132,19 +142,25 @@ export function post(app: HttpHandler, path: string, key: string, body: unknown)
   return app(httpEvent('POST', path, { principal: PRINCIPAL, idempotencyKey: key, body }));
 }
 
-/** A caller's retry loop: same key and body until a final answer, at most `attempts` times. */
+/**
+ * A caller's retry loop: same key and body until a final answer, at most `attempts` times, with
+ * a short random pause between tries (a caller that retries at once only adds contention).
+ * Through the contention layer a request makes several transaction attempts, each of which the
+ * fault proxy may lose, so a loaded machine sees long runs of 503s before the final answer.
+ */
 export async function postUntilFinal(
   app: HttpHandler,
   path: string,
   key: string,
   body: unknown,
-  attempts = 10,
+  attempts = 25,
 ): Promise<{ result: HttpResult; attempts: number; transient: number[] }> {
   const transient: number[] = [];
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const result = await post(app, path, key, body);
     if (!isRetryable(result)) return { result, attempts: attempt, transient };
     transient.push(result.statusCode);
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
   }
   throw new Error(`${key}: no final answer in ${attempts} attempts (${transient.join(', ')})`);
 }

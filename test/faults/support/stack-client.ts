@@ -14,6 +14,8 @@ export interface StackClient {
     body: unknown,
   ): Promise<{ status: number; body: string }>;
   balance(accountId: string): Promise<number>;
+  /** A JSON read that must answer 200, retried like every call. */
+  get<T>(path: string): Promise<T>;
   /** Balance, available and version as GET /v1/accounts/{id} shows them. */
   account(accountId: string): Promise<{ balance: number; available: number; version: number }>;
   entries(accountId: string): Promise<Record<string, unknown>[]>;
@@ -78,6 +80,7 @@ export function stackClient(base: () => string): StackClient {
       return (JSON.parse(answer.body) as { id: string }).id;
     },
     postUntilFinal: (path, key, body) => untilFinal('POST', path, key, body),
+    get: (path) => readJson(path),
     async balance(accountId) {
       return (await readJson<{ balance: number }>(`/v1/accounts/${accountId}`)).balance;
     },

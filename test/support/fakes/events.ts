@@ -14,6 +14,7 @@ export function fakeEventLedgerPort(
     {
       getSequence: async () => undefined,
       applyEvent: async () => ({ kind: 'committed' }),
+      applyEventRun: async () => ({ kind: 'committed' }),
       getAccount: async () => undefined,
       applyTransfer: async () => ({ kind: 'committed' }),
       applyWaiver: async () => ({ kind: 'committed' }),

@@ -15,6 +15,7 @@ export function fakeJournalWritePort(
       readHead: async () => undefined,
       append: async () => ({ kind: 'committed' }),
       readRecords: async () => [],
+      markForReconcile: async () => {},
     },
     overrides,
   );

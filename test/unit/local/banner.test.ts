@@ -41,6 +41,17 @@ const endpoints: StackEndpoints = {
 };
 
 describe('the npm start banner', () => {
+  it('names the contention layer only when DYNAMODB_CONTENTION=on', () => {
+    expect(banner(readLocalSettings({}), endpoints)).not.toContain('Contention');
+    const text = banner(readLocalSettings({ DYNAMODB_CONTENTION: 'on' }), {
+      ...endpoints,
+      contentionEndpoint: 'http://127.0.0.1:41234',
+    });
+    expect(text).toMatch(
+      /^ {2}Contention http:\/\/127\.0\.0\.1:41234 .*overlapping transactions on an item are cancelled, 250 write units per item and second\)$/m,
+    );
+  });
+
   it('says where DynamoDB Local listens, and warns when it is not 127.0.0.1 only', () => {
     const settings = readLocalSettings({});
     expect(banner(settings, endpoints)).toContain('(DynamoDB Local, in memory, 127.0.0.1 only,');

@@ -13,8 +13,12 @@ describe('local stack settings', () => {
       sqsVisibilityTimeoutSeconds: 5,
       sweepIntervalSeconds: 2,
       gapRefetchAfterSeconds: 5,
+      reconcileIntervalSeconds: 30,
       s3Endpoint: undefined,
       exportWorker: true,
+      contention: undefined,
+      eventsBatchSize: 10,
+      eventsMaxConcurrency: 5,
       // loadConfig owns the rest of the handler configuration.
       config: expect.objectContaining({
         tableName: 'ledger',
@@ -42,6 +46,7 @@ describe('local stack settings', () => {
       SQS_VISIBILITY_TIMEOUT_SECONDS: '0',
       SWEEP_INTERVAL_SECONDS: '0.5',
       GAP_REFETCH_AFTER_SECONDS: '2',
+      RECONCILE_INTERVAL_SECONDS: '7',
       TABLE_NAME: 'ledger-dev',
       IDEMPOTENCY_RETENTION_SECONDS: '60',
       INBOX_RETENTION_SECONDS: '120',
@@ -53,6 +58,10 @@ describe('local stack settings', () => {
       EXPORT_EXECUTION_TIMEOUT_SECONDS: '30',
       MAX_RERUNS_PER_TASK: '3',
       EXPORT_RETENTION_DAYS: '2',
+      DYNAMODB_CONTENTION: 'on',
+      DYNAMODB_CONTENTION_WCU: '40',
+      EVENTS_BATCH_SIZE: '100',
+      EVENTS_MAX_CONCURRENCY: '8',
     });
 
     expect(settings).toEqual({
@@ -64,8 +73,12 @@ describe('local stack settings', () => {
       sqsVisibilityTimeoutSeconds: 0,
       sweepIntervalSeconds: 0.5,
       gapRefetchAfterSeconds: 2,
+      reconcileIntervalSeconds: 7,
       s3Endpoint: 'http://127.0.0.1:9000',
       exportWorker: false,
+      contention: { writeUnitsPerSecond: 40 },
+      eventsBatchSize: 100,
+      eventsMaxConcurrency: 8,
       config: expect.objectContaining({
         tableName: 'ledger-dev',
         idempotencyRetentionSeconds: 60,
@@ -97,7 +110,15 @@ describe('local stack settings', () => {
     ],
     [{ SQS_VISIBILITY_TIMEOUT_SECONDS: '43201' }, /SQS_VISIBILITY_TIMEOUT_SECONDS/],
     [{ SWEEP_INTERVAL_SECONDS: '0' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
+    [{ RECONCILE_INTERVAL_SECONDS: '0' }, /RECONCILE_INTERVAL_SECONDS must be seconds/],
     [{ EXPORT_WORKER: 'maybe' }, /EXPORT_WORKER must be on or off/],
+    [{ DYNAMODB_CONTENTION: 'yes' }, /DYNAMODB_CONTENTION must be on or off/],
+    [
+      { DYNAMODB_CONTENTION: 'on', DYNAMODB_CONTENTION_WCU: '0' },
+      /DYNAMODB_CONTENTION_WCU must be a whole number between 1 and/,
+    ],
+    [{ EVENTS_BATCH_SIZE: '101' }, /EVENTS_BATCH_SIZE must be a whole number between 1 and 100/],
+    [{ EVENTS_MAX_CONCURRENCY: '2.5' }, /EVENTS_MAX_CONCURRENCY must be a whole number/],
     [{ S3_ENDPOINT: 'ftp://x' }, /S3_ENDPOINT must be an http\(s\) URL/],
     [{ SWEEP_INTERVAL_SECONDS: 'soon' }, /SWEEP_INTERVAL_SECONDS must be seconds/],
     [{ SWEEP_INTERVAL_SECONDS: '3601' }, /SWEEP_INTERVAL_SECONDS must be seconds/],

@@ -116,13 +116,21 @@ describe('the journal projector (docs/contract.md §15)', () => {
     expect(events.publish).not.toHaveBeenCalled();
   });
 
-  it('counts an account changed without a journaled change (same version, other values)', async () => {
+  it('counts an account changed without a journaled change and marks it for the reconciler', async () => {
     const store = fakeJournalWritePort({
       readHead: async () => ({ ...head(3), balanceAfter: 99 }),
     });
     const { projector, metrics } = setup(store);
     await projector.project([update(3)]);
     expect(metrics.counts.get('JournalVersionGap')).toBe(1);
+    expect(store.markForReconcile).toHaveBeenCalledWith(expect.any(String), 3);
+  });
+
+  it('does not mark a plain redelivery for the reconciler', async () => {
+    const store = fakeJournalWritePort({ readHead: async () => head(3) });
+    const { projector } = setup(store);
+    await projector.project([update(3)]);
+    expect(store.markForReconcile).not.toHaveBeenCalled();
   });
 
   it('re-reads a head that moved under it and judges again', async () => {

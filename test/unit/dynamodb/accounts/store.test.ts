@@ -190,7 +190,8 @@ describe('contention and throttling', () => {
     expect(calls[0]?.args[0].input.ClientRequestToken).not.toBe(
       calls[1]?.args[0].input.ClientRequestToken,
     );
-    expect(sleep).toHaveBeenCalledWith(10); // random 0.5 x base 20 ms
+    // random 0.5 x the first bound: the 5 ms floor, as no commit has been timed yet.
+    expect(sleep).toHaveBeenCalledWith(2);
     expect(onRetry).toHaveBeenCalledWith('TransactionConflict');
   });
 

@@ -3,7 +3,8 @@ import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { EventWriteResult } from '../../../../functions/domain/events/port';
 import { EventService } from '../../../../functions/domain/events/service';
-import { createEventsConsumer, lanesOf } from '../../../../functions/handlers/events/consumer';
+import { createEventsConsumer } from '../../../../functions/handlers/events/consumer';
+import { lanesOf } from '../../../../functions/handlers/events/lanes';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
 import { recordingLog } from '../../../support/fakes/log';
@@ -17,6 +18,11 @@ function harness(write: (accountId: string) => Promise<EventWriteResult>) {
   const log = recordingLog();
   const port = fakeEventLedgerPort({
     applyEvent: async (_claim, entry) => write(entry.accountId),
+    // A batched write of an account's records answers as its write would, whole.
+    applyEventRun: async (run) =>
+      (await write(run.accountId)).kind === 'committed'
+        ? { kind: 'committed' }
+        : { kind: 'refused' },
   });
   const handle = createEventsConsumer({
     ...quietRuntime(),
@@ -209,5 +215,184 @@ describe('lanesOf: records that touch a common account share a lane', () => {
       sqsRecord(ledgerEvent({ type: 'ledger.transaction.v1', subject: C, legs }), 'split'),
     ];
     expect(ids(lanesOf(records))).toEqual([['credit-a', 'credit-d', 'split'], ['credit-b']]);
+  });
+});
+
+describe('events consumer: batched writes (docs/contract.md §20)', () => {
+  const T = '88888888-8888-4888-8888-888888888888';
+  function batched(
+    overrides: Parameters<typeof fakeEventLedgerPort>[0] = {},
+    options: { batchWrites?: boolean; now?: () => number } = {},
+  ) {
+    const port = fakeEventLedgerPort({
+      getAccount: async (id) => ({
+        id,
+        ownerId: 'o',
+        currency: 'EUR',
+        balance: 1_000,
+        available: 1_000,
+        overdraftLimit: 0,
+        status: 'open' as const,
+        createdAt: '',
+        updatedAt: '',
+        version: 0,
+      }),
+      ...overrides,
+    });
+    const deadLetters = fakeDeadLetters();
+    const handle = createEventsConsumer({
+      ...quietRuntime(),
+      events: new EventService(port, {
+        newId: randomUUID,
+        inboxRetentionSeconds: 60,
+        gapRefetchAfterSeconds: 300,
+      }),
+      deadLetters,
+      ...options,
+    });
+    return { handle, port, letters: deadLetters.letters };
+  }
+  const ids = (run: { records: readonly { claim: { id: string } }[] }) =>
+    run.records.map((r) => r.claim.id);
+
+  it('commits consecutive credits and debits of one account as one write, in order', async () => {
+    const { handle, port } = batched();
+    const records = ['1', '2', '3', '4'].map((id, i) =>
+      sqsRecord(
+        ledgerEvent({ id, subject: A, type: i === 2 ? 'ledger.debit.v1' : 'ledger.credit.v1' }),
+      ),
+    );
+    // A body that never parses touches no account: the run goes on across it.
+    records.splice(2, 0, sqsRecord('not json'));
+    expect(await handle(sqsEvent(...records))).toEqual({ batchItemFailures: [] });
+    expect(port.applyEventRun.mock.calls.map(([run]) => ids(run))).toEqual([['1', '2', '3', '4']]);
+    expect(port.applyEvent).not.toHaveBeenCalled();
+  });
+
+  it('starts a new run at a transfer, and writes a lone record on its own', async () => {
+    const { handle, port } = batched();
+    await handle(
+      sqsEvent(
+        sqsRecord(ledgerEvent({ id: '1', subject: A })),
+        sqsRecord(ledgerEvent({ id: '2', subject: A })),
+        sqsRecord(ledgerEvent({ id: 't', subject: A, type: 'ledger.transfer.v1', toAccountId: T })),
+        sqsRecord(ledgerEvent({ id: '3', subject: A })),
+      ),
+    );
+    expect(port.applyEventRun.mock.calls.map(([run]) => ids(run))).toEqual([['1', '2']]);
+    expect(port.applyTransfer.mock.calls.map(([claim]) => claim.id)).toEqual(['t']);
+    expect(port.applyEvent.mock.calls.map(([claim]) => claim.id)).toEqual(['3']);
+  });
+
+  it('guards the run by its largest running draw-down', async () => {
+    const { handle, port } = batched();
+    await handle(
+      sqsEvent(
+        sqsRecord(ledgerEvent({ subject: A, amount: 30 })),
+        sqsRecord(ledgerEvent({ subject: A, type: 'ledger.debit.v1', amount: 100 })),
+        sqsRecord(ledgerEvent({ subject: A, amount: 500 })),
+      ),
+    );
+    expect(port.applyEventRun.mock.calls[0]?.[0]).toMatchObject({
+      accountId: A,
+      currency: 'EUR',
+      requireAvailableAtLeast: 70,
+    });
+  });
+
+  it('falls back to one by one when the run is refused: the same outcome per record', async () => {
+    let balance = 50;
+    const { handle, port, letters } = batched({
+      applyEventRun: async () => ({ kind: 'refused' }),
+      applyEvent: async (claim, entry) => {
+        if (claim.id === 'dup') return { kind: 'duplicate' };
+        const delta = entry.type === 'credit' ? entry.amount : -entry.amount;
+        if (balance + delta < 0) {
+          return {
+            kind: 'account_rejected',
+            account: {
+              id: A,
+              ownerId: 'o',
+              currency: 'EUR',
+              balance,
+              available: balance,
+              overdraftLimit: 0,
+              status: 'open' as const,
+              createdAt: '',
+              updatedAt: '',
+              version: 0,
+            },
+          };
+        }
+        balance += delta;
+        return { kind: 'committed' };
+      },
+    });
+    const res = await handle(
+      sqsEvent(
+        sqsRecord(ledgerEvent({ id: 'a', subject: A, amount: 10 }), 'm-a'),
+        sqsRecord(ledgerEvent({ id: 'dup', subject: A }), 'm-dup'),
+        sqsRecord(
+          ledgerEvent({ id: 'b', subject: A, type: 'ledger.debit.v1', amount: 100 }),
+          'm-b',
+        ),
+        sqsRecord(ledgerEvent({ id: 'c', subject: A, amount: 5 }), 'm-c'),
+      ),
+    );
+    expect(res.batchItemFailures).toEqual([]);
+    expect(port.applyEvent.mock.calls.map(([claim]) => claim.id)).toEqual(['a', 'dup', 'b', 'c']);
+    expect(letters.map((l) => [l.sourceMessageId, l.code])).toEqual([
+      ['m-b', 'insufficient_funds'],
+    ]);
+    expect(balance).toBe(65);
+  });
+
+  it('falls back when the batched write throws, and reports only what failed on its own', async () => {
+    const { handle, port } = batched({
+      applyEventRun: async () => {
+        throw new Error('throttled');
+      },
+      applyEvent: async (claim) => {
+        if (claim.id === 'bad') throw new Error('still throttled');
+        return { kind: 'committed' };
+      },
+    });
+    const res = await handle(
+      sqsEvent(
+        sqsRecord(ledgerEvent({ id: 'ok', subject: A }), 'm-ok'),
+        sqsRecord(ledgerEvent({ id: 'bad', subject: A }), 'm-bad'),
+      ),
+    );
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'm-bad' }]);
+    expect(port.applyEvent).toHaveBeenCalledTimes(2);
+  });
+
+  it('writes every record on its own with batchWrites off (today’s path)', async () => {
+    const { handle, port } = batched({}, { batchWrites: false });
+    await handle(
+      sqsEvent(...['1', '2', '3'].map((id) => sqsRecord(ledgerEvent({ id, subject: A })))),
+    );
+    expect(port.applyEventRun).not.toHaveBeenCalled();
+    expect(port.applyEvent).toHaveBeenCalledTimes(3);
+  });
+
+  it('reports the records a lane has not started when the deadline passes, without writing them', async () => {
+    let clock = 0;
+    const { handle, port } = batched(
+      {
+        applyEvent: async () => {
+          clock += 5_000; // each write takes 5 s of the invocation's 10
+          return { kind: 'committed' };
+        },
+      },
+      { batchWrites: false, now: () => clock },
+    );
+    const res = await handle(
+      sqsEvent(...['1', '2', '3', '4'].map((id) => sqsRecord(ledgerEvent({ id, subject: A }), id))),
+      { getRemainingTimeInMillis: () => 10_000 },
+    );
+    // The deadline is 10 s less a margin of 2 s: two writes fit, the rest are redelivered.
+    expect(port.applyEvent).toHaveBeenCalledTimes(2);
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: '3' }, { itemIdentifier: '4' }]);
   });
 });

@@ -309,3 +309,91 @@ describe('SQS poller (Lambda event source mapping stand-in)', () => {
     await expect(poller(async () => undefined).start()).rejects.toThrow(/does not exist/);
   });
 });
+
+describe('SQS poller: batches above 10 and several batches at once', () => {
+  const withOptions = (handler: SqsPollerOptions['handler'], extra: Partial<SqsPollerOptions>) =>
+    new SqsPoller({
+      client: new SQSClient({ region: 'us-east-1' }),
+      queueUrl: QUEUE_URL,
+      queueArn: QUEUE_ARN,
+      region: 'us-east-1',
+      handler,
+      ...extra,
+    });
+  const many = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => message(from + i));
+
+  it('gathers a batch of 25 from several receives, counting a message received twice once', async () => {
+    sqs
+      .on(ReceiveMessageCommand)
+      .resolvesOnce({ Messages: many(0, 10) })
+      .resolvesOnce({ Messages: [...many(10, 9), message(3, { ReceiptHandle: 'rh-3-again' })] })
+      .resolvesOnce({ Messages: many(19, 6) })
+      .resolves({});
+    const { events, handler } = fakeHandler(() => ({ batchItemFailures: [] }));
+
+    await withOptions(handler, { batchSize: 25 }).pollOnce();
+
+    expect(events).toHaveLength(1);
+    expect(events[0]?.Records).toHaveLength(25);
+    expect(new Set(events[0]?.Records.map((r) => r.messageId)).size).toBe(25);
+    expect(events[0]?.Records.find((r) => r.messageId === 'id-3')?.receiptHandle).toBe(
+      'rh-3-again',
+    );
+    const asked = sqs.commandCalls(ReceiveMessageCommand).map((c) => c.args[0].input);
+    expect(asked.map((i) => [i.MaxNumberOfMessages, i.WaitTimeSeconds])).toEqual([
+      [10, 1],
+      [10, 0],
+      [6, 0],
+    ]);
+  });
+
+  it('stops gathering when the queue has nothing more, and never gathers for 10 or fewer', async () => {
+    sqs
+      .on(ReceiveMessageCommand)
+      .resolvesOnce({ Messages: many(0, 4) })
+      .resolves({});
+    const { events, handler } = fakeHandler(() => ({ batchItemFailures: [] }));
+    await withOptions(handler, { batchSize: 50 }).pollOnce();
+    expect(events[0]?.Records).toHaveLength(4);
+    expect(sqs.commandCalls(ReceiveMessageCommand)).toHaveLength(2);
+
+    sqs.reset();
+    sqs.on(ReceiveMessageCommand).resolves({ Messages: many(0, 3) });
+    await withOptions(handler, { batchSize: 10 }).pollOnce();
+    expect(sqs.commandCalls(ReceiveMessageCommand)).toHaveLength(1);
+  });
+
+  it('runs up to maxConcurrency batches at once, as the event source mapping does', async () => {
+    let n = 0;
+    sqs.on(ReceiveMessageCommand).callsFake(async () => ({ Messages: [message(n++)] }));
+    sqs.on(DeleteMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    let running = 0;
+    let most = 0;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const p = withOptions(
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        if (most === 3) release();
+        await gate;
+        running--;
+        return { batchItemFailures: [] };
+      },
+      { maxConcurrency: 3 },
+    );
+    await p.start();
+    await gate;
+    await p.stop();
+    expect(most).toBe(3);
+  });
+
+  it('refuses a maxConcurrency below 1', () => {
+    expect(() => withOptions(async () => undefined, { maxConcurrency: 0 })).toThrow(
+      /maxConcurrency must be a positive integer/,
+    );
+  });
+});

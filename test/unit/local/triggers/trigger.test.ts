@@ -42,13 +42,14 @@ function context(lines: string[], env: Record<string, string> = {}): TriggerCont
 const banner = { label: 'Test', text: () => 'a test trigger' };
 
 describe('LOCAL_TRIGGERS (what npm start starts, in order)', () => {
-  it('registers the events consumer, the two stream consumers, the export worker and the sweeper', () => {
+  it('registers the events consumer, the two stream consumers, the export worker, the sweeper and the reconciler', () => {
     expect(LOCAL_TRIGGERS.map((t) => [t.kind, t.name])).toEqual([
       ['queue', 'events consumer'],
       ['stream', 'outbox dispatcher'],
       ['stream', 'journal projector'],
       ['queue', 'export worker'],
       ['schedule', 'sweeper'],
+      ['schedule', 'reconciler'],
     ]);
   });
 
@@ -65,13 +66,20 @@ describe('LOCAL_TRIGGERS (what npm start starts, in order)', () => {
     expect(LOCAL_TRIGGERS.filter((t) => t.kind === 'stream')).toHaveLength(2);
   });
 
-  it('consumes each queue with at most one trigger, in batches SQS allows', () => {
+  it('consumes each queue with at most one trigger, in batches the event source allows', () => {
     const consumed = LOCAL_TRIGGERS.flatMap((t) => (t.kind === 'queue' ? [t] : []));
     expect(new Set(consumed.map((t) => t.queue)).size).toBe(consumed.length);
-    for (const t of consumed) {
-      expect(t.batchSize).toBeGreaterThanOrEqual(1);
-      expect(t.batchSize).toBeLessThanOrEqual(10);
+    for (const env of [{}, { EVENTS_BATCH_SIZE: '100', EVENTS_MAX_CONCURRENCY: '8' }]) {
+      const settings = readLocalSettings(env);
+      for (const t of consumed) {
+        expect(t.batchSize(settings)).toBeGreaterThanOrEqual(1);
+        expect(t.batchSize(settings)).toBeLessThanOrEqual(100);
+        expect(t.maxConcurrency?.(settings) ?? 1).toBeGreaterThanOrEqual(1);
+      }
     }
+    const events = consumed.find((t) => t.queue === 'ledgerEvents');
+    const busy = readLocalSettings({ EVENTS_BATCH_SIZE: '50', EVENTS_MAX_CONCURRENCY: '8' });
+    expect([events?.batchSize(busy), events?.maxConcurrency?.(busy)]).toEqual([50, 8]);
   });
 
   it('leaves the export worker off with EXPORT_WORKER=off', () => {
@@ -145,7 +153,7 @@ describe('startTrigger', () => {
       kind: 'queue',
       name: 'jobs consumer',
       queue: 'exportJobs',
-      batchSize: 3,
+      batchSize: () => 3,
       visibilityTimeoutSeconds: (settings) => settings.sqsVisibilityTimeoutSeconds * 2,
       tags: { trigger: 'jobs', function: 'jobs-fn' },
       handler: () => async () => undefined,

@@ -1,0 +1,114 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_AWS } from '../../functions/contract/local-stack';
+import type { Finding } from '../../functions/domain/reconciliation/model';
+import { silentLog } from '../../functions/domain/shared/log';
+import { createReconcileStore } from '../../functions/dynamodb/reconciliation/store';
+import { composeReconciler } from '../../functions/handlers/reconciler/compose';
+import { parseCommandArgs, stringOption } from '../args';
+import type { CliContext, Command } from '../command';
+import { dynamoEndpoint, type Env, tableName } from '../config';
+
+const NAME = 'reconcile';
+
+const OPTIONS = {
+  findings: { type: 'boolean' },
+  aws: { type: 'boolean' },
+  dynamodb: { type: 'string' },
+  table: { type: 'string' },
+} as const;
+
+export interface ReconcileArgs {
+  readonly help: false;
+  /** List the findings recorded so far instead of running. */
+  readonly findings: boolean;
+  readonly aws: boolean;
+  readonly dynamodb: string;
+  readonly table: string;
+}
+
+export function parseReconcileArgs(
+  argv: readonly string[],
+  env: Env,
+): ReconcileArgs | { help: true } {
+  const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
+  if (help) return { help: true };
+  const aws = values.aws === true;
+  return {
+    help: false,
+    findings: values.findings === true,
+    aws,
+    dynamodb: aws ? '' : dynamoEndpoint(stringOption(values, 'dynamodb'), env, NAME),
+    table: tableName(stringOption(values, 'table'), env, aws, NAME),
+  };
+}
+
+export const reconcileCommand: Command = {
+  name: NAME,
+  summary: 'check the books: journal, entries, balances, holds, zero-sum (operators)',
+  help: `Usage: npm run cli -- reconcile [--findings] [--aws] [--table <name>]
+
+Runs the reconciler once (docs/contract.md §19), as the hourly Lambda and npm start do: for every
+account whose journal moved since its last check, from that check on, (a) the journal is
+contiguous and its arithmetic holds, (b) each record's entry exists and moved the record's amount
+and the account stands where its journal ends, (c) balance − available is what its active holds
+reserve, (d) every transfer and ledger transaction sums to zero. New findings are printed and
+kept in the table; a finding already recorded is not recorded again. It never changes money.
+Exit code 1 when this run recorded a finding.
+
+Options:
+  --findings        list every finding recorded so far, do not run (exit code 1 if any)
+  --aws             use AWS (credentials and region from the environment), not the local stack
+  --table <name>    the ledger table (default TABLE_NAME, locally ledger; required with --aws:
+                    the stateful stack's TableName output)
+  --dynamodb <url>  local DynamoDB (default DYNAMODB_ENDPOINT, else http://127.0.0.1:$DYNAMODB_PORT)
+  -h, --help        this help`,
+  async run(argv, ctx) {
+    const args = parseReconcileArgs(argv, ctx.env);
+    if (args.help) {
+      ctx.out(reconcileCommand.help);
+      return 0;
+    }
+    const dynamo = args.aws
+      ? new DynamoDBClient({ maxAttempts: 6 })
+      : new DynamoDBClient({ ...LOCAL_AWS, endpoint: args.dynamodb, maxAttempts: 3 });
+    try {
+      return await runReconcile(args, dynamo, ctx);
+    } finally {
+      dynamo.destroy();
+    }
+  },
+};
+
+/** One run (or the listing) against `dynamo`; the exit code. */
+export async function runReconcile(
+  args: ReconcileArgs,
+  dynamo: DynamoDBClient,
+  ctx: Pick<CliContext, 'out'>,
+): Promise<number> {
+  if (args.findings) {
+    const findings = await createReconcileStore({
+      client: dynamo,
+      tableName: args.table,
+    }).listFindings();
+    for (const finding of findings) ctx.out(findingLine(finding));
+    ctx.out(`${findings.length} finding(s) in table ${args.table}`);
+    return findings.length === 0 ? 0 : 1;
+  }
+  const run = composeReconciler({
+    dynamo,
+    config: { tableName: args.table },
+    log: silentLog,
+  });
+  const report = await run();
+  for (const finding of report.findings) ctx.out(findingLine(finding));
+  ctx.out(
+    `reconciled ${report.accounts} account(s), ${report.records} journal record(s): ${report.findings.length} new finding(s)` +
+      (report.moved > 0 ? `; ${report.moved} account(s) moved meanwhile, checked next run` : ''),
+  );
+  return report.findings.length === 0 ? 0 : 1;
+}
+
+export function findingLine(f: Finding): string {
+  const at = f.sequence === undefined ? '' : ` at record ${f.sequence}`;
+  return `FINDING ${f.check} account ${f.accountId}${at}: expected ${f.expected}, got ${f.actual} — ${f.detail} (${f.detectedAt})`;
+}

@@ -1,0 +1,195 @@
+import type { JournalRecord } from '../journal/model';
+import {
+  type Checkpoint,
+  checkBalance,
+  checkEntry,
+  checkEntrySum,
+  checkHolds,
+  checkJournal,
+  checkZeroSum,
+  type Finding,
+  type LiveAccount,
+  type Mismatch,
+  type MovementGroup,
+} from './model';
+import type { ChangedAccount, ReconcilePort } from './port';
+
+/** Records read per page: one Query, and one BatchGet of their entries. */
+const RECORDS_PER_PAGE = 100;
+
+export interface ReconcileOptions {
+  readonly shardCount: number;
+  readonly clock: () => Date;
+  /** Stop starting new accounts after this long; the rest waits for the next run. */
+  readonly budgetMs?: number;
+}
+
+export interface ReconcileReport {
+  readonly accounts: number;
+  readonly records: number;
+  /** Findings written by this run (a finding already recorded is not counted again). */
+  readonly findings: readonly Finding[];
+  /** Accounts whose checks needing a still account were left for the next run (it moved). */
+  readonly moved: number;
+  readonly truncated: boolean;
+}
+
+/**
+ * The reconciler (docs/contract.md §19): for each account the projector marked, checks its new
+ * journal records (a)–(d) and, when the account still stands at the journal's end, compares the
+ * live account. Each account's checkpoint moves only after its findings are written, so a run
+ * that dies resumes where it stopped. It reads money and never writes it.
+ */
+export class Reconciler {
+  constructor(
+    private readonly port: ReconcilePort,
+    private readonly options: ReconcileOptions,
+  ) {}
+
+  async run(): Promise<ReconcileReport> {
+    const started = Date.now();
+    const report = { accounts: 0, records: 0, findings: [] as Finding[], moved: 0 };
+    for (let shard = 0; shard < this.options.shardCount; shard++) {
+      let start: string | undefined;
+      do {
+        const page = await this.port.changedAccounts(shard, start);
+        for (const account of page.items) {
+          if (this.overBudget(started)) return { ...report, truncated: true };
+          const outcome = await this.account(account);
+          report.accounts++;
+          report.records += outcome.records;
+          report.findings.push(...outcome.findings);
+          if (outcome.moved) report.moved++;
+        }
+        start = page.next;
+      } while (start !== undefined);
+    }
+    return { ...report, truncated: false };
+  }
+
+  private overBudget(started: number): boolean {
+    const { budgetMs } = this.options;
+    return budgetMs !== undefined && Date.now() - started > budgetMs;
+  }
+
+  /** One account: its new records page by page, then the live comparisons. */
+  private async account(changed: ChangedAccount) {
+    const { accountId } = changed;
+    let checkpoint = await this.port.readCheckpoint(accountId);
+    const findings: Finding[] = [];
+    const groups = new Set<string>();
+    let records = 0;
+    for (let from = (checkpoint?.checkedSequence ?? 0) + 1; from <= changed.lastSequence; ) {
+      const to = Math.min(changed.lastSequence, from + RECORDS_PER_PAGE - 1);
+      const page = await this.port.readRecords(accountId, from, to);
+      const mismatches = [
+        ...checkJournal(page, checkpoint),
+        ...(await this.entries(page)),
+        ...(await this.zeroSums(page, groups)),
+      ];
+      if (page.length < to - from + 1 && page.at(-1)?.sequence !== to) {
+        mismatches.push(missingTail(to, page.at(-1)?.sequence ?? from - 1));
+      }
+      findings.push(...(await this.record(accountId, mismatches)));
+      records += page.length;
+      const last = page.at(-1);
+      checkpoint = {
+        accountId,
+        checkedSequence: to,
+        balanceAfter: last?.balanceAfter ?? checkpoint?.balanceAfter ?? 0,
+        availableAfter: last?.availableAfter ?? checkpoint?.availableAfter ?? 0,
+        ...(checkpoint?.fullPassDone ? { fullPassDone: true as const } : {}),
+      };
+      await this.port.saveCheckpoint(checkpoint);
+      from = to + 1;
+    }
+    const live = checkpoint ? await this.live(checkpoint) : { findings: [], moved: false };
+    findings.push(...live.findings);
+    if (!live.moved) await this.port.clearMarker(changed);
+    return { records, findings, moved: live.moved };
+  }
+
+  private async entries(page: readonly JournalRecord[]): Promise<Mismatch[]> {
+    const refs = page.flatMap((r) =>
+      r.entryId === undefined ? [] : [{ accountId: r.accountId, entryId: r.entryId }],
+    );
+    if (refs.length === 0) return [];
+    const found = await this.port.readEntries(refs);
+    return page.flatMap((r) =>
+      r.entryId === undefined ? [] : checkEntry(r, found.get(r.entryId)),
+    );
+  }
+
+  /** (d) once per group and run, at the first record of this account that names it. */
+  private async zeroSums(page: readonly JournalRecord[], seen: Set<string>): Promise<Mismatch[]> {
+    const found: Mismatch[] = [];
+    for (const record of page) {
+      const group = groupOf(record);
+      if (!group || seen.has(`${group.kind}:${group.id}`)) continue;
+      seen.add(`${group.kind}:${group.id}`);
+      const read: MovementGroup | undefined = await this.port.readGroup(group.kind, group.id);
+      const actual = read ?? { ...group, expectedLegs: 2, legs: [] };
+      found.push(...checkZeroSum(actual, record.sequence));
+    }
+    return found;
+  }
+
+  /**
+   * The live account against the journal's end, and its holds — only when a re-read shows the
+   * account at the same version as the journal: a change in between would be a false finding.
+   */
+  private async live(end: Checkpoint): Promise<{ findings: Finding[]; moved: boolean }> {
+    const before = await this.port.readAccount(end.accountId);
+    if (!before) return { findings: [], moved: false };
+    const old = !before.journalFromCreation && !end.fullPassDone;
+    if (before.version !== end.checkedSequence) return { findings: [], moved: true };
+    const reserved = await this.port.reservedByActiveHolds(end.accountId);
+    const sum = old ? await this.port.sumEntries(end.accountId) : undefined;
+    const after = await this.port.readAccount(end.accountId);
+    if (!after || !sameState(before, after)) return { findings: [], moved: true };
+    const mismatches = [
+      ...checkBalance(end, after),
+      ...checkHolds(after, reserved, end.checkedSequence),
+      ...(sum === undefined ? [] : checkEntrySum(after, sum)),
+    ];
+    const findings = await this.record(end.accountId, mismatches);
+    if (old) await this.port.saveCheckpoint({ ...end, fullPassDone: true });
+    return { findings, moved: false };
+  }
+
+  private async record(accountId: string, mismatches: readonly Mismatch[]): Promise<Finding[]> {
+    const detectedAt = this.options.clock().toISOString();
+    const written: Finding[] = [];
+    for (const mismatch of mismatches) {
+      const finding: Finding = { accountId, detectedAt, ...mismatch };
+      if (await this.port.recordFinding(finding)) written.push(finding);
+    }
+    return written;
+  }
+}
+
+function groupOf(record: JournalRecord): { kind: MovementGroup['kind']; id: string } | undefined {
+  if (record.kind === 'transfer_out' || record.kind === 'transfer_in') {
+    return record.transferId === undefined
+      ? undefined
+      : { kind: 'transfer', id: record.transferId };
+  }
+  if (record.kind === 'ledger_debit' || record.kind === 'ledger_credit') {
+    const id = record.ledgerTransactionId;
+    return id === undefined ? undefined : { kind: 'ledger_transaction', id };
+  }
+  return undefined;
+}
+
+const sameState = (a: LiveAccount, b: LiveAccount) =>
+  a.version === b.version && a.balance === b.balance && a.available === b.available;
+
+function missingTail(to: number, last: number): Mismatch {
+  return {
+    check: 'journal',
+    sequence: last + 1,
+    expected: to,
+    actual: last,
+    detail: `journal records ${last + 1}…${to} are missing (the marker names ${to})`,
+  };
+}

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import {
+  type Checkpoint,
+  type Finding,
+  RECONCILE_CHECKS,
+  type ReconcileCheck,
+} from '../../domain/reconciliation/model';
+import { toAttributes } from '../table/attributes';
+import { keys } from '../table/keys';
+
+/**
+ * Partitions of the reconciler's markers. The reconciler reads 0 … N − 1, so N may grow
+ * (markers of the old count stay readable) but never shrink.
+ */
+export const RECONCILE_SHARD_COUNT = 8;
+
+export const reconcileShardOf = (accountId: string): number =>
+  createHash('sha256').update(accountId).digest().readUInt32BE(0) % RECONCILE_SHARD_COUNT;
+
+const MARKER_KIND = 'reconcile-marker';
+
+/**
+ * The marker the projector writes in the same transaction as an account's new records: the
+ * account and its journal's last sequence. Overwritten by every later update of that account.
+ */
+export function markerItem(
+  tableName: string,
+  accountId: string,
+  lastSequence: number,
+): TransactWriteItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: toAttributes({
+        ...keys.reconcileMarker(reconcileShardOf(accountId), accountId),
+        kind: MARKER_KIND,
+        accountId,
+        lastSequence,
+      }),
+    },
+  };
+}
+
+export const checkpointAttributes = (checkpoint: Checkpoint) => ({
+  ...keys.reconcileCheckpoint(checkpoint.accountId),
+  kind: 'reconcile-checkpoint',
+  ...checkpoint,
+});
+
+export function toCheckpoint(item: Readonly<Record<string, unknown>>): Checkpoint {
+  return {
+    accountId: String(item.accountId),
+    checkedSequence: Number(item.checkedSequence),
+    balanceAfter: Number(item.balanceAfter),
+    availableAfter: Number(item.availableAfter),
+    ...(item.fullPassDone === true ? { fullPassDone: true as const } : {}),
+  };
+}
+
+export const findingAttributes = (finding: Finding) => ({
+  ...keys.reconcileFinding(finding.accountId, finding.check, finding.sequence),
+  kind: 'reconcile-finding',
+  ...finding,
+});
+
+function checkOf(value: unknown): ReconcileCheck {
+  const check = RECONCILE_CHECKS.find((c) => c === value);
+  if (check === undefined) throw new Error(`finding has an unknown check: ${String(value)}`);
+  return check;
+}
+
+const numberOrText = (value: unknown): number | string =>
+  typeof value === 'number' ? value : String(value);
+
+export function toFinding(item: Readonly<Record<string, unknown>>): Finding {
+  return {
+    accountId: String(item.accountId),
+    check: checkOf(item.check),
+    expected: numberOrText(item.expected),
+    actual: numberOrText(item.actual),
+    ...(typeof item.sequence === 'number' ? { sequence: item.sequence } : {}),
+    detectedAt: String(item.detectedAt),
+    detail: String(item.detail),
+  };
+}

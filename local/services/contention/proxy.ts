@@ -1,0 +1,349 @@
+import {
+  Agent,
+  createServer,
+  request as forward,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  DescribeTableCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { localDynamoClient } from '../dynamodb/dynamodb-local';
+import { WriteBudget } from './budget';
+import {
+  itemId,
+  itemSize,
+  plainWriteItem,
+  type TouchedItem,
+  transactItems,
+  type WireItem,
+  writeUnits,
+} from './items';
+import {
+  type CancellationCode,
+  cancellationBody,
+  sendError,
+  targetOf,
+  throttlingBody,
+  transactionConflictBody,
+} from './wire';
+
+/**
+ * A contention-faithful layer in front of DynamoDB Local (docs/contract.md §20), which itself
+ * serialises transactions and never cancels or throttles one:
+ * - every item key of a TransactWriteItems is held from receipt until DynamoDB Local answers;
+ *   a transaction touching a held item is answered at once, never forwarded, with
+ *   TransactionCanceledException: `TransactionConflict` for each held item, `None` for the rest;
+ * - a PutItem, UpdateItem or DeleteItem of a held item gets TransactionConflictException;
+ * - with `writeUnitsPerSecond`, each item has a write budget (2 units per KB for a
+ *   transactional write, 1 for a plain one): a transaction over it is cancelled with
+ *   `ThrottlingError` (on-demand tables) for the items over budget, a plain write gets
+ *   ThrottlingException with its ThrottlingReasons;
+ * - reads, DynamoDB Streams calls and everything else pass through untouched.
+ * The SDK sees exactly what DynamoDB sends in those cases (wire.ts), so the application's own
+ * conflict and throttling paths run for real.
+ */
+export interface ContentionLayer {
+  /** http://127.0.0.1:<port>, to use as the DynamoDB endpoint. */
+  readonly endpoint: string;
+  readonly stats: ContentionStats;
+  close(): Promise<void>;
+}
+
+export interface ContentionStats {
+  /** TransactWriteItems DynamoDB Local committed. */
+  transactions: number;
+  /** TransactWriteItems forwarded to DynamoDB Local (it may still cancel one for a condition). */
+  forwarded: number;
+  /** TransactWriteItems cancelled because one of their items was held. */
+  conflicts: number;
+  /** Plain writes answered TransactionConflictException. */
+  plainConflicts: number;
+  /** Writes (transactional or plain) refused for the write budget. */
+  throttled: number;
+  /** Time items were held, summed over the forwarded transactions: on one hot item, its busy time. */
+  heldMs: number;
+}
+
+export interface ContentionOptions {
+  /** Where DynamoDB Local listens (a loopback URL). */
+  readonly upstream: string;
+  /** Write units per second and item; no budget (no throttling) when undefined. */
+  readonly writeUnitsPerSecond?: number;
+  /** Listen port on 127.0.0.1. @default 0 (a free port) */
+  readonly port?: number;
+}
+
+interface TableInfo {
+  readonly keyNames: readonly string[];
+  readonly onDemand: boolean;
+  readonly arn: string;
+}
+
+/** `GET` here answers the stats as JSON (DynamoDB calls are all `POST /`). */
+export const STATS_PATH = '/contention/stats';
+
+/** Item sizes the budget remembers between a write and the next one (updates carry no item). */
+const REMEMBERED_SIZES = 10_000;
+/** How often an updated item's size is read back, at most. */
+const SIZE_PROBE_INTERVAL_MS = 1_000;
+
+export async function startContentionLayer(options: ContentionOptions): Promise<ContentionLayer> {
+  const target = new URL(options.upstream);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
+    throw new Error(
+      `the contention layer only fronts loopback endpoints (got ${options.upstream})`,
+    );
+  }
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const upstream: DynamoDBClient = localDynamoClient(options.upstream);
+  const budget =
+    options.writeUnitsPerSecond === undefined
+      ? undefined
+      : new WriteBudget(options.writeUnitsPerSecond);
+  const stats: ContentionStats = {
+    transactions: 0,
+    forwarded: 0,
+    conflicts: 0,
+    plainConflicts: 0,
+    throttled: 0,
+    heldMs: 0,
+  };
+  const held = new Set<string>();
+  const tables = new Map<string, Promise<TableInfo>>();
+  const sizes = new Map<string, number>();
+  const probedAt = new Map<string, number>();
+
+  const tableInfo = (table: string): Promise<TableInfo> => {
+    let info = tables.get(table);
+    if (!info) {
+      info = upstream.send(new DescribeTableCommand({ TableName: table })).then(({ Table }) => ({
+        keyNames: (Table?.KeySchema ?? []).map((k) => k.AttributeName ?? ''),
+        onDemand: Table?.BillingModeSummary?.BillingMode !== 'PROVISIONED',
+        arn: Table?.TableArn ?? `arn:aws:dynamodb:local:000000000000:table/${table}`,
+      }));
+      // A table that does not exist (yet) is asked again next time; DynamoDB Local answers the request.
+      info.catch(() => tables.delete(table));
+      tables.set(table, info);
+    }
+    return info;
+  };
+  const known = new Map<string, TableInfo>();
+  const keyNamesOf = (table: string) => known.get(table)?.keyNames ?? ['pk', 'sk'];
+
+  async function learnTables(names: Iterable<string>): Promise<void> {
+    for (const name of new Set(names)) {
+      if (known.has(name)) continue;
+      try {
+        known.set(name, await tableInfo(name));
+      } catch {
+        // Unknown table: DynamoDB Local will say so.
+      }
+    }
+  }
+
+  function remember(id: string, bytes: number): void {
+    sizes.delete(id);
+    sizes.set(id, bytes);
+    if (sizes.size > REMEMBERED_SIZES) sizes.delete(sizes.keys().next().value as string);
+  }
+
+  const sizeOf = (item: TouchedItem, id: string) =>
+    item.item ? itemSize(item.item) : (sizes.get(id) ?? 1024);
+
+  /** Reads an updated item back (at most once a second per item) to bill its next write right. */
+  function probe(item: TouchedItem, id: string): void {
+    if (!budget) return;
+    const now = performance.now();
+    if (now - (probedAt.get(id) ?? -Infinity) < SIZE_PROBE_INTERVAL_MS) return;
+    probedAt.set(id, now);
+    if (probedAt.size > REMEMBERED_SIZES) probedAt.delete(probedAt.keys().next().value as string);
+    upstream
+      .send(
+        new GetItemCommand({ TableName: item.table, Key: item.key as never, ConsistentRead: true }),
+      )
+      .then(({ Item }) =>
+        Item ? remember(id, itemSize(Item as unknown as WireItem)) : sizes.delete(id),
+      )
+      .catch(() => {});
+  }
+
+  /** After DynamoDB Local committed: what each item weighs now. */
+  function committed(items: readonly TouchedItem[], ids: readonly string[]): void {
+    items.forEach((item, i) => {
+      const id = ids[i] as string;
+      if (item.item) remember(id, itemSize(item.item));
+      else if (item.writes) probe(item, id);
+    });
+  }
+
+  function overBudget(
+    items: readonly TouchedItem[],
+    ids: readonly string[],
+    transactional: boolean,
+  ): Set<string> | undefined {
+    if (!budget) return undefined;
+    const costs = new Map<string, number>();
+    items.forEach((item, i) => {
+      const id = ids[i] as string;
+      if (item.writes) costs.set(id, writeUnits(sizeOf(item, id), transactional));
+    });
+    const taken = budget.take(costs);
+    return taken.ok ? undefined : taken.over;
+  }
+
+  async function transaction(raw: Buffer, req: IncomingMessage, res: ServerResponse) {
+    const body = parse(raw);
+    const names = ((body as { TransactItems?: unknown[] })?.TransactItems ?? []).map((entry) =>
+      String(Object.values((entry ?? {}) as Record<string, { TableName?: string }>)[0]?.TableName),
+    );
+    await learnTables(names);
+    // From here to the hold nothing awaits: checking and holding are one step.
+    const items = transactItems(body, keyNamesOf);
+    const ids = items.map((item) => itemId(item.table, item.key));
+    if (ids.some((id) => held.has(id))) {
+      stats.conflicts++;
+      const codes = ids.map(
+        (id): CancellationCode => (held.has(id) ? 'TransactionConflict' : 'None'),
+      );
+      return sendError(res, cancellationBody(codes));
+    }
+    const over = overBudget(items, ids, true);
+    if (over) {
+      stats.throttled++;
+      const onDemand = items.every((item) => known.get(item.table)?.onDemand !== false);
+      const code: CancellationCode = onDemand ? 'ThrottlingError' : 'ProvisionedThroughputExceeded';
+      return sendError(res, cancellationBody(ids.map((id) => (over.has(id) ? code : 'None'))));
+    }
+    const holding = [...new Set(ids)];
+    for (const id of holding) held.add(id);
+    stats.forwarded++;
+    const heldAt = performance.now();
+    relay(raw, req, res, (status) => {
+      stats.heldMs += performance.now() - heldAt;
+      if (status === 200) stats.transactions++;
+      for (const id of holding) held.delete(id);
+      if (status === 200) committed(items, ids);
+    });
+  }
+
+  async function plainWrite(
+    operation: string,
+    raw: Buffer,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) {
+    const body = parse(raw);
+    const table = String((body as { TableName?: unknown })?.TableName);
+    await learnTables([table]);
+    const item = plainWriteItem(operation, body, keyNamesOf);
+    const id = itemId(item.table, item.key);
+    if (held.has(id)) {
+      stats.plainConflicts++;
+      return sendError(res, transactionConflictBody());
+    }
+    if (overBudget([item], [id], false)) {
+      stats.throttled++;
+      const info = known.get(table);
+      return sendError(res, throttlingBody(info?.onDemand !== false, info?.arn ?? table));
+    }
+    relay(raw, req, res, (status) => {
+      if (status === 200) committed([item], [id]);
+    });
+  }
+
+  /** Forwards the request as received and relays DynamoDB Local's answer unchanged. */
+  function relay(
+    raw: Buffer,
+    req: IncomingMessage,
+    res: ServerResponse,
+    answered: (status: number) => void = () => {},
+  ): void {
+    let done = false;
+    const finish = (status: number) => {
+      if (done) return;
+      done = true;
+      answered(status);
+    };
+    const upstreamRequest = forward(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        agent,
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          finish(answer.statusCode ?? 502);
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(chunks));
+        });
+        answer.on('error', () => {
+          finish(502);
+          res.destroy();
+        });
+      },
+    );
+    upstreamRequest.on('error', () => {
+      finish(502);
+      res.destroy();
+    });
+    upstreamRequest.end(raw);
+  }
+
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === STATS_PATH) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(stats));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const { service, operation } = targetOf(req.headers);
+      const work =
+        service !== 'DynamoDB'
+          ? relay(raw, req, res)
+          : operation === 'TransactWriteItems'
+            ? transaction(raw, req, res)
+            : ['PutItem', 'UpdateItem', 'DeleteItem'].includes(operation)
+              ? plainWrite(operation, raw, req, res)
+              : relay(raw, req, res);
+      Promise.resolve(work).catch(() => res.destroy());
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        upstream.destroy();
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function parse(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

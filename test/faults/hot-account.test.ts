@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../kit/free-port';
+import { ledgerEvent } from '../../kit/ledger-events';
+import { localSqsClient, startSqsEmulator } from '../../local/services/sqs/fauxqs';
+import { ensureQueues, type LocalQueues } from '../../local/services/sqs/queues';
+import { type LocalStack, startLocalStack } from '../e2e/support/stack';
+import { seededRandom } from '../support/fault-proxy';
+import { expectExactJournal } from '../support/journal';
+import { queueDepth } from '../support/queue-depth';
+import { type StackClient, stackClient } from './support/stack-client';
+
+/**
+ * One hot account under real contention (docs/contract.md §20): `DYNAMODB_CONTENTION=on npm
+ * start` with a small write budget, events from several producers (with duplicates) drained by
+ * concurrent batches of up to 50, and HTTP credits into the same account at the same time; the
+ * whole stack is SIGKILLed mid-drain and started again. Transactions are cancelled for
+ * conflicts and throttled for real, and every request and every event must still have had
+ * exactly one effect: the balance, the entries, the sequences and the journal end exactly as
+ * the work says.
+ */
+const PRODUCERS = 5;
+const PER_PRODUCER = 40;
+const DUPLICATES = 40;
+const HTTP_REQUESTS = 40;
+const CALLERS = 8;
+
+let sqsStop: () => Promise<void>;
+let sqs: SQSClient;
+let queues: LocalQueues;
+let stackEnv: Record<string, string>;
+const stacks: LocalStack[] = [];
+
+beforeAll(async () => {
+  const emulator = await startSqsEmulator(await freePort());
+  sqsStop = emulator.stop;
+  sqs = localSqsClient(emulator.endpoint);
+  queues = await ensureQueues(sqs);
+  stackEnv = {
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    SQS_ENDPOINT: emulator.endpoint,
+    TABLE_NAME: `hot-${randomUUID()}`,
+    DYNAMODB_CONTENTION: 'on',
+    // Small enough that the hot account's item is throttled now and then (2 units a write).
+    DYNAMODB_CONTENTION_WCU: '20',
+    EVENTS_BATCH_SIZE: '50',
+    EVENTS_MAX_CONCURRENCY: '4',
+    // The consumer's time: its retries end before the batch's messages reappear.
+    SQS_VISIBILITY_TIMEOUT_SECONDS: '10',
+    EXPORT_WORKER: 'off',
+  };
+});
+
+afterAll(async () => {
+  for (const stack of stacks) stack.kill();
+  sqs?.destroy();
+  await sqsStop?.();
+});
+
+async function start(): Promise<LocalStack> {
+  const stack = await startLocalStack(stackEnv);
+  stacks.push(stack);
+  return stack;
+}
+
+/** Every producer's events once, numbered 1…N each, some sent twice, lightly shuffled. */
+async function enqueue(accountId: string): Promise<number> {
+  const random = seededRandom(21);
+  const events = Array.from({ length: PRODUCERS * PER_PRODUCER }, (_, i) => {
+    const id = randomUUID();
+    const amount = 1 + i;
+    return JSON.stringify({
+      ...ledgerEvent({
+        id,
+        subject: accountId,
+        source: `urn:hot:producer-${i % PRODUCERS}`,
+        sequence: Math.floor(i / PRODUCERS) + 1,
+        amount,
+      }),
+      data: { amount, currency: 'EUR', reference: id },
+    });
+  });
+  const duplicates = Array.from(
+    { length: DUPLICATES },
+    () => events[Math.floor(random() * events.length)] as string,
+  );
+  const bodies = [...events, ...duplicates]
+    .map((body, i) => ({ body, order: i + random() * 40 }))
+    .sort((a, b) => a.order - b.order);
+  for (let i = 0; i < bodies.length; i += 10) {
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queues.ledgerEvents.url,
+        Entries: bodies.slice(i, i + 10).map((b, j) => ({ Id: String(j), MessageBody: b.body })),
+      }),
+    );
+  }
+  const n = events.length;
+  return (n * (n + 1)) / 2;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The conflicts and throttles the stack's contention lines reported. */
+function reported(output: string): { conflicts: number; throttled: number } {
+  const lines = [...output.matchAll(/total \d+ committed, (\d+) conflicts, (\d+) throttled/g)];
+  const last = lines.at(-1);
+  return { conflicts: Number(last?.[1] ?? 0), throttled: Number(last?.[2] ?? 0) };
+}
+
+describe('a hot account under conflicts, throttling, duplicates and SIGKILL', () => {
+  it('ends with exact balances, entries, sequences and journal', async () => {
+    let stack = await start();
+    expect(stack.output()).toMatch(/^ {2}Contention http:\/\/127\.0\.0\.1:\d+ /m);
+    const api: StackClient = stackClient(() => stack.base);
+    const account = await api.createAccount();
+    const eventTotal = await enqueue(account);
+
+    const requests = Array.from({ length: HTTP_REQUESTS }, (_, i) => ({
+      key: `hot-${i}`,
+      body: { type: 'credit', amount: 100_000 + i, currency: 'EUR', reference: `hot-${i}` },
+    }));
+    let completed = 0;
+    const queue = [...requests];
+    const callers = Array.from({ length: CALLERS }, async () => {
+      const answers: { key: string; status: number; body: string }[] = [];
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const answer = await api.postUntilFinal(
+          `/v1/accounts/${account}/transactions`,
+          next.key,
+          next.body,
+        );
+        completed++;
+        answers.push({ key: next.key, ...answer });
+      }
+      return answers;
+    });
+
+    let seen = 0;
+    await until(
+      'HTTP and event traffic on the account',
+      async () => {
+        seen = (await api.entries(account)).length;
+        return completed >= 4 && seen >= 40;
+      },
+      60_000,
+    );
+    stack.kill();
+    const first = reported(stack.output());
+    expect(completed).toBeLessThan(HTTP_REQUESTS);
+    expect(seen).toBeLessThan(PRODUCERS * PER_PRODUCER + HTTP_REQUESTS);
+    stack = await start();
+
+    const answers = (await Promise.all(callers)).flat();
+    expect(answers.map((a) => a.status)).toEqual(requests.map(() => 201));
+    await until(
+      'the backlog to drain',
+      async () => (await queueDepth(sqs, queues.ledgerEvents.url)) === 0,
+      90_000,
+    );
+
+    const entries = await api.entries(account);
+    const references = entries.map((e) => String(e.reference));
+    expect(new Set(references).size).toBe(entries.length);
+    expect(entries.filter((e) => e.origin === 'event')).toHaveLength(PRODUCERS * PER_PRODUCER);
+    expect(
+      entries
+        .filter((e) => e.origin === 'http')
+        .map((e) => e.reference)
+        .sort(),
+    ).toEqual(requests.map((r) => r.key).sort());
+    const httpTotal = requests.reduce((sum, r) => sum + r.body.amount, 0);
+    expect(await api.balance(account)).toBe(httpTotal + eventTotal);
+    const sources = await api.get<{
+      items: { source: string; lastSequence: number; gaps: number[] }[];
+    }>(`/v1/accounts/${account}/event-sources`);
+    expect(sources.items.map((s) => [s.lastSequence, s.gaps])).toEqual(
+      Array.from({ length: PRODUCERS }, () => [PER_PRODUCER, []]),
+    );
+    expect(await queueDepth(sqs, queues.deadLetters.url)).toBe(0);
+
+    // The journal (docs/contract.md §15): one record per entry, batched updates included,
+    // contiguous 1..version, exact, each naming its own entry.
+    const figures = await api.account(account);
+    expect(figures.version).toBe(entries.length);
+    let records = await api.journal(account);
+    await until(
+      'the journal to reach the version',
+      async () => {
+        records = await api.journal(account);
+        return records.length === figures.version;
+      },
+      60_000,
+    );
+    expectExactJournal(records, figures);
+    expect(records.map((r) => r.entryId).sort()).toEqual(entries.map((e) => String(e.id)).sort());
+
+    // The contention was real: cancelled transactions, and throttled ones, in one run or both.
+    const second = reported(stack.output());
+    console.log(
+      `hot account: killed after ${completed} requests and ${seen} entries; contention ${JSON.stringify({ first, second })}`,
+    );
+    expect(first.conflicts + second.conflicts).toBeGreaterThan(0);
+    expect(first.throttled + second.throttled).toBeGreaterThan(0);
+    expect(await stack.interrupt()).toBe(0);
+  }, 180_000);
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
+import type { JournalRecord } from '../../../../functions/domain/journal/model';
+import {
+  checkBalance,
+  checkEntry,
+  checkHolds,
+  checkJournal,
+  checkZeroSum,
+  signedAmount,
+} from '../../../../functions/domain/reconciliation/model';
+
+/** docs/contract.md §19: the pure checks. */
+const record = (
+  sequence: number,
+  delta: number,
+  after: number,
+  extra: Partial<JournalRecord> = {},
+) =>
+  ({
+    accountId: 'a',
+    sequence,
+    kind: delta >= 0 ? 'credit' : 'debit',
+    balanceDelta: delta,
+    availableDelta: delta,
+    balanceAfter: after,
+    availableAfter: after,
+    committedAt: '2026-12-01T00:00:00.000Z',
+    ...extra,
+  }) as JournalRecord;
+
+const entry = (type: LedgerEntry['type'], amount: number, extra: Partial<LedgerEntry> = {}) =>
+  ({
+    id: 'e',
+    accountId: 'a',
+    type,
+    amount,
+    currency: 'EUR',
+    origin: 'http',
+    createdAt: '2026-12-01T00:00:00.000Z',
+    ...extra,
+  }) as LedgerEntry;
+
+describe('signedAmount', () => {
+  it('adds credits, transfer-ins, ledger credits and credit reversals; subtracts the rest', () => {
+    expect(
+      (['credit', 'transfer_in', 'ledger_credit'] as const).map((t) => signedAmount(entry(t, 5))),
+    ).toEqual([5, 5, 5]);
+    expect(
+      (['debit', 'transfer_out', 'ledger_debit', 'capture'] as const).map((t) =>
+        signedAmount(entry(t, 5)),
+      ),
+    ).toEqual([-5, -5, -5, -5]);
+    expect(signedAmount(entry('reversal', 5, { direction: 'credit' }))).toBe(5);
+    expect(signedAmount(entry('reversal', 5, { direction: 'debit' }))).toBe(-5);
+  });
+});
+
+describe('checkJournal (a)', () => {
+  it('accepts a contiguous journal from zeros, and an opening record 1 from any values', () => {
+    expect(checkJournal([record(1, 10, 10), record(2, -3, 7)], undefined)).toEqual([]);
+    expect(
+      checkJournal([record(1, 10, 510, { opening: true }), record(2, 1, 511)], undefined),
+    ).toEqual([]);
+  });
+
+  it('finds a missing record, once, and arithmetic that does not continue', () => {
+    expect(checkJournal([record(1, 10, 10), record(3, 1, 12)], undefined)).toEqual([
+      expect.objectContaining({ check: 'journal', sequence: 2, expected: 2, actual: 3 }),
+    ]);
+    expect(checkJournal([record(1, 10, 11)], undefined)).toEqual([
+      expect.objectContaining({
+        check: 'journal',
+        sequence: 1,
+        expected: '10/10',
+        actual: '11/11',
+      }),
+    ]);
+  });
+
+  it('continues from a checkpoint', () => {
+    const from = { accountId: 'a', checkedSequence: 4, balanceAfter: 40, availableAfter: 40 };
+    expect(checkJournal([record(5, 2, 42)], from)).toEqual([]);
+    expect(checkJournal([record(5, 2, 43)], from)).toHaveLength(1);
+    expect(checkJournal([record(6, 2, 42)], from)).toEqual([
+      expect.objectContaining({ sequence: 5, expected: 5, actual: 6 }),
+    ]);
+  });
+});
+
+describe('checkEntry (b)', () => {
+  it('needs the entry, on the account, moving exactly the delta', () => {
+    const r = record(1, -7, -7, { entryId: 'e' });
+    expect(checkEntry(r, entry('debit', 7))).toEqual([]);
+    expect(checkEntry(r, undefined)).toEqual([
+      expect.objectContaining({ check: 'entries', actual: 'missing' }),
+    ]);
+    expect(checkEntry(r, entry('debit', 8))).toEqual([
+      expect.objectContaining({ expected: -7, actual: -8 }),
+    ]);
+    expect(checkEntry(r, entry('debit', 7, { accountId: 'b' }))).toHaveLength(1);
+    expect(checkEntry(record(1, 0, 0), undefined)).toEqual([]);
+  });
+});
+
+describe('the live account (b, c)', () => {
+  const live = {
+    accountId: 'a',
+    version: 3,
+    balance: 100,
+    available: 60,
+    journalFromCreation: true,
+  };
+  it('stands where the journal ends', () => {
+    const end = { accountId: 'a', checkedSequence: 3, balanceAfter: 100, availableAfter: 60 };
+    expect(checkBalance(end, live)).toEqual([]);
+    expect(checkBalance({ ...end, balanceAfter: 99 }, live)).toEqual([
+      expect.objectContaining({ check: 'balance', expected: '99/60', actual: '100/60' }),
+    ]);
+  });
+  it('reserves balance − available in active holds', () => {
+    expect(checkHolds(live, 40, 3)).toEqual([]);
+    expect(checkHolds(live, 0, 3)).toEqual([
+      expect.objectContaining({ check: 'holds', expected: 0, actual: 40, sequence: 3 }),
+    ]);
+  });
+});
+
+describe('checkZeroSum (d)', () => {
+  const legs = [entry('transfer_out', 5), entry('transfer_in', 5, { accountId: 'b' })];
+  it('needs every leg and a zero sum', () => {
+    expect(checkZeroSum({ kind: 'transfer', id: 't', expectedLegs: 2, legs }, 1)).toEqual([]);
+    expect(
+      checkZeroSum(
+        { kind: 'transfer', id: 't', expectedLegs: 2, legs: [legs[0] as LedgerEntry] },
+        1,
+      ),
+    ).toEqual([expect.objectContaining({ check: 'zero_sum', actual: '1 legs, sum -5' })]);
+    const lopsided = [
+      entry('ledger_debit', 9),
+      entry('ledger_credit', 5),
+      entry('ledger_credit', 3),
+    ];
+    expect(
+      checkZeroSum({ kind: 'ledger_transaction', id: 'l', expectedLegs: 3, legs: lopsided }, 2),
+    ).toEqual([expect.objectContaining({ actual: '3 legs, sum -1' })]);
+  });
+});
