@@ -13,15 +13,13 @@ import { EXECUTION_ITEM_KIND, HOLD_ITEM_KIND } from '../../functions/contract/na
 import { METRICS } from '../../functions/domain/shared/metrics';
 import * as text from '../alarm-catalog';
 import { SERVICE_NAMES, serviceMetric, sumOfSparse } from '../service-metrics';
+import { journalAlarms } from './journal-alarms';
 import type { OperationsAlarmSpec, OperationsAlarms } from './operations-alarms';
 import { TABLE_OPERATIONS, tableOperationMetric } from './operations-dashboard';
 import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from './outbox-dispatcher';
 
 /** Iterator age at which the dispatcher's `outbox-dispatcher-behind` alarm fires. */
 const OUTBOX_ITERATOR_AGE_THRESHOLD = Duration.minutes(10);
-
-/** Iterator age at which `journal-projector-behind` fires: seconds are normal, minutes are not. */
-const JOURNAL_ITERATOR_AGE_THRESHOLD = Duration.minutes(5);
 
 /** How long past its deadline an execution may stay non-terminal before `executions-overdue`. */
 const OVERDUE_EXECUTION_THRESHOLD = Duration.minutes(5);
@@ -228,57 +226,7 @@ export class ServiceAlarms extends Construct {
           period: ALARM_PERIOD,
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
       ),
-      [S.journalBehind]: this.add(
-        S.journalBehind,
-        'JournalIteratorAgeAlarm',
-        text.journalBehindDescription(JOURNAL_ITERATOR_AGE_THRESHOLD),
-        props.journalProjector.metric('IteratorAge', {
-          period: ALARM_PERIOD,
-          statistic: cloudwatch.Stats.MAXIMUM,
-        }),
-        JOURNAL_ITERATOR_AGE_THRESHOLD.toMilliseconds(),
-      ),
-      // Should never happen: one is a journal that stopped.
-      [S.journalVersionGap]: this.add(
-        S.journalVersionGap,
-        'JournalVersionGapAlarm',
-        text.JOURNAL_VERSION_GAP_DESCRIPTION,
-        serviceMetric(METRICS.journalVersionGap, SERVICE_NAMES.journalProjector, {
-          period: ALARM_PERIOD,
-        }),
-      ),
-      [S.journalPublishFailures]: this.add(
-        S.journalPublishFailures,
-        'JournalPublishFailureAlarm',
-        text.JOURNAL_PUBLISH_FAILURES_DESCRIPTION,
-        serviceMetric(METRICS.journalPublishFailure, SERVICE_NAMES.journalProjector, {
-          period: ALARM_PERIOD,
-        }),
-      ),
-      [S.journalErrors]: this.add(
-        S.journalErrors,
-        'JournalProjectorErrorsAlarm',
-        text.JOURNAL_ERRORS_DESCRIPTION,
-        props.journalProjector.metricErrors(sum),
-      ),
-      // Any finding: the books disagree with themselves somewhere (docs/contract.md §19).
-      [S.reconciliationMismatch]: this.add(
-        S.reconciliationMismatch,
-        'ReconciliationMismatchAlarm',
-        text.RECONCILIATION_MISMATCH_DESCRIPTION,
-        serviceMetric(METRICS.reconciliationMismatches, SERVICE_NAMES.reconciler, {
-          period: Duration.hours(1),
-        }),
-      ),
-      [S.reconcilerErrors]: this.add(
-        S.reconcilerErrors,
-        'ReconcilerErrorsAlarm',
-        text.RECONCILER_ERRORS_DESCRIPTION,
-        props.reconciler.metricErrors({
-          period: Duration.hours(1),
-          statistic: cloudwatch.Stats.SUM,
-        }),
-      ),
+      ...journalAlarms((...args) => this.add(...args), props),
     };
   }
 
