@@ -1,5 +1,4 @@
 import {
-  CfnOutput,
   CrossStackReferences,
   type Duration,
   ReferenceStrength,
@@ -36,6 +35,7 @@ import type { QueueWithDeadLetterRef } from './constructs/queue-with-dead-letter
 import { Reconciler } from './constructs/reconciler';
 import { ServiceAlarms } from './constructs/service-alarms';
 import { Sweeper } from './constructs/sweeper';
+import { addStatelessOutputs } from './stateless-outputs';
 
 /** Why a role may name `exports/*` (cdk-nag AwsSolutions-IAM5). */
 export const EXPORT_OBJECTS_REASON =
@@ -295,53 +295,6 @@ export class StatelessStack extends Stack {
       alarms: this.operations.alarms,
     });
 
-    this.addOutputs();
-  }
-
-  private addOutputs(): void {
-    new CfnOutput(this, 'ApiUrl', {
-      description: 'Invoke URL of the HTTP API ($default stage)',
-      value: this.httpApi.url,
-    });
-    // Log group names are generated; the runbook (docs/alarms.md) queries them by these outputs.
-    for (const [outputId, description, logGroup] of [
-      ['HttpFunctionLogGroupName', 'HTTP function', this.httpFunction.logGroup],
-      [
-        'EventsConsumerLogGroupName',
-        'ledger-events consumer',
-        this.eventsConsumer.function.logGroup,
-      ],
-      [
-        'OutboxDispatcherLogGroupName',
-        'outbox dispatcher',
-        this.outboxDispatcher.function.logGroup,
-      ],
-      ['ExportWorkerLogGroupName', 'export worker', this.exportWorker.function.logGroup],
-      ['SweeperLogGroupName', 'sweeper', this.sweeper.function.logGroup],
-      ['ReconcilerLogGroupName', 'reconciler', this.reconciler.function.logGroup],
-      [
-        'JournalProjectorLogGroupName',
-        'journal projector',
-        this.journalProjector.function.logGroup,
-      ],
-      ['ApiAccessLogGroupName', 'HTTP API access logs', this.httpApi.accessLogGroup],
-    ] as const) {
-      new CfnOutput(this, outputId, {
-        description: `Log group of the ${description}`,
-        value: logGroup.logGroupName,
-      });
-    }
-    new CfnOutput(this, 'AlarmTopicArn', {
-      description: 'ARN of the SNS topic every alarm notifies (subscribe pagers or chat here)',
-      value: this.operations.topic.topicArn,
-    });
-    new CfnOutput(this, 'DashboardName', {
-      description: 'Name of the CloudWatch operations dashboard',
-      value: this.dashboard.dashboard.dashboardName,
-    });
-    new CfnOutput(this, 'DashboardUrl', {
-      description: 'Console URL of the CloudWatch operations dashboard',
-      value: this.dashboard.url,
-    });
+    addStatelessOutputs(this);
   }
 }

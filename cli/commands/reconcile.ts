@@ -1,5 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { LOCAL_AWS } from '../../functions/contract/local-stack';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Finding } from '../../functions/domain/reconciliation/model';
 import { silentLog } from '../../functions/domain/shared/log';
 import { createReconcileStore } from '../../functions/dynamodb/reconciliation/store';
@@ -7,6 +6,7 @@ import { composeReconciler } from '../../functions/handlers/reconciler/compose';
 import { parseCommandArgs, stringOption } from '../args';
 import type { CliContext, Command } from '../command';
 import { dynamoEndpoint, type Env, tableName } from '../config';
+import { withOperatorDynamo } from '../operator-dynamo';
 
 const NAME = 'reconcile';
 
@@ -68,14 +68,7 @@ Options:
       ctx.out(reconcileCommand.help);
       return 0;
     }
-    const dynamo = args.aws
-      ? new DynamoDBClient({ maxAttempts: 6 })
-      : new DynamoDBClient({ ...LOCAL_AWS, endpoint: args.dynamodb, maxAttempts: 3 });
-    try {
-      return await runReconcile(args, dynamo, ctx);
-    } finally {
-      dynamo.destroy();
-    }
+    return withOperatorDynamo(args, (dynamo) => runReconcile(args, dynamo, ctx));
   },
 };
 

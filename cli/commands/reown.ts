@@ -1,6 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { iamPrincipal } from '../../functions/api/principal';
-import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import {
   type AccountSnapshot,
   REOWN_STEPS,
@@ -14,6 +13,7 @@ import { parseCommandArgs, requireString, stringOption, uuidOption } from '../ar
 import type { CliContext, Command } from '../command';
 import { dynamoEndpoint, type Env, tableName } from '../config';
 import { CliError, UsageError } from '../errors';
+import { withOperatorDynamo } from '../operator-dynamo';
 
 const NAME = 'reown';
 
@@ -101,14 +101,7 @@ Options:
       ctx.out(reownCommand.help);
       return 0;
     }
-    const dynamo = args.aws
-      ? new DynamoDBClient({ maxAttempts: 6 })
-      : new DynamoDBClient({ ...LOCAL_AWS, endpoint: args.dynamodb, maxAttempts: 3 });
-    try {
-      return await runReown(args, dynamo, ctx);
-    } finally {
-      dynamo.destroy();
-    }
+    return withOperatorDynamo(args, (dynamo) => runReown(args, dynamo, ctx));
   },
 };
 
