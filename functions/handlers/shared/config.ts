@@ -6,8 +6,7 @@ import {
   DEFAULT_MAX_RERUNS_PER_TASK,
   LOCAL_EXPORT_BUCKET,
 } from '../../contract/exports';
-import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../../contract/gaps';
-import { APPLICATION_ID_PATTERN, STAGE_PATTERN } from '../../contract/names';
+import { APPLICATION_ID_PATTERN } from '../../contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
@@ -15,6 +14,17 @@ import {
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../../contract/retention';
 import { parseSecretMap, type SecretMap } from '../../schemas/callbacks';
+import {
+  gapRefetchAfter,
+  optionalText,
+  positiveInt,
+  queueUrl,
+  rule,
+  stageName,
+  topicArn,
+  url,
+  wholeNumber,
+} from './env-rules';
 
 /**
  * What every function reads: the HTTP API's settings (`HttpAppConfig`, one definition of each)
@@ -85,64 +95,6 @@ export interface FunctionConfigs {
   readonly reconciler: ServiceConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
-
-/**
- * Each variable's rule, refusing a value in one sentence that names the variable, what it must
- * be and what it got (`EXPORT_FEE must be a whole number from 1 to … (got "1.5")`), like
- * npm start's own settings; zod's generic texts never reach an operator.
- */
-const got = (value: unknown) => `(got ${JSON.stringify(value)})`;
-
-const rule = <T>(
-  name: string,
-  fallback: T | undefined,
-  read: (value: string) => T | undefined,
-  must: string,
-) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx): T => {
-      if (value === undefined && fallback !== undefined) return fallback;
-      const parsed = value === undefined ? undefined : read(value.trim());
-      if (parsed !== undefined) return parsed;
-      const given = value === undefined ? '(it is not set)' : got(value);
-      ctx.addIssue({ code: 'custom', message: `${name} must ${must} ${given}` });
-      return z.NEVER;
-    });
-
-const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
-  rule(
-    name,
-    fallback,
-    (value) => {
-      const n = Number(value);
-      return /^\d+$/.test(value) && n >= min && n <= max ? n : undefined;
-    },
-    `be a whole number from ${min} to ${max}`,
-  );
-const positiveInt = (name: string, fallback: number) =>
-  wholeNumber(name, 1, Number.MAX_SAFE_INTEGER, fallback);
-const url = (name: string, what: string) =>
-  rule<string>(name, undefined, (value) => (URL.canParse(value) ? value : undefined), `be ${what}`);
-const queueUrl = (name: string) => url(name, 'the queue URL');
-const optionalText = z.string().trim().min(1).optional();
-const gapRefetchAfter = () =>
-  positiveInt('GAP_REFETCH_AFTER_SECONDS', DEFAULT_GAP_REFETCH_AFTER_SECONDS);
-const stageName = () =>
-  rule<string>(
-    'STAGE',
-    undefined,
-    (value) => (STAGE_PATTERN.test(value) ? value : undefined),
-    `be the stage name (${STAGE_PATTERN.source})`,
-  );
-const topicArn = (name: string, what: string) =>
-  rule<string>(
-    name,
-    undefined,
-    (value) => (/^arn:[^:]+:sns:/.test(value) ? value : undefined),
-    what,
-  );
 
 const serviceEnv = z.object({
   TABLE_NAME: z
