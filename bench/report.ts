@@ -2,21 +2,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { barChart, lineChart } from './charts';
+import { coldStartSection } from './cold-start-report';
 import { hotSection } from './hot/report';
 import { LATENCY_SCENARIOS, type LatencyScenario } from './http-scenarios';
 import { REPLAY_SHAPES, type ReplayShape } from './replay-anatomy';
+import { color, ms, row } from './report-format';
 import { type BenchResults, SIDES } from './run-bench';
-import { formatSpread, median, pairedRatio, percentile, spread } from './stats';
-import { functionName, latencyRounds, roundP, type Verdict } from './verdicts';
-
-const COLORS: Record<string, string> = {
-  [SIDES.ours]: '#1f6fb4',
-  [SIDES.oursCached]: '#8fb8de',
-  [SIDES.powertools]: '#f28e2b',
-  [SIDES.powertoolsCached]: '#f5c28f',
-  [SIDES.sequential]: '#8c8c8c',
-};
-const color = (side: string) => COLORS[side] ?? '#59a14f';
+import { formatSpread, median, percentile, spread } from './stats';
+import { latencyRounds, roundP, type Verdict } from './verdicts';
 
 /** Hand-written analysis kept between runs: everything between these markers survives. */
 const FINDINGS_START = '<!-- findings:start -->';
@@ -44,9 +37,6 @@ export interface KeptNotes {
   readonly findings: string;
   readonly hotNotes: string;
 }
-
-const ms = (values: number[]) => formatSpread(spread(values));
-const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 
 function latencySection(results: BenchResults, charts: Map<string, string>): string[] {
   const lines = [
@@ -177,74 +167,6 @@ function sqsSection(results: BenchResults, charts: Map<string, string>): string[
     '',
     '![SQS consumer](benchmarks/sqs.svg)',
   );
-  return lines;
-}
-
-function coldStartSection(results: BenchResults, charts: Map<string, string>): string[] {
-  const lines = [
-    '## Cold start',
-    '',
-    `Each bundle as CDK builds it (the shared function construct), imported by ${results.settings.initProcesses} fresh`,
-    '`node` processes per bundle, bundles alternating; init = time of the `import()`. Probes are',
-    'parts bundled alone the same way (bench/probes/), to show where init time goes.',
-    '',
-    row(['function', 'bundle KB', 'budget KB', 'NODE_OPTIONS', 'init ms, median (min–max)']),
-    row(['---', '---', '---', '---', '---']),
-  ];
-  const bars = results.coldStart.map((b) => {
-    const s = spread(b.initMs);
-    lines.push(
-      row([
-        functionName(b),
-        (b.bytes / 1024).toFixed(0),
-        b.budgetBytes === undefined ? '–' : b.budgetBytes / 1024,
-        b.nodeOptions ? `\`${b.nodeOptions}\`` : '–',
-        formatSpread(s, 1),
-      ]),
-    );
-    return {
-      // The bar's colour says "probe"; the label keeps to the probe's name.
-      label: b.name.startsWith('probe:') ? b.name.slice('probe:'.length) : functionName(b),
-      bars: [
-        {
-          name:
-            b.name === 'powertools'
-              ? SIDES.powertools
-              : b.name.startsWith('probe:')
-                ? 'probe'
-                : SIDES.ours,
-          color:
-            b.name === 'powertools'
-              ? color(SIDES.powertools)
-              : b.name.startsWith('probe:')
-                ? '#b0b0b0'
-                : color(SIDES.ours),
-          value: s.median,
-          // Quartiles: a few processes slowed by other work would stretch a min–max whisker.
-          min: percentile(b.initMs, 25),
-          max: percentile(b.initMs, 75),
-        },
-      ],
-    };
-  });
-  charts.set(
-    'cold-start.svg',
-    barChart({
-      title: 'Module init (median of fresh processes, whisker: 25th–75th percentile)',
-      yLabel: 'ms',
-      groups: bars,
-    }),
-  );
-  const baseline = results.coldStart.find((b) => b.name === 'powertools');
-  const client = results.coldStart.find((b) => b.name === 'probe:dynamodb-client');
-  if (baseline && client) {
-    lines.push(
-      '',
-      `The DynamoDB client alone (probe: the client built at init, as every function and the baseline do) takes ${formatSpread(pairedRatio(client.initMs, baseline.initMs))}× the Powertools handler's init`,
-      '(median of per-process ratios, lowest–highest).',
-    );
-  }
-  lines.push('', '![Module init](benchmarks/cold-start.svg)');
   return lines;
 }
 

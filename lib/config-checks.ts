@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { AuthConfig, ThrottleConfig } from './config';
 import { show } from './config-rules';
+import type { AuthConfig, ThrottleConfig } from './config-types';
 
 /**
  * The settings of lib/config.ts that depend on one another, resolved in its schema's

@@ -1,12 +1,13 @@
 /** The one-account section of docs/benchmarks.md and its verdicts (docs/contract.md §20). */
+import { ms, row } from '../report-format';
 import { formatSpread, pairedRatio, spread } from '../stats';
 import { POWERTOOLS_CREDIT_UNITS } from './costs';
 import { awsCeilingRows, FULL_CHUNK, modelEventsPerSecond } from './model';
 import { HOT_SIDES, type HotResults, HTTP_IN_FLIGHT } from './run';
 import type { EventsRound } from './scenarios';
 
-const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
-const med = (values: readonly number[], digits = 1) => formatSpread(spread(values), digits);
+/** One decimal unless told: rates and holds. */
+const med = (values: readonly number[], digits = 1) => ms(values, digits);
 
 export interface HotVerdictInput {
   readonly measure: string;

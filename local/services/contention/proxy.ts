@@ -1,27 +1,10 @@
-import {
-  Agent,
-  createServer,
-  request as forward,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
+import { Agent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  DescribeTableCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '../dynamodb/dynamodb-local';
-import { WriteBudget } from './budget';
-import {
-  itemId,
-  itemSize,
-  plainWriteItem,
-  type TouchedItem,
-  transactItems,
-  type WireItem,
-  writeUnits,
-} from './items';
+import { ItemBilling } from './billing';
+import { itemId, plainWriteItem, transactItems } from './items';
+import { relay } from './relay';
 import {
   type CancellationCode,
   cancellationBody,
@@ -86,11 +69,6 @@ interface TableInfo {
 /** `GET` here answers the stats as JSON (DynamoDB calls are all `POST /`). */
 export const STATS_PATH = '/contention/stats';
 
-/** Item sizes the budget remembers between a write and the next one (updates carry no item). */
-const REMEMBERED_SIZES = 10_000;
-/** How often an updated item's size is read back, at most. */
-const SIZE_PROBE_INTERVAL_MS = 1_000;
-
 export async function startContentionLayer(options: ContentionOptions): Promise<ContentionLayer> {
   const target = new URL(options.upstream);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
@@ -100,10 +78,11 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
   }
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const upstream: DynamoDBClient = localDynamoClient(options.upstream);
-  const budget =
+  const billing =
     options.writeUnitsPerSecond === undefined
       ? undefined
-      : new WriteBudget(options.writeUnitsPerSecond);
+      : new ItemBilling(options.writeUnitsPerSecond, upstream);
+  const forward = { agent, target };
   const stats: ContentionStats = {
     transactions: 0,
     forwarded: 0,
@@ -114,8 +93,6 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
   };
   const held = new Set<string>();
   const tables = new Map<string, Promise<TableInfo>>();
-  const sizes = new Map<string, number>();
-  const probedAt = new Map<string, number>();
 
   const tableInfo = (table: string): Promise<TableInfo> => {
     let info = tables.get(table);
@@ -145,56 +122,6 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
     }
   }
 
-  function remember(id: string, bytes: number): void {
-    sizes.delete(id);
-    sizes.set(id, bytes);
-    if (sizes.size > REMEMBERED_SIZES) sizes.delete(sizes.keys().next().value as string);
-  }
-
-  const sizeOf = (item: TouchedItem, id: string) =>
-    item.item ? itemSize(item.item) : (sizes.get(id) ?? 1024);
-
-  /** Reads an updated item back (at most once a second per item) to bill its next write right. */
-  function probe(item: TouchedItem, id: string): void {
-    if (!budget) return;
-    const now = performance.now();
-    if (now - (probedAt.get(id) ?? -Infinity) < SIZE_PROBE_INTERVAL_MS) return;
-    probedAt.set(id, now);
-    if (probedAt.size > REMEMBERED_SIZES) probedAt.delete(probedAt.keys().next().value as string);
-    upstream
-      .send(
-        new GetItemCommand({ TableName: item.table, Key: item.key as never, ConsistentRead: true }),
-      )
-      .then(({ Item }) =>
-        Item ? remember(id, itemSize(Item as unknown as WireItem)) : sizes.delete(id),
-      )
-      .catch(() => {});
-  }
-
-  /** After DynamoDB Local committed: what each item weighs now. */
-  function committed(items: readonly TouchedItem[], ids: readonly string[]): void {
-    items.forEach((item, i) => {
-      const id = ids[i] as string;
-      if (item.item) remember(id, itemSize(item.item));
-      else if (item.writes) probe(item, id);
-    });
-  }
-
-  function overBudget(
-    items: readonly TouchedItem[],
-    ids: readonly string[],
-    transactional: boolean,
-  ): Set<string> | undefined {
-    if (!budget) return undefined;
-    const costs = new Map<string, number>();
-    items.forEach((item, i) => {
-      const id = ids[i] as string;
-      if (item.writes) costs.set(id, writeUnits(sizeOf(item, id), transactional));
-    });
-    const taken = budget.take(costs);
-    return taken.ok ? undefined : taken.over;
-  }
-
   async function transaction(raw: Buffer, req: IncomingMessage, res: ServerResponse) {
     const body = parse(raw);
     const names = ((body as { TransactItems?: unknown[] })?.TransactItems ?? []).map((entry) =>
@@ -211,7 +138,7 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
       );
       return sendError(res, cancellationBody(codes));
     }
-    const over = overBudget(items, ids, true);
+    const over = billing?.overBudget(items, ids, true);
     if (over) {
       stats.throttled++;
       const onDemand = items.every((item) => known.get(item.table)?.onDemand !== false);
@@ -222,11 +149,11 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
     for (const id of holding) held.add(id);
     stats.forwarded++;
     const heldAt = performance.now();
-    relay(raw, req, res, (status) => {
+    relay(forward, raw, req, res, (status) => {
       stats.heldMs += performance.now() - heldAt;
       if (status === 200) stats.transactions++;
       for (const id of holding) held.delete(id);
-      if (status === 200) committed(items, ids);
+      if (status === 200) billing?.committed(items, ids);
     });
   }
 
@@ -245,57 +172,14 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
       stats.plainConflicts++;
       return sendError(res, transactionConflictBody());
     }
-    if (overBudget([item], [id], false)) {
+    if (billing?.overBudget([item], [id], false)) {
       stats.throttled++;
       const info = known.get(table);
       return sendError(res, throttlingBody(info?.onDemand !== false, info?.arn ?? table));
     }
-    relay(raw, req, res, (status) => {
-      if (status === 200) committed([item], [id]);
+    relay(forward, raw, req, res, (status) => {
+      if (status === 200) billing?.committed([item], [id]);
     });
-  }
-
-  /** Forwards the request as received and relays DynamoDB Local's answer unchanged. */
-  function relay(
-    raw: Buffer,
-    req: IncomingMessage,
-    res: ServerResponse,
-    answered: (status: number) => void = () => {},
-  ): void {
-    let done = false;
-    const finish = (status: number) => {
-      if (done) return;
-      done = true;
-      answered(status);
-    };
-    const upstreamRequest = forward(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-        agent,
-      },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          finish(answer.statusCode ?? 502);
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.end(Buffer.concat(chunks));
-        });
-        answer.on('error', () => {
-          finish(502);
-          res.destroy();
-        });
-      },
-    );
-    upstreamRequest.on('error', () => {
-      finish(502);
-      res.destroy();
-    });
-    upstreamRequest.end(raw);
   }
 
   const server = createServer((req, res) => {
@@ -311,12 +195,12 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
       const { service, operation } = targetOf(req.headers);
       const work =
         service !== 'DynamoDB'
-          ? relay(raw, req, res)
+          ? relay(forward, raw, req, res)
           : operation === 'TransactWriteItems'
             ? transaction(raw, req, res)
             : ['PutItem', 'UpdateItem', 'DeleteItem'].includes(operation)
               ? plainWrite(operation, raw, req, res)
-              : relay(raw, req, res);
+              : relay(forward, raw, req, res);
       Promise.resolve(work).catch(() => res.destroy());
     });
   });
