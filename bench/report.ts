@@ -9,7 +9,7 @@ import { REPLAY_SHAPES, type ReplayShape } from './replay-anatomy';
 import { color, ms, row } from './report-format';
 import { type BenchResults, SIDES } from './run-bench';
 import { formatSpread, median, percentile, spread } from './stats';
-import { latencyRounds, roundP, type Verdict } from './verdicts';
+import { ceilingText, latencyRounds, roundP, type Verdict } from './verdicts';
 
 /** Hand-written analysis kept between runs: everything between these markers survives. */
 const FINDINGS_START = '<!-- findings:start -->';
@@ -204,10 +204,22 @@ export function renderReport(
     '',
     '## Targets',
     '',
-    row(['measure', 'value: median (lowest–highest round)', 'target', 'verdict']),
-    row(['---', '---', '---', '---']),
+    row([
+      'measure',
+      'value: median (lowest–highest round)',
+      'target',
+      'verdict',
+      'model ceiling on this layer',
+    ]),
+    row(['---', '---', '---', '---', '---']),
     ...verdicts.map((v) =>
-      row([v.measure, v.display ?? formatSpread(v.ratio), v.target, v.pass ? 'PASS' : '**MISS**']),
+      row([
+        v.measure,
+        v.display ?? formatSpread(v.ratio),
+        v.target,
+        v.pass ? 'PASS' : '**MISS**',
+        ceilingText(v),
+      ]),
     ),
     '',
     '## What the numbers say',

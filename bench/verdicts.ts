@@ -14,6 +14,11 @@ export interface Verdict {
   readonly pass: boolean;
   /** Shown instead of the ratio when the measure is not a ratio (e.g. a size). */
   readonly display?: string;
+  /**
+   * The ratio the measured side would show at its modelled ceiling on the same layer (one-account
+   * measures): a target above it is out of reach of any retry or scheduling policy there.
+   */
+  readonly ceiling?: Spread;
 }
 
 const atMost = (measure: string, ratio: Spread, limit: number): Verdict => ({
@@ -99,7 +104,10 @@ export function verdicts(results: BenchResults): Verdict[] {
   }
   if (results.hot) {
     for (const v of hotVerdicts(results.hot)) {
-      out.push(atLeast(v.measure, pairedRatio(v.ours, v.theirs), v.atLeast));
+      out.push({
+        ...atLeast(v.measure, pairedRatio(v.ours, v.theirs), v.atLeast),
+        ceiling: pairedRatio(v.ceiling, v.theirs),
+      });
     }
   }
   const baseline = baselineBundle(results);
@@ -127,6 +135,11 @@ export function verdicts(results: BenchResults): Verdict[] {
   return out;
 }
 
+/** What the ceiling of a one-account measure says, or '–' for the rest. */
+export const ceilingText = (v: Verdict): string =>
+  v.ceiling ? `${formatSpread(v.ceiling)}×` : '–';
+
 export function verdictLine(v: Verdict): string {
-  return `${(v.display ?? formatSpread(v.ratio)).padStart(22)}  target ${v.target.padEnd(6)} ${v.pass ? 'PASS' : 'MISS'}  ${v.measure}`;
+  const ceiling = v.ceiling ? `  (at most ${ceilingText(v)} on this layer)` : '';
+  return `${(v.display ?? formatSpread(v.ratio)).padStart(22)}  target ${v.target.padEnd(6)} ${v.pass ? 'PASS' : 'MISS'}  ${v.measure}${ceiling}`;
 }

@@ -164,6 +164,7 @@ export async function measureHot(
             HTTP_IN_FLIGHT,
             httpPerRound,
             proxy,
+            layer,
             balanceOf(accountId),
           ),
         );

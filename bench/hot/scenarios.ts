@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../functions/api/types';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
+import type { ContentionStats } from '../../local/services/contention/proxy';
 import { postCredit } from '../http-scenarios';
 import type { LatencyProxy } from '../latency-proxy';
 import { percentile } from '../stats';
@@ -119,8 +120,13 @@ export async function eventsRound(
     conflictsPerEvent: (after.conflicts - before.conflicts) / n,
     throttledPerEvent: (after.throttled - before.throttled) / n,
     redeliveries,
-    holdMs: (after.heldMs - before.heldMs) / Math.max(1, after.forwarded - before.forwarded),
+    holdMs: meanHoldMs(before, after),
   };
+}
+
+/** Mean time an item was held per transaction forwarded between two readings of the layer. */
+function meanHoldMs(before: ContentionStats, after: ContentionStats): number {
+  return (after.heldMs - before.heldMs) / Math.max(1, after.forwarded - before.forwarded);
 }
 
 export interface HttpSide {
@@ -136,6 +142,8 @@ export interface HttpRound {
   readonly callsPerCredit: number;
   /** Answers that asked the caller to come back: 503, and 409 idempotency_key_in_use. */
   readonly retryAnswersPerCredit: number;
+  /** Mean time an item was held per transaction DynamoDB Local saw (the layer's view), ms. */
+  readonly holdMs: number;
 }
 
 /**
@@ -148,9 +156,11 @@ export async function httpRound(
   inFlight: number,
   requests: number,
   proxy: LatencyProxy,
+  layer: LayerProcess,
   balance: () => Promise<number>,
 ): Promise<HttpRound> {
   const before = proxy.total();
+  const layerBefore = await layer.stats();
   const startBalance = await balance();
   let next = 0;
   let retryAnswers = 0;
@@ -181,6 +191,7 @@ export async function httpRound(
   };
   await Promise.all(Array.from({ length: inFlight }, caller));
   const seconds = (performance.now() - start) / 1000;
+  const layerAfter = await layer.stats();
   const got = (await balance()) - startBalance;
   if (got !== requests) throw new Error(`${side.name}: ${got} credited for ${requests} requests`);
   return {
@@ -189,5 +200,6 @@ export async function httpRound(
     p99Ms: percentile(completions, 99),
     callsPerCredit: (proxy.total() - before) / requests,
     retryAnswersPerCredit: retryAnswers / requests,
+    holdMs: meanHoldMs(layerBefore, layerAfter),
   };
 }

@@ -12,7 +12,7 @@ import { REPLAY_SHAPES } from '../../bench/replay-anatomy';
 import { writeReport } from '../../bench/report';
 import { type BenchResults, runBench, SIDES } from '../../bench/run-bench';
 import { benchSettings, machineInfo } from '../../bench/settings';
-import { verdicts } from '../../bench/verdicts';
+import { ceilingText, verdicts } from '../../bench/verdicts';
 
 let results: BenchResults;
 let docsDir: string;
@@ -95,6 +95,13 @@ it('writes docs with every target, its verdict and the charts it links', () => {
     expect(svg).not.toContain('NaN');
   }
   expect(existsSync(join(docsDir, 'benchmarks', 'latency-replay.svg'))).toBe(true);
+  // Each one-account ratio stands beside the most the layer allows it (its model ceiling).
+  const oneAccount = judged.filter((v) => v.measure.startsWith('one account'));
+  expect(oneAccount).toHaveLength(PRODUCERS.length + 1);
+  for (const v of oneAccount) {
+    expect(v.ceiling?.median).toBeGreaterThan(0);
+    expect(markdown).toContain(`| ${ceilingText(v)} |`);
+  }
 });
 
 it('runs the one-account section on the contention layer, every side and producer count', () => {
@@ -109,6 +116,10 @@ it('runs the one-account section on the contention layer, every side and produce
     expect(batched?.transactionsPerEvent).toBeLessThanOrEqual(2 / hot.eventsPerRound);
   }
   expect(Object.keys(hot.http).sort()).toEqual([HOT_SIDES.httpOurs, HOT_SIDES.httpToday].sort());
+  // The layer's hold is measured for HTTP rounds too: what their ceiling is computed from.
+  for (const rounds of Object.values(hot.http)) {
+    for (const round of rounds) expect(round.holdMs).toBeGreaterThan(0);
+  }
   const cost = (command: string) => hot.costs.find((c) => c.command === command);
   // The claim, the account, the entry and its pointer (docs/contract.md §16).
   expect(cost('HTTP credit')).toMatchObject({ transactions: 1, items: 4, writeUnits: 8 });
