@@ -1,18 +1,19 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../../functions/contract/gaps';
-import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import { backfillGapIndex } from '../../functions/dynamodb/gaps/backfill';
 import { parseCommandArgs, stringOption } from '../args';
 import type { Command } from '../command';
-import { dynamoEndpoint, tableName } from '../config';
 import { UsageError } from '../errors';
+import {
+  OPERATOR_TABLE_OPTIONS,
+  operatorTable,
+  operatorTableHelp,
+  withOperatorDynamo,
+} from '../operator-dynamo';
 
 const NAME = 'gaps-backfill';
 
 const OPTIONS = {
-  aws: { type: 'boolean' },
-  dynamodb: { type: 'string' },
-  table: { type: 'string' },
+  ...OPERATOR_TABLE_OPTIONS,
   'refetch-after': { type: 'string' },
 } as const;
 
@@ -28,10 +29,9 @@ on the version read: an item an event rewrote meanwhile is left as it is (alread
 Idempotent: run it again and it finds nothing. It scans the table, page by page.
 
 Options:
-  --aws                      use AWS (credentials and region from the environment)
-  --table <name>             the ledger table (default TABLE_NAME, locally ledger; required with --aws)
-  --refetch-after <seconds>  the deployment's GAP_REFETCH_AFTER_SECONDS (default ${DEFAULT_GAP_REFETCH_AFTER_SECONDS})
-  --dynamodb <url>           local DynamoDB (default DYNAMODB_ENDPOINT, else http://127.0.0.1:$DYNAMODB_PORT)
+  --refetch-after <seconds>  the deployment's GAP_REFETCH_AFTER_SECONDS (CDK context
+                             gapRefetchAfterSeconds; default ${DEFAULT_GAP_REFETCH_AFTER_SECONDS})
+${operatorTableHelp(27)}
   -h, --help                 this help`,
   async run(argv, ctx) {
     const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
@@ -39,23 +39,15 @@ Options:
       ctx.out(gapsBackfillCommand.help);
       return 0;
     }
-    const aws = values.aws === true;
     const given = stringOption(values, 'refetch-after');
     const after = given === undefined ? DEFAULT_GAP_REFETCH_AFTER_SECONDS : Number(given);
     if (!Number.isInteger(after) || after < 1) {
       throw new UsageError('--refetch-after must be a whole number of seconds ≥ 1', NAME);
     }
-    const table = tableName(stringOption(values, 'table'), ctx.env, aws, NAME);
-    const dynamo = aws
-      ? new DynamoDBClient({ maxAttempts: 6 })
-      : new DynamoDBClient({
-          ...LOCAL_AWS,
-          endpoint: dynamoEndpoint(stringOption(values, 'dynamodb'), ctx.env, NAME),
-          maxAttempts: 3,
-        });
-    try {
+    const target = operatorTable(values, ctx.env, NAME);
+    return withOperatorDynamo(target, async (dynamo) => {
       const total = await backfillGapIndex(
-        { client: dynamo, tableName: table },
+        { client: dynamo, tableName: target.table },
         after,
         (page) => {
           if (page.seen > 0)
@@ -67,8 +59,6 @@ Options:
         `done: ${total.indexed} event source(s) indexed, ${total.moved} already rewritten by events`,
       );
       return 0;
-    } finally {
-      dynamo.destroy();
-    }
+    });
   },
 };

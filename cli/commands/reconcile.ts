@@ -3,27 +3,28 @@ import type { Finding } from '../../functions/domain/reconciliation/model';
 import { silentLog } from '../../functions/domain/shared/log';
 import { createReconcileStore } from '../../functions/dynamodb/reconciliation/store';
 import { composeReconciler } from '../../functions/handlers/reconciler/compose';
-import { parseCommandArgs, stringOption } from '../args';
+import { parseCommandArgs } from '../args';
 import type { CliContext, Command } from '../command';
-import { dynamoEndpoint, type Env, tableName } from '../config';
-import { withOperatorDynamo } from '../operator-dynamo';
+import type { Env } from '../config';
+import {
+  OPERATOR_TABLE_OPTIONS,
+  type OperatorTable,
+  operatorTable,
+  operatorTableHelp,
+  withOperatorDynamo,
+} from '../operator-dynamo';
 
 const NAME = 'reconcile';
 
 const OPTIONS = {
   findings: { type: 'boolean' },
-  aws: { type: 'boolean' },
-  dynamodb: { type: 'string' },
-  table: { type: 'string' },
+  ...OPERATOR_TABLE_OPTIONS,
 } as const;
 
-export interface ReconcileArgs {
+export interface ReconcileArgs extends OperatorTable {
   readonly help: false;
   /** List the findings recorded so far instead of running. */
   readonly findings: boolean;
-  readonly aws: boolean;
-  readonly dynamodb: string;
-  readonly table: string;
 }
 
 export function parseReconcileArgs(
@@ -32,13 +33,10 @@ export function parseReconcileArgs(
 ): ReconcileArgs | { help: true } {
   const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
   if (help) return { help: true };
-  const aws = values.aws === true;
   return {
     help: false,
     findings: values.findings === true,
-    aws,
-    dynamodb: aws ? '' : dynamoEndpoint(stringOption(values, 'dynamodb'), env, NAME),
-    table: tableName(stringOption(values, 'table'), env, aws, NAME),
+    ...operatorTable(values, env, NAME),
   };
 }
 
@@ -57,10 +55,7 @@ Exit code 1 when this run recorded a finding.
 
 Options:
   --findings        list every finding recorded so far, do not run (exit code 1 if any)
-  --aws             use AWS (credentials and region from the environment), not the local stack
-  --table <name>    the ledger table (default TABLE_NAME, locally ledger; required with --aws:
-                    the stateful stack's TableName output)
-  --dynamodb <url>  local DynamoDB (default DYNAMODB_ENDPOINT, else http://127.0.0.1:$DYNAMODB_PORT)
+${operatorTableHelp()}
   -h, --help        this help`,
   async run(argv, ctx) {
     const args = parseReconcileArgs(argv, ctx.env);

@@ -9,11 +9,17 @@ import {
 } from '../../functions/domain/reown/model';
 import { ReownService } from '../../functions/domain/reown/service';
 import { createReownStore } from '../../functions/dynamodb/reown/store';
-import { parseCommandArgs, requireString, stringOption, uuidOption } from '../args';
+import { parseCommandArgs, requireString, uuidOption } from '../args';
 import type { CliContext, Command } from '../command';
-import { dynamoEndpoint, type Env, tableName } from '../config';
+import type { Env } from '../config';
 import { CliError, UsageError } from '../errors';
-import { withOperatorDynamo } from '../operator-dynamo';
+import {
+  OPERATOR_TABLE_OPTIONS,
+  type OperatorTable,
+  operatorTable,
+  operatorTableHelp,
+  withOperatorDynamo,
+} from '../operator-dynamo';
 
 const NAME = 'reown';
 
@@ -21,21 +27,14 @@ const OPTIONS = {
   account: { type: 'string' },
   to: { type: 'string' },
   'with-linked': { type: 'boolean' },
-  aws: { type: 'boolean' },
-  dynamodb: { type: 'string' },
-  table: { type: 'string' },
+  ...OPERATOR_TABLE_OPTIONS,
 } as const;
 
-export interface ReownArgs {
+export interface ReownArgs extends OperatorTable {
   readonly help: false;
   readonly accountId: string;
   readonly to: string;
   readonly withLinked: boolean;
-  /** Real AWS (credentials and region from the environment) instead of the local stack. */
-  readonly aws: boolean;
-  /** The local DynamoDB endpoint; empty with --aws. */
-  readonly dynamodb: string;
-  readonly table: string;
 }
 
 export function parseReownArgs(argv: readonly string[], env: Env): ReownArgs | { help: true } {
@@ -54,15 +53,12 @@ export function parseReownArgs(argv: readonly string[], env: Env): ReownArgs | {
       NAME,
     );
   }
-  const aws = values.aws === true;
   return {
     help: false,
     accountId,
     to,
     withLinked: values['with-linked'] === true,
-    aws,
-    dynamodb: aws ? '' : dynamoEndpoint(stringOption(values, 'dynamodb'), env, NAME),
-    table: tableName(stringOption(values, 'table'), env, aws, NAME),
+    ...operatorTable(values, env, NAME),
   };
 }
 
@@ -90,10 +86,7 @@ Options:
   --to <principal>  the new owner: a JWT sub, or an IAM ARN (a role, not an assumed-role session)
   --with-linked     also move every account of the same owner that transfers and ledger
                     transactions link it to
-  --aws             use AWS (credentials and region from the environment), not the local stack
-  --table <name>    the ledger table (default TABLE_NAME, locally ledger; required with --aws:
-                    the stateful stack's TableName output)
-  --dynamodb <url>  local DynamoDB (default DYNAMODB_ENDPOINT, else http://127.0.0.1:$DYNAMODB_PORT)
+${operatorTableHelp()}
   -h, --help        this help`,
   async run(argv, ctx) {
     const args = parseReownArgs(argv, ctx.env);
