@@ -96,6 +96,14 @@ export interface LedgerConfig {
    */
   readonly eventsMaxConcurrency: number;
   /**
+   * How long a sequence gap stays open before the sweeper asks its producer to send it again
+   * (`GAP_REFETCH_AFTER_SECONDS` of the events consumer and the sweeper, docs/contract.md §18);
+   * a gap open 12 times as long raises event-gaps-overdue. 60–86400: the sweeper runs every
+   * minute, and a day is as long as a producer is asked to keep what it sent.
+   * @default DEFAULT_GAP_REFETCH_AFTER_SECONDS (300)
+   */
+  readonly gapRefetchAfterSeconds: number;
+  /**
    * The application whose signed callbacks report on export executions: its key in the
    * callback secret, `CALLBACK_APPLICATION_ID` of the functions and the `callbackPath` of every
    * export job (`/v1/callbacks/<id>`).

@@ -13,6 +13,11 @@ import {
   exportRetryTiming,
   minimumExportDeadlineSeconds,
 } from '../functions/contract/exports';
+import {
+  DEFAULT_GAP_REFETCH_AFTER_SECONDS,
+  MAX_GAP_REFETCH_AFTER_SECONDS,
+  MIN_GAP_REFETCH_AFTER_SECONDS,
+} from '../functions/contract/gaps';
 import { APPLICATION_ID_PATTERN } from '../functions/contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
@@ -113,6 +118,11 @@ const contextShape = {
   eventsBatchSize: integerSetting(1, MAX_EVENTS_BATCH_SIZE),
   // AWS limits of an SQS event source's maximum concurrency.
   eventsMaxConcurrency: integerSetting(2, 1000),
+  // The sweeper runs once a minute; a gap is asked for again within a day.
+  gapRefetchAfterSeconds: integerSetting(
+    MIN_GAP_REFETCH_AFTER_SECONDS,
+    MAX_GAP_REFETCH_AFTER_SECONDS,
+  ),
   callbackApplicationId: setting(
     `must match ${APPLICATION_ID_PATTERN} (1 to 64 letters, digits, '.', '_' or '-')`,
     z.string().regex(APPLICATION_ID_PATTERN),
@@ -172,6 +182,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     exportRetentionDays: context.exportRetentionDays ?? DEFAULT_EXPORT_RETENTION_DAYS,
     eventsBatchSize: context.eventsBatchSize ?? DEFAULT_EVENTS_BATCH_SIZE,
     eventsMaxConcurrency: context.eventsMaxConcurrency ?? DEFAULT_EVENTS_MAX_CONCURRENCY,
+    gapRefetchAfterSeconds: context.gapRefetchAfterSeconds ?? DEFAULT_GAP_REFETCH_AFTER_SECONDS,
     callbackApplicationId: context.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,
     ...checkThrottling(context, ctx),
     httpReservedConcurrency: reserved(context.httpReservedConcurrency, undefined),

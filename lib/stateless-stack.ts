@@ -14,7 +14,6 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
 import { QUEUE_NAMES } from '../functions/contract/names';
 import type { AlarmSlug } from './alarm-catalog';
 import type { LedgerConfig } from './config';
@@ -104,9 +103,6 @@ export interface StatelessStackProps extends StackProps {
  * the outbox dispatcher, the journal projector, the export worker, the sweeper and the reconciler, each as its
  * own construct, and their alarms.
  */
-/** `GAP_REFETCH_AFTER_SECONDS` of a deployment: the contract's default (docs/contract.md §18). */
-const GAP_REFETCH_AFTER = DEFAULT_GAP_REFETCH_AFTER_SECONDS;
-
 export class StatelessStack extends Stack {
   /** The function behind every HTTP route. */
   readonly httpFunction: LedgerHttpFunction;
@@ -195,7 +191,10 @@ export class StatelessStack extends Stack {
       table,
       queues: eventQueues,
       // The sweeper reads the same value: a gap falls due when both say (docs/contract.md §18).
-      environment: { ...serviceEnvironment, GAP_REFETCH_AFTER_SECONDS: String(GAP_REFETCH_AFTER) },
+      environment: {
+        ...serviceEnvironment,
+        GAP_REFETCH_AFTER_SECONDS: String(config.gapRefetchAfterSeconds),
+      },
       timeout: props.eventsConsumerTimeout,
       batchSize: config.eventsBatchSize,
       // The consumer's runaway guard: the event source never runs more than this many at once.
@@ -234,7 +233,7 @@ export class StatelessStack extends Stack {
       table,
       environment: {
         ...serviceEnvironment,
-        GAP_REFETCH_AFTER_SECONDS: String(GAP_REFETCH_AFTER),
+        GAP_REFETCH_AFTER_SECONDS: String(config.gapRefetchAfterSeconds),
         STAGE: config.stage,
       },
       gapTopic,
@@ -266,6 +265,7 @@ export class StatelessStack extends Stack {
       exportJobsDeadLetterQueue: exportJobQueues.deadLetterQueue,
       outboxDispatchDeadLetterQueue,
       api5xxThreshold: config.api5xxThreshold,
+      gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
     }).alarms;
 
     this.dashboard = new OperationsDashboard(this, 'Dashboard', {

@@ -16,6 +16,12 @@ export const GAP_TAP_QUEUE_NAME = 'ledger-gaps-tap';
 
 /** Seconds a gap stays open before it is requested (`GAP_REFETCH_AFTER_SECONDS`). */
 export const DEFAULT_GAP_REFETCH_AFTER_SECONDS = 300;
+/**
+ * What a deployment may set (CDK context `gapRefetchAfterSeconds`): no less than the sweeper's
+ * one-minute schedule, which could not honour less, and no more than a day.
+ */
+export const MIN_GAP_REFETCH_AFTER_SECONDS = 60;
+export const MAX_GAP_REFETCH_AFTER_SECONDS = 86_400;
 /** The same, for `npm start`: a walkthrough should not wait five minutes. */
 export const LOCAL_GAP_REFETCH_AFTER_SECONDS = 5;
 /** A gap open longer than this many × GAP_REFETCH_AFTER_SECONDS is overdue (alarmed). */

@@ -54,6 +54,12 @@ export interface ServiceAlarmsProps {
   readonly outboxDispatchDeadLetterQueue: sqs.IQueue;
   /** 5xx responses of the HTTP API in 5 minutes that raise `api-5xx-responses`. */
   readonly api5xxThreshold: number;
+  /**
+   * The deployment's `GAP_REFETCH_AFTER_SECONDS` (docs/contract.md §18): event-gaps-overdue says
+   * a gap is overdue at GAP_OVERDUE_FACTOR times it.
+   * @default DEFAULT_GAP_REFETCH_AFTER_SECONDS (300)
+   */
+  readonly gapRefetchAfterSeconds?: number;
 }
 
 const S = text.ALARM_SLUGS;
@@ -221,7 +227,9 @@ export class ServiceAlarms extends Construct {
       [S.eventGapsOverdue]: this.add(
         S.eventGapsOverdue,
         'EventGapsOverdueAlarm',
-        text.eventGapsOverdueDescription(GAP_OVERDUE_FACTOR * DEFAULT_GAP_REFETCH_AFTER_SECONDS),
+        text.eventGapsOverdueDescription(
+          GAP_OVERDUE_FACTOR * (props.gapRefetchAfterSeconds ?? DEFAULT_GAP_REFETCH_AFTER_SECONDS),
+        ),
         serviceMetric(METRICS.overdueGaps, SERVICE_NAMES.sweeper, {
           period: ALARM_PERIOD,
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),

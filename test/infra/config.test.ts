@@ -36,6 +36,7 @@ describe('resolveLedgerConfig: defaults', () => {
       exportRetentionDays: 7,
       eventsBatchSize: 10,
       eventsMaxConcurrency: 5,
+      gapRefetchAfterSeconds: 300,
       callbackApplicationId: 'export-worker',
       removalPolicy: 'retain',
       logRetentionDays: 30,
@@ -102,6 +103,13 @@ describe('resolveLedgerConfig: accepted values', () => {
       },
     );
     expect(resolveLedgerConfig({ eventsBatchSize: ' 7 ' }).eventsBatchSize).toBe(7);
+  });
+
+  it("parses the gap re-fetch delay from the sweeper's minute to a day", () => {
+    expect(resolveLedgerConfig({ gapRefetchAfterSeconds: '60' }).gapRefetchAfterSeconds).toBe(60);
+    expect(resolveLedgerConfig({ gapRefetchAfterSeconds: 86_400 }).gapRefetchAfterSeconds).toBe(
+      86_400,
+    );
   });
 
   it('accepts callback application ids of 1 to 64 letters, digits, dots, underscores, dashes', () => {
@@ -253,6 +261,16 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
       /from 1 to 100;/,
     ],
     ['eventsBatchSize fractional', { eventsBatchSize: 2.5 }, /eventsBatchSize must be an integer/],
+    [
+      "gapRefetchAfterSeconds under the sweeper's minute",
+      { gapRefetchAfterSeconds: '59' },
+      /gapRefetchAfterSeconds must be an integer from 60 to 86400; got "59"/,
+    ],
+    [
+      'gapRefetchAfterSeconds over a day',
+      { gapRefetchAfterSeconds: 86_401 },
+      /gapRefetchAfterSeconds must be an integer from 60 to 86400/,
+    ],
     [
       'eventsBatchSize not numeric',
       { eventsBatchSize: 'ten' },

@@ -1,5 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eventGapsOverdueDescription } from '../../lib/alarm-catalog';
 import {
   logicalIdOf,
   propertiesOfId,
@@ -44,9 +45,35 @@ describe('gap re-fetch infrastructure', () => {
   });
 
   it('gives the events consumer the same GAP_REFETCH_AFTER_SECONDS as the sweeper', () => {
-    const id = logicalIdOf(ledger.stacks.stateless.eventsConsumer.function);
-    const fn = propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', id);
-    expect(fn.Environment).toMatchObject({ Variables: { GAP_REFETCH_AFTER_SECONDS: '300' } });
+    for (const fn of [
+      ledger.stacks.stateless.eventsConsumer.function,
+      ledger.stacks.stateless.sweeper.function,
+    ]) {
+      const properties = propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', logicalIdOf(fn));
+      expect(properties.Environment).toMatchObject({
+        Variables: { GAP_REFETCH_AFTER_SECONDS: '300' },
+      });
+    }
+  });
+
+  it("takes GAP_REFETCH_AFTER_SECONDS and the overdue alarm's time from gapRefetchAfterSeconds", () => {
+    const tuned = synthLedger({ gapRefetchAfterSeconds: '600' });
+    for (const fn of [
+      tuned.stacks.stateless.eventsConsumer.function,
+      tuned.stacks.stateless.sweeper.function,
+    ]) {
+      const properties = propertiesOfId(tuned.stateless, 'AWS::Lambda::Function', logicalIdOf(fn));
+      expect(properties.Environment).toMatchObject({
+        Variables: { GAP_REFETCH_AFTER_SECONDS: '600' },
+      });
+    }
+    const [alarm] = Object.values(tuned.stateless.findResources('AWS::CloudWatch::Alarm')).filter(
+      (a) => String(a.Properties.AlarmName).endsWith('event-gaps-overdue'),
+    );
+    // 12 × 600 s: the description names the time a gap may stay open before it is overdue.
+    expect(String(alarm?.Properties.AlarmDescription)).toContain(
+      eventGapsOverdueDescription(12 * 600),
+    );
   });
 
   it('alarms on OverdueGaps (event-gaps-overdue) as soon as one gap is overdue', () => {
