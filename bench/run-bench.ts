@@ -250,47 +250,63 @@ async function measureSqs(f: Fixture, s: BenchSettings, proxy: LatencyProxy): Pr
 export interface RunBenchOptions {
   readonly settings: BenchSettings;
   readonly machine: MachineInfo;
-  /** A running DynamoDB (Local) to use instead of starting one. */
+  /** A running DynamoDB (Local) every section uses, instead of one started per section. */
   readonly dynamoEndpoint?: string;
 }
 
-export async function runBench(options: RunBenchOptions): Promise<BenchResults> {
-  const { settings } = options;
+/**
+ * A DynamoDB Local of the section's own (or the one given), behind the latency proxy. DynamoDB
+ * Local keeps every stream record in memory and each write slows down as they pile up, across
+ * tables and after a table is deleted (a 5-item transaction: 7 ms fresh, ~465 ms after 60,000
+ * streamed writes): a section that ran after another would measure a slower emulator.
+ */
+async function onDynamo<T>(
+  options: RunBenchOptions,
+  work: (endpoint: string, proxy: LatencyProxy, f: () => Promise<Fixture>) => Promise<T>,
+): Promise<T> {
   const dynamo = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => {} }
     : await startDynamoLocal(await freePort());
-  const proxy = await startLatencyProxy({ target: dynamo.endpoint, rttMs: settings.rttMs });
+  const proxy = await startLatencyProxy({ target: dynamo.endpoint, rttMs: options.settings.rttMs });
   const client = localDynamoClient(proxy.endpoint);
   const setup = localDynamoClient(dynamo.endpoint);
   try {
-    const f = await fixture(client, setup, settings.spreadAccounts);
-    const runs = (section: BenchSection) => settings.sections.includes(section);
-    const { latency, throughput, replayAnatomy } = runs('http')
-      ? await measureHttp(f, settings, proxy)
-      : { latency: {}, throughput: [], replayAnatomy: [] };
-    const sqs = runs('sqs')
-      ? await measureSqs(f, settings, proxy)
-      : { cases: [], transactionCeiling: [] };
-    const hot = runs('hot') ? await measureHot(dynamo.endpoint, settings) : undefined;
-    if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
-    const coldStart = runs('cold')
-      ? await coldStartBench(settings.initProcesses, !settings.smoke)
-      : [];
-    return {
-      settings,
-      machine: options.machine,
-      loadAtEnd: loadavg()[0] ?? 0,
-      latency,
-      throughput,
-      replayAnatomy,
-      sqs,
-      ...(hot ? { hot } : {}),
-      coldStart,
-    };
+    return await work(dynamo.endpoint, proxy, () =>
+      fixture(client, setup, options.settings.spreadAccounts),
+    );
   } finally {
     client.destroy();
     setup.destroy();
     await proxy.close();
     await dynamo.stop();
   }
+}
+
+export async function runBench(options: RunBenchOptions): Promise<BenchResults> {
+  const { settings } = options;
+  const runs = (section: BenchSection) => settings.sections.includes(section);
+  const { latency, throughput, replayAnatomy } = runs('http')
+    ? await onDynamo(options, async (_, proxy, f) => measureHttp(await f(), settings, proxy))
+    : { latency: {}, throughput: [], replayAnatomy: [] };
+  const sqs = runs('sqs')
+    ? await onDynamo(options, async (_, proxy, f) => measureSqs(await f(), settings, proxy))
+    : { cases: [], transactionCeiling: [] };
+  const hot = runs('hot')
+    ? await onDynamo(options, (endpoint) => measureHot(endpoint, settings))
+    : undefined;
+  if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
+  const coldStart = runs('cold')
+    ? await coldStartBench(settings.initProcesses, !settings.smoke)
+    : [];
+  return {
+    settings,
+    machine: options.machine,
+    loadAtEnd: loadavg()[0] ?? 0,
+    latency,
+    throughput,
+    replayAnatomy,
+    sqs,
+    ...(hot ? { hot } : {}),
+    coldStart,
+  };
 }
