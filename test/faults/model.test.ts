@@ -12,12 +12,15 @@ import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
  * Model-based, under faults: random rounds of credits, debits, transfers, holds, captures,
  * voids, ledger transactions, reversals (racing ones included), closings, concurrent
  * duplicates, later replays and key reuse run against DynamoDB Local through the fault proxy,
+ * which loses a tenth of the transactions' answers after DynamoDB decided,
  * each round concurrently, on accounts one of which may overdraw; after every round the service
  * must agree with the pure reference model (test/support/ledger-model.ts, driven by
  * test/support/model-driver.ts) on every outcome, every balance and available balance and, at
  * the end, every entry, reversedAmount, status, replayed body and money conservation.
  */
 const ledger = ledgerPerFile(42);
+/** The share of TransactWriteItems answers the fault proxy drops during the random run. */
+const LOST_RESPONSES = 0.1;
 
 const EXACT_COVER: Action[][] = [
   [{ kind: 'new', command: { kind: 'credit', account: 0, amount: 100 } }],
@@ -79,7 +82,11 @@ it('agrees with the reference model on outcomes, balances, entries and replayed 
     },
     verify,
     overdraft: [0, 150, 0],
+    answersMayBeLost: true,
   };
+  // A tenth of the transactions commit (or are cancelled) with their answer lost on the way
+  // back: the SDK's own retry, then the caller's, must still give each intent one effect.
+  ledger().proxy.loseTransactResponses(LOST_RESPONSES);
   await fc.assert(
     fc.asyncProperty(planArb(env.overdraft.length), (plan) => runPlan(env, plan)),
     {
@@ -93,8 +100,11 @@ it('agrees with the reference model on outcomes, balances, entries and replayed 
       examples: [[EXACT_COVER], [RACING_REVERSALS], [REUSED_WHOLE_REVERSAL]],
     },
   );
-  // Concurrent requests on one account met real contention (the layer cancelled some).
+  ledger().proxy.loseTransactResponses(0);
+  // Concurrent requests on one account met real contention (the layer cancelled some), and
+  // answers were lost after DynamoDB had decided.
   expect(ledger().contention.stats.conflicts).toBeGreaterThan(0);
+  expect(ledger().proxy.stats.lostResponses).toBeGreaterThan(0);
 });
 
 it('leaves books the reconciler finds nothing wrong with (docs/contract.md §19)', async () => {
