@@ -1,15 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../kit/free-port';
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
 import { ledgerEvent } from '../../kit/ledger-events';
-import { localSqsClient, startSqsEmulator } from '../../local/services/sqs/fauxqs';
-import { ensureQueues, type LocalQueues } from '../../local/services/sqs/queues';
-import { ensureTopics, type LocalTopics, localSnsClient } from '../../local/services/sqs/topics';
-import { type LocalStack, startLocalStack } from '../e2e/support/stack';
-import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { drainRequests, type TappedRequest } from '../support/gaps';
 import { stackClient } from './support/stack-client';
+import { stacksPerFile, until } from './support/stacks';
 
 /**
  * docs/contract.md §18 under a SIGKILL: the stack's sweeper commits a re-fetch request while
@@ -17,64 +11,23 @@ import { stackClient } from './support/stack-client';
  * then sweep the same table concurrently with the topic back. Every gap number must be named by
  * exactly one request id, and that request must reach the topic.
  */
-let sqsStop: () => Promise<void>;
-let sqs: SQSClient;
-let queues: LocalQueues;
-let topics: LocalTopics;
-let sns: FaultProxy;
-let stackEnv: Record<string, string>;
-const stacks: LocalStack[] = [];
 
-beforeAll(async () => {
-  const emulator = await startSqsEmulator(await freePort());
-  sqsStop = emulator.stop;
-  sqs = localSqsClient(emulator.endpoint);
-  queues = await ensureQueues(sqs);
-  topics = await ensureTopics(localSnsClient(emulator.endpoint), sqs);
-  sns = await startFaultProxy(emulator.endpoint);
-  stackEnv = {
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    SQS_ENDPOINT: emulator.endpoint,
-    SNS_ENDPOINT: sns.endpoint,
-    TABLE_NAME: `gaps-sigkill-${randomUUID()}`,
-    GAP_REFETCH_AFTER_SECONDS: '1',
-    SWEEP_INTERVAL_SECONDS: '1',
-  };
+const stacks = stacksPerFile('gaps-sigkill', {
+  GAP_REFETCH_AFTER_SECONDS: '1',
+  SWEEP_INTERVAL_SECONDS: '1',
 });
-
-afterAll(async () => {
-  for (const stack of stacks) stack.kill();
-  await sns?.close();
-  sqs?.destroy();
-  await sqsStop?.();
-});
-
-async function start(): Promise<LocalStack> {
-  const stack = await startLocalStack(stackEnv);
-  stacks.push(stack);
-  return stack;
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('gap re-fetch across a SIGKILL and concurrent sweepers', () => {
   it('names each gap number in exactly one request id, published after the restart', async () => {
-    const first = await start();
+    const first = await stacks().start();
     const api = stackClient(() => first.base);
     const accountId = await api.createAccount();
     // The stack created its topics on start; from now on every publish fails.
-    sns.outage('unavailable');
+    stacks().sns.outage('unavailable');
     const source = 'urn:faults:gaps';
-    await sqs.send(
+    await stacks().sqs.send(
       new SendMessageBatchCommand({
-        QueueUrl: queues.ledgerEvents.url,
+        QueueUrl: stacks().queues.ledgerEvents.url,
         Entries: [1, 5].map((sequence) => ({
           Id: String(sequence),
           MessageBody: JSON.stringify(ledgerEvent({ source, subject: accountId, sequence })),
@@ -99,22 +52,22 @@ describe('gap re-fetch across a SIGKILL and concurrent sweepers', () => {
       30_000,
     );
     first.kill();
-    expect(await drainRequests(sqs, topics.gaps.tap.url)).toEqual([]);
+    expect(await drainRequests(stacks().sqs, stacks().topics.gaps.tap.url)).toEqual([]);
 
-    sns.outage(undefined);
-    const [a] = await Promise.all([start(), start()]);
+    stacks().sns.outage(undefined);
+    const [a] = await Promise.all([stacks().start(), stacks().start()]);
     const seen: TappedRequest[] = [];
     await until(
       'the request on the topic',
       async () => {
-        seen.push(...(await drainRequests(sqs, topics.gaps.tap.url)));
+        seen.push(...(await drainRequests(stacks().sqs, stacks().topics.gaps.tap.url)));
         return seen.length > 0;
       },
       30_000,
     );
     // Several more sweeps of both stacks.
     await new Promise((resolve) => setTimeout(resolve, 4_000));
-    seen.push(...(await drainRequests(sqs, topics.gaps.tap.url)));
+    seen.push(...(await drainRequests(stacks().sqs, stacks().topics.gaps.tap.url)));
     const ids = new Set(seen.map((r) => r.event.id));
     expect(ids.size).toBe(1);
     for (const r of seen) {

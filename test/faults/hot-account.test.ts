@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../kit/free-port';
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
 import { ledgerEvent } from '../../kit/ledger-events';
-import { localSqsClient, startSqsEmulator } from '../../local/services/sqs/fauxqs';
-import { ensureQueues, type LocalQueues } from '../../local/services/sqs/queues';
-import { type LocalStack, startLocalStack } from '../e2e/support/stack';
 import { seededRandom } from '../support/fault-proxy';
 import { expectExactJournal } from '../support/journal';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
+import { stacksPerFile, until } from './support/stacks';
 
 /**
  * One hot account under real contention (docs/contract.md §20): `DYNAMODB_CONTENTION=on npm
@@ -26,43 +23,16 @@ const DUPLICATES = 40;
 const HTTP_REQUESTS = 40;
 const CALLERS = 8;
 
-let sqsStop: () => Promise<void>;
-let sqs: SQSClient;
-let queues: LocalQueues;
-let stackEnv: Record<string, string>;
-const stacks: LocalStack[] = [];
-
-beforeAll(async () => {
-  const emulator = await startSqsEmulator(await freePort());
-  sqsStop = emulator.stop;
-  sqs = localSqsClient(emulator.endpoint);
-  queues = await ensureQueues(sqs);
-  stackEnv = {
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    SQS_ENDPOINT: emulator.endpoint,
-    TABLE_NAME: `hot-${randomUUID()}`,
-    DYNAMODB_CONTENTION: 'on',
-    // Small enough that the hot account's item is throttled now and then (2 units a write).
-    DYNAMODB_CONTENTION_WCU: '20',
-    EVENTS_BATCH_SIZE: '50',
-    EVENTS_MAX_CONCURRENCY: '4',
-    // The consumer's time: its retries end before the batch's messages reappear.
-    SQS_VISIBILITY_TIMEOUT_SECONDS: '10',
-    EXPORT_WORKER: 'off',
-  };
+const stacks = stacksPerFile('hot', {
+  DYNAMODB_CONTENTION: 'on',
+  // Small enough that the hot account's item is throttled now and then (2 units a write).
+  DYNAMODB_CONTENTION_WCU: '20',
+  EVENTS_BATCH_SIZE: '50',
+  EVENTS_MAX_CONCURRENCY: '4',
+  // The consumer's time: its retries end before the batch's messages reappear.
+  SQS_VISIBILITY_TIMEOUT_SECONDS: '10',
+  EXPORT_WORKER: 'off',
 });
-
-afterAll(async () => {
-  for (const stack of stacks) stack.kill();
-  sqs?.destroy();
-  await sqsStop?.();
-});
-
-async function start(): Promise<LocalStack> {
-  const stack = await startLocalStack(stackEnv);
-  stacks.push(stack);
-  return stack;
-}
 
 /** Every producer's events once, numbered 1…N each, some sent twice, lightly shuffled. */
 async function enqueue(accountId: string): Promise<number> {
@@ -89,24 +59,15 @@ async function enqueue(accountId: string): Promise<number> {
     .map((body, i) => ({ body, order: i + random() * 40 }))
     .sort((a, b) => a.order - b.order);
   for (let i = 0; i < bodies.length; i += 10) {
-    await sqs.send(
+    await stacks().sqs.send(
       new SendMessageBatchCommand({
-        QueueUrl: queues.ledgerEvents.url,
+        QueueUrl: stacks().queues.ledgerEvents.url,
         Entries: bodies.slice(i, i + 10).map((b, j) => ({ Id: String(j), MessageBody: b.body })),
       }),
     );
   }
   const n = events.length;
   return (n * (n + 1)) / 2;
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** The conflicts and throttles the stack's contention lines reported. */
@@ -118,7 +79,7 @@ function reported(output: string): { conflicts: number; throttled: number } {
 
 describe('a hot account under conflicts, throttling, duplicates and SIGKILL', () => {
   it('ends with exact balances, entries, sequences and journal', async () => {
-    let stack = await start();
+    let stack = await stacks().start();
     expect(stack.output()).toMatch(/^ {2}Contention http:\/\/127\.0\.0\.1:\d+ /m);
     const api: StackClient = stackClient(() => stack.base);
     const account = await api.createAccount();
@@ -157,13 +118,13 @@ describe('a hot account under conflicts, throttling, duplicates and SIGKILL', ()
     const first = reported(stack.output());
     expect(completed).toBeLessThan(HTTP_REQUESTS);
     expect(seen).toBeLessThan(PRODUCERS * PER_PRODUCER + HTTP_REQUESTS);
-    stack = await start();
+    stack = await stacks().start();
 
     const answers = (await Promise.all(callers)).flat();
     expect(answers.map((a) => a.status)).toEqual(requests.map(() => 201));
     await until(
       'the backlog to drain',
-      async () => (await queueDepth(sqs, queues.ledgerEvents.url)) === 0,
+      async () => (await queueDepth(stacks().sqs, stacks().queues.ledgerEvents.url)) === 0,
       90_000,
     );
 
@@ -185,7 +146,7 @@ describe('a hot account under conflicts, throttling, duplicates and SIGKILL', ()
     expect(sources.items.map((s) => [s.lastSequence, s.gaps])).toEqual(
       Array.from({ length: PRODUCERS }, () => [PER_PRODUCER, []]),
     );
-    expect(await queueDepth(sqs, queues.deadLetters.url)).toBe(0);
+    expect(await queueDepth(stacks().sqs, stacks().queues.deadLetters.url)).toBe(0);
 
     // The journal (docs/contract.md §15): one record per entry, batched updates included,
     // contiguous 1..version, exact, each naming its own entry.

@@ -3,21 +3,16 @@ import {
   DeleteMessageBatchCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
-  type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { journalEventId } from '../../functions/contract/journal';
 import type { JournalEvent } from '../../functions/domain/journal/events';
-import { freePort } from '../../kit/free-port';
 import { ledgerEvent } from '../../kit/ledger-events';
-import { localSqsClient, startSqsEmulator } from '../../local/services/sqs/fauxqs';
-import { ensureQueues, type LocalQueues } from '../../local/services/sqs/queues';
-import { ensureTopics, type LocalTopics, localSnsClient } from '../../local/services/sqs/topics';
-import { type LocalStack, startLocalStack } from '../e2e/support/stack';
-import { type FaultProxy, seededRandom, startFaultProxy } from '../support/fault-proxy';
+import { seededRandom } from '../support/fault-proxy';
 import { expectExactJournal } from '../support/journal';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
+import { stacksPerFile, until } from './support/stacks';
 
 /**
  * SIGKILL of the whole local stack (its HTTP server, queue poller, outbox dispatcher and journal
@@ -32,63 +27,28 @@ const CALLERS = 6;
 const EVENTS = 240;
 const DUPLICATES = 60;
 
-let sqsStop: () => Promise<void>;
-let sqs: SQSClient;
-let queues: LocalQueues;
-let topics: LocalTopics;
-let sns: FaultProxy;
-let stackEnv: Record<string, string>;
-const stacks: LocalStack[] = [];
+// SNS goes through a proxy that can go down: the journal projector then falls behind. Messages
+// the kill left in flight come back quickly.
+const stacks = stacksPerFile('sigkill', { SQS_VISIBILITY_TIMEOUT_SECONDS: '2' });
 
-beforeAll(async () => {
-  const emulator = await startSqsEmulator(await freePort());
-  sqsStop = emulator.stop;
-  sqs = localSqsClient(emulator.endpoint);
-  queues = await ensureQueues(sqs);
-  topics = await ensureTopics(localSnsClient(emulator.endpoint), sqs);
-  // SNS through a proxy that can go down: the journal projector then falls behind.
-  sns = await startFaultProxy(emulator.endpoint);
-  stackEnv = {
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    SQS_ENDPOINT: emulator.endpoint,
-    SNS_ENDPOINT: sns.endpoint,
-    TABLE_NAME: `sigkill-${randomUUID()}`,
-    // Messages the kill left in flight come back quickly.
-    SQS_VISIBILITY_TIMEOUT_SECONDS: '2',
-  };
-});
-
-afterAll(async () => {
-  for (const stack of stacks) stack.kill();
-  await sns?.close();
-  sqs?.destroy();
-  await sqsStop?.();
-});
-
-async function start(): Promise<LocalStack> {
-  const stack = await startLocalStack(stackEnv);
-  stacks.push(stack);
-  return stack;
-}
-
-const depth = (url: string) => queueDepth(sqs, url);
+const depth = (url: string) => queueDepth(stacks().sqs, url);
 
 /** Takes every event off the journal's tap queue. */
 async function drainTap(): Promise<JournalEvent[]> {
   const events: JournalEvent[] = [];
   for (;;) {
-    const { Messages = [] } = await sqs.send(
+    const { Messages = [] } = await stacks().sqs.send(
       new ReceiveMessageCommand({
-        QueueUrl: topics.journal.tap.url,
+        QueueUrl: stacks().topics.journal.tap.url,
         MaxNumberOfMessages: 10,
         WaitTimeSeconds: 0,
       }),
     );
     if (Messages.length === 0) return events;
     for (const m of Messages) events.push(JSON.parse(m.Body ?? '{}') as JournalEvent);
-    await sqs.send(
+    await stacks().sqs.send(
       new DeleteMessageBatchCommand({
-        QueueUrl: topics.journal.tap.url,
+        QueueUrl: stacks().topics.journal.tap.url,
         Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
       }),
     );
@@ -113,9 +73,9 @@ async function enqueueBacklog(accountId: string): Promise<number> {
     .map((body) => ({ body, order: random() }))
     .sort((a, b) => a.order - b.order);
   for (let i = 0; i < bodies.length; i += 10) {
-    await sqs.send(
+    await stacks().sqs.send(
       new SendMessageBatchCommand({
-        QueueUrl: queues.ledgerEvents.url,
+        QueueUrl: stacks().queues.ledgerEvents.url,
         Entries: bodies.slice(i, i + 10).map((b, j) => ({ Id: String(j), MessageBody: b.body })),
       }),
     );
@@ -123,23 +83,13 @@ async function enqueueBacklog(accountId: string): Promise<number> {
   return (EVENTS * (EVENTS + 1)) / 2;
 }
 
-/** Polls `check` until it holds, at most `timeoutMs`. */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('SIGKILL of the local stack', () => {
   it('gives every request and every event exactly one effect after a restart', async () => {
-    let stack = await start();
+    let stack = await stacks().start();
     const api: StackClient = stackClient(() => stack.base);
     const httpAccount = await api.createAccount();
     const eventAccount = await api.createAccount();
-    sns.outage('unavailable');
+    stacks().sns.outage('unavailable');
     const eventTotal = await enqueueBacklog(eventAccount);
 
     const requests = Array.from({ length: HTTP_REQUESTS }, (_, i) => ({
@@ -175,20 +125,22 @@ describe('SIGKILL of the local stack', () => {
         return journalBehind > 0;
       },
       30_000,
+      50,
     );
     stack.kill();
-    sns.outage(undefined);
+    stacks().sns.outage(undefined);
     const completedAtKill = completed;
     expect(completedAtKill).toBeLessThan(HTTP_REQUESTS);
     expect(eventsSeen).toBeLessThan(EVENTS);
-    stack = await start();
+    stack = await stacks().start();
 
     const answers = (await Promise.all(callers)).flat();
     expect(answers.map((a) => a.status)).toEqual(requests.map(() => 201));
     await until(
       'the backlog to drain',
-      async () => (await depth(queues.ledgerEvents.url)) === 0,
+      async () => (await depth(stacks().queues.ledgerEvents.url)) === 0,
       60_000,
+      50,
     );
 
     const httpEntries = await api.entries(httpAccount);
@@ -203,7 +155,7 @@ describe('SIGKILL of the local stack', () => {
     expect(eventEntries).toHaveLength(EVENTS);
     expect(new Set(eventEntries.map((e) => e.reference)).size).toBe(EVENTS);
     expect(await api.balance(eventAccount)).toBe(eventTotal);
-    expect(await depth(queues.deadLetters.url)).toBe(0);
+    expect(await depth(stacks().queues.deadLetters.url)).toBe(0);
 
     // Every journal complete and exact, every record on the topic (at least once).
     const published = new Set<string>();
@@ -217,6 +169,7 @@ describe('SIGKILL of the local stack', () => {
           return records.length === account.version;
         },
         60_000,
+        50,
       );
       expectExactJournal(records, account);
       const ids = records.map((r) => journalEventId(accountId, r.sequence));
@@ -227,6 +180,7 @@ describe('SIGKILL of the local stack', () => {
           return ids.every((id) => published.has(id));
         },
         60_000,
+        50,
       );
     }
     console.log(
