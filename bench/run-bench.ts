@@ -1,45 +1,30 @@
 /**
- * One bench run: DynamoDB Local behind the latency proxy, our compositions and the baselines
- * side by side, each measurement repeated in alternating rounds (the order flips every round,
- * so drift hits both sides), then cold starts. Returns raw per-round numbers; report.ts judges.
+ * One bench run: each section on a DynamoDB Local of its own behind the latency proxy, our
+ * compositions and the baselines side by side (bench/fixture.ts), each measurement repeated in
+ * alternating rounds (the order flips every round, so drift hits both sides), then cold starts.
+ * Returns raw per-round numbers; report.ts judges.
  */
-import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { freePort } from '../kit/free-port';
-import { httpEvent } from '../kit/http-event';
 import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
-import { ensureLedgerTable } from '../local/services/dynamodb/table';
 import { type ColdStartResult, coldStartBench } from './cold-start';
+import { type Fixture, fixture } from './fixture';
 import { type HotResults, measureHot } from './hot/run';
 import {
-  type HttpSide,
   LATENCY_SCENARIOS,
   type LatencyRound,
   type LatencyScenario,
   latencyRound,
-  PRINCIPAL,
-  postCredit,
-  postLedgerTransaction,
   type ThroughputRound,
   throughputRound,
 } from './http-scenarios';
 import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
-import { createOurConsumer, createOurHttp } from './ours';
-import { benchLambdaContext, createPowertoolsCredit } from './powertools-credit';
 import { type ReplayShape, replayAnatomyRound } from './replay-anatomy';
-import { createSequentialConsumer } from './sequential-consumer';
 import type { BenchSection, BenchSettings, MachineInfo } from './settings';
-import { type SqsRound, type SqsSide, sqsRound, transactionCeilingRound } from './sqs-scenarios';
+import { SIDES } from './sides';
+import { type SqsRound, sqsRound, transactionCeilingRound } from './sqs-scenarios';
 
-export const SIDES = {
-  ours: 'ours',
-  oursCached: 'ours, local cache on',
-  powertools: 'powertools',
-  powertoolsCached: 'powertools, local cache on',
-  sequential: 'sequential loop',
-  oursLedger: 'ours, 5-leg ledger transaction',
-} as const;
+export { SIDES };
 
 export interface ThroughputCase {
   readonly inFlight: number;
@@ -76,108 +61,6 @@ export interface BenchResults {
 /** Round r runs the sides in order, round r+1 in reverse. */
 const alternate = <T>(items: readonly T[], round: number): T[] =>
   round % 2 === 0 ? [...items] : [...items].reverse();
-
-async function createIdempotencyTable(client: DynamoDBClient, tableName: string) {
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-    }),
-  );
-}
-
-async function createAccounts(
-  send: HttpSide['send'],
-  count: number,
-  principal = PRINCIPAL,
-): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 20) {
-    const created = await Promise.all(
-      Array.from({ length: Math.min(20, count - i) }, () =>
-        send(
-          httpEvent('POST', '/v1/accounts', {
-            principal,
-            idempotencyKey: randomUUID(),
-            body: { currency: 'EUR' },
-          }),
-        ),
-      ),
-    );
-    ids.push(...created.map((r) => String(JSON.parse(r.body).id)));
-  }
-  return ids;
-}
-
-interface Fixture {
-  readonly http: HttpSide[];
-  readonly sqs: SqsSide[];
-  readonly client: DynamoDBClient;
-  readonly ledgerTable: string;
-}
-
-async function fixture(
-  client: DynamoDBClient,
-  setup: DynamoDBClient,
-  spread: number,
-): Promise<Fixture> {
-  const ledgerTable = `ledger-bench-${randomUUID()}`;
-  const idempotencyTable = `idempotency-bench-${randomUUID()}`;
-  await ensureLedgerTable(setup, ledgerTable);
-  await createIdempotencyTable(setup, idempotencyTable);
-  const ours = createOurHttp(client, ledgerTable);
-  const powertools = (useLocalCache: boolean) => {
-    const handler = createPowertoolsCredit({
-      client,
-      ledgerTable,
-      idempotencyTable,
-      retentionSeconds: 3600,
-      useLocalCache,
-    });
-    return (event: Parameters<typeof handler>[0]) => handler(event, benchLambdaContext());
-  };
-  const side = async (name: string, send: HttpSide['send'], spreadOver: number) => {
-    const [hot, ...rest] = await createAccounts(ours, 1 + spreadOver);
-    return { name, send, hotAccount: hot as string, spreadAccounts: rest };
-  };
-  /** A payer funded for every request of the run, and the four accounts it pays. */
-  const ledgerSide = async (): Promise<HttpSide> => {
-    const [payer, ...credited] = await createAccounts(ours, 5);
-    const funding = postCredit(payer as string, randomUUID(), 1_000_000_000_000);
-    if ((await ours(funding)).statusCode !== 201) throw new Error('could not fund the payer');
-    const request = postLedgerTransaction(payer as string, credited);
-    return { ...(await side(SIDES.oursLedger, ours, 0)), request };
-  };
-  return {
-    client,
-    ledgerTable,
-    http: [
-      await side(SIDES.ours, ours, spread),
-      await side(SIDES.powertools, powertools(false), spread),
-      await side(SIDES.oursCached, createOurHttp(client, ledgerTable, true), 0),
-      await side(SIDES.powertoolsCached, powertools(true), 0),
-      await ledgerSide(),
-    ],
-    sqs: [
-      {
-        name: SIDES.ours,
-        consume: createOurConsumer(client, ledgerTable),
-        accounts: await createAccounts(ours, 10),
-      },
-      {
-        name: SIDES.sequential,
-        consume: createSequentialConsumer({
-          client,
-          tableName: ledgerTable,
-          retentionSeconds: 3600,
-        }),
-        accounts: await createAccounts(ours, 10),
-      },
-    ],
-  };
-}
 
 function append<T>(bySide: Record<string, T[]>, side: string, value: T): void {
   bySide[side] = [...(bySide[side] ?? []), value];
