@@ -6,7 +6,7 @@ import { seededRandom } from '../support/fault-proxy';
 import { expectExactJournal } from '../support/journal';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
-import { stacksPerFile, until } from './support/stacks';
+import { creditConcurrently, stacksPerFile, until } from './support/stacks';
 
 /**
  * One hot account under real contention (docs/contract.md §20): `DYNAMODB_CONTENTION=on npm
@@ -85,42 +85,30 @@ describe('a hot account under conflicts, throttling, duplicates and SIGKILL', ()
     const account = await api.createAccount();
     const eventTotal = await enqueue(account);
 
-    const requests = Array.from({ length: HTTP_REQUESTS }, (_, i) => ({
-      key: `hot-${i}`,
-      body: { type: 'credit', amount: 100_000 + i, currency: 'EUR', reference: `hot-${i}` },
-    }));
-    let completed = 0;
-    const queue = [...requests];
-    const callers = Array.from({ length: CALLERS }, async () => {
-      const answers: { key: string; status: number; body: string }[] = [];
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const answer = await api.postUntilFinal(
-          `/v1/accounts/${account}/transactions`,
-          next.key,
-          next.body,
-        );
-        completed++;
-        answers.push({ key: next.key, ...answer });
-      }
-      return answers;
+    const credits = creditConcurrently(api, account, {
+      prefix: 'hot',
+      count: HTTP_REQUESTS,
+      callers: CALLERS,
+      firstAmount: 100_000,
     });
+    const { requests } = credits;
 
     let seen = 0;
     await until(
       'HTTP and event traffic on the account',
       async () => {
         seen = (await api.entries(account)).length;
-        return completed >= 4 && seen >= 40;
+        return credits.completed() >= 4 && seen >= 40;
       },
       60_000,
     );
     stack.kill();
     const first = reported(stack.output());
-    expect(completed).toBeLessThan(HTTP_REQUESTS);
+    expect(credits.completed()).toBeLessThan(HTTP_REQUESTS);
     expect(seen).toBeLessThan(PRODUCERS * PER_PRODUCER + HTTP_REQUESTS);
     stack = await stacks().start();
 
-    const answers = (await Promise.all(callers)).flat();
+    const answers = await credits.answers;
     expect(answers.map((a) => a.status)).toEqual(requests.map(() => 201));
     await until(
       'the backlog to drain',
@@ -167,7 +155,7 @@ describe('a hot account under conflicts, throttling, duplicates and SIGKILL', ()
     // The contention was real: cancelled transactions, and throttled ones, in one run or both.
     const second = reported(stack.output());
     console.log(
-      `hot account: killed after ${completed} requests and ${seen} entries; contention ${JSON.stringify({ first, second })}`,
+      `hot account: killed after ${credits.completed()} requests and ${seen} entries; contention ${JSON.stringify({ first, second })}`,
     );
     expect(first.conflicts + second.conflicts).toBeGreaterThan(0);
     expect(first.throttled + second.throttled).toBeGreaterThan(0);

@@ -12,7 +12,7 @@ import { seededRandom } from '../support/fault-proxy';
 import { expectExactJournal } from '../support/journal';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
-import { stacksPerFile, until } from './support/stacks';
+import { creditConcurrently, stacksPerFile, until } from './support/stacks';
 
 /**
  * SIGKILL of the whole local stack (its HTTP server, queue poller, outbox dispatcher and journal
@@ -92,25 +92,13 @@ describe('SIGKILL of the local stack', () => {
     stacks().sns.outage('unavailable');
     const eventTotal = await enqueueBacklog(eventAccount);
 
-    const requests = Array.from({ length: HTTP_REQUESTS }, (_, i) => ({
-      key: `kill-${i}`,
-      body: { type: 'credit', amount: 1_000 + i, currency: 'EUR', reference: `kill-${i}` },
-    }));
-    let completed = 0;
-    const queue = [...requests];
-    const callers = Array.from({ length: CALLERS }, async () => {
-      const answers: { key: string; status: number; body: string }[] = [];
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const answer = await api.postUntilFinal(
-          `/v1/accounts/${httpAccount}/transactions`,
-          next.key,
-          next.body,
-        );
-        completed++;
-        answers.push({ key: next.key, ...answer });
-      }
-      return answers;
+    const credits = creditConcurrently(api, httpAccount, {
+      prefix: 'kill',
+      count: HTTP_REQUESTS,
+      callers: CALLERS,
+      firstAmount: 1_000,
     });
+    const { requests } = credits;
 
     // Kill once both kinds of work are under way, neither is finished and the journal trails.
     let eventsSeen = 0;
@@ -119,7 +107,7 @@ describe('SIGKILL of the local stack', () => {
       'HTTP and event traffic, the journal behind',
       async () => {
         eventsSeen = (await api.entries(eventAccount)).length;
-        if (completed < 5 || eventsSeen < 5) return false;
+        if (credits.completed() < 5 || eventsSeen < 5) return false;
         const { version } = await api.account(eventAccount);
         journalBehind = version - ((await api.journal(eventAccount)).at(-1)?.sequence ?? 0);
         return journalBehind > 0;
@@ -129,12 +117,12 @@ describe('SIGKILL of the local stack', () => {
     );
     stack.kill();
     stacks().sns.outage(undefined);
-    const completedAtKill = completed;
+    const completedAtKill = credits.completed();
     expect(completedAtKill).toBeLessThan(HTTP_REQUESTS);
     expect(eventsSeen).toBeLessThan(EVENTS);
     stack = await stacks().start();
 
-    const answers = (await Promise.all(callers)).flat();
+    const answers = await credits.answers;
     expect(answers.map((a) => a.status)).toEqual(requests.map(() => 201));
     await until(
       'the backlog to drain',

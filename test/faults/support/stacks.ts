@@ -7,6 +7,7 @@ import { ensureQueues, type LocalQueues } from '../../../local/services/sqs/queu
 import { ensureTopics, type LocalTopics, localSnsClient } from '../../../local/services/sqs/topics';
 import { type LocalStack, startLocalStack } from '../../e2e/support/stack';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
+import type { StackClient } from './stack-client';
 
 /** What the stacks of one fault test file share, and how to start one more. */
 export interface FileStacks {
@@ -80,4 +81,54 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** HTTP credits from several callers at once, each POSTed until it has a final answer. */
+export interface ConcurrentCredits {
+  /** What was sent: key and body per credit (the body's `reference` is the key). */
+  readonly requests: readonly { key: string; body: { amount: number } & Record<string, unknown> }[];
+  /** Credits answered so far. */
+  completed(): number;
+  /** Every answer, once the callers are through. */
+  readonly answers: Promise<{ key: string; status: number; body: string }[]>;
+}
+
+/**
+ * `count` credits of `firstAmount + i` into `accountId`, keys `<prefix>-<i>`, taken in order by
+ * `callers` concurrent callers; `api` may switch stacks underneath (its base is read per call).
+ */
+export function creditConcurrently(
+  api: StackClient,
+  accountId: string,
+  options: { prefix: string; count: number; callers: number; firstAmount: number },
+): ConcurrentCredits {
+  const requests = Array.from({ length: options.count }, (_, i) => ({
+    key: `${options.prefix}-${i}`,
+    body: {
+      type: 'credit',
+      amount: options.firstAmount + i,
+      currency: 'EUR',
+      reference: `${options.prefix}-${i}`,
+    },
+  }));
+  let completed = 0;
+  const queue = [...requests];
+  const callers = Array.from({ length: options.callers }, async () => {
+    const answers: { key: string; status: number; body: string }[] = [];
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const answer = await api.postUntilFinal(
+        `/v1/accounts/${accountId}/transactions`,
+        next.key,
+        next.body,
+      );
+      completed++;
+      answers.push({ key: next.key, ...answer });
+    }
+    return answers;
+  });
+  return {
+    requests,
+    completed: () => completed,
+    answers: Promise.all(callers).then((all) => all.flat()),
+  };
 }
