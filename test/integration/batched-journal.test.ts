@@ -6,21 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeadLetter } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
 import type { AccountChange } from '../../functions/domain/journal/model';
-import { silentLog } from '../../functions/domain/shared/log';
 import { createEventStore } from '../../functions/dynamodb/events/store';
 import { createEventsConsumer } from '../../functions/handlers/events/consumer';
-import { composeHttpHandler } from '../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
-import { testConfig } from '../support/config';
-import { createTestTable } from '../support/dynamo';
-import {
-  expectExactJournal,
-  type JournalTopic,
-  journalApi,
-  startJournalTopic,
-  startProjector,
-} from '../support/journal';
+import { expectExactJournal, type journalApi, type startProjector } from '../support/journal';
+import { startJournalFixture } from '../support/journal-fixture';
 import { quietRuntime } from '../support/runtime';
 
 /**
@@ -30,31 +20,16 @@ import { quietRuntime } from '../support/runtime';
  */
 let client: DynamoDBClient;
 let tableName: string;
-let drop: () => Promise<void>;
-let topic: JournalTopic;
 let projector: Awaited<ReturnType<typeof startProjector>>;
 let api: ReturnType<typeof journalApi>;
 let deadLetters: DeadLetter[];
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  topic = await startJournalTopic();
-  projector = await startProjector(client, tableName, topic);
-  api = journalApi(
-    composeHttpHandler({
-      dynamo: client,
-      config: testConfig({ tableName }),
-      callbackSecrets: staticCallbackSecrets('{}'),
-      log: silentLog,
-    }),
-  );
+  ({ client, tableName, projector, api, close } = await startJournalFixture());
 });
 
-afterAll(async () => {
-  await projector?.stop();
-  await topic?.stop();
-  await drop?.();
-});
+afterAll(() => close?.());
 
 function consumer(batchWrites = true) {
   deadLetters = [];

@@ -6,15 +6,10 @@ import { silentLog } from '../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { testConfig } from '../support/config';
-import { createTestTable } from '../support/dynamo';
 import { seededRandom } from '../support/fault-proxy';
-import {
-  type JournalTopic,
-  journalApi,
-  startJournalTopic,
-  startProjector,
-} from '../support/journal';
+import { type JournalTopic, journalApi } from '../support/journal';
 import { JournalConsumer, type JournalPageAnswer } from '../support/journal-consumer';
+import { startJournalFixture } from '../support/journal-fixture';
 import { bodyOf } from '../support/ledger-api';
 
 /**
@@ -24,20 +19,13 @@ import { bodyOf } from '../support/ledger-api';
  */
 let client: DynamoDBClient;
 let tableName: string;
-let drop: () => Promise<void>;
 let topic: JournalTopic;
-let stopProjector: () => Promise<void>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  topic = await startJournalTopic();
-  stopProjector = (await startProjector(client, tableName, topic)).stop;
+  ({ client, tableName, topic, close } = await startJournalFixture());
 });
-afterAll(async () => {
-  await stopProjector?.();
-  await topic?.stop();
-  await drop?.();
-});
+afterAll(() => close?.());
 
 it('ends with every record exactly once although events are dropped, duplicated and reordered', async () => {
   const app = composeHttpHandler({

@@ -1,18 +1,7 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../functions/domain/journal/model';
-import { silentLog } from '../../functions/domain/shared/log';
-import { composeHttpHandler } from '../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
-import { testConfig } from '../support/config';
-import { createTestTable } from '../support/dynamo';
-import {
-  expectExactJournal,
-  type JournalTopic,
-  journalApi,
-  startJournalTopic,
-  startProjector,
-} from '../support/journal';
+import { expectExactJournal, type journalApi } from '../support/journal';
+import { startJournalFixture } from '../support/journal-fixture';
 import { bodyOf } from '../support/ledger-api';
 
 /**
@@ -20,31 +9,14 @@ import { bodyOf } from '../support/ledger-api';
  * every reversal entry is one record of its account, of kind `ledger_debit`, `ledger_credit` or
  * `reversal` with its ids; overdraft draws go below zero; closing writes nothing.
  */
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let topic: JournalTopic;
-let projector: Awaited<ReturnType<typeof startProjector>>;
 let api: ReturnType<typeof journalApi>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  topic = await startJournalTopic();
-  projector = await startProjector(client, tableName, topic);
-  const app = composeHttpHandler({
-    dynamo: client,
-    config: testConfig({ tableName }),
-    callbackSecrets: staticCallbackSecrets('{}'),
-    log: silentLog,
-  });
-  api = journalApi(app);
+  ({ api, close } = await startJournalFixture());
 });
 
-afterAll(async () => {
-  await projector?.stop();
-  await topic?.stop();
-  await drop?.();
-});
+afterAll(() => close?.());
 
 const ids = (r: JournalRecord) => ({
   kind: r.kind,

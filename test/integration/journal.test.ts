@@ -2,51 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { HttpHandler } from '../../functions/api/types';
 import type { JournalRecord } from '../../functions/domain/journal/model';
 import { silentLog } from '../../functions/domain/shared/log';
-import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { composeSweeper } from '../../functions/handlers/sweeper/compose';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { localJournalProjector } from '../../local/functions';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
 import { testConfig, testSweeper } from '../support/config';
-import { createTestTable } from '../support/dynamo';
 import {
   expectExactJournal,
   type JournalTopic,
-  journalApi,
-  startJournalTopic,
-  startProjector,
+  type journalApi,
+  type startProjector,
 } from '../support/journal';
+import { startJournalFixture } from '../support/journal-fixture';
 import { bodyOf } from '../support/ledger-api';
 
 let client: DynamoDBClient;
 let tableName: string;
-let drop: () => Promise<void>;
 let topic: JournalTopic;
 let projector: Awaited<ReturnType<typeof startProjector>>;
-let app: HttpHandler;
 let api: ReturnType<typeof journalApi>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  topic = await startJournalTopic();
-  projector = await startProjector(client, tableName, topic);
-  app = composeHttpHandler({
-    dynamo: client,
-    config: testConfig({ tableName, journalReaders: ['auditor'] }),
-    callbackSecrets: staticCallbackSecrets('{}'),
-    log: silentLog,
-  });
-  api = journalApi(app);
+  ({ client, tableName, topic, projector, api, close } = await startJournalFixture({
+    journalReaders: ['auditor'],
+  }));
 });
 
-afterAll(async () => {
-  await projector?.stop();
-  await topic?.stop();
-  await drop?.();
-});
+afterAll(() => close?.());
 
 const credit = (amount: number) => ({ type: 'credit', amount, currency: 'EUR' });
 

@@ -6,7 +6,6 @@ import {
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../../cli/run';
-import type { HttpHandler } from '../../functions/api/types';
 import type { Finding } from '../../functions/domain/reconciliation/model';
 import type { ReconcilePort } from '../../functions/domain/reconciliation/port';
 import { Reconciler } from '../../functions/domain/reconciliation/service';
@@ -18,52 +17,28 @@ import {
 import { createReconcileStore } from '../../functions/dynamodb/reconciliation/store';
 import { keys } from '../../functions/dynamodb/table/keys';
 import { getItem } from '../../functions/dynamodb/table/reads';
-import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { composeReconciler } from '../../functions/handlers/reconciler/compose';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
-import { testConfig } from '../support/config';
-import { createTestTable } from '../support/dynamo';
-import {
-  type JournalTopic,
-  journalApi,
-  startJournalTopic,
-  startProjector,
-} from '../support/journal';
+import type { journalApi } from '../support/journal';
+import { startJournalFixture } from '../support/journal-fixture';
 import { bodyOf } from '../support/ledger-api';
 
 /** docs/contract.md §19: the reconciler against a real table, its journal projected for real. */
 
 let client: DynamoDBClient;
 let tableName: string;
-let drop: () => Promise<void>;
-let topic: JournalTopic;
-let projector: Awaited<ReturnType<typeof startProjector>>;
-let app: HttpHandler;
 let api: ReturnType<typeof journalApi>;
 let reconcile: ReturnType<typeof composeReconciler>;
 let store: ReconcilePort;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  topic = await startJournalTopic();
-  projector = await startProjector(client, tableName, topic);
-  const config = testConfig({ tableName });
-  app = composeHttpHandler({
-    dynamo: client,
-    config,
-    callbackSecrets: staticCallbackSecrets('{}'),
-    log: silentLog,
-  });
-  api = journalApi(app);
-  reconcile = composeReconciler({ dynamo: client, config, log: silentLog });
+  const fixture = await startJournalFixture();
+  ({ client, tableName, api, close } = fixture);
+  reconcile = composeReconciler({ dynamo: client, config: fixture.config, log: silentLog });
   store = createReconcileStore({ client, tableName });
 });
 
-afterAll(async () => {
-  await projector?.stop();
-  await topic?.stop();
-  await drop?.();
-});
+afterAll(() => close?.());
 
 const credit = (amount: number) => ({ type: 'credit', amount, currency: 'EUR' });
 const of = (findings: readonly Finding[], accountId: string) =>
