@@ -1,7 +1,7 @@
-import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventGapsOverdueDescription } from '../../lib/alarm-catalog';
 import {
+  expectTlsOnlyTopic,
   logicalIdOf,
   propertiesOfId,
   SYNTH_HOOK_TIMEOUT_MS,
@@ -27,17 +27,7 @@ describe('gap re-fetch infrastructure', () => {
     expect(topic.FifoTopic).toBeUndefined();
     expect(topic.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     expect(propertiesOfId(ledger.stateful, 'AWS::KMS::Key', keyId).EnableKeyRotation).toBe(true);
-    ledger.stateful.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      Topics: [{ Ref: topicId }],
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
-        ]),
-      },
-    });
+    expectTlsOnlyTopic(ledger.stateful, topicId);
   });
 
   it('outputs GapTopicArn', () => {

@@ -2,6 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   expectRolePolicy,
+  expectTlsOnlyTopic,
   importOf,
   logicalIdOf,
   propertiesOf,
@@ -35,17 +36,7 @@ describe('the journal topic (stateful stack)', () => {
   });
 
   it('refuses requests without TLS', () => {
-    ledger.stateful.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      Topics: [{ Ref: topicId }],
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
-        ]),
-      },
-    });
+    expectTlsOnlyTopic(ledger.stateful, topicId);
   });
 
   it('outputs JournalTopicArn', () => {

@@ -231,3 +231,18 @@ export const EXPORT_BUCKET_ARN = [
   '-',
   { Ref: 'AWS::Region' },
 ];
+
+/** The topic's policy denies every request that is not over TLS (`aws:SecureTransport`). */
+export function expectTlsOnlyTopic(template: Template, topicId: string): void {
+  template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+    Topics: [{ Ref: topicId }],
+    PolicyDocument: {
+      Statement: Match.arrayWith([
+        Match.objectLike({
+          Effect: 'Deny',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      ]),
+    },
+  });
+}
