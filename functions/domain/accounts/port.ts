@@ -1,4 +1,4 @@
-import type { GapDetail, WaivedNumber } from '../events/gaps';
+import type { GapDetail, WaivedNumber } from '../gaps/source-state';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';

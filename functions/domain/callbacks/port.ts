@@ -1,6 +1,6 @@
 import type { InboxClaim } from '../events/port';
-import type { SequenceState } from '../events/sequence';
 import type { ExecutionRecord, ExecutionStatus, ExportResult, TaskRecord } from '../exports/model';
+import type { SequenceState } from '../gaps/sequence';
 
 export interface ExecutionWrite {
   readonly taskId: string;

@@ -1,6 +1,5 @@
 import { exportObjectKey } from '../../contract/exports';
 import type { InboxClaim } from '../events/port';
-import { advanceSequence, type SequenceAdvance } from '../events/sequence';
 import {
   type ExecutionRecord,
   type ExecutionStatus,
@@ -8,6 +7,7 @@ import {
   isTerminal,
   type TaskRecord,
 } from '../exports/model';
+import { advanceSequence, type SequenceAdvance } from '../gaps/sequence';
 import { InvalidCallbackError, UnavailableError } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
 import { epochSeconds } from '../shared/time';

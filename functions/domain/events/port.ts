@@ -1,9 +1,9 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
 import type { EntryGuard } from '../accounts/port';
+import type { EventSourceState } from '../gaps/source-state';
 import type { LedgerTransactionWrite } from '../ledger-transactions/port';
 import type { TransferWrite } from '../transfers/model';
 import type { TransferRejection } from '../transfers/port';
-import type { EventSourceState } from './gaps';
 
 export interface DeadLetter {
   /** The original body, unchanged. */

@@ -2,7 +2,9 @@ import { explainLegsRejection, postingGuard } from '../accounts/legs';
 import { type Metadata, withMetadata } from '../accounts/metadata';
 import type { PostingEntry } from '../accounts/model';
 import { explainPostingRejection } from '../accounts/rejections';
-
+import { nextSequence, nextSequences } from '../gaps/sequences';
+import type { EventSourceAdvance } from '../gaps/source-state';
+import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from '../gaps/waiver';
 import { type LedgerLeg, ledgerMovement, newLedgerTransaction } from '../ledger-transactions/model';
 import { type DomainError, NotFoundError } from '../shared/errors';
 import {
@@ -14,13 +16,10 @@ import {
 import { epochSeconds } from '../shared/time';
 import { type TransferRecord, type TransferWrite, transferLegs } from '../transfers/model';
 import { explainTransferRejection } from '../transfers/service';
-import type { EventSourceAdvance } from './gaps';
 import type { EventLedgerPort, EventRunWrite, EventWriteResult, InboxClaim } from './port';
 import { runningBounds } from './runs';
-import { nextSequence, nextSequences } from './sequences';
-import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from './waiver';
 
-export type { GapWaiverInput, WaiverOutcome } from './waiver';
+export type { GapWaiverInput, WaiverOutcome } from '../gaps/waiver';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {

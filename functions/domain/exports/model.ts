@@ -1,6 +1,6 @@
 import { type ExportFormat, MAX_LISTED_EXECUTIONS } from '../../contract/exports';
 
-import type { SequenceState } from '../events/sequence';
+import type { SequenceState } from '../gaps/sequence';
 
 /** Export tasks and their executions (docs/contract.md §5, §7, §8). */
 

@@ -12,13 +12,6 @@ import {
   GAP_REFETCH_EVENT_TYPE,
   GAP_REQUEST_ITEM_KIND,
 } from '../../contract/gaps';
-import {
-  type EventSourceState,
-  gapsToRequest,
-  markRequested,
-  overdueGaps,
-  sourceDueAt,
-} from '../events/gaps';
 import type { SequenceWrite } from '../events/port';
 import { sha256Hex } from '../idempotency/fingerprint';
 import { errorFields, type Log } from '../shared/log';
@@ -30,6 +23,13 @@ import type {
   RefetchRequest,
   SourceRef,
 } from './port';
+import {
+  type EventSourceState,
+  gapsToRequest,
+  markRequested,
+  overdueGaps,
+  sourceDueAt,
+} from './source-state';
 
 /** Request ids hash (source, subject, numbers): the same numbers always get the same id. */
 export function refetchRequestId(source: string, accountId: string, numbers: readonly number[]) {

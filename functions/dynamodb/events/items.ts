@@ -1,12 +1,12 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { EVENT_SOURCE_ITEM_KIND } from '../../contract/gaps';
-import type { EventSourceState, GapDetail, WaivedNumber } from '../../domain/events/gaps';
 import type {
   EventRunWrite,
   InboxClaim,
   SequenceWrite,
   VersionedSequence,
 } from '../../domain/events/port';
+import type { EventSourceState, GapDetail, WaivedNumber } from '../../domain/gaps/source-state';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
 import { accountChangeItem } from '../accounts/account-change';
 import { newEntryItems, paymentItem } from '../accounts/entries';

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { advanceEventSource, EMPTY_EVENT_SOURCE } from '../../../../functions/domain/events/gaps';
 import type { SequenceWrite, VersionedSequence } from '../../../../functions/domain/events/port';
 import type { GapRequestStore, RefetchEvent } from '../../../../functions/domain/gaps/port';
 import { gapSweep, refetchRequestId } from '../../../../functions/domain/gaps/service';
+import {
+  advanceEventSource,
+  EMPTY_EVENT_SOURCE,
+} from '../../../../functions/domain/gaps/source-state';
 import { silentLog } from '../../../../functions/domain/shared/log';
 
 const T0 = Date.parse('2026-12-01T10:00:00.000Z');

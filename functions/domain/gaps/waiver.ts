@@ -1,7 +1,7 @@
+import type { EventLedgerPort, InboxClaim } from '../events/port';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
 import { epochSeconds } from '../shared/time';
-import { EMPTY_EVENT_SOURCE, sequenceWrite, waiveGaps } from './gaps';
-import type { EventLedgerPort, InboxClaim } from './port';
+import { EMPTY_EVENT_SOURCE, sequenceWrite, waiveGaps } from './source-state';
 
 /** A validated `ledger.gap.waived.v1` (docs/contract.md §18): its source's own gaps only. */
 export interface GapWaiverInput {

@@ -9,7 +9,7 @@ import {
   overdueGaps,
   sourceDueAt,
   waiveGaps,
-} from '../../../../functions/domain/events/gaps';
+} from '../../../../functions/domain/gaps/source-state';
 
 const T0 = Date.parse('2026-12-01T10:00:00.000Z');
 const iso = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();

@@ -2,14 +2,15 @@
  * Reading an event's sequence item before its write (docs/contract.md §5, §6): the advance it
  * makes and the optimistic write of the item, for one event or a chunk of one account's.
  */
+
+import type { EventLedgerPort, SequenceWrite } from '../events/port';
+import type { LedgerEventInput } from '../events/service';
 import {
   advanceEventSource,
   EMPTY_EVENT_SOURCE,
   type EventSourceState,
   sequenceWrite,
-} from './gaps';
-import type { EventLedgerPort, SequenceWrite } from './port';
-import type { LedgerEventInput } from './service';
+} from './source-state';
 
 /**
  * Gaps an event opens open at `at` (its write time), and the written item is due for a

@@ -6,7 +6,7 @@
  * diagnostics.
  */
 import { GAP_OVERDUE_FACTOR, MAX_REFETCH_NUMBERS, MAX_WAIVED } from '../../contract/gaps';
-import type { SequenceWrite } from './port';
+import type { SequenceWrite } from '../events/port';
 import {
   advanceSequence,
   EMPTY_SEQUENCE,

@@ -5,7 +5,7 @@ import {
   EMPTY_SEQUENCE,
   MAX_LISTED_GAPS,
   type SequenceState,
-} from '../../../../functions/domain/events/sequence';
+} from '../../../../functions/domain/gaps/sequence';
 
 const run = (numbers: number[]): SequenceState =>
   numbers.reduce((state, n) => advanceSequence(state, n).state, EMPTY_SEQUENCE);
