@@ -1,5 +1,7 @@
 import type { LedgerPort } from '../domain/accounts/port';
 import { LedgerService } from '../domain/accounts/service';
+import type { BatchPort } from '../domain/batches/port';
+import { BatchService } from '../domain/batches/service';
 import type { CallbackPort, CallbackSecrets } from '../domain/callbacks/port';
 import { CallbackService } from '../domain/callbacks/service';
 import type { ResultObjectPort, TaskPort } from '../domain/exports/port';
@@ -23,6 +25,7 @@ import type { Runtime } from '../domain/shared/runtime';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
 import { accountHandlers } from './accounts/routes';
+import { batchHandlers, batchResponses } from './batches/routes';
 import { callbackHandlers, callbackPath } from './callbacks/routes';
 import { documentHandlers } from './document/routes';
 import { exportHandlers } from './exports/routes';
@@ -70,6 +73,8 @@ export interface HttpAppDeps extends Runtime {
   readonly holds: HoldPort;
   readonly ledgerTransactions: LedgerTransactionPort;
   readonly reversals: ReversalPort;
+  /** Batches' claims and shared transactions (docs/contract.md §25). */
+  readonly batches: BatchPort;
   readonly journal: JournalReadPort;
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
@@ -111,20 +116,28 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
+  const postings = new LedgerService(deps.ledger, commandOptions);
+  const transfers = new TransferService(deps.transfers, commandOptions);
+  const ledgerTransactions = new LedgerTransactionService(deps.ledgerTransactions, commandOptions);
+  const batches = new BatchService(
+    deps.batches,
+    { postings, transfers, ledgerTransactions },
+    { ...commandOptions, presenter: batchResponses, now: () => clock().getTime() },
+  );
+
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
-      ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...accountHandlers(postings),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         clock,
       ),
-      ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
+      ...transferHandlers(transfers),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
-      ...ledgerTransactionHandlers(
-        new LedgerTransactionService(deps.ledgerTransactions, commandOptions),
-      ),
+      ...ledgerTransactionHandlers(ledgerTransactions),
       ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
+      ...batchHandlers(batches),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
       ...healthHandlers(new HealthService(deps.health, clock)),

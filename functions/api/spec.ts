@@ -63,6 +63,7 @@ export type RouteTag =
   | 'holds'
   | 'ledger-transactions'
   | 'reversals'
+  | 'batches'
   | 'exports'
   | 'callbacks'
   | 'health'

@@ -6,6 +6,7 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import type { IdempotencyClaim } from '../idempotency/port';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
 import { postingGuard } from './legs';
@@ -20,7 +21,7 @@ import {
   type PostingEntry,
   readEntry,
 } from './model';
-import type { EntryPage, EventSourceView, LedgerPort } from './port';
+import type { EntryGuard, EntryPage, EventSourceView, LedgerPort } from './port';
 import { explainPostingRejection } from './rejections';
 
 export interface CreateAccountInput {
@@ -90,6 +91,23 @@ export class LedgerService {
     input: PostTransactionInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
+    const { claim, entry, guard } = this.planPosting(ctx, accountId, input, rawBody);
+    const result = await this.port.postEntry(claim, entry, guard);
+    return this.commands.settle(claim, result, (rejected) =>
+      explainPostingRejection(rejected, guard),
+    );
+  }
+
+  /**
+   * A credit or debit made ready to write: its entry, its guard and its claim with the first
+   * response rendered. The single route and a batch operation (docs/contract.md §25) share it.
+   */
+  planPosting(
+    ctx: CommandContext,
+    accountId: string,
+    input: PostTransactionInput,
+    rawBody: Json,
+  ): { claim: IdempotencyClaim; entry: PostingEntry; guard: EntryGuard } {
     const entry: PostingEntry = {
       id: this.commands.newId(),
       accountId,
@@ -109,11 +127,7 @@ export class LedgerService {
       resource: entry,
       outcome: 'created',
     });
-    const guard = postingGuard(entry, ctx.principal);
-    const result = await this.port.postEntry(claim, entry, guard);
-    return this.commands.settle(claim, result, (rejected) =>
-      explainPostingRejection(rejected, guard),
-    );
+    return { claim, entry, guard: postingGuard(entry, ctx.principal) };
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import type { IdempotencyClaim } from '../idempotency/port';
 import { LegsUnbalancedError } from '../shared/errors';
 import {
   type LedgerTransaction,
@@ -18,7 +19,7 @@ import {
   readLedgerTransaction,
   sums,
 } from './model';
-import type { LedgerTransactionPort } from './port';
+import type { LedgerTransactionPort, LedgerTransactionWrite } from './port';
 
 export type LedgerTransactionServiceOptions = CommandServiceOptions;
 
@@ -58,6 +59,24 @@ export class LedgerTransactionService {
       }
       throw new LegsUnbalancedError(debits, credits);
     }
+    const { claim, write } = this.planLedgerTransaction(ctx, input, rawBody);
+    const result = await this.port.createLedgerTransaction(claim, write);
+    return this.commands.settle(claim, result, (rejected) =>
+      explainLegsRejection(rejected, write.legs),
+    );
+  }
+
+  /**
+   * A balanced ledger transaction made ready to write: its record, its legs and its claim with
+   * the first response rendered. The single route and a batch operation (docs/contract.md §25)
+   * share it; an unbalanced one is refused by `createLedgerTransaction` alone, which writes
+   * nothing for it.
+   */
+  planLedgerTransaction(
+    ctx: CommandContext,
+    input: LedgerTransactionInput,
+    rawBody: Json,
+  ): { claim: IdempotencyClaim; write: LedgerTransactionWrite } {
     const record = newLedgerTransaction(
       input,
       { id: this.commands.newId(), entryId: this.commands.newId },
@@ -65,12 +84,13 @@ export class LedgerTransactionService {
     );
     const legs = ledgerMovement(record);
     const claim = this.commands.claim(ctx, {
-      ...request,
+      operation: OPERATION_IDS.createLedgerTransaction,
+      pathParameters: {},
+      rawBody,
       resource: ledgerTransactionView(record),
       outcome: 'created',
     });
-    const result = await this.port.createLedgerTransaction(claim, { record, legs });
-    return this.commands.settle(claim, result, (rejected) => explainLegsRejection(rejected, legs));
+    return { claim, write: { record, legs } };
   }
 
   async getLedgerTransaction(principal: string, id: string): Promise<LedgerTransaction> {

@@ -9,6 +9,7 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import type { IdempotencyClaim } from '../idempotency/port';
 import type { DomainError } from '../shared/errors';
 import {
   readTransfer,
@@ -55,6 +56,22 @@ export class TransferService {
     input: TransferInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
+    const { claim, write } = this.planTransfer(ctx, input, rawBody);
+    const result = await this.port.transfer(claim, write);
+    return this.commands.settle(claim, result, (rejected) =>
+      explainTransferRejection(rejected, write),
+    );
+  }
+
+  /**
+   * A transfer made ready to write: its record, both legs and its claim with the first response
+   * rendered. The single route and a batch operation (docs/contract.md §25) share it.
+   */
+  planTransfer(
+    ctx: CommandContext,
+    input: TransferInput,
+    rawBody: Json,
+  ): { claim: IdempotencyClaim; write: TransferWrite } {
     const transfer: TransferRecord = {
       id: this.commands.newId(),
       fromAccountId: input.fromAccountId,
@@ -80,10 +97,7 @@ export class TransferService {
       resource: transferView(transfer),
       outcome: 'created',
     });
-    const result = await this.port.transfer(claim, write);
-    return this.commands.settle(claim, result, (rejected) =>
-      explainTransferRejection(rejected, write),
-    );
+    return { claim, write };
   }
 
   async getTransfer(principal: string, transferId: string): Promise<Transfer> {

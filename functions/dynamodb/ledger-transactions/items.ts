@@ -13,7 +13,7 @@ export const LEDGER_TRANSACTION_KIND = 'ledger-transaction';
 /** The items of a ledger transaction besides its dedup record (claim or inbox). */
 export type LedgerTransactionRole = LegRole | 'record';
 
-function recordItem(tableName: string, record: LedgerTransactionRecord): TransactWriteItem {
+export function recordItem(tableName: string, record: LedgerTransactionRecord): TransactWriteItem {
   return putNew(tableName, {
     ...keys.ledgerTransaction(record.id),
     kind: LEDGER_TRANSACTION_KIND,

@@ -15,7 +15,7 @@ export { legsRejection as transferRejection } from '../accounts/movement';
 /** The items of a transfer besides its dedup record (claim or inbox), by what each guards. */
 export type TransferRole = LegRole | 'transfer';
 
-function transferRecordItem(tableName: string, transfer: TransferRecord): TransactWriteItem {
+export function transferRecordItem(tableName: string, transfer: TransferRecord): TransactWriteItem {
   return putNew(tableName, { ...keys.transfer(transfer.id), kind: 'transfer', ...transfer });
 }
 

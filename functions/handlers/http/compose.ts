@@ -9,6 +9,7 @@ import {
   withSettledResponses,
 } from '../../domain/idempotency/settled-responses';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
+import { createBatchStore } from '../../dynamodb/batches/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
 import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
@@ -57,6 +58,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     holds: createHoldStore(table),
     ledgerTransactions: createLedgerTransactionStore(table),
     reversals: createReversalStore(table),
+    batches: createBatchStore(table),
     journal: createJournalStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
