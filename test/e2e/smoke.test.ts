@@ -70,7 +70,7 @@ describe('npm run smoke against the local stack', () => {
       /^FAIL .*401 invalid_signature/,
     );
     expect(rows(output).filter((row) => row.startsWith('SKIP'))).toHaveLength(2);
-    expect(output).toMatch(/smoke: FAIL \(1 of 18 checks\)/);
+    expect(output).toMatch(/smoke: FAIL \(1 of 19 checks\)/);
     expect(code).toBe(1);
   });
 });
