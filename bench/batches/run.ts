@@ -147,7 +147,7 @@ export async function measureBatches(
       );
       return Number(Item?.balance?.N ?? Number.NaN);
     };
-    const creditsPerRound = settings.smoke ? 200 : 2_000;
+    const creditsPerRound = settings.smoke ? 1_000 : 4_000;
     const singlesPerRound = settings.smoke ? 40 : 240;
     const bySide: BatchResults['bySide'] = { batches: [], singles: [] };
     for (let round = 0; round < settings.rounds; round++) {
