@@ -16,6 +16,7 @@ import type { JournalReadPort } from '../domain/journal/port';
 import { JournalService } from '../domain/journal/service';
 import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
+import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
 import type { ErrorCode } from '../domain/shared/errors';
@@ -68,6 +69,8 @@ export interface HttpAppConfig {
 
 export interface HttpAppDeps extends Runtime {
   readonly ledger: LedgerPort;
+  /** Every movement's ONE transaction (docs/contract.md §23). */
+  readonly movements: MovementPort;
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
@@ -117,7 +120,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   });
 
   const postings = new LedgerService(deps.ledger, commandOptions);
-  const transfers = new TransferService(deps.transfers, commandOptions);
+  const transfers = new TransferService(deps.transfers, deps.movements, commandOptions);
   const ledgerTransactions = new LedgerTransactionService(deps.ledgerTransactions, commandOptions);
   const batches = new BatchService(
     deps.batches,

@@ -7,9 +7,11 @@ import {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
+import type { EntryGuard } from '../movements/guard';
+import { postingGuard } from '../movements/legs';
+import { explainPostingRejection } from '../movements/rejections';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
-import { postingGuard } from './legs';
 import { type Metadata, withMetadata } from './metadata';
 import {
   type Account,
@@ -21,8 +23,7 @@ import {
   type PostingEntry,
   readEntry,
 } from './model';
-import type { EntryGuard, EntryPage, EventSourceView, LedgerPort } from './port';
-import { explainPostingRejection } from './rejections';
+import type { EntryPage, EventSourceView, LedgerPort } from './port';
 
 export interface CreateAccountInput {
   readonly currency: string;

@@ -1,7 +1,5 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
-import { explainLegsRejection, type MovementLeg, type RejectedLeg } from '../accounts/legs';
 import { type AccountRecord, signedAmount } from '../accounts/model';
-import { explainAccountRejection } from '../accounts/rejections';
 import type {
   CommandContext,
   CommandResponse,
@@ -11,6 +9,9 @@ import type {
 import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
 import type { ResponsePresenter } from '../idempotency/port';
 import { sums } from '../ledger-transactions/model';
+import { explainLegsRejection, type MovementLeg, type RejectedLeg } from '../movements/legs';
+import { explainAccountRejection } from '../movements/rejections';
+import { transferMovement } from '../movements/transfer';
 import {
   BatchRejectedError,
   BatchTooLargeError,
@@ -21,7 +22,6 @@ import {
   LedgerRejection,
   PaymentIdConflictError,
 } from '../shared/errors';
-import { transferMovement } from '../transfers/model';
 import {
   type BatchOperation,
   firstClash,

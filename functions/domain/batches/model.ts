@@ -1,13 +1,13 @@
 import { MAX_COALESCED_OPERATIONS } from '../../contract/batches';
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
-import type { MovementLeg } from '../accounts/legs';
 import type { PostTransactionInput } from '../accounts/service';
 import type { Json } from '../idempotency/fingerprint';
 import type { StoredResponse } from '../idempotency/model';
 import type { IdempotencyClaim } from '../idempotency/port';
 import type { LedgerTransactionInput, LedgerTransactionRecord } from '../ledger-transactions/model';
+import type { MovementLeg } from '../movements/legs';
+import type { TransferInput } from '../movements/transfer';
 import type { TransferRecord } from '../transfers/model';
-import type { TransferInput } from '../transfers/service';
 
 export type { BatchMode, BatchOp } from '../../contract/batches';
 

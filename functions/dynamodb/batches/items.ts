@@ -1,14 +1,14 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { MovementLeg } from '../../domain/accounts/legs';
 import { signedAmount } from '../../domain/accounts/model';
 import type { PlannedMovement } from '../../domain/batches/model';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
-import { accountChangeItem } from '../accounts/account-change';
+import type { MovementLeg } from '../../domain/movements/legs';
 import { newEntryItems, paymentItem } from '../accounts/entries';
-import { legChange } from '../accounts/movement';
 import { claimItem } from '../idempotency/command';
 import { recordItem } from '../ledger-transactions/items';
+import { accountChangeItem } from '../movements/account-change';
+import { legChange } from '../movements/legs';
 import { keys } from '../table/keys';
 import type { TransactPart } from '../table/transact';
 import { transferRecordItem } from '../transfers/items';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { postingGuard } from '../../../../functions/domain/accounts/legs';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import {
   coalesce,
@@ -7,6 +6,7 @@ import {
   itemsOf,
   type PlannedMovement,
 } from '../../../../functions/domain/batches/model';
+import { postingGuard } from '../../../../functions/domain/movements/legs';
 
 /** docs/contract.md §25: what one transaction of a batch can carry. */
 const claim = {
