@@ -8,11 +8,11 @@ import {
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
 import type { EntryGuard } from '../movements/guard';
-import { postingGuard } from '../movements/legs';
+import { newPosting } from '../movements/posting';
 import { explainPostingRejection } from '../movements/rejections';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
-import { type Metadata, withMetadata } from './metadata';
+import type { Metadata } from './metadata';
 import {
   type Account,
   type AccountRecord,
@@ -109,18 +109,8 @@ export class LedgerService {
     input: PostTransactionInput,
     rawBody: Json,
   ): { claim: IdempotencyClaim; entry: PostingEntry; guard: EntryGuard } {
-    const entry: PostingEntry = {
-      id: this.commands.newId(),
-      accountId,
-      type: input.type,
-      amount: input.amount,
-      currency: input.currency,
-      reference: input.reference,
-      paymentId: input.paymentId,
-      ...withMetadata(input.metadata),
-      origin: 'http',
-      createdAt: ctx.now.toISOString(),
-    };
+    const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
+    const { entry, guard } = newPosting({ accountId, ...input }, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.postTransaction,
       pathParameters: { accountId },
@@ -128,7 +118,7 @@ export class LedgerService {
       resource: entry,
       outcome: 'created',
     });
-    return { claim, entry, guard: postingGuard(entry, ctx.principal) };
+    return { claim, entry, guard };
   }
 
   /**

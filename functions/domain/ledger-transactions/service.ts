@@ -8,7 +8,7 @@ import {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import { ledgerMovement, newLedgerTransaction } from '../movements/ledger-transaction';
+import { newLedgerTransactionWrite } from '../movements/ledger-transaction';
 import { explainLegsRejection } from '../movements/legs';
 import { LegsUnbalancedError } from '../shared/errors';
 import {
@@ -76,20 +76,16 @@ export class LedgerTransactionService {
     input: LedgerTransactionInput,
     rawBody: Json,
   ): { claim: IdempotencyClaim; write: LedgerTransactionWrite } {
-    const record = newLedgerTransaction(
-      input,
-      { id: this.commands.newId(), entryId: this.commands.newId },
-      { ownerId: ctx.principal, origin: 'http', createdAt: ctx.now.toISOString() },
-    );
-    const legs = ledgerMovement(record);
+    const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
+    const write = newLedgerTransactionWrite(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.createLedgerTransaction,
       pathParameters: {},
       rawBody,
-      resource: ledgerTransactionView(record),
+      resource: ledgerTransactionView(write.record),
       outcome: 'created',
     });
-    return { claim, write: { record, legs } };
+    return { claim, write };
   }
 
   async getLedgerTransaction(principal: string, id: string): Promise<LedgerTransaction> {
