@@ -9,7 +9,7 @@ import {
   type Expected,
   type PlanAction,
   type Posting,
-} from '../support/batch-model';
+} from './support/batch-model';
 import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
 
 /**
@@ -18,7 +18,7 @@ import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
  * amount, batches sent twice at once with one key — through the fault proxy, which loses a
  * tenth of the transactions' answers after DynamoDB decided, and the contention layer. After
  * every action each answer and every balance must be the reference model's
- * (test/support/batch-model.ts); at the end every batch replayed with its key answers its
+ * (test/faults/support/batch-model.ts); at the end every batch replayed with its key answers its
  * first bytes.
  */
 const ledger = ledgerPerFile(25);
