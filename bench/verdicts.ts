@@ -115,7 +115,7 @@ export function verdicts(results: BenchResults): Verdict[] {
     const { batches, singles } = batchesRatio(results.batches);
     out.push(
       atLeast(
-        'one account: credits/s through batches of 100 (10 in flight) / single requests (80 in flight)',
+        'batches into one account: credits/s, batches of 100 (10 in flight) / single requests (80 in flight)',
         pairedRatio(batches, singles),
         10,
       ),
