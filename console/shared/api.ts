@@ -95,9 +95,9 @@ export interface AccountDetail extends AccountSummary {
   readonly version: number;
   readonly overdraftLimit: number;
   readonly spendable?: number;
-  /** docs/contract.md §24, when the account item carries it. */
+  /** Deferred credits (a later feature), when the account item carries it. */
   readonly creditIntake?: string;
-  /** docs/contract.md §26, when the account item carries it. */
+  /** Closed periods (a later feature), when the account item carries it. */
   readonly closedThrough?: string;
   readonly closedAt?: string;
 }
@@ -112,7 +112,7 @@ export interface JournalRow {
   readonly committedAt: string;
   readonly entryId?: string;
   readonly holdId?: string;
-  /** docs/contract.md §27, when records carry it. */
+  /** The hash chain (a later feature), when records carry it. */
   readonly hash?: string;
 }
 

@@ -26,13 +26,13 @@ export function createFindings(client: DynamoDBClient, tableName: string) {
 }
 
 /**
- * Intake lag (docs/contract.md §24): deferred credits are not in this build, so the page says
+ * Intake lag (deferred credits, a later feature): deferred credits are not in this build, so the page says
  * so; the feature's branch fills it in with its pending-credit reader.
  */
 export function intakePage(): IntakePage {
   return {
     enabled: false,
     reason:
-      'Deferred credits (docs/contract.md §24) are not enabled in this build: no account receives through an intake, so there is no lag to show.',
+      'Deferred credits are not enabled in this build: no account receives through an intake, so there is no lag to show.',
   };
 }

@@ -20,7 +20,7 @@ export interface ActionDeps {
   readonly gaps: Gaps;
   /** The OS user running the console: who every action line names. */
   readonly user: string;
-  /** ONE line per action (docs/contract.md §30): action, target, OS user, outcome. */
+  /** ONE line per action (docs/contract.md §29): action, target, OS user, outcome. */
   readonly log: (line: string) => void;
 }
 

@@ -20,14 +20,22 @@ export function BalanceChart(props: { records: readonly JournalRow[]; currency: 
       records.map((r) => scale(r.balanceAfter)),
       records.map((r) => scale(r.availableAfter)),
     ];
+    // A balance holds until the next change: steps, not slopes.
+    const steps = uPlot.paths.stepped?.({ align: 1 });
     const plot = new uPlot(
       {
         width: Math.max(320, element.clientWidth || 800),
         height: 260,
         series: [
           {},
-          { label: `balance (${currency})`, stroke: '#1f5fa8', width: 2 },
-          { label: `available (${currency})`, stroke: '#c2571a', width: 2, dash: [6, 4] },
+          { label: `balance (${currency})`, stroke: '#1f5fa8', width: 2, paths: steps },
+          {
+            label: `available (${currency})`,
+            stroke: '#c2571a',
+            width: 2,
+            dash: [6, 4],
+            paths: steps,
+          },
         ],
         axes: [{}, { size: 70 }],
       },

@@ -3,7 +3,7 @@ import { when } from '../components/format';
 import { Load, useLoad } from '../components/load';
 import { Table } from '../components/table';
 
-/** How far deferred credits trail (docs/contract.md §24), or why there is nothing to show. */
+/** How far deferred credits trail (deferred credits, a later feature), or why there is nothing to show. */
 export function IntakePage() {
   const [loaded] = useLoad<Page>(CONSOLE_ROUTES.intake);
   return (
