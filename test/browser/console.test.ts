@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
@@ -278,6 +279,61 @@ describe('operator console', () => {
     expect(stack.output()).toContain(
       `[console] action=redrive target="ledger-events-dlq all" user="${USER}" outcome="refused: not confirmed"`,
     );
+  });
+
+  it('npm run console serves the same console on a port of its own, and logs there', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'console/server/main.ts',
+        '--port',
+        '0',
+        '--dynamodb',
+        `http://127.0.0.1:${stack.dynamoPort}`,
+        '--sqs',
+        stack.sqsEndpoint,
+      ],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, TABLE_NAME: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    try {
+      await until(async () => /^ready$/m.test(output), 'npm run console ready', 60_000);
+      const url = /operator console (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(output)?.[1];
+      expect(url).toBeDefined();
+      const origin = new URL(url ?? '').origin;
+
+      const page = await browser.newPage();
+      await page.goto(`${url}#/accounts/${seed.accountId}`);
+      await expect(page.locator('dd[data-field="Owner"]').textContent()).resolves.toBe('alice');
+      await page.close();
+
+      const refused = await fetch(`${origin}${CONSOLE_ROUTES.redrive}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ queue: 'ledger-events-dlq' }),
+      });
+      expect(refused.status).toBe(428);
+      await until(async () => output.includes('outcome="refused: not confirmed"'), 'its line');
+      expect(output).toContain(
+        `[console] action=redrive target="ledger-events-dlq all" user="${USER}" outcome="refused: not confirmed"`,
+      );
+    } finally {
+      child.kill('SIGINT');
+    }
+    await expect(exited).resolves.toBe(0);
   });
 
   it('logged no console error and asked nothing of any other origin', () => {
