@@ -88,7 +88,19 @@ export async function buildConsole(log: (line: string) => void = () => {}): Prom
     if (!existsSync(join(dir, 'index.html'))) throw error; // else: another start won the race
   }
   log(`console pages built in ${Date.now() - started} ms`);
+  await pruneOldBuilds(dir);
   return dir;
+}
+
+/** Builds of other sources older than a day (a console started before then may still serve one). */
+async function pruneOldBuilds(keep: string): Promise<void> {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const entry of await readdir(BUILD_ROOT, { withFileTypes: true })) {
+    const path = join(BUILD_ROOT, entry.name);
+    if (path === keep || !entry.isDirectory()) continue;
+    const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: Date.now() }));
+    if (mtimeMs < dayAgo) await rm(path, { recursive: true, force: true });
+  }
 }
 
 /** The built files, served from a list taken once: no path from a request reaches the disk. */
