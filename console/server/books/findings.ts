@@ -25,6 +25,8 @@ export function createFindings(client: DynamoDBClient, tableName: string) {
   };
 }
 
+export type Findings = ReturnType<typeof createFindings>;
+
 /**
  * Intake lag (deferred credits, a later feature): deferred credits are not in this build, so the page says
  * so; the feature's branch fills it in with its pending-credit reader.

@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeError } from '../../../functions/domain/shared/log';
 import { CONSOLE_API, CONSOLE_PATH, CONSOLE_ROUTES } from '../../shared/api';
 import type { AccountReader } from '../accounts/reader';
-import type { createFindings } from '../books/findings';
-import { intakePage } from '../books/findings';
+import { type Findings, intakePage } from '../books/findings';
 import type { Bundle } from '../bundle/bundle';
 import type { Gaps } from '../gaps/gaps';
 import type { DeadLetters } from '../queues/dead-letters';
@@ -14,7 +13,7 @@ export interface ConsoleDeps {
   readonly accounts: AccountReader;
   readonly deadLetters: DeadLetters;
   readonly gaps: Gaps;
-  readonly findings: ReturnType<typeof createFindings>;
+  readonly findings: Findings;
   readonly bundle: Bundle;
   readonly user: string;
   /** Where action lines (and failures) go: `npm start`'s or `npm run console`'s output. */

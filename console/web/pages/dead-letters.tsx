@@ -74,7 +74,15 @@ function Queue(props: { queue: DeadLetterQueue; reload: () => void }) {
           { label: 'Reason', cell: (m) => <strong>{m.reason ?? '(none)'}</strong> },
           { label: 'Detail', cell: (m) => m.detail ?? '—' },
           { label: 'Event', cell: (m) => (m.type ? `${m.type} ${m.eventId ?? ''}` : '—') },
-          { label: 'Subject', cell: (m) => m.subject ?? '—' },
+          {
+            label: 'Subject',
+            cell: (m) =>
+              m.subject ? (
+                <a href={`#/accounts/${encodeURIComponent(m.subject)}`}>{m.subject}</a>
+              ) : (
+                '—'
+              ),
+          },
           { label: 'Dead-lettered', cell: (m) => when(m.sentAt) },
           { label: 'Receives', cell: (m) => m.receiveCount ?? '—', numeric: true },
         ]}
