@@ -135,6 +135,13 @@ describe('operator console', () => {
     );
     const legend = await chart.locator('.u-legend').textContent();
     expect(legend).toContain('balance (EUR)');
+    // The cursor at the left edge sits on the first record: the legend reads its values.
+    const plot = await chart.locator('.u-over').boundingBox();
+    if (!plot) throw new Error('no plot area');
+    await page.mouse.move(plot.x + 1, plot.y + plot.height / 2);
+    const values = await chart.locator('.u-legend .u-value').allTextContents();
+    expect(values.slice(1)).toEqual(['10', '10']);
+    await page.mouse.move(0, 0);
 
     await expect(page.getByTestId('journal-table').locator('tbody tr').count()).resolves.toBe(5);
     await expect(rowOf(page, 'journal-table', 'hold_placed').count()).resolves.toBe(1);
