@@ -64,7 +64,9 @@ afterAll(async () => {
 async function open(route: string): Promise<Page> {
   const page = await browser.newPage();
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`${route}: console error ${m.text()}`);
+    // The one error expected: Chromium's line for the unknown account's 404.
+    const expected = m.location().url.endsWith(`/api/accounts/${seed.unknownAccountId}`);
+    if (m.type() === 'error' && !expected) problems.push(`${route}: console error ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`${route}: ${e.message}`));
   page.on('request', (r) => {
@@ -173,6 +175,27 @@ describe('operator console', () => {
       { params: { path: { accountId: seed.accountId } } },
     );
     expect(data?.items[0]).toMatchObject({ gaps: [3] });
+    await page.close();
+  });
+
+  it('an empty account shows its empty states; an unknown one says so in words', async () => {
+    const page = await open(`accounts/${seed.otherId}`);
+    await page.getByTestId('account-facts').waitFor();
+    await expect(page.locator('dd[data-field="Balance"]').textContent()).resolves.toBe('0.00 EUR');
+    for (const words of [
+      'No journal records yet: the chart starts with the first change.',
+      'No journal records yet.',
+      'No entries yet.',
+      'No holds.',
+      'No ledger-event source has written to this account.',
+    ]) {
+      await expect(page.getByText(words, { exact: true }).count()).resolves.toBe(1);
+    }
+    const unknown = seed.unknownAccountId;
+    await page.goto(`${stack.base}/console/#/accounts/${unknown}`);
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Could not load' }).textContent(),
+    ).resolves.toBe(`Could not load the account: no account ${unknown}`);
     await page.close();
   });
 
