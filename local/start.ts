@@ -9,7 +9,7 @@
  * the SNS topic ledger-journal, the export worker on export-jobs (unless EXPORT_WORKER=off) and the sweeper
  * of due holds and execution deadlines. `ready` is printed after that.
  */
-import { describeError } from '../functions/domain/shared/log';
+import { describeError, messageOf, stackOf } from '../functions/domain/shared/log';
 import { banner } from './banner';
 import { LOCAL_TRIGGERS, type LocalResources, localHttpHandler } from './functions';
 import { reachExternalDynamo, startDynamoService } from './services/dynamodb/service';
@@ -68,9 +68,7 @@ process.on('uncaughtException', (error) => {
   void shutdown(1, 'unexpected error');
 });
 process.on('unhandledRejection', (reason) => {
-  err(
-    `unexpected error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
-  );
+  err(`unexpected error: ${stackOf(reason)}`);
   void shutdown(1, 'unexpected error');
 });
 
@@ -183,7 +181,7 @@ async function main(): Promise<void> {
   try {
     settings = readLocalSettings(process.env);
   } catch (error) {
-    err(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    err(`npm start: ${messageOf(error)}`);
     process.exit(2);
   }
   try {
