@@ -1,4 +1,4 @@
-import { describeError } from '../../functions/domain/shared/log';
+import { messageOf } from '../../functions/domain/shared/log';
 
 /**
  * The local stack's start/stop bookkeeping. Each service registers how to stop itself as soon
@@ -82,7 +82,7 @@ export class Lifecycle {
         this.log(`${entry.name} did not stop within ${this.stopTimeoutMs} ms`);
       else this.log(`stopped ${entry.name}`);
     } catch (error) {
-      this.log(`could not stop ${entry.name}: ${describeError(error)}`);
+      this.log(`could not stop ${entry.name}: ${messageOf(error)}`);
     } finally {
       clearTimeout(timer);
     }
