@@ -11,7 +11,8 @@
  */
 import { describeError, messageOf, stackOf } from '../functions/domain/shared/log';
 import { banner } from './banner';
-import { LOCAL_TRIGGERS, type LocalResources, localHttpHandler } from './functions';
+import { LOCAL_TRIGGERS, localHttpHandler } from './functions';
+import type { LocalResources } from './resources';
 import { reachExternalDynamo, startDynamoService } from './services/dynamodb/service';
 import { EXTERNAL_ENDPOINT_WAIT_MS } from './services/external';
 import { reserveHttpPort, startHttpService } from './services/http/service';
