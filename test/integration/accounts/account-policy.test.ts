@@ -1,36 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpHandler, HttpResult } from '../../../functions/api/types';
+import { describe, expect, it } from 'vitest';
+import type { HttpResult } from '../../../functions/api/types';
 import { keys } from '../../../functions/dynamodb/table/keys';
-import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { Account } from '../../../functions/schemas/accounts';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { Problem } from '../../../functions/schemas/shared';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
-import { testConfig } from '../../support/config';
-import { createTestTable } from '../../support/dynamo';
-import { bodyOf, ledgerApi } from '../../support/ledger-api';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
 
 /** docs/contract.md §17: overdraft limits and closing accounts. */
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let app: HttpHandler;
-let api: ReturnType<typeof ledgerApi>;
-
-beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  app = composeHttpHandler({
-    dynamo: client,
-    config: testConfig({ tableName, callbackApplicationId: APP }),
-    callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
-    results: { exists: async () => true, presignGet: async (key) => `https://s3.example/${key}` },
-  });
-  api = ledgerApi(app);
+const fixture = useLedgerFixture({
+  config: { callbackApplicationId: APP },
+  callbackSecrets: JSON.stringify({ [APP]: [SECRET] }),
+  results: { exists: async () => true, presignGet: async (key) => `https://s3.example/${key}` },
 });
-afterAll(() => drop());
+const { app, api } = fixture;
 
 const problem = (res: HttpResult) => [res.statusCode, Problem.parse(JSON.parse(res.body)).code];
 const credit = (accountId: string, amount: number, key?: string) =>
@@ -49,8 +35,8 @@ const close = (accountId: string, key?: string, as?: string) =>
   api.post(`/v1/accounts/${accountId}/close`, {}, key, as);
 
 async function stored(accountId: string) {
-  const { Item } = await client.send(
-    new GetItemCommand({ TableName: tableName, Key: marshall(keys.account(accountId)) }),
+  const { Item } = await fixture.client.send(
+    new GetItemCommand({ TableName: fixture.tableName, Key: marshall(keys.account(accountId)) }),
   );
   return Item ? unmarshall(Item) : undefined;
 }
@@ -109,9 +95,9 @@ describe('overdraftLimit', () => {
   it('keeps accounts from before overdrafts working: no spendable, no status, no available', async () => {
     const id = randomUUID();
     const at = new Date().toISOString();
-    await client.send(
+    await fixture.client.send(
       new PutItemCommand({
-        TableName: tableName,
+        TableName: fixture.tableName,
         Item: marshall({
           ...keys.account(id),
           kind: 'account',

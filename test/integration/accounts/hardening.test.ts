@@ -1,62 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { type DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { HttpHandler } from '../../../functions/api/types';
-import type { DeadLetter } from '../../../functions/domain/events/port';
-import { EventService } from '../../../functions/domain/events/service';
-import { silentLog } from '../../../functions/domain/shared/log';
+import { describe, expect, it } from 'vitest';
 import { epochSeconds } from '../../../functions/domain/shared/time';
 import { inboxItem } from '../../../functions/dynamodb/events/items';
-import { createEventStore } from '../../../functions/dynamodb/events/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
-import {
-  createEventsConsumer,
-  type EventsHandler,
-} from '../../../functions/handlers/events/consumer';
-import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { APP, callbackBody, csvResult, SECRET, signedCallback } from '../../support/callbacks';
-import { testConfig } from '../../support/config';
-import { createTestTable } from '../../support/dynamo';
-import { quietRuntime } from '../../support/runtime';
+import { useLedgerFixture } from '../fixture';
 
 /**
  * Hardening against DynamoDB Local (docs/contract.md §5–§7, §13): key byte limits are checked
  * before writing, the inbox keeps a content hash, and no balance may pass 2^53 − 1 minor units.
  */
 const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let app: HttpHandler;
-let consumer: EventsHandler;
-let deadLetters: DeadLetter[];
-beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  const config = testConfig({ tableName, exportFee: 1, callbackApplicationId: APP });
-  app = composeHttpHandler({
-    dynamo: client,
-    config,
-    callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
-    log: silentLog,
-  });
-  consumer = createEventsConsumer({
-    ...quietRuntime(),
-    events: new EventService(createEventStore({ client, tableName }), {
-      newId: randomUUID,
-      inboxRetentionSeconds: 3600,
-      gapRefetchAfterSeconds: 300,
-    }),
-    deadLetters: { send: async (letter) => void deadLetters.push(letter) },
-  });
+const fixture = useLedgerFixture({
+  config: { exportFee: 1, callbackApplicationId: APP },
+  callbackSecrets: JSON.stringify({ [APP]: [SECRET] }),
 });
-afterAll(() => drop());
-beforeEach(() => {
-  deadLetters = [];
-});
+const { app, consume: consumer, deadLetters } = fixture;
 
 const call = (method: string, path: string, options: Parameters<typeof httpEvent>[2] = {}) =>
   app(httpEvent(method, path, { principal: 'alice', ...options }));
@@ -80,9 +43,9 @@ async function account(accountId: string) {
 
 /** Sets a balance no test could reach with 10^12-unit credits in reasonable time. */
 async function setBalance(accountId: string, balance: number): Promise<void> {
-  await client.send(
+  await fixture.client.send(
     new UpdateItemCommand({
-      TableName: tableName,
+      TableName: fixture.tableName,
       Key: marshall(keys.account(accountId)),
       UpdateExpression: 'SET balance = :b',
       ExpressionAttributeValues: marshall({ ':b': balance }),
@@ -109,10 +72,10 @@ describe('keys are limited in bytes, checked before writing', () => {
     const accountId = await newAccount();
     const source = '源'.repeat(400);
     // The premise: DynamoDB refuses such a sort key, on every attempt, as a ValidationException.
-    const refused = await client
+    const refused = await fixture.client
       .send(
         new PutItemCommand({
-          TableName: tableName,
+          TableName: fixture.tableName,
           Item: marshall({ ...keys.eventSource(accountId, source), kind: 'probe' }),
         }),
       )
@@ -157,13 +120,15 @@ describe('the inbox keeps a hash of each event', () => {
     const event = ledgerEvent({ id: 'legacy', subject: accountId, source: 'urn:legacy' });
     const nowSeconds = epochSeconds();
     // The inbox record as written before the hash existed: no contentHash.
-    const { Put } = inboxItem(tableName, {
+    const { Put } = inboxItem(fixture.tableName, {
       source: 'urn:legacy',
       id: 'legacy',
       nowSeconds,
       expiresAt: nowSeconds + 3600,
     });
-    await client.send(new PutItemCommand({ TableName: tableName, Item: Put?.Item }));
+    await fixture.client.send(
+      new PutItemCommand({ TableName: fixture.tableName, Item: Put?.Item }),
+    );
     await deliver(event);
     expect(deadLetters).toEqual([]);
     expect(await account(accountId)).toEqual({ balance: 0, entries: 0 });

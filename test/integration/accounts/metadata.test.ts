@@ -1,32 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readEntry } from '../../../functions/domain/accounts/model';
 import { csvEncoder, jsonLinesEncoder } from '../../../functions/domain/exports/encode';
 import { createExportRunStore } from '../../../functions/dynamodb/exports/run-store';
-import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { Problem } from '../../../functions/schemas/shared';
-import { testConfig } from '../../support/config';
-import { createTestTable } from '../../support/dynamo';
-import { bodyOf, ledgerApi } from '../../support/ledger-api';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
 
 /** docs/contract.md §16 "Metadata": limits, fingerprint, and echoes wherever it is read. */
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let api: ReturnType<typeof ledgerApi>;
-
-beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  const app = composeHttpHandler({
-    dynamo: client,
-    config: testConfig({ tableName }),
-    callbackSecrets: staticCallbackSecrets('{}'),
-  });
-  api = ledgerApi(app);
-});
-afterAll(() => drop());
+const fixture = useLedgerFixture();
+const { api } = fixture;
 
 const credit = (accountId: string, extra: Record<string, unknown>, key?: string) =>
   api.post(
@@ -155,7 +138,7 @@ describe('metadata echoed wherever the movement is read', () => {
       { metadata: { split: 's-1' } },
     );
     await api.post(`/v1/ledger-transactions/${bodyOf(split).id}/reversals`, {});
-    const runs = createExportRunStore({ client, tableName });
+    const runs = createExportRunStore({ client: fixture.client, tableName: fixture.tableName });
     const entries = [];
     for await (const page of runs.entryPages(a, new Date().toISOString())) entries.push(...page);
     const listing = (await api.entries(a)).reverse();

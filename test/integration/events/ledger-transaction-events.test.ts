@@ -1,53 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DeadLetter } from '../../../functions/domain/events/port';
-import { EventService } from '../../../functions/domain/events/service';
-import { silentLog } from '../../../functions/domain/shared/log';
-import { createEventStore } from '../../../functions/dynamodb/events/store';
-import {
-  createEventsConsumer,
-  type EventsHandler,
-} from '../../../functions/handlers/events/consumer';
-import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { describe, expect, it } from 'vitest';
 import { type EventSpec, ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
-import { testConfig } from '../../support/config';
-import { createTestTable } from '../../support/dynamo';
-import { bodyOf, ledgerApi } from '../../support/ledger-api';
-import { quietRuntime } from '../../support/runtime';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
 
 /** ledger.transaction.v1 and event metadata through the real consumer (docs/contract.md §6, §16). */
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let api: ReturnType<typeof ledgerApi>;
-let deadLetters: DeadLetter[];
-let consume: EventsHandler;
-beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  api = ledgerApi(
-    composeHttpHandler({
-      dynamo: client,
-      config: testConfig({ tableName }),
-      callbackSecrets: staticCallbackSecrets('{}'),
-      log: silentLog,
-    }),
-  );
-  consume = createEventsConsumer({
-    ...quietRuntime(),
-    events: new EventService(createEventStore({ client, tableName }), {
-      newId: randomUUID,
-      inboxRetentionSeconds: 3600,
-      gapRefetchAfterSeconds: 300,
-    }),
-    deadLetters: { send: async (letter) => void deadLetters.push(letter) },
-  });
-});
-afterAll(() => drop());
-beforeEach(() => {
-  deadLetters = [];
-});
+const fixture = useLedgerFixture();
+const { api, consume, deadLetters } = fixture;
 
 type Leg = { accountId: string; direction: 'debit' | 'credit'; amount: number };
 const transaction = (legs: Leg[], spec: Partial<EventSpec> = {}) =>

@@ -1,33 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../../../functions/dynamodb/table/keys';
-import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { TransactionPage } from '../../../functions/schemas/accounts';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { LedgerTransaction } from '../../../functions/schemas/ledger-transactions';
 import { Problem } from '../../../functions/schemas/shared';
-import { testConfig } from '../../support/config';
-import { createTestTable } from '../../support/dynamo';
-import { bodyOf, ledgerApi } from '../../support/ledger-api';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
 
 /** docs/contract.md §16: N-leg ledger transactions over HTTP against DynamoDB Local. */
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let api: ReturnType<typeof ledgerApi>;
-
-beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  const app = composeHttpHandler({
-    dynamo: client,
-    config: testConfig({ tableName }),
-    callbackSecrets: staticCallbackSecrets('{}'),
-  });
-  api = ledgerApi(app);
-});
-afterAll(() => drop());
+const fixture = useLedgerFixture();
+const { api } = fixture;
 
 type Direction = 'debit' | 'credit';
 const leg = (accountId: string, direction: Direction, amount: number) => ({
@@ -216,9 +200,9 @@ describe('POST /v1/ledger-transactions', () => {
     const rich = await api.account(1_000);
     const full = await api.account();
     // A balance one short of 2^53 − 1: any credit passes the cap.
-    await client.send(
+    await fixture.client.send(
       new UpdateItemCommand({
-        TableName: tableName,
+        TableName: fixture.tableName,
         Key: marshall(keys.account(full)),
         UpdateExpression: 'SET balance = :b, available = :b, spendable = :b',
         ExpressionAttributeValues: marshall({ ':b': Number.MAX_SAFE_INTEGER - 1 }),

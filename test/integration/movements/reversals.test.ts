@@ -1,35 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HttpResult } from '../../../functions/api/types';
 import { keys } from '../../../functions/dynamodb/table/keys';
-import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { TransactionPage } from '../../../functions/schemas/accounts';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { Reversal } from '../../../functions/schemas/reversals';
 import { Problem } from '../../../functions/schemas/shared';
-import { testConfig } from '../../support/config';
-import { createTestTable } from '../../support/dynamo';
-import { bodyOf, ledgerApi } from '../../support/ledger-api';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
 
 /** docs/contract.md §16: reversals of entries, transfers and ledger transactions. */
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let api: ReturnType<typeof ledgerApi>;
-
-beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  const app = composeHttpHandler({
-    dynamo: client,
-    config: testConfig({ tableName }),
-    callbackSecrets: staticCallbackSecrets('{}'),
-    results: { exists: async () => true, presignGet: async (key) => `https://s3.example/${key}` },
-  });
-  api = ledgerApi(app);
+const fixture = useLedgerFixture({
+  results: { exists: async () => true, presignGet: async (key) => `https://s3.example/${key}` },
 });
-afterAll(() => drop());
+const { api } = fixture;
 
 const codeOf = (res: { body: string }) => Problem.parse(JSON.parse(res.body)).code;
 const problem = (res: HttpResult) => [res.statusCode, codeOf(res)];
@@ -219,8 +204,11 @@ describe('reversals of entries', () => {
     const account = await api.account();
     const credit = await post(account, 'credit', 100);
     await post(account, 'credit', 5);
-    await client.send(
-      new DeleteItemCommand({ TableName: tableName, Key: marshall(keys.entryPointer(credit)) }),
+    await fixture.client.send(
+      new DeleteItemCommand({
+        TableName: fixture.tableName,
+        Key: marshall(keys.entryPointer(credit)),
+      }),
     );
     expect((await reverseEntry(account, credit, { amount: 40 })).statusCode).toBe(201);
     expect((await reverseEntry(account, credit, { amount: 60 })).statusCode).toBe(201);

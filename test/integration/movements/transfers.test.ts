@@ -1,34 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpHandler } from '../../../functions/api/types';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../../../functions/dynamodb/table/keys';
-import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { TransactionPage } from '../../../functions/schemas/accounts';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { Problem } from '../../../functions/schemas/shared';
 import { Transfer } from '../../../functions/schemas/transfers';
-import { testConfig } from '../../support/config';
-import { createTestTable } from '../../support/dynamo';
-import { bodyOf, ledgerApi } from '../../support/ledger-api';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
 
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let app: HttpHandler;
-let api: ReturnType<typeof ledgerApi>;
-
-beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  app = composeHttpHandler({
-    dynamo: client,
-    config: testConfig({ tableName }),
-    callbackSecrets: staticCallbackSecrets('{}'),
-  });
-  api = ledgerApi(app);
-});
-afterAll(() => drop());
+const fixture = useLedgerFixture();
+const { api } = fixture;
 
 const transfer = (body: Record<string, unknown>, key: string = randomUUID(), as?: string) =>
   api.post('/v1/transfers', { currency: 'EUR', ...body }, key, as);
@@ -166,9 +148,9 @@ describe('POST /v1/transfers', () => {
 
   it('treats a missing available attribute as the balance (accounts from before holds)', async () => {
     const [a, b] = [await api.account(100), await api.account()];
-    await client.send(
+    await fixture.client.send(
       new UpdateItemCommand({
-        TableName: tableName,
+        TableName: fixture.tableName,
         Key: marshall(keys.account(a)),
         UpdateExpression: 'REMOVE available',
       }),

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { runCli } from '../../../cli/run';
 import { httpResponses } from '../../../functions/api/problems';
-import type { HttpHandler } from '../../../functions/api/types';
 import { HoldService } from '../../../functions/domain/holds/service';
 import { REOWN_STEPS } from '../../../functions/domain/reown/model';
 import { ReownService } from '../../../functions/domain/reown/service';
@@ -12,12 +11,9 @@ import { createHoldStore } from '../../../functions/dynamodb/holds/store';
 import { createReownStore } from '../../../functions/dynamodb/reown/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem } from '../../../functions/dynamodb/table/reads';
-import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
-import { testConfig } from '../../support/config';
-import { createTestTable } from '../../support/dynamo';
-import { bodyOf, ledgerApi } from '../../support/ledger-api';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
 
 /**
  * `npm run cli -- reown` on DynamoDB Local (docs/operations.md "Re-owning an account"): the
@@ -25,23 +21,12 @@ import { bodyOf, ledgerApi } from '../../support/ledger-api';
  * principal gets 404 and the new one full control; idempotent, and resumable after an interrupt.
  */
 
-let client: DynamoDBClient;
-let tableName: string;
-let drop: () => Promise<void>;
-let app: HttpHandler;
-let api: ReturnType<typeof ledgerApi>;
-
-beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
-  app = composeHttpHandler({
-    dynamo: client,
-    config: testConfig({ tableName, callbackApplicationId: APP }),
-    callbackSecrets: staticCallbackSecrets(JSON.stringify({ [APP]: [SECRET] })),
-    results: { exists: async () => true, presignGet: async (key) => `https://s3.example/${key}` },
-  });
-  api = ledgerApi(app);
+const fixture = useLedgerFixture({
+  config: { callbackApplicationId: APP },
+  callbackSecrets: JSON.stringify({ [APP]: [SECRET] }),
+  results: { exists: async () => true, presignGet: async (key) => `https://s3.example/${key}` },
 });
-afterAll(() => drop());
+const { app, api } = fixture;
 
 /** Runs the CLI; `stopWhen` aborts the run (Ctrl-C) after the first line it matches. */
 async function reown(args: string[], stopWhen?: RegExp) {
@@ -49,7 +34,7 @@ async function reown(args: string[], stopWhen?: RegExp) {
   const errors: string[] = [];
   const controller = new AbortController();
   const code = await runCli(
-    ['reown', ...args, '--dynamodb', inject('dynamoEndpoint'), '--table', tableName],
+    ['reown', ...args, '--dynamodb', inject('dynamoEndpoint'), '--table', fixture.tableName],
     {
       env: {},
       out: (line) => {
@@ -131,7 +116,9 @@ describe('reown', () => {
     expect(run.err).toContain(`to 1 other account(s) of the same owner: ${world.b}`);
     expect(run.err).toContain('--with-linked');
     expect(await statuses(world, 'alice')).toEqual(all(200));
-    expect(await getItem(client, tableName, keys.reownCheckpoint(world.a))).toBeUndefined();
+    expect(
+      await getItem(fixture.client, fixture.tableName, keys.reownCheckpoint(world.a)),
+    ).toBeUndefined();
   });
 
   it('moves everything, resumes after an interrupt, and gives the new owner full control', async () => {
@@ -242,9 +229,9 @@ describe('reown', () => {
   it('repairs an account re-owned the old way, item by item (the account alone)', async () => {
     const world = await aliceWorld();
     for (const id of [world.a, world.b]) {
-      await client.send(
+      await fixture.client.send(
         new UpdateItemCommand({
-          TableName: tableName,
+          TableName: fixture.tableName,
           Key: marshall(keys.account(id)),
           UpdateExpression: 'SET ownerId = :new',
           ExpressionAttributeValues: marshall({ ':new': 'dave' }),
@@ -277,7 +264,7 @@ describe('reown', () => {
 
   it("refuses an old owner's capture that read the hold before it moved (404, nothing taken)", async () => {
     const world = await aliceWorld();
-    const store = createHoldStore({ client, tableName });
+    const store = createHoldStore({ client: fixture.client, tableName: fixture.tableName });
     const [holdId] = world.holds;
     // Alice's capture reads the hold; the re-own runs before its write.
     const racing = new HoldService(
@@ -305,7 +292,7 @@ describe('reown', () => {
     const d = await api.account(100);
     const link = { fromAccountId: world.b, toAccountId: d, amount: 1, currency: 'EUR' };
     expect((await api.post('/v1/transfers', link)).statusCode).toBe(201);
-    const port = createReownStore({ client, tableName });
+    const port = createReownStore({ client: fixture.client, tableName: fixture.tableName });
     const request = { accountId: world.a, to: 'henry', withLinked: true };
 
     // One account per transaction; stopped just before the accounts move, D given to mallory.
@@ -325,9 +312,9 @@ describe('reown', () => {
       world.b,
       d,
     ]);
-    await client.send(
+    await fixture.client.send(
       new UpdateItemCommand({
-        TableName: tableName,
+        TableName: fixture.tableName,
         Key: marshall(keys.account(d)),
         UpdateExpression: 'SET ownerId = :m',
         ExpressionAttributeValues: marshall({ ':m': 'mallory' }),
