@@ -19,7 +19,7 @@ import {
   handlerEntry,
   LedgerFunction,
   NEVER_LOADED_ON_LAMBDA,
-} from '../../lib/constructs/ledger-function';
+} from '../../lib/constructs/shared/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
 import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from './synth';
 

@@ -1,8 +1,8 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { APPLICATION_ID_PATTERN } from '../../functions/contract/names';
-import { DEFAULT_CALLBACK_APPLICATION_ID } from '../../functions/contract/retention';
+import { APPLICATION_ID_PATTERN } from '../../../functions/contract/names';
+import { DEFAULT_CALLBACK_APPLICATION_ID } from '../../../functions/contract/retention';
 
 /** Length of the generated initial secret: 64 letters and digits (~380 bits). */
 const GENERATED_CALLBACK_SECRET_LENGTH = 64;

@@ -8,9 +8,13 @@ import {
   EXPORT_KEY_PREFIX,
   EXPORT_WORKER_TIMEOUT_SECONDS,
   exportRetryProblems,
-} from '../../functions/contract/exports';
-import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
-import type { QueueWithDeadLetterRef } from './queue-with-dead-letter';
+} from '../../../functions/contract/exports';
+import {
+  handlerEntry,
+  LedgerFunction,
+  type LedgerFunctionDefaults,
+} from '../shared/ledger-function';
+import type { QueueWithDeadLetterRef } from '../shared/queue-with-dead-letter';
 
 /**
  * DynamoDB actions of the worker: `UpdateItem` for the run lease on the execution, `Query` for

@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { JOURNAL_TOPIC_NAME } from '../../functions/contract/journal';
+import { JOURNAL_TOPIC_NAME } from '../../../functions/contract/journal';
 
 export interface JournalTopicProps {
   /**

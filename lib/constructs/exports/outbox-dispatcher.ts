@@ -4,8 +4,12 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { OUTBOX_ITEM_KIND } from '../../functions/contract/names';
-import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
+import { OUTBOX_ITEM_KIND } from '../../../functions/contract/names';
+import {
+  handlerEntry,
+  LedgerFunction,
+  type LedgerFunctionDefaults,
+} from '../shared/ledger-function';
 
 /**
  * Timeout of the dispatcher. Each record is one SendMessage and one UpdateItem, one after

@@ -2,11 +2,15 @@ import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { DEFAULT_EVENTS_BATCH_SIZE, DEFAULT_EVENTS_MAX_CONCURRENCY } from '../config';
-import { assertVisibilityCoversConsumer, EVENTS_CONSUMER_TIMEOUT } from '../events-timing';
+import { DEFAULT_EVENTS_BATCH_SIZE, DEFAULT_EVENTS_MAX_CONCURRENCY } from '../../config';
+import { assertVisibilityCoversConsumer, EVENTS_CONSUMER_TIMEOUT } from '../../events-timing';
+import {
+  handlerEntry,
+  LedgerFunction,
+  type LedgerFunctionDefaults,
+} from '../shared/ledger-function';
+import { LEDGER_WRITER_TABLE_ACTIONS } from '../shared/ledger-table';
 import type { LedgerEventQueuesRef } from './ledger-event-queues';
-import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
-import { LEDGER_WRITER_TABLE_ACTIONS } from './ledger-table';
 
 /** How long Lambda may gather records before invoking when nothing else is configured. */
 const DEFAULT_EVENTS_MAX_BATCHING_WINDOW = Duration.seconds(1);

@@ -3,10 +3,14 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { ACCOUNT_ITEM_KIND } from '../../functions/contract/names';
-import { keys } from '../../functions/dynamodb/table/keys';
+import { ACCOUNT_ITEM_KIND } from '../../../functions/contract/names';
+import { keys } from '../../../functions/dynamodb/table/keys';
+import {
+  handlerEntry,
+  LedgerFunction,
+  type LedgerFunctionDefaults,
+} from '../shared/ledger-function';
 import type { JournalTopicRef } from './journal-topic';
-import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
 
 /**
  * Timeout of the projector. A batch is one GetItem of each account's head and one transaction

@@ -3,8 +3,12 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { keys } from '../../functions/dynamodb/table/keys';
-import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
+import { keys } from '../../../functions/dynamodb/table/keys';
+import {
+  handlerEntry,
+  LedgerFunction,
+  type LedgerFunctionDefaults,
+} from '../shared/ledger-function';
 
 /**
  * The function's timeout. The handler starts no new account after 12 minutes

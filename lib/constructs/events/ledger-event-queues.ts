@@ -1,12 +1,12 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { QUEUE_NAMES } from '../../functions/contract/names';
+import { QUEUE_NAMES } from '../../../functions/contract/names';
 import {
   assertVisibilityCoversConsumer,
   EVENTS_CONSUMER_TIMEOUT,
   minimumVisibilityTimeout,
-} from '../events-timing';
-import { QueueWithDeadLetter, type QueueWithDeadLetterRef } from './queue-with-dead-letter';
+} from '../../events-timing';
+import { QueueWithDeadLetter, type QueueWithDeadLetterRef } from '../shared/queue-with-dead-letter';
 
 /**
  * What the consumer needs to know about the queues; {@link LedgerEventQueues} provides it.

@@ -1,7 +1,10 @@
 import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { DEFAULT_EXPORT_RETENTION_DAYS, EXPORT_KEY_PREFIX } from '../../functions/contract/exports';
+import {
+  DEFAULT_EXPORT_RETENTION_DAYS,
+  EXPORT_KEY_PREFIX,
+} from '../../../functions/contract/exports';
 
 /**
  * The bucket's name: `<prefix>ledger-exports-<account>-<region>` (at most 63 characters with a

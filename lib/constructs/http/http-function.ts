@@ -2,9 +2,13 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { EXPORT_KEY_PREFIX } from '../../functions/contract/exports';
-import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
-import { LEDGER_WRITER_TABLE_ACTIONS } from './ledger-table';
+import { EXPORT_KEY_PREFIX } from '../../../functions/contract/exports';
+import {
+  handlerEntry,
+  LedgerFunction,
+  type LedgerFunctionDefaults,
+} from '../shared/ledger-function';
+import { LEDGER_WRITER_TABLE_ACTIONS } from '../shared/ledger-table';
 
 /**
  * Secrets Manager actions of the HTTP function on the callback secret. Deliberately not

@@ -6,7 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { alarmRunbook } from '../alarm-catalog';
+import { alarmRunbook } from '../../alarm-catalog';
 
 export interface OperationsAlarmsProps {
   /**

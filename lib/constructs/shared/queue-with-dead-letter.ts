@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { MAX_RECEIVE_COUNT } from '../../functions/contract/names';
+import { MAX_RECEIVE_COUNT } from '../../../functions/contract/names';
 
 /** The longest retention SQS allows; an operator has two weeks to act on a dead letter. */
 export const DEAD_LETTER_RETENTION = Duration.days(14);

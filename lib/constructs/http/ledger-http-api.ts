@@ -6,9 +6,9 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ROUTE_LIST } from '../../functions/api/routes';
-import { type ListedRoute, routeKey, type Throttle } from '../../functions/api/spec';
-import type { AuthConfig } from '../config';
+import { ROUTE_LIST } from '../../../functions/api/routes';
+import { type ListedRoute, routeKey, type Throttle } from '../../../functions/api/spec';
+import type { AuthConfig } from '../../config';
 
 export interface LedgerHttpApiProps {
   /** Function that handles every route. */

@@ -1,8 +1,8 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
-import { TTL_ATTRIBUTE } from '../../functions/dynamodb/table/keys';
+import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
+import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
 /**
  * Item-level actions of a function that writes ledger transactions on the table (the HTTP
@@ -54,7 +54,7 @@ export class LedgerTable extends Construct {
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: RemovalPolicy.RETAIN,
-      // NEW_IMAGE feeds the outbox dispatcher (lib/constructs/outbox-dispatcher.ts).
+      // NEW_IMAGE feeds the outbox dispatcher (lib/constructs/exports/outbox-dispatcher.ts).
       stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
     // Sparse: only items with something due (active holds, running executions) carry the keys.

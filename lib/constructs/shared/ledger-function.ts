@@ -34,7 +34,7 @@ export const BUNDLE_BUDGET_BYTES = { default: 500 * 1024, exportWorker: 700 * 10
 
 /** `functions/handlers/<name>/handler.ts`, resolved from this file so the working directory does not matter. */
 export const handlerEntry = (name: string): string =>
-  fileURLToPath(new URL(`../../functions/handlers/${name}/handler.ts`, import.meta.url));
+  fileURLToPath(new URL(`../../../functions/handlers/${name}/handler.ts`, import.meta.url));
 
 /**
  * What every function of a stack shares: the stack builds it once and hands it to each function

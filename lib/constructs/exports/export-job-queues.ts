@@ -4,9 +4,13 @@ import {
   EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS,
   EXPORT_WORKER_TIMEOUT_SECONDS,
   exportVisibilityProblem,
-} from '../../functions/contract/exports';
-import { QUEUE_NAMES } from '../../functions/contract/names';
-import { DEAD_LETTER_RETENTION, QueueWithDeadLetter, SecureQueue } from './queue-with-dead-letter';
+} from '../../../functions/contract/exports';
+import { QUEUE_NAMES } from '../../../functions/contract/names';
+import {
+  DEAD_LETTER_RETENTION,
+  QueueWithDeadLetter,
+  SecureQueue,
+} from '../shared/queue-with-dead-letter';
 
 /**
  * On-failure destination of the outbox dispatcher's stream event source. Not a contract name:

@@ -8,15 +8,15 @@ import { Construct } from 'constructs';
 import {
   DEFAULT_GAP_REFETCH_AFTER_SECONDS,
   GAP_OVERDUE_FACTOR,
-} from '../../functions/contract/gaps';
-import { EXECUTION_ITEM_KIND, HOLD_ITEM_KIND } from '../../functions/contract/names';
-import { METRICS } from '../../functions/domain/shared/metrics';
-import * as text from '../alarm-catalog';
-import { SERVICE_NAMES, serviceMetric, sumOfSparse } from '../service-metrics';
-import { journalAlarms } from './journal-alarms';
+} from '../../../functions/contract/gaps';
+import { EXECUTION_ITEM_KIND, HOLD_ITEM_KIND } from '../../../functions/contract/names';
+import { METRICS } from '../../../functions/domain/shared/metrics';
+import * as text from '../../alarm-catalog';
+import { SERVICE_NAMES, serviceMetric, sumOfSparse } from '../../service-metrics';
+import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from '../exports/outbox-dispatcher';
+import { journalAlarms } from '../journal/journal-alarms';
 import type { OperationsAlarmSpec, OperationsAlarms } from './operations-alarms';
 import { TABLE_OPERATIONS, tableOperationMetric } from './operations-dashboard';
-import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from './outbox-dispatcher';
 
 /** Iterator age at which the dispatcher's `outbox-dispatcher-behind` alarm fires. */
 const OUTBOX_ITERATOR_AGE_THRESHOLD = Duration.minutes(10);

@@ -1,9 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { EXECUTION_ITEM_KIND, HOLD_ITEM_KIND } from '../../functions/contract/names';
-import { METRICS } from '../../functions/domain/shared/metrics';
-import { POISON_CODES, SERVICE_NAMES, serviceMetric, serviceMetrics } from '../service-metrics';
+import { EXECUTION_ITEM_KIND, HOLD_ITEM_KIND } from '../../../functions/contract/names';
+import { METRICS } from '../../../functions/domain/shared/metrics';
+import { POISON_CODES, SERVICE_NAMES, serviceMetric, serviceMetrics } from '../../service-metrics';
 
 /** Why the worker acknowledged a job without exporting (the `reason` of ExportSkipped). */
 const EXPORT_SKIP_REASONS = ['finished', 'past_deadline', 'leased', 'unknown_execution'] as const;

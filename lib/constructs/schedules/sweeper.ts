@@ -3,10 +3,14 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { DUE_INDEX } from '../../functions/dynamodb/table/due-index';
-import { keys } from '../../functions/dynamodb/table/keys';
-import type { GapTopicRef } from './gap-topic';
-import { handlerEntry, LedgerFunction, type LedgerFunctionDefaults } from './ledger-function';
+import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
+import { keys } from '../../../functions/dynamodb/table/keys';
+import type { GapTopicRef } from '../events/gap-topic';
+import {
+  handlerEntry,
+  LedgerFunction,
+  type LedgerFunctionDefaults,
+} from '../shared/ledger-function';
 
 /**
  * The function's timeout. The handler stops starting new pages after 40 s
@@ -44,7 +48,7 @@ const SWEEPER_TABLE_ACTIONS = [
 export interface SweeperProps {
   /** Log group settings and test code shared by every function of the stack. */
   readonly functionDefaults?: LedgerFunctionDefaults;
-  /** The ledger table with the due index (lib/constructs/ledger-table.ts). */
+  /** The ledger table with the due index (lib/constructs/shared/ledger-table.ts). */
   readonly table: dynamodb.ITable;
   /** What `loadConfig` reads in every handler (TABLE_NAME, …). */
   readonly environment: Readonly<Record<string, string>>;

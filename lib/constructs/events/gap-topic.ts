@@ -2,8 +2,8 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { GAP_TOPIC_NAME } from '../../functions/contract/gaps';
-import type { JournalTopicRef } from './journal-topic';
+import { GAP_TOPIC_NAME } from '../../../functions/contract/gaps';
+import type { JournalTopicRef } from '../journal/journal-topic';
 
 export interface GapTopicProps {
   /** Prepended to the topic name, e.g. `prod-` gives `prod-ledger-gaps`. @default '' */

@@ -1,10 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { METRICS } from '../../functions/domain/shared/metrics';
-import * as text from '../alarm-catalog';
-import { SERVICE_NAMES, serviceMetric } from '../service-metrics';
-import type { OperationsAlarmSpec } from './operations-alarms';
+import { METRICS } from '../../../functions/domain/shared/metrics';
+import * as text from '../../alarm-catalog';
+import { SERVICE_NAMES, serviceMetric } from '../../service-metrics';
+import type { OperationsAlarmSpec } from '../operations/operations-alarms';
 
 /** Iterator age at which `journal-projector-behind` fires: seconds are normal, minutes are not. */
 const JOURNAL_ITERATOR_AGE_THRESHOLD = Duration.minutes(5);
