@@ -6,6 +6,7 @@ import type { DeadLetter } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
 import type { ResultObjectPort } from '../../functions/domain/exports/port';
 import { createEventStore } from '../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../functions/dynamodb/movements/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import type { ServiceConfig } from '../../functions/handlers/shared/config';
@@ -60,11 +61,11 @@ export function useLedgerFixture(options: FixtureOptions = {}): LedgerFixture {
     });
     const consume = createEventsConsumer({
       ...quietRuntime(),
-      events: new EventService(createEventStore({ client, tableName }), {
-        newId: randomUUID,
-        inboxRetentionSeconds: 3600,
-        gapRefetchAfterSeconds: 300,
-      }),
+      events: new EventService(
+        createEventStore({ client, tableName }),
+        createMovementStore({ client, tableName }),
+        { newId: randomUUID, inboxRetentionSeconds: 3600, gapRefetchAfterSeconds: 300 },
+      ),
       deadLetters: { send: async (letter) => void deadLetters.push(letter) },
     });
     ready = { client, tableName, app, api: ledgerApi(app), consume };
