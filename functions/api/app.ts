@@ -117,7 +117,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
-      ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...accountHandlers(new LedgerService(deps.ledger, deps.movements, commandOptions)),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         clock,
@@ -125,9 +125,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...transferHandlers(new TransferService(deps.transfers, deps.movements, commandOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...ledgerTransactionHandlers(
-        new LedgerTransactionService(deps.ledgerTransactions, commandOptions),
+        new LedgerTransactionService(deps.ledgerTransactions, deps.movements, commandOptions),
       ),
-      ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
+      ...reversalHandlers(new ReversalService(deps.reversals, deps.movements, commandOptions)),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
       ...healthHandlers(new HealthService(deps.health, clock)),

@@ -2,8 +2,7 @@ import type { GapDetail, WaivedNumber } from '../gaps/source-state';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
-import type { EntryGuard } from '../movements/guard';
-import type { AccountRecord, LedgerEntry, PostingEntry } from './model';
+import type { AccountRecord, LedgerEntry } from './model';
 
 /**
  * The facts a storage write reports; the domain decides what they mean. Only the failure that
@@ -47,7 +46,6 @@ export interface LedgerPort extends ResponseRecorder {
    * (its owner, `updatedAt`, balance and available 0, open). Moves no money, so no version.
    */
   closeAccount(claim: IdempotencyClaim, read: AccountRecord, at: string): Promise<CloseResult>;
-  postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard): Promise<WriteResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
   listEventSources(accountId: string): Promise<EventSourceView[]>;

@@ -4,6 +4,7 @@ import { foreignOwnerOf, isOnceAnswer, type MovementResult, type Once } from './
 import type { MovementPort } from './port';
 import type { PostingWrite } from './posting';
 import { explainPostingRejection } from './rejections';
+import { explainReversalRejection, type ReversalWrite } from './reversal';
 import { explainTransferRejection, type TransferWrite } from './transfer';
 
 /**
@@ -37,5 +38,20 @@ export class MovementCommands {
       kind: 'rejected',
       error: explainLegsRejection(result, write.legs, foreignOwnerOf(once)),
     };
+  }
+
+  /**
+   * `defaulted`: the caller left the amount to default to what is left; when another reversal
+   * took part of it meanwhile, the answer is `original_moved` and the caller decides again.
+   */
+  async reverse(
+    once: Once,
+    write: ReversalWrite,
+    defaulted: boolean,
+  ): Promise<MovementResult | { readonly kind: 'original_moved' }> {
+    const result = await this.port.reverse(once, write);
+    if (isOnceAnswer(result)) return result;
+    const error = explainReversalRejection(result, write, defaulted);
+    return error === 'moved' ? { kind: 'original_moved' } : { kind: 'rejected', error };
   }
 }

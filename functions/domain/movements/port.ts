@@ -1,9 +1,9 @@
-import type { ReversalRejection, ReversalWrite } from '../reversals/port';
 import type { LedgerTransactionWrite } from './ledger-transaction';
 import type { LegsRejection } from './legs';
 import type { MovementWrite, Once } from './once';
 import type { PostingWrite } from './posting';
 import type { PostingRejection } from './rejections';
+import type { ReversalRejection, ReversalWrite } from './reversal';
 import type { TransferWrite } from './transfer';
 
 /**

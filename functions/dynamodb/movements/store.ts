@@ -1,6 +1,6 @@
 import type { MovementWrite, Once } from '../../domain/movements/once';
 import type { MovementPort } from '../../domain/movements/port';
-import type { ReversalRejection } from '../../domain/reversals/port';
+import type { ReversalRejection } from '../../domain/movements/reversal';
 import { unexpectedFailure } from '../idempotency/command';
 import { ledgerTransactionParts } from '../ledger-transactions/items';
 import { reversalParts } from '../reversals/items';
