@@ -23,7 +23,7 @@ import { composeExportWorker } from '../functions/handlers/export-worker/compose
 import type { ExportJobsHandler } from '../functions/handlers/export-worker/consumer';
 import { composeHttpHandler } from '../functions/handlers/http/compose';
 import { composeJournalProjector } from '../functions/handlers/journal-projector/compose';
-import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/projector';
+import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/stream-handler';
 import { composeReconciler, type ReconcileRun } from '../functions/handlers/reconciler/compose';
 import type { ServiceConfig } from '../functions/handlers/shared/config';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
