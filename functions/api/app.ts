@@ -123,7 +123,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         clock,
       ),
       ...transferHandlers(new TransferService(deps.transfers, deps.movements, commandOptions)),
-      ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
+      ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),
       ...ledgerTransactionHandlers(
         new LedgerTransactionService(deps.ledgerTransactions, deps.movements, commandOptions),
       ),

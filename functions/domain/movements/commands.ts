@@ -1,6 +1,15 @@
+import type { LedgerEntry } from '../accounts/model';
+import type { HoldSettlement } from '../holds/model';
+import type { HoldChanged } from '../holds/port';
 import type { LedgerTransactionWrite } from './ledger-transaction';
 import { explainLegsRejection } from './legs';
-import { foreignOwnerOf, isOnceAnswer, type MovementResult, type Once } from './once';
+import {
+  foreignOwnerOf,
+  isOnceAnswer,
+  type MovementResult,
+  type Once,
+  type OnceAnswer,
+} from './once';
 import type { MovementPort } from './port';
 import type { PostingWrite } from './posting';
 import { explainPostingRejection } from './rejections';
@@ -53,5 +62,17 @@ export class MovementCommands {
     if (isOnceAnswer(result)) return result;
     const error = explainReversalRejection(result, write, defaulted);
     return error === 'moved' ? { kind: 'original_moved' } : { kind: 'rejected', error };
+  }
+
+  /**
+   * A hold's capture (docs/contract.md §11): the hold as it stood when its guard failed is the
+   * refusal; what that means (not found, not active, expired) is the holds' rule to judge.
+   */
+  async capture(
+    once: Once,
+    settlement: HoldSettlement,
+    entry: LedgerEntry,
+  ): Promise<OnceAnswer | HoldChanged> {
+    return this.port.capture(once, settlement, entry);
   }
 }

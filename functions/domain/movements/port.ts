@@ -1,3 +1,6 @@
+import type { LedgerEntry } from '../accounts/model';
+import type { HoldSettlement } from '../holds/model';
+import type { HoldChanged } from '../holds/port';
 import type { LedgerTransactionWrite } from './ledger-transaction';
 import type { LegsRejection } from './legs';
 import type { MovementWrite, Once } from './once';
@@ -23,4 +26,10 @@ export interface MovementPort {
   ): Promise<MovementWrite<LegsRejection>>;
   /** The original's guarded `reversedAmount` and every leg moved back. */
   reverse(once: Once, write: ReversalWrite): Promise<MovementWrite<ReversalRejection>>;
+  /** A hold's capture: the hold's conditional settle, its account's change, the capture entry. */
+  capture(
+    once: Once,
+    settlement: HoldSettlement,
+    entry: LedgerEntry,
+  ): Promise<MovementWrite<HoldChanged>>;
 }
