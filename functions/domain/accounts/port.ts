@@ -1,4 +1,4 @@
-import type { GapDetail, WaivedNumber } from '../gaps/source-state';
+import type { EventSourceView } from '../gaps/port';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
@@ -13,17 +13,6 @@ export type WriteResult =
   | { readonly kind: 'claimed'; readonly record: IdempotencyRecord }
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
   | { readonly kind: 'payment_id_taken' };
-
-/** One event source's sequence tracking for an account (docs/contract.md §5, §6). */
-export interface EventSourceView {
-  readonly source: string;
-  readonly lastSequence: number;
-  readonly gaps: readonly number[];
-  readonly gapsTruncated: boolean;
-  /** Ledger events only (docs/contract.md §18): when each gap opened and was requested. */
-  readonly gapDetails: readonly GapDetail[];
-  readonly waived: readonly WaivedNumber[];
-}
 
 export interface EntryPage {
   readonly items: LedgerEntry[];

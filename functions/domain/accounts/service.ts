@@ -1,3 +1,4 @@
+import type { EventSourceView } from '../gaps/port';
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -21,7 +22,7 @@ import {
   ownedBy,
   readEntry,
 } from './model';
-import type { EntryPage, EventSourceView, LedgerPort } from './port';
+import type { EntryPage, LedgerPort } from './port';
 
 export interface CreateAccountInput {
   readonly currency: string;

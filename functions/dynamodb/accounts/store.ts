@@ -1,12 +1,8 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord } from '../../domain/accounts/model';
-import type {
-  CloseResult,
-  EntryPage,
-  EventSourceView,
-  LedgerPort,
-} from '../../domain/accounts/port';
+import type { CloseResult, EntryPage, LedgerPort } from '../../domain/accounts/port';
+import type { EventSourceView } from '../../domain/gaps/port';
 import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
 import { toVersionedSequence } from '../events/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
