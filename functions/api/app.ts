@@ -119,9 +119,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
-  const postings = new LedgerService(deps.ledger, commandOptions);
+  const postings = new LedgerService(deps.ledger, deps.movements, commandOptions);
   const transfers = new TransferService(deps.transfers, deps.movements, commandOptions);
-  const ledgerTransactions = new LedgerTransactionService(deps.ledgerTransactions, commandOptions);
+  const ledgerTransactions = new LedgerTransactionService(
+    deps.ledgerTransactions,
+    deps.movements,
+    commandOptions,
+  );
   const batches = new BatchService(
     deps.batches,
     { postings, transfers, ledgerTransactions },
@@ -137,9 +141,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         clock,
       ),
       ...transferHandlers(transfers),
-      ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
+      ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),
       ...ledgerTransactionHandlers(ledgerTransactions),
-      ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
+      ...reversalHandlers(new ReversalService(deps.reversals, deps.movements, commandOptions)),
       ...batchHandlers(batches),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),

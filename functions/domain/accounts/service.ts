@@ -1,3 +1,4 @@
+import type { EventSourceView } from '../gaps/port';
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -7,12 +8,12 @@ import {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import type { EntryGuard } from '../movements/guard';
-import { newPosting } from '../movements/posting';
-import { explainPostingRejection } from '../movements/rejections';
+import { MovementCommands } from '../movements/commands';
+import { requestOnce, requestRefusal } from '../movements/once';
+import type { MovementPort } from '../movements/port';
+import { newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
-import type { Metadata } from './metadata';
 import {
   type Account,
   type AccountRecord,
@@ -20,10 +21,9 @@ import {
   notFound,
   owned,
   ownedBy,
-  type PostingEntry,
   readEntry,
 } from './model';
-import type { EntryPage, EventSourceView, LedgerPort } from './port';
+import type { EntryPage, LedgerPort } from './port';
 
 export interface CreateAccountInput {
   readonly currency: string;
@@ -32,26 +32,23 @@ export interface CreateAccountInput {
   readonly overdraftLimit?: number;
 }
 
-export interface PostTransactionInput {
-  readonly type: 'credit' | 'debit';
-  readonly amount: number;
-  readonly currency: string;
-  readonly reference?: string;
-  readonly paymentId?: string;
-  readonly metadata?: Metadata;
-}
+/** A credit or debit of the account the path names (docs/contract.md §5). */
+export type PostTransactionInput = Omit<PostingInput, 'accountId'>;
 
 export type LedgerServiceOptions = CommandServiceOptions;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService {
   private readonly commands: IdempotentCommands;
+  private readonly movements: MovementCommands;
 
   constructor(
     private readonly port: LedgerPort,
+    movements: MovementPort,
     options: LedgerServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
+    this.movements = new MovementCommands(movements);
   }
 
   async createAccount(
@@ -92,11 +89,9 @@ export class LedgerService {
     input: PostTransactionInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const { claim, entry, guard } = this.planPosting(ctx, accountId, input, rawBody);
-    const result = await this.port.postEntry(claim, entry, guard);
-    return this.commands.settle(claim, result, (rejected) =>
-      explainPostingRejection(rejected, guard),
-    );
+    const { claim, posting } = this.planPosting(ctx, accountId, input, rawBody);
+    const result = await this.movements.post(requestOnce(claim), posting);
+    return this.commands.settle(claim, result, requestRefusal);
   }
 
   /**
@@ -108,17 +103,17 @@ export class LedgerService {
     accountId: string,
     input: PostTransactionInput,
     rawBody: Json,
-  ): { claim: IdempotencyClaim; entry: PostingEntry; guard: EntryGuard } {
+  ): { claim: IdempotencyClaim; posting: PostingWrite } {
     const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
-    const { entry, guard } = newPosting({ accountId, ...input }, actor, this.commands.newId);
+    const posting = newPosting({ ...input, accountId }, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.postTransaction,
       pathParameters: { accountId },
       rawBody,
-      resource: entry,
+      resource: posting.entry,
       outcome: 'created',
     });
-    return { claim, entry, guard };
+    return { claim, posting };
   }
 
   /**

@@ -91,13 +91,13 @@ export class AtomicBatch {
         record: { kind: 'ledger_transaction', record: write.record },
       };
     }
-    const { claim, entry, guard } = this.singles.postings.planPosting(
+    const { claim, posting } = this.singles.postings.planPosting(
       own,
       operation.accountId,
       operation.input,
       operation.rawBody,
     );
-    return { claim, legs: [{ entry, guard }] };
+    return { claim, legs: [posting] };
   }
 
   /** `400 batch_too_large` before anything is claimed: the batch's claim counts too. */

@@ -165,13 +165,13 @@ export class BatchService {
     if (operation?.op !== 'credit' && operation?.op !== 'debit') {
       throw new Error('a posting segment holds credits and debits only');
     }
-    const { claim, entry, guard } = this.singles.postings.planPosting(
+    const { claim, posting } = this.singles.postings.planPosting(
       { ...ctx, idempotencyKey: operation.key },
       operation.accountId,
       operation.input,
       operation.rawBody,
     );
-    return { claim, legs: [{ entry, guard }] };
+    return { claim, legs: [posting] };
   }
 
   /**

@@ -8,8 +8,13 @@ import {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import { newLedgerTransactionWrite } from '../movements/ledger-transaction';
-import { explainLegsRejection } from '../movements/legs';
+import { MovementCommands } from '../movements/commands';
+import {
+  type LedgerTransactionWrite,
+  newLedgerTransactionWrite,
+} from '../movements/ledger-transaction';
+import { requestOnce, requestRefusal } from '../movements/once';
+import type { MovementPort } from '../movements/port';
 import { LegsUnbalancedError } from '../shared/errors';
 import {
   type LedgerTransaction,
@@ -18,7 +23,7 @@ import {
   readLedgerTransaction,
   sums,
 } from './model';
-import type { LedgerTransactionPort, LedgerTransactionWrite } from './port';
+import type { LedgerTransactionPort } from './port';
 
 export type LedgerTransactionServiceOptions = CommandServiceOptions;
 
@@ -31,12 +36,15 @@ export type LedgerTransactionServiceOptions = CommandServiceOptions;
  */
 export class LedgerTransactionService {
   private readonly commands: IdempotentCommands;
+  private readonly movements: MovementCommands;
 
   constructor(
     private readonly port: LedgerTransactionPort,
+    movements: MovementPort,
     options: LedgerTransactionServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
+    this.movements = new MovementCommands(movements);
   }
 
   async createLedgerTransaction(
@@ -59,10 +67,8 @@ export class LedgerTransactionService {
       throw new LegsUnbalancedError(debits, credits);
     }
     const { claim, write } = this.planLedgerTransaction(ctx, input, rawBody);
-    const result = await this.port.createLedgerTransaction(claim, write);
-    return this.commands.settle(claim, result, (rejected) =>
-      explainLegsRejection(rejected, write.legs),
-    );
+    const result = await this.movements.ledgerTransaction(requestOnce(claim), write);
+    return this.commands.settle(claim, result, requestRefusal);
   }
 
   /**

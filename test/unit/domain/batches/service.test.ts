@@ -30,7 +30,7 @@ const credit = (key: string, amount = 1): BatchOperation => ({
   rawBody: { type: 'credit', amount, currency: 'EUR' },
 });
 
-function setup(batches = fakeBatchPort(), ledger = fakeLedgerPort(), now = () => 0) {
+function setup(batches = fakeBatchPort(), ledger = fakeMovementPort(), now = () => 0) {
   let ids = 0;
   const options = {
     idempotencyRetentionSeconds: 60,
@@ -40,9 +40,13 @@ function setup(batches = fakeBatchPort(), ledger = fakeLedgerPort(), now = () =>
   const service = new BatchService(
     batches,
     {
-      postings: new LedgerService(ledger, options),
+      postings: new LedgerService(fakeLedgerPort(), ledger, options),
       transfers: new TransferService(fakeTransferPort(), fakeMovementPort(), options),
-      ledgerTransactions: new LedgerTransactionService(fakeLedgerTransactionPort(), options),
+      ledgerTransactions: new LedgerTransactionService(
+        fakeLedgerTransactionPort(),
+        fakeMovementPort(),
+        options,
+      ),
     },
     { ...options, presenter: batchResponses, now },
   );
@@ -60,7 +64,7 @@ describe('an independent batch', () => {
     expect(statuses(answer.body)).toEqual(Array(31).fill(201));
     expect(batches.writeMovements.mock.calls.map(([movements]) => movements.length)).toEqual([30]);
     // A chunk of one is the single route's own write.
-    expect(ledger.postEntry).toHaveBeenCalledTimes(1);
+    expect(ledger.post).toHaveBeenCalledTimes(1);
     expect(batches.recordResponse).toHaveBeenCalledTimes(1);
   });
 
@@ -84,13 +88,13 @@ describe('an independent batch', () => {
       {},
     );
     expect(statuses(answer.body)).toEqual([201, 201]);
-    expect(ledger.postEntry.mock.calls.map(([claim]) => claim.scopeId)).toHaveLength(2);
+    expect(ledger.post.mock.calls.map(([once]) => once.kind)).toHaveLength(2);
   });
 
   it('answers 503 for an operation not started before the one deadline, recording nothing for it', async () => {
     let now = 0;
-    const ledger = fakeLedgerPort({
-      postEntry: async () => {
+    const ledger = fakeMovementPort({
+      post: async () => {
         now += 20_000;
         return { kind: 'committed' };
       },
@@ -106,6 +110,6 @@ describe('an independent batch', () => {
       {},
     );
     expect(statuses(answer.body)).toEqual([201, 503]);
-    expect(ledger.postEntry).toHaveBeenCalledTimes(1);
+    expect(ledger.post).toHaveBeenCalledTimes(1);
   });
 });
