@@ -8,6 +8,7 @@ import {
 import { EventService } from '../../../functions/domain/events/service';
 import { toVersionedSequence } from '../../../functions/dynamodb/events/items';
 import { createEventStore } from '../../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../../functions/dynamodb/movements/store';
 import { createDueStore } from '../../../functions/dynamodb/sweeper/store';
 import { DUE_SHARD_COUNT } from '../../../functions/dynamodb/table/due-index';
 import { parseLedgerEvent } from '../../../functions/handlers/events/parse';
@@ -37,7 +38,8 @@ export class WaiverRefused extends Error {}
 export function createGaps(options: GapsOptions) {
   const { client, tableName, clock } = options;
   const due = createDueStore({ client, tableName });
-  const events = new EventService(createEventStore({ client, tableName }), {
+  const table = { client, tableName };
+  const events = new EventService(createEventStore(table), createMovementStore(table), {
     inboxRetentionSeconds: options.inboxRetentionSeconds,
     gapRefetchAfterSeconds: options.gapRefetchAfterSeconds,
     newId: randomUUID,
