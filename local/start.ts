@@ -10,9 +10,10 @@
  * of due holds and execution deadlines. `ready` is printed after that.
  */
 import { composeConsole } from '../console/server/compose';
-import { describeError } from '../functions/domain/shared/log';
+import { describeError, messageOf, stackOf } from '../functions/domain/shared/log';
 import { banner } from './banner';
-import { LOCAL_TRIGGERS, type LocalResources, localHttpHandler } from './functions';
+import { LOCAL_TRIGGERS, localHttpHandler } from './functions';
+import type { LocalResources } from './resources';
 import { reachExternalDynamo, startDynamoService } from './services/dynamodb/service';
 import { EXTERNAL_ENDPOINT_WAIT_MS } from './services/external';
 import { reserveHttpPort, startHttpService } from './services/http/service';
@@ -70,9 +71,7 @@ process.on('uncaughtException', (error) => {
   void shutdown(1, 'unexpected error');
 });
 process.on('unhandledRejection', (reason) => {
-  err(
-    `unexpected error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
-  );
+  err(`unexpected error: ${stackOf(reason)}`);
   void shutdown(1, 'unexpected error');
 });
 
@@ -207,7 +206,7 @@ async function main(): Promise<void> {
   try {
     settings = readLocalSettings(process.env);
   } catch (error) {
-    err(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    err(`npm start: ${messageOf(error)}`);
     process.exit(2);
   }
   try {
