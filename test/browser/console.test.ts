@@ -33,7 +33,11 @@ let seed: ConsoleSeed;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  stack = await startLocalStack({ GAP_REFETCH_AFTER_SECONDS: String(GAP_REFETCH_AFTER_SECONDS) });
+  // Its own DynamoDB Local and the default table: the seed and the CLI reach them by its port.
+  stack = await startLocalStack(
+    { GAP_REFETCH_AFTER_SECONDS: String(GAP_REFETCH_AFTER_SECONDS) },
+    { dynamo: 'own' },
+  );
   seed = await seedConsole(stack);
   profile = await mkdtemp(join(tmpdir(), 'ledger-console-chromium-'));
   browser = await chromium.launchPersistentContext(profile, {
