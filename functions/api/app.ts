@@ -117,17 +117,17 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
-      ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...accountHandlers(new LedgerService(deps.ledger, deps.movements, commandOptions)),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         clock,
       ),
       ...transferHandlers(new TransferService(deps.transfers, deps.movements, commandOptions)),
-      ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
+      ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),
       ...ledgerTransactionHandlers(
-        new LedgerTransactionService(deps.ledgerTransactions, commandOptions),
+        new LedgerTransactionService(deps.ledgerTransactions, deps.movements, commandOptions),
       ),
-      ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
+      ...reversalHandlers(new ReversalService(deps.reversals, deps.movements, commandOptions)),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
       ...healthHandlers(new HealthService(deps.health, clock)),
