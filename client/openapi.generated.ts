@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * List an account's event sources
-         * @description Sequence tracking per event source: the highest sequence seen and the missing numbers (at most 1,000, the lowest; gapsTruncated when more are missing).
+         * @description Sequence tracking per event source: the highest sequence seen and the missing numbers (at most 1,000, the lowest, in gaps; the rest as gapRanges, and gapsTruncated while there are any).
          */
         get: operations["listEventSources"];
         put?: never;
@@ -709,6 +709,15 @@ export interface components {
                      * Format: date-time
                      * @description when a ledger.gap.refetch.v1 naming it was committed
                      */
+                    refetchRequestedAt?: string;
+                }[];
+                /** @description the missing numbers above `gaps`, as inclusive ranges (docs/contract.md §30): asked for and waivable like listed ones; they refill `gaps` as listed gaps close */
+                gapRanges: {
+                    from: number;
+                    to: number;
+                    /** Format: date-time */
+                    openedAt: string;
+                    /** Format: date-time */
                     refetchRequestedAt?: string;
                 }[];
                 /** @description the last 1,000 numbers a ledger.gap.waived.v1 closed, oldest first */

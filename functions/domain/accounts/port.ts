@@ -1,4 +1,4 @@
-import type { GapDetail, WaivedNumber } from '../gaps/source-state';
+import type { GapDetail, GapRun, WaivedNumber } from '../gaps/source-state';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
@@ -39,6 +39,8 @@ export interface EventSourceView {
   readonly gapsTruncated: boolean;
   /** Ledger events only (docs/contract.md §18): when each gap opened and was requested. */
   readonly gapDetails: readonly GapDetail[];
+  /** The missing numbers above `gaps` (docs/contract.md §30). */
+  readonly gapRanges?: readonly GapRun[];
   readonly waived: readonly WaivedNumber[];
 }
 
