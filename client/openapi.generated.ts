@@ -1030,6 +1030,21 @@ export interface components {
         ReverseWhole: {
             reference?: string;
         };
+        LedgerTransactionReversal: {
+            /** Format: uuid */
+            id: string;
+            reversalOf: {
+                /** @enum {string} */
+                kind: "entry" | "transfer" | "ledger_transaction";
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description Integer amount in minor units: the sum of the debit legs moved back */
+            amount: number;
+            reference?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
         CallbackEvent: {
             /** @constant */
             specversion: "1.0";
@@ -3278,7 +3293,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Reversed (or its replay) */
+            /** @description Reversed: amount is the sum of its debit legs, up to 25 × 10^12 (or its replay) */
             201: {
                 headers: {
                     /** @description Present and `true` when this is the replay of the first response. */
@@ -3286,7 +3301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Reversal"];
+                    "application/json": components["schemas"]["LedgerTransactionReversal"];
                 };
             };
             /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */

@@ -142,3 +142,97 @@ describe('gaps beyond the 1,000 listed (docs/contract.md §30)', () => {
     expect(refilled?.gaps.at(-1)).toBe(1504);
   });
 });
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${stack.base}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-principal-id': 'alice',
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+async function get(path: string): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${stack.base}${path}`, { headers: { 'x-principal-id': 'alice' } });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a JSON document walked by path in assertions
+type Json = any;
+
+describe('as-of balances of a closed account (docs/contract.md §30)', () => {
+  it('answers from the journal once it holds every versioned change, closing included', async () => {
+    const accountId = await newAccount();
+    expect((await post(`/v1/accounts/${accountId}/transactions`, credit(100))).status).toBe(201);
+    const debit = { type: 'debit', amount: 100, currency: 'EUR' };
+    expect((await post(`/v1/accounts/${accountId}/transactions`, debit)).status).toBe(201);
+    await expect
+      .poll(async () => (await get(`/v1/accounts/${accountId}/journal`)).body.items.length, {
+        timeout: 20_000,
+      })
+      .toBe(2);
+    await sleep(20);
+    const between = new Date().toISOString();
+    await sleep(20);
+    expect((await post(`/v1/accounts/${accountId}/close`, {})).status).toBe(200);
+    const asOf = await get(`/v1/accounts/${accountId}/balances?asOf=${between}`);
+    expect(asOf).toMatchObject({ status: 200, body: { balance: 0, available: 0, sequence: 2 } });
+  });
+});
+
+const credit = (amount: number) => ({ type: 'credit', amount, currency: 'EUR' });
+
+/** The schema `ref` names in the served document, its `$ref`s followed. */
+function resolve(document: Json, schema: Json): Json {
+  if (typeof schema?.$ref !== 'string') return schema;
+  const name = String(schema.$ref).replace('#/components/schemas/', '');
+  return resolve(document, document.components.schemas[name]);
+}
+
+describe('the served OpenAPI document (docs/contract.md §30)', () => {
+  it('names the stack as its server', async () => {
+    const { body } = await get('/v1/openapi.json');
+    expect(body.servers).toEqual([{ url: stack.base, description: 'npm start' }]);
+  });
+
+  it('allows a ledger transaction reversal above 10^12 and keeps the entries capped', async () => {
+    const ids = await Promise.all([newAccount(), newAccount(), newAccount(), newAccount()]);
+    const [a = '', b = '', c = '', d = ''] = ids;
+    for (const id of [a, b]) {
+      expect((await post(`/v1/accounts/${id}/transactions`, credit(10 ** 12))).status).toBe(201);
+    }
+    const legs = [
+      { accountId: a, direction: 'debit', amount: 10 ** 12 },
+      { accountId: b, direction: 'debit', amount: 10 ** 12 },
+      { accountId: c, direction: 'credit', amount: 10 ** 12 },
+      { accountId: d, direction: 'credit', amount: 10 ** 12 },
+    ];
+    const moved = await post('/v1/ledger-transactions', { currency: 'EUR', legs });
+    expect(moved.status).toBe(201);
+    const reversed = await post(`/v1/ledger-transactions/${moved.body.id}/reversals`, {});
+    expect(reversed).toMatchObject({ status: 201, body: { amount: 2 * 10 ** 12 } });
+
+    const { body: document } = await get('/v1/openapi.json');
+    const answer = (path: string) =>
+      resolve(
+        document,
+        document.paths[path].post.responses['201'].content['application/json'].schema,
+      );
+    const whole = answer('/v1/ledger-transactions/{ledgerTransactionId}/reversals');
+    expect(whole.properties.amount.maximum).toBe(25 * 10 ** 12);
+    expect(whole.properties.amount.maximum).toBeGreaterThanOrEqual(reversed.body.amount);
+    const entry = answer('/v1/accounts/{accountId}/transactions/{entryId}/reversals');
+    expect(entry.properties.amount.maximum).toBe(10 ** 12);
+    const body = resolve(
+      document,
+      document.paths['/v1/transfers/{transferId}/reversals'].post.requestBody.content[
+        'application/json'
+      ].schema,
+    );
+    expect(body.properties.amount.maximum).toBe(10 ** 12);
+  });
+});
