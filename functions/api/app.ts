@@ -14,6 +14,7 @@ import type { JournalReadPort } from '../domain/journal/port';
 import { JournalService } from '../domain/journal/service';
 import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
+import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
 import type { ErrorCode } from '../domain/shared/errors';
@@ -65,6 +66,8 @@ export interface HttpAppConfig {
 
 export interface HttpAppDeps extends Runtime {
   readonly ledger: LedgerPort;
+  /** Every movement's ONE transaction (docs/contract.md §23). */
+  readonly movements: MovementPort;
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
@@ -114,17 +117,17 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
-      ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...accountHandlers(new LedgerService(deps.ledger, deps.movements, commandOptions)),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         clock,
       ),
-      ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
-      ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
+      ...transferHandlers(new TransferService(deps.transfers, deps.movements, commandOptions)),
+      ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),
       ...ledgerTransactionHandlers(
-        new LedgerTransactionService(deps.ledgerTransactions, commandOptions),
+        new LedgerTransactionService(deps.ledgerTransactions, deps.movements, commandOptions),
       ),
-      ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
+      ...reversalHandlers(new ReversalService(deps.reversals, deps.movements, commandOptions)),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
       ...healthHandlers(new HealthService(deps.health, clock)),

@@ -1,8 +1,8 @@
-import type { GapDetail, GapRun, WaivedNumber } from '../gaps/source-state';
+import type { EventSourceView } from '../gaps/port';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
-import type { AccountRecord, LedgerEntry, PostingEntry } from './model';
+import type { AccountRecord, LedgerEntry } from './model';
 
 /**
  * The facts a storage write reports; the domain decides what they mean. Only the failure that
@@ -13,36 +13,6 @@ export type WriteResult =
   | { readonly kind: 'claimed'; readonly record: IdempotencyRecord }
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
   | { readonly kind: 'payment_id_taken' };
-
-export interface EntryGuard {
-  /** The account must exist and, when given, belong to this principal. */
-  readonly ownerId?: string;
-  /** The account must hold this currency. */
-  readonly currency: string;
-  /**
-   * Debits, transfers, ledger legs, holds, fees: what the account may draw on must cover the
-   * amount — the effective available balance (`available`, or `balance` on an account from
-   * before holds, §11) plus its `overdraftLimit` (§17).
-   */
-  readonly requireAvailableAtLeast?: number;
-  /** Credits (and a transfer's destination): the balance plus this must stay within 2^53 − 1 (docs/contract.md §5). */
-  readonly increaseBy?: number;
-  /** Every effect a caller or producer asks for: the account must not be closed (§17). */
-  readonly requireOpen?: boolean;
-}
-
-/** One event source's sequence tracking for an account (docs/contract.md §5, §6). */
-export interface EventSourceView {
-  readonly source: string;
-  readonly lastSequence: number;
-  readonly gaps: readonly number[];
-  readonly gapsTruncated: boolean;
-  /** Ledger events only (docs/contract.md §18): when each gap opened and was requested. */
-  readonly gapDetails: readonly GapDetail[];
-  /** The missing numbers above `gaps` (docs/contract.md §30). */
-  readonly gapRanges?: readonly GapRun[];
-  readonly waived: readonly WaivedNumber[];
-}
 
 export interface EntryPage {
   readonly items: LedgerEntry[];
@@ -65,7 +35,6 @@ export interface LedgerPort extends ResponseRecorder {
    * (its owner, `updatedAt`, balance and available 0, open). Moves no money, so no version.
    */
   closeAccount(claim: IdempotencyClaim, read: AccountRecord, at: string): Promise<CloseResult>;
-  postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard): Promise<WriteResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
   listEventSources(accountId: string): Promise<EventSourceView[]>;

@@ -12,7 +12,6 @@ import {
   MAX_REFETCH_NUMBERS,
   MAX_WAIVED,
 } from '../../contract/gaps';
-import type { SequenceWrite } from '../events/port';
 import {
   cut,
   firstNumbers,
@@ -30,22 +29,6 @@ import {
   type SequencePosition,
   type SequenceState,
 } from './sequence';
-
-/** The one place a sequence write is built: its state and when it falls due. */
-export function sequenceWrite(
-  of: { readonly source: string; readonly accountId: string },
-  expectedVersion: number,
-  next: EventSourceState,
-  refetchAfterSeconds: number,
-): SequenceWrite {
-  return {
-    source: of.source,
-    accountId: of.accountId,
-    expectedVersion,
-    next,
-    dueAt: sourceDueAt(next, refetchAfterSeconds),
-  };
-}
 
 export type { GapRun } from './gap-runs';
 

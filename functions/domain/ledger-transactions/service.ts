@@ -1,4 +1,3 @@
-import { explainLegsRejection } from '../accounts/legs';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -8,13 +7,15 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import { MovementCommands } from '../movements/commands';
+import { newLedgerTransactionWrite } from '../movements/ledger-transaction';
+import { requestOnce, requestRefusal } from '../movements/once';
+import type { MovementPort } from '../movements/port';
 import { LegsUnbalancedError } from '../shared/errors';
 import {
   type LedgerTransaction,
   type LedgerTransactionInput,
-  ledgerMovement,
   ledgerTransactionView,
-  newLedgerTransaction,
   readLedgerTransaction,
   sums,
 } from './model';
@@ -31,12 +32,15 @@ export type LedgerTransactionServiceOptions = CommandServiceOptions;
  */
 export class LedgerTransactionService {
   private readonly commands: IdempotentCommands;
+  private readonly movements: MovementCommands;
 
   constructor(
     private readonly port: LedgerTransactionPort,
+    movements: MovementPort,
     options: LedgerTransactionServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
+    this.movements = new MovementCommands(movements);
   }
 
   async createLedgerTransaction(
@@ -58,19 +62,15 @@ export class LedgerTransactionService {
       }
       throw new LegsUnbalancedError(debits, credits);
     }
-    const record = newLedgerTransaction(
-      input,
-      { id: this.commands.newId(), entryId: this.commands.newId },
-      { ownerId: ctx.principal, origin: 'http', createdAt: ctx.now.toISOString() },
-    );
-    const legs = ledgerMovement(record);
+    const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
+    const write = newLedgerTransactionWrite(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       ...request,
-      resource: ledgerTransactionView(record),
+      resource: ledgerTransactionView(write.record),
       outcome: 'created',
     });
-    const result = await this.port.createLedgerTransaction(claim, { record, legs });
-    return this.commands.settle(claim, result, (rejected) => explainLegsRejection(rejected, legs));
+    const result = await this.movements.ledgerTransaction(requestOnce(claim), write);
+    return this.commands.settle(claim, result, requestRefusal);
   }
 
   async getLedgerTransaction(principal: string, id: string): Promise<LedgerTransaction> {

@@ -1,13 +1,8 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AccountRecord, PostingEntry } from '../../domain/accounts/model';
-import type {
-  CloseResult,
-  EntryGuard,
-  EntryPage,
-  EventSourceView,
-  LedgerPort,
-} from '../../domain/accounts/port';
+import type { AccountRecord } from '../../domain/accounts/model';
+import type { CloseResult, EntryPage, LedgerPort } from '../../domain/accounts/port';
+import type { EventSourceView } from '../../domain/gaps/port';
 import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
 import { toVersionedSequence } from '../events/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
@@ -21,13 +16,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
-import {
-  closeAccountItem,
-  newAccountItem,
-  postingItems,
-  toAccountRecord,
-  toLedgerEntry,
-} from './items';
+import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
 
 type Role = 'claim' | 'account' | 'entry' | 'pointer' | 'payment';
 
@@ -59,13 +48,6 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       if (claimed) return claimed;
       const account = outcome.failed.get('account');
       return { kind: 'account_moved', account: account ? toAccountRecord(account) : undefined };
-    },
-
-    postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard) {
-      return write([
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...postingItems(tableName, entry, guard),
-      ]);
     },
 
     async recordResponse(claim: IdempotencyClaim): Promise<RecordResult> {

@@ -1,9 +1,9 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { withMetadata } from '../../domain/accounts/metadata';
 import type { LedgerTransactionRecord, StoredLeg } from '../../domain/ledger-transactions/model';
-import type { LedgerTransactionWrite } from '../../domain/ledger-transactions/port';
+import type { LedgerTransactionWrite } from '../../domain/movements/ledger-transaction';
 import { metadataOf } from '../accounts/entries';
-import { type LegRole, legParts } from '../accounts/movement';
+import { type LegRole, legParts } from '../movements/legs';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 import type { TransactPart } from '../table/transact';

@@ -6,6 +6,7 @@ import type { CallbackSecrets } from '../../domain/callbacks/port';
 import type { ResultObjectPort } from '../../domain/exports/port';
 import {
   SettledResponseCache,
+  withSettledMovements,
   withSettledResponses,
 } from '../../domain/idempotency/settled-responses';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
@@ -14,6 +15,7 @@ import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
+import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
@@ -37,13 +39,14 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const table = tableOptions(options, runtime.metrics);
   const tasks = createTaskStore(table);
   const ledger = createLedgerStore(table);
+  const movements = createMovementStore(table);
+  // One cache per composition, i.e. per Lambda instance or local server; off with
+  // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
+  const cache =
+    options.config.idempotencyLocalCache === false ? undefined : new SettledResponseCache();
   return createHttpApp({
-    // One cache per composition, i.e. per Lambda instance or local server; off with
-    // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
-    ledger:
-      options.config.idempotencyLocalCache === false
-        ? ledger
-        : withSettledResponses(ledger, new SettledResponseCache()),
+    ledger: cache ? withSettledResponses(ledger, cache) : ledger,
+    movements: cache ? withSettledMovements(movements, cache) : movements,
     tasks,
     callbacks: tasks,
     results:

@@ -1,9 +1,9 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { sequenceWrite } from '../../../../functions/domain/gaps/sequences';
 import {
   advanceEventSource,
   EMPTY_EVENT_SOURCE,
-  sequenceWrite,
 } from '../../../../functions/domain/gaps/source-state';
 import { sequenceItem, toVersionedSequence } from '../../../../functions/dynamodb/events/items';
 

@@ -1,0 +1,89 @@
+import { type LedgerEntry, signedAmount } from '../../domain/accounts/model';
+import type { AccountChange } from '../../domain/journal/model';
+import type { LegsRejection, MovementLeg, RejectedLeg } from '../../domain/movements/legs';
+import { newEntryItems, paymentItem } from '../accounts/entries';
+import { toAccountRecord } from '../accounts/items';
+import type { TransactPart } from '../table/transact';
+import { accountChangeItem } from './account-change';
+
+/**
+ * The journal's descriptor of a leg (docs/contract.md §15): kind = the entry's type
+ * (`transfer_out`/`transfer_in`, `ledger_debit`/`ledger_credit`, `reversal`), the entry's id and
+ * the ids of what it belongs to; a reversal's `reversalOf` is the reversed original's id.
+ */
+function legChange(entry: LedgerEntry, delta: number): AccountChange {
+  return {
+    kind: entry.type,
+    balanceDelta: delta,
+    availableDelta: delta,
+    at: entry.createdAt,
+    entryId: entry.id,
+    ...(entry.transferId === undefined ? {} : { transferId: entry.transferId }),
+    ...(entry.ledgerTransactionId === undefined
+      ? {}
+      : { ledgerTransactionId: entry.ledgerTransactionId }),
+    ...(entry.reversalOf === undefined ? {} : { reversalOf: entry.reversalOf.id }),
+  };
+}
+
+/** The items of a movement's legs, by what each guards: `account:<i>`, `entry:<i>`, … */
+export type LegRole = `account:${number}` | `entry:${number}` | `pointer:${number}` | 'payment';
+
+/**
+ * Every leg of a movement — a transfer (docs/contract.md §10), a ledger transaction or a
+ * reversal (§16): its account's guarded change (balance and available alike), its entry and the
+ * entry's pointer; then the `paymentId` item of the leg that carries one (at most one does).
+ * Each account appears once, so no key is written twice in the transaction.
+ */
+export function legParts(tableName: string, legs: readonly MovementLeg[]): TransactPart<LegRole>[] {
+  const parts: TransactPart<LegRole>[] = [];
+  legs.forEach(({ entry, guard }, index) => {
+    const delta = signedAmount(entry);
+    parts.push({
+      role: `account:${index}`,
+      item: accountChangeItem(tableName, {
+        accountId: entry.accountId,
+        changes: [legChange(entry, delta)],
+        ownerId: guard.ownerId,
+        currency: guard.currency,
+        requireAvailableAtLeast: guard.requireAvailableAtLeast,
+        requireOpen: guard.requireOpen,
+      }),
+    });
+  });
+  legs.forEach(({ entry }, index) => {
+    const [listed, pointer] = newEntryItems(tableName, entry);
+    parts.push(
+      { role: `entry:${index}`, item: listed },
+      { role: `pointer:${index}`, item: pointer },
+    );
+  });
+  for (const { entry } of legs) {
+    const payment = paymentItem(tableName, entry);
+    if (payment) parts.push({ role: 'payment', item: payment });
+  }
+  return parts;
+}
+
+/** The legs whose account guard failed, by index, each account as it stood (ALL_OLD). */
+export function rejectedLegs(
+  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+): RejectedLeg[] {
+  const legs: RejectedLeg[] = [];
+  for (const [role, old] of failed) {
+    const match = /^account:(\d+)$/.exec(role);
+    if (match)
+      legs.push({ index: Number(match[1]), account: old ? toAccountRecord(old) : undefined });
+  }
+  return legs.sort((a, b) => a.index - b.index);
+}
+
+/** The refusals of a cancelled movement after its dedup record: accounts first, then paymentId. */
+export function legsRejection(
+  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+): LegsRejection | undefined {
+  const legs = rejectedLegs(failed);
+  if (legs.length > 0) return { kind: 'legs_rejected', legs };
+  if (failed.has('payment')) return { kind: 'payment_id_taken' };
+  return undefined;
+}
