@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * List an account's event sources
-         * @description Sequence tracking per event source: the highest sequence seen and the missing numbers (at most 1,000, the lowest; gapsTruncated when more are missing).
+         * @description Sequence tracking per event source: the highest sequence seen and the missing numbers (at most 1,000, the lowest, in gaps; the rest as gapRanges, and gapsTruncated while there are any).
          */
         get: operations["listEventSources"];
         put?: never;
@@ -731,6 +731,15 @@ export interface components {
                      */
                     refetchRequestedAt?: string;
                 }[];
+                /** @description the missing numbers above `gaps`, as inclusive ranges (docs/contract.md §30): asked for and waivable like listed ones; they refill `gaps` as listed gaps close */
+                gapRanges: {
+                    from: number;
+                    to: number;
+                    /** Format: date-time */
+                    openedAt: string;
+                    /** Format: date-time */
+                    refetchRequestedAt?: string;
+                }[];
                 /** @description the last 1,000 numbers a ledger.gap.waived.v1 closed, oldest first */
                 waived: {
                     number: number;
@@ -1040,6 +1049,21 @@ export interface components {
         };
         ReverseWhole: {
             reference?: string;
+        };
+        LedgerTransactionReversal: {
+            /** Format: uuid */
+            id: string;
+            reversalOf: {
+                /** @enum {string} */
+                kind: "entry" | "transfer" | "ledger_transaction";
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description Integer amount in minor units: the sum of the debit legs moved back */
+            amount: number;
+            reference?: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         /**
          * @example {
@@ -3601,7 +3625,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Reversed (or its replay) */
+            /** @description Reversed: amount is the sum of its debit legs, up to 25 × 10^12 (or its replay) */
             201: {
                 headers: {
                     /** @description Present and `true` when this is the replay of the first response. */
@@ -3609,7 +3633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Reversal"];
+                    "application/json": components["schemas"]["LedgerTransactionReversal"];
                 };
             };
             /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */

@@ -41,6 +41,7 @@ export const ALARM_SLUGS = {
   eventGapsOverdue: 'event-gaps-overdue',
   reconciliationMismatch: 'reconciliation-mismatch',
   reconcilerErrors: 'reconciler-errors',
+  journalStuck: 'journal-stuck',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -253,6 +254,16 @@ export const JOURNAL_VERSION_GAP_DESCRIPTION = [
   'projector log group ("journal version gap", "account changed without a journaled change",',
   '"journal change unreadable") names the account and the sequences; docs/alarms.md says when',
   'and how to restart its journal.',
+].join(' ');
+
+/** Shown on the journal-stuck alarm (docs/contract.md §30). */
+export const JOURNAL_STUCK_DESCRIPTION = [
+  'The reconciler found a journal that has trailed its account for longer than the projector',
+  'retries (JournalVersionGapFindings, finding check journal_version_gap): a journal record is',
+  'missing and will not come, so as-of balances of that account answer 503 and its journal',
+  'events stop. Money was not changed. First: `npm run cli -- reconcile --findings --aws --table',
+  '<TableName>` names the account and the missing sequence; the projector log group has the',
+  '"journal version gap" line of the same account; docs/alarms.md says how to restart its journal.',
 ].join(' ');
 
 /** Shown on the journal publish-failures alarm. */

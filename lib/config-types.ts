@@ -69,7 +69,7 @@ export interface LedgerConfig {
   /** Fee debited per export task, in minor units. @default DEFAULT_EXPORT_FEE (100) */
   readonly exportFee: number;
   /**
-   * An execution's deadline after its creation; the export retries fit before it (> 750 s).
+   * An execution's deadline after its creation; the export retries fit before it with 60 s to spare (> 810 s).
    * @default DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS (900)
    */
   readonly exportExecutionTimeoutSeconds: number;

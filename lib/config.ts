@@ -10,6 +10,7 @@ import {
   DEFAULT_MAX_RERUNS_PER_TASK,
   EXPORT_JOBS_MAX_RECEIVE_COUNT,
   EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS,
+  EXPORT_RETRY_MARGIN_SECONDS,
   exportRetryTiming,
   minimumExportDeadlineSeconds,
 } from '../functions/contract/exports';
@@ -75,7 +76,7 @@ const DEFAULT_DISPATCHER_RESERVED_CONCURRENCY = 2;
 /** 5xx responses in 5 minutes that raise the API 5xx alarm by default. */
 const DEFAULT_API_5XX_THRESHOLD = 5;
 
-/** The shortest `exportExecutionTimeoutSeconds` the shipped export retries fit in (751 s). */
+/** The shortest `exportExecutionTimeoutSeconds` the shipped export retries fit in (811 s). */
 const MIN_EXPORT_DEADLINE = minimumExportDeadlineSeconds(exportRetryTiming(0));
 
 /**
@@ -106,9 +107,10 @@ const contextShape = {
   idempotencyRetentionSeconds: positiveInteger(),
   inboxRetentionSeconds: positiveInteger(),
   exportFee: positiveInteger(),
-  // Export retries fit before the deadline (docs/contract.md §12): receives × visibility < it.
+  // Export retries fit before the deadline (docs/contract.md §12, §30): receives × visibility
+  // + 60 s < it.
   exportExecutionTimeoutSeconds: setting(
-    `must be an integer from ${MIN_EXPORT_DEADLINE} to 86400 (more than ${EXPORT_JOBS_MAX_RECEIVE_COUNT} receives × the export-jobs visibility timeout of ${EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS} s = ${MIN_EXPORT_DEADLINE - 1} s, so a failing job reports FAILED and reaches export-jobs-dlq before its deadline)`,
+    `must be an integer from ${MIN_EXPORT_DEADLINE} to 86400 (more than ${EXPORT_JOBS_MAX_RECEIVE_COUNT} receives × the export-jobs visibility timeout of ${EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS} s + a ${EXPORT_RETRY_MARGIN_SECONDS} s margin = ${MIN_EXPORT_DEADLINE - 1} s, so a failing job reports FAILED and reaches export-jobs-dlq before its deadline)`,
     numeric.pipe(z.number().int().min(MIN_EXPORT_DEADLINE).max(86_400)),
   ),
   maxRerunsPerTask: integerSetting(0, 1000),

@@ -226,6 +226,9 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
       'x-idempotency-retention-seconds': retention.idempotencyRetentionSeconds,
       'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
     },
+    // The stage URL is known only after deployment (the function cannot name its own API
+    // without a cycle): relative, so a client resolves it against where it fetched the document.
+    servers: [{ url: '/', description: 'the stage that serves this document' }],
     // Either scheme, as the deployment configures its authorizer (docs/deployment.md).
     security: [{ jwt: [] }, { sigv4: [] }],
     paths,

@@ -111,13 +111,20 @@ export function exportRetryTiming(deadlineSeconds: number): ExportRetryTiming {
   };
 }
 
+/**
+ * Seconds the retries keep free before the deadline (docs/contract.md §30): the deadline counts
+ * from the execution's creation, but the first receive waits for the outbox dispatcher (the
+ * stream's delay) and for the jobs ahead of it (at most 5 run at once).
+ */
+export const EXPORT_RETRY_MARGIN_SECONDS = 60;
+
 /** Seconds after the first receive at which a job failing every time reaches the DLQ. */
 export const exportDeadLetterSeconds = (t: ExportRetryTiming): number =>
   t.maxReceiveCount * t.visibilityTimeoutSeconds;
 
-/** The shortest deadline the retries fit in: one second past `exportDeadLetterSeconds`. */
+/** The shortest deadline the retries fit in: one second past the DLQ time and the margin. */
 export const minimumExportDeadlineSeconds = (t: Omit<ExportRetryTiming, 'deadlineSeconds'>) =>
-  exportDeadLetterSeconds({ ...t, deadlineSeconds: 0 }) + 1;
+  exportDeadLetterSeconds({ ...t, deadlineSeconds: 0 }) + EXPORT_RETRY_MARGIN_SECONDS + 1;
 
 /** Why the visibility timeout is too short for the worker's timeout, or undefined. */
 export function exportVisibilityProblem(
@@ -131,16 +138,16 @@ export function exportVisibilityProblem(
 /**
  * Every rule `t` breaks, each sentence naming its numbers; empty when a job failing on every
  * receive reports FAILED and reaches the DLQ before its deadline:
- * visibility ≥ worker timeout + 30 s, and maxReceiveCount × visibility < deadline.
+ * visibility ≥ worker timeout + 30 s, and maxReceiveCount × visibility + 60 s < deadline.
  */
 export function exportRetryProblems(t: ExportRetryTiming): string[] {
   const problems: string[] = [];
   const visibility = exportVisibilityProblem(t);
   if (visibility) problems.push(visibility);
-  const deadLetter = exportDeadLetterSeconds(t);
-  if (deadLetter >= t.deadlineSeconds) {
+  const needed = exportDeadLetterSeconds(t) + EXPORT_RETRY_MARGIN_SECONDS;
+  if (needed >= t.deadlineSeconds) {
     problems.push(
-      `${t.maxReceiveCount} receives × the export-jobs visibility timeout (${t.visibilityTimeoutSeconds} s) = ${deadLetter} s must be less than the execution deadline (${t.deadlineSeconds} s), or a failing job times out before it reports FAILED and reaches export-jobs-dlq`,
+      `${t.maxReceiveCount} receives × the export-jobs visibility timeout (${t.visibilityTimeoutSeconds} s) + a ${EXPORT_RETRY_MARGIN_SECONDS} s margin (dispatch delay, backlog) = ${needed} s must be less than the execution deadline (${t.deadlineSeconds} s), or a failing job times out before it reports FAILED and reaches export-jobs-dlq`,
     );
   }
   return problems;

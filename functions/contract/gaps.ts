@@ -27,8 +27,20 @@ export const LOCAL_GAP_REFETCH_AFTER_SECONDS = 5;
 /** A gap open longer than this many × GAP_REFETCH_AFTER_SECONDS is overdue (alarmed). */
 export const GAP_OVERDUE_FACTOR = 12;
 
+/**
+ * An overdue gap already requested is counted again this long after the sweep that last
+ * counted it (docs/contract.md §30): it leaves the head of the due index, and every 5-minute
+ * alarm period still sees it (a 1-minute schedule counts it at most 240 s apart).
+ */
+export const GAP_OVERDUE_RECHECK_SECONDS = 180;
+
 /** Numbers one re-fetch request names at most (the sequence item lists at most 1,000 gaps). */
 export const MAX_REFETCH_NUMBERS = 1000;
+/**
+ * Ranges of missing numbers an event source keeps beyond its 1,000 listed gaps (§30); past
+ * it the closest ranges merge (the numbers between them count as missing, never as arrived).
+ */
+export const MAX_GAP_RANGES = 1000;
 /** Waived numbers an event source keeps (the last ones). */
 export const MAX_WAIVED = 1000;
 /** Numbers one waiver may name. */

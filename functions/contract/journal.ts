@@ -36,3 +36,10 @@ export const MAX_JOURNAL_PAGE = 1000;
 
 /** Seconds a caller waits before asking again while the journal trails `version`. */
 export const JOURNAL_BEHIND_RETRY_SECONDS = 1;
+
+/**
+ * How long the journal projector may still write an account's records after its change: the
+ * stream keeps a record 24 h and the projector retries without limit until then. A journal
+ * still behind `version` after this is a reconciler finding `journal_version_gap` (§30).
+ */
+export const JOURNAL_RETRY_WINDOW_SECONDS = 24 * 3600;

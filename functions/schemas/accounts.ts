@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_GAP_RANGES } from '../contract/gaps';
 import { ACCOUNT_STATUSES, TRANSACTION_TYPES } from '../domain/accounts/model';
 import {
   Amount,
@@ -122,6 +123,21 @@ export const EventSourceList = z.object({
         )
         .max(1000)
         .meta({ description: 'each of `gaps` with when it opened (docs/contract.md §18)' }),
+      gapRanges: z
+        .array(
+          z.object({
+            from: z.number().int().min(1),
+            to: z.number().int().min(1),
+            openedAt: Timestamp,
+            refetchRequestedAt: Timestamp.optional(),
+          }),
+        )
+        .max(MAX_GAP_RANGES)
+        .meta({
+          description:
+            'the missing numbers above `gaps`, as inclusive ranges (docs/contract.md §30): ' +
+            'asked for and waivable like listed ones; they refill `gaps` as listed gaps close',
+        }),
       waived: z
         .array(
           z.object({

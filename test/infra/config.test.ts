@@ -243,9 +243,9 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
     ['retention unsafe integer', { inboxRetentionSeconds: 2 ** 60 }, /positive integer/],
     ['exportFee zero', { exportFee: '0' }, /exportFee must be a positive integer/],
     [
-      'a deadline the export retries do not fit in (5 receives × 150 s = 750 s)',
-      { exportExecutionTimeoutSeconds: '750' },
-      /exportExecutionTimeoutSeconds must be an integer from 751 to 86400 \(more than 5 receives × the export-jobs visibility timeout of 150 s = 750 s/,
+      'a deadline the export retries do not fit in (5 receives × 150 s + 60 s = 810 s)',
+      { exportExecutionTimeoutSeconds: '810' },
+      /exportExecutionTimeoutSeconds must be an integer from 811 to 86400 \(more than 5 receives × the export-jobs visibility timeout of 150 s \+ a 60 s margin = 810 s/,
     ],
     ['negative reruns', { maxRerunsPerTask: '-1' }, /maxRerunsPerTask must be an integer/],
     ['zero retention days', { exportRetentionDays: '0' }, /exportRetentionDays must be an integer/],

@@ -61,28 +61,28 @@ describe('the shipped numbers (worker 120 s, visibility 150 s, 5 receives, deadl
     ]).toEqual([120, 150, 5]);
   });
 
-  it('fits: 150 s ≥ 120 s + 30 s, and 5 × 150 s = 750 s < 900 s (FAILED at ≤ 4 × 150 + 120 = 720 s)', () => {
+  it('fits: 150 s ≥ 120 s + 30 s, and 5 × 150 s + 60 s = 810 s < 900 s (FAILED at ≤ 4 × 150 + 120 = 720 s)', () => {
     const visibility = Number(exportJobs().VisibilityTimeout);
     const receives = Number(
       (exportJobs().RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount,
     );
     const timeout = Number(worker().Timeout);
     expect(visibility).toBeGreaterThanOrEqual(timeout + 30);
-    expect(receives * visibility).toBeLessThan(900);
+    expect(receives * visibility + 60).toBeLessThan(900);
     expect((receives - 1) * visibility + timeout).toBeLessThan(900);
     expect(exportRetryProblems(exportRetryTiming(900))).toEqual([]);
   });
 });
 
 describe('synth refuses a configuration whose retries cannot fit', () => {
-  it('refuses exportExecutionTimeoutSeconds up to 750 s (5 receives × 150 s), accepts 751 s', () => {
-    expect(() => synthLedger({ exportExecutionTimeoutSeconds: '750' })).toThrow(
-      /exportExecutionTimeoutSeconds must be an integer from 751 to 86400 \(more than 5 receives × the export-jobs visibility timeout of 150 s = 750 s/,
+  it('refuses exportExecutionTimeoutSeconds up to 810 s (5 receives × 150 s + 60 s), accepts 811 s', () => {
+    expect(() => synthLedger({ exportExecutionTimeoutSeconds: '810' })).toThrow(
+      /exportExecutionTimeoutSeconds must be an integer from 811 to 86400 \(more than 5 receives × the export-jobs visibility timeout of 150 s \+ a 60 s margin = 810 s/,
     );
-    const shortest = synthLedger({ exportExecutionTimeoutSeconds: '751' });
+    const shortest = synthLedger({ exportExecutionTimeoutSeconds: '811' });
     shortest.stateless.hasResourceProperties('AWS::Lambda::Function', {
       Timeout: 120,
-      Environment: { Variables: { EXPORT_EXECUTION_TIMEOUT_SECONDS: '751' } },
+      Environment: { Variables: { EXPORT_EXECUTION_TIMEOUT_SECONDS: '811' } },
     });
   });
 
@@ -128,15 +128,16 @@ describe('synth refuses a configuration whose retries cannot fit', () => {
       );
     });
 
-    it('refuses a deadline the 5 receives do not fit in, naming the numbers', () => {
-      expect(workerStack({ executionTimeoutSeconds: 750 })).toThrow(
-        'export-jobs retries do not fit the deadline: 5 receives × the export-jobs visibility timeout (150 s) = 750 s must be less than the execution deadline (750 s)',
+    it('refuses a deadline the 5 receives and the 60 s margin do not fit in, naming the numbers', () => {
+      expect(workerStack({ executionTimeoutSeconds: 810 })).toThrow(
+        'export-jobs retries do not fit the deadline: 5 receives × the export-jobs visibility timeout (150 s) + a 60 s margin (dispatch delay, backlog) = 810 s must be less than the execution deadline (810 s)',
       );
+      expect(workerStack({ executionTimeoutSeconds: 811 })).not.toThrow();
     });
 
     it('refuses a longer visibility timeout that pushes the DLQ past the deadline', () => {
       expect(workerStack({ visibility: 200 })).toThrow(
-        /5 receives × the export-jobs visibility timeout \(200 s\) = 1000 s must be less than the execution deadline \(900 s\)/,
+        /5 receives × the export-jobs visibility timeout \(200 s\) \+ a 60 s margin \(dispatch delay, backlog\) = 1060 s must be less than the execution deadline \(900 s\)/,
       );
     });
   });

@@ -93,7 +93,8 @@ export const ACCOUNT_ROUTES = {
     summary: "List an account's event sources",
     description:
       'Sequence tracking per event source: the highest sequence seen and the missing numbers ' +
-      '(at most 1,000, the lowest; gapsTruncated when more are missing).',
+      '(at most 1,000, the lowest, in gaps; the rest as gapRanges, and gapsTruncated while ' +
+      'there are any).',
     tag: 'accounts',
     params: AccountPath,
     response: {

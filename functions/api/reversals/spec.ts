@@ -1,6 +1,12 @@
 import { OPERATION_IDS } from '../../domain/idempotency/operations';
 import { LedgerTransactionPath } from '../../schemas/ledger-transactions';
-import { EntryPath, Reversal, ReverseBody, ReverseWholeBody } from '../../schemas/reversals';
+import {
+  EntryPath,
+  LedgerTransactionReversal,
+  Reversal,
+  ReverseBody,
+  ReverseWholeBody,
+} from '../../schemas/reversals';
 import { TransferPath } from '../../schemas/transfers';
 import { named, type RouteTable } from '../spec';
 
@@ -56,7 +62,11 @@ export const REVERSAL_ROUTES = {
     tag: 'reversals',
     params: LedgerTransactionPath,
     body: named('ReverseWhole', ReverseWholeBody),
-    response: { status: 201, description: 'Reversed', body: REVERSAL },
+    response: {
+      status: 201,
+      description: 'Reversed: amount is the sum of its debit legs, up to 25 × 10^12',
+      body: named('LedgerTransactionReversal', LedgerTransactionReversal),
+    },
     problems: REVERSAL_PROBLEMS,
   },
 } as const satisfies RouteTable;

@@ -65,6 +65,11 @@ export interface GapRequestStore {
     sequence: SequenceWrite,
     republishAt: number,
   ): Promise<CommitRequestResult>;
+  /**
+   * The sequence item alone, conditional on the version read (its overdue gaps counted, due
+   * again later, docs/contract.md §30); `already_done` when another writer moved it.
+   */
+  reschedule(sequence: SequenceWrite, at: Date): Promise<CommitRequestResult>;
   /** Marks a request published and takes it out of the due index; false when it already was. */
   markPublished(requestId: string, at: Date): Promise<boolean>;
 }

@@ -26,6 +26,7 @@ import type {
 import {
   type EventSourceState,
   gapsToRequest,
+  markOverdueChecked,
   markRequested,
   overdueGaps,
   sourceDueAt,
@@ -111,10 +112,22 @@ export function gapSweep(
       const ref = options.decodeSource(item.attributes);
       const current = await store.readSource(ref);
       if (!current) return 'already_done';
-      overdue += overdueGaps(current.state, now, after);
-      const request = dueRequest(ref, current.state, now, after);
-      if (!request) return 'already_done';
-      const next = markRequested(current.state, request.missing, request.requestedAt);
+      // Handed over early (the index is eventually consistent): counted at its own time.
+      const dueAt = sourceDueAt(current.state, after);
+      if (dueAt === undefined || dueAt > now.getTime()) return 'already_done';
+      const overdueNow = overdueGaps(current.state, now, after);
+      overdue += overdueNow;
+      // Counted: due again GAP_OVERDUE_RECHECK_SECONDS later, not at the head of every sweep.
+      const checked =
+        overdueNow > 0 ? markOverdueChecked(current.state, now.toISOString()) : current.state;
+      const request = dueRequest(ref, checked, now, after);
+      if (!request) {
+        if (overdueNow === 0) return 'already_done';
+        const write = { ...ref, expectedVersion: current.version, next: checked };
+        await store.reschedule({ ...write, dueAt: sourceDueAt(checked, after) }, now);
+        return 'already_done';
+      }
+      const next = markRequested(checked, request.missing, request.requestedAt);
       const write: SequenceWrite = {
         ...ref,
         expectedVersion: current.version,

@@ -158,13 +158,15 @@ export class JournalProjector {
     return { head, records };
   }
 
-  private behind(image: AccountImage, head: JournalHead | undefined): Projected {
+  private async behind(image: AccountImage, head: JournalHead | undefined): Promise<Projected> {
     this.gap('journal version gap; records not written', {
       accountId: image.accountId,
       headSequence: head?.lastSequence ?? 0,
       firstSequence: firstSequenceOf(image),
       version: image.version,
     });
+    // The reconciler watches it: still behind after the retry window, it is a finding (§30).
+    await this.deps.store.markForReconcile(image.accountId, head?.lastSequence ?? 0);
     return { head, records: [] };
   }
 

@@ -32,7 +32,10 @@ export interface JournalServiceOptions {
   readonly readers: readonly string[];
 }
 
-/** The journal's read routes: the catch-up page and as-of balances, at most two calls each. */
+/**
+ * The journal's read routes: the catch-up page and as-of balances, at most two calls each (a
+ * third when a change without a version, closing, came after `asOf`).
+ */
 export class JournalService {
   private readonly readers: ReadonlySet<string>;
 
@@ -92,7 +95,18 @@ export class JournalService {
         : answer({ balance: 0, available: 0 }, 0);
     }
     if (account.version === 0) throw beforeJournal(account.updatedAt);
+    // A change without a version (closing, §17) moved updatedAt past asOf: the journal still
+    // answers once it holds record `version`, the last change the balances depend on (§30).
+    if (await this.journalHolds(accountId, account.version)) {
+      return answer(account, account.version);
+    }
     throw new JournalBehindError(accountId);
+  }
+
+  /** Whether the journal has written record `sequence` of the account. */
+  private async journalHolds(accountId: string, sequence: number): Promise<boolean> {
+    const page = await this.port.listRecords(accountId, sequence - 1, 1);
+    return page.items[0]?.sequence === sequence;
   }
 
   /** The owner's account, or any account for a journal reader; else not_found, as if missing. */

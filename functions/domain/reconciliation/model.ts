@@ -12,7 +12,14 @@ import type { JournalRecord } from '../journal/model';
  * - `holds`     (c) `balance − available` is what the account's active holds still reserve;
  * - `zero_sum`  (d) every transfer and ledger transaction sums to zero over its legs.
  */
-export const RECONCILE_CHECKS = ['journal', 'entries', 'balance', 'holds', 'zero_sum'] as const;
+export const RECONCILE_CHECKS = [
+  'journal',
+  'entries',
+  'balance',
+  'holds',
+  'zero_sum',
+  'journal_version_gap',
+] as const;
 export type ReconcileCheck = (typeof RECONCILE_CHECKS)[number];
 
 /** A mismatch (§19). Keyed by (account, check, sequence): a rerun finds, never duplicates. */
@@ -38,6 +45,8 @@ export interface Checkpoint {
   readonly availableAfter: number;
   /** An account older than the journal had its one full pass (§22). */
   readonly fullPassDone?: true;
+  /** The journal's first missing record while it trails `version`, and since when (§30). */
+  readonly trailing?: { readonly sequence: number; readonly since: string };
 }
 
 /** What an entry moved on its own account's balance: credits add, debits subtract. */

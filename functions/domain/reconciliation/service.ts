@@ -1,3 +1,4 @@
+import { JOURNAL_RETRY_WINDOW_SECONDS } from '../../contract/journal';
 import type { JournalRecord } from '../journal/model';
 import {
   type Checkpoint,
@@ -20,6 +21,11 @@ const RECORDS_PER_PAGE = 100;
 export interface ReconcileOptions {
   readonly shardCount: number;
   readonly clock: () => Date;
+  /**
+   * How long a journal may trail its account's `version` before that is a finding (§30).
+   * @default JOURNAL_RETRY_WINDOW_SECONDS (24 h, the stream's retention)
+   */
+  readonly journalRetryWindowSeconds?: number;
   /** Stop starting new accounts after this long; the rest waits for the next run. */
   readonly budgetMs?: number;
 }
@@ -103,7 +109,7 @@ export class Reconciler {
       await this.port.saveCheckpoint(checkpoint);
       from = to + 1;
     }
-    const live = checkpoint ? await this.live(checkpoint) : { findings: [], moved: false };
+    const live = await this.live(checkpoint ?? unchecked(accountId), checkpoint !== undefined);
     findings.push(...live.findings);
     if (!live.moved) await this.port.clearMarker(changed);
     return { records, findings, moved: live.moved };
@@ -138,9 +144,14 @@ export class Reconciler {
    * The live account against the journal's end, and its holds — only when a re-read shows the
    * account at the same version as the journal: a change in between would be a false finding.
    */
-  private async live(end: Checkpoint): Promise<{ findings: Finding[]; moved: boolean }> {
+  private async live(
+    end: Checkpoint,
+    checked: boolean,
+  ): Promise<{ findings: Finding[]; moved: boolean }> {
     const before = await this.port.readAccount(end.accountId);
     if (!before) return { findings: [], moved: false };
+    if (before.version > end.checkedSequence) return this.trailing(end, before.version);
+    if (!checked) return { findings: [], moved: false };
     const old = !before.journalFromCreation && !end.fullPassDone;
     if (before.version !== end.checkedSequence) return { findings: [], moved: true };
     const reserved = await this.port.reservedByActiveHolds(end.accountId);
@@ -154,6 +165,37 @@ export class Reconciler {
     ];
     const findings = await this.record(end.accountId, mismatches);
     if (old) await this.port.saveCheckpoint({ ...end, fullPassDone: true });
+    return { findings, moved: false };
+  }
+
+  /**
+   * The journal ends before `version`: the account moved on since, or its records never came.
+   * The first missing record is remembered with the time it was first seen missing; still
+   * missing after the projector's retry window, it is a `journal_version_gap` finding (§30).
+   */
+  private async trailing(end: Checkpoint, version: number) {
+    const missing = end.checkedSequence + 1;
+    const now = this.options.clock();
+    const since = end.trailing?.sequence === missing ? Date.parse(end.trailing.since) : undefined;
+    if (since === undefined) {
+      const trailing = { sequence: missing, since: now.toISOString() };
+      await this.port.saveCheckpoint({ ...end, trailing });
+      return { findings: [], moved: true };
+    }
+    const window = this.options.journalRetryWindowSeconds ?? JOURNAL_RETRY_WINDOW_SECONDS;
+    if (now.getTime() - since <= window * 1000) return { findings: [], moved: true };
+    const findings = await this.record(end.accountId, [
+      {
+        check: 'journal_version_gap',
+        sequence: missing,
+        expected: missing,
+        actual: end.checkedSequence,
+        detail:
+          `the journal ends at record ${end.checkedSequence} but the account is at version ` +
+          `${version}; record ${missing} has been missing since ${new Date(since).toISOString()}, ` +
+          `longer than the projector retries (${window} s)`,
+      },
+    ]);
     return { findings, moved: false };
   }
 
@@ -183,6 +225,14 @@ function groupOf(record: JournalRecord): { kind: MovementGroup['kind']; id: stri
 
 const sameState = (a: LiveAccount, b: LiveAccount) =>
   a.version === b.version && a.balance === b.balance && a.available === b.available;
+
+/** Where an account without a checkpoint stands: nothing checked yet. */
+const unchecked = (accountId: string): Checkpoint => ({
+  accountId,
+  checkedSequence: 0,
+  balanceAfter: 0,
+  availableAfter: 0,
+});
 
 function missingTail(to: number, last: number): Mismatch {
   return {

@@ -77,6 +77,8 @@ export const METRICS = {
   journalLag: 'JournalLagSeconds',
   /** New reconciliation findings (docs/contract.md §19); each one's log line names its check. Alarmed on. */
   reconciliationMismatches: 'ReconciliationMismatches',
+  /** New `journal_version_gap` findings: a journal stuck behind its account (§30). Alarmed on. */
+  journalVersionGapFindings: 'JournalVersionGapFindings',
   /** Journal records the reconciler checked in a run. */
   reconciledRecords: 'ReconciledRecords',
 } as const;

@@ -106,10 +106,18 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
         }),
         ConsistentRead: true,
       });
-      return items.map((item) => ({
-        source: String(item.source),
-        ...toVersionedSequence(item).state,
-      }));
+      return items.map((item) => {
+        const { state } = toVersionedSequence(item);
+        return {
+          source: String(item.source),
+          lastSequence: state.lastSequence,
+          gaps: state.gaps,
+          gapsTruncated: state.gapsTruncated,
+          gapDetails: state.gapDetails,
+          gapRanges: state.gapRanges ?? [],
+          waived: state.waived,
+        };
+      });
     },
   };
 }

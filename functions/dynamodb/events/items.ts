@@ -6,7 +6,12 @@ import type {
   SequenceWrite,
   VersionedSequence,
 } from '../../domain/events/port';
-import type { EventSourceState, GapDetail, WaivedNumber } from '../../domain/gaps/source-state';
+import type {
+  EventSourceState,
+  GapDetail,
+  GapRun,
+  WaivedNumber,
+} from '../../domain/gaps/source-state';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
 import { newEntryItems, paymentItem } from '../accounts/entries';
 import { CLAIM_FREE } from '../idempotency/command';
@@ -80,6 +85,9 @@ export function sequenceItem(
           openedAt: d.openedAt,
           refetchRequestedAt: d.refetchRequestedAt,
         })),
+        // The missing numbers beyond the list (docs/contract.md §30), as runs like gapRuns.
+        gapRanges: (write.next.gapRanges ?? []).map((range) => ({ ...range })),
+        overdueCheckedAt: write.next.overdueCheckedAt,
         waivedRuns: runsOf(write.next.waived, (w) => ({ reason: w.reason, waivedAt: w.waivedAt })),
         version: write.expectedVersion + 1,
         updatedAt: at,
@@ -157,18 +165,47 @@ export function toVersionedSequence(item: Record<string, unknown>): VersionedSeq
   }
   // A gap recorded before gaps had details opened at the latest at the item's last write.
   const before = text(item.updatedAt) ?? new Date(0).toISOString();
+  const lastSequence = Number(item.lastSequence ?? 0);
+  const gapRanges = Array.isArray(item.gapRanges)
+    ? readRuns(item.gapRanges).map((run) => toRange(run, before))
+    : legacyRange(item.gapsTruncated === true, gaps, lastSequence, before);
+  const overdueCheckedAt = text(item.overdueCheckedAt);
   const state: EventSourceState = {
-    lastSequence: Number(item.lastSequence ?? 0),
+    lastSequence,
     gaps,
-    gapsTruncated: item.gapsTruncated === true,
+    gapsTruncated: gapRanges.length > 0,
     gapDetails: gaps.map((number) => opened.get(number) ?? { number, openedAt: before }),
+    gapRanges,
     waived: expand<WaivedNumber>(readRuns(item.waivedRuns), (number, run) => ({
       number,
       reason: text(run.reason) ?? '',
       waivedAt: text(run.waivedAt) ?? '',
     })),
+    ...(overdueCheckedAt === undefined ? {} : { overdueCheckedAt }),
   };
   return { version: Number(item.version ?? 0), state };
+}
+
+function toRange(run: Run, before: string): GapRun {
+  const requested = text(run.refetchRequestedAt);
+  return {
+    from: run.from,
+    to: run.to,
+    openedAt: text(run.openedAt) ?? before,
+    ...(requested === undefined ? {} : { refetchRequestedAt: requested }),
+  };
+}
+
+/**
+ * An item written before ranges existed says only `gapsTruncated`: the numbers between its
+ * highest listed gap and its last sequence may be missing. They become one range opened at the
+ * item's last write, so they are asked for (a producer re-sends or waives them). With no gap
+ * listed any more, where the list ended is unknown and nothing is kept (docs/contract.md §30).
+ */
+function legacyRange(truncated: boolean, gaps: number[], last: number, before: string): GapRun[] {
+  const highest = gaps.at(-1);
+  if (!truncated || highest === undefined || highest + 1 > last - 1) return [];
+  return [{ from: highest + 1, to: last - 1, openedAt: before }];
 }
 
 export type RunRole = 'account' | 'inbox' | 'entry' | 'pointer' | 'payment' | 'sequence';

@@ -40,6 +40,14 @@ export function createGapRequestStore(options: StoreOptions): GapRequestStore {
       throw unexpectedFailure(failed);
     },
 
+    async reschedule(sequence, at) {
+      const item = sequenceItem(tableName, sequence, at.toISOString());
+      const outcome = await transactWithRetry(client, [{ role: 'sequence', item }], retry);
+      if (outcome.kind === 'committed') return outcome;
+      if (outcome.failed.has('sequence')) return { kind: 'already_done' };
+      throw unexpectedFailure(outcome.failed);
+    },
+
     async markPublished(requestId, at) {
       try {
         await client.send(

@@ -55,7 +55,15 @@ export function toCheckpoint(item: Readonly<Record<string, unknown>>): Checkpoin
     balanceAfter: Number(item.balanceAfter),
     availableAfter: Number(item.availableAfter),
     ...(item.fullPassDone === true ? { fullPassDone: true as const } : {}),
+    ...trailingOf(item.trailing),
   };
+}
+
+function trailingOf(value: unknown): Pick<Checkpoint, 'trailing'> {
+  if (typeof value !== 'object' || value === null) return {};
+  const { sequence, since } = value as Record<string, unknown>;
+  if (typeof sequence !== 'number' || typeof since !== 'string') return {};
+  return { trailing: { sequence, since } };
 }
 
 export const findingAttributes = (finding: Finding) => ({

@@ -102,10 +102,12 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
   async function settle({ record, event, fields }: Valid, outcome: EventOutcome) {
     switch (outcome.kind) {
       case 'applied': {
-        const gaps = outcome.sequence?.newGaps ?? [];
-        if (gaps.length > 0) {
-          metrics.count(METRICS.sequenceGap, gaps.length);
-          log.warn('sequence gap', { ...fields, sequence: event.sequence, missing: gaps });
+        // Counted however far the event jumped, past the listed 1,000 too (§30).
+        const opened = outcome.sequence?.newGapCount ?? 0;
+        if (opened > 0) {
+          metrics.count(METRICS.sequenceGap, opened);
+          const missing = outcome.sequence?.newGaps ?? [];
+          log.warn('sequence gap', { ...fields, sequence: event.sequence, missing, opened });
         }
         metrics.count(METRICS.ledgerEventApplied);
         log.info('ledger event applied', { ...fields, entryId: outcome.entryId });

@@ -46,6 +46,7 @@ export function composeReconciler(options: ReconcilerComposition): ReconcileRun 
     for (const finding of report.findings) {
       log.error('reconciliation mismatch', { ...finding });
       metrics.count(METRICS.reconciliationMismatches);
+      if (finding.check === 'journal_version_gap') metrics.count(METRICS.journalVersionGapFindings);
     }
     metrics.count(METRICS.reconciledRecords, report.records);
     if (report.accounts > 0) {

@@ -83,7 +83,8 @@ export function composeSweeper(options: SweeperComposition): SweepRun {
         log.info('sweep', { kind, ...counts });
       }
     }
-    // A gauge: every overdue gap stays due, so each sweep sees them all (docs/alarms.md).
+    // A gauge: each overdue source is re-counted every 180 s, so every alarm period sees it
+    // (docs/alarms.md, docs/contract.md §30).
     metrics.count(METRICS.overdueGaps, gaps.takeOverdue());
     if (report.truncated) log.warn('sweep stopped at its time budget; the rest waits', {});
     return report;

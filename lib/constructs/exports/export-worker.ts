@@ -73,7 +73,8 @@ export class ExportWorker extends Construct {
   constructor(scope: Construct, id: string, props: ExportWorkerProps) {
     super(scope, id);
     const timeout = props.timeout ?? Duration.seconds(EXPORT_WORKER_TIMEOUT_SECONDS);
-    // Retries before the deadline: visibility ≥ timeout + 30 s, receives × visibility < deadline.
+    // Retries before the deadline: visibility ≥ timeout + 30 s, receives × visibility + 60 s <
+    // deadline (docs/contract.md §30).
     const problems = exportRetryProblems({
       workerTimeoutSeconds: timeout.toSeconds(),
       visibilityTimeoutSeconds: props.jobs.visibilityTimeout.toSeconds(),

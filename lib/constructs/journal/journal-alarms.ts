@@ -21,7 +21,8 @@ type JournalSlug =
   | typeof S.journalPublishFailures
   | typeof S.journalErrors
   | typeof S.reconciliationMismatch
-  | typeof S.reconcilerErrors;
+  | typeof S.reconcilerErrors
+  | typeof S.journalStuck;
 
 type AddAlarm = (
   slug: text.AlarmSlug,
@@ -89,6 +90,15 @@ export function journalAlarms(
       props.reconciler.metricErrors({
         period: Duration.hours(1),
         statistic: cloudwatch.Stats.SUM,
+      }),
+    ),
+    // A journal_version_gap finding: a journal stuck behind its account (docs/contract.md §30).
+    [S.journalStuck]: add(
+      S.journalStuck,
+      'JournalStuckAlarm',
+      text.JOURNAL_STUCK_DESCRIPTION,
+      serviceMetric(METRICS.journalVersionGapFindings, SERVICE_NAMES.reconciler, {
+        period: Duration.hours(1),
       }),
     ),
   };

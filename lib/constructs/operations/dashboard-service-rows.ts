@@ -112,6 +112,7 @@ export function serviceMetricRows(
       graph('Reconciler: journal records checked, findings (docs/contract.md §19)', [
         ...serviceMetrics(METRICS.reconciledRecords),
         ...serviceMetrics(METRICS.reconciliationMismatches),
+        ...serviceMetrics(METRICS.journalVersionGapFindings),
       ]),
     ],
     [

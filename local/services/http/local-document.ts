@@ -17,7 +17,10 @@ const OPENAPI = DOCUMENT_ROUTES.getOpenApi;
  * for that header, which /docs "Try it out" sends. Only the local stack rewrites it: the function
  * (and so every deployment and the typed client) never mentions the header.
  */
-export function localOpenApiDocument(document: Record<string, unknown>): Record<string, unknown> {
+export function localOpenApiDocument(
+  document: Record<string, unknown>,
+  baseUrl?: string,
+): Record<string, unknown> {
   const info = (document.info ?? {}) as Record<string, unknown>;
   const components = (document.components ?? {}) as Record<string, unknown>;
   return {
@@ -28,6 +31,8 @@ export function localOpenApiDocument(document: Record<string, unknown>): Record<
         `Served by the local stack (npm start), which reads the caller from ${LOCAL_PRINCIPAL_HEADER} ` +
         `(scheme ${LOCAL_SECURITY_SCHEME}); a deployment uses JWT or SigV4 instead. ${String(info.description ?? '')}`,
     },
+    // The stack's own base URL (docs/contract.md §30); a deployment serves a relative `/`.
+    ...(baseUrl === undefined ? {} : { servers: [{ url: baseUrl, description: 'npm start' }] }),
     security: [{ [LOCAL_SECURITY_SCHEME]: [] }],
     components: {
       ...components,
@@ -46,18 +51,18 @@ export function localOpenApiDocument(document: Record<string, unknown>): Record<
 }
 
 /** The HTTP function with its OpenAPI answer rewritten by `localOpenApiDocument`. */
-export function withLocalDocument(handler: HttpHandler): HttpHandler {
+export function withLocalDocument(handler: HttpHandler, baseUrl?: () => string): HttpHandler {
   return async (event) => {
     const result = await handler(event);
     const { method, path } = event.requestContext.http;
     if (method !== OPENAPI.method || path !== OPENAPI.path || result.statusCode !== 200) {
       return result;
     }
-    return rewritten(result);
+    return rewritten(result, baseUrl?.());
   };
 }
 
-function rewritten(result: HttpResult): HttpResult {
+function rewritten(result: HttpResult, baseUrl: string | undefined): HttpResult {
   const document = JSON.parse(result.body ?? '{}') as Record<string, unknown>;
-  return { ...result, body: JSON.stringify(localOpenApiDocument(document)) };
+  return { ...result, body: JSON.stringify(localOpenApiDocument(document, baseUrl)) };
 }

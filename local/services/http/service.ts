@@ -35,8 +35,9 @@ export async function startHttpService(
 ): Promise<{ url: string }> {
   lifecycle.signal.throwIfAborted();
   const match = routeMatcher(ROUTE_LIST);
+  let url = `http://${HTTP_HOST}:${options.port}`;
   const server = await startHttpServer(
-    withLocalDocument(options.handler),
+    withLocalDocument(options.handler, () => url),
     options.port,
     HTTP_HOST,
     {
@@ -49,6 +50,7 @@ export async function startHttpService(
       },
     },
   );
+  url = server.url;
   lifecycle.defer('HTTP server', () => server.close());
   return { url: server.url };
 }

@@ -423,6 +423,7 @@ describe('reordering and gaps', () => {
           gaps: [2],
           gapsTruncated: false,
           gapDetails: [{ number: 2, openedAt: now.toISOString() }],
+          gapRanges: [],
           waived: [],
         },
       ],
@@ -440,6 +441,8 @@ describe('reordering and gaps', () => {
     expect(item?.gaps).toHaveLength(1000);
     expect(item?.gaps[0]).toBe(1);
     expect(item?.gapsTruncated).toBe(true);
+    // The rest is one range (docs/contract.md §30), not 999,000 entries.
+    expect(item?.gapRanges).toEqual([{ from: 1001, to: 999_999, openedAt: expect.any(String) }]);
     expect(await sources(accountId)).toBe(1);
   });
 });

@@ -301,6 +301,7 @@ describe('waivers (ledger.gap.waived.v1)', () => {
         gapDetails: [
           { number: 2, openedAt: T0.toISOString(), refetchRequestedAt: at(AFTER).toISOString() },
         ],
+        gapRanges: [],
         waived: [{ number: 3, reason: 'cancelled', waivedAt: at(AFTER + 1).toISOString() }],
       },
     ]);

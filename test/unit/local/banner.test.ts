@@ -97,8 +97,14 @@ describe('the npm start banner', () => {
     expect(text).not.toContain('WARNING');
     const tight = banner(readLocalSettings({ EXPORT_EXECUTION_TIMEOUT_SECONDS: '600' }), endpoints);
     expect(tight).toContain(
-      '  WARNING    5 receives × the export-jobs visibility timeout (150 s) = 750 s must be less than the execution deadline (600 s)',
+      '  WARNING    5 receives × the export-jobs visibility timeout (150 s) + a 60 s margin (dispatch delay, backlog) = 810 s must be less than the execution deadline (600 s)',
     );
+    // 1 s past the DLQ time is not enough: the margin covers dispatch delay and backlog (§30).
+    const noMargin = banner(
+      readLocalSettings({ EXPORT_EXECUTION_TIMEOUT_SECONDS: '751' }),
+      endpoints,
+    );
+    expect(noMargin).toContain('WARNING');
     // Without a worker no job is retried, so a short deadline (the deadline e2e test) is fine.
     const off = readLocalSettings({ EXPORT_WORKER: 'off', EXPORT_EXECUTION_TIMEOUT_SECONDS: '15' });
     expect(banner(off, endpoints)).not.toContain('WARNING');

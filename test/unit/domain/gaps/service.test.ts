@@ -33,6 +33,12 @@ function harness(publish: (event: RefetchEvent) => Promise<void>) {
       requests.set(request.id, { event, published: false });
       return { kind: 'committed' };
     },
+    async reschedule(sequence) {
+      if (sequence.expectedVersion !== stored.version) return { kind: 'already_done' };
+      stored = { version: stored.version + 1, state: sequence.next };
+      writes.push(sequence);
+      return { kind: 'committed' };
+    },
     async markPublished(id) {
       const r = requests.get(id);
       if (!r || r.published) return false;
@@ -109,5 +115,22 @@ describe("the sweeper's gap handlers (docs/contract.md §18)", () => {
     await h.sources?.settle(h.item, new Date(T0 + 12 * 300_000));
     expect(h.sweep.takeOverdue()).toBe(2);
     expect(h.sweep.takeOverdue()).toBe(0);
+  });
+});
+
+describe('an overdue gap already requested (docs/contract.md §30)', () => {
+  it('is counted, then due GAP_OVERDUE_RECHECK_SECONDS later, not at the head of every sweep', async () => {
+    const h = harness(async () => undefined);
+    await h.sources?.settle(h.item, new Date(T0 + 300_000));
+    const overdueAt = T0 + 12 * 300_000;
+    expect(h.writes.at(-1)?.dueAt).toBe(overdueAt);
+    h.sweep.takeOverdue();
+    expect(await h.sources?.settle(h.item, new Date(overdueAt))).toBe('already_done');
+    expect(h.sweep.takeOverdue()).toBe(2);
+    expect(h.writes.at(-1)?.dueAt).toBe(overdueAt + 180_000);
+    // Nothing new to count before then: a sweep in between writes nothing.
+    const writes = h.writes.length;
+    expect(await h.sources?.settle(h.item, new Date(overdueAt + 60_000))).toBe('already_done');
+    expect(h.writes).toHaveLength(writes);
   });
 });

@@ -114,6 +114,8 @@ describe('the journal projector (docs/contract.md §15)', () => {
       fields: { accountId: 'a1', headSequence: 2, firstSequence: 5, version: 5 },
     });
     expect(events.publish).not.toHaveBeenCalled();
+    // The reconciler looks at it, and records a finding if it stays behind (docs/contract.md §30).
+    expect(store.markForReconcile).toHaveBeenCalledWith('a1', 2);
   });
 
   it('counts an account changed without a journaled change and marks it for the reconciler', async () => {
