@@ -1,5 +1,6 @@
 import { errorFields, type Log } from '../shared/log';
 import { METRICS, type MetricsPort } from '../shared/metrics';
+import { chain } from './chain';
 import { type JournalEvent, journalEvent } from './events';
 import {
   type AccountImage,
@@ -117,7 +118,8 @@ export class JournalProjector {
       const first = firstSequenceOf(image);
       if (at >= image.version) return this.alreadyProjected(image, head);
       if (at !== first - 1) return this.behind(image, head);
-      const records = recordsOf(image, head);
+      // Hashed in commit order, each linked to the one before; the head keeps the last hash.
+      const records = chain(recordsOf(image, head), head);
       const outcome = await this.deps.store.append(records, head);
       if (outcome.kind === 'committed') {
         this.written(records);
