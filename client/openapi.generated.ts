@@ -744,6 +744,13 @@ export interface components {
                  * @constant
                  */
                 opening?: true;
+                /** @description hex SHA-256 over the previous record's hash (64 zeros where the chain starts) followed by this record without hash in RFC 8785 canonical JSON; absent on records written before the chain existed */
+                hash?: string;
+                /**
+                 * @description the first hashed record of the journal (record 1, or the first one written after the chain was introduced): it links to 64 zeros
+                 * @constant
+                 */
+                chainStart?: true;
                 /**
                  * Format: uuid
                  * @description the entry of the change, where it has one

@@ -66,6 +66,7 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.journalLag]: [SERVICE_NAMES.journalProjector],
   [METRICS.reconciliationMismatches]: [SERVICE_NAMES.reconciler],
   [METRICS.reconciledRecords]: [SERVICE_NAMES.reconciler],
+  [METRICS.journalHashChainBreaks]: [SERVICE_NAMES.reconciler],
 };
 
 export interface ServiceMetricOptions {

@@ -70,6 +70,9 @@ export interface ChainBreak {
   readonly sequence: number;
   readonly problem: 'sequence' | 'arithmetic' | 'hash';
   readonly detail: string;
+  /** A hash break: the hash the record's content links to, and the one it carries. */
+  readonly expected?: string;
+  readonly actual?: string;
 }
 
 /** The links of one record to the point before it: what is wrong with it, if anything. */
@@ -97,10 +100,12 @@ export function linkProblem(
 }
 
 function hashProblem(record: JournalRecord, previous: string | undefined): ChainBreak | undefined {
-  const broken = (detail: string): ChainBreak => ({
+  const broken = (detail: string, expected = 'a hash linked to the record before'): ChainBreak => ({
     sequence: record.sequence,
     problem: 'hash',
     detail,
+    expected,
+    actual: record.hash ?? 'none',
   });
   if (record.hash === undefined) {
     // Before the chain: nothing to check. After it started, a record without a hash is cut out.
@@ -115,7 +120,7 @@ function hashProblem(record: JournalRecord, previous: string | undefined): Chain
   const expected = chainHash(previous ?? CHAIN_GENESIS, record);
   return expected === record.hash
     ? undefined
-    : broken(`its hash is ${record.hash}, its content hashes to ${expected}`);
+    : broken(`its hash is ${record.hash}, its content hashes to ${expected}`, expected);
 }
 
 /** The point a checked record leaves the check at. */

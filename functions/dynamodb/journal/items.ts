@@ -12,7 +12,7 @@ import { keys } from '../table/keys';
 /** `kind` of the journal's items; the record's own kind is stored as `change`. */
 const RECORD_ITEM_KIND = 'journal-record';
 const AS_OF_ITEM_KIND = 'journal-as-of';
-const HEAD_ITEM_KIND = 'journal-head';
+export const HEAD_ITEM_KIND = 'journal-head';
 
 /** A record as stored: its kind under `change`, as `kind` names the item's type table-wide. */
 function stored(record: JournalRecord): Record<string, unknown> {

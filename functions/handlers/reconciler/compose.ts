@@ -46,6 +46,7 @@ export function composeReconciler(options: ReconcilerComposition): ReconcileRun 
     for (const finding of report.findings) {
       log.error('reconciliation mismatch', { ...finding });
       metrics.count(METRICS.reconciliationMismatches);
+      if (finding.check === 'hash_chain') metrics.count(METRICS.journalHashChainBreaks);
     }
     metrics.count(METRICS.reconciledRecords, report.records);
     if (report.accounts > 0) {
