@@ -14,6 +14,8 @@ import type { JournalReadPort } from '../domain/journal/port';
 import { JournalService } from '../domain/journal/service';
 import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
+import type { MonitorPort } from '../domain/monitors/port';
+import { MonitorService } from '../domain/monitors/service';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
 import type { ErrorCode } from '../domain/shared/errors';
@@ -30,6 +32,7 @@ import { healthHandlers } from './health/routes';
 import { holdHandlers } from './holds/routes';
 import { journalHandlers } from './journal/routes';
 import { ledgerTransactionHandlers } from './ledger-transactions/routes';
+import { monitorHandlers } from './monitors/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
 import { header } from './request';
@@ -71,6 +74,8 @@ export interface HttpAppDeps extends Runtime {
   readonly ledgerTransactions: LedgerTransactionPort;
   readonly reversals: ReversalPort;
   readonly journal: JournalReadPort;
+  /** Balance monitors (docs/contract.md §28). */
+  readonly monitors: MonitorPort;
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
   readonly health: HealthPort;
@@ -119,6 +124,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         clock,
       ),
+      ...monitorHandlers(new MonitorService(deps.monitors, commandOptions)),
       ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...ledgerTransactionHandlers(

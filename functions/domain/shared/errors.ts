@@ -34,7 +34,8 @@ export type ErrorCode =
   | 'account_not_empty'
   | 'reversal_exceeds_original'
   | 'not_reversible'
-  | 'legs_unbalanced';
+  | 'legs_unbalanced'
+  | 'monitor_limit_reached';
 
 export interface FieldError {
   readonly path: string;
@@ -298,5 +299,15 @@ export class UnavailableError extends DomainError {
 export class InternalError extends DomainError {
   constructor(cause?: unknown) {
     super('internal', 'An unexpected error occurred.', cause);
+  }
+}
+
+/** An account that has its 10 balance monitors already (docs/contract.md §28). */
+export class MonitorLimitReachedError extends LedgerRejection {
+  constructor(limit: number) {
+    super(
+      'monitor_limit_reached',
+      `An account has at most ${limit} monitors; delete one before adding another.`,
+    );
   }
 }

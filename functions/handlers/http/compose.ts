@@ -14,6 +14,7 @@ import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
+import { createMonitorStore } from '../../dynamodb/monitors/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
@@ -58,6 +59,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     ledgerTransactions: createLedgerTransactionStore(table),
     reversals: createReversalStore(table),
     journal: createJournalStore(table),
+    monitors: createMonitorStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,

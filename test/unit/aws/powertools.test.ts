@@ -31,6 +31,7 @@ import { fakeJournalReadPort } from '../../support/fakes/journal';
 import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactions';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
+import { fakeMonitorPort } from '../../support/fakes/monitors';
 import { fakeReversalPort } from '../../support/fakes/reversals';
 import { fakeTransferPort } from '../../support/fakes/transfers';
 import { quietRuntime } from '../../support/runtime';
@@ -45,6 +46,7 @@ const otherPorts = () => ({
   ledgerTransactions: fakeLedgerTransactionPort(),
   reversals: fakeReversalPort(),
   journal: fakeJournalReadPort(),
+  monitors: fakeMonitorPort(),
   health: fakeHealthPort(),
 });
 
