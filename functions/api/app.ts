@@ -16,6 +16,7 @@ import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
 import type { MonitorPort } from '../domain/monitors/port';
 import { MonitorService } from '../domain/monitors/service';
+import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
 import type { ErrorCode } from '../domain/shared/errors';
@@ -68,6 +69,8 @@ export interface HttpAppConfig {
 
 export interface HttpAppDeps extends Runtime {
   readonly ledger: LedgerPort;
+  /** Every movement's ONE transaction (docs/contract.md §23). */
+  readonly movements: MovementPort;
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
@@ -125,7 +128,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         clock,
       ),
       ...monitorHandlers(new MonitorService(deps.monitors, commandOptions)),
-      ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
+      ...transferHandlers(new TransferService(deps.transfers, deps.movements, commandOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...ledgerTransactionHandlers(
         new LedgerTransactionService(deps.ledgerTransactions, commandOptions),

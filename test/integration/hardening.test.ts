@@ -9,6 +9,7 @@ import { silentLog } from '../../functions/domain/shared/log';
 import { epochSeconds } from '../../functions/domain/shared/time';
 import { inboxItem } from '../../functions/dynamodb/events/items';
 import { createEventStore } from '../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../functions/dynamodb/movements/store';
 import { keys } from '../../functions/dynamodb/table/keys';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
@@ -42,11 +43,15 @@ beforeAll(async () => {
   });
   consumer = createEventsConsumer({
     ...quietRuntime(),
-    events: new EventService(createEventStore({ client, tableName }), {
-      newId: randomUUID,
-      inboxRetentionSeconds: 3600,
-      gapRefetchAfterSeconds: 300,
-    }),
+    events: new EventService(
+      createEventStore({ client, tableName }),
+      createMovementStore({ client, tableName }),
+      {
+        newId: randomUUID,
+        inboxRetentionSeconds: 3600,
+        gapRefetchAfterSeconds: 300,
+      },
+    ),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
   });
 });

@@ -1,4 +1,3 @@
-import { explainLegsRejection } from '../accounts/legs';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -8,13 +7,13 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import { ledgerMovement, newLedgerTransaction } from '../movements/ledger-transaction';
+import { explainLegsRejection } from '../movements/legs';
 import { LegsUnbalancedError } from '../shared/errors';
 import {
   type LedgerTransaction,
   type LedgerTransactionInput,
-  ledgerMovement,
   ledgerTransactionView,
-  newLedgerTransaction,
   readLedgerTransaction,
   sums,
 } from './model';

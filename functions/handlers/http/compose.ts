@@ -15,6 +15,7 @@ import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
 import { createMonitorStore } from '../../dynamodb/monitors/store';
+import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
@@ -54,6 +55,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
         region: process.env.AWS_REGION ?? 'us-east-1',
         credentials: defaultProvider(),
       }),
+    movements: createMovementStore(table),
     transfers: createTransferStore(table),
     holds: createHoldStore(table),
     ledgerTransactions: createLedgerTransactionStore(table),
