@@ -162,4 +162,25 @@ describe('the journal hash chain on the table (docs/contract.md §27)', () => {
     // Checked incrementally from the checkpoint: the new record links to the stored hash.
     expect((await reconcile()).findings.filter((f) => f.accountId === id)).toEqual([]);
   });
+
+  it('links to a checkpoint saved before the chain by reading its record once', async () => {
+    const { id } = await journalOf(2);
+    expect((await reconcile()).findings.filter((f) => f.accountId === id)).toEqual([]);
+    // A checkpoint as the reconciler of the release before wrote it: no hash.
+    await client.send(
+      new UpdateItemCommand({
+        TableName: tableName,
+        Key: marshall(keys.reconcileCheckpoint(id)),
+        UpdateExpression: 'REMOVE #hash',
+        ExpressionAttributeNames: { '#hash': 'hash' },
+      }),
+    );
+    await api.post(`/v1/accounts/${id}/transactions`, {
+      type: 'credit',
+      amount: 3,
+      currency: 'EUR',
+    });
+    await api.caughtUp(id);
+    expect((await reconcile()).findings.filter((f) => f.accountId === id)).toEqual([]);
+  });
 });
