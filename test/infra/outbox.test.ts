@@ -4,7 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_SLUGS } from '../../lib/alarm-catalog';
-import { OutboxDispatcher } from '../../lib/constructs/outbox-dispatcher';
+import { OutboxDispatcher } from '../../lib/constructs/exports/outbox-dispatcher';
 import {
   asList,
   expectRolePolicy,
