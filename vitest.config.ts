@@ -21,15 +21,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // One module graph for all unit files (no per-file re-import of the SDKs): they share
-        // no state but aws-sdk-client-mock's, which each file resets or restores.
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
-          environment: 'node',
-          isolate: false,
-          setupFiles: ['test/unit/restore-clients.ts'],
-        },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
       },
       {
         extends: true,

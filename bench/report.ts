@@ -1,6 +1,7 @@
 /** Writes docs/benchmarks.md and its SVG charts from one run's results. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { batchesSection } from './batches/run';
 import { barChart, lineChart } from './charts';
 import { coldStartSection } from './cold-start-report';
 import { hotSection } from './hot/report';
@@ -199,7 +200,7 @@ export function renderReport(
     `· ${s.latencyRequests} sequential requests per scenario, ${s.throughputRequests} per throughput`,
     `case, ${s.sqsBatches} batches per SQS case, per side and round${s.smoke ? ' · **smoke run: numbers mean nothing**' : ''}.`,
     '',
-    'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`, `BENCH_ONLY=http,sqs,hot,cold`;',
+    'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`, `BENCH_ONLY=http,sqs,hot,batches,cold`;',
     '`BENCH_SMOKE=1` for a quick check).',
     '',
     '## Targets',
@@ -235,6 +236,7 @@ export function renderReport(
     ...(results.hot
       ? [...hotSection(results.hot, `${HOT_NOTES_START}\n${notes.hotNotes}\n${HOT_NOTES_END}`), '']
       : []),
+    ...(results.batches ? [...batchesSection(results.batches), ''] : []),
     ...(results.coldStart.length > 0 ? [...coldStartSection(results, charts), ''] : []),
   ].join('\n');
   return { markdown, charts };

@@ -7,6 +7,7 @@
 import { loadavg } from 'node:os';
 import { freePort } from '../kit/free-port';
 import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
+import { type BatchResults, measureBatches } from './batches/run';
 import { type ColdStartResult, coldStartBench } from './cold-start';
 import { type Fixture, fixture } from './fixture';
 import { type HotResults, measureHot } from './hot/run';
@@ -55,6 +56,8 @@ export interface BenchResults {
   readonly sqs: SqsResults;
   /** One account on the contention layer (docs/contract.md §20); absent unless measured. */
   readonly hot?: HotResults;
+  /** Batches into one account against single requests (docs/contract.md §25); absent unless measured. */
+  readonly batches?: BatchResults;
   readonly coldStart: ColdStartResult[];
 }
 
@@ -177,6 +180,9 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
   const hot = runs('hot')
     ? await onDynamo(options, (endpoint) => measureHot(endpoint, settings))
     : undefined;
+  const batches = runs('batches')
+    ? await onDynamo(options, (endpoint) => measureBatches(endpoint, settings))
+    : undefined;
   if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
   const coldStart = runs('cold')
     ? await coldStartBench(settings.initProcesses, !settings.smoke)
@@ -190,6 +196,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
     replayAnatomy,
     sqs,
     ...(hot ? { hot } : {}),
+    ...(batches ? { batches } : {}),
     coldStart,
   };
 }

@@ -1,5 +1,6 @@
 /** Turns a run's rounds into ratios with their targets (docs/contract.md §14 "Benchmarks"). */
 import { basename, dirname } from 'node:path';
+import { batchesRatio } from './batches/run';
 import type { ColdStartResult } from './cold-start';
 import { hotVerdicts } from './hot/report';
 import type { LatencyRound, LatencyScenario } from './http-scenarios';
@@ -109,6 +110,16 @@ export function verdicts(results: BenchResults): Verdict[] {
         ceiling: pairedRatio(v.ceiling, v.theirs),
       });
     }
+  }
+  if (results.batches) {
+    const { batches, singles } = batchesRatio(results.batches);
+    out.push(
+      atLeast(
+        'batches into one account: credits/s, batches of 100 (10 in flight) / single requests (80 in flight)',
+        pairedRatio(batches, singles),
+        10,
+      ),
+    );
   }
   const baseline = baselineBundle(results);
   for (const bundle of results.coldStart) {

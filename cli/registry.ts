@@ -1,4 +1,5 @@
 import type { Command } from './command';
+import { batchCommand } from './commands/batch';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
 import { gapsBackfillCommand } from './commands/gaps-backfill';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   callbackCommand,
   keygenCommand,
   sendEventCommand,
+  batchCommand,
   tailCommand,
   redriveCommand,
   reownCommand,

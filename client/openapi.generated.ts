@@ -466,6 +466,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply up to 100 operations in one request
+         * @description 1 … 100 credits, debits, transfers and ledger transactions, each exactly the single route's request under its own key, claimed in that route's scope: an operation retried alone, or in another batch, replays. independent: each succeeds or fails alone, in request order; postings of one account share transactions (at most 30). atomic: all commit in ONE transaction (at most 100 items) or none does. A result of 503 or 409 idempotency_key_in_use may be retried under its own key.
+         */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/callbacks/{applicationId}": {
         parameters: {
             query?: never;
@@ -1149,6 +1169,318 @@ export interface components {
         };
         ReverseWhole: {
             reference?: string;
+        };
+        /**
+         * @example {
+         *       "mode": "independent",
+         *       "operations": [
+         *         {
+         *           "key": "payout-2026-12-01-0001",
+         *           "op": "credit",
+         *           "accountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
+         *           "body": {
+         *             "type": "credit",
+         *             "amount": 1250,
+         *             "currency": "EUR",
+         *             "reference": "payout 0001"
+         *           }
+         *         },
+         *         {
+         *           "key": "payout-2026-12-01-0002",
+         *           "op": "transfer",
+         *           "body": {
+         *             "fromAccountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
+         *             "toAccountId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *             "amount": 500,
+         *             "currency": "EUR"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        CreateBatch: {
+            /**
+             * @description independent: each operation succeeds or fails alone; atomic: all commit in one transaction or none does
+             * @enum {string}
+             */
+            mode: "independent" | "atomic";
+            operations: ({
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                key: string;
+                /** @constant */
+                op: "credit";
+                /** Format: uuid */
+                accountId: string;
+                body: {
+                    /** @enum {string} */
+                    type: "credit" | "debit";
+                    /** @description Integer amount in minor units */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 currency code
+                     * @example EUR
+                     */
+                    currency: string;
+                    reference?: string;
+                    /** @description Business unique key per account; never expires */
+                    paymentId?: string;
+                    /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            } | {
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                key: string;
+                /** @constant */
+                op: "debit";
+                /** Format: uuid */
+                accountId: string;
+                body: {
+                    /** @enum {string} */
+                    type: "credit" | "debit";
+                    /** @description Integer amount in minor units */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 currency code
+                     * @example EUR
+                     */
+                    currency: string;
+                    reference?: string;
+                    /** @description Business unique key per account; never expires */
+                    paymentId?: string;
+                    /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            } | {
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                key: string;
+                /** @constant */
+                op: "transfer";
+                body: {
+                    /** Format: uuid */
+                    fromAccountId: string;
+                    /** Format: uuid */
+                    toAccountId: string;
+                    /** @description Integer amount in minor units */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 currency code
+                     * @example EUR
+                     */
+                    currency: string;
+                    reference?: string;
+                    /** @description Business unique key per account; never expires */
+                    paymentId?: string;
+                    /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            } | {
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                key: string;
+                /** @constant */
+                op: "ledger_transaction";
+                body: {
+                    /**
+                     * @description ISO 4217 currency code
+                     * @example EUR
+                     */
+                    currency: string;
+                    /** @description 2–25 legs, each account at most once; debits and credits sum alike */
+                    legs: {
+                        /** Format: uuid */
+                        accountId: string;
+                        /** @enum {string} */
+                        direction: "debit" | "credit";
+                        /** @description Integer amount in minor units */
+                        amount: number;
+                    }[];
+                    reference?: string;
+                    /** @description Business unique key in the namespace of the first debited account */
+                    paymentId?: string;
+                    /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            })[];
+        };
+        /**
+         * @example {
+         *       "mode": "independent",
+         *       "results": [
+         *         {
+         *           "key": "payout-2026-12-01-0001",
+         *           "status": 201,
+         *           "body": {
+         *             "id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *             "accountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
+         *             "type": "credit",
+         *             "amount": 1250,
+         *             "currency": "EUR",
+         *             "reference": "payout 0001",
+         *             "origin": "http",
+         *             "createdAt": "2026-12-01T10:00:00.000Z"
+         *           }
+         *         },
+         *         {
+         *           "key": "payout-2026-12-01-0002",
+         *           "status": 409,
+         *           "body": {
+         *             "type": "/v1/problems/insufficient_funds",
+         *             "title": "Insufficient funds",
+         *             "status": 409,
+         *             "detail": "The available balance does not cover this amount.",
+         *             "code": "insufficient_funds"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        Batch: {
+            /** @enum {string} */
+            mode: "independent" | "atomic";
+            /** @description One per operation, in request order */
+            results: {
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                key: string;
+                /** @description The single route's status: 201, 409, 422, 503… */
+                status: number;
+                /** @description The single route's body, byte for byte: the resource or a problem */
+                body: {
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: uuid */
+                    accountId: string;
+                    /** @enum {string} */
+                    type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
+                    /** @description Integer amount in minor units */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 currency code
+                     * @example EUR
+                     */
+                    currency: string;
+                    reference?: string;
+                    paymentId?: string;
+                    /**
+                     * Format: uuid
+                     * @description transfer_out / transfer_in: the transfer
+                     */
+                    transferId?: string;
+                    /**
+                     * Format: uuid
+                     * @description transfer_out / transfer_in: the other account
+                     */
+                    counterpartyAccountId?: string;
+                    /**
+                     * Format: uuid
+                     * @description capture: the hold captured
+                     */
+                    holdId?: string;
+                    /**
+                     * Format: uuid
+                     * @description ledger_debit / ledger_credit, and reversals of one: the ledger transaction
+                     */
+                    ledgerTransactionId?: string;
+                    /** @description reversal: what it reverses */
+                    reversalOf?: {
+                        /** @enum {string} */
+                        kind: "entry" | "transfer" | "ledger_transaction";
+                        /** Format: uuid */
+                        id: string;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description reversal: the reversal it belongs to
+                     */
+                    reversalId?: string;
+                    /**
+                     * @description reversal: which way it moved the balance
+                     * @enum {string}
+                     */
+                    direction?: "debit" | "credit";
+                    /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description credit, debit, capture: how much reversals moved back so far */
+                    reversedAmount?: number;
+                    /** @enum {string} */
+                    origin: "http" | "event";
+                    /** Format: date-time */
+                    createdAt: string;
+                } | {
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: uuid */
+                    fromAccountId: string;
+                    /** Format: uuid */
+                    toAccountId: string;
+                    /** @description Integer amount in minor units */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 currency code
+                     * @example EUR
+                     */
+                    currency: string;
+                    reference?: string;
+                    paymentId?: string;
+                    /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Reads: how much reversals moved back so far */
+                    reversedAmount?: number;
+                    /** Format: date-time */
+                    createdAt: string;
+                } | {
+                    /** Format: uuid */
+                    id: string;
+                    /**
+                     * @description ISO 4217 currency code
+                     * @example EUR
+                     */
+                    currency: string;
+                    legs: {
+                        /** Format: uuid */
+                        accountId: string;
+                        /** @enum {string} */
+                        direction: "debit" | "credit";
+                        /** @description Integer amount in minor units */
+                        amount: number;
+                    }[];
+                    reference?: string;
+                    paymentId?: string;
+                    /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Reads: how much reversals moved back so far (all of it, or nothing) */
+                    reversedAmount?: number;
+                    /** Format: date-time */
+                    createdAt: string;
+                } | {
+                    type: string;
+                    title: string;
+                    status: number;
+                    detail: string;
+                    code: string;
+                    errors?: {
+                        path: string;
+                        message: string;
+                    }[];
+                };
+                /**
+                 * @description The operation had been applied before under its key: its replay
+                 * @constant
+                 */
+                replayed?: true;
+            }[];
         };
         CallbackEvent: {
             /** @constant */
@@ -3789,6 +4121,111 @@ export interface operations {
                 };
             };
             /** @description idempotency_key_reused: Idempotency-Key reused; balance_limit_exceeded: Balance limit exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBatch"];
+            };
+        };
+        responses: {
+            /** @description One result per operation, in request order: what the single route would answer (or its replay) */
+            200: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid; batch_too_large: Batch too large */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use; batch_rejected: Batch rejected */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
                 headers: {
                     [name: string]: unknown;

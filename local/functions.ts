@@ -19,7 +19,7 @@ import { composeExportWorker } from '../functions/handlers/export-worker/compose
 import type { ExportJobsHandler } from '../functions/handlers/export-worker/consumer';
 import { composeHttpHandler } from '../functions/handlers/http/compose';
 import { composeJournalProjector } from '../functions/handlers/journal-projector/compose';
-import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/projector';
+import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/stream-handler';
 import { composeReconciler, type ReconcileRun } from '../functions/handlers/reconciler/compose';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
 import { fixedCallbackSecrets } from '../functions/schemas/callbacks';

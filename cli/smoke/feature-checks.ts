@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerClient } from '../../client/index';
+import { batchCheck } from './batch-check';
 import { type Check, CheckFailed, describeAnswer, expectThat, skip } from './check';
 import { journalCheck } from './journal-check';
 
@@ -31,6 +32,10 @@ export function featureChecks(client: LedgerClient, needAccount: () => string): 
     [
       "the journal reaches the account's version; as-of balances answer",
       async () => journalCheck(client, needAccount()),
+    ],
+    [
+      'a batch applies its operations once; it and its operations replay',
+      async () => batchCheck(client, needAccount()),
     ],
   ];
 }

@@ -1,5 +1,7 @@
 import type { LedgerPort } from '../domain/accounts/port';
 import { LedgerService } from '../domain/accounts/service';
+import type { BatchPort } from '../domain/batches/port';
+import { BatchService } from '../domain/batches/service';
 import type { CallbackPort, CallbackSecrets } from '../domain/callbacks/port';
 import { CallbackService } from '../domain/callbacks/service';
 import type { ResultObjectPort, TaskPort } from '../domain/exports/port';
@@ -26,6 +28,7 @@ import type { Runtime } from '../domain/shared/runtime';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
 import { accountHandlers } from './accounts/routes';
+import { batchHandlers, batchResponses } from './batches/routes';
 import { callbackHandlers, callbackPath } from './callbacks/routes';
 import { documentHandlers } from './document/routes';
 import { exportHandlers } from './exports/routes';
@@ -76,6 +79,8 @@ export interface HttpAppDeps extends Runtime {
   readonly holds: HoldPort;
   readonly ledgerTransactions: LedgerTransactionPort;
   readonly reversals: ReversalPort;
+  /** Batches' claims and shared transactions (docs/contract.md §25). */
+  readonly batches: BatchPort;
   readonly journal: JournalReadPort;
   /** Balance monitors (docs/contract.md §28). */
   readonly monitors: MonitorPort;
@@ -119,21 +124,33 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
+  const postings = new LedgerService(deps.ledger, deps.movements, commandOptions);
+  const transfers = new TransferService(deps.transfers, deps.movements, commandOptions);
+  const ledgerTransactions = new LedgerTransactionService(
+    deps.ledgerTransactions,
+    deps.movements,
+    commandOptions,
+  );
+  const batches = new BatchService(
+    deps.batches,
+    { postings, transfers, ledgerTransactions },
+    { ...commandOptions, presenter: batchResponses, now: () => clock().getTime() },
+  );
+
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
-      ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...accountHandlers(postings),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         clock,
       ),
       ...monitorHandlers(new MonitorService(deps.monitors, commandOptions)),
-      ...transferHandlers(new TransferService(deps.transfers, deps.movements, commandOptions)),
-      ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
-      ...ledgerTransactionHandlers(
-        new LedgerTransactionService(deps.ledgerTransactions, commandOptions),
-      ),
-      ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
+      ...transferHandlers(transfers),
+      ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),
+      ...ledgerTransactionHandlers(ledgerTransactions),
+      ...reversalHandlers(new ReversalService(deps.reversals, deps.movements, commandOptions)),
+      ...batchHandlers(batches),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
       ...healthHandlers(new HealthService(deps.health, clock)),

@@ -1,6 +1,7 @@
 import type { StoredResponse } from '../domain/idempotency/model';
 import type { ResponsePresenter } from '../domain/idempotency/port';
 import {
+  BatchRejectedError,
   DomainError,
   type ErrorCode,
   InternalError,
@@ -200,6 +201,18 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Monitor limit reached',
     description: 'an 11th balance monitor on one account: at most 10 (§28)',
   },
+  batch_too_large: {
+    status: 400,
+    title: 'Batch too large',
+    description:
+      'an `atomic` batch whose items cannot fit in one transaction (at most 100); answered before anything is claimed, **not recorded** (§25)',
+  },
+  batch_rejected: {
+    status: 409,
+    title: 'Batch rejected',
+    description:
+      'an operation of an `atomic` batch failed: `failedOperation` is its index, `cause` its problem; nothing was applied (§25)',
+  },
 };
 
 export interface Problem {
@@ -224,8 +237,17 @@ export function toProblem(error: unknown): Problem {
     detail: known.detail,
     code: known.code,
     ...(errors.length > 0 ? { errors } : {}),
+    ...(known instanceof BatchRejectedError ? batchRejection(known) : {}),
   };
   return { code: known.code, status, body: JSON.stringify(problem), retryAfterSeconds };
+}
+
+/**
+ * The extension members of `batch_rejected` (docs/contract.md §25): the failing operation's
+ * index and its problem as that operation alone would have been answered.
+ */
+function batchRejection(error: BatchRejectedError): { failedOperation: number; cause: unknown } {
+  return { failedOperation: error.failedOperation, cause: JSON.parse(error.response.body) };
 }
 
 /** Success statuses of idempotent commands. */

@@ -1,4 +1,5 @@
 import { ACCOUNT_ROUTES } from './accounts/spec';
+import { BATCH_ROUTES } from './batches/spec';
 import { CALLBACK_ROUTES } from './callbacks/spec';
 import { DOCUMENT_ROUTES } from './document/spec';
 import { EXPORT_ROUTES } from './exports/spec';
@@ -24,6 +25,7 @@ export const ROUTES = {
   ...HOLD_ROUTES,
   ...LEDGER_TRANSACTION_ROUTES,
   ...REVERSAL_ROUTES,
+  ...BATCH_ROUTES,
   ...CALLBACK_ROUTES,
   ...HEALTH_ROUTES,
   ...DOCUMENT_ROUTES,

@@ -65,6 +65,7 @@ export type RouteTag =
   | 'holds'
   | 'ledger-transactions'
   | 'reversals'
+  | 'batches'
   | 'exports'
   | 'callbacks'
   | 'health'

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES, REDRIVE_MAX_PER_CLICK } from '../../console/shared/api';
 import { clientFor, type LocalStack, startLocalStack } from '../e2e/support/stack';
 import { queueDepth } from '../support/queue-depth';
-import { type ConsoleSeed, SEEDED, seedConsole, until } from './support/console-seed';
+import {
+  CONSOLE_TABLE,
+  type ConsoleSeed,
+  SEEDED,
+  seedConsole,
+  until,
+} from './support/console-seed';
 
 /**
  * The operator console (docs/console.md, docs/contract.md §29) in a real headless Chromium
@@ -33,7 +39,11 @@ let seed: ConsoleSeed;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  stack = await startLocalStack({ GAP_REFETCH_AFTER_SECONDS: String(GAP_REFETCH_AFTER_SECONDS) });
+  // Its own DynamoDB Local and a table name the seed and `npm run console` are told.
+  stack = await startLocalStack(
+    { GAP_REFETCH_AFTER_SECONDS: String(GAP_REFETCH_AFTER_SECONDS), TABLE_NAME: CONSOLE_TABLE },
+    { dynamo: 'own' },
+  );
   seed = await seedConsole(stack);
   profile = await mkdtemp(join(tmpdir(), 'ledger-console-chromium-'));
   browser = await chromium.launchPersistentContext(profile, {
@@ -327,7 +337,7 @@ describe('operator console', () => {
       ],
       {
         cwd: process.cwd(),
-        env: { ...process.env, TABLE_NAME: '' },
+        env: { ...process.env, TABLE_NAME: CONSOLE_TABLE },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

@@ -51,6 +51,7 @@ describe('npm run smoke against the local stack', () => {
       'the export result route is served',
       'a ledger transaction is made, read and reversed; an empty account closes',
       "the journal reaches the account's version; as-of balances answer",
+      'a batch applies its operations once; it and its operations replay',
       'signed callback is accepted (Callback-Signature)',
       'the same callback again is a duplicate',
       'a callback changed after signing is refused',
@@ -70,7 +71,7 @@ describe('npm run smoke against the local stack', () => {
       /^FAIL .*401 invalid_signature/,
     );
     expect(rows(output).filter((row) => row.startsWith('SKIP'))).toHaveLength(2);
-    expect(output).toMatch(/smoke: FAIL \(1 of 18 checks\)/);
+    expect(output).toMatch(/smoke: FAIL \(1 of 19 checks\)/);
     expect(code).toBe(1);
   });
 });

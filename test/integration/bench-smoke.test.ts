@@ -95,6 +95,12 @@ it('writes docs with every target, its verdict and the charts it links', () => {
     expect(svg).not.toContain('NaN');
   }
   expect(existsSync(join(docsDir, 'benchmarks', 'latency-replay.svg'))).toBe(true);
+  // Batches into one account (docs/contract.md §25): measured, judged and reported.
+  expect(results.batches?.bySide.batches.length).toBe(results.settings.rounds);
+  expect(
+    judged.some((v) => v.measure.startsWith('batches into one account') && v.target === '≥ 10'),
+  ).toBe(true);
+  expect(markdown).toContain('## Batches: one account');
   // Each one-account ratio stands beside the most the layer allows it (its model ceiling).
   const oneAccount = judged.filter((v) => v.measure.startsWith('one account'));
   expect(oneAccount).toHaveLength(PRODUCERS.length + 1);

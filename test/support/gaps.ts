@@ -64,11 +64,15 @@ export function gapRig(options: {
 }) {
   const { client, tableName, refetchAfterSeconds } = options;
   const deadLetters: DeadLetter[] = [];
-  const ledger = new LedgerService(createLedgerStore({ client, tableName }), {
-    idempotencyRetentionSeconds: 60,
-    responses: httpResponses,
-    newId: randomUUID,
-  });
+  const ledger = new LedgerService(
+    createLedgerStore({ client, tableName }),
+    createMovementStore({ client, tableName }),
+    {
+      idempotencyRetentionSeconds: 60,
+      responses: httpResponses,
+      newId: randomUUID,
+    },
+  );
   return {
     deadLetters,
     consumer(now: Date): EventsHandler {

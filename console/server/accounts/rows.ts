@@ -1,5 +1,5 @@
 import type { AccountRecord, LedgerEntry } from '../../../functions/domain/accounts/model';
-import type { EventSourceView } from '../../../functions/domain/accounts/port';
+import type { EventSourceView } from '../../../functions/domain/gaps/port';
 import { EMPTY_EVENT_SOURCE, overdueGaps } from '../../../functions/domain/gaps/source-state';
 import type { HoldRecord } from '../../../functions/domain/holds/model';
 import { holdStatusAt } from '../../../functions/domain/holds/model';

@@ -1,9 +1,8 @@
-import type { GapDetail, WaivedNumber } from '../gaps/source-state';
+import type { EventSourceView } from '../gaps/port';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
-import type { EntryGuard } from '../movements/guard';
-import type { AccountRecord, LedgerEntry, PostingEntry } from './model';
+import type { AccountRecord, LedgerEntry } from './model';
 
 /**
  * The facts a storage write reports; the domain decides what they mean. Only the failure that
@@ -14,17 +13,6 @@ export type WriteResult =
   | { readonly kind: 'claimed'; readonly record: IdempotencyRecord }
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
   | { readonly kind: 'payment_id_taken' };
-
-/** One event source's sequence tracking for an account (docs/contract.md §5, §6). */
-export interface EventSourceView {
-  readonly source: string;
-  readonly lastSequence: number;
-  readonly gaps: readonly number[];
-  readonly gapsTruncated: boolean;
-  /** Ledger events only (docs/contract.md §18): when each gap opened and was requested. */
-  readonly gapDetails: readonly GapDetail[];
-  readonly waived: readonly WaivedNumber[];
-}
 
 export interface EntryPage {
   readonly items: LedgerEntry[];
@@ -47,7 +35,6 @@ export interface LedgerPort extends ResponseRecorder {
    * (its owner, `updatedAt`, balance and available 0, open). Moves no money, so no version.
    */
   closeAccount(claim: IdempotencyClaim, read: AccountRecord, at: string): Promise<CloseResult>;
-  postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard): Promise<WriteResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
   listEventSources(accountId: string): Promise<EventSourceView[]>;

@@ -1,3 +1,4 @@
+import type { EventSourceView } from '../gaps/port';
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -6,11 +7,13 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { postingGuard } from '../movements/legs';
-import { explainPostingRejection } from '../movements/rejections';
+import type { IdempotencyClaim } from '../idempotency/port';
+import { MovementCommands } from '../movements/commands';
+import { requestOnce, requestRefusal } from '../movements/once';
+import type { MovementPort } from '../movements/port';
+import { newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
-import { type Metadata, withMetadata } from './metadata';
 import {
   type Account,
   type AccountRecord,
@@ -18,10 +21,9 @@ import {
   notFound,
   owned,
   ownedBy,
-  type PostingEntry,
   readEntry,
 } from './model';
-import type { EntryPage, EventSourceView, LedgerPort } from './port';
+import type { EntryPage, LedgerPort } from './port';
 
 export interface CreateAccountInput {
   readonly currency: string;
@@ -30,26 +32,23 @@ export interface CreateAccountInput {
   readonly overdraftLimit?: number;
 }
 
-export interface PostTransactionInput {
-  readonly type: 'credit' | 'debit';
-  readonly amount: number;
-  readonly currency: string;
-  readonly reference?: string;
-  readonly paymentId?: string;
-  readonly metadata?: Metadata;
-}
+/** A credit or debit of the account the path names (docs/contract.md §5). */
+export type PostTransactionInput = Omit<PostingInput, 'accountId'>;
 
 export type LedgerServiceOptions = CommandServiceOptions;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService {
   private readonly commands: IdempotentCommands;
+  private readonly movements: MovementCommands;
 
   constructor(
     private readonly port: LedgerPort,
+    movements: MovementPort,
     options: LedgerServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
+    this.movements = new MovementCommands(movements);
   }
 
   async createAccount(
@@ -90,30 +89,31 @@ export class LedgerService {
     input: PostTransactionInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const entry: PostingEntry = {
-      id: this.commands.newId(),
-      accountId,
-      type: input.type,
-      amount: input.amount,
-      currency: input.currency,
-      reference: input.reference,
-      paymentId: input.paymentId,
-      ...withMetadata(input.metadata),
-      origin: 'http',
-      createdAt: ctx.now.toISOString(),
-    };
+    const { claim, posting } = this.planPosting(ctx, accountId, input, rawBody);
+    const result = await this.movements.post(requestOnce(claim), posting);
+    return this.commands.settle(claim, result, requestRefusal);
+  }
+
+  /**
+   * A credit or debit made ready to write: its entry, its guard and its claim with the first
+   * response rendered. The single route and a batch operation (docs/contract.md §25) share it.
+   */
+  planPosting(
+    ctx: CommandContext,
+    accountId: string,
+    input: PostTransactionInput,
+    rawBody: Json,
+  ): { claim: IdempotencyClaim; posting: PostingWrite } {
+    const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
+    const posting = newPosting({ ...input, accountId }, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.postTransaction,
       pathParameters: { accountId },
       rawBody,
-      resource: entry,
+      resource: posting.entry,
       outcome: 'created',
     });
-    const guard = postingGuard(entry, ctx.principal);
-    const result = await this.port.postEntry(claim, entry, guard);
-    return this.commands.settle(claim, result, (rejected) =>
-      explainPostingRejection(rejected, guard),
-    );
+    return { claim, posting };
   }
 
   /**

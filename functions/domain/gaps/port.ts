@@ -1,4 +1,13 @@
 import type { SequenceWrite, VersionedSequence } from '../events/port';
+import type { EventSourceState } from './source-state';
+
+/**
+ * One event source's sequence tracking for an account, as `GET …/event-sources` lists it
+ * (docs/contract.md §5, §6, §18): the source's state, gaps with their details, waived numbers.
+ */
+export interface EventSourceView extends EventSourceState {
+  readonly source: string;
+}
 
 /** What the sweeper's due item names: one ledger-event source of one account. */
 export interface SourceRef {

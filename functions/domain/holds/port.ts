@@ -1,4 +1,4 @@
-import type { AccountRecord, LedgerEntry } from '../accounts/model';
+import type { AccountRecord } from '../accounts/model';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
 import type { EntryGuard } from '../movements/guard';
@@ -8,9 +8,13 @@ export type PlaceHoldResult =
   | SettledWrite
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined };
 
-export type SettleHoldResult =
-  | SettledWrite
-  | { readonly kind: 'hold_changed'; readonly hold: HoldRecord | undefined };
+/** Settled, expired or re-owned between the read and the write, as the hold stood then. */
+export interface HoldChanged {
+  readonly kind: 'hold_changed';
+  readonly hold: HoldRecord | undefined;
+}
+
+export type SettleHoldResult = SettledWrite | HoldChanged;
 
 export interface HoldPage {
   readonly items: Hold[];
@@ -20,12 +24,11 @@ export interface HoldPage {
 export interface HoldPort extends ResponseRecorder {
   /** ONE transaction: the claim, `available` lowered under guard, the hold and its copy. */
   placeHold(claim: IdempotencyClaim, hold: HoldRecord, guard: EntryGuard): Promise<PlaceHoldResult>;
-  /** ONE transaction: the claim, the hold's conditional settle, the account, the entry if any. */
-  settleHold(
-    claim: IdempotencyClaim,
-    settlement: HoldSettlement,
-    entry: LedgerEntry | undefined,
-  ): Promise<SettleHoldResult>;
+  /**
+   * ONE transaction: the claim, the hold's conditional void and the account. A capture moves
+   * money: it is the movement store's (docs/contract.md §23).
+   */
+  voidHold(claim: IdempotencyClaim, settlement: HoldSettlement): Promise<SettleHoldResult>;
   getHold(holdId: string): Promise<HoldRecord | undefined>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   /** Newest first; only holds `keep` accepts count towards `limit`. */

@@ -9,7 +9,10 @@ import {
   type KeyRequest,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import { MovementCommands } from '../movements/commands';
 import type { EntryGuard } from '../movements/guard';
+import { requestOnce, requestRefusal } from '../movements/once';
+import type { MovementPort } from '../movements/port';
 import { explainAccountRejection } from '../movements/rejections';
 import {
   type DomainError,
@@ -52,12 +55,15 @@ export function holdRefusal(hold: HoldRecord, now: Date): DomainError | undefine
 /** Holds: authorise, then capture, void or let expire (docs/contract.md §11). */
 export class HoldService {
   private readonly commands: IdempotentCommands;
+  private readonly movements: MovementCommands;
 
   constructor(
     private readonly port: HoldPort,
+    movements: MovementPort,
     options: HoldServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
+    this.movements = new MovementCommands(movements);
   }
 
   async placeHold(
@@ -175,10 +181,13 @@ export class HoldService {
     // say) still replays instead of being refused.
     const refusal = holdRefusal(hold, ctx.now);
     if (refusal) return this.commands.reject(claim, refusal);
-    const result = await this.port.settleHold(claim, settlement, entry);
+    const result = entry
+      ? await this.movements.capture(requestOnce(claim), settlement, entry)
+      : await this.port.voidHold(claim, settlement);
     // Settled, expired or re-owned between the read and the write: judged on the hold as it
     // was then (another owner's hold is not found, and that is not recorded).
     return this.commands.settle(claim, result, (rejected) => {
+      if (rejected.kind !== 'hold_changed') return requestRefusal(rejected);
       const then = rejected.hold ?? hold;
       if (then.ownerId !== ctx.principal) return notFound('Hold');
       return holdRefusal(then, ctx.now) ?? new HoldNotActiveError();

@@ -104,6 +104,16 @@ export class IdempotentCommands {
   }
 
   /**
+   * The stored answer of a key when a live record holds it: its replay, or
+   * `idempotency_key_reused` (thrown) for another request; undefined when the key is free. A
+   * command whose effect spans several writes (a batch, docs/contract.md §25) asks first.
+   */
+  async replayed(key: ClaimKey): Promise<CommandResponse | undefined> {
+    const record = await this.recorder.findRecord(key);
+    return record ? replayOrReject(key, record) : undefined;
+  }
+
+  /**
    * Committed → the first response; claimed → replay (or refuse a reused key); anything else is
    * explained as a DomainError by the caller and rejected.
    */

@@ -5,7 +5,7 @@ import {
 } from '../shared/errors';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+export const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /**
  * Reads an `Idempotency-Key` header value, bare (`k1`) or as an RFC 8941 sf-string (`"k1"`);

@@ -20,6 +20,7 @@ export const OPERATION_IDS = {
   reverseTransfer: 'POST /v1/transfers/{transferId}/reversals',
   reverseLedgerTransaction: 'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
   createMonitor: 'POST /v1/accounts/{accountId}/monitors',
+  createBatch: 'POST /v1/batches',
 } as const;
 
 export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

@@ -1,4 +1,7 @@
 import type { LedgerPort, WriteResult } from '../accounts/port';
+import type { MovementWrite } from '../movements/once';
+import type { MovementPort } from '../movements/port';
+import type { PostingRejection } from '../movements/rejections';
 import { epochSeconds } from '../shared/time';
 import type { IdempotencyRecord } from './model';
 import type { IdempotencyClaim, RecordResult } from './port';
@@ -87,7 +90,7 @@ const settledBy = (claim: IdempotencyClaim): IdempotencyRecord => ({
  * Runs one claimed write unless the cache already knows the key's settled record; remembers
  * what the write settled (its own claim when it committed, the stored one when it was claimed).
  */
-async function throughCache<R extends WriteResult | RecordResult>(
+async function throughCache<R extends WriteResult | RecordResult | MovementWrite<PostingRejection>>(
   cache: SettledResponseCache,
   claim: IdempotencyClaim,
   write: () => Promise<R>,
@@ -109,8 +112,23 @@ export function withSettledResponses(port: LedgerPort, cache: SettledResponseCac
     ...port,
     createAccount: (claim, account) =>
       throughCache(cache, claim, () => port.createAccount(claim, account)),
-    postEntry: (claim, entry, guard) =>
-      throughCache(cache, claim, () => port.postEntry(claim, entry, guard)),
     recordResponse: (claim) => throughCache(cache, claim, () => port.recordResponse(claim)),
+  };
+}
+
+/**
+ * The movement port with the replays and mismatches of settled request claims of credits and
+ * debits answered from `cache`; every other claim goes to the store as it is.
+ */
+export function withSettledMovements(
+  port: MovementPort,
+  cache: SettledResponseCache,
+): MovementPort {
+  return {
+    ...port,
+    post: (once, posting) =>
+      once.kind === 'request'
+        ? throughCache(cache, once.claim, () => port.post(once, posting))
+        : port.post(once, posting),
   };
 }

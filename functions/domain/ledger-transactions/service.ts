@@ -7,8 +7,14 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { ledgerMovement, newLedgerTransaction } from '../movements/ledger-transaction';
-import { explainLegsRejection } from '../movements/legs';
+import type { IdempotencyClaim } from '../idempotency/port';
+import { MovementCommands } from '../movements/commands';
+import {
+  type LedgerTransactionWrite,
+  newLedgerTransactionWrite,
+} from '../movements/ledger-transaction';
+import { requestOnce, requestRefusal } from '../movements/once';
+import type { MovementPort } from '../movements/port';
 import { LegsUnbalancedError } from '../shared/errors';
 import {
   type LedgerTransaction,
@@ -30,12 +36,15 @@ export type LedgerTransactionServiceOptions = CommandServiceOptions;
  */
 export class LedgerTransactionService {
   private readonly commands: IdempotentCommands;
+  private readonly movements: MovementCommands;
 
   constructor(
     private readonly port: LedgerTransactionPort,
+    movements: MovementPort,
     options: LedgerTransactionServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
+    this.movements = new MovementCommands(movements);
   }
 
   async createLedgerTransaction(
@@ -57,19 +66,32 @@ export class LedgerTransactionService {
       }
       throw new LegsUnbalancedError(debits, credits);
     }
-    const record = newLedgerTransaction(
-      input,
-      { id: this.commands.newId(), entryId: this.commands.newId },
-      { ownerId: ctx.principal, origin: 'http', createdAt: ctx.now.toISOString() },
-    );
-    const legs = ledgerMovement(record);
+    const { claim, write } = this.planLedgerTransaction(ctx, input, rawBody);
+    const result = await this.movements.ledgerTransaction(requestOnce(claim), write);
+    return this.commands.settle(claim, result, requestRefusal);
+  }
+
+  /**
+   * A balanced ledger transaction made ready to write: its record, its legs and its claim with
+   * the first response rendered. The single route and a batch operation (docs/contract.md §25)
+   * share it; an unbalanced one is refused by `createLedgerTransaction` alone, which writes
+   * nothing for it.
+   */
+  planLedgerTransaction(
+    ctx: CommandContext,
+    input: LedgerTransactionInput,
+    rawBody: Json,
+  ): { claim: IdempotencyClaim; write: LedgerTransactionWrite } {
+    const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
+    const write = newLedgerTransactionWrite(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
-      ...request,
-      resource: ledgerTransactionView(record),
+      operation: OPERATION_IDS.createLedgerTransaction,
+      pathParameters: {},
+      rawBody,
+      resource: ledgerTransactionView(write.record),
       outcome: 'created',
     });
-    const result = await this.port.createLedgerTransaction(claim, { record, legs });
-    return this.commands.settle(claim, result, (rejected) => explainLegsRejection(rejected, legs));
+    return { claim, write };
   }
 
   async getLedgerTransaction(principal: string, id: string): Promise<LedgerTransaction> {

@@ -1,9 +1,12 @@
-import type { ReversalRejection, ReversalWrite } from '../reversals/port';
+import type { LedgerEntry } from '../accounts/model';
+import type { HoldSettlement } from '../holds/model';
+import type { HoldChanged } from '../holds/port';
 import type { LedgerTransactionWrite } from './ledger-transaction';
 import type { LegsRejection } from './legs';
 import type { MovementWrite, Once } from './once';
 import type { PostingWrite } from './posting';
 import type { PostingRejection } from './rejections';
+import type { ReversalRejection, ReversalWrite } from './reversal';
 import type { TransferWrite } from './transfer';
 
 /**
@@ -23,4 +26,10 @@ export interface MovementPort {
   ): Promise<MovementWrite<LegsRejection>>;
   /** The original's guarded `reversedAmount` and every leg moved back. */
   reverse(once: Once, write: ReversalWrite): Promise<MovementWrite<ReversalRejection>>;
+  /** A hold's capture: the hold's conditional settle, its account's change, the capture entry. */
+  capture(
+    once: Once,
+    settlement: HoldSettlement,
+    entry: LedgerEntry,
+  ): Promise<MovementWrite<HoldChanged>>;
 }

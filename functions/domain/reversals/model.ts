@@ -6,7 +6,6 @@ import {
   type ReversalTarget,
 } from '../accounts/model';
 import type { LedgerTransactionRecord } from '../ledger-transactions/model';
-import { legGuard, type MovementLeg } from '../movements/legs';
 import type { TransferRecord } from '../transfers/model';
 
 /**
@@ -115,35 +114,4 @@ export function ledgerTransactionReversible(record: LedgerTransactionRecord): Re
     })),
     links: () => ({ ledgerTransactionId: record.id }),
   };
-}
-
-/**
- * The reversal's legs: each original leg moved back — the whole leg for a whole reversal, else
- * `amount` (transfers and entries move the same amount on every leg). A leg that gives money
- * back is guarded on what its account may draw on; one that gets it back on the cap (§16).
- */
-export function reversalLegs(
-  original: Reversible,
-  reversal: Reversal,
-  ownerId: string,
-  newId: () => string,
-): MovementLeg[] {
-  return original.legs.map((leg) => {
-    const direction = opposite(leg.direction);
-    const entry: LedgerEntry = {
-      id: newId(),
-      accountId: leg.accountId,
-      type: 'reversal',
-      amount: original.wholeOnly ? leg.amount : reversal.amount,
-      currency: original.currency,
-      ...(reversal.reference === undefined ? {} : { reference: reversal.reference }),
-      ...original.links(leg.accountId),
-      reversalOf: reversal.reversalOf,
-      reversalId: reversal.id,
-      direction,
-      origin: 'http',
-      createdAt: reversal.createdAt,
-    };
-    return { entry, guard: legGuard(entry, direction, ownerId) };
-  });
 }

@@ -8,10 +8,11 @@ import {
   type KeyRequest,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import type { IdempotencyClaim } from '../idempotency/port';
-import { explainLegsRejection, type MovementLeg } from '../movements/legs';
+import { MovementCommands } from '../movements/commands';
+import { requestOnce, requestRefusal } from '../movements/once';
+import type { MovementPort } from '../movements/port';
+import { reversalLegs } from '../movements/reversal';
 import {
-  type DomainError,
   NotReversibleError,
   ReversalExceedsOriginalError,
   UnavailableError,
@@ -22,10 +23,9 @@ import {
   ledgerTransactionReversible,
   type Reversal,
   type Reversible,
-  reversalLegs,
   transferReversible,
 } from './model';
-import type { ReversalPort, ReversalRejection } from './port';
+import type { ReversalPort } from './port';
 
 export interface ReverseInput {
   /** Entries and transfers only; default: what is left unreversed. */
@@ -43,12 +43,15 @@ export type ReversalServiceOptions = CommandServiceOptions;
  */
 export class ReversalService {
   private readonly commands: IdempotentCommands;
+  private readonly movements: MovementCommands;
 
   constructor(
     private readonly port: ReversalPort,
+    movements: MovementPort,
     options: ReversalServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
+    this.movements = new MovementCommands(movements);
   }
 
   reverseEntry(
@@ -141,38 +144,12 @@ export class ReversalService {
           original: { location: original.location, amount: original.amount, reversing: amount },
           legs,
         };
-        const result = await this.port.reverse(claim, write);
-        if (result.kind !== 'reversal_rejected') return this.commands.settle(claim, result, never);
         const defaulted = input.amount === undefined && !original.wholeOnly;
-        return this.refused(claim, result, legs, original.amount, defaulted);
+        const result = await this.movements.reverse(requestOnce(claim), write, defaulted);
+        if (result.kind === 'original_moved') return MOVED;
+        return this.commands.settle(claim, result, requestRefusal);
       },
       () => new UnavailableError(new Error('reversals of one original kept racing')),
     );
   }
-
-  /** A cancelled reversal: 404 first, then the original's guard, then the accounts. */
-  private async refused(
-    claim: IdempotencyClaim,
-    rejected: ReversalRejection,
-    legs: readonly MovementLeg[],
-    originalAmount: number,
-    defaulted: boolean,
-  ): Promise<CommandResponse | typeof MOVED> {
-    const byAccounts: DomainError | undefined =
-      rejected.legs.length > 0
-        ? explainLegsRejection({ kind: 'legs_rejected', legs: rejected.legs }, legs)
-        : undefined;
-    if (byAccounts?.code === 'not_found') return this.commands.reject(claim, byAccounts);
-    if (rejected.reversedAmount !== undefined) {
-      const left = originalAmount - rejected.reversedAmount;
-      if (defaulted && left > 0) return MOVED;
-      return this.commands.reject(claim, new ReversalExceedsOriginalError(left));
-    }
-    if (!byAccounts) throw new Error('a reversal was refused without a reason');
-    return this.commands.reject(claim, byAccounts);
-  }
 }
-
-const never = (): never => {
-  throw new Error('a reversal reports its refusals as reversal_rejected');
-};

@@ -7,10 +7,11 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import type { IdempotencyClaim } from '../idempotency/port';
 import { MovementCommands } from '../movements/commands';
 import { requestOnce, requestRefusal } from '../movements/once';
 import type { MovementPort } from '../movements/port';
-import { newTransfer, type TransferInput } from '../movements/transfer';
+import { newTransfer, type TransferInput, type TransferWrite } from '../movements/transfer';
 import { readTransfer, type Transfer, transferView } from './model';
 import type { TransferPort } from './port';
 
@@ -38,6 +39,20 @@ export class TransferService {
     input: TransferInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
+    const { claim, write } = this.planTransfer(ctx, input, rawBody);
+    const result = await this.movements.transfer(requestOnce(claim), write);
+    return this.commands.settle(claim, result, requestRefusal);
+  }
+
+  /**
+   * A transfer made ready to write: its record, both legs and its claim with the first response
+   * rendered. The single route and a batch operation (docs/contract.md §25) share it.
+   */
+  planTransfer(
+    ctx: CommandContext,
+    input: TransferInput,
+    rawBody: Json,
+  ): { claim: IdempotencyClaim; write: TransferWrite } {
     const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
     const write = newTransfer(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
@@ -47,8 +62,7 @@ export class TransferService {
       resource: transferView(write.transfer),
       outcome: 'created',
     });
-    const result = await this.movements.transfer(requestOnce(claim), write);
-    return this.commands.settle(claim, result, requestRefusal);
+    return { claim, write };
   }
 
   async getTransfer(principal: string, transferId: string): Promise<Transfer> {

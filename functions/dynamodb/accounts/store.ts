@@ -1,17 +1,11 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AccountRecord, PostingEntry } from '../../domain/accounts/model';
-import type {
-  CloseResult,
-  EntryPage,
-  EventSourceView,
-  LedgerPort,
-} from '../../domain/accounts/port';
+import type { AccountRecord } from '../../domain/accounts/model';
+import type { CloseResult, EntryPage, LedgerPort } from '../../domain/accounts/port';
+import type { EventSourceView } from '../../domain/gaps/port';
 import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
-import type { EntryGuard } from '../../domain/movements/guard';
 import { toVersionedSequence } from '../events/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
-import { postingItems } from '../movements/posting';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -54,13 +48,6 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       if (claimed) return claimed;
       const account = outcome.failed.get('account');
       return { kind: 'account_moved', account: account ? toAccountRecord(account) : undefined };
-    },
-
-    postEntry(claim: IdempotencyClaim, entry: PostingEntry, guard: EntryGuard) {
-      return write([
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...postingItems(tableName, entry, guard),
-      ]);
     },
 
     async recordResponse(claim: IdempotencyClaim): Promise<RecordResult> {

@@ -8,6 +8,7 @@ import { type AccountUpdate, accountChangeItem } from '../movements/account-chan
 import { putNew, toAttributes } from '../table/attributes';
 import { dueIndexAttributes, LEAVE_DUE_INDEX } from '../table/due-index';
 import { keys } from '../table/keys';
+import type { TransactPart } from '../table/transact';
 
 /**
  * A hold is stored twice: the item under `HOLD#<id>` that captures, voids, reads and the
@@ -116,6 +117,32 @@ export function settlementItems(tableName: string, settlement: HoldSettlement, e
     ref: holdRefItem(tableName, settlement.hold),
     account: accountChangeItem(tableName, settlementAccountUpdate(settlement, entryId)),
   };
+}
+
+/**
+ * A settlement as a transaction lists it. The hold is decisive: once it is no longer active,
+ * contention elsewhere changes nothing.
+ */
+export function settlementParts(
+  tableName: string,
+  settlement: HoldSettlement,
+  entryId?: string,
+): TransactPart<'hold' | 'ref' | 'account'>[] {
+  const items = settlementItems(tableName, settlement, entryId);
+  return [
+    { role: 'hold', item: items.hold, decisive: true },
+    { role: 'ref', item: items.ref },
+    { role: 'account', item: items.account },
+  ];
+}
+
+/** The hold as it stood when its settlement's guard failed (undefined: it did not hold). */
+export function holdChanged(
+  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+): { readonly kind: 'hold_changed'; readonly hold: HoldRecord | undefined } | undefined {
+  if (!failed.has('hold')) return undefined;
+  const old = failed.get('hold');
+  return { kind: 'hold_changed', hold: old ? toHoldRecord(old) : undefined };
 }
 
 /** A stored status this code does not know is corruption, never "active" (capturable). */

@@ -1,6 +1,5 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { LedgerEntry } from '../../domain/accounts/model';
 import type { HoldRecord, HoldSettlement } from '../../domain/holds/model';
 import type {
   HoldPort,
@@ -11,7 +10,6 @@ import type {
 } from '../../domain/holds/port';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
 import type { EntryGuard } from '../../domain/movements/guard';
-import { newEntryItems } from '../accounts/entries';
 import { toAccountRecord } from '../accounts/items';
 import { createLedgerStore } from '../accounts/store';
 import { claimedFailure, claimItem, unexpectedFailure as unexpected } from '../idempotency/command';
@@ -26,7 +24,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
-import { newHoldItems, settlementItems, toHoldRecord } from './items';
+import { holdChanged, newHoldItems, settlementParts, toHoldRecord } from './items';
 
 type Role = 'claim' | 'account' | 'hold' | 'ref' | 'entry';
 
@@ -48,21 +46,6 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
   const transact = (parts: TransactPart<Role>[]) => transactWithRetry(client, parts, retry);
 
   const read = (key: ReturnType<typeof keys.hold>) => getItem(client, tableName, key);
-
-  function settlementParts(settlement: HoldSettlement, entryId?: string): TransactPart<Role>[] {
-    const items = settlementItems(tableName, settlement, entryId);
-    return [
-      // Decisive: once the hold is no longer active, contention elsewhere changes nothing.
-      { role: 'hold', item: items.hold, decisive: true },
-      { role: 'ref', item: items.ref },
-      { role: 'account', item: items.account },
-    ];
-  }
-
-  const holdChanged = (failed: ReadonlyMap<Role, Record<string, unknown> | undefined>) => {
-    const old = failed.get('hold');
-    return { kind: 'hold_changed' as const, hold: old ? toHoldRecord(old) : undefined };
-  };
 
   return {
     async placeHold(
@@ -104,30 +87,23 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
       return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
     },
 
-    async settleHold(
-      claim: IdempotencyClaim,
-      settlement: HoldSettlement,
-      entry: LedgerEntry | undefined,
-    ): Promise<SettleHoldResult> {
+    async voidHold(claim: IdempotencyClaim, settlement: HoldSettlement): Promise<SettleHoldResult> {
       const outcome = await transact([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...settlementParts(settlement, entry?.id),
-        ...(entry
-          ? newEntryItems(tableName, entry).map((item) => ({ role: 'entry' as const, item }))
-          : []),
+        ...settlementParts(tableName, settlement),
       ]);
       if (outcome.kind === 'committed') return outcome;
-      const replay = claimedFailure(outcome.failed);
-      if (replay) return replay;
-      if (!outcome.failed.has('hold')) throw unexpected(outcome.failed);
-      return holdChanged(outcome.failed);
+      const result = claimedFailure(outcome.failed) ?? holdChanged(outcome.failed);
+      if (!result) throw unexpected(outcome.failed);
+      return result;
     },
 
     async releaseHold(settlement: HoldSettlement): Promise<HoldReleaseResult> {
-      const outcome = await transact(settlementParts(settlement));
+      const outcome = await transact(settlementParts(tableName, settlement));
       if (outcome.kind === 'committed') return outcome;
-      if (!outcome.failed.has('hold')) throw unexpected(outcome.failed);
-      return holdChanged(outcome.failed);
+      const changed = holdChanged(outcome.failed);
+      if (!changed) throw unexpected(outcome.failed);
+      return changed;
     },
 
     recordResponse: (claim) => ledger.recordResponse(claim),

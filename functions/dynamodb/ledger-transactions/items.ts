@@ -1,7 +1,7 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { withMetadata } from '../../domain/accounts/metadata';
 import type { LedgerTransactionRecord, StoredLeg } from '../../domain/ledger-transactions/model';
-import type { LedgerTransactionWrite } from '../../domain/ledger-transactions/port';
+import type { LedgerTransactionWrite } from '../../domain/movements/ledger-transaction';
 import { metadataOf } from '../accounts/entries';
 import { type LegRole, legParts } from '../movements/legs';
 import { putNew } from '../table/attributes';
@@ -13,7 +13,7 @@ export const LEDGER_TRANSACTION_KIND = 'ledger-transaction';
 /** The items of a ledger transaction besides its dedup record (claim or inbox). */
 export type LedgerTransactionRole = LegRole | 'record';
 
-function recordItem(tableName: string, record: LedgerTransactionRecord): TransactWriteItem {
+export function recordItem(tableName: string, record: LedgerTransactionRecord): TransactWriteItem {
   return putNew(tableName, {
     ...keys.ledgerTransaction(record.id),
     kind: LEDGER_TRANSACTION_KIND,

@@ -1,24 +1,10 @@
-import type {
-  LedgerTransactionPort,
-  LedgerTransactionWriteResult,
-} from '../../domain/ledger-transactions/port';
+import type { LedgerTransactionPort } from '../../domain/ledger-transactions/port';
 import { toAccountRecord } from '../accounts/items';
 import { createLedgerStore } from '../accounts/store';
-import { claimedFailure, claimItem, unexpectedFailure } from '../idempotency/command';
-import { legsRejection } from '../movements/legs';
 import { keys } from '../table/keys';
 import { getItem, getItems } from '../table/reads';
-import {
-  retryPolicy,
-  type StoreOptions,
-  type TransactPart,
-  transactWithRetry,
-} from '../table/transact';
-import {
-  type LedgerTransactionRole,
-  ledgerTransactionParts,
-  toLedgerTransactionRecord,
-} from './items';
+import { retryPolicy, type StoreOptions } from '../table/transact';
+import { toLedgerTransactionRecord } from './items';
 
 /**
  * The DynamoDB adapter of ledger transactions (docs/contract.md §16). A first request, its
@@ -27,21 +13,9 @@ import {
  */
 export function createLedgerTransactionStore(options: StoreOptions): LedgerTransactionPort {
   const { client, tableName } = options;
-  const retry = retryPolicy(options);
+  const _retry = retryPolicy(options);
   const ledger = createLedgerStore(options);
   return {
-    async createLedgerTransaction(claim, write): Promise<LedgerTransactionWriteResult> {
-      const parts: TransactPart<LedgerTransactionRole | 'claim'>[] = [
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...ledgerTransactionParts(tableName, write),
-      ];
-      const outcome = await transactWithRetry(client, parts, retry);
-      if (outcome.kind === 'committed') return outcome;
-      const result = claimedFailure(outcome.failed) ?? legsRejection(outcome.failed);
-      if (!result) throw unexpectedFailure(outcome.failed);
-      return result;
-    },
-
     recordResponse: (claim) => ledger.recordResponse(claim),
     findRecord: (key) => ledger.findRecord(key),
 

@@ -11,7 +11,7 @@ import { accountChangeItem } from './account-change';
  * (`transfer_out`/`transfer_in`, `ledger_debit`/`ledger_credit`, `reversal`), the entry's id and
  * the ids of what it belongs to; a reversal's `reversalOf` is the reversed original's id.
  */
-function legChange(entry: LedgerEntry, delta: number): AccountChange {
+export function legChange(entry: LedgerEntry, delta: number): AccountChange {
   return {
     kind: entry.type,
     balanceDelta: delta,

@@ -1,6 +1,8 @@
 import type { MovementWrite, Once } from '../../domain/movements/once';
 import type { MovementPort } from '../../domain/movements/port';
-import type { ReversalRejection } from '../../domain/reversals/port';
+import type { ReversalRejection } from '../../domain/movements/reversal';
+import { newEntryItems } from '../accounts/entries';
+import { holdChanged, settlementParts } from '../holds/items';
 import { unexpectedFailure } from '../idempotency/command';
 import { ledgerTransactionParts } from '../ledger-transactions/items';
 import { reversalParts } from '../reversals/items';
@@ -65,6 +67,14 @@ export function createMovementStore(options: StoreOptions): MovementPort {
       const first = reversal.legs[0]?.entry;
       const context = { entryId: first?.id ?? '', at: first?.createdAt ?? '' };
       return write(once, context, reversalParts(tableName, reversal), reversalRejection);
+    },
+
+    capture(once, settlement, entry) {
+      const parts = [
+        ...settlementParts(tableName, settlement, entry.id),
+        ...newEntryItems(tableName, entry).map((item) => ({ role: 'entry', item })),
+      ];
+      return write(once, { entryId: entry.id, at: entry.createdAt }, parts, holdChanged);
     },
   };
 }

@@ -4,20 +4,12 @@ import type { ReversalPort } from '../../domain/reversals/port';
 import { ENTRY_POINTER_KIND, toLedgerEntry } from '../accounts/entries';
 import { toAccountRecord } from '../accounts/items';
 import { createLedgerStore } from '../accounts/store';
-import { claimedFailure, claimItem, unexpectedFailure } from '../idempotency/command';
 import { toLedgerTransactionRecord } from '../ledger-transactions/items';
-import { rejectedLegs } from '../movements/legs';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
-import {
-  retryPolicy,
-  type StoreOptions,
-  type TransactPart,
-  transactWithRetry,
-} from '../table/transact';
+import { retryPolicy, type StoreOptions } from '../table/transact';
 import { toTransferRecord } from '../transfers/items';
-import { type ReversalRole, reversalParts } from './items';
 
 /**
  * Entries written before ledger depth have no pointer: the account's listing is searched,
@@ -30,7 +22,7 @@ const SEARCH_PAGE = 1000;
 /** The DynamoDB adapter of reversals (docs/contract.md §16). */
 export function createReversalStore(options: StoreOptions): ReversalPort {
   const { client, tableName } = options;
-  const retry = retryPolicy(options);
+  const _retry = retryPolicy(options);
   const ledger = createLedgerStore(options);
 
   /** The bounded search of an older entry's listing item. */
@@ -93,26 +85,6 @@ export function createReversalStore(options: StoreOptions): ReversalPort {
     async getLedgerTransaction(id) {
       const item = await getItem(client, tableName, keys.ledgerTransaction(id));
       return item ? toLedgerTransactionRecord(item) : undefined;
-    },
-
-    async reverse(claim, write) {
-      const parts: TransactPart<ReversalRole | 'claim'>[] = [
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...reversalParts(tableName, write),
-      ];
-      const outcome = await transactWithRetry(client, parts, retry);
-      if (outcome.kind === 'committed') return outcome;
-      const claimed = claimedFailure(outcome.failed);
-      if (claimed) return claimed;
-      const legs = rejectedLegs(outcome.failed);
-      const guardFailed = outcome.failed.has('original');
-      if (legs.length === 0 && !guardFailed) throw unexpectedFailure(outcome.failed);
-      const original = outcome.failed.get('original');
-      return {
-        kind: 'reversal_rejected',
-        legs,
-        ...(guardFailed ? { reversedAmount: Number(original?.reversedAmount ?? 0) } : {}),
-      };
     },
 
     recordResponse: (claim) => ledger.recordResponse(claim),

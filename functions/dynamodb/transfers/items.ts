@@ -10,7 +10,7 @@ import type { TransactPart } from '../table/transact';
 /** The items of a transfer besides its dedup record (claim or inbox), by what each guards. */
 export type TransferRole = LegRole | 'transfer';
 
-function transferRecordItem(tableName: string, transfer: TransferRecord): TransactWriteItem {
+export function transferRecordItem(tableName: string, transfer: TransferRecord): TransactWriteItem {
   return putNew(tableName, { ...keys.transfer(transfer.id), kind: 'transfer', ...transfer });
 }
 

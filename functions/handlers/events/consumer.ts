@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../../contract/events';
-import type { EventOutcome, LedgerEventInput } from '../../domain/events/model';
+import type { EventOutcome, LedgerEventInput, SeenOutcome } from '../../domain/events/model';
 import type { DeadLetterPort } from '../../domain/events/port';
 import { chunksOf } from '../../domain/events/runs';
 import type { EventService } from '../../domain/events/service';
@@ -82,6 +82,22 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
     log.warn('ledger event dead-lettered', { ...fields, errorCode: code, errorDetail: detail });
   }
 
+  /**
+   * An event or a waiver the inbox saw before (docs/contract.md §6): a duplicate is counted,
+   * logged and acknowledged; the same id with other content is dead-lettered `id_conflict`.
+   */
+  async function seenBefore(
+    record: SQSRecord,
+    outcome: SeenOutcome,
+    fields: Record<string, unknown>,
+  ) {
+    if (outcome.kind === 'id_conflict') {
+      return deadLetter(record, 'id_conflict', outcome.detail, fields);
+    }
+    metrics.count(METRICS.inboxDuplicate);
+    log.info('ledger event duplicate', fields);
+  }
+
   /** What an event's outcome means for its record: logged, counted, dead-lettered or thrown. */
   async function settle({ record, event, fields }: Valid, outcome: EventOutcome) {
     switch (outcome.kind) {
@@ -96,11 +112,8 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
         return;
       }
       case 'duplicate':
-        metrics.count(METRICS.inboxDuplicate);
-        log.info('ledger event duplicate', fields);
-        return;
       case 'id_conflict':
-        return deadLetter(record, 'id_conflict', outcome.detail, fields);
+        return seenBefore(record, outcome, fields);
       case 'rejected': {
         const reason = POISON_REASONS[outcome.error.code];
         if (!reason) throw outcome.error;
@@ -143,11 +156,8 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
         log.info('gaps waived', { ...fields, waived: outcome.waived, ignored: outcome.ignored });
         return;
       case 'duplicate':
-        metrics.count(METRICS.inboxDuplicate);
-        log.info('ledger event duplicate', fields);
-        return;
       case 'id_conflict':
-        return deadLetter(record, 'id_conflict', outcome.detail, fields);
+        return seenBefore(record, outcome, fields);
     }
   }
 

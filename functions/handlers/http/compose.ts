@@ -6,9 +6,11 @@ import type { CallbackSecrets } from '../../domain/callbacks/port';
 import type { ResultObjectPort } from '../../domain/exports/port';
 import {
   SettledResponseCache,
+  withSettledMovements,
   withSettledResponses,
 } from '../../domain/idempotency/settled-responses';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
+import { createBatchStore } from '../../dynamodb/batches/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
 import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
@@ -39,13 +41,14 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const table = tableOptions(options, runtime.metrics);
   const tasks = createTaskStore(table);
   const ledger = createLedgerStore(table);
+  const movements = createMovementStore(table);
+  // One cache per composition, i.e. per Lambda instance or local server; off with
+  // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
+  const cache =
+    options.config.idempotencyLocalCache === false ? undefined : new SettledResponseCache();
   return createHttpApp({
-    // One cache per composition, i.e. per Lambda instance or local server; off with
-    // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
-    ledger:
-      options.config.idempotencyLocalCache === false
-        ? ledger
-        : withSettledResponses(ledger, new SettledResponseCache()),
+    ledger: cache ? withSettledResponses(ledger, cache) : ledger,
+    movements: cache ? withSettledMovements(movements, cache) : movements,
     tasks,
     callbacks: tasks,
     results:
@@ -55,11 +58,11 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
         region: process.env.AWS_REGION ?? 'us-east-1',
         credentials: defaultProvider(),
       }),
-    movements: createMovementStore(table),
     transfers: createTransferStore(table),
     holds: createHoldStore(table),
     ledgerTransactions: createLedgerTransactionStore(table),
     reversals: createReversalStore(table),
+    batches: createBatchStore(table),
     journal: createJournalStore(table),
     monitors: createMonitorStore(table),
     health: createHealthStore(table),

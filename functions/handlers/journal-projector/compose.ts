@@ -7,7 +7,7 @@ import { createJournalStore } from '../../dynamodb/journal/store';
 import { createMonitorEvaluationStore } from '../../dynamodb/monitors/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { JournalProjectorConfig } from '../shared/config';
-import { type JournalProjectorHandler, journalStreamHandler } from './projector';
+import { type JournalProjectorHandler, journalStreamHandler } from './stream-handler';
 
 export interface JournalProjectorComposition extends TableComposition<JournalProjectorConfig> {
   readonly dynamo: DynamoDBClient;

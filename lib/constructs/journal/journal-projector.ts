@@ -48,7 +48,7 @@ const TOPIC_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 /**
  * Stream records the projector is invoked for: updates of account items that carry `version`,
  * which the one account-change builder sets in the same SET as `lastChanges`
- * (functions/dynamodb/accounts/account-change.ts). Creations (INSERT), other items and accounts
+ * (functions/dynamodb/movements/account-change.ts). Creations (INSERT), other items and accounts
  * from before the journal that have not changed since never reach it. (Lambda's `exists` filter
  * matches leaf values only: `version.N` is one, the list `lastChanges` is not.)
  */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { DEFAULT_TABLE_NAME, LOCAL_AWS } from '../../../functions/contract/local-stack';
+import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import { sleep } from '../../../functions/domain/shared/retry';
 import { createReconcileStore } from '../../../functions/dynamodb/reconciliation/store';
 import { ledgerEvent } from '../../../kit/ledger-events';
@@ -22,6 +22,9 @@ export interface ConsoleSeed {
   readonly unknownAccountEventId: string;
   readonly unknownAccountId: string;
 }
+
+/** The table of the console test's stack (TABLE_NAME). */
+export const CONSOLE_TABLE = 'console-test';
 
 export const SEEDED = {
   credits: [1000, 2000],
@@ -88,7 +91,7 @@ export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
     ...LOCAL_AWS,
     endpoint: `http://127.0.0.1:${stack.dynamoPort}`,
   });
-  await createReconcileStore({ client: dynamo, tableName: DEFAULT_TABLE_NAME }).recordFinding({
+  await createReconcileStore({ client: dynamo, tableName: CONSOLE_TABLE }).recordFinding({
     accountId: otherId,
     check: 'balance',
     expected: 0,

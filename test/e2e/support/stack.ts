@@ -149,9 +149,13 @@ export async function startLocalStack(
   return stack;
 }
 
-/** The run's DynamoDB Local and a table name no other stack of the run uses. */
+/**
+ * The run's DynamoDB Local and a table name no other stack of the run uses; nothing (the stack
+ * starts its own) in a project whose global setup starts none.
+ */
 function sharedDynamo(): Record<string, string> {
-  return { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: `e2e-${randomUUID()}` };
+  const endpoint: string | undefined = inject('dynamoEndpoint');
+  return endpoint ? { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `e2e-${randomUUID()}` } : {};
 }
 
 function waitForReady(child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {

@@ -52,11 +52,15 @@ function consumer(port?: EventLedgerPort, movements?: MovementPort): EventsHandl
 
 beforeAll(async () => {
   ({ client, tableName, drop } = await createTestTable());
-  ledger = new LedgerService(createLedgerStore({ client, tableName }), {
-    idempotencyRetentionSeconds: 60,
-    responses: httpResponses,
-    newId: randomUUID,
-  });
+  ledger = new LedgerService(
+    createLedgerStore({ client, tableName }),
+    createMovementStore({ client, tableName }),
+    {
+      idempotencyRetentionSeconds: 60,
+      responses: httpResponses,
+      newId: randomUUID,
+    },
+  );
 });
 afterAll(() => drop());
 beforeEach(() => {

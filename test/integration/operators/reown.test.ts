@@ -8,6 +8,7 @@ import { HoldService } from '../../../functions/domain/holds/service';
 import { REOWN_STEPS } from '../../../functions/domain/reown/model';
 import { ReownService } from '../../../functions/domain/reown/service';
 import { createHoldStore } from '../../../functions/dynamodb/holds/store';
+import { createMovementStore } from '../../../functions/dynamodb/movements/store';
 import { createReownStore } from '../../../functions/dynamodb/reown/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem } from '../../../functions/dynamodb/table/reads';
@@ -265,15 +266,17 @@ describe('reown', () => {
   it("refuses an old owner's capture that read the hold before it moved (404, nothing taken)", async () => {
     const world = await aliceWorld();
     const store = createHoldStore({ client: fixture.client, tableName: fixture.tableName });
+    const movements = createMovementStore({ client: fixture.client, tableName: fixture.tableName });
     const [holdId] = world.holds;
     // Alice's capture reads the hold; the re-own runs before its write.
     const racing = new HoldService(
+      store,
       {
-        ...store,
-        settleHold: async (...args) => {
+        ...movements,
+        capture: async (...args) => {
           const run = await reown(['--account', world.a, '--to', 'gina', '--with-linked']);
           expect(run.code, run.err).toBe(0);
-          return store.settleHold(...args);
+          return movements.capture(...args);
         },
       },
       { idempotencyRetentionSeconds: 60, responses: httpResponses, newId: randomUUID },

@@ -8,7 +8,6 @@ export function fakeLedgerPort(overrides: Partial<LedgerPort> = {}): Mocked<Ledg
     {
       createAccount: async () => ({ kind: 'committed' }),
       closeAccount: async () => ({ kind: 'committed' }),
-      postEntry: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
       findRecord: async () => undefined,
       getAccount: async () => undefined,

@@ -7,7 +7,7 @@ export function fakeHoldPort(overrides: Partial<HoldPort> = {}): Mocked<HoldPort
   return fakeOf<HoldPort>(
     {
       placeHold: async () => ({ kind: 'committed' }),
-      settleHold: async () => ({ kind: 'committed' }),
+      voidHold: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
       findRecord: async () => undefined,
       getHold: async () => undefined,

@@ -11,7 +11,6 @@ export function fakeLedgerTransactionPort(
 ): Mocked<LedgerTransactionPort> {
   return fakeOf<LedgerTransactionPort>(
     {
-      createLedgerTransaction: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
       findRecord: async () => undefined,
       getLedgerTransaction: async () => undefined,

@@ -10,6 +10,7 @@ export function fakeMovementPort(overrides: Partial<MovementPort> = {}): Mocked<
       transfer: async () => ({ kind: 'committed' }),
       ledgerTransaction: async () => ({ kind: 'committed' }),
       reverse: async () => ({ kind: 'committed' }),
+      capture: async () => ({ kind: 'committed' }),
     },
     overrides,
   );

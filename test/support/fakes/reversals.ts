@@ -9,7 +9,6 @@ export function fakeReversalPort(overrides: Partial<ReversalPort> = {}): Mocked<
       findEntry: async () => ({}),
       getTransfer: async () => undefined,
       getLedgerTransaction: async () => undefined,
-      reverse: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
       findRecord: async () => undefined,
     },

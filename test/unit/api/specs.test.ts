@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_ROUTES } from '../../../functions/api/accounts/spec';
+import { BATCH_ROUTES } from '../../../functions/api/batches/spec';
 import { CALLBACK_ROUTES } from '../../../functions/api/callbacks/spec';
 import { DOCUMENT_ROUTES } from '../../../functions/api/document/spec';
 import { EXPORT_ROUTES } from '../../../functions/api/exports/spec';
@@ -44,6 +45,7 @@ const FROZEN_IDS = {
   getTaskResult: ['GET /v1/tasks/{taskId}/result', undefined],
   rerunTask: ['POST /v1/tasks/{taskId}/reruns', 'POST /v1/tasks/{taskId}/reruns'],
   createTransfer: ['POST /v1/transfers', 'POST /v1/transfers'],
+  createBatch: ['POST /v1/batches', 'POST /v1/batches'],
   getTransfer: ['GET /v1/transfers/{transferId}', undefined],
   placeHold: ['POST /v1/accounts/{accountId}/holds', 'POST /v1/accounts/{accountId}/holds'],
   listHolds: ['GET /v1/accounts/{accountId}/holds', undefined],
@@ -109,6 +111,7 @@ describe('route specs', () => {
       HOLD_ROUTES,
       LEDGER_TRANSACTION_ROUTES,
       REVERSAL_ROUTES,
+      BATCH_ROUTES,
       CALLBACK_ROUTES,
       HEALTH_ROUTES,
       DOCUMENT_ROUTES,

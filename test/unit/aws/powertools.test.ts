@@ -22,6 +22,7 @@ import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';
 import { fakeLedgerPort } from '../../support/fakes/accounts';
+import { fakeBatchPort } from '../../support/fakes/batches';
 import { fakeCallbackPort } from '../../support/fakes/callbacks';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../support/fakes/events';
 import { fakeResultObjects, fakeTaskPort } from '../../support/fakes/exports';
@@ -47,6 +48,7 @@ const otherPorts = () => ({
   holds: fakeHoldPort(),
   ledgerTransactions: fakeLedgerTransactionPort(),
   reversals: fakeReversalPort(),
+  batches: fakeBatchPort(),
   journal: fakeJournalReadPort(),
   monitors: fakeMonitorPort(),
   health: fakeHealthPort(),

@@ -4,7 +4,10 @@ import type { AccountRecord } from '../../../../functions/domain/accounts/model'
 import type { LedgerPort, WriteResult } from '../../../../functions/domain/accounts/port';
 import { LedgerService } from '../../../../functions/domain/accounts/service';
 import type { RecordResult } from '../../../../functions/domain/idempotency/port';
+import type { Once } from '../../../../functions/domain/movements/once';
+import type { MovementPort } from '../../../../functions/domain/movements/port';
 import { fakeLedgerPort } from '../../../support/fakes/accounts';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: new Date('2026-11-29T10:00:00Z') };
 const debit = { type: 'debit' as const, amount: 50, currency: 'EUR' };
@@ -22,15 +25,20 @@ const account: AccountRecord = {
 };
 
 const fakePort = (write: WriteResult, record: RecordResult = { kind: 'recorded' }) =>
-  fakeLedgerPort({
-    createAccount: async () => write,
-    postEntry: async () => write,
-    recordResponse: async () => record,
-    getAccount: async () => account,
-  });
+  Object.assign(
+    fakeLedgerPort({
+      createAccount: async () => write,
+      recordResponse: async () => record,
+      getAccount: async () => account,
+    }),
+    { movements: fakeMovementPort({ post: async () => write }) },
+  );
 
-const service = (port: LedgerPort) =>
-  new LedgerService(port, {
+/** The request claim a credit or debit was written with. */
+const claimOf = (once: Once | undefined) => (once?.kind === 'request' ? once.claim : undefined);
+
+const service = (port: LedgerPort & { movements?: MovementPort }) =>
+  new LedgerService(port, port.movements ?? fakeMovementPort(), {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
     newId: () => 'e1',
@@ -41,7 +49,9 @@ describe('LedgerService decisions', () => {
     const port = fakePort({ kind: 'committed' });
     const res = await service(port).postTransaction(ctx, 'a1', debit, { ...debit });
     expect(res).toMatchObject({ statusCode: 201, replayed: false });
-    const [claim, entry, guard] = vi.mocked(port.postEntry).mock.calls[0] ?? [];
+    const [once, posting] = port.movements.post.mock.calls[0] ?? [];
+    const claim = claimOf(once);
+    const { entry, guard } = posting ?? {};
     expect(claim?.expiresAt).toBe(Math.floor(ctx.now.getTime() / 1000) + 60);
     expect(claim?.response.body).toBe(res.body);
     expect(entry).toMatchObject({ id: 'e1', origin: 'http', accountId: 'a1' });
@@ -57,7 +67,7 @@ describe('LedgerService decisions', () => {
   it('replays a claim with the same fingerprint and refuses another', async () => {
     const committed = fakePort({ kind: 'committed' });
     await service(committed).postTransaction(ctx, 'a1', debit, debit);
-    const fingerprint = vi.mocked(committed.postEntry).mock.calls[0]?.[0].fingerprint ?? '';
+    const fingerprint = claimOf(committed.movements.post.mock.calls[0]?.[0])?.fingerprint ?? '';
     const stored = { fingerprint, statusCode: 409, body: '{"stored":true}', expiresAt: 1 };
     await expect(
       service(fakePort({ kind: 'claimed', record: stored })).postTransaction(
@@ -111,7 +121,7 @@ describe('LedgerService decisions', () => {
   it('yields to a claim committed while the rejection was being recorded', async () => {
     const winner = fakePort({ kind: 'committed' });
     await service(winner).postTransaction(ctx, 'a1', debit, debit);
-    const fingerprint = vi.mocked(winner.postEntry).mock.calls[0]?.[0].fingerprint ?? '';
+    const fingerprint = claimOf(winner.movements.post.mock.calls[0]?.[0])?.fingerprint ?? '';
     const port = fakePort(
       { kind: 'account_rejected', account },
       {

@@ -1,9 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
-import { type HoldRecord, holdStatusAt, holdView } from '../../../../functions/domain/holds/model';
+import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
+import {
+  type HoldRecord,
+  type HoldSettlement,
+  holdStatusAt,
+  holdView,
+} from '../../../../functions/domain/holds/model';
 import type { HoldPort, SettleHoldResult } from '../../../../functions/domain/holds/port';
 import { HoldService, holdRefusal } from '../../../../functions/domain/holds/service';
+import type { MovementPort } from '../../../../functions/domain/movements/port';
 import { fakeHoldPort } from '../../../support/fakes/holds';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 
 const NOW = new Date('2026-12-01T10:00:00.000Z');
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: NOW };
@@ -20,13 +28,25 @@ const hold: HoldRecord = {
   updatedAt: '2026-12-01T09:55:00.000Z',
 };
 
+/**
+ * The hold port and the movement port; `settleHold` records both ways a hold is settled, a
+ * void (the hold port's) and a capture (the movement store's, docs/contract.md §23).
+ */
 const fakePort = (
   stored: HoldRecord | undefined,
   settled: SettleHoldResult = { kind: 'committed' },
-) => fakeHoldPort({ settleHold: async () => settled, getHold: async () => stored });
+) => {
+  const settleHold = vi.fn(
+    async (_claim: unknown, _settlement: HoldSettlement, _entry?: LedgerEntry) => settled,
+  );
+  return Object.assign(fakeHoldPort({ voidHold: settleHold, getHold: async () => stored }), {
+    movements: fakeMovementPort({ capture: settleHold }),
+    settleHold,
+  });
+};
 
-const service = (port: HoldPort) =>
-  new HoldService(port, {
+const service = (port: HoldPort & { movements: MovementPort }) =>
+  new HoldService(port, port.movements, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
     newId: () => 'new-id',

@@ -4,10 +4,11 @@ import type { IdempotencyRecord } from '../../../../functions/domain/idempotency
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
 import {
   SettledResponseCache,
-  withSettledResponses,
+  withSettledMovements,
 } from '../../../../functions/domain/idempotency/settled-responses';
+import { requestOnce } from '../../../../functions/domain/movements/once';
 import { epochSeconds } from '../../../../functions/domain/shared/time';
-import { fakeLedgerPort } from '../../../support/fakes/accounts';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
 
@@ -77,7 +78,7 @@ describe('SettledResponseCache', () => {
   });
 });
 
-describe('withSettledResponses', () => {
+describe('withSettledMovements', () => {
   const claim = (fingerprint = 'f1'): IdempotencyClaim => ({
     scopeId: 'scope',
     fingerprint,
@@ -87,15 +88,16 @@ describe('withSettledResponses', () => {
   });
 
   const fakePort = (results: WriteResult[]) =>
-    fakeLedgerPort({ postEntry: async () => results.shift() ?? { kind: 'committed' } });
+    fakeMovementPort({ post: async () => results.shift() ?? { kind: 'committed' } });
   const guard = { ownerId: 'p', currency: 'EUR' };
   const entry = {} as never;
+  const posting = { entry, guard };
 
   it('answers a replay of a key it committed without a storage call, until expiresAt', async () => {
     const port = fakePort([{ kind: 'committed' }]);
-    const cached = withSettledResponses(port, new SettledResponseCache());
-    expect(await cached.postEntry(claim(), entry, guard)).toEqual({ kind: 'committed' });
-    expect(await cached.postEntry(claim('other'), entry, guard)).toEqual({
+    const cached = withSettledMovements(port, new SettledResponseCache());
+    expect(await cached.post(requestOnce(claim()), posting)).toEqual({ kind: 'committed' });
+    expect(await cached.post(requestOnce(claim('other')), posting)).toEqual({
       kind: 'claimed',
       record: {
         fingerprint: 'f1',
@@ -104,29 +106,29 @@ describe('withSettledResponses', () => {
         expiresAt: epochSeconds(T0) + 60,
       },
     });
-    expect(port.postEntry).toHaveBeenCalledTimes(1);
+    expect(port.post).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(60_000);
-    await cached.postEntry(claim(), entry, guard);
-    expect(port.postEntry).toHaveBeenCalledTimes(2);
+    await cached.post(requestOnce(claim()), posting);
+    expect(port.post).toHaveBeenCalledTimes(2);
   });
 
   it('remembers the stored record a claimed write returned', async () => {
     const stored = record('{"id":"older"}');
     const port = fakePort([{ kind: 'claimed', record: stored }]);
-    const cached = withSettledResponses(port, new SettledResponseCache());
-    await cached.postEntry(claim(), entry, guard);
-    expect(await cached.postEntry(claim(), entry, guard)).toEqual({
+    const cached = withSettledMovements(port, new SettledResponseCache());
+    await cached.post(requestOnce(claim()), posting);
+    expect(await cached.post(requestOnce(claim()), posting)).toEqual({
       kind: 'claimed',
       record: stored,
     });
-    expect(port.postEntry).toHaveBeenCalledTimes(1);
+    expect(port.post).toHaveBeenCalledTimes(1);
   });
 
   it('remembers nothing for a write that settled nothing', async () => {
     const port = fakePort([{ kind: 'payment_id_taken' }, { kind: 'committed' }]);
-    const cached = withSettledResponses(port, new SettledResponseCache());
-    await cached.postEntry(claim(), entry, guard);
-    await cached.postEntry(claim(), entry, guard);
-    expect(port.postEntry).toHaveBeenCalledTimes(2);
+    const cached = withSettledMovements(port, new SettledResponseCache());
+    await cached.post(requestOnce(claim()), posting);
+    await cached.post(requestOnce(claim()), posting);
+    expect(port.post).toHaveBeenCalledTimes(2);
   });
 });

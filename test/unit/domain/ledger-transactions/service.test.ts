@@ -2,13 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
 import type { AccountRecord } from '../../../../functions/domain/accounts/model';
 import { LedgerTransactionService } from '../../../../functions/domain/ledger-transactions/service';
+import type { MovementPort } from '../../../../functions/domain/movements/port';
 import { fakeLedgerTransactionPort } from '../../../support/fakes/ledger-transactions';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 
 /** docs/contract.md §16: the decisions of a ledger transaction, on a fake port. */
 const ctx = { principal: 'alice', idempotencyKey: 'k', now: new Date('2026-12-01T10:00:00Z') };
 let counter = 0;
-const service = (port: ReturnType<typeof fakeLedgerTransactionPort>) =>
-  new LedgerTransactionService(port, {
+/** The port, with the movement port whose `ledgerTransaction` writes it (docs/contract.md §23). */
+const fakePorts = (
+  overrides: Parameters<typeof fakeLedgerTransactionPort>[0] &
+    Pick<Partial<MovementPort>, 'ledgerTransaction'> = {},
+) => {
+  const { ledgerTransaction, ...rest } = overrides;
+  return Object.assign(fakeLedgerTransactionPort(rest), {
+    movements: fakeMovementPort(ledgerTransaction ? { ledgerTransaction } : {}),
+  });
+};
+const service = (port: ReturnType<typeof fakePorts>) =>
+  new LedgerTransactionService(port, port.movements, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
     newId: () => `id-${++counter}`,
@@ -36,10 +48,10 @@ const input = (amounts: [number, number]) => ({
 
 describe('LedgerTransactionService', () => {
   it('writes one movement: a guarded leg per account, the paymentId on the first debit only', async () => {
-    const port = fakeLedgerTransactionPort();
+    const port = fakePorts();
     const res = await service(port).createLedgerTransaction(ctx, input([5, 5]), {});
     expect(res.statusCode).toBe(201);
-    const [, write] = port.createLedgerTransaction.mock.calls[0] ?? [];
+    const [, write] = port.movements.ledgerTransaction.mock.calls[0] ?? [];
     expect(write?.legs.map((l) => [l.entry.type, l.entry.paymentId, l.guard])).toEqual([
       [
         'ledger_debit',
@@ -57,18 +69,18 @@ describe('LedgerTransactionService', () => {
   });
 
   it('refuses unbalanced legs as legs_unbalanced, reading the accounts but writing nothing', async () => {
-    const port = fakeLedgerTransactionPort({
+    const port = fakePorts({
       getAccounts: async (ids) => ids.map((id) => account(id)),
     });
     await expect(
       service(port).createLedgerTransaction(ctx, input([5, 4]), {}),
     ).rejects.toMatchObject({ code: 'legs_unbalanced' });
-    expect(port.createLedgerTransaction).not.toHaveBeenCalled();
+    expect(port.movements.ledgerTransaction).not.toHaveBeenCalled();
     expect(port.recordResponse).not.toHaveBeenCalled();
   });
 
   it('answers an unbalanced request with a foreign account 404 first, after the key check (§4)', async () => {
-    const port = fakeLedgerTransactionPort({
+    const port = fakePorts({
       getAccounts: async () => [account('a'), account('b', 'bob')],
     });
     await expect(
@@ -76,7 +88,7 @@ describe('LedgerTransactionService', () => {
     ).rejects.toMatchObject({ code: 'not_found' });
     expect(port.findRecord).toHaveBeenCalledOnce();
     const stored = { fingerprint: 'other', statusCode: 201, body: '{}', expiresAt: 1 };
-    const reused = fakeLedgerTransactionPort({
+    const reused = fakePorts({
       getAccounts: async () => [undefined, undefined],
       findRecord: async () => stored,
     });
@@ -86,8 +98,8 @@ describe('LedgerTransactionService', () => {
   });
 
   it('records a refusal the accounts gave, and not a 404', async () => {
-    const short = fakeLedgerTransactionPort({
-      createLedgerTransaction: async () => ({
+    const short = fakePorts({
+      ledgerTransaction: async () => ({
         kind: 'legs_rejected',
         legs: [{ index: 0, account: account('a') }],
       }),
@@ -96,8 +108,8 @@ describe('LedgerTransactionService', () => {
     expect(res.statusCode).toBe(409);
     expect(JSON.parse(res.body)).toMatchObject({ code: 'insufficient_funds' });
     expect(short.recordResponse).toHaveBeenCalledOnce();
-    const missing = fakeLedgerTransactionPort({
-      createLedgerTransaction: async () => ({
+    const missing = fakePorts({
+      ledgerTransaction: async () => ({
         kind: 'legs_rejected',
         legs: [{ index: 1, account: undefined }],
       }),
@@ -117,7 +129,7 @@ describe('LedgerTransactionService', () => {
       ownerId: 'alice',
       origin: 'http' as const,
     };
-    const port = fakeLedgerTransactionPort({ getLedgerTransaction: async () => record });
+    const port = fakePorts({ getLedgerTransaction: async () => record });
     expect(await service(port).getLedgerTransaction('alice', 'l1')).toMatchObject({
       reversedAmount: 0,
     });

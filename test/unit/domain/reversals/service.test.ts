@@ -3,12 +3,18 @@ import { httpResponses } from '../../../../functions/api/problems';
 import type { AccountRecord, LedgerEntry } from '../../../../functions/domain/accounts/model';
 import type { ReversalPort } from '../../../../functions/domain/reversals/port';
 import { ReversalService } from '../../../../functions/domain/reversals/service';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 import { fakeReversalPort } from '../../../support/fakes/reversals';
 
 /** docs/contract.md §16: the decisions of a reversal, on a fake port. */
 const ctx = { principal: 'alice', idempotencyKey: 'k', now: new Date('2026-12-01T10:00:00Z') };
-const service = (port: ReversalPort) =>
-  new ReversalService(port, {
+/** The reads, and the movement port's `reverse` that writes a reversal (docs/contract.md §23). */
+const fakePorts = (overrides: Partial<ReversalPort> = {}) => {
+  const movements = fakeMovementPort();
+  return Object.assign(fakeReversalPort(overrides), { movements, reverse: movements.reverse });
+};
+const service = (port: ReturnType<typeof fakePorts>) =>
+  new ReversalService(port, port.movements, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
     newId: () => crypto.randomUUID(),
@@ -44,7 +50,7 @@ const codeOf = (res: { body: string }) => JSON.parse(res.body).code;
 
 describe('ReversalService', () => {
   it('moves a credit back as one debit leg of the same account, guarded on its cover', async () => {
-    const port = fakeReversalPort({ findEntry: found(credit({ reversedAmount: 30 })) });
+    const port = fakePorts({ findEntry: found(credit({ reversedAmount: 30 })) });
     const res = await service(port).reverseEntry(ctx, params, {}, {});
     expect(res.statusCode).toBe(201);
     expect(JSON.parse(res.body)).toMatchObject({
@@ -64,7 +70,7 @@ describe('ReversalService', () => {
     ['a transfer leg', credit({ type: 'transfer_in' })],
     ['a ledger leg', credit({ type: 'ledger_credit' })],
   ])('records not_reversible for %s, without a write', async (_name, entry) => {
-    const port = fakeReversalPort({ findEntry: found(entry) });
+    const port = fakePorts({ findEntry: found(entry) });
     const res = await service(port).reverseEntry(ctx, params, {}, {});
     expect([res.statusCode, codeOf(res)]).toEqual([409, 'not_reversible']);
     expect(port.reverse).not.toHaveBeenCalled();
@@ -72,10 +78,10 @@ describe('ReversalService', () => {
   });
 
   it('records reversal_exceeds_original from the read: above what is left, or nothing left', async () => {
-    const port = fakeReversalPort({ findEntry: found(credit({ reversedAmount: 60 })) });
+    const port = fakePorts({ findEntry: found(credit({ reversedAmount: 60 })) });
     const over = await service(port).reverseEntry(ctx, params, { amount: 41 }, {});
     expect([over.statusCode, codeOf(over)]).toEqual([409, 'reversal_exceeds_original']);
-    const done = fakeReversalPort({ findEntry: found(credit({ reversedAmount: 100 })) });
+    const done = fakePorts({ findEntry: found(credit({ reversedAmount: 100 })) });
     const rest = await service(done).reverseEntry(ctx, params, {}, {});
     expect(codeOf(rest)).toBe('reversal_exceeds_original');
     expect(port.reverse).not.toHaveBeenCalled();
@@ -83,8 +89,8 @@ describe('ReversalService', () => {
 
   it('answers 404, unrecorded, for no entry or a foreign account (after the key check)', async () => {
     for (const port of [
-      fakeReversalPort({ findEntry: async () => ({ account }) }),
-      fakeReversalPort({ findEntry: async () => ({ account: { ...account, ownerId: 'bob' } }) }),
+      fakePorts({ findEntry: async () => ({ account }) }),
+      fakePorts({ findEntry: async () => ({ account: { ...account, ownerId: 'bob' } }) }),
     ]) {
       await expect(service(port).reverseEntry(ctx, params, {}, {})).rejects.toMatchObject({
         code: 'not_found',
@@ -96,7 +102,7 @@ describe('ReversalService', () => {
 
   it('reads again when a defaulted amount lost part of the rest to a racing reversal', async () => {
     const reads = [credit({ reversedAmount: 0 }), credit({ reversedAmount: 40 })];
-    const port = fakeReversalPort({
+    const port = fakePorts({
       findEntry: async () => ({
         account,
         found: { entry: reads.shift() ?? credit(), pointer: true },
@@ -112,7 +118,7 @@ describe('ReversalService', () => {
   });
 
   it('refuses an explicit amount the racing reversal left no room for', async () => {
-    const port = fakeReversalPort({ findEntry: found(credit()) });
+    const port = fakePorts({ findEntry: found(credit()) });
     port.reverse.mockResolvedValueOnce({ kind: 'reversal_rejected', legs: [], reversedAmount: 80 });
     const res = await service(port).reverseEntry(ctx, params, { amount: 30 }, {});
     expect([res.statusCode, codeOf(res)]).toEqual([409, 'reversal_exceeds_original']);
@@ -120,7 +126,7 @@ describe('ReversalService', () => {
   });
 
   it('judges a moved account before the guard, and the accounts after it', async () => {
-    const port = fakeReversalPort({ findEntry: found(credit()) });
+    const port = fakePorts({ findEntry: found(credit()) });
     port.reverse.mockResolvedValueOnce({
       kind: 'reversal_rejected',
       legs: [{ index: 0, account: { ...account, ownerId: 'bob' } }],
@@ -129,7 +135,7 @@ describe('ReversalService', () => {
     await expect(service(port).reverseEntry(ctx, params, { amount: 5 }, {})).rejects.toMatchObject({
       code: 'not_found',
     });
-    const poor = fakeReversalPort({ findEntry: found(credit()) });
+    const poor = fakePorts({ findEntry: found(credit()) });
     poor.reverse.mockResolvedValueOnce({
       kind: 'reversal_rejected',
       legs: [{ index: 0, account: { ...account, available: 1 } }],
@@ -149,7 +155,7 @@ describe('ReversalService', () => {
       ownerId: 'alice',
       origin: 'http' as const,
     };
-    const port = fakeReversalPort({ getTransfer: async () => transfer });
+    const port = fakePorts({ getTransfer: async () => transfer });
     expect((await service(port).reverseTransfer(ctx, 't', { amount: 20 }, {})).statusCode).toBe(
       201,
     );
@@ -177,7 +183,7 @@ describe('ReversalService', () => {
       ownerId: 'alice',
       origin: 'http' as const,
     };
-    const ledger = fakeReversalPort({ getLedgerTransaction: async () => record });
+    const ledger = fakePorts({ getLedgerTransaction: async () => record });
     const res = await service(ledger).reverseLedgerTransaction(ctx, 'l', {}, {});
     expect(JSON.parse(res.body).amount).toBe(30);
     const [, whole] = ledger.reverse.mock.calls[0] ?? [];

@@ -10,21 +10,26 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PostingEntry } from '../../../../functions/domain/accounts/model';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
+import { requestOnce } from '../../../../functions/domain/movements/once';
 import {
   IdempotencyKeyInUseError,
   InternalError,
   UnavailableError,
 } from '../../../../functions/domain/shared/errors';
 import { createLedgerStore } from '../../../../functions/dynamodb/accounts/store';
+import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 
 const ddb = mockClient(DynamoDBClient);
 const sleep = vi.fn(async (_ms: number) => {});
 const onRetry = vi.fn();
-const store = createLedgerStore({
+const options = {
   client: new DynamoDBClient({ region: 'eu-west-1' }),
   tableName: 'ledger',
   retry: { sleep, onRetry, random: () => 0.5, maxAttempts: 3 },
-});
+};
+const store = createLedgerStore(options);
+/** Credits and debits are the movement store's (docs/contract.md §23). */
+const movements = createMovementStore(options);
 
 const claim: IdempotencyClaim = {
   scopeId: 'scope',
@@ -78,10 +83,12 @@ beforeEach(() => {
   onRetry.mockClear();
 });
 
-describe('postEntry builds ONE transaction', () => {
+describe('a credit or debit (the movement store) builds ONE transaction', () => {
   it('writes claim, guarded balance update, entry and paymentId item with a request token', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
-    await expect(store.postEntry(claim, entry, guard)).resolves.toEqual({ kind: 'committed' });
+    await expect(movements.post(requestOnce(claim), { entry, guard })).resolves.toEqual({
+      kind: 'committed',
+    });
     const input = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input;
     expect(input?.ClientRequestToken).toMatch(/^[0-9a-f-]{36}$/);
     const [claimPut, update, entryPut, pointerPut, paymentPut] = input?.TransactItems ?? [];
@@ -156,7 +163,7 @@ describe('cancellation reasons become facts', () => {
     },
   ])('$name', async ({ reasons, expected }) => {
     ddb.on(TransactWriteItemsCommand).rejects(cancelled(...reasons));
-    await expect(store.postEntry(claim, entry, guard)).resolves.toEqual(expected);
+    await expect(movements.post(requestOnce(claim), { entry, guard })).resolves.toEqual(expected);
   });
 
   it('records a rejection with one conditional put that can lose to a committed claim', async () => {
@@ -174,7 +181,9 @@ describe('cancellation reasons become facts', () => {
 
   it('treats cancellation without a failed condition as internal', async () => {
     ddb.on(TransactWriteItemsCommand).rejects(cancelled({ Code: 'ValidationError' }, none));
-    await expect(store.postEntry(claim, entry, guard)).rejects.toBeInstanceOf(InternalError);
+    await expect(movements.post(requestOnce(claim), { entry, guard })).rejects.toBeInstanceOf(
+      InternalError,
+    );
   });
 });
 
@@ -184,7 +193,9 @@ describe('contention and throttling', () => {
       .on(TransactWriteItemsCommand)
       .rejectsOnce(cancelled(none, { Code: 'TransactionConflict' }, none, none))
       .resolves({});
-    await expect(store.postEntry(claim, entry, guard)).resolves.toEqual({ kind: 'committed' });
+    await expect(movements.post(requestOnce(claim), { entry, guard })).resolves.toEqual({
+      kind: 'committed',
+    });
     const calls = ddb.commandCalls(TransactWriteItemsCommand);
     expect(calls).toHaveLength(2);
     expect(calls[0]?.args[0].input.ClientRequestToken).not.toBe(
@@ -200,7 +211,7 @@ describe('contention and throttling', () => {
     ddb
       .on(TransactWriteItemsCommand)
       .rejects(cancelled(failed(stored), { Code: 'TransactionConflict' }, none, none));
-    await expect(store.postEntry(claim, entry, guard)).resolves.toEqual({
+    await expect(movements.post(requestOnce(claim), { entry, guard })).resolves.toEqual({
       kind: 'claimed',
       record: stored,
     });
@@ -211,7 +222,9 @@ describe('contention and throttling', () => {
     ddb
       .on(TransactWriteItemsCommand)
       .rejects(cancelled({ Code: 'TransactionConflict' }, none, none, none));
-    const error = await store.postEntry(claim, entry, guard).catch((e: unknown) => e);
+    const error = await movements
+      .post(requestOnce(claim), { entry, guard })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IdempotencyKeyInUseError);
     expect(error).toMatchObject({ code: 'idempotency_key_in_use' });
     expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(3);
@@ -227,7 +240,9 @@ describe('contention and throttling', () => {
     ],
   ])('answers 503 for %s after retries', async (_name, error) => {
     ddb.on(TransactWriteItemsCommand).rejects(error);
-    const caught = await store.postEntry(claim, entry, guard).catch((e: unknown) => e);
+    const caught = await movements
+      .post(requestOnce(claim), { entry, guard })
+      .catch((e: unknown) => e);
     expect(caught).toBeInstanceOf(UnavailableError);
     expect(caught).toMatchObject({ code: 'unavailable' });
   });
@@ -238,7 +253,9 @@ describe('contention and throttling', () => {
       $fault: 'client',
     });
     ddb.on(TransactWriteItemsCommand).rejects(sdkError);
-    const caught = await store.postEntry(claim, entry, guard).catch((e: unknown) => e);
+    const caught = await movements
+      .post(requestOnce(claim), { entry, guard })
+      .catch((e: unknown) => e);
     expect(caught).toBeInstanceOf(InternalError);
     expect((caught as Error).message).not.toContain('ledger');
     expect((caught as Error).cause).toBe(sdkError);

@@ -11,16 +11,21 @@ import {
   ledgerMovement,
   newLedgerTransaction,
 } from '../../../../functions/domain/movements/ledger-transaction';
+import { requestOnce } from '../../../../functions/domain/movements/once';
 import { createLedgerTransactionStore } from '../../../../functions/dynamodb/ledger-transactions/store';
+import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
 
 /** docs/contract.md §16: one transaction of every leg; cancellation reasons read as facts. */
 const ddb = mockClient(DynamoDBClient);
-const store = createLedgerTransactionStore({
+const options = {
   client: new DynamoDBClient({ region: 'eu-west-1' }),
   tableName: 'ledger',
   retry: { sleep: async () => {}, maxAttempts: 2 },
-});
+};
+const store = createLedgerTransactionStore(options);
+/** The transaction itself is the movement store's (docs/contract.md §23). */
+const movements = createMovementStore(options);
 const claim: IdempotencyClaim = {
   scopeId: 'scope',
   fingerprint: 'fp',
@@ -50,7 +55,7 @@ beforeEach(() => ddb.reset());
 describe('createLedgerTransaction', () => {
   it('writes the claim, three guarded accounts, entries with pointers, the paymentId and the record', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
-    await expect(store.createLedgerTransaction(claim, write)).resolves.toEqual({
+    await expect(movements.ledgerTransaction(requestOnce(claim), write)).resolves.toEqual({
       kind: 'committed',
     });
     const items = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems ?? [];
@@ -137,7 +142,7 @@ describe('createLedgerTransaction', () => {
   ])('$name', async ({ reasons, kind, expected }) => {
     const padded = [...reasons, ...Array.from({ length: 12 - reasons.length }, () => none)];
     ddb.on(TransactWriteItemsCommand).rejects(cancelled(...padded));
-    const result = await store.createLedgerTransaction(claim, write);
+    const result = await movements.ledgerTransaction(requestOnce(claim), write);
     if (expected) expect(result).toEqual(expected);
     else expect(result.kind).toBe(kind);
   });

@@ -9,17 +9,23 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
-import { entryReversible, reversalLegs } from '../../../../functions/domain/reversals/model';
+import { requestOnce } from '../../../../functions/domain/movements/once';
+import { reversalLegs } from '../../../../functions/domain/movements/reversal';
+import { entryReversible } from '../../../../functions/domain/reversals/model';
+import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 import { createReversalStore } from '../../../../functions/dynamodb/reversals/store';
 import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
 
 /** docs/contract.md §16: one read of the original, one guarded transaction. */
 const ddb = mockClient(DynamoDBClient);
-const store = createReversalStore({
+const options = {
   client: new DynamoDBClient({ region: 'eu-west-1' }),
   tableName: 'ledger',
   retry: { sleep: async () => {}, maxAttempts: 2 },
-});
+};
+const store = createReversalStore(options);
+/** The reversal's transaction is the movement store's (docs/contract.md §23). */
+const movements = createMovementStore(options);
 const claim: IdempotencyClaim = {
   scopeId: 'scope',
   fingerprint: 'fp',
@@ -55,7 +61,9 @@ beforeEach(() => ddb.reset());
 describe('reverse', () => {
   it('guards the pointer, mirrors the entry, and writes the reversal leg', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
-    await expect(store.reverse(claim, writeFor(true))).resolves.toEqual({ kind: 'committed' });
+    await expect(movements.reverse(requestOnce(claim), writeFor(true))).resolves.toEqual({
+      kind: 'committed',
+    });
     const items = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems ?? [];
     const [, guard, mirror, account, listed, pointer] = items;
     expect(guard?.Update?.Key).toEqual(marshall({ pk: 'ENTRY_ID#e1', sk: 'ENTRY_ID' }));
@@ -87,7 +95,7 @@ describe('reverse', () => {
 
   it('guards the entry itself when it has no pointer (older entries)', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
-    await store.reverse(claim, writeFor(false));
+    await movements.reverse(requestOnce(claim), writeFor(false));
     const items = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems ?? [];
     expect(items[1]?.Update?.Key?.sk).toEqual({ S: 'ENTRY#2026-12-01T10:00:00.000Z#e1' });
     expect(items).toHaveLength(5);
@@ -106,7 +114,7 @@ describe('reverse', () => {
           none,
         ),
       );
-    await expect(store.reverse(claim, writeFor(true))).resolves.toEqual({
+    await expect(movements.reverse(requestOnce(claim), writeFor(true))).resolves.toEqual({
       kind: 'reversal_rejected',
       legs: [{ index: 0, account: expect.objectContaining({ balance: 5 }) }],
       reversedAmount: 90,

@@ -1,0 +1,294 @@
+import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
+import { type AccountRecord, signedAmount } from '../accounts/model';
+import type {
+  CommandContext,
+  CommandResponse,
+  IdempotentCommands,
+  KeyRequest,
+} from '../idempotency/idempotent-command';
+import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
+import type { ResponsePresenter } from '../idempotency/port';
+import { sums } from '../ledger-transactions/model';
+import { explainLegsRejection, type MovementLeg, type RejectedLeg } from '../movements/legs';
+import { explainAccountRejection } from '../movements/rejections';
+import { transferMovement } from '../movements/transfer';
+import {
+  BatchRejectedError,
+  BatchTooLargeError,
+  CurrencyMismatchError,
+  type DomainError,
+  IdempotencyKeyReusedError,
+  InternalError,
+  LedgerRejection,
+  PaymentIdConflictError,
+} from '../shared/errors';
+import {
+  type BatchOperation,
+  firstClash,
+  itemsOf,
+  type OperationResult,
+  type PlannedMovement,
+} from './model';
+import type { BatchPort, BatchPresenter, MovementsRefused } from './port';
+import type { SingleRouteCommands } from './service';
+
+/** The first operation that fails, with its answer and whether that answer is a recorded one. */
+interface Failure {
+  readonly index: number;
+  readonly response: StoredResponse;
+  readonly recorded: boolean;
+}
+
+/**
+ * An `atomic` batch (docs/contract.md §25): every operation and the batch's own claim commit in
+ * ONE transaction, or nothing does. An operation already applied under its key (a replay) is
+ * left out of the write and answered as its replay; the first operation that fails makes the
+ * whole batch `409 batch_rejected`, and no operation's key is claimed.
+ */
+export class AtomicBatch {
+  private readonly responses: ResponsePresenter;
+  private readonly presenter: BatchPresenter;
+
+  constructor(
+    private readonly port: BatchPort,
+    private readonly singles: SingleRouteCommands,
+    private readonly commands: IdempotentCommands,
+    options: { readonly responses: ResponsePresenter; readonly presenter: BatchPresenter },
+  ) {
+    this.responses = options.responses;
+    this.presenter = options.presenter;
+  }
+
+  /** Every operation made ready to write, under its own key in the single route's scope. */
+  plan(ctx: CommandContext, operations: readonly BatchOperation[]): PlannedMovement[] {
+    return operations.map((operation) =>
+      this.planOne({ ...ctx, idempotencyKey: operation.key }, operation),
+    );
+  }
+
+  private planOne(own: CommandContext, operation: BatchOperation): PlannedMovement {
+    if (operation.op === 'transfer') {
+      const { claim, write } = this.singles.transfers.planTransfer(
+        own,
+        operation.input,
+        operation.rawBody,
+      );
+      return {
+        claim,
+        legs: [...transferMovement(write)],
+        record: { kind: 'transfer', transfer: write.transfer },
+      };
+    }
+    if (operation.op === 'ledger_transaction') {
+      const { claim, write } = this.singles.ledgerTransactions.planLedgerTransaction(
+        own,
+        operation.input,
+        operation.rawBody,
+      );
+      return {
+        claim,
+        legs: write.legs,
+        record: { kind: 'ledger_transaction', record: write.record },
+      };
+    }
+    const { claim, posting } = this.singles.postings.planPosting(
+      own,
+      operation.accountId,
+      operation.input,
+      operation.rawBody,
+    );
+    return { claim, legs: [posting] };
+  }
+
+  /** `400 batch_too_large` before anything is claimed: the batch's claim counts too. */
+  requireFit(planned: readonly PlannedMovement[]): void {
+    const items = itemsOf(planned, 1);
+    if (items > MAX_TRANSACTION_ITEMS) throw new BatchTooLargeError(items, MAX_TRANSACTION_ITEMS);
+  }
+
+  async run(
+    ctx: CommandContext,
+    operations: readonly BatchOperation[],
+    planned: readonly PlannedMovement[],
+    request: KeyRequest,
+  ): Promise<CommandResponse> {
+    const unbalanced = operations.findIndex(
+      (op) => op.op === 'ledger_transaction' && !balanced(op.input.legs),
+    );
+    const clash = firstClash(planned);
+    const limit = Math.min(
+      unbalanced < 0 ? operations.length : unbalanced,
+      clash ?? operations.length,
+    );
+    const replays = new Map<number, IdempotencyRecord>();
+    const batchClaim = this.commands.claim(ctx, { ...request, resource: undefined, outcome: 'ok' });
+    for (let attempt = 0; attempt <= operations.length; attempt++) {
+      const live = [...planned.keys()].filter((i) => i < limit && !replays.has(i));
+      const whole = limit === operations.length;
+      const results: OperationResult[] = planned.map((movement, i) => {
+        const replay = replays.get(i);
+        return {
+          key: (operations[i] as BatchOperation).key,
+          response: replay ?? movement.claim.response,
+          replayed: replay !== undefined,
+        };
+      });
+      const claim = { ...batchClaim, response: this.presenter.batch('atomic', results) };
+      const result =
+        live.length === 0 && !whole
+          ? undefined
+          : await this.port.writeMovements(
+              live.map((i) => planned[i] as PlannedMovement),
+              whole ? { batchClaim: claim } : { probe: true },
+            );
+      if (result?.kind === 'committed') return { ...claim.response, replayed: false };
+      if (result?.batch)
+        return this.commands.settle(claim, { kind: 'claimed', record: result.batch }, never);
+      const found = result ? this.failures(planned, live, result, replays) : undefined;
+      if (found === 'replays') continue;
+      const failure = found ?? (await this.failureAt(ctx, operations, planned, limit, unbalanced));
+      const error = new BatchRejectedError(failure.index, failure.response);
+      if (failure.recorded) return this.commands.reject(batchClaim, error);
+      throw error;
+    }
+    throw new InternalError(new Error('an atomic batch kept finding replays'));
+  }
+
+  /**
+   * The first failing operation a refused write names; `replays` when it only found operations
+   * applied before under their keys (left out of the next attempt); undefined when nothing but
+   * the probe failed.
+   */
+  private failures(
+    planned: readonly PlannedMovement[],
+    live: readonly number[],
+    refused: MovementsRefused,
+    replays: Map<number, IdempotencyRecord>,
+  ): Failure | 'replays' | undefined {
+    const failures: Failure[] = [];
+    let replayed = false;
+    for (const [position, record] of refused.claimed) {
+      const index = live[position] as number;
+      const claim = (planned[index] as PlannedMovement).claim;
+      if (record.fingerprint !== claim.fingerprint) {
+        const reused = this.responses.rejection(new IdempotencyKeyReusedError());
+        failures.push({ index, response: reused, recorded: false });
+      } else if (record.statusCode >= 300) {
+        failures.push({ index, response: record, recorded: true });
+      } else {
+        replays.set(index, record);
+        replayed = true;
+      }
+    }
+    for (const position of refused.payments) {
+      failures.push(this.failed(live[position] as number, new PaymentIdConflictError()));
+    }
+    for (const [index, error] of firstRefusals(planned, live, refused.accounts)) {
+      failures.push(this.failed(index, error));
+    }
+    failures.sort((a, b) => a.index - b.index);
+    return failures[0] ?? (replayed ? 'replays' : undefined);
+  }
+
+  /** Why operation `limit` fails when every operation before it would apply. */
+  private async failureAt(
+    ctx: CommandContext,
+    operations: readonly BatchOperation[],
+    planned: readonly PlannedMovement[],
+    limit: number,
+    unbalanced: number,
+  ): Promise<Failure> {
+    const operation = operations[limit];
+    if (limit === unbalanced && operation?.op === 'ledger_transaction') {
+      // The single route refuses it without writing anything: 404 or legs_unbalanced.
+      const own = { ...ctx, idempotencyKey: operation.key };
+      try {
+        const answer = await this.singles.ledgerTransactions.createLedgerTransaction(
+          own,
+          operation.input,
+          operation.rawBody,
+        );
+        return { index: limit, response: answer, recorded: answer.statusCode >= 300 };
+      } catch (error) {
+        return this.failed(limit, error as DomainError);
+      }
+    }
+    const movement = planned[limit];
+    if (!movement) throw new InternalError(new Error('an atomic batch failed past its end'));
+    return this.failed(limit, clashOf(planned.slice(0, limit), movement));
+  }
+
+  private failed(index: number, error: DomainError): Failure {
+    return {
+      index,
+      response: this.responses.rejection(error),
+      recorded: error instanceof LedgerRejection,
+    };
+  }
+}
+
+const balanced = (legs: Parameters<typeof sums>[0]): boolean => {
+  const { debits, credits } = sums(legs);
+  return debits === credits;
+};
+
+/** What a movement that clashes with earlier ones of the batch is refused with. */
+function clashOf(earlier: readonly PlannedMovement[], movement: PlannedMovement): DomainError {
+  for (const { entry } of movement.legs) {
+    const before = earlier
+      .flatMap((m) => m.legs)
+      .find((leg) => leg.entry.accountId === entry.accountId);
+    if (before && before.entry.currency !== entry.currency) {
+      return new CurrencyMismatchError(before.entry.currency, entry.currency);
+    }
+  }
+  return new PaymentIdConflictError();
+}
+
+/**
+ * The first refused operation of each failed account, replaying the batch's changes in request
+ * order on the account as it stood (docs/contract.md §25: each sees the ones before it), then
+ * explained as the single route explains it: one refusing leg, or a movement's legs ranked.
+ */
+function firstRefusals(
+  planned: readonly PlannedMovement[],
+  live: readonly number[],
+  accounts: ReadonlyMap<string, AccountRecord | undefined>,
+): Map<number, DomainError> {
+  const refused = new Map<number, RejectedLeg[]>();
+  for (const [accountId, stood] of accounts) {
+    let state = stood;
+    for (const index of live) {
+      const legs = (planned[index] as PlannedMovement).legs;
+      const legIndex = legs.findIndex((leg) => leg.entry.accountId === accountId);
+      const leg = legs[legIndex];
+      if (!leg) continue;
+      if (!state || refusal(state, leg)) {
+        refused.set(index, [...(refused.get(index) ?? []), { index: legIndex, account: state }]);
+        break;
+      }
+      const delta = signedAmount(leg.entry);
+      state = { ...state, balance: state.balance + delta, available: state.available + delta };
+    }
+  }
+  return new Map(
+    [...refused].map(([index, legs]) => {
+      const movement = planned[index] as PlannedMovement;
+      const only = movement.legs.length === 1 ? movement.legs[0] : undefined;
+      const error = only
+        ? explainAccountRejection(legs[0]?.account, only.guard)
+        : explainLegsRejection({ kind: 'legs_rejected', legs }, movement.legs);
+      return [index, error];
+    }),
+  );
+}
+
+/** The rule a leg breaks on the account as it stands, if any. */
+function refusal(account: AccountRecord, leg: MovementLeg): DomainError | undefined {
+  const error = explainAccountRejection(account, leg.guard);
+  return error instanceof InternalError ? undefined : error;
+}
+
+const never = (): never => {
+  throw new Error('a batch claim reports no rejection');
+};

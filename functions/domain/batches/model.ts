@@ -1,0 +1,125 @@
+import { MAX_COALESCED_OPERATIONS } from '../../contract/batches';
+import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
+import type { PostTransactionInput } from '../accounts/service';
+import type { Json } from '../idempotency/fingerprint';
+import type { StoredResponse } from '../idempotency/model';
+import type { IdempotencyClaim } from '../idempotency/port';
+import type { LedgerTransactionInput, LedgerTransactionRecord } from '../ledger-transactions/model';
+import type { MovementLeg } from '../movements/legs';
+import type { TransferInput } from '../movements/transfer';
+import type { TransferRecord } from '../transfers/model';
+
+export type { BatchMode, BatchOp } from '../../contract/batches';
+
+/**
+ * One operation of a batch (docs/contract.md §25): exactly the single route's request under
+ * its own key. `rawBody` is what that route's fingerprint covers (its body as received, ids
+ * lower-cased as that route's handler does).
+ */
+export type BatchOperation =
+  | {
+      readonly op: 'credit' | 'debit';
+      readonly key: string;
+      readonly accountId: string;
+      readonly input: PostTransactionInput;
+      readonly rawBody: Json;
+    }
+  | {
+      readonly op: 'transfer';
+      readonly key: string;
+      readonly input: TransferInput;
+      readonly rawBody: Json;
+    }
+  | {
+      readonly op: 'ledger_transaction';
+      readonly key: string;
+      readonly input: LedgerTransactionInput;
+      readonly rawBody: Json;
+    };
+
+/** One operation's answer: what the single route would have answered (docs/contract.md §25). */
+export interface OperationResult {
+  readonly key: string;
+  readonly response: StoredResponse;
+  readonly replayed: boolean;
+}
+
+/**
+ * An operation made ready to write: its claim (the single route's, first response rendered),
+ * its legs (one per account it moves) and the record a transfer or ledger transaction keeps.
+ */
+export interface PlannedMovement {
+  readonly claim: IdempotencyClaim;
+  readonly legs: readonly MovementLeg[];
+  readonly record?:
+    | { readonly kind: 'transfer'; readonly transfer: TransferRecord }
+    | { readonly kind: 'ledger_transaction'; readonly record: LedgerTransactionRecord };
+}
+
+/** The items of a `paymentId`: one per movement that carries one (its entry's account). */
+export function paymentKeys(movement: PlannedMovement): string[] {
+  return movement.legs
+    .filter(({ entry }) => entry.paymentId !== undefined)
+    .map(({ entry }) => JSON.stringify([entry.accountId, entry.paymentId]));
+}
+
+/**
+ * The items a set of movements writes in ONE transaction: one update per account they touch
+ * (two actions on one item are refused by DynamoDB), then per movement its claim, an entry and
+ * an entry pointer per leg, its record (transfer, ledger transaction) and its paymentId item.
+ */
+export function itemsOf(movements: readonly PlannedMovement[], extra = 0): number {
+  const accounts = new Set(movements.flatMap((m) => m.legs.map((leg) => leg.entry.accountId)));
+  const own = movements.reduce(
+    (sum, m) => sum + 1 + 2 * m.legs.length + (m.record ? 1 : 0) + paymentKeys(m).length,
+    0,
+  );
+  return accounts.size + own + extra;
+}
+
+/**
+ * Where a set of movements cannot share one transaction as it stands: the index of the first
+ * movement that names a paymentId an earlier one holds, or moves an account in another
+ * currency than an earlier one did (one of the two is refused, whichever the account holds).
+ */
+export function firstClash(movements: readonly PlannedMovement[]): number | undefined {
+  const payments = new Set<string>();
+  const currencies = new Map<string, string>();
+  for (const [index, movement] of movements.entries()) {
+    for (const { entry } of movement.legs) {
+      const known = currencies.get(entry.accountId);
+      if (known !== undefined && known !== entry.currency) return index;
+      currencies.set(entry.accountId, entry.currency);
+    }
+    for (const key of paymentKeys(movement)) {
+      if (payments.has(key)) return index;
+      payments.add(key);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Cuts the postings of one account, in request order, into the chunks an independent batch
+ * writes (docs/contract.md §25): at most MAX_COALESCED_OPERATIONS and 100 items each, one
+ * currency, no paymentId twice. Each element is an index into `movements`.
+ */
+export function coalesce(movements: readonly PlannedMovement[]): number[][] {
+  const chunks: number[][] = [];
+  let chunk: number[] = [];
+  const members = () => chunk.map((i) => movements[i] as PlannedMovement);
+  movements.forEach((movement, index) => {
+    const candidate = [...members(), movement];
+    const fits =
+      chunk.length < MAX_COALESCED_OPERATIONS &&
+      itemsOf(candidate) <= MAX_TRANSACTION_ITEMS &&
+      firstClash(candidate) === undefined;
+    if (!fits && chunk.length > 0) {
+      chunks.push(chunk);
+      chunk = [];
+    }
+    chunk.push(index);
+  });
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}

@@ -1,0 +1,226 @@
+import { BATCH_DEADLINE_MS, type BatchMode } from '../../contract/batches';
+import type { LedgerService } from '../accounts/service';
+import type { Json } from '../idempotency/fingerprint';
+import {
+  type CommandContext,
+  type CommandResponse,
+  type CommandServiceOptions,
+  IdempotentCommands,
+} from '../idempotency/idempotent-command';
+import { OPERATION_IDS } from '../idempotency/operations';
+import type { ResponsePresenter } from '../idempotency/port';
+import type { LedgerTransactionService } from '../ledger-transactions/service';
+import { DomainError, UnavailableError } from '../shared/errors';
+import { currentDeadline, withDeadline } from '../shared/retry';
+import type { TransferService } from '../transfers/service';
+import { AtomicBatch } from './atomic';
+import { type BatchOperation, coalesce, type OperationResult, type PlannedMovement } from './model';
+import type { BatchPort, BatchPresenter } from './port';
+
+/**
+ * The single routes' commands a batch operation runs under (docs/contract.md §25): the
+ * same claim scope, fingerprint, rules and answers as sending the operation alone.
+ */
+export interface SingleRouteCommands {
+  readonly postings: LedgerService;
+  readonly transfers: TransferService;
+  readonly ledgerTransactions: LedgerTransactionService;
+}
+
+export interface BatchServiceOptions extends CommandServiceOptions {
+  readonly presenter: BatchPresenter;
+  /** Epoch ms: the batch's one deadline is measured with it. */
+  readonly now: () => number;
+}
+
+export interface BatchInput {
+  readonly mode: BatchMode;
+  readonly operations: readonly BatchOperation[];
+}
+
+/** `POST /v1/batches` (docs/contract.md §25): many operations, each exactly once. */
+export class BatchService {
+  private readonly commands: IdempotentCommands;
+  private readonly responses: ResponsePresenter;
+  private readonly atomic: AtomicBatch;
+
+  constructor(
+    private readonly port: BatchPort,
+    private readonly singles: SingleRouteCommands,
+    private readonly options: BatchServiceOptions,
+  ) {
+    this.commands = new IdempotentCommands(port, options);
+    this.responses = options.responses;
+    this.atomic = new AtomicBatch(port, singles, this.commands, options);
+  }
+
+  /**
+   * The batch's own key first (a replay answers the stored bytes; another body is
+   * `idempotency_key_reused`), then its operations under one deadline; an independent batch's
+   * answer is recorded under its key once every operation has its own.
+   */
+  async createBatch(
+    ctx: CommandContext,
+    batch: BatchInput,
+    rawBody: Json,
+  ): Promise<CommandResponse> {
+    const request = { operation: OPERATION_IDS.createBatch, pathParameters: {}, rawBody };
+    const planned = batch.mode === 'atomic' ? this.atomic.plan(ctx, batch.operations) : [];
+    if (batch.mode === 'atomic') this.atomic.requireFit(planned);
+    const known = await this.commands.replayed(this.commands.key(ctx, request));
+    if (known) return known;
+    const own = this.options.now() + BATCH_DEADLINE_MS;
+    const deadline = Math.min(own, currentDeadline() ?? own);
+    return withDeadline(deadline, async () => {
+      if (batch.mode === 'atomic') return this.atomic.run(ctx, batch.operations, planned, request);
+      const results = await this.independent(ctx, batch.operations);
+      const claim = this.commands.claim(ctx, {
+        ...request,
+        resource: undefined,
+        outcome: 'ok',
+      });
+      return this.commands.answer({
+        ...claim,
+        response: this.options.presenter.batch('independent', results),
+      });
+    });
+  }
+
+  /**
+   * Request order (docs/contract.md §25): consecutive credits and debits form a segment, whose
+   * accounts are written side by side, each account's postings in order and coalesced into
+   * shared transactions; a transfer or ledger transaction is applied alone, in its place.
+   */
+  private async independent(
+    ctx: CommandContext,
+    operations: readonly BatchOperation[],
+  ): Promise<OperationResult[]> {
+    const results: OperationResult[] = new Array(operations.length);
+    let segment: number[] = [];
+    const flush = async () => {
+      await this.postSegment(ctx, operations, segment, results);
+      segment = [];
+    };
+    for (const [index, operation] of operations.entries()) {
+      if (operation.op === 'credit' || operation.op === 'debit') {
+        segment.push(index);
+        continue;
+      }
+      await flush();
+      results[index] = await this.alone(ctx, operation);
+    }
+    await flush();
+    return results;
+  }
+
+  /** The postings of a segment: per account, in order, in chunks of one transaction each. */
+  private async postSegment(
+    ctx: CommandContext,
+    operations: readonly BatchOperation[],
+    segment: readonly number[],
+    results: OperationResult[],
+  ): Promise<void> {
+    const byAccount = new Map<string, number[]>();
+    for (const index of segment) {
+      const operation = operations[index];
+      if (operation?.op !== 'credit' && operation?.op !== 'debit') continue;
+      byAccount.set(operation.accountId, [...(byAccount.get(operation.accountId) ?? []), index]);
+    }
+    await Promise.all(
+      [...byAccount.values()].map(async (indexes) => {
+        const planned = indexes.map((index) => this.planPosting(ctx, operations[index]));
+        for (const chunk of coalesce(planned)) {
+          const written = await this.writeChunk(chunk.map((i) => planned[i] as PlannedMovement));
+          for (const i of chunk) {
+            const index = indexes[i] as number;
+            const operation = operations[index] as BatchOperation;
+            results[index] = written
+              ? {
+                  key: operation.key,
+                  response: (planned[i] as PlannedMovement).claim.response,
+                  replayed: false,
+                }
+              : await this.alone(ctx, operation);
+          }
+        }
+      }),
+    );
+  }
+
+  /**
+   * ONE transaction for a chunk of one account's postings. False: nothing was written (a
+   * replay, a reused key, a refusal, contention to the end), so each is applied on its own.
+   */
+  private async writeChunk(chunk: readonly PlannedMovement[]): Promise<boolean> {
+    if (chunk.length < 2 || this.pastDeadline()) return false;
+    try {
+      return (await this.port.writeMovements(chunk, {})).kind === 'committed';
+    } catch (error) {
+      if (error instanceof DomainError) return false;
+      throw error;
+    }
+  }
+
+  private planPosting(ctx: CommandContext, operation: BatchOperation | undefined): PlannedMovement {
+    if (operation?.op !== 'credit' && operation?.op !== 'debit') {
+      throw new Error('a posting segment holds credits and debits only');
+    }
+    const { claim, posting } = this.singles.postings.planPosting(
+      { ...ctx, idempotencyKey: operation.key },
+      operation.accountId,
+      operation.input,
+      operation.rawBody,
+    );
+    return { claim, legs: [posting] };
+  }
+
+  /**
+   * One operation through its single route's command, under its own key: its answer, a
+   * refusal rendered as that route renders it, or `503` once the batch's deadline has passed.
+   */
+  private async alone(ctx: CommandContext, operation: BatchOperation): Promise<OperationResult> {
+    const own = { ...ctx, idempotencyKey: operation.key };
+    try {
+      if (this.pastDeadline())
+        throw new UnavailableError(
+          undefined,
+          'The batch ran out of time before this operation; retry it.',
+        );
+      const response = await this.single(own, operation);
+      return {
+        key: operation.key,
+        response: { statusCode: response.statusCode, body: response.body },
+        replayed: response.replayed,
+      };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { key: operation.key, response: this.responses.rejection(error), replayed: false };
+    }
+  }
+
+  private single(ctx: CommandContext, operation: BatchOperation): Promise<CommandResponse> {
+    switch (operation.op) {
+      case 'credit':
+      case 'debit':
+        return this.singles.postings.postTransaction(
+          ctx,
+          operation.accountId,
+          operation.input,
+          operation.rawBody,
+        );
+      case 'transfer':
+        return this.singles.transfers.createTransfer(ctx, operation.input, operation.rawBody);
+      case 'ledger_transaction':
+        return this.singles.ledgerTransactions.createLedgerTransaction(
+          ctx,
+          operation.input,
+          operation.rawBody,
+        );
+    }
+  }
+
+  private pastDeadline(): boolean {
+    const deadline = currentDeadline();
+    return deadline !== undefined && this.options.now() >= deadline;
+  }
+}
