@@ -9,6 +9,7 @@ import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
 import { tailCommand } from './commands/tail';
+import { verifyCommand } from './commands/verify';
 
 /**
  * Every command of `npm run cli`, in the order `--help` lists them. The `npm start` banner lists
@@ -25,4 +26,5 @@ export const COMMANDS: readonly Command[] = [
   reownCommand,
   gapsBackfillCommand,
   reconcileCommand,
+  verifyCommand,
 ];

@@ -138,6 +138,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{accountId}/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an account's monitors */
+        get: operations["listMonitors"];
+        put?: never;
+        /**
+         * Create a balance monitor
+         * @description A condition on balance or available. Its state comes from the current values; after each journal record the state is evaluated again, and when it flips one ledger.balance_monitor.v1 CloudEvent is published on the journal topic. At most 10 per account.
+         */
+        post: operations["createMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/monitors/{monitorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a monitor */
+        get: operations["getMonitor"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a monitor
+         * @description Idempotent: deleting a monitor that is already gone answers 204 too.
+         */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{accountId}/exports": {
         parameters: {
             query?: never;
@@ -773,6 +815,13 @@ export interface components {
                  * @constant
                  */
                 opening?: true;
+                /** @description hex SHA-256 over the previous record's hash (64 zeros where the chain starts) followed by this record without hash in RFC 8785 canonical JSON; absent on records written before the chain existed */
+                hash?: string;
+                /**
+                 * @description the first hashed record of the journal (record 1, or the first one written after the chain was introduced): it links to 64 zeros
+                 * @constant
+                 */
+                chainStart?: true;
                 /**
                  * Format: uuid
                  * @description the entry of the change, where it has one
@@ -803,6 +852,86 @@ export interface components {
             available: number;
             /** @description the last journal record committed at or before asOf (0: before the first) */
             sequence: number;
+        };
+        CreateMonitor: {
+            /**
+             * @description which value of the account is watched
+             * @enum {string}
+             */
+            field: "balance" | "available";
+            /**
+             * @description field <operator> value: lt, lte, gt, gte
+             * @enum {string}
+             */
+            operator: "lt" | "lte" | "gt" | "gte";
+            /** @description minor units; may be negative (overdraft) */
+            value: number;
+            description?: string;
+        };
+        Monitor: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description which value of the account is watched
+             * @enum {string}
+             */
+            field: "balance" | "available";
+            /**
+             * @description field <operator> value: lt, lte, gt, gte
+             * @enum {string}
+             */
+            operator: "lt" | "lte" | "gt" | "gte";
+            /** @description minor units; may be negative (overdraft) */
+            value: number;
+            description?: string;
+            /**
+             * @description whether the condition holds after the account's last journaled change
+             * @enum {string}
+             */
+            state: "true" | "false";
+            /**
+             * Format: date-time
+             * @description committedAt of the record that last flipped the state, or the creation
+             */
+            stateSince: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        MonitorList: {
+            /** @description oldest first */
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                accountId: string;
+                /**
+                 * @description which value of the account is watched
+                 * @enum {string}
+                 */
+                field: "balance" | "available";
+                /**
+                 * @description field <operator> value: lt, lte, gt, gte
+                 * @enum {string}
+                 */
+                operator: "lt" | "lte" | "gt" | "gte";
+                /** @description minor units; may be negative (overdraft) */
+                value: number;
+                description?: string;
+                /**
+                 * @description whether the condition holds after the account's last journaled change
+                 * @enum {string}
+                 */
+                state: "true" | "false";
+                /**
+                 * Format: date-time
+                 * @description committedAt of the record that last flipped the state, or the creation
+                 */
+                stateSince: string;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
         };
         CreateExport: {
             /** @enum {string} */
@@ -2080,6 +2209,329 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Balances"];
                 };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorList"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMonitor"];
+            };
+        };
+        responses: {
+            /** @description Monitor created (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use; monitor_limit_reached: Monitor limit reached */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor and its state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or already gone) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description validation_failed: Validation failed */
             400: {

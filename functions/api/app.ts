@@ -16,6 +16,8 @@ import type { JournalReadPort } from '../domain/journal/port';
 import { JournalService } from '../domain/journal/service';
 import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
+import type { MonitorPort } from '../domain/monitors/port';
+import { MonitorService } from '../domain/monitors/service';
 import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
@@ -34,6 +36,7 @@ import { healthHandlers } from './health/routes';
 import { holdHandlers } from './holds/routes';
 import { journalHandlers } from './journal/routes';
 import { ledgerTransactionHandlers } from './ledger-transactions/routes';
+import { monitorHandlers } from './monitors/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
 import { header } from './request';
@@ -79,6 +82,8 @@ export interface HttpAppDeps extends Runtime {
   /** Batches' claims and shared transactions (docs/contract.md §25). */
   readonly batches: BatchPort;
   readonly journal: JournalReadPort;
+  /** Balance monitors (docs/contract.md §28). */
+  readonly monitors: MonitorPort;
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
   readonly health: HealthPort;
@@ -140,6 +145,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         clock,
       ),
+      ...monitorHandlers(new MonitorService(deps.monitors, commandOptions)),
       ...transferHandlers(transfers),
       ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),
       ...ledgerTransactionHandlers(ledgerTransactions),

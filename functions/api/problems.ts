@@ -196,6 +196,11 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     description:
       "a ledger transaction whose debits and credits differ (§16); **not recorded** (a 4xx of the request's shape, like 400)",
   },
+  monitor_limit_reached: {
+    status: 409,
+    title: 'Monitor limit reached',
+    description: 'an 11th balance monitor on one account: at most 10 (§28)',
+  },
   batch_too_large: {
     status: 400,
     title: 'Batch too large',

@@ -50,6 +50,24 @@ export const JournalRecord = z.object({
         'record 1 of an account older than the journal: it starts from what the account held, ' +
         'not from zeros, and nothing is known before it',
     }),
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional()
+    .meta({
+      description:
+        "hex SHA-256 over the previous record's hash (64 zeros where the chain starts) followed " +
+        'by this record without hash in RFC 8785 canonical JSON; absent on records written ' +
+        'before the chain existed',
+    }),
+  chainStart: z
+    .literal(true)
+    .optional()
+    .meta({
+      description:
+        'the first hashed record of the journal (record 1, or the first one written after the ' +
+        'chain was introduced): it links to 64 zeros',
+    }),
   ...changeIds,
 });
 

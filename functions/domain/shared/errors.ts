@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'reversal_exceeds_original'
   | 'not_reversible'
   | 'legs_unbalanced'
+  | 'monitor_limit_reached'
   | 'batch_too_large'
   | 'batch_rejected';
 
@@ -333,5 +334,15 @@ export class UnavailableError extends DomainError {
 export class InternalError extends DomainError {
   constructor(cause?: unknown) {
     super('internal', 'An unexpected error occurred.', cause);
+  }
+}
+
+/** An account that has its 10 balance monitors already (docs/contract.md §28). */
+export class MonitorLimitReachedError extends LedgerRejection {
+  constructor(limit: number) {
+    super(
+      'monitor_limit_reached',
+      `An account has at most ${limit} monitors; delete one before adding another.`,
+    );
   }
 }

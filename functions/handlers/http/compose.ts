@@ -16,6 +16,7 @@ import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
+import { createMonitorStore } from '../../dynamodb/monitors/store';
 import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
@@ -63,6 +64,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     reversals: createReversalStore(table),
     batches: createBatchStore(table),
     journal: createJournalStore(table),
+    monitors: createMonitorStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,

@@ -32,6 +32,7 @@ import { fakeJournalReadPort } from '../../support/fakes/journal';
 import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactions';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
+import { fakeMonitorPort } from '../../support/fakes/monitors';
 import { fakeMovementPort } from '../../support/fakes/movements';
 import { fakeReversalPort } from '../../support/fakes/reversals';
 import { fakeTransferPort } from '../../support/fakes/transfers';
@@ -49,6 +50,7 @@ const otherPorts = () => ({
   reversals: fakeReversalPort(),
   batches: fakeBatchPort(),
   journal: fakeJournalReadPort(),
+  monitors: fakeMonitorPort(),
   health: fakeHealthPort(),
 });
 
