@@ -61,6 +61,8 @@ export interface HttpAppConfig {
    * @default [] (owners only)
    */
   readonly journalReaders?: readonly string[];
+  /** How far back a movement's `effectiveAt` may lie (`BACKDATE_LIMIT_DAYS`, §26). */
+  readonly backdateLimitDays: number;
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -96,6 +98,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     responses: httpResponses,
     newId: deps.newId,
   };
+  // Commands that write movements a caller may date (docs/contract.md §26).
+  const movementOptions = { ...commandOptions, backdateLimitDays: config.backdateLimitDays };
   const tasks = new TaskService(deps.tasks, {
     ...commandOptions,
     exportFee: config.exportFee,
@@ -114,15 +118,15 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
-      ...accountHandlers(new LedgerService(deps.ledger, commandOptions)),
+      ...accountHandlers(new LedgerService(deps.ledger, movementOptions)),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         clock,
       ),
-      ...transferHandlers(new TransferService(deps.transfers, commandOptions)),
+      ...transferHandlers(new TransferService(deps.transfers, movementOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...ledgerTransactionHandlers(
-        new LedgerTransactionService(deps.ledgerTransactions, commandOptions),
+        new LedgerTransactionService(deps.ledgerTransactions, movementOptions),
       ),
       ...reversalHandlers(new ReversalService(deps.reversals, commandOptions)),
       ...exportHandlers(tasks, results, clock),

@@ -14,6 +14,9 @@ const changeIds = {
   transferId: Uuid.optional().meta({ description: 'transfer_out / transfer_in: the transfer' }),
   ledgerTransactionId: Id.optional(),
   reversalOf: Id.optional(),
+  effectiveAt: Timestamp.optional().meta({
+    description: 'a change with an entry: when the entry counts in the books (§26)',
+  }),
 };
 
 /** One change as its writer stores it on the account item (`lastChanges`). */

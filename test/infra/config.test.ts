@@ -37,6 +37,7 @@ describe('resolveLedgerConfig: defaults', () => {
       eventsBatchSize: 10,
       eventsMaxConcurrency: 5,
       gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
       callbackApplicationId: 'export-worker',
       removalPolicy: 'retain',
       logRetentionDays: 30,

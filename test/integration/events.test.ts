@@ -34,6 +34,7 @@ function consumer(port?: EventLedgerPort): EventsHandler {
       newId: randomUUID,
       inboxRetentionSeconds: RETENTION,
       gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
     clock: () => now,
@@ -45,6 +46,7 @@ beforeAll(async () => {
   ledger = new LedgerService(createLedgerStore({ client, tableName }), {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+    backdateLimitDays: 90,
     newId: randomUUID,
   });
 });
@@ -265,6 +267,7 @@ describe('partial batches and poison', () => {
         newId: randomUUID,
         inboxRetentionSeconds: 60,
         gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
       }),
       deadLetters: {
         send: async () => {

@@ -37,6 +37,7 @@ beforeAll(async () => {
       newId: randomUUID,
       inboxRetentionSeconds: 3600,
       gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
     }),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
   });

@@ -66,6 +66,7 @@ export function gapRig(options: {
   const ledger = new LedgerService(createLedgerStore({ client, tableName }), {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+    backdateLimitDays: 90,
     newId: randomUUID,
   });
   return {
@@ -77,6 +78,7 @@ export function gapRig(options: {
           newId: randomUUID,
           inboxRetentionSeconds: 3600,
           gapRefetchAfterSeconds: refetchAfterSeconds,
+          backdateLimitDays: 90,
         }),
         deadLetters: { send: async (letter) => void deadLetters.push(letter) },
         clock: () => now,
@@ -90,6 +92,7 @@ export function gapRig(options: {
         config: {
           ...rig.config,
           gapRefetchAfterSeconds: refetchAfterSeconds,
+          backdateLimitDays: 90,
           gapTopicArn: options.gapTopicArn,
         },
         sns: sns ?? rig.sns,

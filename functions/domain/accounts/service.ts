@@ -8,6 +8,7 @@ import {
 import { OPERATION_IDS } from '../idempotency/operations';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
+import { type EffectiveTimeOptions, resolveEffectiveAt } from './effective-at';
 import { postingGuard } from './legs';
 import { type Metadata, withMetadata } from './metadata';
 import {
@@ -37,9 +38,11 @@ export interface PostTransactionInput {
   readonly reference?: string;
   readonly paymentId?: string;
   readonly metadata?: Metadata;
+  /** When it counts in the books (docs/contract.md §26). @default the commit's own time */
+  readonly effectiveAt?: string;
 }
 
-export type LedgerServiceOptions = CommandServiceOptions;
+export type LedgerServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService {
@@ -47,7 +50,7 @@ export class LedgerService {
 
   constructor(
     private readonly port: LedgerPort,
-    options: LedgerServiceOptions,
+    private readonly options: LedgerServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
   }
@@ -101,6 +104,7 @@ export class LedgerService {
       ...withMetadata(input.metadata),
       origin: 'http',
       createdAt: ctx.now.toISOString(),
+      effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
     };
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.postTransaction,

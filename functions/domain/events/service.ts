@@ -1,3 +1,4 @@
+import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { explainLegsRejection, postingGuard } from '../accounts/legs';
 import { type Metadata, withMetadata } from '../accounts/metadata';
 import type { PostingEntry } from '../accounts/model';
@@ -6,7 +7,7 @@ import { nextSequence, nextSequences } from '../gaps/sequences';
 import type { EventSourceAdvance } from '../gaps/source-state';
 import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from '../gaps/waiver';
 import { type LedgerLeg, ledgerMovement, newLedgerTransaction } from '../ledger-transactions/model';
-import { type DomainError, NotFoundError } from '../shared/errors';
+import { type DomainError, NotFoundError, ValidationError } from '../shared/errors';
 import {
   LatencyEstimate,
   MOVED,
@@ -37,6 +38,8 @@ export interface LedgerEventInput {
   readonly paymentId?: string;
   readonly reference?: string;
   readonly metadata?: Metadata;
+  /** `data.effectiveAt` (docs/contract.md §26). @default the commit's own time */
+  readonly effectiveAt?: string;
   /** A ledger transaction's legs (docs/contract.md §16); `accountId` is the first debited. */
   readonly legs?: readonly LedgerLeg[];
   /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
@@ -55,7 +58,7 @@ export type EventOutcome =
   | { readonly kind: 'rejected'; readonly error: DomainError };
 
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
-export interface EventServiceOptions extends OptimisticRetryOptions {
+export interface EventServiceOptions extends OptimisticRetryOptions, EffectiveTimeOptions {
   readonly inboxRetentionSeconds: number;
   /** Ids of the entries and transfers events create. */
   readonly newId: () => string;
@@ -89,6 +92,27 @@ export class EventService {
     };
   }
 
+  /** `data.effectiveAt` resolved (docs/contract.md §26); throws `validation_failed`. */
+  private effectiveAtOf(event: LedgerEventInput, now: Date): string {
+    return resolveEffectiveAt(
+      event.effectiveAt,
+      now,
+      this.options.backdateLimitDays,
+      'data.effectiveAt',
+    );
+  }
+
+  /** Why `data.effectiveAt` can never apply (poison `validation_failed`), if it cannot. */
+  private refusedEffectiveAt(event: LedgerEventInput, now: Date): DomainError | undefined {
+    try {
+      this.effectiveAtOf(event, now);
+      return undefined;
+    } catch (error) {
+      if (error instanceof ValidationError) return error;
+      throw error;
+    }
+  }
+
   /** The entry a credit or debit event posts: one definition for both write paths. */
   private postingEntryOf(event: LedgerEventInput, now: Date): PostingEntry {
     return {
@@ -102,11 +126,14 @@ export class EventService {
       ...withMetadata(event.metadata),
       origin: 'event',
       createdAt: now.toISOString(),
+      effectiveAt: this.effectiveAtOf(event, now),
     };
   }
 
   async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
     const claim = this.claimOf(event, now);
+    const refused = this.refusedEffectiveAt(event, now);
+    if (refused) return { kind: 'rejected', error: refused };
     if (event.type === 'transfer') return this.applyTransfer(event, claim, now);
     if (event.type === 'transaction') return this.applyLedgerTransaction(event, claim, now);
     const entry = this.postingEntryOf(event, now);
@@ -139,6 +166,8 @@ export class EventService {
   ): Promise<EventOutcome[] | 'refused'> {
     const first = events[0];
     if (!first) return [];
+    // One by one, each event gets its own answer (a refused effectiveAt is poison).
+    if (events.some((event) => this.refusedEffectiveAt(event, now))) return 'refused';
     const records = events.map((event) => ({
       event,
       claim: this.claimOf(event, now),
@@ -201,6 +230,7 @@ export class EventService {
           paymentId: event.paymentId,
           ...withMetadata(event.metadata),
           createdAt: now.toISOString(),
+          effectiveAt: this.effectiveAtOf(event, now),
           ownerId: source.ownerId,
           origin: 'event',
         };
@@ -241,6 +271,7 @@ export class EventService {
       reference: event.reference,
       paymentId: event.paymentId,
       metadata: event.metadata,
+      effectiveAt: event.effectiveAt,
     };
     return retryOptimistic<EventOutcome>(
       this.retry,
@@ -250,7 +281,12 @@ export class EventService {
         const record = newLedgerTransaction(
           input,
           { id: this.newId(), entryId: this.newId },
-          { ownerId: payer.ownerId, origin: 'event', createdAt: now.toISOString() },
+          {
+            ownerId: payer.ownerId,
+            origin: 'event',
+            createdAt: now.toISOString(),
+            effectiveAt: this.effectiveAtOf(event, now),
+          },
         );
         const legs = ledgerMovement(record);
         const advance = await nextSequence(this.port, event, this.sequenceClock(now));

@@ -130,6 +130,7 @@ export class HoldService {
       holdId: hold.id,
       origin: 'http',
       createdAt: settlement.at,
+      effectiveAt: settlement.at,
     };
     return this.settle(ctx, request, hold, settlement, entry);
   }

@@ -27,6 +27,8 @@ export interface LedgerTransaction {
   /** Reads: how much reversals moved back (the whole, or nothing). */
   readonly reversedAmount?: number;
   readonly createdAt: string;
+  /** When every leg counts in the books (docs/contract.md §26): given, or `createdAt`. */
+  readonly effectiveAt: string;
 }
 
 /** The stored leg: the public one plus the id of the entry it wrote. */
@@ -42,7 +44,10 @@ export interface LedgerTransactionRecord extends Omit<LedgerTransaction, 'legs'>
 }
 
 /** What a caller or producer asks for; the service adds the id and the time. */
-export type LedgerTransactionInput = Omit<LedgerTransaction, 'id' | 'createdAt' | 'reversedAmount'>;
+export type LedgerTransactionInput = Omit<
+  LedgerTransaction,
+  'id' | 'createdAt' | 'reversedAmount' | 'effectiveAt'
+> & { readonly effectiveAt?: string };
 
 /** Σ debits and Σ credits: a transaction is balanced when they are equal. */
 export function sums(legs: readonly LedgerLeg[]): { debits: number; credits: number } {
@@ -69,6 +74,7 @@ export function ledgerTransactionView(record: LedgerTransactionRecord): LedgerTr
     ...(record.paymentId === undefined ? {} : { paymentId: record.paymentId }),
     ...withMetadata(record.metadata),
     createdAt: record.createdAt,
+    effectiveAt: record.effectiveAt,
   };
 }
 
@@ -82,7 +88,12 @@ export const readLedgerTransaction = (record: LedgerTransactionRecord): LedgerTr
 export function newLedgerTransaction(
   input: LedgerTransactionInput,
   ids: { readonly id: string; readonly entryId: () => string },
-  meta: { readonly ownerId: string; readonly origin: EntryOrigin; readonly createdAt: string },
+  meta: {
+    readonly ownerId: string;
+    readonly origin: EntryOrigin;
+    readonly createdAt: string;
+    readonly effectiveAt: string;
+  },
 ): LedgerTransactionRecord {
   return {
     id: ids.id,
@@ -119,6 +130,7 @@ export function ledgerMovement(record: LedgerTransactionRecord): MovementLeg[] {
       ledgerTransactionId: record.id,
       origin: record.origin,
       createdAt: record.createdAt,
+      effectiveAt: record.effectiveAt,
     };
     return { entry, guard: legGuard(entry, leg.direction, record.ownerId) };
   });

@@ -1,3 +1,4 @@
+import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { explainLegsRejection } from '../accounts/legs';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
@@ -20,7 +21,7 @@ import {
 } from './model';
 import type { LedgerTransactionPort } from './port';
 
-export type LedgerTransactionServiceOptions = CommandServiceOptions;
+export type LedgerTransactionServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
 
 /**
  * N-leg ledger transactions over HTTP (docs/contract.md §16): each request is ONE transaction,
@@ -34,7 +35,7 @@ export class LedgerTransactionService {
 
   constructor(
     private readonly port: LedgerTransactionPort,
-    options: LedgerTransactionServiceOptions,
+    private readonly options: LedgerTransactionServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
   }
@@ -58,10 +59,15 @@ export class LedgerTransactionService {
       }
       throw new LegsUnbalancedError(debits, credits);
     }
+    const effectiveAt = resolveEffectiveAt(
+      input.effectiveAt,
+      ctx.now,
+      this.options.backdateLimitDays,
+    );
     const record = newLedgerTransaction(
       input,
       { id: this.commands.newId(), entryId: this.commands.newId },
-      { ownerId: ctx.principal, origin: 'http', createdAt: ctx.now.toISOString() },
+      { ownerId: ctx.principal, origin: 'http', createdAt: ctx.now.toISOString(), effectiveAt },
     );
     const legs = ledgerMovement(record);
     const claim = this.commands.claim(ctx, {

@@ -1,3 +1,4 @@
+import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { explainLegsRejection } from '../accounts/legs';
 import { withMetadata } from '../accounts/metadata';
 import { ownedBy } from '../accounts/model';
@@ -22,9 +23,14 @@ import {
 import type { TransferPort, TransferRejection } from './port';
 
 /** What a caller asks for; the service adds the id and the time. */
-export type TransferInput = Omit<Transfer, 'id' | 'createdAt' | 'reversedAmount'>;
+export type TransferInput = Omit<
+  Transfer,
+  'id' | 'createdAt' | 'reversedAmount' | 'effectiveAt'
+> & {
+  readonly effectiveAt?: string;
+};
 
-export type TransferServiceOptions = CommandServiceOptions;
+export type TransferServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
 
 /**
  * Why a transfer was refused, judged on the accounts as they stood when the write failed: the
@@ -45,7 +51,7 @@ export class TransferService {
 
   constructor(
     private readonly port: TransferPort,
-    options: TransferServiceOptions,
+    private readonly options: TransferServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
   }
@@ -65,6 +71,7 @@ export class TransferService {
       paymentId: input.paymentId,
       ...withMetadata(input.metadata),
       createdAt: ctx.now.toISOString(),
+      effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
       ownerId: ctx.principal,
       origin: 'http',
     };

@@ -4,6 +4,7 @@ import { ACCOUNT_ITEM_KIND } from '../../contract/names';
 import { type AccountRecord, type PostingEntry, signedAmount } from '../../domain/accounts/model';
 import type { EntryGuard } from '../../domain/accounts/port';
 import type { AccountChange } from '../../domain/journal/model';
+import { CLOSED_THROUGH, newAccountHistory } from '../statements/items';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 import { accountChangeItem } from './account-change';
@@ -26,6 +27,7 @@ export function newAccountItem(tableName: string, account: AccountRecord): Trans
     ...account,
     spendable: account.available + account.overdraftLimit,
     [JOURNAL_FROM_CREATION]: true,
+    ...newAccountHistory(),
   });
 }
 
@@ -45,6 +47,7 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
     name: optionalText(item.name),
     // Accounts from before the journal count their changes from its first one (§15).
     version: Number(item.version ?? 0),
+    ...(typeof item[CLOSED_THROUGH] === 'string' ? { closedThrough: item[CLOSED_THROUGH] } : {}),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
@@ -107,6 +110,7 @@ export function postingChange(entry: PostingEntry): AccountChange {
     availableDelta: delta,
     at: entry.createdAt,
     entryId: entry.id,
+    effectiveAt: entry.effectiveAt,
   };
 }
 

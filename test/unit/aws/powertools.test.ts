@@ -239,7 +239,12 @@ describe('ledger event telemetry', () => {
               ? { kind: 'account_rejected', account: undefined }
               : { kind: write },
         }),
-        { newId: randomUUID, inboxRetentionSeconds: 60, gapRefetchAfterSeconds: 300 },
+        {
+          newId: randomUUID,
+          inboxRetentionSeconds: 60,
+          gapRefetchAfterSeconds: 300,
+          backdateLimitDays: 90,
+        },
       ),
       deadLetters: fakeDeadLetters(),
       metrics,

@@ -33,6 +33,7 @@ const service = (port: LedgerPort) =>
   new LedgerService(port, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+    backdateLimitDays: 90,
     newId: () => 'e1',
   });
 
@@ -51,6 +52,8 @@ describe('LedgerService decisions', () => {
       currency: 'EUR',
       requireOpen: true,
       requireAvailableAtLeast: 50,
+      // Refused in a closed period (§26): no effectiveAt given, so the commit's time.
+      effectiveAt: ctx.now.toISOString(),
     });
   });
 

@@ -19,6 +19,7 @@ const entry: LedgerEntry = {
   paymentId: 'pay-1',
   origin: 'http',
   createdAt: '2026-03-01T10:00:00.000Z',
+  effectiveAt: '2026-03-01T10:00:00.000Z',
 };
 
 /** A strict RFC 4180 reader for one CRLF-terminated record: the test's independent oracle. */

@@ -33,6 +33,7 @@ const entry = (i: number): LedgerEntry => ({
   currency: 'EUR',
   origin: 'http',
   createdAt: new Date(START.getTime() - (10 - i) * 60_000).toISOString(),
+  effectiveAt: new Date(START.getTime() - (10 - i) * 60_000).toISOString(),
 });
 
 /** The callback API: records each verified body and answers with the given outcomes. */

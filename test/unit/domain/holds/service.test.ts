@@ -29,6 +29,7 @@ const service = (port: HoldPort) =>
   new HoldService(port, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+
     newId: () => 'new-id',
   });
 

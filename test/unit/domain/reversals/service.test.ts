@@ -11,6 +11,7 @@ const service = (port: ReversalPort) =>
   new ReversalService(port, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+
     newId: () => crypto.randomUUID(),
   });
 const account: AccountRecord = {
@@ -33,6 +34,7 @@ const credit = (overrides: Partial<LedgerEntry> = {}): LedgerEntry => ({
   currency: 'EUR',
   origin: 'http',
   createdAt: 'x',
+  effectiveAt: 'x',
   ...overrides,
 });
 const found = (entry: LedgerEntry) => async () => ({
@@ -146,6 +148,7 @@ describe('ReversalService', () => {
       amount: 50,
       currency: 'EUR',
       createdAt: 'x',
+      effectiveAt: 'x',
       ownerId: 'alice',
       origin: 'http' as const,
     };
@@ -174,6 +177,7 @@ describe('ReversalService', () => {
         { accountId: 'c', direction: 'credit' as const, amount: 10, entryId: 'z' },
       ],
       createdAt: 'x',
+      effectiveAt: 'x',
       ownerId: 'alice',
       origin: 'http' as const,
     };

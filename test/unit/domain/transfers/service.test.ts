@@ -49,6 +49,7 @@ const service = (port: TransferPort) =>
   new TransferService(port, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+    backdateLimitDays: 90,
     newId: () => `id-${++ids}`,
   });
 
@@ -58,6 +59,7 @@ describe('transfer legs', () => {
       id: 't1',
       ...input,
       createdAt: 'now',
+      effectiveAt: 'now',
       ownerId: 'alice',
       origin: 'http',
     };
@@ -90,6 +92,7 @@ describe('TransferService', () => {
       id: write?.transfer.id,
       ...input,
       createdAt: ctx.now.toISOString(),
+      effectiveAt: ctx.now.toISOString(),
     });
   });
 
@@ -125,6 +128,7 @@ describe('TransferService', () => {
       ...input,
       id: 't',
       createdAt: 'x',
+      effectiveAt: 'x',
       ownerId: 'alice',
       origin: 'http' as const,
     };
@@ -175,6 +179,7 @@ describe('EventService: ledger.transfer.v1', () => {
       newId: randomUUID,
       inboxRetentionSeconds: 60,
       gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
       sleep: async () => {},
     });
 
