@@ -20,6 +20,8 @@ import type { ErrorCode } from '../domain/shared/errors';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
 import type { Runtime } from '../domain/shared/runtime';
+import type { StatementPort } from '../domain/statements/port';
+import { StatementService } from '../domain/statements/service';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
 import { accountHandlers } from './accounts/routes';
@@ -37,6 +39,7 @@ import { problemResponse } from './respond';
 import { reversalHandlers } from './reversals/routes';
 import { createRouter } from './router';
 import { ROUTE_LIST, type Routes } from './routes';
+import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
 
@@ -73,6 +76,8 @@ export interface HttpAppDeps extends Runtime {
   readonly ledgerTransactions: LedgerTransactionPort;
   readonly reversals: ReversalPort;
   readonly journal: JournalReadPort;
+  /** Statements, effective balances, period closes (docs/contract.md §26). */
+  readonly statements: StatementPort;
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
   readonly health: HealthPort;
@@ -115,14 +120,21 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
+  const statements = new StatementService(deps.statements, {
+    ...commandOptions,
+    readers: config.journalReaders ?? [],
+  });
+
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
       ...accountHandlers(new LedgerService(deps.ledger, movementOptions)),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
+        statements,
         clock,
       ),
+      ...statementHandlers(statements),
       ...transferHandlers(new TransferService(deps.transfers, movementOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...ledgerTransactionHandlers(

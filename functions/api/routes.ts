@@ -8,6 +8,7 @@ import { JOURNAL_ROUTES } from './journal/spec';
 import { LEDGER_TRANSACTION_ROUTES } from './ledger-transactions/spec';
 import { REVERSAL_ROUTES } from './reversals/spec';
 import { type ListedRoute, listRoutes } from './spec';
+import { STATEMENT_ROUTES } from './statements/spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
 
 /**
@@ -17,6 +18,7 @@ import { TRANSFER_ROUTES } from './transfers/spec';
 export const ROUTES = {
   ...ACCOUNT_ROUTES,
   ...JOURNAL_ROUTES,
+  ...STATEMENT_ROUTES,
   ...EXPORT_ROUTES,
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,

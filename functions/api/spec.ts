@@ -59,6 +59,7 @@ export interface RouteSpec {
 export type RouteTag =
   | 'accounts'
   | 'journal'
+  | 'statements'
   | 'transfers'
   | 'holds'
   | 'ledger-transactions'

@@ -19,6 +19,7 @@ export const OPERATION_IDS = {
   reverseEntry: 'POST /v1/accounts/{accountId}/transactions/{entryId}/reversals',
   reverseTransfer: 'POST /v1/transfers/{transferId}/reversals',
   reverseLedgerTransaction: 'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
+  closePeriod: 'POST /v1/accounts/{accountId}/period-closes',
 } as const;
 
 export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

@@ -90,10 +90,11 @@ function effectiveHistoryClauses(
   }
   names['#effectiveOpening'] = EFFECTIVE_OPENING;
   names['#effectiveSince'] = EFFECTIVE_SINCE;
-  const earliest = changes
+  // ISO instants in UTC: text order is time order.
+  const [earliest] = changes
     .filter((change) => change.balanceDelta !== 0)
     .map(effectiveTimeOf)
-    .reduce((a, b) => (b < a ? b : a));
+    .sort();
   return {
     set:
       ', #effectiveOpening = if_not_exists(#effectiveOpening, #balance), ' +

@@ -97,7 +97,7 @@ export function toEffectiveMovement(item: Record<string, unknown>): EffectiveMov
   });
   return {
     effectiveAt: String(item.effectiveAt),
-    credit: delta > 0 ? delta : 0,
-    debit: delta < 0 ? -delta : 0,
+    credit: Math.max(delta, 0),
+    debit: Math.max(-delta, 0),
   };
 }

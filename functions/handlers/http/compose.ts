@@ -15,6 +15,7 @@ import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
+import { createStatementStore } from '../../dynamodb/statements/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
@@ -58,6 +59,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     ledgerTransactions: createLedgerTransactionStore(table),
     reversals: createReversalStore(table),
     journal: createJournalStore(table),
+    statements: createStatementStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,

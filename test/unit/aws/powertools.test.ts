@@ -32,6 +32,7 @@ import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactio
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
 import { fakeReversalPort } from '../../support/fakes/reversals';
+import { fakeStatementPort } from '../../support/fakes/statements';
 import { fakeTransferPort } from '../../support/fakes/transfers';
 import { quietRuntime } from '../../support/runtime';
 
@@ -45,6 +46,7 @@ const otherPorts = () => ({
   ledgerTransactions: fakeLedgerTransactionPort(),
   reversals: fakeReversalPort(),
   journal: fakeJournalReadPort(),
+  statements: fakeStatementPort(),
   health: fakeHealthPort(),
 });
 
