@@ -6,6 +6,7 @@
  * INPROGRESS record first and completes it after the handler, so a first request costs three
  * calls where ours costs one; a replay is one conditional PutItem answered with ALL_OLD.
  */
+
 import { randomUUID } from 'node:crypto';
 import {
   IdempotencyConfig,
@@ -21,7 +22,7 @@ import {
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../functions/api/types';
 import type { PostingEntry } from '../functions/domain/accounts/model';
-import { postingItems } from '../functions/dynamodb/accounts/items';
+import { postingItems } from '../functions/dynamodb/movements/posting';
 
 export interface PowertoolsCreditOptions {
   readonly client: DynamoDBClient;

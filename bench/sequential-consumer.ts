@@ -3,6 +3,7 @@
  * per record (inbox record + balance update + ledger entry), acknowledging what committed.
  * It is what a consumer without lanes does; ours runs records of different accounts at once.
  */
+
 import { randomUUID } from 'node:crypto';
 import {
   type DynamoDBClient,
@@ -12,8 +13,8 @@ import {
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { PostingEntry } from '../functions/domain/accounts/model';
 import { epochSeconds } from '../functions/domain/shared/time';
-import { postingItems } from '../functions/dynamodb/accounts/items';
 import { inboxItem } from '../functions/dynamodb/events/items';
+import { postingItems } from '../functions/dynamodb/movements/posting';
 
 interface PlainLedgerEvent {
   readonly id: string;

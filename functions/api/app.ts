@@ -14,6 +14,7 @@ import type { JournalReadPort } from '../domain/journal/port';
 import { JournalService } from '../domain/journal/service';
 import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
+import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
 import type { ErrorCode } from '../domain/shared/errors';
@@ -70,6 +71,8 @@ export interface HttpAppConfig {
 
 export interface HttpAppDeps extends Runtime {
   readonly ledger: LedgerPort;
+  /** Every movement's ONE transaction (docs/contract.md §23). */
+  readonly movements: MovementPort;
   readonly tasks: TaskPort;
   readonly transfers: TransferPort;
   readonly holds: HoldPort;
@@ -135,7 +138,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         clock,
       ),
       ...statementHandlers(statements),
-      ...transferHandlers(new TransferService(deps.transfers, movementOptions)),
+      ...transferHandlers(new TransferService(deps.transfers, deps.movements, movementOptions)),
       ...holdHandlers(new HoldService(deps.holds, commandOptions), clock),
       ...ledgerTransactionHandlers(
         new LedgerTransactionService(deps.ledgerTransactions, movementOptions),

@@ -7,6 +7,7 @@ import type { DeadLetter } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
 import type { AccountChange } from '../../functions/domain/journal/model';
 import { createEventStore } from '../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../functions/dynamodb/movements/store';
 import { createEventsConsumer } from '../../functions/handlers/events/consumer';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import { expectExactJournal, type journalApi, type startProjector } from '../support/journal';
@@ -35,12 +36,16 @@ function consumer(batchWrites = true) {
   deadLetters = [];
   return createEventsConsumer({
     ...quietRuntime(),
-    events: new EventService(createEventStore({ client, tableName }), {
-      newId: randomUUID,
-      inboxRetentionSeconds: 3600,
-      gapRefetchAfterSeconds: 300,
-      backdateLimitDays: 90,
-    }),
+    events: new EventService(
+      createEventStore({ client, tableName }),
+      createMovementStore({ client, tableName }),
+      {
+        newId: randomUUID,
+        inboxRetentionSeconds: 3600,
+        gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
+      },
+    ),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
     clock: () => new Date(),
     batchWrites,

@@ -7,8 +7,10 @@ import { httpResponses } from '../../functions/api/problems';
 import { LedgerService } from '../../functions/domain/accounts/service';
 import type { DeadLetter, EventLedgerPort } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
+import type { MovementPort } from '../../functions/domain/movements/port';
 import { createLedgerStore } from '../../functions/dynamodb/accounts/store';
 import { createEventStore } from '../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../functions/dynamodb/movements/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { EventSourceList } from '../../functions/schemas/accounts';
@@ -27,15 +29,20 @@ let drop: () => Promise<void>;
 let now: Date;
 let deadLetters: DeadLetter[];
 let ledger: LedgerService;
-function consumer(port?: EventLedgerPort): EventsHandler {
+function consumer(port?: EventLedgerPort, movements?: MovementPort): EventsHandler {
+  const table = { client, tableName };
   return createEventsConsumer({
     ...quietRuntime(),
-    events: new EventService(port ?? createEventStore({ client, tableName }), {
-      newId: randomUUID,
-      inboxRetentionSeconds: RETENTION,
-      gapRefetchAfterSeconds: 300,
-      backdateLimitDays: 90,
-    }),
+    events: new EventService(
+      port ?? createEventStore(table),
+      movements ?? createMovementStore(table),
+      {
+        newId: randomUUID,
+        inboxRetentionSeconds: RETENTION,
+        gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
+      },
+    ),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
     clock: () => now,
   });
@@ -150,24 +157,19 @@ describe('seed scenarios', () => {
     const wrongOrderEffects = redelivered === 'applied' ? 1 : 0;
 
     // Ours: the same crash before the commit leaves nothing, so the redelivery applies.
-    const real = createEventStore({ client, tableName });
+    const real = createMovementStore({ client, tableName });
     let crash = true;
-    const crashing: EventLedgerPort = {
-      getSequence: (a, s) => real.getSequence(a, s),
-      getAccount: (a) => real.getAccount(a),
-      applyTransfer: (...args) => real.applyTransfer(...args),
-      applyWaiver: (...args) => real.applyWaiver(...args),
-      applyEventRun: (...args) => real.applyEventRun(...args),
-      applyLedgerTransaction: (...args) => real.applyLedgerTransaction(...args),
-      applyEvent: async (...args) => {
+    const crashing: MovementPort = {
+      ...real,
+      post: async (...args) => {
         if (crash) {
           crash = false;
           throw new Error('crash before commit');
         }
-        return real.applyEvent(...args);
+        return real.post(...args);
       },
     };
-    const handle = consumer(crashing);
+    const handle = consumer(undefined, crashing);
     const firstTry = await handle(sqsEvent(sqsRecord(body, 'm-crash')));
     const secondTry = await handle(sqsEvent(sqsRecord(body, 'm-crash')));
     const f = await figures(accountId);
@@ -188,7 +190,6 @@ describe('partial batches and poison', () => {
     const flaky: EventLedgerPort = {
       getSequence: (a, s) => real.getSequence(a, s),
       getAccount: (a) => real.getAccount(a),
-      applyTransfer: (...args) => real.applyTransfer(...args),
       applyWaiver: (...args) => real.applyWaiver(...args),
       // The batched write of the three fails as a whole; one by one, only the flaky one does.
       applyEventRun: async (run) => {
@@ -197,13 +198,21 @@ describe('partial batches and poison', () => {
         }
         return real.applyEventRun(run);
       },
-      applyLedgerTransaction: (...args) => real.applyLedgerTransaction(...args),
-      applyEvent: async (claim, ...rest) => {
-        if (claim.id === 'evt-flaky') throw new Error('ProvisionedThroughputExceeded');
-        return real.applyEvent(claim, ...rest);
+    };
+    const movements = createMovementStore({ client, tableName });
+    const flakyMovements: MovementPort = {
+      ...movements,
+      post: async (once, posting) => {
+        if (once.kind === 'inbox' && once.claim.id === 'evt-flaky') {
+          throw new Error('ProvisionedThroughputExceeded');
+        }
+        return movements.post(once, posting);
       },
     };
-    const result = await consumer(flaky)(
+    const result = await consumer(
+      flaky,
+      flakyMovements,
+    )(
       sqsEvent(
         sqsRecord(ledgerEvent({ id: 'evt-ok-1', subject: accountId }), 'ok-1'),
         sqsRecord(ledgerEvent({ id: 'evt-flaky', subject: accountId }), 'flaky'),
@@ -263,12 +272,16 @@ describe('partial batches and poison', () => {
   it('retries the record when the DLQ cannot be reached (never drops it)', async () => {
     const handle = createEventsConsumer({
       ...quietRuntime(),
-      events: new EventService(createEventStore({ client, tableName }), {
-        newId: randomUUID,
-        inboxRetentionSeconds: 60,
-        gapRefetchAfterSeconds: 300,
-        backdateLimitDays: 90,
-      }),
+      events: new EventService(
+        createEventStore({ client, tableName }),
+        createMovementStore({ client, tableName }),
+        {
+          newId: randomUUID,
+          inboxRetentionSeconds: 60,
+          gapRefetchAfterSeconds: 300,
+          backdateLimitDays: 90,
+        },
+      ),
       deadLetters: {
         send: async () => {
           throw new Error('DLQ unreachable');
@@ -441,13 +454,18 @@ describe('batched writes (docs/contract.md §20)', () => {
       },
       { step: 'initialize', name: 'countCalls' },
     );
-    return { store: createEventStore({ client: counted, tableName }), calls, counted };
+    return {
+      store: createEventStore({ client: counted, tableName }),
+      movements: createMovementStore({ client: counted, tableName }),
+      calls,
+      counted,
+    };
   }
   const count = (calls: string[], name: string) => calls.filter((c) => c === name).length;
 
   it('commits a batch of one account in one transaction, reading each source once', async () => {
     const accountId = await newAccount();
-    const { store, calls, counted } = countedStore();
+    const { store, movements, calls, counted } = countedStore();
     const records = Array.from({ length: 30 }, (_, i) =>
       sqsRecord(
         ledgerEvent({
@@ -459,7 +477,7 @@ describe('batched writes (docs/contract.md §20)', () => {
         }),
       ),
     );
-    expect((await consumer(store)(sqsEvent(...records))).batchItemFailures).toEqual([]);
+    expect((await consumer(store, movements)(sqsEvent(...records))).batchItemFailures).toEqual([]);
     expect(count(calls, 'TransactWriteItemsCommand')).toBe(1);
     expect(count(calls, 'GetItemCommand')).toBe(2);
     expect(await figures(accountId)).toMatchObject({ balance: 20 * 10 - 10, effects: 30 });
@@ -472,11 +490,11 @@ describe('batched writes (docs/contract.md §20)', () => {
 
   it('splits 100 records of one account into transactions of at most 100 items (33 records)', async () => {
     const accountId = await newAccount();
-    const { store, calls, counted } = countedStore();
+    const { store, movements, calls, counted } = countedStore();
     const records = Array.from({ length: 100 }, () =>
       sqsRecord(ledgerEvent({ subject: accountId, amount: 1 })),
     );
-    expect((await consumer(store)(sqsEvent(...records))).batchItemFailures).toEqual([]);
+    expect((await consumer(store, movements)(sqsEvent(...records))).batchItemFailures).toEqual([]);
     expect(count(calls, 'TransactWriteItemsCommand')).toBe(4);
     expect(await figures(accountId)).toMatchObject({ balance: 100, effects: 100 });
     counted.destroy();
@@ -486,8 +504,11 @@ describe('batched writes (docs/contract.md §20)', () => {
     const accountId = await newAccount();
     const seen = ledgerEvent({ subject: accountId, amount: 7 });
     await consumer()(sqsEvent(sqsRecord(seen)));
-    const { store, calls, counted } = countedStore();
-    const result = await consumer(store)(
+    const { store, movements, calls, counted } = countedStore();
+    const result = await consumer(
+      store,
+      movements,
+    )(
       sqsEvent(
         sqsRecord(ledgerEvent({ subject: accountId, amount: 10 }), 'credit'),
         sqsRecord(seen, 'again'),

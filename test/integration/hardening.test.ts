@@ -9,6 +9,7 @@ import { silentLog } from '../../functions/domain/shared/log';
 import { epochSeconds } from '../../functions/domain/shared/time';
 import { inboxItem } from '../../functions/dynamodb/events/items';
 import { createEventStore } from '../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../functions/dynamodb/movements/store';
 import { keys } from '../../functions/dynamodb/table/keys';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
@@ -42,12 +43,16 @@ beforeAll(async () => {
   });
   consumer = createEventsConsumer({
     ...quietRuntime(),
-    events: new EventService(createEventStore({ client, tableName }), {
-      newId: randomUUID,
-      inboxRetentionSeconds: 3600,
-      gapRefetchAfterSeconds: 300,
-      backdateLimitDays: 90,
-    }),
+    events: new EventService(
+      createEventStore({ client, tableName }),
+      createMovementStore({ client, tableName }),
+      {
+        newId: randomUUID,
+        inboxRetentionSeconds: 3600,
+        gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
+      },
+    ),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
   });
 });

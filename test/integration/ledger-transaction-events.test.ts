@@ -5,6 +5,7 @@ import type { DeadLetter } from '../../functions/domain/events/port';
 import { EventService } from '../../functions/domain/events/service';
 import { silentLog } from '../../functions/domain/shared/log';
 import { createEventStore } from '../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../functions/dynamodb/movements/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
@@ -33,12 +34,16 @@ beforeAll(async () => {
   );
   consume = createEventsConsumer({
     ...quietRuntime(),
-    events: new EventService(createEventStore({ client, tableName }), {
-      newId: randomUUID,
-      inboxRetentionSeconds: 3600,
-      gapRefetchAfterSeconds: 300,
-      backdateLimitDays: 90,
-    }),
+    events: new EventService(
+      createEventStore({ client, tableName }),
+      createMovementStore({ client, tableName }),
+      {
+        newId: randomUUID,
+        inboxRetentionSeconds: 3600,
+        gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
+      },
+    ),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
   });
 });

@@ -15,6 +15,7 @@ import { silentLog } from '../../functions/domain/shared/log';
 import type { MetricsPort } from '../../functions/domain/shared/metrics';
 import { createLedgerStore } from '../../functions/dynamodb/accounts/store';
 import { createEventStore } from '../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../functions/dynamodb/movements/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeSweeper, type SweepRun } from '../../functions/handlers/sweeper/compose';
 import { testSweeper } from './config';
@@ -74,12 +75,16 @@ export function gapRig(options: {
     consumer(now: Date): EventsHandler {
       return createEventsConsumer({
         ...quietRuntime(),
-        events: new EventService(createEventStore({ client, tableName }), {
-          newId: randomUUID,
-          inboxRetentionSeconds: 3600,
-          gapRefetchAfterSeconds: refetchAfterSeconds,
-          backdateLimitDays: 90,
-        }),
+        events: new EventService(
+          createEventStore({ client, tableName }),
+          createMovementStore({ client, tableName }),
+          {
+            newId: randomUUID,
+            inboxRetentionSeconds: 3600,
+            gapRefetchAfterSeconds: refetchAfterSeconds,
+            backdateLimitDays: 90,
+          },
+        ),
         deadLetters: { send: async (letter) => void deadLetters.push(letter) },
         clock: () => now,
       });

@@ -2,6 +2,7 @@ import type { GapDetail, WaivedNumber } from '../gaps/source-state';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { EntryGuard } from '../movements/guard';
 import type { AccountRecord, LedgerEntry, PostingEntry } from './model';
 
 /**
@@ -13,28 +14,6 @@ export type WriteResult =
   | { readonly kind: 'claimed'; readonly record: IdempotencyRecord }
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
   | { readonly kind: 'payment_id_taken' };
-
-export interface EntryGuard {
-  /** The account must exist and, when given, belong to this principal. */
-  readonly ownerId?: string;
-  /** The account must hold this currency. */
-  readonly currency: string;
-  /**
-   * Debits, transfers, ledger legs, holds, fees: what the account may draw on must cover the
-   * amount — the effective available balance (`available`, or `balance` on an account from
-   * before holds, §11) plus its `overdraftLimit` (§17).
-   */
-  readonly requireAvailableAtLeast?: number;
-  /** Credits (and a transfer's destination): the balance plus this must stay within 2^53 − 1 (docs/contract.md §5). */
-  readonly increaseBy?: number;
-  /** Every effect a caller or producer asks for: the account must not be closed (§17). */
-  readonly requireOpen?: boolean;
-  /**
-   * When the entry counts: it must be later than the account's `closedThrough` (§26). The
-   * write derives the same condition from its changes; this is what explains a refusal.
-   */
-  readonly effectiveAt?: string;
-}
 
 /** One event source's sequence tracking for an account (docs/contract.md §5, §6). */
 export interface EventSourceView {

@@ -6,10 +6,11 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import { postingGuard } from '../movements/legs';
+import { explainPostingRejection } from '../movements/rejections';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
 import { type EffectiveTimeOptions, resolveEffectiveAt } from './effective-at';
-import { postingGuard } from './legs';
 import { type Metadata, withMetadata } from './metadata';
 import {
   type Account,
@@ -22,7 +23,6 @@ import {
   readEntry,
 } from './model';
 import type { EntryPage, EventSourceView, LedgerPort } from './port';
-import { explainPostingRejection } from './rejections';
 
 export interface CreateAccountInput {
   readonly currency: string;

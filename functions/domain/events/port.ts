@@ -1,9 +1,5 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
-import type { EntryGuard } from '../accounts/port';
 import type { EventSourceState } from '../gaps/source-state';
-import type { LedgerTransactionWrite } from '../ledger-transactions/port';
-import type { TransferWrite } from '../transfers/model';
-import type { TransferRejection } from '../transfers/port';
 
 export interface DeadLetter {
   /** The original body, unchanged. */
@@ -42,25 +38,11 @@ export interface SequenceWrite {
   readonly dueAt: number | undefined;
 }
 
-export type EventWriteResult =
-  | { readonly kind: 'committed' }
-  | { readonly kind: 'duplicate' }
-  /** (source, id) was seen before with other content. */
-  | { readonly kind: 'id_conflict' }
-  | { readonly kind: 'sequence_moved' }
-  | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
-  | { readonly kind: 'payment_id_taken' };
-
-export type EventTransferResult =
-  | { readonly kind: 'committed' }
-  | { readonly kind: 'duplicate' }
-  | { readonly kind: 'id_conflict' }
-  | { readonly kind: 'sequence_moved' }
-  | TransferRejection;
-
+/** A waiver's write answers like any inbox claim; it moves no money, so it has no refusal. */
 export type WaiverWriteResult =
   | { readonly kind: 'committed' }
   | { readonly kind: 'duplicate' }
+  /** (source, id) was seen before with other content. */
   | { readonly kind: 'id_conflict' }
   | { readonly kind: 'sequence_moved' };
 
@@ -92,28 +74,10 @@ export interface VersionedSequence {
 
 export interface EventLedgerPort {
   getSequence(accountId: string, source: string): Promise<VersionedSequence | undefined>;
-  applyEvent(
-    claim: InboxClaim,
-    entry: PostingEntry,
-    guard: EntryGuard,
-    sequence: SequenceWrite | undefined,
-  ): Promise<EventWriteResult>;
   /** ONE transaction: the waiver's inbox item and, when it closes gaps, the sequence item. */
   applyWaiver(claim: InboxClaim, sequence: SequenceWrite | undefined): Promise<WaiverWriteResult>;
   /** ONE transaction for a chunk of one account's credits and debits (docs/contract.md §20). */
   applyEventRun(run: EventRunWrite): Promise<EventRunResult>;
   /** The event's `subject`: whose owner every account of a transfer or ledger transaction must have. */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
-  /** ONE transaction: the inbox item, the transfer (both accounts, legs, record), the sequence. */
-  applyTransfer(
-    claim: InboxClaim,
-    write: TransferWrite,
-    sequence: SequenceWrite | undefined,
-  ): Promise<EventTransferResult>;
-  /** ONE transaction: the inbox item, the ledger transaction (every leg, record), the sequence. */
-  applyLedgerTransaction(
-    claim: InboxClaim,
-    write: LedgerTransactionWrite,
-    sequence: SequenceWrite | undefined,
-  ): Promise<EventTransferResult>;
 }

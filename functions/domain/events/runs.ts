@@ -12,7 +12,7 @@
  */
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
 import { MAX_CHANGES_PER_UPDATE } from '../journal/model';
-import type { LedgerEventInput } from './service';
+import type { LedgerEventInput } from './model';
 
 /** Every record's own items: its inbox item, its entry and the entry's pointer (§16). */
 export const ITEMS_PER_RECORD = 3;

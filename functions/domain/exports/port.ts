@@ -1,6 +1,7 @@
 import type { AccountRecord, LedgerEntry, PostingEntry } from '../accounts/model';
-import type { EntryGuard, WriteResult } from '../accounts/port';
+import type { WriteResult } from '../accounts/port';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { EntryGuard } from '../movements/guard';
 import type {
   ExecutionRecord,
   ExecutionStatus,

@@ -1,9 +1,5 @@
 import type { ExportFormat } from '../../contract/exports';
-import { postingGuard } from '../accounts/legs';
 import { notFound, owned, ownedBy, type PostingEntry } from '../accounts/model';
-import type { EntryGuard } from '../accounts/port';
-import { explainPostingRejection } from '../accounts/rejections';
-
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -12,6 +8,9 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import type { EntryGuard } from '../movements/guard';
+import { postingGuard } from '../movements/legs';
+import { explainPostingRejection } from '../movements/rejections';
 import { InternalError, RerunLimitReachedError, TaskNotTerminalError } from '../shared/errors';
 import {
   type ExecutionRecord,

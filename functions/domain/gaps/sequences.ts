@@ -4,13 +4,37 @@
  */
 
 import type { EventLedgerPort, SequenceWrite } from '../events/port';
-import type { LedgerEventInput } from '../events/service';
 import {
   advanceEventSource,
   EMPTY_EVENT_SOURCE,
   type EventSourceState,
-  sequenceWrite,
+  sourceDueAt,
 } from './source-state';
+
+/** What a sequence read needs of an event: whose item, which source, which number. */
+interface NumberedEvent {
+  readonly source: string;
+  readonly accountId: string;
+  readonly sequence?: number;
+}
+
+type SequenceReader = Pick<EventLedgerPort, 'getSequence'>;
+
+/** The one place a sequence write is built: its state and when it falls due. */
+export function sequenceWrite(
+  of: { readonly source: string; readonly accountId: string },
+  expectedVersion: number,
+  next: EventSourceState,
+  refetchAfterSeconds: number,
+): SequenceWrite {
+  return {
+    source: of.source,
+    accountId: of.accountId,
+    expectedVersion,
+    next,
+    dueAt: sourceDueAt(next, refetchAfterSeconds),
+  };
+}
 
 /**
  * Gaps an event opens open at `at` (its write time), and the written item is due for a
@@ -22,8 +46,8 @@ export interface SequenceClock {
 }
 
 export async function nextSequence(
-  port: EventLedgerPort,
-  event: LedgerEventInput,
+  port: SequenceReader,
+  event: NumberedEvent,
   clock: SequenceClock,
 ) {
   if (event.sequence === undefined) return undefined;
@@ -45,8 +69,8 @@ export async function nextSequence(
  * state changed: each source's item is read once and every event of it moves it on in turn.
  */
 export async function nextSequences(
-  port: EventLedgerPort,
-  events: readonly LedgerEventInput[],
+  port: SequenceReader,
+  events: readonly NumberedEvent[],
   clock: SequenceClock,
 ) {
   const sources = new Map<string, { version: number; state: EventSourceState; moved: boolean }>();

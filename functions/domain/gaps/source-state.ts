@@ -6,29 +6,12 @@
  * diagnostics.
  */
 import { GAP_OVERDUE_FACTOR, MAX_REFETCH_NUMBERS, MAX_WAIVED } from '../../contract/gaps';
-import type { SequenceWrite } from '../events/port';
 import {
   advanceSequence,
   EMPTY_SEQUENCE,
   type SequenceAdvance,
   type SequenceState,
 } from './sequence';
-
-/** The one place a sequence write is built: its state and when it falls due. */
-export function sequenceWrite(
-  of: { readonly source: string; readonly accountId: string },
-  expectedVersion: number,
-  next: EventSourceState,
-  refetchAfterSeconds: number,
-): SequenceWrite {
-  return {
-    source: of.source,
-    accountId: of.accountId,
-    expectedVersion,
-    next,
-    dueAt: sourceDueAt(next, refetchAfterSeconds),
-  };
-}
 
 export interface GapDetail {
   readonly number: number;

@@ -1,7 +1,8 @@
-import type { EventLedgerPort, InboxClaim } from '../events/port';
-import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
-import { epochSeconds } from '../shared/time';
-import { EMPTY_EVENT_SOURCE, sequenceWrite, waiveGaps } from './source-state';
+import { inboxClaimOf, inboxOutcome, type SeenOutcome } from '../events/model';
+import type { EventLedgerPort } from '../events/port';
+import { type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
+import { sequenceWrite } from './sequences';
+import { EMPTY_EVENT_SOURCE, waiveGaps } from './source-state';
 
 /** A validated `ledger.gap.waived.v1` (docs/contract.md §18): its source's own gaps only. */
 export interface GapWaiverInput {
@@ -20,8 +21,7 @@ export type WaiverOutcome =
       /** Not open gaps of this source (never missing, arrived, waived before, unlisted). */
       readonly ignored: readonly number[];
     }
-  | { readonly kind: 'duplicate' }
-  | { readonly kind: 'id_conflict'; readonly detail: string };
+  | SeenOutcome;
 
 export interface WaiverOptions extends OptimisticRetryOptions {
   readonly inboxRetentionSeconds: number;
@@ -38,14 +38,7 @@ export async function applyWaiver(
   waiver: GapWaiverInput,
   now: Date,
 ): Promise<WaiverOutcome> {
-  const nowSeconds = epochSeconds(now);
-  const claim: InboxClaim = {
-    source: waiver.source,
-    id: waiver.id,
-    contentHash: waiver.contentHash,
-    nowSeconds,
-    expiresAt: nowSeconds + options.inboxRetentionSeconds,
-  };
+  const claim = inboxClaimOf(waiver, now, options.inboxRetentionSeconds);
   return retryOptimistic<WaiverOutcome>(
     options,
     async () => {
@@ -62,19 +55,8 @@ export async function applyWaiver(
               options.gapRefetchAfterSeconds,
             );
       const answer = await port.applyWaiver(claim, write);
-      switch (answer.kind) {
-        case 'committed':
-          return { kind: 'waived', waived: result.waived, ignored: result.ignored };
-        case 'duplicate':
-          return { kind: 'duplicate' };
-        case 'id_conflict':
-          return {
-            kind: 'id_conflict',
-            detail: `event ${waiver.id} from ${waiver.source} was already received with other content`,
-          };
-        case 'sequence_moved':
-          return MOVED;
-      }
+      const waived = { kind: 'waived' as const, waived: result.waived, ignored: result.ignored };
+      return inboxOutcome(answer, waiver, waived);
     },
     () => new Error(`sequence of ${waiver.source} kept moving; retry the message later`),
   );

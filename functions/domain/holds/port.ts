@@ -1,7 +1,7 @@
 import type { AccountRecord, LedgerEntry } from '../accounts/model';
-import type { EntryGuard } from '../accounts/port';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { EntryGuard } from '../movements/guard';
 import type { Hold, HoldRecord, HoldSettlement } from './model';
 
 export type PlaceHoldResult =

@@ -1,7 +1,5 @@
 import { type Metadata, withMetadata } from '../accounts/metadata';
 import { type LedgerEntry, notFound, owned, ownedBy } from '../accounts/model';
-import type { EntryGuard } from '../accounts/port';
-import { explainAccountRejection } from '../accounts/rejections';
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -11,6 +9,8 @@ import {
   type KeyRequest,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import type { EntryGuard } from '../movements/guard';
+import { explainAccountRejection } from '../movements/rejections';
 import {
   type DomainError,
   HoldExpiredError,

@@ -1,6 +1,5 @@
-import { legGuard, type MovementLeg } from '../accounts/legs';
 import { type Metadata, withMetadata } from '../accounts/metadata';
-import type { Direction, EntryOrigin, LedgerEntry } from '../accounts/model';
+import type { Direction, EntryOrigin } from '../accounts/model';
 
 /**
  * Ledger transactions (docs/contract.md §16): one movement of 2–25 legs in one currency, each
@@ -83,55 +82,3 @@ export const readLedgerTransaction = (record: LedgerTransactionRecord): LedgerTr
   ...ledgerTransactionView(record),
   reversedAmount: record.reversedAmount ?? 0,
 });
-
-/** The record of a new transaction, each leg with the id of its entry. */
-export function newLedgerTransaction(
-  input: LedgerTransactionInput,
-  ids: { readonly id: string; readonly entryId: () => string },
-  meta: {
-    readonly ownerId: string;
-    readonly origin: EntryOrigin;
-    readonly createdAt: string;
-    readonly effectiveAt: string;
-  },
-): LedgerTransactionRecord {
-  return {
-    id: ids.id,
-    currency: input.currency,
-    legs: input.legs.map((leg) => ({
-      accountId: leg.accountId,
-      direction: leg.direction,
-      amount: leg.amount,
-      entryId: ids.entryId(),
-    })),
-    reference: input.reference,
-    paymentId: input.paymentId,
-    ...withMetadata(input.metadata),
-    ...meta,
-  };
-}
-
-/**
- * The movement of a ledger transaction: one leg per account, each guarded (owner, currency,
- * open; debits covered, credits capped). Only the first debited leg carries the `paymentId`.
- */
-export function ledgerMovement(record: LedgerTransactionRecord): MovementLeg[] {
-  const payer = firstDebited(record.legs);
-  return record.legs.map((leg) => {
-    const entry: LedgerEntry = {
-      id: leg.entryId,
-      accountId: leg.accountId,
-      type: leg.direction === 'debit' ? 'ledger_debit' : 'ledger_credit',
-      amount: leg.amount,
-      currency: record.currency,
-      reference: record.reference,
-      ...(leg === payer && record.paymentId !== undefined ? { paymentId: record.paymentId } : {}),
-      ...withMetadata(record.metadata),
-      ledgerTransactionId: record.id,
-      origin: record.origin,
-      createdAt: record.createdAt,
-      effectiveAt: record.effectiveAt,
-    };
-    return { entry, guard: legGuard(entry, leg.direction, record.ownerId) };
-  });
-}

@@ -1,7 +1,7 @@
-import type { LegsRejection, MovementLeg } from '../accounts/legs';
 import type { AccountRecord } from '../accounts/model';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { LegsRejection, MovementLeg } from '../movements/legs';
 import type { LedgerTransactionRecord } from './model';
 
 /** Everything a ledger transaction writes besides its dedup record (a claim or an inbox item). */

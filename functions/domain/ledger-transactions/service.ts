@@ -1,5 +1,4 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
-import { explainLegsRejection } from '../accounts/legs';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -9,13 +8,13 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
+import { ledgerMovement, newLedgerTransaction } from '../movements/ledger-transaction';
+import { explainLegsRejection } from '../movements/legs';
 import { LegsUnbalancedError } from '../shared/errors';
 import {
   type LedgerTransaction,
   type LedgerTransactionInput,
-  ledgerMovement,
   ledgerTransactionView,
-  newLedgerTransaction,
   readLedgerTransaction,
   sums,
 } from './model';

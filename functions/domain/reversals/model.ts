@@ -1,4 +1,3 @@
-import { legGuard, type MovementLeg } from '../accounts/legs';
 import {
   type Direction,
   directionOf,
@@ -7,6 +6,7 @@ import {
   type ReversalTarget,
 } from '../accounts/model';
 import type { LedgerTransactionRecord } from '../ledger-transactions/model';
+import { legGuard, type MovementLeg } from '../movements/legs';
 import type { TransferRecord } from '../transfers/model';
 
 /**

@@ -1,8 +1,8 @@
-import type { MovementLeg, RejectedLeg } from '../accounts/legs';
 import type { AccountRecord, LedgerEntry } from '../accounts/model';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
 import type { LedgerTransactionRecord } from '../ledger-transactions/model';
+import type { MovementLeg, RejectedLeg } from '../movements/legs';
 import type { TransferRecord } from '../transfers/model';
 import type { OriginalLocation } from './model';
 

@@ -1,4 +1,3 @@
-import { explainLegsRejection, type MovementLeg } from '../accounts/legs';
 import { notFound, type OwnedKind, owned } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -10,6 +9,7 @@ import {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
+import { explainLegsRejection, type MovementLeg } from '../movements/legs';
 import {
   type DomainError,
   NotReversibleError,

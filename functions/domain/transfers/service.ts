@@ -1,6 +1,4 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
-import { explainLegsRejection } from '../accounts/legs';
-import { withMetadata } from '../accounts/metadata';
 import { ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -10,50 +8,30 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import type { DomainError } from '../shared/errors';
-import {
-  readTransfer,
-  type Transfer,
-  type TransferRecord,
-  type TransferWrite,
-  transferLegs,
-  transferMovement,
-  transferView,
-} from './model';
-import type { TransferPort, TransferRejection } from './port';
-
-/** What a caller asks for; the service adds the id and the time. */
-export type TransferInput = Omit<
-  Transfer,
-  'id' | 'createdAt' | 'reversedAmount' | 'effectiveAt'
-> & {
-  readonly effectiveAt?: string;
-};
+import { MovementCommands } from '../movements/commands';
+import { requestOnce, requestRefusal } from '../movements/once';
+import type { MovementPort } from '../movements/port';
+import { newTransfer, type TransferInput } from '../movements/transfer';
+import { readTransfer, type Transfer, transferView } from './model';
+import type { TransferPort } from './port';
 
 export type TransferServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
 
 /**
- * Why a transfer was refused, judged on the accounts as they stood when the write failed: the
- * rules of every movement (docs/contract.md §16). A destination of another owner is
- * `not_found` over HTTP and `owner_mismatch` for a ledger event (docs/contract.md §10).
+ * Double-entry transfers over HTTP (docs/contract.md §10): the request claim and the transfer
+ * command (`domain/movements/`), ONE transaction per request.
  */
-export function explainTransferRejection(
-  rejected: TransferRejection,
-  write: TransferWrite,
-  foreignDestination: 'not_found' | 'owner_mismatch' = 'not_found',
-): DomainError {
-  return explainLegsRejection(rejected, transferMovement(write), foreignDestination);
-}
-
-/** Double-entry transfers over HTTP: each request is one transaction (docs/contract.md §10). */
 export class TransferService {
   private readonly commands: IdempotentCommands;
+  private readonly movements: MovementCommands;
 
   constructor(
     private readonly port: TransferPort,
+    movements: MovementPort,
     private readonly options: TransferServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
+    this.movements = new MovementCommands(movements);
   }
 
   async createTransfer(
@@ -61,36 +39,22 @@ export class TransferService {
     input: TransferInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const transfer: TransferRecord = {
-      id: this.commands.newId(),
-      fromAccountId: input.fromAccountId,
-      toAccountId: input.toAccountId,
-      amount: input.amount,
-      currency: input.currency,
-      reference: input.reference,
-      paymentId: input.paymentId,
-      ...withMetadata(input.metadata),
-      createdAt: ctx.now.toISOString(),
+    const actor = {
+      ownerId: ctx.principal,
+      origin: 'http' as const,
+      at: ctx.now.toISOString(),
       effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
-      ownerId: ctx.principal,
-      origin: 'http',
     };
-    const write: TransferWrite = {
-      transfer,
-      legs: transferLegs(transfer, { out: this.commands.newId(), in: this.commands.newId() }),
-      ownerId: ctx.principal,
-    };
+    const write = newTransfer(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.createTransfer,
       pathParameters: {},
       rawBody,
-      resource: transferView(transfer),
+      resource: transferView(write.transfer),
       outcome: 'created',
     });
-    const result = await this.port.transfer(claim, write);
-    return this.commands.settle(claim, result, (rejected) =>
-      explainTransferRejection(rejected, write),
-    );
+    const result = await this.movements.transfer(requestOnce(claim), write);
+    return this.commands.settle(claim, result, requestRefusal);
   }
 
   async getTransfer(principal: string, transferId: string): Promise<Transfer> {

@@ -1,14 +1,10 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ACCOUNT_ITEM_KIND } from '../../contract/names';
-import { type AccountRecord, type PostingEntry, signedAmount } from '../../domain/accounts/model';
-import type { EntryGuard } from '../../domain/accounts/port';
-import type { AccountChange } from '../../domain/journal/model';
+import type { AccountRecord } from '../../domain/accounts/model';
 import { CLOSED_THROUGH, newAccountHistory } from '../statements/items';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
-import { accountChangeItem } from './account-change';
-import { newEntryItems, paymentItem } from './entries';
 
 export { entryItem, paymentItem, toLedgerEntry } from './entries';
 
@@ -94,53 +90,4 @@ export function closeAccountItem(
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
-}
-
-type PostingRole = 'account' | 'entry' | 'pointer' | 'payment';
-
-/**
- * The change one posting (credit, debit, export fee) makes to its account, as the journal reads
- * it from `lastChanges`: a batched event write carries one per record (docs/contract.md §20).
- */
-export function postingChange(entry: PostingEntry): AccountChange {
-  const delta = signedAmount(entry);
-  return {
-    kind: entry.type,
-    balanceDelta: delta,
-    availableDelta: delta,
-    at: entry.createdAt,
-    entryId: entry.id,
-    effectiveAt: entry.effectiveAt,
-  };
-}
-
-/**
- * The parts every posting (credit, debit, export fee) writes: the guarded account change,
- * which moves `balance` and `available` alike, the ledger entry and its pointer, the paymentId
- * when given.
- */
-export function postingItems(
-  tableName: string,
-  entry: PostingEntry,
-  guard: EntryGuard,
-): { role: PostingRole; item: TransactWriteItem }[] {
-  const [listed, pointer] = newEntryItems(tableName, entry);
-  const parts: { role: PostingRole; item: TransactWriteItem }[] = [
-    {
-      role: 'account',
-      item: accountChangeItem(tableName, {
-        accountId: entry.accountId,
-        changes: [postingChange(entry)],
-        ownerId: guard.ownerId,
-        currency: guard.currency,
-        requireAvailableAtLeast: guard.requireAvailableAtLeast,
-        requireOpen: guard.requireOpen,
-      }),
-    },
-    { role: 'entry', item: listed },
-    { role: 'pointer', item: pointer },
-  ];
-  const payment = paymentItem(tableName, entry);
-  if (payment) parts.push({ role: 'payment', item: payment });
-  return parts;
 }

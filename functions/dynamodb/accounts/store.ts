@@ -3,14 +3,15 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord, PostingEntry } from '../../domain/accounts/model';
 import type {
   CloseResult,
-  EntryGuard,
   EntryPage,
   EventSourceView,
   LedgerPort,
 } from '../../domain/accounts/port';
 import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
+import type { EntryGuard } from '../../domain/movements/guard';
 import { toVersionedSequence } from '../events/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import { postingItems } from '../movements/posting';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -21,13 +22,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
-import {
-  closeAccountItem,
-  newAccountItem,
-  postingItems,
-  toAccountRecord,
-  toLedgerEntry,
-} from './items';
+import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
 
 type Role = 'claim' | 'account' | 'entry' | 'pointer' | 'payment';
 

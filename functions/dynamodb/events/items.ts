@@ -8,10 +8,10 @@ import type {
 } from '../../domain/events/port';
 import type { EventSourceState, GapDetail, WaivedNumber } from '../../domain/gaps/source-state';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
-import { accountChangeItem } from '../accounts/account-change';
 import { newEntryItems, paymentItem } from '../accounts/entries';
-import { postingChange } from '../accounts/items';
 import { CLAIM_FREE } from '../idempotency/command';
+import { accountChangeItem } from '../movements/account-change';
+import { postingChange } from '../movements/posting';
 import { toAttributes } from '../table/attributes';
 import { dueIndexAttributes } from '../table/due-index';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';

@@ -1,17 +1,8 @@
-import type {
-  EventLedgerPort,
-  EventRunResult,
-  EventTransferResult,
-  EventWriteResult,
-  InboxClaim,
-  SequenceWrite,
-  WaiverWriteResult,
-} from '../../domain/events/port';
-import { sameInboxContent } from '../../domain/idempotency/fingerprint';
-import { postingItems, toAccountRecord } from '../accounts/items';
-import { legsRejection } from '../accounts/movement';
+import type { EventLedgerPort, EventRunResult, WaiverWriteResult } from '../../domain/events/port';
+import { inboxOnce } from '../../domain/movements/once';
+import { toAccountRecord } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
-import { ledgerTransactionParts } from '../ledger-transactions/items';
+import { onceFailure, withOnce } from '../movements/once';
 import { keys } from '../table/keys';
 import { getItem } from '../table/reads';
 import {
@@ -20,24 +11,12 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
-import { transferParts } from '../transfers/items';
-import { inboxItem, runParts, sequenceItem, toVersionedSequence } from './items';
-
-type Role = 'inbox' | 'account' | 'entry' | 'pointer' | 'payment' | 'sequence';
-
-/** (source, id) was claimed before: a duplicate if the content is the same, else a conflict. */
-function seenBefore(
-  inbox: Record<string, unknown> | undefined,
-  claim: InboxClaim,
-): { kind: 'duplicate' } | { kind: 'id_conflict' } {
-  return sameInboxContent(inbox?.contentHash, claim.contentHash)
-    ? { kind: 'duplicate' }
-    : { kind: 'id_conflict' };
-}
+import { runParts, toVersionedSequence } from './items';
 
 /**
- * DynamoDB adapter for ledger events: inbox, balance, entry, paymentId and sequence in ONE
- * transaction; a transfer or ledger transaction writes all its legs in it (docs/contract.md §16).
+ * DynamoDB adapter of what is about ledger events only: the sequence items, a waiver, and a
+ * batched run of one account's credits and debits (docs/contract.md §18, §20). One event's
+ * movement is the movement store's (`dynamodb/movements/store.ts`, §23).
  */
 export function createEventStore(options: StoreOptions): EventLedgerPort {
   const { client, tableName } = options;
@@ -58,46 +37,15 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       return item ? toVersionedSequence(item) : undefined;
     },
 
-    async applyEvent(claim, entry, guard, sequence): Promise<EventWriteResult> {
-      const parts: TransactPart<Role>[] = [
-        { role: 'inbox', item: inboxItem(tableName, claim, entry.id), decisive: true },
-        ...postingItems(tableName, entry, guard),
-      ];
-      if (sequence) {
-        parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, entry.createdAt) });
-      }
-      const outcome = await send(parts, sequence !== undefined);
-      if (outcome.kind === 'committed') return outcome;
-      if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
-      const { failed } = outcome;
-      // A duplicate wins over everything: its effect already happened.
-      if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
-      if (failed.has('sequence')) return { kind: 'sequence_moved' };
-      if (failed.has('account')) {
-        const account = failed.get('account');
-        return {
-          kind: 'account_rejected',
-          account: account ? toAccountRecord(account) : undefined,
-        };
-      }
-      if (failed.has('payment')) return { kind: 'payment_id_taken' };
-      throw unexpectedFailure(failed);
-    },
-
     async applyWaiver(claim, sequence): Promise<WaiverWriteResult> {
-      const parts: TransactPart<'inbox' | 'sequence'>[] = [
-        { role: 'inbox', item: inboxItem(tableName, claim), decisive: true },
-      ];
-      if (sequence) {
-        const at = new Date(claim.nowSeconds * 1000).toISOString();
-        parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, at) });
-      }
-      const outcome = await transactWithRetry(client, parts, retry);
+      const once = inboxOnce(claim, sequence);
+      const at = new Date(claim.nowSeconds * 1000).toISOString();
+      const outcome = await transactWithRetry(client, withOnce(tableName, once, { at }, []), retry);
       if (outcome.kind === 'committed') return outcome;
-      const { failed } = outcome;
-      if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
-      if (failed.has('sequence')) return { kind: 'sequence_moved' };
-      throw unexpectedFailure(failed);
+      const answer = onceFailure(once, outcome.failed);
+      if (answer === undefined || answer.kind === 'claimed')
+        throw unexpectedFailure(outcome.failed);
+      return answer;
     },
 
     /**
@@ -121,41 +69,5 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       const item = await getItem(client, tableName, keys.account(accountId));
       return item ? toAccountRecord(item) : undefined;
     },
-
-    async applyTransfer(claim, write, sequence): Promise<EventTransferResult> {
-      const out = write.legs[0];
-      return applyMovement(claim, transferParts(tableName, write), out.id, out.createdAt, sequence);
-    },
-
-    async applyLedgerTransaction(claim, write, sequence): Promise<EventTransferResult> {
-      const parts = ledgerTransactionParts(tableName, write);
-      const { record } = write;
-      const first = write.legs[0]?.entry.id ?? record.id;
-      return applyMovement(claim, parts, first, record.createdAt, sequence);
-    },
   };
-
-  /** The inbox, a movement's parts and the sequence in ONE transaction (transfers, ledger transactions). */
-  async function applyMovement(
-    claim: InboxClaim,
-    movement: TransactPart<string>[],
-    entryId: string,
-    at: string,
-    sequence: SequenceWrite | undefined,
-  ): Promise<EventTransferResult> {
-    const parts: TransactPart<string>[] = [
-      { role: 'inbox', item: inboxItem(tableName, claim, entryId), decisive: true },
-      ...movement,
-    ];
-    if (sequence) parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, at) });
-    const outcome = await send(parts, sequence !== undefined);
-    if (outcome.kind === 'committed') return outcome;
-    if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
-    const { failed } = outcome;
-    if (failed.has('inbox')) return seenBefore(failed.get('inbox'), claim);
-    if (failed.has('sequence')) return { kind: 'sequence_moved' };
-    const rejection = legsRejection(failed);
-    if (rejection) return rejection;
-    throw unexpectedFailure(failed);
-  }
 }

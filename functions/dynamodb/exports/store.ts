@@ -5,10 +5,10 @@ import type { CallbackPort, CallbackWrite, CallbackWriteResult } from '../../dom
 import type { ExecutionRecord, TaskRecord, TaskState } from '../../domain/exports/model';
 import type { RerunResult, TaskPort } from '../../domain/exports/port';
 import { sameInboxContent } from '../../domain/idempotency/fingerprint';
-import { postingItems } from '../accounts/items';
 import { createLedgerStore } from '../accounts/store';
 import { inboxItem } from '../events/items';
 import { claimItem, writeCommand } from '../idempotency/command';
+import { postingItems } from '../movements/posting';
 import { keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
 import {

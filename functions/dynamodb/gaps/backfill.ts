@@ -1,7 +1,7 @@
 import { type AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { EVENT_SOURCE_ITEM_KIND } from '../../contract/gaps';
-import { sequenceWrite } from '../../domain/gaps/source-state';
+import { sequenceWrite } from '../../domain/gaps/sequences';
 import { sequenceItem, toVersionedSequence } from '../events/items';
 import { DUE_INDEX } from '../table/due-index';
 import { storageError } from '../table/sdk-errors';

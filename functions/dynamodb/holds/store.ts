@@ -1,7 +1,6 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { LedgerEntry } from '../../domain/accounts/model';
-import type { EntryGuard } from '../../domain/accounts/port';
 import type { HoldRecord, HoldSettlement } from '../../domain/holds/model';
 import type {
   HoldPort,
@@ -11,11 +10,12 @@ import type {
   SettleHoldResult,
 } from '../../domain/holds/port';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
-import { accountChangeItem } from '../accounts/account-change';
+import type { EntryGuard } from '../../domain/movements/guard';
 import { newEntryItems } from '../accounts/entries';
 import { toAccountRecord } from '../accounts/items';
 import { createLedgerStore } from '../accounts/store';
 import { claimedFailure, claimItem, unexpectedFailure as unexpected } from '../idempotency/command';
+import { accountChangeItem } from '../movements/account-change';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { HOLD_SK_PREFIX, keys } from '../table/keys';
 import { getItem } from '../table/reads';

@@ -3,7 +3,7 @@ import { withMetadata } from '../../domain/accounts/metadata';
 import type { LedgerTransactionRecord, StoredLeg } from '../../domain/ledger-transactions/model';
 import type { LedgerTransactionWrite } from '../../domain/ledger-transactions/port';
 import { metadataOf } from '../accounts/entries';
-import { type LegRole, legParts } from '../accounts/movement';
+import { type LegRole, legParts } from '../movements/legs';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 import type { TransactPart } from '../table/transact';

@@ -3,9 +3,9 @@ import type {
   LedgerTransactionWriteResult,
 } from '../../domain/ledger-transactions/port';
 import { toAccountRecord } from '../accounts/items';
-import { legsRejection } from '../accounts/movement';
 import { createLedgerStore } from '../accounts/store';
 import { claimedFailure, claimItem, unexpectedFailure } from '../idempotency/command';
+import { legsRejection } from '../movements/legs';
 import { keys } from '../table/keys';
 import { getItem, getItems } from '../table/reads';
 import {

@@ -2,7 +2,7 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { OriginalLocation } from '../../domain/reversals/model';
 import type { ReversalWrite } from '../../domain/reversals/port';
-import { type LegRole, legParts } from '../accounts/movement';
+import { type LegRole, legParts } from '../movements/legs';
 import { type ItemKey, keys } from '../table/keys';
 import type { TransactPart } from '../table/transact';
 

@@ -1,16 +1,11 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import {
-  type TransferRecord,
-  type TransferWrite,
-  transferMovement,
-} from '../../domain/transfers/model';
+import { type TransferWrite, transferMovement } from '../../domain/movements/transfer';
+import type { TransferRecord } from '../../domain/transfers/model';
 import { metadataOf } from '../accounts/entries';
-import { type LegRole, legParts } from '../accounts/movement';
+import { type LegRole, legParts } from '../movements/legs';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 import type { TransactPart } from '../table/transact';
-
-export { legsRejection as transferRejection } from '../accounts/movement';
 
 /** The items of a transfer besides its dedup record (claim or inbox), by what each guards. */
 export type TransferRole = LegRole | 'transfer';

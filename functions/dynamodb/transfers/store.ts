@@ -1,39 +1,18 @@
-import type { TransferPort, TransferWriteResult } from '../../domain/transfers/port';
+import type { TransferPort } from '../../domain/transfers/port';
 import { createLedgerStore } from '../accounts/store';
-import { claimedFailure, claimItem, unexpectedFailure } from '../idempotency/command';
 import { keys } from '../table/keys';
 import { getItem } from '../table/reads';
-import {
-  retryPolicy,
-  type StoreOptions,
-  type TransactPart,
-  transactWithRetry,
-} from '../table/transact';
-import { type TransferRole, toTransferRecord, transferParts, transferRejection } from './items';
-
-type Role = TransferRole | 'claim';
+import type { StoreOptions } from '../table/transact';
+import { toTransferRecord } from './items';
 
 /**
- * The DynamoDB adapter for HTTP transfers (docs/contract.md §10). A first request, its replay
- * and a reused key each cost ONE TransactWriteItems: the claim's ALL_OLD answers the latter two.
+ * The reads of transfers (docs/contract.md §10); the transfer's ONE transaction is the
+ * movement store's (`dynamodb/movements/store.ts`).
  */
 export function createTransferStore(options: StoreOptions): TransferPort {
   const { client, tableName } = options;
-  const retry = retryPolicy(options);
   const ledger = createLedgerStore(options);
   return {
-    async transfer(claim, write): Promise<TransferWriteResult> {
-      const parts: TransactPart<Role>[] = [
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...transferParts(tableName, write),
-      ];
-      const outcome = await transactWithRetry(client, parts, retry);
-      if (outcome.kind === 'committed') return outcome;
-      const result = claimedFailure(outcome.failed) ?? transferRejection(outcome.failed);
-      if (!result) throw unexpectedFailure(outcome.failed);
-      return result;
-    },
-
     recordResponse: (claim) => ledger.recordResponse(claim),
     findRecord: (key) => ledger.findRecord(key),
 

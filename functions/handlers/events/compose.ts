@@ -3,6 +3,7 @@ import { createSqsDeadLetters } from '../../aws/sqs-dead-letters';
 import { EventService } from '../../domain/events/service';
 import type { OptimisticRetryOptions } from '../../domain/shared/retry';
 import { createEventStore } from '../../dynamodb/events/store';
+import { createMovementStore } from '../../dynamodb/movements/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { EventsConfig } from '../shared/config';
 import { createEventsConsumer, type EventsHandler } from './consumer';
@@ -29,11 +30,12 @@ export function composeEventsHandler(options: EventsComposition): EventsHandler 
   const { config } = options;
   const { clock, log, metrics, newId } = resolveRuntime(options);
   const untilDeadline = { budgetMs: Number.POSITIVE_INFINITY };
-  const store = createEventStore(
-    tableOptions({ ...options, retry: { ...untilDeadline, ...options.retry } }, metrics),
+  const table = tableOptions(
+    { ...options, retry: { ...untilDeadline, ...options.retry } },
+    metrics,
   );
   return createEventsConsumer({
-    events: new EventService(store, {
+    events: new EventService(createEventStore(table), createMovementStore(table), {
       ...untilDeadline,
       ...options.sequenceRetry,
       inboxRetentionSeconds: config.inboxRetentionSeconds,

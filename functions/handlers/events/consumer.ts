@@ -1,13 +1,10 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../../contract/events';
+import type { EventOutcome, LedgerEventInput } from '../../domain/events/model';
 import type { DeadLetterPort } from '../../domain/events/port';
 import { chunksOf } from '../../domain/events/runs';
-import type {
-  EventOutcome,
-  EventService,
-  GapWaiverInput,
-  LedgerEventInput,
-} from '../../domain/events/service';
+import type { EventService } from '../../domain/events/service';
+import type { GapWaiverInput } from '../../domain/gaps/waiver';
 import { errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import { withDeadline } from '../../domain/shared/retry';

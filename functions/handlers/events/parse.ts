@@ -1,5 +1,6 @@
 import { GAP_WAIVED_EVENT_TYPE } from '../../contract/gaps';
-import type { GapWaiverInput, LedgerEventInput } from '../../domain/events/service';
+import type { LedgerEventInput } from '../../domain/events/model';
+import type { GapWaiverInput } from '../../domain/gaps/waiver';
 import { eventContentHash, type Json } from '../../domain/idempotency/fingerprint';
 import { sums } from '../../domain/ledger-transactions/model';
 import { illFormedPath, protoKeyPath } from '../../domain/shared/unicode';

@@ -14,6 +14,7 @@ import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
+import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createStatementStore } from '../../dynamodb/statements/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
@@ -54,6 +55,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
         region: process.env.AWS_REGION ?? 'us-east-1',
         credentials: defaultProvider(),
       }),
+    movements: createMovementStore(table),
     transfers: createTransferStore(table),
     holds: createHoldStore(table),
     ledgerTransactions: createLedgerTransactionStore(table),

@@ -13,12 +13,9 @@ export function fakeEventLedgerPort(
   return fakeOf<EventLedgerPort>(
     {
       getSequence: async () => undefined,
-      applyEvent: async () => ({ kind: 'committed' }),
       applyEventRun: async () => ({ kind: 'committed' }),
       getAccount: async () => undefined,
-      applyTransfer: async () => ({ kind: 'committed' }),
       applyWaiver: async () => ({ kind: 'committed' }),
-      applyLedgerTransaction: async () => ({ kind: 'committed' }),
     },
     overrides,
   );

@@ -31,6 +31,7 @@ import { fakeJournalReadPort } from '../../support/fakes/journal';
 import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactions';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
+import { fakeMovementPort } from '../../support/fakes/movements';
 import { fakeReversalPort } from '../../support/fakes/reversals';
 import { fakeStatementPort } from '../../support/fakes/statements';
 import { fakeTransferPort } from '../../support/fakes/transfers';
@@ -39,6 +40,7 @@ import { quietRuntime } from '../../support/runtime';
 /** The ports an HTTP test of callbacks never reaches. */
 const otherPorts = () => ({
   ledger: fakeLedgerPort(),
+  movements: fakeMovementPort(),
   tasks: fakeTaskPort(),
   results: fakeResultObjects(),
   transfers: fakeTransferPort(),
@@ -235,8 +237,9 @@ describe('ledger event telemetry', () => {
     const handle = createEventsConsumer({
       ...quietRuntime(),
       events: new EventService(
-        fakeEventLedgerPort({
-          applyEvent: async () =>
+        fakeEventLedgerPort(),
+        fakeMovementPort({
+          post: async () =>
             write === 'unknown'
               ? { kind: 'account_rejected', account: undefined }
               : { kind: write },

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { LedgerEventInput } from '../../../../functions/domain/events/model';
 import type { EventRunResult, VersionedSequence } from '../../../../functions/domain/events/port';
-import { EventService, type LedgerEventInput } from '../../../../functions/domain/events/service';
+import { EventService } from '../../../../functions/domain/events/service';
 import { fakeEventLedgerPort } from '../../../support/fakes/events';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 
 const event = (overrides: Partial<LedgerEventInput>): LedgerEventInput => ({
   source: 'urn:a',
@@ -23,7 +25,7 @@ function service(results: EventRunResult[], stored: Record<string, VersionedSequ
   });
   return {
     port,
-    events: new EventService(port, {
+    events: new EventService(port, fakeMovementPort(), {
       newId: randomUUID,
       inboxRetentionSeconds: 60,
       gapRefetchAfterSeconds: 300,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TRANSACTION_ITEMS } from '../../../../functions/contract/events';
+import type { LedgerEventInput } from '../../../../functions/domain/events/model';
 import { chunksOf, itemsOf, runningBounds } from '../../../../functions/domain/events/runs';
-import type { LedgerEventInput } from '../../../../functions/domain/events/service';
 
 let n = 0;
 const event = (overrides: Partial<LedgerEventInput> = {}): LedgerEventInput => ({

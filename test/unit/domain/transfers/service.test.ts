@@ -2,22 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
 import type { AccountRecord } from '../../../../functions/domain/accounts/model';
-import type {
-  EventLedgerPort,
-  EventTransferResult,
-} from '../../../../functions/domain/events/port';
+import type { EventLedgerPort } from '../../../../functions/domain/events/port';
 import { EventService } from '../../../../functions/domain/events/service';
-import { type TransferRecord, transferLegs } from '../../../../functions/domain/transfers/model';
-import type {
-  TransferPort,
-  TransferWriteResult,
-} from '../../../../functions/domain/transfers/port';
+import type { LegsRejection } from '../../../../functions/domain/movements/legs';
+import type { MovementWrite } from '../../../../functions/domain/movements/once';
+import type { MovementPort } from '../../../../functions/domain/movements/port';
 import {
   explainTransferRejection,
-  TransferService,
-} from '../../../../functions/domain/transfers/service';
+  transferLegs,
+} from '../../../../functions/domain/movements/transfer';
+import type { TransferRecord } from '../../../../functions/domain/transfers/model';
+import type { TransferPort } from '../../../../functions/domain/transfers/port';
+import { TransferService } from '../../../../functions/domain/transfers/service';
 import { fakeEventLedgerPort } from '../../../support/fakes/events';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 import { fakeTransferPort } from '../../../support/fakes/transfers';
+
+type TransferWriteResult = MovementWrite<LegsRejection>;
 
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: new Date('2026-12-01T10:00:00Z') };
 const input = {
@@ -42,11 +43,13 @@ const account = (id: string, change: Partial<AccountRecord> = {}): AccountRecord
 });
 
 const fakePort = (result: TransferWriteResult) =>
-  fakeTransferPort({ transfer: async () => result });
+  Object.assign(fakeTransferPort(), {
+    movements: fakeMovementPort({ transfer: async () => result }),
+  });
 
 let ids = 0;
-const service = (port: TransferPort) =>
-  new TransferService(port, {
+const service = (port: TransferPort & { movements: MovementPort }) =>
+  new TransferService(port, port.movements, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
     backdateLimitDays: 90,
@@ -86,7 +89,7 @@ describe('TransferService', () => {
     const port = fakePort({ kind: 'committed' });
     const res = await service(port).createTransfer(ctx, input, { ...input });
     expect(res.statusCode).toBe(201);
-    const [, write] = vi.mocked(port.transfer).mock.calls[0] ?? [];
+    const [, write] = port.movements.transfer.mock.calls[0] ?? [];
     expect(write?.ownerId).toBe('alice');
     expect(JSON.parse(res.body)).toEqual({
       id: write?.transfer.id,
@@ -169,13 +172,12 @@ describe('EventService: ledger.transfer.v1', () => {
     sequence: 3,
     contentHash: 'h',
   };
-  const eventPort = (result: EventTransferResult, source: AccountRecord | undefined = account(A)) =>
-    fakeEventLedgerPort({
-      getAccount: async () => source,
-      applyTransfer: async () => result,
+  const eventPort = (result: TransferWriteResult, source: AccountRecord | undefined = account(A)) =>
+    Object.assign(fakeEventLedgerPort({ getAccount: async () => source }), {
+      movements: fakeMovementPort({ transfer: async () => result }),
     });
-  const events = (port: EventLedgerPort) =>
-    new EventService(port, {
+  const events = (port: EventLedgerPort & { movements: MovementPort }) =>
+    new EventService(port, port.movements, {
       newId: randomUUID,
       inboxRetentionSeconds: 60,
       gapRefetchAfterSeconds: 300,
@@ -187,7 +189,9 @@ describe('EventService: ledger.transfer.v1', () => {
     const port = eventPort({ kind: 'committed' });
     const outcome = await events(port).apply(event, ctx.now);
     expect(outcome).toMatchObject({ kind: 'applied', sequence: { newGaps: [1, 2] } });
-    const [claim, write, sequence] = vi.mocked(port.applyTransfer).mock.calls[0] ?? [];
+    const [once, write] = port.movements.transfer.mock.calls[0] ?? [];
+    const claim = once?.claim;
+    const sequence = once?.kind === 'inbox' ? once.sequence : undefined;
     expect(claim).toMatchObject({ source: 'urn:p', id: 'e1' });
     expect(write).toMatchObject({
       ownerId: 'alice',
@@ -219,6 +223,6 @@ describe('EventService: ledger.transfer.v1', () => {
     vi.mocked(port.getAccount).mockResolvedValue(undefined);
     const outcome = await events(port).apply(event, ctx.now);
     expect(outcome.kind === 'rejected' && outcome.error.code).toBe('not_found');
-    expect(port.applyTransfer).not.toHaveBeenCalled();
+    expect(port.movements.transfer).not.toHaveBeenCalled();
   });
 });

@@ -7,13 +7,20 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PostingEntry } from '../../../../functions/domain/accounts/model';
+import type { LedgerEventInput } from '../../../../functions/domain/events/model';
 import type { InboxClaim, SequenceWrite } from '../../../../functions/domain/events/port';
 import { itemsOf } from '../../../../functions/domain/events/runs';
-import type { LedgerEventInput } from '../../../../functions/domain/events/service';
+import { inboxOnce } from '../../../../functions/domain/movements/once';
 import { createEventStore } from '../../../../functions/dynamodb/events/store';
+import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 
 const ddb = mockClient(DynamoDBClient);
 const store = createEventStore({
+  client: new DynamoDBClient({ region: 'eu-west-1' }),
+  tableName: 'ledger',
+  retry: { sleep: async () => {}, maxAttempts: 2 },
+});
+const movements = createMovementStore({
   client: new DynamoDBClient({ region: 'eu-west-1' }),
   tableName: 'ledger',
   retry: { sleep: async () => {}, maxAttempts: 2 },
@@ -54,10 +61,12 @@ const cancel = (...reasons: CancellationReason[]) =>
 
 beforeEach(() => ddb.reset());
 
-describe('applyEvent', () => {
+describe('an event credit: the movement store under an inbox claim', () => {
   it('writes inbox, balance, entry, paymentId and sequence in one transaction', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
-    await expect(store.applyEvent(claim, entry, { currency: 'EUR' }, sequence)).resolves.toEqual({
+    await expect(
+      movements.post(inboxOnce(claim, sequence), { entry, guard: { currency: 'EUR' } }),
+    ).resolves.toEqual({
       kind: 'committed',
     });
     const items = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems ?? [];
@@ -90,7 +99,10 @@ describe('applyEvent', () => {
     ['a used paymentId', [none, none, none, none, failed, none], 'payment_id_taken'],
   ])('%s', async (_name, reasons, kind) => {
     ddb.on(TransactWriteItemsCommand).rejects(cancel(...reasons));
-    const result = await store.applyEvent(claim, entry, { currency: 'EUR' }, sequence);
+    const result = await movements.post(inboxOnce(claim, sequence), {
+      entry,
+      guard: { currency: 'EUR' },
+    });
     expect(result.kind).toBe(kind);
   });
 });

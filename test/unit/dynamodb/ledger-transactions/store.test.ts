@@ -10,7 +10,7 @@ import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/
 import {
   ledgerMovement,
   newLedgerTransaction,
-} from '../../../../functions/domain/ledger-transactions/model';
+} from '../../../../functions/domain/movements/ledger-transaction';
 import { createLedgerTransactionStore } from '../../../../functions/dynamodb/ledger-transactions/store';
 import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
 

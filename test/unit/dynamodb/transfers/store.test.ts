@@ -2,14 +2,16 @@ import { DynamoDBClient, TransactWriteItemsCommand } from '@aws-sdk/client-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
-import { type TransferRecord, transferLegs } from '../../../../functions/domain/transfers/model';
-import { createTransferStore } from '../../../../functions/dynamodb/transfers/store';
+import { requestOnce } from '../../../../functions/domain/movements/once';
+import { transferLegs } from '../../../../functions/domain/movements/transfer';
+import type { TransferRecord } from '../../../../functions/domain/transfers/model';
+import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
 
 /** docs/contract.md §10: one transaction, and cancellation reasons read as facts. */
 
 const ddb = mockClient(DynamoDBClient);
-const store = createTransferStore({
+const store = createMovementStore({
   client: new DynamoDBClient({ region: 'eu-west-1' }),
   tableName: 'ledger',
   retry: { sleep: vi.fn(async () => {}), random: () => 0.5, maxAttempts: 3 },
@@ -55,7 +57,7 @@ beforeEach(() => ddb.reset());
 describe('transfer: ONE TransactWriteItems', () => {
   it('writes claim, guarded debit, credit, both legs, the record and the paymentId', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
-    await expect(store.transfer(claim, write)).resolves.toEqual({ kind: 'committed' });
+    await expect(store.transfer(requestOnce(claim), write)).resolves.toEqual({ kind: 'committed' });
     const calls = ddb.commandCalls(TransactWriteItemsCommand);
     expect(calls).toHaveLength(1);
     const items = calls[0]?.args[0].input.TransactItems ?? [];
@@ -127,7 +129,7 @@ describe('transfer: ONE TransactWriteItems', () => {
     },
   ])('$name', async ({ reasons, expected }) => {
     ddb.on(TransactWriteItemsCommand).rejects(cancelled(...reasons));
-    await expect(store.transfer(claim, write)).resolves.toEqual(expected);
+    await expect(store.transfer(requestOnce(claim), write)).resolves.toEqual(expected);
     expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(1);
   });
 });

@@ -1,23 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import type { EventWriteResult } from '../../../../functions/domain/events/port';
+import type { EventLedgerPort } from '../../../../functions/domain/events/port';
 import { EventService } from '../../../../functions/domain/events/service';
+import type { MovementWrite, Once } from '../../../../functions/domain/movements/once';
+import type { MovementPort } from '../../../../functions/domain/movements/port';
+import type { PostingRejection } from '../../../../functions/domain/movements/rejections';
 import { createEventsConsumer } from '../../../../functions/handlers/events/consumer';
 import { lanesOf } from '../../../../functions/handlers/events/lanes';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
 import { recordingLog } from '../../../support/fakes/log';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 import { quietRuntime } from '../../../support/runtime';
 
 const A = '44444444-4444-4444-8444-444444444444';
 const B = '55555555-5555-4555-8555-555555555555';
 
+type EventWriteResult = MovementWrite<PostingRejection>;
+/** The (source, id) an inbox claim names. */
+const inboxId = (once: Once) => (once.kind === 'inbox' ? once.claim.id : '');
+
 function harness(write: (accountId: string) => Promise<EventWriteResult>) {
   const deadLetters = fakeDeadLetters();
   const log = recordingLog();
+  const movements = fakeMovementPort({ post: async (_once, { entry }) => write(entry.accountId) });
   const port = fakeEventLedgerPort({
-    applyEvent: async (_claim, entry) => write(entry.accountId),
     // A batched write of an account's records answers as its write would, whole.
     applyEventRun: async (run) =>
       (await write(run.accountId)).kind === 'committed'
@@ -26,7 +34,7 @@ function harness(write: (accountId: string) => Promise<EventWriteResult>) {
   });
   const handle = createEventsConsumer({
     ...quietRuntime(),
-    events: new EventService(port, {
+    events: new EventService(port, movements, {
       newId: randomUUID,
       inboxRetentionSeconds: 60,
       gapRefetchAfterSeconds: 300,
@@ -222,9 +230,15 @@ describe('lanesOf: records that touch a common account share a lane', () => {
 describe('events consumer: batched writes (docs/contract.md §20)', () => {
   const T = '88888888-8888-4888-8888-888888888888';
   function batched(
-    overrides: Parameters<typeof fakeEventLedgerPort>[0] = {},
+    overrides: Partial<EventLedgerPort> & Partial<MovementPort> = {},
     options: { batchWrites?: boolean; now?: () => number } = {},
   ) {
+    const { post, transfer, ledgerTransaction, reverse, ...rest } = overrides;
+    const movements = fakeMovementPort(
+      Object.fromEntries(
+        Object.entries({ post, transfer, ledgerTransaction, reverse }).filter(([, f]) => f),
+      ),
+    );
     const port = fakeEventLedgerPort({
       getAccount: async (id) => ({
         id,
@@ -238,12 +252,12 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
         updatedAt: '',
         version: 0,
       }),
-      ...overrides,
+      ...rest,
     });
     const deadLetters = fakeDeadLetters();
     const handle = createEventsConsumer({
       ...quietRuntime(),
-      events: new EventService(port, {
+      events: new EventService(port, movements, {
         newId: randomUUID,
         inboxRetentionSeconds: 60,
         gapRefetchAfterSeconds: 300,
@@ -252,13 +266,13 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
       deadLetters,
       ...options,
     });
-    return { handle, port, letters: deadLetters.letters };
+    return { handle, port, movements, letters: deadLetters.letters };
   }
   const ids = (run: { records: readonly { claim: { id: string } }[] }) =>
     run.records.map((r) => r.claim.id);
 
   it('commits consecutive credits and debits of one account as one write, in order', async () => {
-    const { handle, port } = batched();
+    const { handle, port, movements } = batched();
     const records = ['1', '2', '3', '4'].map((id, i) =>
       sqsRecord(
         ledgerEvent({ id, subject: A, type: i === 2 ? 'ledger.debit.v1' : 'ledger.credit.v1' }),
@@ -268,11 +282,11 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
     records.splice(2, 0, sqsRecord('not json'));
     expect(await handle(sqsEvent(...records))).toEqual({ batchItemFailures: [] });
     expect(port.applyEventRun.mock.calls.map(([run]) => ids(run))).toEqual([['1', '2', '3', '4']]);
-    expect(port.applyEvent).not.toHaveBeenCalled();
+    expect(movements.post).not.toHaveBeenCalled();
   });
 
   it('starts a new run at a transfer, and writes a lone record on its own', async () => {
-    const { handle, port } = batched();
+    const { handle, port, movements } = batched();
     await handle(
       sqsEvent(
         sqsRecord(ledgerEvent({ id: '1', subject: A })),
@@ -282,8 +296,8 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
       ),
     );
     expect(port.applyEventRun.mock.calls.map(([run]) => ids(run))).toEqual([['1', '2']]);
-    expect(port.applyTransfer.mock.calls.map(([claim]) => claim.id)).toEqual(['t']);
-    expect(port.applyEvent.mock.calls.map(([claim]) => claim.id)).toEqual(['3']);
+    expect(movements.transfer.mock.calls.map(([once]) => inboxId(once))).toEqual(['t']);
+    expect(movements.post.mock.calls.map(([once]) => inboxId(once))).toEqual(['3']);
   });
 
   it('guards the run by its largest running draw-down', async () => {
@@ -304,10 +318,10 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
 
   it('falls back to one by one when the run is refused: the same outcome per record', async () => {
     let balance = 50;
-    const { handle, port, letters } = batched({
+    const { handle, movements, letters } = batched({
       applyEventRun: async () => ({ kind: 'refused' }),
-      applyEvent: async (claim, entry) => {
-        if (claim.id === 'dup') return { kind: 'duplicate' };
+      post: async (once, { entry }) => {
+        if (inboxId(once) === 'dup') return { kind: 'duplicate' };
         const delta = entry.type === 'credit' ? entry.amount : -entry.amount;
         if (balance + delta < 0) {
           return {
@@ -342,7 +356,12 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
       ),
     );
     expect(res.batchItemFailures).toEqual([]);
-    expect(port.applyEvent.mock.calls.map(([claim]) => claim.id)).toEqual(['a', 'dup', 'b', 'c']);
+    expect(movements.post.mock.calls.map(([once]) => inboxId(once))).toEqual([
+      'a',
+      'dup',
+      'b',
+      'c',
+    ]);
     expect(letters.map((l) => [l.sourceMessageId, l.code])).toEqual([
       ['m-b', 'insufficient_funds'],
     ]);
@@ -350,12 +369,12 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
   });
 
   it('falls back when the batched write throws, and reports only what failed on its own', async () => {
-    const { handle, port } = batched({
+    const { handle, movements } = batched({
       applyEventRun: async () => {
         throw new Error('throttled');
       },
-      applyEvent: async (claim) => {
-        if (claim.id === 'bad') throw new Error('still throttled');
+      post: async (once) => {
+        if (inboxId(once) === 'bad') throw new Error('still throttled');
         return { kind: 'committed' };
       },
     });
@@ -366,23 +385,23 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
       ),
     );
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'm-bad' }]);
-    expect(port.applyEvent).toHaveBeenCalledTimes(2);
+    expect(movements.post).toHaveBeenCalledTimes(2);
   });
 
   it('writes every record on its own with batchWrites off (today’s path)', async () => {
-    const { handle, port } = batched({}, { batchWrites: false });
+    const { handle, port, movements } = batched({}, { batchWrites: false });
     await handle(
       sqsEvent(...['1', '2', '3'].map((id) => sqsRecord(ledgerEvent({ id, subject: A })))),
     );
     expect(port.applyEventRun).not.toHaveBeenCalled();
-    expect(port.applyEvent).toHaveBeenCalledTimes(3);
+    expect(movements.post).toHaveBeenCalledTimes(3);
   });
 
   it('reports the records a lane has not started when the deadline passes, without writing them', async () => {
     let clock = 0;
-    const { handle, port } = batched(
+    const { handle, movements } = batched(
       {
-        applyEvent: async () => {
+        post: async () => {
           clock += 5_000; // each write takes 5 s of the invocation's 10
           return { kind: 'committed' };
         },
@@ -394,7 +413,7 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
       { getRemainingTimeInMillis: () => 10_000 },
     );
     // The deadline is 10 s less a margin of 2 s: two writes fit, the rest are redelivered.
-    expect(port.applyEvent).toHaveBeenCalledTimes(2);
+    expect(movements.post).toHaveBeenCalledTimes(2);
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: '3' }, { itemIdentifier: '4' }]);
   });
 });

@@ -9,6 +9,7 @@ import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events'
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
 import { recordingLog } from '../../../support/fakes/log';
 import { recordingMetrics } from '../../../support/fakes/metrics';
+import { fakeMovementPort } from '../../../support/fakes/movements';
 import { quietRuntime } from '../../../support/runtime';
 
 /**
@@ -30,8 +31,9 @@ it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageV
   const handle = createEventsConsumer({
     ...quietRuntime(),
     events: new EventService(
-      fakeEventLedgerPort({
-        applyEvent: async () => {
+      fakeEventLedgerPort(),
+      fakeMovementPort({
+        post: async () => {
           throw storageError(refused);
         },
       }),
@@ -62,8 +64,9 @@ it('does not count other storage failures as validation errors', async () => {
   const handle = createEventsConsumer({
     ...quietRuntime(),
     events: new EventService(
-      fakeEventLedgerPort({
-        applyEvent: async () => {
+      fakeEventLedgerPort(),
+      fakeMovementPort({
+        post: async () => {
           throw new Error('throttled');
         },
       }),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { AccountRecord, LedgerEntry } from '../../../../functions/domain/accounts/model';
 import {
   explainLegsRejection,
   legGuard,
   type MovementLeg,
-} from '../../../../functions/domain/accounts/legs';
-import type { AccountRecord, LedgerEntry } from '../../../../functions/domain/accounts/model';
-import { explainAccountRejection } from '../../../../functions/domain/accounts/rejections';
+} from '../../../../functions/domain/movements/legs';
+import { explainAccountRejection } from '../../../../functions/domain/movements/rejections';
 
 /** docs/contract.md §16: one judgement of a refused movement, whatever its number of legs. */
 const account = (id: string, overrides: Partial<AccountRecord> = {}): AccountRecord => ({

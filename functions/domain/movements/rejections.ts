@@ -1,3 +1,5 @@
+import type { AccountRecord } from '../accounts/model';
+import { exceedsBalanceLimit } from '../accounts/money';
 import {
   AccountClosedError,
   BalanceLimitExceededError,
@@ -9,9 +11,7 @@ import {
   PaymentIdConflictError,
   PeriodClosedError,
 } from '../shared/errors';
-import type { AccountRecord } from './model';
-import { exceedsBalanceLimit } from './money';
-import type { EntryGuard } from './port';
+import type { EntryGuard } from './guard';
 
 /** What an account may draw on: `available` plus its `overdraftLimit` (docs/contract.md §17). */
 export const spendableOf = (account: AccountRecord): number =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../../../functions/domain/accounts/model';
-import { explainPostingRejection } from '../../../../functions/domain/accounts/rejections';
+import { explainPostingRejection } from '../../../../functions/domain/movements/rejections';
 import { LedgerRejection } from '../../../../functions/domain/shared/errors';
 
 const account: AccountRecord = {

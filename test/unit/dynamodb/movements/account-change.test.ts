@@ -5,7 +5,7 @@ import {
   type AccountChange,
   MAX_CHANGES_PER_UPDATE,
 } from '../../../../functions/domain/journal/model';
-import { accountChangeItem } from '../../../../functions/dynamodb/accounts/account-change';
+import { accountChangeItem } from '../../../../functions/dynamodb/movements/account-change';
 
 const at = '2026-12-01T10:00:00.000Z';
 const credit = (amount: number, entryId = 'e1'): AccountChange => ({

@@ -1,6 +1,6 @@
+import type { AccountRecord, LedgerEntry, PostingEntry } from '../accounts/model';
 import { type DomainError, OwnerMismatchError, PaymentIdConflictError } from '../shared/errors';
-import type { AccountRecord, LedgerEntry, PostingEntry } from './model';
-import type { EntryGuard } from './port';
+import type { EntryGuard } from './guard';
 import { explainAccountRejection } from './rejections';
 
 /**

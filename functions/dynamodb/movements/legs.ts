@@ -1,10 +1,10 @@
-import type { LegsRejection, MovementLeg, RejectedLeg } from '../../domain/accounts/legs';
 import { type LedgerEntry, signedAmount } from '../../domain/accounts/model';
 import type { AccountChange } from '../../domain/journal/model';
+import type { LegsRejection, MovementLeg, RejectedLeg } from '../../domain/movements/legs';
+import { newEntryItems, paymentItem } from '../accounts/entries';
+import { toAccountRecord } from '../accounts/items';
 import type { TransactPart } from '../table/transact';
 import { accountChangeItem } from './account-change';
-import { newEntryItems, paymentItem } from './entries';
-import { toAccountRecord } from './items';
 
 /**
  * The journal's descriptor of a leg (docs/contract.md §15): kind = the entry's type

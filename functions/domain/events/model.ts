@@ -1,0 +1,94 @@
+import type { Metadata } from '../accounts/metadata';
+import type { EventSourceAdvance } from '../gaps/source-state';
+import type { LedgerLeg } from '../ledger-transactions/model';
+import type { MovementResult } from '../movements/once';
+import type { DomainError } from '../shared/errors';
+import { MOVED } from '../shared/retry';
+import { epochSeconds } from '../shared/time';
+import type { InboxClaim } from './port';
+
+/** A validated ledger event, as the domain sees it. */
+export interface LedgerEventInput {
+  readonly source: string;
+  readonly id: string;
+  readonly type: 'credit' | 'debit' | 'transfer' | 'transaction';
+  /** The account the event is about (`subject`); a transfer's source. */
+  readonly accountId: string;
+  /** A transfer's destination (`data.toAccountId`). */
+  readonly toAccountId?: string;
+  readonly sequence?: number;
+  /** A ledger transaction's: Σ of its debits. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly paymentId?: string;
+  readonly reference?: string;
+  readonly metadata?: Metadata;
+  /** `data.effectiveAt` (docs/contract.md §26). @default the commit's own time */
+  readonly effectiveAt?: string;
+  /** A ledger transaction's legs (docs/contract.md §16); `accountId` is the first debited. */
+  readonly legs?: readonly LedgerLeg[];
+  /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
+  readonly contentHash: string;
+}
+
+/**
+ * `rejected` carries the domain reason an event can never apply (unknown account, currency,
+ * funds, paymentId, balance cap); the consumer maps its code to a dead-letter reason.
+ * `id_conflict`: (source, id) was seen before with other content; nothing changed.
+ */
+export type EventOutcome =
+  | { readonly kind: 'applied'; readonly entryId: string; readonly sequence?: EventSourceAdvance }
+  | SeenOutcome
+  | { readonly kind: 'rejected'; readonly error: DomainError };
+
+/** What the inbox says of an event it saw before, whatever the event is. */
+export type SeenOutcome =
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict'; readonly detail: string };
+
+/** The inbox claim of an event or a waiver: its (source, id), content hash and retention. */
+export function inboxClaimOf(
+  event: { readonly source: string; readonly id: string; readonly contentHash: string },
+  now: Date,
+  retentionSeconds: number,
+): InboxClaim {
+  const nowSeconds = epochSeconds(now);
+  return {
+    source: event.source,
+    id: event.id,
+    contentHash: event.contentHash,
+    nowSeconds,
+    expiresAt: nowSeconds + retentionSeconds,
+  };
+}
+
+type Rejected<R> = R extends { readonly kind: 'rejected' } ? R : never;
+
+/**
+ * THE meaning of an inbox claim's answer for every kind of event and for a waiver: committed →
+ * `applied` (what the caller says was applied), seen before → duplicate or id conflict, the
+ * sequence moved → read again (MOVED), a refusal → rejected.
+ */
+export function inboxOutcome<R extends MovementResult, A>(
+  result: R,
+  event: { readonly source: string; readonly id: string },
+  applied: A,
+): A | SeenOutcome | Rejected<R> | typeof MOVED {
+  switch (result.kind) {
+    case 'committed':
+      return applied;
+    case 'duplicate':
+      return { kind: 'duplicate' };
+    case 'id_conflict':
+      return {
+        kind: 'id_conflict',
+        detail: `event ${event.id} from ${event.source} was already received with other content`,
+      };
+    case 'sequence_moved':
+      return MOVED;
+    case 'rejected':
+      return result as Rejected<R>;
+    case 'claimed':
+      throw new Error('an inbox claim was answered as a request claim');
+  }
+}

@@ -1,0 +1,77 @@
+import type { InboxClaim, SequenceWrite } from '../events/port';
+import type { IdempotencyRecord } from '../idempotency/model';
+import type { IdempotencyClaim } from '../idempotency/port';
+import { type DomainError, InternalError } from '../shared/errors';
+
+/**
+ * How a movement is claimed "once" (docs/contract.md §23). The transport decides; the movement
+ * never looks inside. Whatever the kind, its claim item commits in the movement's own
+ * TransactWriteItems (`dynamodb/movements/once.ts` writes and reads it back). A new transport
+ * (a batch operation's claim, §25) is a new kind here and there, and nothing in the movements.
+ */
+export type Once =
+  /** An HTTP request (§4): (principal, operation, key) + fingerprint, the first response stored. */
+  | { readonly kind: 'request'; readonly claim: IdempotencyClaim }
+  /** A ledger event (§6): (source, id) + content hash, and its sequence item when numbered. */
+  | { readonly kind: 'inbox'; readonly claim: InboxClaim; readonly sequence?: SequenceWrite };
+
+export const requestOnce = (claim: IdempotencyClaim): Once => ({ kind: 'request', claim });
+
+export const inboxOnce = (claim: InboxClaim, sequence: SequenceWrite | undefined): Once =>
+  sequence === undefined ? { kind: 'inbox', claim } : { kind: 'inbox', claim, sequence };
+
+/** What the claim says when it committed, or when it is what cancelled the write. */
+export type OnceAnswer =
+  | { readonly kind: 'committed' }
+  /** A request claim seen before: its stored record (a replay, or a reused key). */
+  | { readonly kind: 'claimed'; readonly record: IdempotencyRecord }
+  /** An inbox claim seen before with the same content. */
+  | { readonly kind: 'duplicate' }
+  /** An inbox claim seen before with other content; nothing changed. */
+  | { readonly kind: 'id_conflict' }
+  /** The sequence item moved since it was read: read again and retry. */
+  | { readonly kind: 'sequence_moved' };
+
+/** A store method's answer: the claim's, or the movement's own refusal (its kind's facts). */
+export type MovementWrite<Rejection> = OnceAnswer | Rejection;
+
+/** A movement command's answer: the claim's, or the refusal explained as a DomainError. */
+export type MovementResult =
+  | OnceAnswer
+  | { readonly kind: 'rejected'; readonly error: DomainError };
+
+const ONCE_ANSWERS: ReadonlySet<string> = new Set<OnceAnswer['kind']>([
+  'committed',
+  'claimed',
+  'duplicate',
+  'id_conflict',
+  'sequence_moved',
+]);
+
+export function isOnceAnswer<R extends { readonly kind: string }>(
+  result: OnceAnswer | R,
+): result is OnceAnswer {
+  return ONCE_ANSWERS.has(result.kind);
+}
+
+/**
+ * An account of another owner is `not_found` to a caller, who must not learn it exists, and
+ * `owner_mismatch` to a producer, whose owner is the subject account's (docs/contract.md §10, §16).
+ */
+export function foreignOwnerOf(once: Once): 'not_found' | 'owner_mismatch' {
+  switch (once.kind) {
+    case 'request':
+      return 'not_found';
+    case 'inbox':
+      return 'owner_mismatch';
+  }
+}
+
+/**
+ * The DomainError a request transport records for a refused movement; an inbox answer cannot
+ * reach a request claim.
+ */
+export function requestRefusal(result: MovementResult): DomainError {
+  if (result.kind === 'rejected') return result.error;
+  return new InternalError(new Error(`a request claim answered ${result.kind}`));
+}
