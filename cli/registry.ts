@@ -7,6 +7,7 @@ import { reconcileCommand } from './commands/reconcile';
 import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
+import { statementCommand } from './commands/statement';
 import { tailCommand } from './commands/tail';
 
 /**
@@ -23,4 +24,5 @@ export const COMMANDS: readonly Command[] = [
   reownCommand,
   gapsBackfillCommand,
   reconcileCommand,
+  statementCommand,
 ];

@@ -270,5 +270,5 @@ describe('what a statement costs', () => {
     const whole = bodyOf(await ledger.statement(id, query));
     expect(whole.totalCredits).toBe(listed);
     expect(whole.closingBalance).toBe(Number(opening) + listed);
-  });
+  }, 180_000);
 });
