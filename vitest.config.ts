@@ -4,13 +4,32 @@ import { defineConfig } from 'vitest/config';
 // Set here too so global setups (which run in this process) stay quiet.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+/**
+ * Test files at once, across all projects: on 2 cores Vitest's default (cores - 1) runs one file
+ * at a time, while most files wait on DynamoDB Local, the SQS emulator or a local stack. Measured
+ * in docs/architecture.md "Testing notes"; `--maxWorkers=N` overrides it.
+ */
+const MAX_WORKERS = 3;
+
 export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    maxWorkers: MAX_WORKERS,
+    // Quiet when green: a test's console output (request logs included)
+    // is printed only when that test fails; setting LOG_LEVEL prints everything.
+    silent: process.env.LOG_LEVEL ? false : 'passed-only',
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+        // One module graph for all unit files (no per-file re-import of the SDKs): they share
+        // no state but aws-sdk-client-mock's, which each file resets or restores.
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          isolate: false,
+          setupFiles: ['test/unit/restore-clients.ts'],
+        },
       },
       {
         extends: true,
@@ -27,6 +46,9 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
+          // aws-cdk-lib loads once per worker, and test/infra/synth.ts's cache of read-only
+          // templates serves every file that asks for the same configuration.
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -46,9 +68,13 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // One DynamoDB Local that most stacks share, each with its own table
+          // (test/e2e/support/stack.ts): a JVM start is most of a stack's start.
+          globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Each file starts its own stacks on free ports, so files run side by side.
+          setupFiles: ['test/e2e/support/failure-log.ts'],
         },
       },
       {

@@ -15,7 +15,7 @@ import {
   BUNDLE_BUDGET_BYTES,
   handlerEntry,
   LedgerFunction,
-} from '../lib/constructs/ledger-function';
+} from '../lib/constructs/shared/ledger-function';
 import { median } from './stats';
 
 const run = promisify(execFile);

@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { messageOf } from '../functions/domain/shared/log';
 import { UsageError } from './errors';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -25,7 +26,7 @@ export function parseCommandArgs(
     const { help, ...rest } = values as Values;
     return { values: rest, help: help === true };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw new UsageError(tidyParseError(message), command);
   }
 }

@@ -7,6 +7,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../functions/domain/callbacks/standard-webhooks';
+import { messageOf } from '../functions/domain/shared/log';
 import { epochSeconds } from '../functions/domain/shared/time';
 import { CliError } from './errors';
 
@@ -160,7 +161,7 @@ export async function reach<T>(apiUrl: string, call: Promise<T>, signal?: AbortS
 /** A fetch that never reached the server: say where it tried and what to check. */
 export function unreachable(apiUrl: string, error: unknown): CliError {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
-  const reason = cause || (error instanceof Error ? error.message : String(error));
+  const reason = cause || messageOf(error);
   return new CliError(
     `cannot reach the HTTP API at ${apiUrl} (${reason}). Is \`npm start\` running? ` +
       'Set PORT or pass --url if it is not on the default port.',

@@ -39,3 +39,16 @@ export function expectStatus<T>(answer: Answer<T>, expected: number, what: strin
     `${what} answered ${response.status}${code}${detail}${detail ? '' : ` ${answerText(error).slice(0, 300)}`}`,
   );
 }
+
+/** How a demo wraps each typed-client call (e.g. to tell an unreachable API apart). */
+export type Call = <T>(promise: Promise<T>) => Promise<T>;
+
+/** An account's balance, as the demos read it between their steps. */
+export async function balanceOf(api: LedgerClient, call: Call, accountId: string): Promise<number> {
+  const account = expectStatus(
+    await call(api.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } })),
+    200,
+    'GET /v1/accounts/{id}',
+  );
+  return account.balance;
+}

@@ -7,6 +7,7 @@ import {
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../functions/contract/retention';
+import { messageOf } from '../functions/domain/shared/log';
 import { parseSecretMap, type SecretMap, secretsOf } from '../functions/schemas/callbacks';
 import { CliError, UsageError } from './errors';
 
@@ -82,9 +83,7 @@ export function secretsFor(app: string, flag: string | undefined, env: Env): str
   try {
     map = parseSecretMap(localCallbackSecretsJson(env));
   } catch (error) {
-    throw new CliError(
-      `CALLBACK_SECRETS: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new CliError(`CALLBACK_SECRETS: ${messageOf(error)}`);
   }
   const secrets = secretsOf(map, app);
   if (secrets.length === 0) {

@@ -1,8 +1,7 @@
 import type { LedgerClient } from '../client/index';
-import { expectStatus } from './client';
+import { balanceOf, type Call, expectStatus } from './client';
 
 /** How the demo awaits a typed-client call (a request that never reached the API is a CliError). */
-type Call = <T>(promise: Promise<T>) => Promise<T>;
 
 /**
  * The demo's ledger-depth part (docs/contract.md §16): a split payment from the payer to a
@@ -46,12 +45,7 @@ export async function demoSplitPayment(
     201,
     'POST /v1/ledger-transactions',
   );
-  const balance = async (accountId: string) =>
-    expectStatus(
-      await call(api.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } })),
-      200,
-      'GET /v1/accounts/{id}',
-    ).balance;
+  const balance = (accountId: string) => balanceOf(api, call, accountId);
   const shares = await Promise.all(legs.slice(1).map((leg) => balance(leg.accountId)));
   const refund = expectStatus(
     await call(

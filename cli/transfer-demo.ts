@@ -1,8 +1,7 @@
 import type { LedgerClient } from '../client/index';
-import { expectStatus } from './client';
+import { balanceOf, type Call, expectStatus } from './client';
 
 /** How the demo awaits a typed-client call (a request that never reached the API is a CliError). */
-type Call = <T>(promise: Promise<T>) => Promise<T>;
 
 /**
  * The demo's double-entry part (docs/contract.md §10): a second account, a transfer to it, the
@@ -41,12 +40,7 @@ export async function demoTransfer(
   const replayed =
     replay.response.headers.get('idempotent-replayed') === 'true' &&
     JSON.stringify(replay.data) === JSON.stringify(transfer);
-  const balance = async (accountId: string) =>
-    expectStatus(
-      await call(api.GET('/v1/accounts/{accountId}', { params: { path: { accountId } } })),
-      200,
-      'GET /v1/accounts/{id}',
-    ).balance;
+  const balance = (accountId: string) => balanceOf(api, call, accountId);
   const [from, to] = [await balance(fromAccountId), await balance(toAccountId)];
   return {
     balanceAfter: from,

@@ -3,13 +3,16 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { CallbackSecrets } from './constructs/callback-secrets';
-import { ExportBucket, exportBucketName } from './constructs/export-bucket';
-import { ExportJobQueues, OutboxDispatchDeadLetterQueue } from './constructs/export-job-queues';
-import { GapTopic } from './constructs/gap-topic';
-import { JournalTopic } from './constructs/journal-topic';
-import { LedgerEventQueues } from './constructs/ledger-event-queues';
-import { LedgerTable } from './constructs/ledger-table';
+import { GapTopic } from './constructs/events/gap-topic';
+import { LedgerEventQueues } from './constructs/events/ledger-event-queues';
+import { ExportBucket, exportBucketName } from './constructs/exports/export-bucket';
+import {
+  ExportJobQueues,
+  OutboxDispatchDeadLetterQueue,
+} from './constructs/exports/export-job-queues';
+import { CallbackSecrets } from './constructs/http/callback-secrets';
+import { JournalTopic } from './constructs/journal/journal-topic';
+import { LedgerTable } from './constructs/shared/ledger-table';
 
 export interface StatefulStackProps extends StackProps {
   /**

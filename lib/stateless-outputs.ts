@@ -1,11 +1,37 @@
 import { CfnOutput } from 'aws-cdk-lib';
-import type { StatelessStack } from './stateless-stack';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+
+interface Logged {
+  readonly logGroup: ILogGroup;
+}
+
+/**
+ * What the outputs name, as the stateless stack has it (lib/stateless-stack.ts passes itself):
+ * a shape, so this file does not import the stack that imports it.
+ */
+export interface StatelessOutputSource extends Construct {
+  readonly httpApi: { readonly url: string; readonly accessLogGroup: ILogGroup };
+  readonly httpFunction: Logged;
+  readonly eventsConsumer: { readonly function: Logged };
+  readonly outboxDispatcher: { readonly function: Logged };
+  readonly exportWorker: { readonly function: Logged };
+  readonly sweeper: { readonly function: Logged };
+  readonly reconciler: { readonly function: Logged };
+  readonly journalProjector: { readonly function: Logged };
+  readonly operations: { readonly topic: ITopic };
+  readonly dashboard: {
+    readonly dashboard: { readonly dashboardName: string };
+    readonly url: string;
+  };
+}
 
 /**
  * The stateless stack's outputs: the API URL, every log group the runbook (docs/alarms.md)
  * queries, the alarm topic and the dashboard.
  */
-export function addStatelessOutputs(stack: StatelessStack): void {
+export function addStatelessOutputs(stack: StatelessOutputSource): void {
   new CfnOutput(stack, 'ApiUrl', {
     description: 'Invoke URL of the HTTP API ($default stage)',
     value: stack.httpApi.url,

@@ -1,4 +1,5 @@
 import { COMMANDS } from '../cli/registry';
+import { CONSOLE_PATH } from '../console/shared/api';
 import {
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
@@ -53,6 +54,7 @@ export function banner(settings: LocalSettings, endpoints: StackEndpoints): stri
 idempotent-ledger local stack
   HTTP API   ${api}   (API Gateway v2 events -> the Lambda handler)
   OpenAPI    ${api}/v1/openapi.json   (interactive reference: ${api}${API_REFERENCE_PATH})
+  Console    ${api}${CONSOLE_PATH}/   (operator console: accounts, dead letters, gaps, findings; docs/console.md)
   DynamoDB   ${endpoints.dynamoEndpoint}   (${dynamo}, table "${config.tableName}")
 ${contentionLine(settings, endpoints)}  SQS        ${endpoints.sqsEndpoint}   (${sqs}, region ${LOCAL_AWS.region}, any credentials)
     ${ledgerEvents.url}

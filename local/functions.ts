@@ -1,7 +1,3 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { S3Client } from '@aws-sdk/client-s3';
-import type { SNSClient } from '@aws-sdk/client-sns';
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { HttpHandler } from '../functions/api/types';
 import { createS3ResultObjects } from '../functions/aws/s3-result-objects';
 import {
@@ -25,11 +21,9 @@ import { composeHttpHandler } from '../functions/handlers/http/compose';
 import { composeJournalProjector } from '../functions/handlers/journal-projector/compose';
 import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/projector';
 import { composeReconciler, type ReconcileRun } from '../functions/handlers/reconciler/compose';
-import type { ServiceConfig } from '../functions/handlers/shared/config';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
-import { fixedCallbackSecrets, type SecretMap } from '../functions/schemas/callbacks';
-import type { LocalQueues } from './services/sqs/queues';
-import type { LocalTopics } from './services/sqs/topics';
+import { fixedCallbackSecrets } from '../functions/schemas/callbacks';
+import type { LocalResources } from './resources';
 import type { Trigger } from './triggers/trigger';
 
 /**
@@ -38,23 +32,6 @@ import type { Trigger } from './triggers/trigger';
  * comes from differs: queue URLs are the emulator's, secrets are the parsed CALLBACK_SECRETS.
  * A new function adds one builder here and its entry in `LOCAL_TRIGGERS` below.
  */
-export interface LocalResources {
-  readonly config: ServiceConfig;
-  readonly callbackSecrets: SecretMap;
-  readonly dynamo: DynamoDBClient;
-  readonly sqs: SQSClient;
-  readonly queues: LocalQueues;
-  /** SNS holding the journal topic (SNS_ENDPOINT, else fauxqs on the SQS endpoint). */
-  readonly sns: SNSClient;
-  readonly topics: LocalTopics;
-  /** GAP_REFETCH_AFTER_SECONDS (docs/contract.md §18): the events consumer's and the sweeper's. */
-  readonly gapRefetchAfterSeconds: number;
-  /** S3 holding the export bucket (the emulator's, or S3_ENDPOINT). */
-  readonly s3: S3Client;
-  /** Its endpoint: result URLs are presigned path-style on it, so plain curl downloads them. */
-  readonly s3Endpoint: string;
-}
-
 export function localHttpHandler(
   local: Pick<LocalResources, 'config' | 'callbackSecrets' | 'dynamo' | 's3Endpoint'>,
   log?: Log,

@@ -13,6 +13,7 @@ import {
   DEFAULT_TABLE_NAME,
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
+import { messageOf } from '../functions/domain/shared/log';
 import { loadConfig, type ServiceConfig } from '../functions/handlers/shared/config';
 import { mergeKeyMaps, parsePublicKeyMap, parseSecretMap } from '../functions/schemas/callbacks';
 import {
@@ -154,7 +155,7 @@ function parseCallbackSecrets(value: string | undefined): Record<string, string[
   try {
     return parseSecretMap(localCallbackSecretsJson({ CALLBACK_SECRETS: value }));
   } catch (error) {
-    throw new Error(`CALLBACK_SECRETS: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`CALLBACK_SECRETS: ${messageOf(error)}`);
   }
 }
 
@@ -163,9 +164,7 @@ function parsePublicKeys(value: string | undefined): Record<string, string[]> {
   try {
     return parsePublicKeyMap(value);
   } catch (error) {
-    throw new Error(
-      `CALLBACK_PUBLIC_KEYS: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new Error(`CALLBACK_PUBLIC_KEYS: ${messageOf(error)}`);
   }
 }
 

@@ -9,14 +9,17 @@
  * the SNS topic ledger-journal, the export worker on export-jobs (unless EXPORT_WORKER=off) and the sweeper
  * of due holds and execution deadlines. `ready` is printed after that.
  */
-import { describeError } from '../functions/domain/shared/log';
+import { composeConsole } from '../console/server/compose';
+import { describeError, messageOf, stackOf } from '../functions/domain/shared/log';
 import { banner } from './banner';
-import { LOCAL_TRIGGERS, type LocalResources, localHttpHandler } from './functions';
+import { LOCAL_TRIGGERS, localHttpHandler } from './functions';
+import type { LocalResources } from './resources';
 import { reachExternalDynamo, startDynamoService } from './services/dynamodb/service';
 import { EXTERNAL_ENDPOINT_WAIT_MS } from './services/external';
 import { reserveHttpPort, startHttpService } from './services/http/service';
 import { Lifecycle } from './services/lifecycle';
 import { startS3Service } from './services/s3/service';
+import type { LocalQueues, QueueRef } from './services/sqs/queues';
 import { reachExternalSqs, reserveSqsPort, startSqsService } from './services/sqs/service';
 import { startSnsService } from './services/sqs/sns';
 import { type LocalSettings, readLocalSettings } from './settings';
@@ -68,9 +71,7 @@ process.on('uncaughtException', (error) => {
   void shutdown(1, 'unexpected error');
 });
 process.on('unhandledRejection', (reason) => {
-  err(
-    `unexpected error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
-  );
+  err(`unexpected error: ${stackOf(reason)}`);
   void shutdown(1, 'unexpected error');
 });
 
@@ -124,6 +125,18 @@ async function startStack(settings: LocalSettings): Promise<void> {
     s3Endpoint,
   };
 
+  // The operator console (docs/console.md) on the API's port, reading the table and queues
+  // directly; its action lines go to this output.
+  const operatorConsole = await composeConsole({
+    dynamo: dynamo.client,
+    sqs: sqs.client,
+    tableName: config.tableName,
+    deadLetterQueues: consoleQueues(sqs.queues),
+    gapRefetchAfterSeconds: settings.gapRefetchAfterSeconds,
+    inboxRetentionSeconds: config.inboxRetentionSeconds,
+    log: (line) => out(`[console] ${line}`),
+  });
+
   out('starting the HTTP API...');
   const http = await startHttpService(lifecycle, {
     port: settings.port,
@@ -134,6 +147,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       lineLog((line) => out(`[http] ${line}`)),
     ),
     log: (line) => out(`[http] ${line}`),
+    pages: operatorConsole,
   });
 
   const stack = { resources: local, apiUrl: http.url };
@@ -162,6 +176,15 @@ async function startStack(settings: LocalSettings): Promise<void> {
   out('ready');
 }
 
+/** The console's dead-letter queues, each beside the queue a redrive sends it back to. */
+function consoleQueues(queues: LocalQueues) {
+  const ref = (queue: QueueRef) => ({ name: queue.name, url: queue.url });
+  return [
+    { ...ref(queues.deadLetters), target: ref(queues.ledgerEvents) },
+    { ...ref(queues.exportJobsDeadLetters), target: ref(queues.exportJobs) },
+  ];
+}
+
 /** DYNAMODB_ENDPOINT and SQS_ENDPOINT must answer before anything slow starts. */
 async function reachExternalEndpoints(settings: LocalSettings): Promise<void> {
   const waiting = (service: string, endpoint: string, variable: string) =>
@@ -183,7 +206,7 @@ async function main(): Promise<void> {
   try {
     settings = readLocalSettings(process.env);
   } catch (error) {
-    err(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    err(`npm start: ${messageOf(error)}`);
     process.exit(2);
   }
   try {

@@ -106,20 +106,21 @@ export async function measureHot(
     };
     const balanceOf = (accountId: string) => () => balance(direct, tableName, accountId);
     const sqs = new SQSClient({ ...LOCAL_AWS, endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
-    const consumer = (batchWrites: boolean, today = false) =>
+    /** The events consumer on `dynamo`; its dead letters go nowhere (port 9). */
+    const eventsOn = (dynamo: DynamoDBClient, batchWrites: boolean, today = false) =>
       composeEventsHandler({
-        dynamo: client,
+        dynamo,
         sqs,
         config: {
           ...config,
           deadLetterQueueUrl: 'http://127.0.0.1:9/000000000000/dlq',
           gapRefetchAfterSeconds: DEFAULT_GAP_REFETCH_AFTER_SECONDS,
-          backdateLimitDays: 90,
         },
         log: silentLog,
         batchWrites,
         ...(today ? { retry: TODAYS_TRANSACTION_RETRY, sequenceRetry: TODAYS_SEQUENCE_RETRY } : {}),
       });
+    const consumer = (batchWrites: boolean, today = false) => eventsOn(client, batchWrites, today);
     const eventSides: EventsSide[] = [
       { name: HOT_SIDES.today, consume: consumer(false, true), batchSize: 10 },
       { name: HOT_SIDES.perRecord, consume: consumer(false), batchSize: 10 },
@@ -182,18 +183,7 @@ export async function measureHot(
         callbackSecrets: staticCallbackSecrets('{}'),
         log: silentLog,
       }),
-      consume: composeEventsHandler({
-        dynamo: costClient,
-        sqs,
-        config: {
-          ...config,
-          deadLetterQueueUrl: 'http://127.0.0.1:9/000000000000/dlq',
-          gapRefetchAfterSeconds: DEFAULT_GAP_REFETCH_AFTER_SECONDS,
-          backdateLimitDays: 90,
-        },
-        log: silentLog,
-        batchWrites: true,
-      }),
+      consume: eventsOn(costClient, true),
     }).finally(() => costClient.destroy());
     return {
       writeUnitsPerSecond: layer.writeUnitsPerSecond,

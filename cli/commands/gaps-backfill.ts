@@ -1,23 +1,13 @@
 import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../../functions/contract/gaps';
 import { backfillGapIndex } from '../../functions/dynamodb/gaps/backfill';
-import { parseCommandArgs, stringOption } from '../args';
-import type { Command } from '../command';
+import { stringOption } from '../args';
 import { UsageError } from '../errors';
-import {
-  OPERATOR_TABLE_OPTIONS,
-  operatorTable,
-  operatorTableHelp,
-  withOperatorDynamo,
-} from '../operator-dynamo';
+import { operatorCommand } from '../operator-command';
+import { operatorTableHelp } from '../operator-dynamo';
 
 const NAME = 'gaps-backfill';
 
-const OPTIONS = {
-  ...OPERATOR_TABLE_OPTIONS,
-  'refetch-after': { type: 'string' },
-} as const;
-
-export const gapsBackfillCommand: Command = {
+export const gapsBackfillCommand = operatorCommand({
   name: NAME,
   summary: 'put ledger-event gaps recorded before gap re-fetch into the due index (operators)',
   help: `Usage: npm run cli -- gaps-backfill [--aws] [--table <name>] [--refetch-after <seconds>]
@@ -33,32 +23,27 @@ Options:
                              gapRefetchAfterSeconds; default ${DEFAULT_GAP_REFETCH_AFTER_SECONDS})
 ${operatorTableHelp(27)}
   -h, --help                 this help`,
-  async run(argv, ctx) {
-    const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
-    if (help) {
-      ctx.out(gapsBackfillCommand.help);
-      return 0;
-    }
+  options: { 'refetch-after': { type: 'string' } },
+  parse(values) {
     const given = stringOption(values, 'refetch-after');
     const after = given === undefined ? DEFAULT_GAP_REFETCH_AFTER_SECONDS : Number(given);
     if (!Number.isInteger(after) || after < 1) {
       throw new UsageError('--refetch-after must be a whole number of seconds ≥ 1', NAME);
     }
-    const target = operatorTable(values, ctx.env, NAME);
-    return withOperatorDynamo(target, async (dynamo) => {
-      const total = await backfillGapIndex(
-        { client: dynamo, tableName: target.table },
-        after,
-        (page) => {
-          if (page.seen > 0)
-            ctx.out(`page: ${page.indexed} indexed, ${page.moved} moved meanwhile`);
-        },
-        ctx.signal,
-      );
-      ctx.out(
-        `done: ${total.indexed} event source(s) indexed, ${total.moved} already rewritten by events`,
-      );
-      return 0;
-    });
+    return { refetchAfterSeconds: after };
   },
-};
+  async run(args, dynamo, ctx) {
+    const total = await backfillGapIndex(
+      { client: dynamo, tableName: args.table },
+      args.refetchAfterSeconds,
+      (page) => {
+        if (page.seen > 0) ctx.out(`page: ${page.indexed} indexed, ${page.moved} moved meanwhile`);
+      },
+      ctx.signal,
+    );
+    ctx.out(
+      `done: ${total.indexed} event source(s) indexed, ${total.moved} already rewritten by events`,
+    );
+    return 0;
+  },
+});

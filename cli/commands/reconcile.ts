@@ -3,44 +3,19 @@ import type { Finding } from '../../functions/domain/reconciliation/model';
 import { silentLog } from '../../functions/domain/shared/log';
 import { createReconcileStore } from '../../functions/dynamodb/reconciliation/store';
 import { composeReconciler } from '../../functions/handlers/reconciler/compose';
-import { parseCommandArgs } from '../args';
-import type { CliContext, Command } from '../command';
+import type { CliContext } from '../command';
 import type { Env } from '../config';
-import {
-  OPERATOR_TABLE_OPTIONS,
-  type OperatorTable,
-  operatorTable,
-  operatorTableHelp,
-  withOperatorDynamo,
-} from '../operator-dynamo';
+import { operatorCommand } from '../operator-command';
+import { type OperatorTable, operatorTableHelp } from '../operator-dynamo';
 
 const NAME = 'reconcile';
 
-const OPTIONS = {
-  findings: { type: 'boolean' },
-  ...OPERATOR_TABLE_OPTIONS,
-} as const;
-
 export interface ReconcileArgs extends OperatorTable {
-  readonly help: false;
   /** List the findings recorded so far instead of running. */
   readonly findings: boolean;
 }
 
-export function parseReconcileArgs(
-  argv: readonly string[],
-  env: Env,
-): ReconcileArgs | { help: true } {
-  const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
-  if (help) return { help: true };
-  return {
-    help: false,
-    findings: values.findings === true,
-    ...operatorTable(values, env, NAME),
-  };
-}
-
-export const reconcileCommand: Command = {
+export const reconcileCommand = operatorCommand({
   name: NAME,
   summary: 'check the books: journal, entries, balances, holds, zero-sum (operators)',
   help: `Usage: npm run cli -- reconcile [--findings] [--aws] [--table <name>]
@@ -57,15 +32,13 @@ Options:
   --findings        list every finding recorded so far, do not run (exit code 1 if any)
 ${operatorTableHelp()}
   -h, --help        this help`,
-  async run(argv, ctx) {
-    const args = parseReconcileArgs(argv, ctx.env);
-    if (args.help) {
-      ctx.out(reconcileCommand.help);
-      return 0;
-    }
-    return withOperatorDynamo(args, (dynamo) => runReconcile(args, dynamo, ctx));
-  },
-};
+  options: { findings: { type: 'boolean' } },
+  parse: (values) => ({ findings: values.findings === true }),
+  run: runReconcile,
+});
+
+export const parseReconcileArgs = (argv: readonly string[], env: Env) =>
+  reconcileCommand.parse(argv, env);
 
 /** One run (or the listing) against `dynamo`; the exit code. */
 export async function runReconcile(

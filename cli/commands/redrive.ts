@@ -217,7 +217,11 @@ async function copy(
 }
 
 /** Makes messages we will not move visible again at once. */
-async function releaseAll(client: SQSClient, url: string, messages: Message[]): Promise<void> {
+export async function releaseAll(
+  client: SQSClient,
+  url: string,
+  messages: Message[],
+): Promise<void> {
   for (const message of messages) {
     await client.send(
       new ChangeMessageVisibilityCommand({
@@ -229,7 +233,8 @@ async function releaseAll(client: SQSClient, url: string, messages: Message[]): 
   }
 }
 
-function sendCopy(client: SQSClient, targetUrl: string, message: Message) {
+/** Sends a dead letter's body and attributes to `targetUrl` (the console's redrive too). */
+export function sendCopy(client: SQSClient, targetUrl: string, message: Message) {
   return client.send(
     new SendMessageCommand({
       QueueUrl: targetUrl,

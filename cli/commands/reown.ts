@@ -9,37 +9,22 @@ import {
 } from '../../functions/domain/reown/model';
 import { ReownService } from '../../functions/domain/reown/service';
 import { createReownStore } from '../../functions/dynamodb/reown/store';
-import { parseCommandArgs, requireString, uuidOption } from '../args';
-import type { CliContext, Command } from '../command';
+import { requireString, uuidOption, type Values } from '../args';
+import type { CliContext } from '../command';
 import type { Env } from '../config';
 import { CliError, UsageError } from '../errors';
-import {
-  OPERATOR_TABLE_OPTIONS,
-  type OperatorTable,
-  operatorTable,
-  operatorTableHelp,
-  withOperatorDynamo,
-} from '../operator-dynamo';
+import { operatorCommand } from '../operator-command';
+import { type OperatorTable, operatorTableHelp } from '../operator-dynamo';
 
 const NAME = 'reown';
 
-const OPTIONS = {
-  account: { type: 'string' },
-  to: { type: 'string' },
-  'with-linked': { type: 'boolean' },
-  ...OPERATOR_TABLE_OPTIONS,
-} as const;
-
 export interface ReownArgs extends OperatorTable {
-  readonly help: false;
   readonly accountId: string;
   readonly to: string;
   readonly withLinked: boolean;
 }
 
-export function parseReownArgs(argv: readonly string[], env: Env): ReownArgs | { help: true } {
-  const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
-  if (help) return { help: true };
+function parseReown(values: Values): Omit<ReownArgs, keyof OperatorTable> {
   const accountId = uuidOption(values, 'account', NAME)?.toLowerCase();
   if (accountId === undefined) throw new UsageError('--account is required', NAME);
   const to = requireString(values, 'to', NAME).trim();
@@ -53,16 +38,10 @@ export function parseReownArgs(argv: readonly string[], env: Env): ReownArgs | {
       NAME,
     );
   }
-  return {
-    help: false,
-    accountId,
-    to,
-    withLinked: values['with-linked'] === true,
-    ...operatorTable(values, env, NAME),
-  };
+  return { accountId, to, withLinked: values['with-linked'] === true };
 }
 
-export const reownCommand: Command = {
+export const reownCommand = operatorCommand({
   name: NAME,
   summary: 'move an account and everything under it to another principal (operators)',
   help: `Usage: npm run cli -- reown --account <id> --to <principal> [--with-linked] [--aws] [--table <name>]
@@ -88,15 +67,16 @@ Options:
                     transactions link it to
 ${operatorTableHelp()}
   -h, --help        this help`,
-  async run(argv, ctx) {
-    const args = parseReownArgs(argv, ctx.env);
-    if (args.help) {
-      ctx.out(reownCommand.help);
-      return 0;
-    }
-    return withOperatorDynamo(args, (dynamo) => runReown(args, dynamo, ctx));
+  options: {
+    account: { type: 'string' },
+    to: { type: 'string' },
+    'with-linked': { type: 'boolean' },
   },
-};
+  parse: parseReown,
+  run: runReown,
+});
+
+export const parseReownArgs = (argv: readonly string[], env: Env) => reownCommand.parse(argv, env);
 
 /** One run against `dynamo`; the exit code, or a CliError for a refusal. */
 export async function runReown(

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { APPLICATION_ID_PATTERN } from '../../functions/contract/names';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../../functions/contract/retention';
 import { hmacKeyBytes } from '../../functions/domain/callbacks/keys';
+import { messageOf } from '../../functions/domain/shared/log';
 import { CALLBACK_SCHEMES, type CallbackScheme } from '../callbacks';
 
 /** `npm run smoke -- --url <base> [--auth local|iam|jwt] …` (docs/deployment.md). */
@@ -55,7 +56,7 @@ export function parseSmokeArgs(
       strict: true,
     }));
   } catch (error) {
-    throw new SmokeUsageError(error instanceof Error ? error.message : String(error));
+    throw new SmokeUsageError(messageOf(error));
   }
   if (values.help) return 'help';
   const text = (name: string) => {

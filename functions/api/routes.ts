@@ -13,7 +13,7 @@ import { TRANSFER_ROUTES } from './transfers/spec';
 
 /**
  * Every route the HTTP function serves, keyed by OpenAPI operationId: the router, the OpenAPI
- * document and the API Gateway routes (lib/constructs/ledger-http-api.ts) walk this one table.
+ * document and the API Gateway routes (lib/constructs/http/ledger-http-api.ts) walk this one table.
  */
 export const ROUTES = {
   ...ACCOUNT_ROUTES,

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../domain/shared/errors';
 
 /**
  * One HTTP route, written once: the router (router.ts), the OpenAPI document (openapi.ts) and
- * the deployed API Gateway routes (lib/constructs/ledger-http-api.ts) are all derived from it.
+ * the deployed API Gateway routes (lib/constructs/http/ledger-http-api.ts) are all derived from it.
  * A new route is a spec in `api/<feature>/spec.ts` plus its handler in `api/<feature>/routes.ts`.
  */
 export interface RouteSpec {

@@ -1,3 +1,4 @@
+import { describeError } from '../../functions/domain/shared/log';
 import { isConnectionRefused, type WaitOptions } from './wait-until-answering';
 
 /** How long `npm start` waits for a DYNAMODB_ENDPOINT or SQS_ENDPOINT that accepts connections. */
@@ -25,7 +26,7 @@ export async function reachExternal(
         },
       );
     }
-    const why = error instanceof Error ? error.message : String(error);
+    const why = describeError(error);
     throw new Error(`${variable} ${endpoint} does not answer (${why}): ${fix}`, { cause: error });
   }
 }

@@ -1,3 +1,5 @@
+import { messageOf } from '../../functions/domain/shared/log';
+
 /**
  * The local stack's start/stop bookkeeping. Each service registers how to stop itself as soon
  * as it holds a resource (a child process, a port, a client); shutdown stops them in reverse
@@ -80,9 +82,7 @@ export class Lifecycle {
         this.log(`${entry.name} did not stop within ${this.stopTimeoutMs} ms`);
       else this.log(`stopped ${entry.name}`);
     } catch (error) {
-      this.log(
-        `could not stop ${entry.name}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.log(`could not stop ${entry.name}: ${messageOf(error)}`);
     } finally {
       clearTimeout(timer);
     }

@@ -1,5 +1,5 @@
 import type { Log } from '../../functions/domain/shared/log';
-import type { LocalResources } from '../functions';
+import type { LocalResources } from '../resources';
 import type { TableStream } from '../services/dynamodb/service';
 import type { Lifecycle } from '../services/lifecycle';
 import type { LocalQueues } from '../services/sqs/queues';

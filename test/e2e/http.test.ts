@@ -28,10 +28,13 @@ let mallory: LedgerClient;
 let anonymous: LedgerClient;
 
 beforeAll(async () => {
-  stack = await startLocalStack({
-    TABLE_NAME,
-    IDEMPOTENCY_RETENTION_SECONDS: String(RETENTION_SECONDS),
-  });
+  stack = await startLocalStack(
+    {
+      TABLE_NAME,
+      IDEMPOTENCY_RETENTION_SECONDS: String(RETENTION_SECONDS),
+    },
+    { dynamo: 'own' },
+  ); // its last test checks that Ctrl-C stops the JVM too
   alice = clientFor(stack.base, 'alice');
   mallory = clientFor(stack.base, 'mallory');
   anonymous = clientFor(stack.base);

@@ -176,7 +176,11 @@ describe('README walkthrough against the local stack', () => {
     expect(objects.at(-1)).toMatchObject({ status: 409, code: 'period_closed' });
   });
 
-  it('"Gaps": a skipped number is requested on ledger-gaps-tap and closes when re-sent (docs/contract.md §18)', async () => {
+  // Waits for a gap's re-fetch request, each README command a process of its own: 17 s alone,
+  // more beside the other e2e files.
+  it('"Gaps": a skipped number is requested on ledger-gaps-tap and closes when re-sent (docs/contract.md §18)', {
+    timeout: 120_000,
+  }, async () => {
     const [tryIt = ''] = blocksUnder('Try it', 'sh');
     const [gaps = ''] = blocksUnder('Gaps: re-fetch requests and waivers', 'sh');
     const { code, output } = await bash([tryIt, gaps].join('\n'));

@@ -21,7 +21,10 @@ describe('npm start stops everything on a signal to its own pid', () => {
   it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)(
     '%s',
     async (signal) => {
-      const stack = await startLocalStack({}, 120_000, 'npm');
+      const stack = await startLocalStack(
+        {},
+        { timeoutMs: 120_000, launcher: 'npm', dynamo: 'own' },
+      );
       try {
         const ports = [stack.httpPort, stack.dynamoPort, stack.sqsPort];
         expect(await Promise.all(ports.map(portAnswers))).toEqual([true, true, true]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResult } from '../../functions/api/types';
 import { httpEvent } from '../../kit/http-event';
-import { LEDGER_FUNCTION_TIMEOUT } from '../../lib/constructs/ledger-function';
+import { LEDGER_FUNCTION_TIMEOUT } from '../../lib/constructs/shared/ledger-function';
 import type { OutageMode } from '../support/fault-proxy';
 import { createAccount, ledgerPerFile, PRINCIPAL, post } from './support/ledger';
 

@@ -19,7 +19,7 @@ import {
   handlerEntry,
   LedgerFunction,
   NEVER_LOADED_ON_LAMBDA,
-} from '../../lib/constructs/ledger-function';
+} from '../../lib/constructs/shared/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../lib/ledger-app';
 import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from './synth';
 
@@ -360,7 +360,7 @@ process.stdout.write(JSON.stringify({ type, withoutTable }));`,
     expect(new Set([bundle, bundleOf(stacks.stateless.httpFunction)]).size).toBe(2);
     expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
     // A sweep queries DynamoDB, so only the cold start runs here; the sweep itself is covered
-    // against DynamoDB Local (test/integration/sweeper.test.ts).
+    // against DynamoDB Local (test/integration/holds/sweeper.test.ts).
     const out = runInNode(
       bundle,
       `const type = typeof m.handler;

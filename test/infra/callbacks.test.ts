@@ -1,7 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CallbackSecrets } from '../../lib/constructs/callback-secrets';
+import { CallbackSecrets } from '../../lib/constructs/http/callback-secrets';
 import {
   asList,
   exportedValue,

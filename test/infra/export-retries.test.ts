@@ -10,8 +10,8 @@ import {
   exportRetryProblems,
   exportRetryTiming,
 } from '../../functions/contract/exports';
-import { ExportJobQueues } from '../../lib/constructs/export-job-queues';
-import { ExportWorker, type ExportWorkerProps } from '../../lib/constructs/export-worker';
+import { ExportJobQueues } from '../../lib/constructs/exports/export-job-queues';
+import { ExportWorker, type ExportWorkerProps } from '../../lib/constructs/exports/export-worker';
 import {
   logicalIdOf,
   propertiesOf,

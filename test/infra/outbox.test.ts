@@ -3,7 +3,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OutboxDispatcher } from '../../lib/constructs/outbox-dispatcher';
+import { OutboxDispatcher } from '../../lib/constructs/exports/outbox-dispatcher';
 import {
   asList,
   expectRolePolicy,

@@ -1,5 +1,5 @@
 /**
- * Runs one export in a process of its own and prints its outcome and heap figures as JSON: test/integration/export-heap.test.ts reads the worker's heap without the test runner's.
+ * Runs one export in a process of its own and prints its outcome and heap figures as JSON: test/integration/exports/export-heap.test.ts reads the worker's heap without the test runner's.
  * Started with `node --expose-gc --import tsx`; reads its endpoints and ids from the environment.
  */
 

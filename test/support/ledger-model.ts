@@ -1,7 +1,7 @@
 /**
  * A pure reference model of the ledger's HTTP commands (docs/contract.md §4, §5): balances,
  * entries and what each Idempotency-Key answered. It knows nothing about DynamoDB; the
- * model-based tests (test/faults/model.test.ts, test/integration/ledger-model.test.ts, both
+ * model-based tests (test/faults/model.test.ts, test/integration/accounts/ledger-model.test.ts, both
  * through test/support/model-driver.ts) check the real service against it.
  *
  * New command kinds plug in by adding a variant to `Command`, a case to `effectOf`

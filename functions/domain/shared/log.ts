@@ -28,6 +28,16 @@ export function errorFields(error: unknown): LogFields {
     : { errorName: typeof cause, errorMessage: String(cause) };
 }
 
+/** An error's own message (or the thrown value as text): for messages that add their own context. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** An error's stack (or its message, or the thrown value as text): for unexpected errors. */
+export function stackOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 /**
  * An error as one line for a human (the pollers', `npm start`'s and the CLI's output):
  * `Name[ code]: message[: cause's message]`. The one such function: local/ and cli/ import it.

@@ -4,7 +4,7 @@ import { createDynamoClient } from '../../dynamodb/table/client';
 import { loadConfig } from '../shared/config';
 import { composeReconciler } from './compose';
 
-/** Leaves headroom under the function's 15-minute timeout (lib/constructs/reconciler.ts). */
+/** Leaves headroom under the function's 15-minute timeout (lib/constructs/schedules/reconciler.ts). */
 const RECONCILE_BUDGET_MS = 12 * 60_000;
 
 // Built once per container; a missing variable fails the cold start loudly.

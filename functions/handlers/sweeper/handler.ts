@@ -5,7 +5,7 @@ import { createDynamoClient } from '../../dynamodb/table/client';
 import { loadConfig } from '../shared/config';
 import { composeSweeper } from './compose';
 
-/** Leaves headroom under the function's 60 s timeout (lib/constructs/sweeper.ts). */
+/** Leaves headroom under the function's 60 s timeout (lib/constructs/schedules/sweeper.ts). */
 const SWEEP_BUDGET_MS = 40_000;
 
 // Built once per container; a missing variable fails the cold start loudly.

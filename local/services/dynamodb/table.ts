@@ -13,7 +13,7 @@ import { EFFECTIVE_INDEX } from '../../../functions/contract/effective-time';
 import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
 import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
-/** The sweeper's sparse due index, as lib/constructs/ledger-table.ts defines it. */
+/** The sweeper's sparse due index, as lib/constructs/shared/ledger-table.ts defines it. */
 const DUE_INDEX_SPEC: GlobalSecondaryIndex = {
   IndexName: DUE_INDEX.name,
   KeySchema: [

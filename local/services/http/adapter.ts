@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { PROBLEMS, problemType } from '../../../functions/api/problems';
 import type { HttpHandler, HttpResult } from '../../../functions/api/types';
 import type { ErrorCode } from '../../../functions/domain/shared/errors';
+import { stackOf } from '../../../functions/domain/shared/log';
 import { buildHttpEvent } from './event';
 
 /**
@@ -91,7 +92,7 @@ function createRequestListener(
           assertResult(result);
         } catch (error) {
           log(
-            `handler failed for ${req.method} ${req.url} (request ${requestId}): ${describe(error)}`,
+            `handler failed for ${req.method} ${req.url} (request ${requestId}): ${stackOf(error)}`,
           );
           return sendProblem(res, 'internal', 'An unexpected error occurred.');
         }
@@ -100,14 +101,14 @@ function createRequestListener(
           writeResult(res, result);
         } catch (error) {
           // e.g. a header value Node refuses: still one bad response, never a dead server.
-          log(`could not write the response (request ${requestId}): ${describe(error)}`);
+          log(`could not write the response (request ${requestId}): ${stackOf(error)}`);
           if (res.headersSent) res.destroy();
           else sendProblem(res, 'internal', 'An unexpected error occurred.');
         }
       },
       (error: unknown) => {
         // The client went away mid-body: there is nobody left to answer.
-        log(`could not read the request body: ${describe(error)}`);
+        log(`could not read the request body: ${stackOf(error)}`);
         res.destroy();
       },
     );
@@ -121,7 +122,7 @@ function createRequestListener(
         log(`${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms)`);
       },
       (error: unknown) => {
-        log(`could not serve ${req.method} ${req.url}: ${describe(error)}`);
+        log(`could not serve ${req.method} ${req.url}: ${stackOf(error)}`);
         if (res.headersSent) res.destroy();
         else sendProblem(res, 'internal', 'An unexpected error occurred.');
       },
@@ -230,8 +231,4 @@ function sendProblem(res: ServerResponse, code: ErrorCode, detail: string): void
     'content-length': String(Buffer.byteLength(body)),
   });
   res.end(body);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { routeMatcher } from '../../../functions/api/router';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { needsPrincipal } from '../../../functions/api/spec';
@@ -15,6 +16,11 @@ export interface HttpServiceOptions {
   /** The HTTP function, as local/functions.ts composes it. */
   readonly handler: HttpHandler;
   readonly log: (line: string) => void;
+  /**
+   * More pages beside the API reference (the operator console at /console): resolves true when
+   * it answered the request. @default none
+   */
+  readonly pages?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 /** Checks the HTTP port early, before slower services start on a port that is taken. */
@@ -35,7 +41,8 @@ export async function startHttpService(
     HTTP_HOST,
     {
       log: options.log,
-      pages: serveApiReference,
+      pages: async (req, res) =>
+        (await serveApiReference(req, res)) || ((await options.pages?.(req, res)) ?? false),
       needsPrincipal: (method, path) => {
         const found = match(method, path);
         return found !== undefined && needsPrincipal(found.route);

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
+import { inject } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../client/index';
 import { freePort } from '../../../kit/free-port';
 
@@ -30,6 +32,9 @@ export interface LocalStack {
  * would not reach them: kill every group still alive when the worker goes.
  */
 const liveGroups = new Set<number>();
+
+/** Every stack this test file started, for the log a failing test prints (test/e2e/support/failure-log.ts). */
+export const startedStacks = new Set<LocalStack>();
 let reaperInstalled = false;
 function reapOnExit(pid: number): void {
   liveGroups.add(pid);
@@ -60,11 +65,25 @@ function reapOnExit(pid: number): void {
  */
 export type Launcher = 'node' | 'npm';
 
+export interface StackOptions {
+  /** @default 90_000 */
+  readonly timeoutMs?: number;
+  /** @default 'node' */
+  readonly launcher?: Launcher;
+  /**
+   * `shared`: the e2e run's DynamoDB Local (its global setup starts one) with a table of this
+   * stack's own, as `DYNAMODB_ENDPOINT` and `TABLE_NAME` make `npm start` do; `own`: the stack
+   * starts and stops its own JVM, for the files that check that it does.
+   * @default 'shared'
+   */
+  readonly dynamo?: 'shared' | 'own';
+}
+
 export async function startLocalStack(
   env: Record<string, string> = {},
-  timeoutMs = 90_000,
-  launcher: Launcher = 'node',
+  options: StackOptions = {},
 ): Promise<LocalStack> {
+  const { timeoutMs = 90_000, launcher = 'node', dynamo = 'shared' } = options;
   const httpPort = await freePort();
   const dynamoPort = await freePort();
   const sqsPort = await freePort();
@@ -81,6 +100,7 @@ export async function startLocalStack(
       SQS_PORT: String(sqsPort),
       DYNAMODB_ENDPOINT: '',
       SQS_ENDPOINT: '',
+      ...(dynamo === 'shared' ? sharedDynamo() : {}),
       ...env,
     },
     detached: true, // its own process group: the orphan checks look at the whole group
@@ -119,6 +139,7 @@ export async function startLocalStack(
       if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
     },
   };
+  startedStacks.add(stack);
   try {
     await waitForReady(child, () => output, timeoutMs);
   } catch (error) {
@@ -126,6 +147,11 @@ export async function startLocalStack(
     throw error;
   }
   return stack;
+}
+
+/** The run's DynamoDB Local and a table name no other stack of the run uses. */
+function sharedDynamo(): Record<string, string> {
+  return { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: `e2e-${randomUUID()}` };
 }
 
 function waitForReady(child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {

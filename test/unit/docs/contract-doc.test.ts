@@ -48,7 +48,7 @@ describe('docs/contract.md', () => {
   });
 
   it('has every section the code and tests cite', () => {
-    const cited = ['functions', 'lib', 'local', 'cli', 'test'].flatMap((dir) =>
+    const cited = ['functions', 'lib', 'local', 'cli', 'console', 'test'].flatMap((dir) =>
       sourceFiles(join(root, dir)).flatMap((file) =>
         [...readFileSync(file, 'utf8').matchAll(/(?:CONTRACT|contract(?:\.md)?) (§\d+)/g)].map(
           (m) => ({ file: file.slice(root.length + 1), section: m[1] as string }),
@@ -178,3 +178,23 @@ function sectionText(section: string): string {
   const next = contract.indexOf('\n## ', start + 1);
   return contract.slice(start, next < 0 ? undefined : next);
 }
+
+describe('docs/contract.md §29 (operator console)', () => {
+  it('states the paths, limits and port the console uses', async () => {
+    const api = await import('../../../console/shared/api');
+    const text = sectionText('§29');
+    for (const fact of [
+      `${api.CONSOLE_PATH}/`,
+      `127.0.0.1:${api.DEFAULT_CONSOLE_PORT}`,
+      `at most ${api.REDRIVE_MAX_PER_CLICK} messages per click`,
+      `up to ${api.DEAD_LETTERS_LISTED}`,
+      `newest ${api.JOURNAL_RECORDS_SHOWN} journal records`,
+      `newest ${api.ACCOUNT_ITEMS_SHOWN}`,
+      `${api.ACCOUNT_SCAN_LIMIT.toLocaleString('en')} items`,
+      '"confirm": true',
+      '`428`',
+    ]) {
+      expect(text).toContain(fact);
+    }
+  });
+});

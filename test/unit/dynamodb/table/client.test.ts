@@ -10,7 +10,7 @@ import {
   MAX_DYNAMODB_CALL_MS,
 } from '../../../../functions/dynamodb/table/client';
 import { storageError } from '../../../../functions/dynamodb/table/sdk-errors';
-import { LEDGER_FUNCTION_TIMEOUT } from '../../../../lib/constructs/ledger-function';
+import { LEDGER_FUNCTION_TIMEOUT } from '../../../../lib/constructs/shared/ledger-function';
 
 /** Accepts every request and never answers: a black-holed path to DynamoDB. */
 const stalled = createServer((req) => req.resume());

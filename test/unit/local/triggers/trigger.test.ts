@@ -1,7 +1,8 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCAL_TRIGGERS, type LocalResources } from '../../../../local/functions';
+import { LOCAL_TRIGGERS } from '../../../../local/functions';
+import type { LocalResources } from '../../../../local/resources';
 import { Lifecycle } from '../../../../local/services/lifecycle';
 import type { LocalQueues } from '../../../../local/services/sqs/queues';
 import { readLocalSettings } from '../../../../local/settings';

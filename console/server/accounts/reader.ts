@@ -1,0 +1,132 @@
+import { type AttributeValue, type DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { ACCOUNT_ITEM_KIND } from '../../../functions/contract/names';
+import { toAccountRecord } from '../../../functions/dynamodb/accounts/items';
+import { createLedgerStore } from '../../../functions/dynamodb/accounts/store';
+import { createHoldStore } from '../../../functions/dynamodb/holds/store';
+import { createJournalStore } from '../../../functions/dynamodb/journal/store';
+import { keys } from '../../../functions/dynamodb/table/keys';
+import { getItem, queryAll } from '../../../functions/dynamodb/table/reads';
+import { storageError } from '../../../functions/dynamodb/table/sdk-errors';
+import {
+  ACCOUNT_ITEMS_SHOWN,
+  ACCOUNT_SCAN_LIMIT,
+  type AccountPage,
+  type AccountSearch,
+  JOURNAL_RECORDS_SHOWN,
+  type OptionalRows,
+} from '../../shared/api';
+import { accountDetail, accountSummary, entryRow, holdRow, journalRow, sourceRow } from './rows';
+
+export interface AccountReaderOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly gapRefetchAfterSeconds: number;
+  readonly clock: () => Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Accounts the "recent" list shows. */
+const RECENT = 20;
+/** Sort-key prefixes of later features' items in an account's partition (read when present). */
+const OPTIONAL_PREFIXES = { monitors: 'MONITOR#', pendingCredits: 'PENDING#' } as const;
+
+/**
+ * The accounts pages' reads, through the project's own stores (accounts, journal, holds); an
+ * operator tool, so nothing is filtered by owner. Finding by owner or listing recent accounts
+ * is a bounded Scan: the table has no owner index (docs/console.md says what it costs).
+ */
+export function createAccountReader(options: AccountReaderOptions) {
+  const { client, tableName, clock } = options;
+  const ledger = createLedgerStore({ client, tableName });
+  const journal = createJournalStore({ client, tableName });
+  const holds = createHoldStore({ client, tableName });
+
+  async function scanAccounts(ownerId: string | undefined): Promise<AccountSearch> {
+    const found: Record<string, unknown>[] = [];
+    let scanned = 0;
+    let start: Record<string, AttributeValue> | undefined;
+    try {
+      do {
+        const page = await client.send(
+          new ScanCommand({
+            TableName: tableName,
+            FilterExpression:
+              ownerId === undefined ? '#kind = :kind' : '#kind = :kind AND ownerId = :owner',
+            ExpressionAttributeNames: { '#kind': 'kind' },
+            ExpressionAttributeValues: marshall({
+              ':kind': ACCOUNT_ITEM_KIND,
+              ...(ownerId === undefined ? {} : { ':owner': ownerId }),
+            }),
+            Limit: Math.min(1000, ACCOUNT_SCAN_LIMIT - scanned),
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        );
+        scanned += page.ScannedCount ?? 0;
+        for (const raw of page.Items ?? []) found.push(unmarshall(raw));
+        start = page.LastEvaluatedKey;
+      } while (start && scanned < ACCOUNT_SCAN_LIMIT);
+    } catch (error) {
+      throw storageError(error);
+    }
+    const items = found
+      .map((item) => accountSummary(toAccountRecord(item)))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    return {
+      items: ownerId === undefined ? items.slice(0, RECENT) : items,
+      scanned,
+      complete: start === undefined,
+    };
+  }
+
+  async function optionalRows(accountId: string, prefix: string): Promise<OptionalRows> {
+    const items = await queryAll(client, {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: marshall({ ':pk': keys.account(accountId).pk, ':prefix': prefix }),
+    });
+    return items.map(({ pk: _pk, sk: _sk, ...rest }) => rest);
+  }
+
+  return {
+    /** An account id finds that account; anything else is an owner id. */
+    async search(query: string): Promise<AccountSearch> {
+      const q = query.trim();
+      if (!UUID.test(q)) return scanAccounts(q);
+      const account = await ledger.getAccount(q);
+      return { items: account ? [accountSummary(account)] : [], scanned: 1, complete: true };
+    },
+
+    /** The newest accounts the bounded Scan saw. */
+    recent: () => scanAccounts(undefined),
+
+    /** Everything the account page shows; undefined when there is no such account. */
+    async page(accountId: string): Promise<AccountPage | undefined> {
+      if (!UUID.test(accountId)) return undefined;
+      const raw = await getItem(client, tableName, keys.account(accountId));
+      if (!raw) return undefined;
+      const now = clock();
+      const head = await journal.readHead(accountId);
+      const after = Math.max(0, (head?.lastSequence ?? 0) - JOURNAL_RECORDS_SHOWN);
+      const [records, entries, holdPage, sources, monitors, pendingCredits] = await Promise.all([
+        journal.listRecords(accountId, after, JOURNAL_RECORDS_SHOWN),
+        ledger.listEntries(accountId, ACCOUNT_ITEMS_SHOWN, undefined),
+        holds.listHolds(accountId, ACCOUNT_ITEMS_SHOWN, undefined, () => true),
+        ledger.listEventSources(accountId),
+        optionalRows(accountId, OPTIONAL_PREFIXES.monitors),
+        optionalRows(accountId, OPTIONAL_PREFIXES.pendingCredits),
+      ]);
+      return {
+        account: accountDetail(toAccountRecord(raw), raw),
+        journal: records.items.map(journalRow),
+        entries: entries.items.map(entryRow),
+        holds: holdPage.items.map((hold) => holdRow(hold, now)),
+        sources: sources.map((s) => sourceRow(s, now, options.gapRefetchAfterSeconds)),
+        monitors,
+        pendingCredits,
+      };
+    },
+  };
+}
+
+export type AccountReader = ReturnType<typeof createAccountReader>;

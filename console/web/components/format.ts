@@ -1,0 +1,22 @@
+/** Minor units as the currency writes them: 2500 EUR is "25.00 EUR". */
+export function money(amount: number, currency: string): string {
+  let digits = 2;
+  try {
+    digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+        .maximumFractionDigits ?? 2;
+  } catch {
+    // an unknown code: two digits
+  }
+  const sign = amount < 0 ? '-' : '';
+  const abs = Math.abs(amount);
+  const whole = Math.floor(abs / 10 ** digits);
+  const fraction = digits === 0 ? '' : `.${String(abs % 10 ** digits).padStart(digits, '0')}`;
+  return `${sign}${whole.toLocaleString('en')}${fraction} ${currency}`;
+}
+
+/** An ISO instant, shorter: "2026-12-02 17:05:09Z". */
+export function when(iso: string | undefined): string {
+  if (!iso) return '—';
+  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}

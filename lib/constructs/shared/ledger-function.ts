@@ -1,0 +1,228 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+
+/**
+ * Prepended to the ESM bundle: CommonJS dependencies bundled by esbuild may still call
+ * `require()` for Node built-ins, which does not exist in an ES module.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/**
+ * SDK credential providers that only load when the environment holds no credentials (SSO, INI
+ * profiles, processes, web identity, container/instance metadata). Lambda always sets the
+ * `AWS_*` credential variables, so the default chain stops at `fromEnv` and these dynamic imports
+ * never run; kept out of the bundle they save ~130 KB and ~25% of module init (docs/benchmarks.md).
+ * Should one ever run, the Lambda runtime's own SDK resolves it.
+ */
+export const NEVER_LOADED_ON_LAMBDA = [
+  '@aws-sdk/credential-provider-http',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-web-identity',
+  '@smithy/credential-provider-imds',
+];
+
+/** Minified bundle budget per function, the export worker's larger (docs/benchmarks.md). */
+export const BUNDLE_BUDGET_BYTES = { default: 500 * 1024, exportWorker: 700 * 1024 } as const;
+
+/** `functions/handlers/<name>/handler.ts`, resolved from this file so the working directory does not matter. */
+export const handlerEntry = (name: string): string =>
+  fileURLToPath(new URL(`../../../functions/handlers/${name}/handler.ts`, import.meta.url));
+
+/**
+ * What every function of a stack shares: the stack builds it once and hands it to each function
+ * construct, which spreads it into its {@link LedgerFunction}.
+ */
+export interface LedgerFunctionDefaults {
+  /**
+   * Retention of the function's log group.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+
+  /**
+   * What happens to the function's log group when it leaves the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+
+  /**
+   * Pre-built code instead of bundling `entry` with esbuild. Only meant for infra tests
+   * that assert on the template and do not want to pay for bundling; `handler` then names
+   * `file.export` inside that code (`index.handler` when omitted).
+   * @default - `entry` is bundled with the locally installed esbuild
+   */
+  readonly code?: lambda.Code;
+}
+
+export interface LedgerFunctionProps extends LedgerFunctionDefaults {
+  /**
+   * TypeScript entry file (see {@link handlerEntry}); must export the handler named by
+   * `handler`.
+   */
+  readonly entry: string;
+
+  /**
+   * Exported handler function name in `entry`.
+   * @default 'handler'
+   */
+  readonly handler?: string;
+
+  /** What the function is for (shown in the console). @default - no description */
+  readonly description?: string;
+
+  /** Environment variables. @default - none */
+  readonly environment?: Readonly<Record<string, string>>;
+
+  /**
+   * Concurrent executions reserved for (and capped at) this function.
+   * @default - none reserved: the function draws from the account's unreserved pool
+   */
+  readonly reservedConcurrentExecutions?: number;
+
+  /** @default 512 */
+  readonly memorySize?: number;
+
+  /** @default LEDGER_FUNCTION_TIMEOUT (10 s) */
+  readonly timeout?: Duration;
+}
+
+/** The runtime of every function; the bundles target it (`target: 'node22'`). */
+const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
+
+/**
+ * Timeout of the HTTP and dispatcher functions. A stalled DynamoDB call gives up well before it
+ * (`MAX_DYNAMODB_CALL_MS`, functions/dynamodb/table/client.ts), so a caller gets our
+ * `503 unavailable` with Retry-After rather than API Gateway's bare 503; a unit test checks it.
+ */
+export const LEDGER_FUNCTION_TIMEOUT = Duration.seconds(10);
+
+/** Why the functions stay on {@link LEDGER_RUNTIME} although cdk-nag's AwsSolutions-L1 wants the newest. */
+const RUNTIME_ACKNOWLEDGEMENT_REASON =
+  'Node.js 22 is the runtime this service is built and tested for: the bundles target node22, the SDK versions are pinned and tested against it, and it is an AWS-supported LTS runtime. Moving to a newer runtime is a deliberate change (bundle target, tests, canary), not an automatic one.';
+
+/**
+ * House style for every Lambda function: Node.js 22 on arm64, minified ESM bundle with a
+ * source map file (not enabled at runtime), explicit log group with retention, 512 MB, 10 s,
+ * and its own role whose only built-in permission is writing to that log group (no `AWSLambdaBasicExecutionRole`, which
+ * would allow creating and writing any log group in the account).
+ */
+export class LedgerFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: LedgerFunctionProps) {
+    // The log group and the role are created before `super()` can run, so they are siblings of
+    // the function.
+    const logGroup = new logs.LogGroup(scope, `${id}LogGroup`, {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    const role = new iam.Role(scope, `${id}ServiceRole`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${scope.node.path}/${id}`,
+      inlinePolicies: {
+        // The log group exists (above), so no logs:CreateLogGroup. Its ARN ends in `:*`, which
+        // covers the group's log streams and nothing else.
+        OwnLogGroup: new iam.PolicyDocument({
+          statements: [
+            new iam.PolicyStatement({
+              sid: 'WriteOwnLogGroup',
+              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              resources: [logGroup.logGroupArn],
+            }),
+          ],
+        }),
+      },
+    });
+    const exportName = props.handler ?? 'handler';
+
+    super(scope, id, {
+      description: props.description,
+      runtime: LEDGER_RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? LEDGER_FUNCTION_TIMEOUT,
+      role,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      logGroup,
+      // No `NODE_OPTIONS=--enable-source-maps`: Node would parse the map at every cold start
+      // (~15% of module init) while our logs carry error names and messages, never stack traces.
+      // The map still ships beside the bundle to decode a runtime-printed trace by hand.
+      environment: { ...props.environment },
+      ...(props.code
+        ? {
+            code: props.code,
+            handler: exportName.includes('.') ? exportName : `index.${exportName}`,
+          }
+        : {
+            entry: props.entry,
+            handler: exportName,
+            bundling: {
+              format: OutputFormat.ESM,
+              target: 'node22',
+              mainFields: ['module', 'main'],
+              banner: ESM_REQUIRE_BANNER,
+              minify: true,
+              sourceMap: true,
+              // Stack traces only need file/line mapping; keeps the bundle small.
+              sourcesContent: false,
+              // Use the esbuild from node_modules; never fall back to Docker.
+              forceDockerBundling: false,
+              // Ship the SDK versions the tests ran against, not whatever the runtime carries:
+              // cancellation decoding relies on the exact exception classes and shapes.
+              bundleAwsSDK: true,
+              externalModules: NEVER_LOADED_ON_LAMBDA,
+            },
+          }),
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: RUNTIME_ACKNOWLEDGEMENT_REASON,
+    });
+  }
+
+  /** Least privilege in one line: exactly `actions` on exactly `resources`, named by `sid`. */
+  allow(
+    sid: string,
+    actions: readonly string[],
+    resources: readonly string[],
+    conditions?: Record<string, Record<string, string[]>>,
+  ): void {
+    this.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid,
+        actions: [...actions],
+        resources: [...resources],
+        ...(conditions ? { conditions } : {}),
+      }),
+    );
+  }
+
+  /**
+   * Acknowledges cdk-nag's AwsSolutions-IAM5 finding for exactly one wildcard resource of this
+   * function's role (e.g. the objects under a prefix), under the id cdk-nag gives it.
+   */
+  acknowledgeWildcardResource(resource: string, reason: string): void {
+    const flat = flattenReference(Stack.of(this).resolve(resource));
+    if (this.role) {
+      Validations.of(this.role).acknowledge({ id: `AwsSolutions-IAM5[Resource::${flat}]`, reason });
+    }
+  }
+}
+
+/** A resolved ARN as cdk-nag prints it: `Ref`s as `<Name>`, `Fn::Join`s joined. */
+function flattenReference(node: unknown): string {
+  if (typeof node === 'string') return node;
+  if (node && typeof node === 'object') {
+    const join = (node as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    if (join) return join[1].map(flattenReference).join(join[0]);
+    const ref = (node as { Ref?: unknown }).Ref;
+    if (typeof ref === 'string') return `<${ref}>`;
+  }
+  return JSON.stringify(node);
+}

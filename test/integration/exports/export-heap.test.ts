@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { buildApp } from 'fauxqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_EXPORT_BUCKET } from '../../../functions/contract/exports';
+import { freePort } from '../../../kit/free-port';
+import {
+  localDynamoClient,
+  type RunningDynamo,
+  startDynamoLocal,
+} from '../../../local/services/dynamodb/dynamodb-local';
+import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
+import { ensureBucket, localS3Client } from '../../../local/services/s3/bucket';
+import { seedAccount, seedEntries, seedExecution } from '../../support/exports';
+
+const ENTRIES = 100_000;
+/**
+ * Live heap (after a full GC at each page) the run may add over its start. Streaming keeps one
+ * page of entries and a chunk of text (parts are Buffers, outside the heap); a run that kept
+ * the entries or the file's text (~9 MB for 100,000 rows) would pass it.
+ */
+const HEAP_GROWTH_LIMIT = 8 * 1024 * 1024;
+const run = promisify(execFile);
+
+let client: DynamoDBClient;
+const tableName = 'ledger-heap';
+/**
+ * Its own DynamoDB Local: seeding 100,000 entries holds the emulator's write lock long enough to
+ * time out the other integration files' transactions on the shared one.
+ */
+let dynamo: RunningDynamo;
+const s3Server = buildApp({ logger: false, defaultRegion: 'us-east-1' });
+let s3Endpoint: string;
+
+beforeAll(async () => {
+  dynamo = await startDynamoLocal(await freePort());
+  client = localDynamoClient(dynamo.endpoint);
+  await ensureLedgerTable(client, tableName);
+  await s3Server.listen({ port: 0, host: '127.0.0.1' });
+  const address = s3Server.server.address();
+  s3Endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}, 60_000);
+afterAll(async () => {
+  await s3Server.close();
+  client?.destroy();
+  await dynamo?.stop();
+});
+
+describe('export worker memory (docs/contract.md §12)', () => {
+  it(`streams ${ENTRIES} entries with a bounded heap`, { timeout: 300_000 }, async () => {
+    const accountId = await seedAccount(client, tableName);
+    const start = new Date(Date.now() - 10 * 60_000 - ENTRIES);
+    await seedEntries(client, tableName, accountId, ENTRIES, start, 16);
+    const ids = await seedExecution(client, tableName, accountId, {
+      deadline: new Date(Date.now() + 900_000),
+    });
+    const s3 = localS3Client(s3Endpoint);
+    await ensureBucket(s3, LOCAL_EXPORT_BUCKET);
+
+    const { stdout } = await run(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', 'test/support/export-heap-child.ts'],
+      {
+        env: {
+          ...process.env,
+          DYNAMODB_ENDPOINT: dynamo.endpoint,
+          S3_ENDPOINT: s3Endpoint,
+          TABLE_NAME: tableName,
+          BUCKET: LOCAL_EXPORT_BUCKET,
+          ACCOUNT_ID: accountId,
+          TASK_ID: ids.taskId,
+          EXECUTION_ID: ids.executionId,
+        },
+        maxBuffer: 1024 * 1024,
+      },
+    );
+    const { outcome, baselineHeap, peakHeap, peakLiveHeap } = JSON.parse(stdout);
+    const growth = peakLiveHeap - baselineHeap;
+    const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+    console.log(
+      `export of ${ENTRIES} entries (${mb(outcome.result.bytes)}): heap ${mb(baselineHeap)} at ` +
+        `start, live peak ${mb(peakLiveHeap)} (+${mb(growth)}), peak with garbage ${mb(peakHeap)}`,
+    );
+
+    expect(outcome.kind).toBe('succeeded');
+    expect(outcome.result.rows).toBe(ENTRIES);
+    const object = await s3.send(
+      new GetObjectCommand({ Bucket: LOCAL_EXPORT_BUCKET, Key: outcome.result.key }),
+    );
+    const bytes = Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+    expect(bytes.length).toBe(outcome.result.bytes);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(outcome.result.sha256);
+    expect(bytes.toString('utf8').split('\r\n').length - 2).toBe(ENTRIES);
+    expect(growth).toBeLessThan(HEAP_GROWTH_LIMIT);
+    s3.destroy();
+  });
+});

@@ -1,0 +1,172 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountReader } from '../../../console/server/accounts/reader';
+import { gapRows } from '../../../console/server/accounts/rows';
+import type { Findings } from '../../../console/server/books/findings';
+import { loadBundle } from '../../../console/server/bundle/bundle';
+import type { Gaps } from '../../../console/server/gaps/gaps';
+import { createConsoleHandler } from '../../../console/server/http/handler';
+import { type RunningConsole, startConsoleServer } from '../../../console/server/http/server';
+import type { DeadLetters } from '../../../console/server/queues/dead-letters';
+import { EMPTY_EVENT_SOURCE } from '../../../functions/domain/gaps/source-state';
+
+/** The console's HTTP edge (docs/contract.md §29): what it serves and what it refuses. */
+let running: RunningConsole;
+let dir: string;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'console-bundle-'));
+  await mkdir(join(dir, 'assets'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>console</title>');
+  await writeFile(join(dir, 'assets', 'app.js'), 'console.log(1)');
+  const handler = createConsoleHandler({
+    accounts: {
+      recent: async () => ({ items: [], scanned: 0, complete: true }),
+      search: async (q: string) => ({ items: [], scanned: q.length, complete: true }),
+      page: async () => undefined,
+    } as unknown as AccountReader,
+    deadLetters: {
+      queueNames: () => ['dlq'],
+      list: async () => ({ queues: [] }),
+    } as unknown as DeadLetters,
+    gaps: { list: async () => ({ sources: [], overdueAfterSeconds: 60 }) } as unknown as Gaps,
+    findings: {
+      list: async () => {
+        throw new Error('table unreachable');
+      },
+    } as unknown as Findings,
+    bundle: await loadBundle(dir),
+    user: 'maria',
+    log: (line) => lines.push(line),
+  });
+  running = await startConsoleServer({ handler, host: '127.0.0.1', port: 0, log: () => {} });
+});
+
+afterAll(async () => {
+  await running?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function call(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string; type: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: running.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type']) }),
+        );
+      },
+    );
+    req.once('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('console HTTP edge', () => {
+  it.each(['/console', '/console/', '/console/index.html'])('%s is the page', async (path) => {
+    const answer = await call(path);
+    expect(answer).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(answer.body).toContain('<title>console</title>');
+  });
+
+  it('serves the built files and nothing else from the disk', async () => {
+    await expect(call('/console/assets/app.js')).resolves.toMatchObject({ status: 200 });
+    for (const path of ['/console/x', '/console/assets/', '/console/assets/app.js.map']) {
+      await expect(call(path)).resolves.toMatchObject({ status: 404 });
+    }
+    // Normalised to /package.json: not the console's, so nothing is read.
+    await expect(call('/console/../package.json')).resolves.toMatchObject({
+      status: 302,
+      body: '',
+    });
+  });
+
+  it('sends any other path to the console', async () => {
+    await expect(call('/elsewhere')).resolves.toMatchObject({ status: 302 });
+  });
+
+  it('answers the reads as JSON', async () => {
+    const found = await call('/console/api/accounts?q=alice');
+    expect(JSON.parse(found.body)).toEqual({ items: [], scanned: 5, complete: true });
+    await expect(call('/console/api/accounts/nope')).resolves.toMatchObject({ status: 404 });
+  });
+
+  it('says in words when a read fails, and logs it', async () => {
+    const answer = await call('/console/api/findings');
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.body)).toEqual({ error: 'the read failed: Error: table unreachable' });
+    expect(lines.at(-1)).toBe(
+      'could not answer GET /console/api/findings: Error: table unreachable',
+    );
+  });
+
+  it('takes actions only as POSTs of JSON', async () => {
+    await expect(call('/console/api/gaps/waive')).resolves.toMatchObject({ status: 405 });
+    const form = await call('/console/api/dead-letters/redrive', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{"queue":"dlq","confirm":true}',
+    });
+    expect(form.status).toBe(415);
+    const broken = await call('/console/api/dead-letters/redrive', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
+    expect(broken.status).toBe(400);
+  });
+
+  it('refuses another Host or another Origin', async () => {
+    const host = await call('/console/api/gaps', { headers: { host: 'attacker.example' } });
+    expect(host.status).toBe(403);
+    const origin = await call('/console/api/gaps', {
+      headers: { origin: 'http://attacker.example' },
+    });
+    expect(origin.status).toBe(403);
+    expect(JSON.parse(origin.body).error).toContain('http://attacker.example');
+  });
+});
+
+describe('gap rows', () => {
+  it('marks a gap overdue once it has been open 12 × the re-fetch delay', () => {
+    const now = new Date('2026-12-02T12:00:00.000Z');
+    const rows = gapRows(
+      {
+        ...EMPTY_EVENT_SOURCE,
+        gaps: [2, 3],
+        gapDetails: [
+          {
+            number: 2,
+            openedAt: '2026-12-02T11:00:00.000Z',
+            refetchRequestedAt: '2026-12-02T11:05:00.000Z',
+          },
+          { number: 3, openedAt: '2026-12-02T11:00:00.001Z' },
+        ],
+      },
+      now,
+      300,
+    );
+    expect(rows.map((r) => [r.number, r.overdue])).toEqual([
+      [2, true],
+      [3, false],
+    ]);
+    expect(rows[0]?.refetchRequestedAt).toBe('2026-12-02T11:05:00.000Z');
+  });
+});
