@@ -8,6 +8,7 @@ import { reconcileCommand } from './commands/reconcile';
 import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
+import { statementCommand } from './commands/statement';
 import { tailCommand } from './commands/tail';
 import { verifyCommand } from './commands/verify';
 
@@ -27,4 +28,5 @@ export const COMMANDS: readonly Command[] = [
   gapsBackfillCommand,
   reconcileCommand,
   verifyCommand,
+  statementCommand,
 ];

@@ -25,6 +25,8 @@ import type { ErrorCode } from '../domain/shared/errors';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
 import type { Runtime } from '../domain/shared/runtime';
+import type { StatementPort } from '../domain/statements/port';
+import { StatementService } from '../domain/statements/service';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
 import { accountHandlers } from './accounts/routes';
@@ -44,6 +46,7 @@ import { problemResponse } from './respond';
 import { reversalHandlers } from './reversals/routes';
 import { createRouter } from './router';
 import { ROUTE_LIST, type Routes } from './routes';
+import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
 
@@ -68,6 +71,8 @@ export interface HttpAppConfig {
    * @default [] (owners only)
    */
   readonly journalReaders?: readonly string[];
+  /** How far back a movement's `effectiveAt` may lie (`BACKDATE_LIMIT_DAYS`, §26). */
+  readonly backdateLimitDays: number;
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -84,6 +89,8 @@ export interface HttpAppDeps extends Runtime {
   readonly journal: JournalReadPort;
   /** Balance monitors (docs/contract.md §28). */
   readonly monitors: MonitorPort;
+  /** Statements, effective balances, period closes (docs/contract.md §26). */
+  readonly statements: StatementPort;
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
   readonly health: HealthPort;
@@ -109,6 +116,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     responses: httpResponses,
     newId: deps.newId,
   };
+  // Commands that write movements a caller may date (docs/contract.md §26).
+  const movementOptions = { ...commandOptions, backdateLimitDays: config.backdateLimitDays };
   const tasks = new TaskService(deps.tasks, {
     ...commandOptions,
     exportFee: config.exportFee,
@@ -124,18 +133,22 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
-  const postings = new LedgerService(deps.ledger, deps.movements, commandOptions);
-  const transfers = new TransferService(deps.transfers, deps.movements, commandOptions);
+  const postings = new LedgerService(deps.ledger, deps.movements, movementOptions);
+  const transfers = new TransferService(deps.transfers, deps.movements, movementOptions);
   const ledgerTransactions = new LedgerTransactionService(
     deps.ledgerTransactions,
     deps.movements,
-    commandOptions,
+    movementOptions,
   );
   const batches = new BatchService(
     deps.batches,
     { postings, transfers, ledgerTransactions },
     { ...commandOptions, presenter: batchResponses, now: () => clock().getTime() },
   );
+  const statements = new StatementService(deps.statements, {
+    ...commandOptions,
+    readers: config.journalReaders ?? [],
+  });
 
   const route = createRouter<Routes>(
     ROUTE_LIST,
@@ -143,8 +156,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...accountHandlers(postings),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
+        statements,
         clock,
       ),
+      ...statementHandlers(statements),
       ...monitorHandlers(new MonitorService(deps.monitors, commandOptions)),
       ...transferHandlers(transfers),
       ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),

@@ -190,6 +190,17 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     description:
       'reversing a reversal, a leg of a transfer or ledger transaction, or anything §16 does not list',
   },
+  period_closed: {
+    status: 409,
+    title: 'Period closed',
+    description:
+      "a movement effective at or before the account's `closedThrough` (§26); judged in the write",
+  },
+  period_already_closed: {
+    status: 409,
+    title: 'Period already closed',
+    description: "a period close whose `through` is before the account's `closedThrough` (§26)",
+  },
   legs_unbalanced: {
     status: 422,
     title: 'Legs unbalanced',

@@ -10,6 +10,7 @@ import { LEDGER_TRANSACTION_ROUTES } from './ledger-transactions/spec';
 import { MONITOR_ROUTES } from './monitors/spec';
 import { REVERSAL_ROUTES } from './reversals/spec';
 import { type ListedRoute, listRoutes } from './spec';
+import { STATEMENT_ROUTES } from './statements/spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
 
 /**
@@ -20,6 +21,7 @@ export const ROUTES = {
   ...ACCOUNT_ROUTES,
   ...JOURNAL_ROUTES,
   ...MONITOR_ROUTES,
+  ...STATEMENT_ROUTES,
   ...EXPORT_ROUTES,
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,

@@ -61,6 +61,7 @@ export type RouteTag =
   | 'accounts'
   | 'journal'
   | 'monitors'
+  | 'statements'
   | 'transfers'
   | 'holds'
   | 'ledger-transactions'

@@ -623,6 +623,7 @@ describe('operations dashboard', () => {
         'id_conflict',
         'balance_limit_exceeded',
         'account_closed',
+        'period_closed',
       ].map((errorCode) => ({ service: 'ledger-events', errorCode })),
     );
   });

@@ -76,6 +76,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
           INBOX_RETENTION_SECONDS: '2592000',
           EXPORT_FEE: '100',
           CALLBACK_APPLICATION_ID: 'export-worker',
+          BACKDATE_LIMIT_DAYS: '90',
           EXPORT_EXECUTION_TIMEOUT_SECONDS: '900',
           MAX_RERUNS_PER_TASK: '20',
           EXPORT_RETENTION_DAYS: '7',

@@ -21,6 +21,7 @@ export const OPERATION_IDS = {
   reverseLedgerTransaction: 'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
   createMonitor: 'POST /v1/accounts/{accountId}/monitors',
   createBatch: 'POST /v1/batches',
+  closePeriod: 'POST /v1/accounts/{accountId}/period-closes',
 } as const;
 
 export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

@@ -37,6 +37,11 @@ export interface ChangeIds {
   readonly transferId?: string;
   readonly ledgerTransactionId?: string;
   readonly reversalOf?: string;
+  /**
+   * A change with an entry: when the entry counts in the books (docs/contract.md §26). The
+   * journal stays in commit order; this says where the entry sits in effective time.
+   */
+  readonly effectiveAt?: string;
 }
 
 export const CHANGE_ID_FIELDS = [
@@ -45,6 +50,7 @@ export const CHANGE_ID_FIELDS = [
   'transferId',
   'ledgerTransactionId',
   'reversalOf',
+  'effectiveAt',
 ] as const satisfies readonly (keyof ChangeIds)[];
 
 /**

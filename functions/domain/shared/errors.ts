@@ -37,7 +37,9 @@ export type ErrorCode =
   | 'legs_unbalanced'
   | 'monitor_limit_reached'
   | 'batch_too_large'
-  | 'batch_rejected';
+  | 'batch_rejected'
+  | 'period_closed'
+  | 'period_already_closed';
 
 export interface FieldError {
   readonly path: string;
@@ -343,6 +345,29 @@ export class MonitorLimitReachedError extends LedgerRejection {
     super(
       'monitor_limit_reached',
       `An account has at most ${limit} monitors; delete one before adding another.`,
+    );
+  }
+}
+
+/**
+ * A movement effective at or before its account's `closedThrough` (docs/contract.md §26): the
+ * period is closed, its statements never change. Judged in the write itself; recorded.
+ */
+export class PeriodClosedError extends LedgerRejection {
+  constructor(closedThrough: string, accountId?: string) {
+    super(
+      'period_closed',
+      `${accountId === undefined ? 'The account' : `Account ${accountId}`} is closed through ${closedThrough}; effectiveAt must be later.`,
+    );
+  }
+}
+
+/** A period close before the account's current `closedThrough` (§26): closes only move on. */
+export class PeriodAlreadyClosedError extends LedgerRejection {
+  constructor(closedThrough: string) {
+    super(
+      'period_already_closed',
+      `The account is already closed through ${closedThrough}; a period close cannot move it back.`,
     );
   }
 }

@@ -19,6 +19,7 @@ import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions
 import { createMonitorStore } from '../../dynamodb/monitors/store';
 import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
+import { createStatementStore } from '../../dynamodb/statements/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
@@ -65,6 +66,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     batches: createBatchStore(table),
     journal: createJournalStore(table),
     monitors: createMonitorStore(table),
+    statements: createStatementStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,

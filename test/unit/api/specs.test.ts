@@ -14,6 +14,7 @@ import { MONITOR_ROUTES } from '../../../functions/api/monitors/spec';
 import { REVERSAL_ROUTES } from '../../../functions/api/reversals/spec';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
+import { STATEMENT_ROUTES } from '../../../functions/api/statements/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
 
@@ -67,6 +68,11 @@ const FROZEN_IDS = {
     'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
     'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
   ],
+  getStatement: ['GET /v1/accounts/{accountId}/statement', undefined],
+  closePeriod: [
+    'POST /v1/accounts/{accountId}/period-closes',
+    'POST /v1/accounts/{accountId}/period-closes',
+  ],
   postCallback: ['POST /v1/callbacks/{applicationId}', undefined],
   getHealth: ['GET /v1/health', undefined],
   getOpenApi: ['GET /v1/openapi.json', undefined],
@@ -106,6 +112,7 @@ describe('route specs', () => {
       ACCOUNT_ROUTES,
       JOURNAL_ROUTES,
       MONITOR_ROUTES,
+      STATEMENT_ROUTES,
       EXPORT_ROUTES,
       TRANSFER_ROUTES,
       HOLD_ROUTES,
