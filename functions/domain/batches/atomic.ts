@@ -13,8 +13,6 @@ import { explainLegsRejection, type MovementLeg, type RejectedLeg } from '../mov
 import { explainAccountRejection } from '../movements/rejections';
 import { transferMovement } from '../movements/transfer';
 import {
-  BatchRejectedError,
-  BatchTooLargeError,
   CurrencyMismatchError,
   type DomainError,
   IdempotencyKeyReusedError,
@@ -22,6 +20,7 @@ import {
   LedgerRejection,
   PaymentIdConflictError,
 } from '../shared/errors';
+import { BatchRejectedError, BatchTooLargeError } from './errors';
 import {
   type BatchOperation,
   firstClash,
