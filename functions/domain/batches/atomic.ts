@@ -28,8 +28,7 @@ import {
   type OperationResult,
   type PlannedMovement,
 } from './model';
-import type { BatchPort, BatchPresenter, MovementsRefused } from './port';
-import type { SingleRouteCommands } from './service';
+import type { BatchPort, BatchPresenter, MovementsRefused, SingleRouteCommands } from './port';
 
 /** The first operation that fails, with its answer and whether that answer is a recorded one. */
 interface Failure {
