@@ -10,7 +10,7 @@ import type { LedgerClient } from '../../client/index';
 import { JOURNAL_TAP_QUEUE_NAME } from '../../functions/contract/journal';
 import type { JournalEvent } from '../../functions/domain/journal/events';
 import type { JournalRecord } from '../../functions/domain/journal/model';
-import { expectExactJournal } from '../support/journal';
+import { expectExactJournal } from '../support/journal/journal';
 import { runScript } from './support/run-script';
 import { clientFor, key, type LocalStack, startLocalStack } from './support/stack';
 

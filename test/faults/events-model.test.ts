@@ -19,27 +19,27 @@ import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local'
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 import { testConfig } from '../support/config';
 import {
+  expectExactJournal,
+  type JournalTopic,
+  journalApi,
+  startJournalTopic,
+  startProjector,
+} from '../support/journal/journal';
+import {
   applyRecord,
   type EventsModelState,
   initialEventsState,
   type ModelAccount,
   type ModelEvent,
   sequenceView,
-} from '../support/events-model';
-import {
-  expectExactJournal,
-  type JournalTopic,
-  journalApi,
-  startJournalTopic,
-  startProjector,
-} from '../support/journal';
+} from '../support/model/events-model';
 
 /**
  * Model-based (docs/contract.md §6, §20): random batches of ledger events — credits, debits,
  * duplicates, id conflicts, unknown accounts, wrong currencies, overdrafts, reused paymentIds,
  * sequences with gaps, bodies that never parse — run through the consumer on DynamoDB Local
  * behind the contention layer, one batch after another (the lanes of a batch run at once). After
- * every batch the consumer must agree with the pure model (test/support/events-model.ts),
+ * every batch the consumer must agree with the pure model (test/support/model/events-model.ts),
  * applied record by record in batch order, on every dead-letter code and every balance; at the
  * end on every entry and every sequence. The batched consumer and the per-record one (today's
  * path) both run every plan, each on its own accounts: batching changes nothing a record does,

@@ -3,7 +3,7 @@ import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { ledgerEvent } from '../../kit/ledger-events';
 import { seededRandom } from '../support/fault-proxy';
-import { expectExactJournal } from '../support/journal';
+import { expectExactJournal } from '../support/journal/journal';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
 import { creditConcurrently, stacksPerFile, until } from './support/stacks';

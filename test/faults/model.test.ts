@@ -6,8 +6,8 @@ import { silentLog } from '../../functions/domain/shared/log';
 import { createJournalStore } from '../../functions/dynamodb/journal/store';
 import { composeReconciler } from '../../functions/handlers/reconciler/compose';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
-import { startJournalTopic, startProjector } from '../support/journal';
-import { type Action, planArb, runPlan } from '../support/model-driver';
+import { startJournalTopic, startProjector } from '../support/journal/journal';
+import { type Action, planArb, runPlan } from '../support/model/model-driver';
 import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
 
 /**
@@ -16,8 +16,8 @@ import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
  * duplicates, later replays and key reuse run against DynamoDB Local through the fault proxy,
  * which loses a tenth of the transactions' answers after DynamoDB decided,
  * each round concurrently, on accounts one of which may overdraw; after every round the service
- * must agree with the pure reference model (test/support/ledger-model.ts, driven by
- * test/support/model-driver.ts) on every outcome, every balance and available balance and, at
+ * must agree with the pure reference model (test/support/model/ledger-model.ts, driven by
+ * test/support/model/model-driver.ts) on every outcome, every balance and available balance and, at
  * the end, every entry, reversedAmount, status, replayed body and money conservation.
  */
 const ledger = ledgerPerFile(42);

@@ -9,7 +9,7 @@ import { journalEventId } from '../../functions/contract/journal';
 import type { JournalEvent } from '../../functions/domain/journal/events';
 import { ledgerEvent } from '../../kit/ledger-events';
 import { seededRandom } from '../support/fault-proxy';
-import { expectExactJournal } from '../support/journal';
+import { expectExactJournal } from '../support/journal/journal';
 import { queueDepth } from '../support/queue-depth';
 import { type StackClient, stackClient } from './support/stack-client';
 import { creditConcurrently, stacksPerFile, until } from './support/stacks';

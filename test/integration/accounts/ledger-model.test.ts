@@ -8,12 +8,12 @@ import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { bodyOf, ledgerApi } from '../../support/ledger-api';
-import { type ModelEnvironment, planArb, runPlan } from '../../support/model-driver';
+import { type ModelEnvironment, planArb, runPlan } from '../../support/model/model-driver';
 
 /**
  * Model-based on DynamoDB Local (docs/contract.md §16, §17): random concurrent rounds of every
  * command — ledger transactions of up to four legs, reversals racing each other, an account that
- * may overdraw, closings — against the reference model (test/support/ledger-model.ts). The fault
+ * may overdraw, closings — against the reference model (test/support/model/ledger-model.ts). The fault
  * suite runs the same driver through a fault proxy (test/faults/model.test.ts).
  */
 let client: DynamoDBClient;

@@ -14,7 +14,7 @@ import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { recordingMetrics } from '../../support/fakes/metrics';
 import { drainRequests, gapRig } from '../../support/gaps';
-import { type JournalTopic, startJournalTopic } from '../../support/journal';
+import { type JournalTopic, startJournalTopic } from '../../support/journal/journal';
 
 /**
  * docs/contract.md §18 on DynamoDB Local and fauxqs' SNS: gaps open, fall due after

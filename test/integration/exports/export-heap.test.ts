@@ -14,7 +14,7 @@ import {
 } from '../../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
 import { ensureBucket, localS3Client } from '../../../local/services/s3/bucket';
-import { seedAccount, seedEntries, seedExecution } from '../../support/exports';
+import { seedAccount, seedEntries, seedExecution } from '../../support/exports/exports';
 
 const ENTRIES = 100_000;
 /**
@@ -62,7 +62,7 @@ describe('export worker memory (docs/contract.md §12)', () => {
 
     const { stdout } = await run(
       process.execPath,
-      ['--expose-gc', '--import', 'tsx', 'test/support/export-heap-child.ts'],
+      ['--expose-gc', '--import', 'tsx', 'test/support/exports/export-heap-child.ts'],
       {
         env: {
           ...process.env,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../functions/domain/accounts/model';
 import { createExportRunStore } from '../../../functions/dynamodb/exports/run-store';
 import { createTestTable } from '../../support/dynamo';
-import { seedAccount, seedEntries, seedExecution } from '../../support/exports';
+import { seedAccount, seedEntries, seedExecution } from '../../support/exports/exports';
 
 let client: DynamoDBClient;
 let tableName: string;

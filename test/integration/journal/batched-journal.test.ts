@@ -10,8 +10,12 @@ import { createEventStore } from '../../../functions/dynamodb/events/store';
 import { createMovementStore } from '../../../functions/dynamodb/movements/store';
 import { createEventsConsumer } from '../../../functions/handlers/events/consumer';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
-import { expectExactJournal, type journalApi, type startProjector } from '../../support/journal';
-import { startJournalFixture } from '../../support/journal-fixture';
+import {
+  expectExactJournal,
+  type journalApi,
+  type startProjector,
+} from '../../support/journal/journal';
+import { startJournalFixture } from '../../support/journal/journal-fixture';
 import { quietRuntime } from '../../support/runtime';
 
 /**

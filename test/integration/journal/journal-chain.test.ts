@@ -8,8 +8,8 @@ import type { JournalRecord } from '../../../functions/domain/journal/model';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { JOURNAL_TIME_SK_PREFIX, keys } from '../../../functions/dynamodb/table/keys';
 import { composeReconciler } from '../../../functions/handlers/reconciler/compose';
-import type { journalApi } from '../../support/journal';
-import { startJournalFixture } from '../../support/journal-fixture';
+import type { journalApi } from '../../support/journal/journal';
+import { startJournalFixture } from '../../support/journal/journal-fixture';
 
 /**
  * docs/contract.md §27 against a real table: every stored field of a record is covered by its

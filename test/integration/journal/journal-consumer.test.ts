@@ -7,9 +7,9 @@ import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { testConfig } from '../../support/config';
 import { seededRandom } from '../../support/fault-proxy';
-import { type JournalTopic, journalApi } from '../../support/journal';
-import { JournalConsumer, type JournalPageAnswer } from '../../support/journal-consumer';
-import { startJournalFixture } from '../../support/journal-fixture';
+import { type JournalTopic, journalApi } from '../../support/journal/journal';
+import { JournalConsumer, type JournalPageAnswer } from '../../support/journal/journal-consumer';
+import { startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';
 
 /**

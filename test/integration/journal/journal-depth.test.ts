@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../../functions/domain/journal/model';
-import { expectExactJournal, type journalApi } from '../../support/journal';
-import { startJournalFixture } from '../../support/journal-fixture';
+import { expectExactJournal, type journalApi } from '../../support/journal/journal';
+import { startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';
 
 /**

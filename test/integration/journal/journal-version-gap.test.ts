@@ -7,8 +7,8 @@ import { createJournalStore } from '../../../functions/dynamodb/journal/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { composeReconciler } from '../../../functions/handlers/reconciler/compose';
 import { recordingMetrics } from '../../support/fakes/metrics';
-import type { journalApi } from '../../support/journal';
-import { startJournalFixture } from '../../support/journal-fixture';
+import type { journalApi } from '../../support/journal/journal';
+import { startJournalFixture } from '../../support/journal/journal-fixture';
 
 /**
  * docs/contract.md §30: a journal that trails `version` beyond the projector's retry window is

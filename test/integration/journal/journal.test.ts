@@ -13,8 +13,8 @@ import {
   type JournalTopic,
   type journalApi,
   type startProjector,
-} from '../../support/journal';
-import { startJournalFixture } from '../../support/journal-fixture';
+} from '../../support/journal/journal';
+import { startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';
 
 let client: DynamoDBClient;

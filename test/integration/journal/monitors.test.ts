@@ -5,8 +5,8 @@ import { MAX_MONITORS_PER_ACCOUNT } from '../../../functions/contract/monitors';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { localJournalProjector } from '../../../local/functions';
 import { testConfig } from '../../support/config';
-import type { JournalTopic, journalApi, startProjector } from '../../support/journal';
-import { startJournalFixture } from '../../support/journal-fixture';
+import type { JournalTopic, journalApi, startProjector } from '../../support/journal/journal';
+import { startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';
 
 /** docs/contract.md §28 on a real table, its journal projected from the real stream. */

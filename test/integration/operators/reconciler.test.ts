@@ -18,8 +18,8 @@ import { createReconcileStore } from '../../../functions/dynamodb/reconciliation
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem } from '../../../functions/dynamodb/table/reads';
 import { composeReconciler } from '../../../functions/handlers/reconciler/compose';
-import type { journalApi } from '../../support/journal';
-import { startJournalFixture } from '../../support/journal-fixture';
+import type { journalApi } from '../../support/journal/journal';
+import { startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';
 
 /** docs/contract.md §19: the reconciler against a real table, its journal projected for real. */

@@ -6,8 +6,8 @@ import { LedgerService } from '../../../../functions/domain/accounts/service';
 import type { RecordResult } from '../../../../functions/domain/idempotency/port';
 import type { Once } from '../../../../functions/domain/movements/once';
 import type { MovementPort } from '../../../../functions/domain/movements/port';
-import { fakeLedgerPort } from '../../../support/fakes/accounts';
-import { fakeMovementPort } from '../../../support/fakes/movements';
+import { fakeLedgerPort } from '../../../support/fakes/ledger/accounts';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: new Date('2026-11-29T10:00:00Z') };
 const debit = { type: 'debit' as const, amount: 50, currency: 'EUR' };

@@ -10,11 +10,11 @@ import {
   UnavailableError,
 } from '../../../../functions/domain/shared/errors';
 import { TransferService } from '../../../../functions/domain/transfers/service';
-import { fakeLedgerPort } from '../../../support/fakes/accounts';
-import { fakeBatchPort } from '../../../support/fakes/batches';
-import { fakeLedgerTransactionPort } from '../../../support/fakes/ledger-transactions';
-import { fakeMovementPort } from '../../../support/fakes/movements';
-import { fakeTransferPort } from '../../../support/fakes/transfers';
+import { fakeLedgerPort } from '../../../support/fakes/ledger/accounts';
+import { fakeBatchPort } from '../../../support/fakes/ledger/batches';
+import { fakeLedgerTransactionPort } from '../../../support/fakes/ledger/ledger-transactions';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
+import { fakeTransferPort } from '../../../support/fakes/ledger/transfers';
 
 /** docs/contract.md §25: how an independent batch writes and falls back. */
 const ctx = {

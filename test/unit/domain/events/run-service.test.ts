@@ -4,7 +4,7 @@ import type { LedgerEventInput } from '../../../../functions/domain/events/model
 import type { EventRunResult, VersionedSequence } from '../../../../functions/domain/events/port';
 import { EventService } from '../../../../functions/domain/events/service';
 import { fakeEventLedgerPort } from '../../../support/fakes/events';
-import { fakeMovementPort } from '../../../support/fakes/movements';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 
 const event = (overrides: Partial<LedgerEventInput>): LedgerEventInput => ({
   source: 'urn:a',

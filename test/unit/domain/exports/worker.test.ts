@@ -16,7 +16,7 @@ import { ExportWorker, RunOutOfTimeError } from '../../../../functions/domain/ex
 import { createCallbackReporter } from '../../../../functions/handlers/export-worker/callback-reporter';
 import { createExportJobsConsumer } from '../../../../functions/handlers/export-worker/consumer';
 import { sqsRecord } from '../../../../kit/ledger-events';
-import { EXPORT_JOB, exportAppSecrets } from '../../../support/export-job';
+import { EXPORT_JOB, exportAppSecrets } from '../../../support/exports/export-job';
 import { fakeExportRunPort } from '../../../support/fakes/exports';
 import { recordingMetrics } from '../../../support/fakes/metrics';
 import { quietRuntime } from '../../../support/runtime';

@@ -10,8 +10,8 @@ import {
 import type { HoldPort, SettleHoldResult } from '../../../../functions/domain/holds/port';
 import { HoldService, holdRefusal } from '../../../../functions/domain/holds/service';
 import type { MovementPort } from '../../../../functions/domain/movements/port';
-import { fakeHoldPort } from '../../../support/fakes/holds';
-import { fakeMovementPort } from '../../../support/fakes/movements';
+import { fakeHoldPort } from '../../../support/fakes/ledger/holds';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 
 const NOW = new Date('2026-12-01T10:00:00.000Z');
 const ctx = { principal: 'alice', idempotencyKey: 'k1', now: NOW };

@@ -8,7 +8,7 @@ import {
 } from '../../../../functions/domain/idempotency/settled-responses';
 import { requestOnce } from '../../../../functions/domain/movements/once';
 import { epochSeconds } from '../../../../functions/domain/shared/time';
-import { fakeMovementPort } from '../../../support/fakes/movements';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
 

@@ -3,8 +3,8 @@ import { httpResponses } from '../../../../functions/api/problems';
 import type { AccountRecord } from '../../../../functions/domain/accounts/model';
 import { LedgerTransactionService } from '../../../../functions/domain/ledger-transactions/service';
 import type { MovementPort } from '../../../../functions/domain/movements/port';
-import { fakeLedgerTransactionPort } from '../../../support/fakes/ledger-transactions';
-import { fakeMovementPort } from '../../../support/fakes/movements';
+import { fakeLedgerTransactionPort } from '../../../support/fakes/ledger/ledger-transactions';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 
 /** docs/contract.md §16: the decisions of a ledger transaction, on a fake port. */
 const ctx = { principal: 'alice', idempotencyKey: 'k', now: new Date('2026-12-01T10:00:00Z') };

@@ -3,8 +3,8 @@ import { httpResponses } from '../../../../functions/api/problems';
 import type { AccountRecord, LedgerEntry } from '../../../../functions/domain/accounts/model';
 import type { ReversalPort } from '../../../../functions/domain/reversals/port';
 import { ReversalService } from '../../../../functions/domain/reversals/service';
-import { fakeMovementPort } from '../../../support/fakes/movements';
-import { fakeReversalPort } from '../../../support/fakes/reversals';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
+import { fakeReversalPort } from '../../../support/fakes/ledger/reversals';
 
 /** docs/contract.md §16: the decisions of a reversal, on a fake port. */
 const ctx = { principal: 'alice', idempotencyKey: 'k', now: new Date('2026-12-01T10:00:00Z') };

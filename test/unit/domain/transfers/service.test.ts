@@ -15,8 +15,8 @@ import type { TransferRecord } from '../../../../functions/domain/transfers/mode
 import type { TransferPort } from '../../../../functions/domain/transfers/port';
 import { TransferService } from '../../../../functions/domain/transfers/service';
 import { fakeEventLedgerPort } from '../../../support/fakes/events';
-import { fakeMovementPort } from '../../../support/fakes/movements';
-import { fakeTransferPort } from '../../../support/fakes/transfers';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
+import { fakeTransferPort } from '../../../support/fakes/ledger/transfers';
 
 type TransferWriteResult = MovementWrite<LegsRejection>;
 

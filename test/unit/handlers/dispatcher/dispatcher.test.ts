@@ -3,7 +3,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../../../functions/domain/exports/model';
 import { createOutboxDispatcher } from '../../../../functions/handlers/dispatcher/dispatcher';
-import { exportJob } from '../../../support/export-job';
+import { exportJob } from '../../../support/exports/export-job';
 import { fakeExportJobQueue, fakeOutboxMarks } from '../../../support/fakes/exports';
 import { recordingMetrics } from '../../../support/fakes/metrics';
 import { quietRuntime } from '../../../support/runtime';

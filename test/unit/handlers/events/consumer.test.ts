@@ -10,8 +10,8 @@ import { createEventsConsumer } from '../../../../functions/handlers/events/cons
 import { lanesOf } from '../../../../functions/handlers/events/lanes';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 import { recordingLog } from '../../../support/fakes/log';
-import { fakeMovementPort } from '../../../support/fakes/movements';
 import { quietRuntime } from '../../../support/runtime';
 
 const A = '44444444-4444-4444-8444-444444444444';

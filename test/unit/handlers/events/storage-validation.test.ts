@@ -7,9 +7,9 @@ import { storageError } from '../../../../functions/dynamodb/table/sdk-errors';
 import { createEventsConsumer } from '../../../../functions/handlers/events/consumer';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../../kit/ledger-events';
 import { fakeDeadLetters, fakeEventLedgerPort } from '../../../support/fakes/events';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 import { recordingLog } from '../../../support/fakes/log';
 import { recordingMetrics } from '../../../support/fakes/metrics';
-import { fakeMovementPort } from '../../../support/fakes/movements';
 import { quietRuntime } from '../../../support/runtime';
 
 /**

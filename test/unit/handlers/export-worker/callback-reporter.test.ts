@@ -8,7 +8,7 @@ import {
 } from '../../../../functions/handlers/export-worker/callback-reporter';
 import { staticCallbackSecrets } from '../../../../functions/schemas/callbacks';
 import { APP, SECRET } from '../../../support/callbacks';
-import { EXPORT_JOB, exportAppSecrets } from '../../../support/export-job';
+import { EXPORT_JOB, exportAppSecrets } from '../../../support/exports/export-job';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const job = EXPORT_JOB;

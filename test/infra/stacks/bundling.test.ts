@@ -1,0 +1,385 @@
+/**
+ * Real esbuild bundling (no stub code): a broken bundle, a missing entry or a bad bundler
+ * setting fails here. Each bundle is also imported in a child Node process, which catches
+ * ESM problems such as "Dynamic require of ... is not supported" at cold start.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addComplianceChecks } from '../../../lib/compliance';
+import { resolveLedgerConfig } from '../../../lib/config';
+import {
+  BUNDLE_BUDGET_BYTES,
+  ESM_REQUIRE_BANNER,
+  handlerEntry,
+  LedgerFunction,
+  NEVER_LOADED_ON_LAMBDA,
+} from '../../../lib/constructs/shared/ledger-function';
+import { createLedgerStacks, type LedgerStacks } from '../../../lib/ledger-app';
+import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from '../synth';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+const FIXTURE_ENTRY = resolve(import.meta.dirname, '../fixtures/esm-handler.ts');
+
+let outdir: string;
+
+beforeAll(() => {
+  outdir = mkdtempSync(join(tmpdir(), 'ledger-infra-bundle-'));
+  // Lets the bundles resolve their externals (@aws-sdk/*) when imported from outdir.
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(outdir, 'node_modules'), 'dir');
+}, SYNTH_HOOK_TIMEOUT_MS);
+
+afterAll(() => {
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+/**
+ * Directory of the staged Lambda asset of function `logicalId` (the only function when omitted),
+ * found through the template's S3 key.
+ */
+function bundleDir(template: Template, logicalId?: string): string {
+  const functions = template.findResources('AWS::Lambda::Function') as Record<
+    string,
+    { Properties: { Code: { S3Key: string } } }
+  >;
+  if (logicalId === undefined) expect(Object.keys(functions)).toHaveLength(1);
+  const fn = logicalId === undefined ? Object.values(functions)[0] : functions[logicalId];
+  const s3Key = fn?.Properties.Code.S3Key ?? '';
+  expect(s3Key).toMatch(/^[0-9a-f]{64}\.zip$/);
+  return join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`);
+}
+
+/** Environment the fixture handler reads (`loadConfig(process.env)`). */
+const FIXTURE_ENV = { TABLE_NAME: 'ledger-test', AWS_REGION: 'eu-west-1' };
+
+/**
+ * Stand-ins for the values CloudFormation resolves at deploy time (imports from the stateful
+ * stack). Keyed by variable name; a variable the stack adds without an entry here fails the test,
+ * so the child process always sees every variable the deployed function would.
+ */
+const DEPLOY_TIME_VALUES: Readonly<Record<string, string>> = {
+  TABLE_NAME: 'ledger-test',
+  DLQ_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-ledger-events-dlq',
+  EXPORT_JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-export-jobs',
+  CALLBACK_SECRETS_ARN:
+    'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CallbackSecretsSecret-AbCdEf',
+  EXPORT_BUCKET: 'test-ledger-exports-123456789012-eu-west-1',
+  API_URL: 'https://abc123.execute-api.eu-west-1.amazonaws.com/',
+  JOURNAL_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-journal',
+  GAP_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-gaps',
+};
+
+/**
+ * The environment function `logicalId` gets when deployed: its template variables, with
+ * deploy-time values replaced by {@link DEPLOY_TIME_VALUES}, plus what the Lambda runtime sets.
+ */
+function deployedEnv(template: Template, logicalId: string): Record<string, string> {
+  const fn = template.findResources('AWS::Lambda::Function')[logicalId] as
+    | { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+    | undefined;
+  if (!fn) throw new Error(`no function ${logicalId}`);
+  const env: Record<string, string> = { AWS_REGION: 'eu-west-1' };
+  for (const [name, value] of Object.entries(fn.Properties.Environment?.Variables ?? {})) {
+    if (typeof value === 'string') {
+      env[name] = value;
+    } else {
+      const stand = DEPLOY_TIME_VALUES[name];
+      if (stand === undefined) throw new Error(`no deploy-time stand-in for ${name}`);
+      env[name] = stand;
+    }
+  }
+  return env;
+}
+
+/**
+ * Imports the bundle in a fresh Node process (like a cold start) and runs `script` on it. The
+ * child gets `env` and PATH only, so a variable in the developer's shell (e.g. the local stack's
+ * CALLBACK_SECRETS) cannot make a missing one go unnoticed.
+ */
+function runInNode(bundle: string, script: string, env: Readonly<Record<string, string>>): string {
+  return execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)});\n${script}`,
+    ],
+    {
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...env,
+      },
+      timeout: 20_000,
+      // Keep an expected import failure's stack trace out of the test output.
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
+
+/**
+ * Script fragment: a second, fresh evaluation of the bundle (new URL) after deleting `variable`,
+ * resolving to 'imported' or the import error's message.
+ */
+const importWithout = (bundle: string, variable: string, label: string): string => {
+  const fresh = `${pathToFileURL(bundle).href}?without-${variable}`;
+  return `delete process.env.${variable};
+const ${label} = await import(${JSON.stringify(fresh)}).then(
+  () => 'imported',
+  (error) => String(error?.message ?? error),
+);`;
+};
+
+describe('LedgerFunction bundling (fixture)', () => {
+  let dir: string;
+  let template: Template;
+
+  beforeAll(() => {
+    const app = new App({ outdir, builtinCloudFormationValidation: false });
+    const stack = new Stack(app, 'BundlingFixture');
+    new LedgerFunction(stack, 'Fixture', { entry: FIXTURE_ENTRY });
+    template = Template.fromStack(stack);
+    dir = bundleDir(template);
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  it('emits a minified ESM bundle with source map, prefixed by the createRequire banner', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', { Handler: 'index.handler' });
+    const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    expect(code.startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+    expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+    // Minified: the fixture's long local names do not survive.
+    expect(code).not.toContain('tableName: config.tableName');
+  });
+
+  it('runs in Node as ESM, including a CommonJS dependency that requires a built-in', () => {
+    const out = runInNode(
+      join(dir, 'index.mjs'),
+      'const r = await m.handler(); process.stdout.write(r.body);',
+      FIXTURE_ENV,
+    );
+    expect(JSON.parse(out)).toEqual({
+      tableName: 'ledger-test',
+      exportFee: 100,
+      eol: JSON.stringify('\n'),
+    });
+  });
+});
+
+describe('full app as bin/app.ts synthesizes it (real bundling, built-in validation)', () => {
+  let stacks: LedgerStacks;
+  let stateless: Template;
+
+  beforeAll(() => {
+    for (const entry of [
+      'http',
+      'events',
+      'dispatcher',
+      'journal-projector',
+      'export-worker',
+      'sweeper',
+      'reconciler',
+    ].map(handlerEntry)) {
+      expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
+    }
+    const app = new App({
+      outdir,
+      // Fail on CloudFormation validation warnings too, not only on errors.
+      context: { '@aws-cdk/core:strictCfnValidateErrors': true },
+    });
+    stacks = createLedgerStacks(
+      app,
+      resolveLedgerConfig({ jwtIssuer: 'https://issuer.example.com/', jwtAudience: 'api' }),
+    );
+    addComplianceChecks(app);
+    // Throws if CDK's built-in CloudFormation validation or cdk-nag reports anything.
+    app.synth();
+    stateless = Template.fromStack(stacks.stateless);
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  const bundleOf = (fn: LedgerFunction) => join(bundleDir(stateless, logicalIdOf(fn)), 'index.mjs');
+  const envOf = (fn: LedgerFunction) => deployedEnv(stateless, logicalIdOf(fn));
+
+  it('bundles functions/handlers/http/handler.ts into an ESM module that starts with the stack env and needs CALLBACK_SECRETS_ARN', () => {
+    const fn = stacks.stateless.httpFunction;
+    const bundle = bundleOf(fn);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    const env = envOf(fn);
+    // The stack, not this test, decides the variables; the ARN is a stand-in for the import.
+    expect(env.CALLBACK_SECRETS_ARN).toBe(DEPLOY_TIME_VALUES.CALLBACK_SECRETS_ARN);
+    expect(env.CALLBACK_APPLICATION_ID).toBe('export-worker');
+    expect(env.CALLBACK_SECRETS).toBeUndefined();
+    // Cold start with the deployed environment (secrets are fetched lazily, per callback), then
+    // a fresh evaluation without the ARN must fail loudly instead of accepting no callbacks.
+    const out = runInNode(
+      bundle,
+      `const type = typeof m.handler;
+${importWithout(bundle, 'CALLBACK_SECRETS_ARN', 'withoutArn')}
+process.stdout.write(JSON.stringify({ type, withoutArn }));`,
+      env,
+    );
+    const result = JSON.parse(out) as { type: string; withoutArn: string };
+    expect(result.type).toBe('function');
+    expect(result.withoutArn).toMatch(/CALLBACK_SECRETS_ARN/);
+  });
+
+  it('bundles functions/handlers/events/handler.ts into an ESM module that runs and needs DLQ_URL', () => {
+    const fn = stacks.stateless.eventsConsumer.function;
+    const bundle = bundleOf(fn);
+    expect(bundle).not.toBe(bundleOf(stacks.stateless.httpFunction));
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // An empty batch touches neither DynamoDB nor SQS: proves the module wires up at cold start.
+    // Then a second, fresh evaluation without DLQ_URL, the variable the stack sets, must fail
+    // the cold start loudly. One process for both keeps the test fast.
+    const out = runInNode(
+      bundle,
+      `const batch = await m.handler({ Records: [] });
+${importWithout(bundle, 'DLQ_URL', 'withoutDlqUrl')}
+process.stdout.write(JSON.stringify({ batch, withoutDlqUrl }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { batch: unknown; withoutDlqUrl: string };
+    expect(result.batch).toEqual({ batchItemFailures: [] });
+    expect(result.withoutDlqUrl).toMatch(/DLQ_URL/);
+  });
+
+  it('bundles functions/handlers/dispatcher/handler.ts into an ESM module that runs and needs EXPORT_JOBS_QUEUE_URL', () => {
+    const fn = stacks.stateless.outboxDispatcher.function;
+    const bundle = bundleOf(fn);
+    expect(new Set([bundle, bundleOf(stacks.stateless.httpFunction)]).size).toBe(2);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // Neither an empty batch nor a record that is not an outbox INSERT calls AWS.
+    const modify = {
+      eventName: 'MODIFY',
+      dynamodb: { SequenceNumber: '1', NewImage: { kind: { S: 'outbox' } } },
+    };
+    const out = runInNode(
+      bundle,
+      `const empty = await m.handler({ Records: [] });
+const skipped = await m.handler({ Records: [${JSON.stringify(modify)}] });
+${importWithout(bundle, 'EXPORT_JOBS_QUEUE_URL', 'withoutQueueUrl')}
+process.stdout.write(JSON.stringify({ empty, skipped, withoutQueueUrl }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { empty: unknown; skipped: unknown; withoutQueueUrl: string };
+    expect(result.empty).toEqual({ batchItemFailures: [] });
+    expect(result.skipped).toEqual({ batchItemFailures: [] });
+    expect(result.withoutQueueUrl).toMatch(/EXPORT_JOBS_QUEUE_URL/);
+  });
+
+  it('bundles functions/handlers/journal-projector/handler.ts into an ESM module that runs and needs JOURNAL_TOPIC_ARN', () => {
+    const fn = stacks.stateless.journalProjector.function;
+    const bundle = bundleOf(fn);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // Neither an empty batch nor a record that is not an account change calls AWS.
+    const other = {
+      eventName: 'MODIFY',
+      dynamodb: { SequenceNumber: '1', NewImage: { kind: { S: 'outbox' } } },
+    };
+    const out = runInNode(
+      bundle,
+      `const empty = await m.handler({ Records: [] });
+const skipped = await m.handler({ Records: [${JSON.stringify(other)}] });
+${importWithout(bundle, 'JOURNAL_TOPIC_ARN', 'withoutTopic')}
+process.stdout.write(JSON.stringify({ empty, skipped, withoutTopic }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { empty: unknown; skipped: unknown; withoutTopic: string };
+    expect(result.empty).toEqual({ batchItemFailures: [] });
+    expect(result.skipped).toEqual({ batchItemFailures: [] });
+    expect(result.withoutTopic).toMatch(/JOURNAL_TOPIC_ARN/);
+  });
+
+  it('bundles functions/handlers/export-worker/handler.ts into an ESM module that runs and needs API_URL', () => {
+    const fn = stacks.stateless.exportWorker.function;
+    const bundle = bundleOf(fn);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    const env = envOf(fn);
+    expect(env.EXPORT_BUCKET).toBe(DEPLOY_TIME_VALUES.EXPORT_BUCKET);
+    // An empty batch touches neither DynamoDB, S3 nor the API.
+    const out = runInNode(
+      bundle,
+      `const batch = await m.handler({ Records: [] }, { getRemainingTimeInMillis: () => 300000 });
+${importWithout(bundle, 'API_URL', 'withoutApiUrl')}
+process.stdout.write(JSON.stringify({ batch, withoutApiUrl }));`,
+      env,
+    );
+    const result = JSON.parse(out) as { batch: unknown; withoutApiUrl: string };
+    expect(result.batch).toEqual({ batchItemFailures: [] });
+    expect(result.withoutApiUrl).toMatch(/API_URL/);
+  });
+
+  it('bundles functions/handlers/sweeper/handler.ts into an ESM module that starts and needs TABLE_NAME', () => {
+    const fn = stacks.stateless.sweeper.function;
+    const bundle = bundleOf(fn);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    const out = runInNode(
+      bundle,
+      `const type = typeof m.handler;
+${importWithout(bundle, 'TABLE_NAME', 'withoutTable')}
+process.stdout.write(JSON.stringify({ type, withoutTable }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { type: string; withoutTable: string };
+    expect(result.type).toBe('function');
+    expect(result.withoutTable).toMatch(/TABLE_NAME/);
+  });
+
+  it('keeps every function bundle within its budget, with the never-loaded credential providers left out', () => {
+    const functions = [
+      stacks.stateless.httpFunction,
+      stacks.stateless.eventsConsumer.function,
+      stacks.stateless.outboxDispatcher.function,
+      stacks.stateless.journalProjector.function,
+      stacks.stateless.sweeper.function,
+      stacks.stateless.exportWorker.function,
+    ];
+    for (const fn of functions) {
+      const code = readFileSync(bundleOf(fn), 'utf8');
+      const budget =
+        fn === stacks.stateless.exportWorker.function
+          ? BUNDLE_BUDGET_BYTES.exportWorker
+          : fn === stacks.stateless.httpFunction
+            ? BUNDLE_BUDGET_BYTES.http
+            : BUNDLE_BUDGET_BYTES.default;
+      expect(Buffer.byteLength(code), fn.node.path).toBeLessThanOrEqual(budget);
+      // Still reachable through the default chain's dynamic import, but not bundled.
+      for (const name of NEVER_LOADED_ON_LAMBDA) {
+        expect(code).toContain(`import("${name}")`);
+      }
+    }
+  });
+
+  it('bundles functions/handlers/sweeper/handler.ts into an ESM module that starts with the stack env and needs TABLE_NAME', () => {
+    const fn = stacks.stateless.sweeper.function;
+    const bundle = bundleOf(fn);
+    expect(new Set([bundle, bundleOf(stacks.stateless.httpFunction)]).size).toBe(2);
+    expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // A sweep queries DynamoDB, so only the cold start runs here; the sweep itself is covered
+    // against DynamoDB Local (test/integration/holds/sweeper.test.ts).
+    const out = runInNode(
+      bundle,
+      `const type = typeof m.handler;
+${importWithout(bundle, 'TABLE_NAME', 'withoutTable')}
+process.stdout.write(JSON.stringify({ type, withoutTable }));`,
+      envOf(fn),
+    );
+    const result = JSON.parse(out) as { type: string; withoutTable: string };
+    expect(result.type).toBe('function');
+    expect(result.withoutTable).toMatch(/TABLE_NAME/);
+  });
+
+  it('has no warning or error annotations on either stack', () => {
+    for (const stack of [stacks.stateful, stacks.stateless]) {
+      const annotations = Annotations.fromStack(stack);
+      annotations.hasNoWarning('*', Match.anyValue());
+      annotations.hasNoError('*', Match.anyValue());
+    }
+  });
+});

@@ -1,0 +1,242 @@
+import { App, Duration } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
+import { StatefulStack } from '../../../lib/stateful-stack';
+import {
+  logicalIdOf,
+  onlyLogicalId,
+  propertiesOf,
+  propertiesOfId,
+  SYNTH_HOOK_TIMEOUT_MS,
+  type SynthesizedLedger,
+  synthLedger,
+} from '../synth';
+
+describe('StatefulStack', () => {
+  let template: Template;
+  let unprotected: Template;
+
+  beforeAll(() => {
+    template = synthLedger().stateful;
+    unprotected = synthLedger({ deletionProtection: 'false' }).stateful;
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  it('holds exactly one DynamoDB table, five SQS queues, one secret and nothing stateless', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    // ledger-events (+ DLQ), export-jobs (+ DLQ), outbox-dispatch-dlq.
+    template.resourceCountIs('AWS::SQS::Queue', 5);
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+    template.resourceCountIs('AWS::Lambda::Function', 0);
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 0);
+  });
+
+  it('keys the table on pk (HASH, S) and sk (RANGE, S), on-demand', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+      ]),
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+  });
+
+  it("has the sweeper's sparse due index and the statements' effective index (§26)", () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'dueShard', AttributeType: 'N' },
+        { AttributeName: 'dueAt', AttributeType: 'N' },
+      ]),
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'due',
+          KeySchema: [
+            { AttributeName: 'dueShard', KeyType: 'HASH' },
+            { AttributeName: 'dueAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+        {
+          IndexName: 'effective',
+          KeySchema: [
+            { AttributeName: 'effectiveAccount', KeyType: 'HASH' },
+            { AttributeName: 'effectiveKey', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
+  });
+
+  it('enables TTL on expiresAt (the store key constant)', () => {
+    expect(TTL_ATTRIBUTE).toBe('expiresAt');
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+  });
+
+  it('enables point-in-time recovery and AWS-managed (KMS) encryption', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true, KMSMasterKeyId: Match.absent() },
+    });
+  });
+
+  it('streams NEW_IMAGE for the outbox dispatcher', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+  });
+
+  it('retains the table on stack delete and on replacement', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+
+  it('turns deletion protection on by default and off with deletionProtection=false', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true });
+    unprotected.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
+  });
+
+  it('outputs the table name', () => {
+    const tableId = onlyLogicalId(template, 'AWS::DynamoDB::Table');
+    template.hasOutput('TableName', { Value: { Ref: tableId } });
+  });
+});
+
+describe('StatefulStack: ledger-events queues', () => {
+  let ledger: SynthesizedLedger;
+  let template: Template;
+  let qa: Template;
+  let queueId: string;
+  let dlqId: string;
+
+  beforeAll(() => {
+    ledger = synthLedger();
+    template = ledger.stateful;
+    qa = synthLedger({ stage: 'qa', deletionProtection: 'false' }).stateful;
+    queueId = logicalIdOf(ledger.stacks.stateful.eventQueues.queue);
+    dlqId = logicalIdOf(ledger.stacks.stateful.eventQueues.deadLetterQueue);
+  }, SYNTH_HOOK_TIMEOUT_MS);
+
+  const queue = () => propertiesOfId(template, 'AWS::SQS::Queue', queueId);
+  const dlq = () => propertiesOfId(template, 'AWS::SQS::Queue', dlqId);
+
+  it('names the queues <stage>-ledger-events and <stage>-ledger-events-dlq', () => {
+    expect(queue().QueueName).toBe('dev-ledger-events');
+    expect(dlq().QueueName).toBe('dev-ledger-events-dlq');
+    const qaNames = Object.values(propertiesOf(qa, 'AWS::SQS::Queue')).map((q) => q.QueueName);
+    expect(qaNames.filter((n) => String(n).includes('ledger-events')).sort()).toEqual([
+      'qa-ledger-events',
+      'qa-ledger-events-dlq',
+    ]);
+  });
+
+  it('creates standard queues (not FIFO)', () => {
+    for (const q of [queue(), dlq()]) expect(q.FifoQueue).toBeUndefined();
+  });
+
+  it('encrypts both queues with SQS-managed SSE', () => {
+    for (const q of [queue(), dlq()]) {
+      expect(q.SqsManagedSseEnabled).toBe(true);
+      expect(q.KmsMasterKeyId).toBeUndefined();
+    }
+  });
+
+  it('denies every non-TLS request on both queues (enforceSSL)', () => {
+    for (const id of [queueId, dlqId]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            {
+              Effect: 'Deny',
+              Action: 'sqs:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+              Resource: { 'Fn::GetAtt': [id, 'Arn'] },
+            },
+          ]),
+        },
+      });
+    }
+  });
+
+  it('keeps dead letters 14 days, longer than the main queue keeps messages', () => {
+    expect(dlq().MessageRetentionPeriod).toBe(1_209_600);
+    // Redrive keeps the original enqueue time, so the DLQ must outlive the main queue.
+    expect(queue().MessageRetentionPeriod).toBeLessThan(1_209_600);
+  });
+
+  it('redrives to the DLQ after 5 receives; the DLQ has no redrive of its own', () => {
+    expect(queue().RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    expect(dlq().RedrivePolicy).toBeUndefined();
+  });
+
+  it('derives the visibility timeout as 6 x the 30 s consumer timeout', () => {
+    expect(queue().VisibilityTimeout).toBe(180);
+    expect(ledger.stacks.stateful.eventQueues.visibilityTimeout.toSeconds()).toBe(180);
+  });
+
+  it('retains both queues by default and deletes them with deletionProtection=false', () => {
+    for (const id of [queueId, dlqId]) {
+      expect(template.toJSON().Resources[id]).toMatchObject({
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    }
+    const qaQueues = Object.values(qa.findResources('AWS::SQS::Queue'));
+    expect(qaQueues).toHaveLength(5);
+    for (const q of qaQueues) {
+      expect(q).toMatchObject({ DeletionPolicy: 'Delete', UpdateReplacePolicy: 'Delete' });
+    }
+  });
+
+  it('outputs both queue URLs', () => {
+    template.hasOutput('EventsQueueUrl', { Value: { Ref: queueId } });
+    template.hasOutput('EventsDeadLetterQueueUrl', { Value: { Ref: dlqId } });
+  });
+});
+
+describe('StatefulStack: visibility timeout validation', () => {
+  const synthStateful = (props: ConstructorParameters<typeof StatefulStack>[2]) =>
+    Template.fromStack(
+      new StatefulStack(new App({ builtinCloudFormationValidation: false }), 'Stateful', props),
+    );
+
+  it('follows a longer consumer timeout (6 x 60 s = 360 s)', () => {
+    synthStateful({ eventsConsumerTimeout: Duration.seconds(60) }).hasResourceProperties(
+      'AWS::SQS::Queue',
+      { VisibilityTimeout: 360 },
+    );
+  });
+
+  it('accepts an explicit visibility timeout of exactly 6 x the consumer timeout', () => {
+    synthStateful({
+      eventsConsumerTimeout: Duration.seconds(30),
+      eventsVisibilityTimeout: Duration.seconds(180),
+    }).hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 180 });
+  });
+
+  it('throws when the visibility timeout is below 6 x the consumer timeout', () => {
+    expect(() =>
+      synthStateful({
+        eventsConsumerTimeout: Duration.seconds(30),
+        eventsVisibilityTimeout: Duration.seconds(179),
+      }),
+    ).toThrow(
+      /visibility timeout \(179 s\) must be at least 6 × the consumer timeout \(30 s\) = 180 s/,
+    );
+  });
+});
