@@ -7,6 +7,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { HttpHandler } from '../functions/api/types';
+import { DEFAULT_BACKDATE_LIMIT_DAYS } from '../functions/contract/effective-time';
 import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { silentLog } from '../functions/domain/shared/log';
@@ -27,6 +28,7 @@ export function benchConfig(tableName: string, localCache = false): ServiceConfi
     maxRerunsPerTask: 20,
     exportRetentionDays: 7,
     exportBucket: 'ledger-exports',
+    backdateLimitDays: DEFAULT_BACKDATE_LIMIT_DAYS,
   };
 }
 
@@ -59,6 +61,7 @@ export function createOurConsumer(
       ...benchConfig(tableName),
       deadLetterQueueUrl: 'http://127.0.0.1:9/000000000000/ledger-events-dlq',
       gapRefetchAfterSeconds: DEFAULT_GAP_REFETCH_AFTER_SECONDS,
+      backdateLimitDays: 90,
     },
     log: silentLog,
   });

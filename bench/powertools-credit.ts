@@ -97,6 +97,7 @@ export function createPowertoolsCredit(options: PowertoolsCreditOptions): Powert
       currency: input.currency,
       origin: 'http',
       createdAt: new Date().toISOString(),
+      effectiveAt: new Date().toISOString(),
     };
     try {
       await options.client.send(

@@ -43,6 +43,7 @@ export function createSequentialConsumer(options: {
         currency: body.data.currency,
         origin: 'event',
         createdAt: new Date().toISOString(),
+        effectiveAt: new Date().toISOString(),
       };
       const claim = {
         source: body.source,

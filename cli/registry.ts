@@ -8,7 +8,9 @@ import { reconcileCommand } from './commands/reconcile';
 import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
+import { statementCommand } from './commands/statement';
 import { tailCommand } from './commands/tail';
+import { verifyCommand } from './commands/verify';
 
 /**
  * Every command of `npm run cli`, in the order `--help` lists them. The `npm start` banner lists
@@ -25,4 +27,6 @@ export const COMMANDS: readonly Command[] = [
   reownCommand,
   gapsBackfillCommand,
   reconcileCommand,
+  verifyCommand,
+  statementCommand,
 ];

@@ -126,12 +126,94 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An account's balances as of an instant
-         * @description The values after the last journal record committed at or before asOf (sequence 0 and zeros before the first). 503 with Retry-After while the journal has not caught up with a change the answer depends on; 400 for an instant before the journal of an account older than it.
+         * An account's balances as of an instant, or by effective time
+         * @description With asOf: the values after the last journal record committed at or before asOf (sequence 0 and zeros before the first). 503 with Retry-After while the journal has not caught up with a change the answer depends on; 400 for an instant before the journal of an account older than it. With effectiveAt (docs/contract.md §26): the sum of the posted entries effective at or before it, { accountId, effectiveAt, balance }; 400 before the account's effective history (an account older than effective dates).
          */
         get: operations["getBalances"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an account's monitors */
+        get: operations["listMonitors"];
+        put?: never;
+        /**
+         * Create a balance monitor
+         * @description A condition on balance or available. Its state comes from the current values; after each journal record the state is evaluated again, and when it flips one ledger.balance_monitor.v1 CloudEvent is published on the journal topic. At most 10 per account.
+         */
+        post: operations["createMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/monitors/{monitorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a monitor */
+        get: operations["getMonitor"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a monitor
+         * @description Idempotent: deleting a monitor that is already gone answers 204 too.
+         */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's statement of an effective-time window
+         * @description The posted entries with from ≤ effectiveAt < to, by effectiveAt then commit order, one page at a time; openingBalance, the totals and closingBalance cover the whole window whatever the page (closing = opening + credits − debits). A window is at most 366 days; 400 for one that starts before the account's effective history.
+         */
+        get: operations["getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/period-closes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an account's books through an instant
+         * @description Sets closedThrough: later movements effective at or before it are refused with 409 period_closed, so statements and effective balances up to it never change. Monotonic: through after now → 400; before the current closedThrough → 409 period_already_closed (the same instant again answers the account as it is).
+         */
+        post: operations["closePeriod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -556,6 +638,11 @@ export interface components {
             name?: string;
             /** @description changes of balance or available committed so far: the journal reaches this sequence within seconds (an account older than the journal counts from its first change after it) */
             version: number;
+            /**
+             * Format: date-time
+             * @description movements effective at or before it are refused (period_closed); statements and effective balances up to it never change
+             */
+            closedThrough?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -578,6 +665,12 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /**
+             * Format: date-time
+             * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
+             * @example 2026-11-30T23:59:59Z
+             */
+            effectiveAt?: string;
         };
         Transaction: {
             /** Format: uuid */
@@ -642,6 +735,11 @@ export interface components {
             origin: "http" | "event";
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+             */
+            effectiveAt: string;
         };
         CloseAccount: Record<string, never>;
         TransactionPage: {
@@ -708,6 +806,11 @@ export interface components {
                 origin: "http" | "event";
                 /** Format: date-time */
                 createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+                 */
+                effectiveAt: string;
             }[];
             nextCursor: string | null;
         };
@@ -773,6 +876,13 @@ export interface components {
                  * @constant
                  */
                 opening?: true;
+                /** @description hex SHA-256 over the previous record's hash (64 zeros where the chain starts) followed by this record without hash in RFC 8785 canonical JSON; absent on records written before the chain existed */
+                hash?: string;
+                /**
+                 * @description the first hashed record of the journal (record 1, or the first one written after the chain was introduced): it links to 64 zeros
+                 * @constant
+                 */
+                chainStart?: true;
                 /**
                  * Format: uuid
                  * @description the entry of the change, where it has one
@@ -790,6 +900,11 @@ export interface components {
                 transferId?: string;
                 ledgerTransactionId?: string;
                 reversalOf?: string;
+                /**
+                 * Format: date-time
+                 * @description a change with an entry: when the entry counts in the books (§26)
+                 */
+                effectiveAt?: string;
             }[];
             /** @description afterSequence of the next page; null when this page reached the last record */
             nextAfterSequence: number | null;
@@ -803,6 +918,193 @@ export interface components {
             available: number;
             /** @description the last journal record committed at or before asOf (0: before the first) */
             sequence: number;
+        } | {
+            /** Format: uuid */
+            accountId: string;
+            /** Format: date-time */
+            effectiveAt: string;
+            /** @description the sum of the posted entries effective at or before effectiveAt */
+            balance: number;
+        };
+        CreateMonitor: {
+            /**
+             * @description which value of the account is watched
+             * @enum {string}
+             */
+            field: "balance" | "available";
+            /**
+             * @description field <operator> value: lt, lte, gt, gte
+             * @enum {string}
+             */
+            operator: "lt" | "lte" | "gt" | "gte";
+            /** @description minor units; may be negative (overdraft) */
+            value: number;
+            description?: string;
+        };
+        Monitor: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description which value of the account is watched
+             * @enum {string}
+             */
+            field: "balance" | "available";
+            /**
+             * @description field <operator> value: lt, lte, gt, gte
+             * @enum {string}
+             */
+            operator: "lt" | "lte" | "gt" | "gte";
+            /** @description minor units; may be negative (overdraft) */
+            value: number;
+            description?: string;
+            /**
+             * @description whether the condition holds after the account's last journaled change
+             * @enum {string}
+             */
+            state: "true" | "false";
+            /**
+             * Format: date-time
+             * @description committedAt of the record that last flipped the state, or the creation
+             */
+            stateSince: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        MonitorList: {
+            /** @description oldest first */
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                accountId: string;
+                /**
+                 * @description which value of the account is watched
+                 * @enum {string}
+                 */
+                field: "balance" | "available";
+                /**
+                 * @description field <operator> value: lt, lte, gt, gte
+                 * @enum {string}
+                 */
+                operator: "lt" | "lte" | "gt" | "gte";
+                /** @description minor units; may be negative (overdraft) */
+                value: number;
+                description?: string;
+                /**
+                 * @description whether the condition holds after the account's last journaled change
+                 * @enum {string}
+                 */
+                state: "true" | "false";
+                /**
+                 * Format: date-time
+                 * @description committedAt of the record that last flipped the state, or the creation
+                 */
+                stateSince: string;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+        };
+        Statement: {
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description ISO 4217 currency code
+             * @example EUR
+             */
+            currency: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description the entries effective before from */
+            openingBalance: number;
+            /** @description openingBalance + totalCredits − totalDebits */
+            closingBalance: number;
+            /** @description what the window added to the balance (whole window) */
+            totalCredits: number;
+            /** @description what the window took from it (whole window) */
+            totalDebits: number;
+            /** @description entries with from ≤ effectiveAt < to, by effectiveAt then commit order */
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                accountId: string;
+                /** @enum {string} */
+                type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
+                /** @description Integer amount in minor units */
+                amount: number;
+                /**
+                 * @description ISO 4217 currency code
+                 * @example EUR
+                 */
+                currency: string;
+                reference?: string;
+                paymentId?: string;
+                /**
+                 * Format: uuid
+                 * @description transfer_out / transfer_in: the transfer
+                 */
+                transferId?: string;
+                /**
+                 * Format: uuid
+                 * @description transfer_out / transfer_in: the other account
+                 */
+                counterpartyAccountId?: string;
+                /**
+                 * Format: uuid
+                 * @description capture: the hold captured
+                 */
+                holdId?: string;
+                /**
+                 * Format: uuid
+                 * @description ledger_debit / ledger_credit, and reversals of one: the ledger transaction
+                 */
+                ledgerTransactionId?: string;
+                /** @description reversal: what it reverses */
+                reversalOf?: {
+                    /** @enum {string} */
+                    kind: "entry" | "transfer" | "ledger_transaction";
+                    /** Format: uuid */
+                    id: string;
+                };
+                /**
+                 * Format: uuid
+                 * @description reversal: the reversal it belongs to
+                 */
+                reversalId?: string;
+                /**
+                 * @description reversal: which way it moved the balance
+                 * @enum {string}
+                 */
+                direction?: "debit" | "credit";
+                /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description credit, debit, capture: how much reversals moved back so far */
+                reversedAmount?: number;
+                /** @enum {string} */
+                origin: "http" | "event";
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+                 */
+                effectiveAt: string;
+            }[];
+            nextCursor: string | null;
+        };
+        PeriodClose: {
+            /**
+             * Format: date-time
+             * @description not later than now, not before the account's closedThrough; entries effective at or before it are refused from then on (period_closed)
+             * @example 2026-11-30T23:59:59.999Z
+             */
+            through: string;
         };
         CreateExport: {
             /** @enum {string} */
@@ -873,6 +1175,12 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /**
+             * Format: date-time
+             * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
+             * @example 2026-11-30T23:59:59Z
+             */
+            effectiveAt?: string;
         };
         Transfer: {
             /** Format: uuid */
@@ -898,6 +1206,11 @@ export interface components {
             reversedAmount?: number;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+             */
+            effectiveAt: string;
         };
         PlaceHold: {
             /** @description Integer amount in minor units */
@@ -999,6 +1312,12 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /**
+             * Format: date-time
+             * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
+             * @example 2026-11-30T23:59:59Z
+             */
+            effectiveAt?: string;
         };
         LedgerTransaction: {
             /** Format: uuid */
@@ -1026,6 +1345,11 @@ export interface components {
             reversedAmount?: number;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+             */
+            effectiveAt: string;
         };
         Reverse: {
             /** @description Default: what is left unreversed */
@@ -1123,6 +1447,12 @@ export interface components {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
+                     * @example 2026-11-30T23:59:59Z
+                     */
+                    effectiveAt?: string;
                 };
             } | {
                 /** @description The operation's Idempotency-Key, claimed in the single route's scope */
@@ -1148,6 +1478,12 @@ export interface components {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
+                     * @example 2026-11-30T23:59:59Z
+                     */
+                    effectiveAt?: string;
                 };
             } | {
                 /** @description The operation's Idempotency-Key, claimed in the single route's scope */
@@ -1173,6 +1509,12 @@ export interface components {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
+                     * @example 2026-11-30T23:59:59Z
+                     */
+                    effectiveAt?: string;
                 };
             } | {
                 /** @description The operation's Idempotency-Key, claimed in the single route's scope */
@@ -1201,6 +1543,12 @@ export interface components {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
+                     * @example 2026-11-30T23:59:59Z
+                     */
+                    effectiveAt?: string;
                 };
             })[];
         };
@@ -1309,6 +1657,11 @@ export interface components {
                     origin: "http" | "event";
                     /** Format: date-time */
                     createdAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+                     */
+                    effectiveAt: string;
                 } | {
                     /** Format: uuid */
                     id: string;
@@ -1333,6 +1686,11 @@ export interface components {
                     reversedAmount?: number;
                     /** Format: date-time */
                     createdAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+                     */
+                    effectiveAt: string;
                 } | {
                     /** Format: uuid */
                     id: string;
@@ -1359,6 +1717,11 @@ export interface components {
                     reversedAmount?: number;
                     /** Format: date-time */
                     createdAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+                     */
+                    effectiveAt: string;
                 } | {
                     type: string;
                     title: string;
@@ -1742,7 +2105,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
+            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; period_closed: Period closed */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2061,8 +2424,9 @@ export interface operations {
     };
     getBalances: {
         parameters: {
-            query: {
-                asOf: string;
+            query?: {
+                asOf?: string;
+                effectiveAt?: string;
             };
             header?: never;
             path: {
@@ -2072,7 +2436,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Balance, available and the sequence they stand at */
+            /** @description asOf: balance, available and the sequence they stand at; effectiveAt: the balance */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2101,6 +2465,519 @@ export interface operations {
             };
             /** @description not_found: Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorList"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMonitor"];
+            };
+        };
+        responses: {
+            /** @description Monitor created (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use; monitor_limit_reached: Monitor limit reached */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor and its state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or already gone) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStatement: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window: balances, totals and a page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statement"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    closePeriod: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PeriodClose"];
+            };
+        };
+        responses: {
+            /** @description The account with its closedThrough (or its replay) */
+            200: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use; period_already_closed: Period already closed */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2572,7 +3449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
+            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; period_closed: Period closed */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3245,7 +4122,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
+            /** @description insufficient_funds: Insufficient funds; payment_id_conflict: paymentId already used; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; period_closed: Period closed */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

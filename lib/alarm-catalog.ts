@@ -42,6 +42,7 @@ export const ALARM_SLUGS = {
   reconciliationMismatch: 'reconciliation-mismatch',
   reconcilerErrors: 'reconciler-errors',
   journalStuck: 'journal-stuck',
+  journalHashChain: 'journal-hash-chain',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -303,6 +304,16 @@ export const RECONCILIATION_MISMATCH_DESCRIPTION = [
   'lists every finding with its account, check, sequence and expected/actual values; the',
   'reconciler log group has "reconciliation mismatch" lines. docs/alarms.md says what each check',
   'means and what to look at.',
+].join(' ');
+
+/** Shown on the journal-hash-chain alarm. */
+export const JOURNAL_HASH_CHAIN_DESCRIPTION = [
+  'The reconciler found a journal record whose hash does not link its content to the record',
+  'before (JournalHashChainBreaks, docs/contract.md §27): a journal record was edited, removed or',
+  'rewritten in the table outside the projector. Money was not changed by the check. First:',
+  '`npm run cli -- verify --account <id> --aws --table <TableName>` for the account of the',
+  '"reconciliation mismatch" line (check hash_chain) prints the first broken sequence; then find',
+  'who wrote the item (CloudTrail data events).',
 ].join(' ');
 
 /** Shown on the reconciler's Errors alarm. */

@@ -104,6 +104,12 @@ export interface LedgerConfig {
    */
   readonly gapRefetchAfterSeconds: number;
   /**
+   * How far back a movement's `effectiveAt` may lie (`BACKDATE_LIMIT_DAYS` of every function,
+   * docs/contract.md §26): older ones are `400 validation_failed`. 1–3660.
+   * @default DEFAULT_BACKDATE_LIMIT_DAYS (90)
+   */
+  readonly backdateLimitDays: number;
+  /**
    * The application whose signed callbacks report on export executions: its key in the
    * callback secret, `CALLBACK_APPLICATION_ID` of the functions and the `callbackPath` of every
    * export job (`/v1/callbacks/<id>`).

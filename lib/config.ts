@@ -1,5 +1,10 @@
 import * as z from 'zod';
 import {
+  DEFAULT_BACKDATE_LIMIT_DAYS,
+  MAX_BACKDATE_LIMIT_DAYS,
+  MIN_BACKDATE_LIMIT_DAYS,
+} from '../functions/contract/effective-time';
+import {
   DEFAULT_EVENTS_BATCH_SIZE,
   DEFAULT_EVENTS_MAX_CONCURRENCY,
   MAX_EVENTS_BATCH_SIZE,
@@ -121,6 +126,8 @@ const contextShape = {
   // AWS limits of an SQS event source's maximum concurrency.
   eventsMaxConcurrency: integerSetting(2, 1000),
   // The sweeper runs once a minute; a gap is asked for again within a day.
+  // A backdated movement lands at most this many days back (docs/contract.md §26).
+  backdateLimitDays: integerSetting(MIN_BACKDATE_LIMIT_DAYS, MAX_BACKDATE_LIMIT_DAYS),
   gapRefetchAfterSeconds: integerSetting(
     MIN_GAP_REFETCH_AFTER_SECONDS,
     MAX_GAP_REFETCH_AFTER_SECONDS,
@@ -185,6 +192,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     eventsBatchSize: context.eventsBatchSize ?? DEFAULT_EVENTS_BATCH_SIZE,
     eventsMaxConcurrency: context.eventsMaxConcurrency ?? DEFAULT_EVENTS_MAX_CONCURRENCY,
     gapRefetchAfterSeconds: context.gapRefetchAfterSeconds ?? DEFAULT_GAP_REFETCH_AFTER_SECONDS,
+    backdateLimitDays: context.backdateLimitDays ?? DEFAULT_BACKDATE_LIMIT_DAYS,
     callbackApplicationId: context.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,
     ...checkThrottling(context, ctx),
     httpReservedConcurrency: reserved(context.httpReservedConcurrency, undefined),

@@ -67,6 +67,7 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.reconciliationMismatches]: [SERVICE_NAMES.reconciler],
   [METRICS.reconciledRecords]: [SERVICE_NAMES.reconciler],
   [METRICS.journalVersionGapFindings]: [SERVICE_NAMES.reconciler],
+  [METRICS.journalHashChainBreaks]: [SERVICE_NAMES.reconciler],
 };
 
 export interface ServiceMetricOptions {

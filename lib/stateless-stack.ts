@@ -144,6 +144,7 @@ export class StatelessStack extends Stack {
       INBOX_RETENTION_SECONDS: String(config.inboxRetentionSeconds),
       EXPORT_FEE: String(config.exportFee),
       CALLBACK_APPLICATION_ID: config.callbackApplicationId,
+      BACKDATE_LIMIT_DAYS: String(config.backdateLimitDays),
     };
     // The export settings, for the functions that create executions or serve their files.
     const exportEnvironment = {

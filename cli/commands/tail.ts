@@ -251,6 +251,18 @@ export function journalLine(message: Message): string {
   }
   const data = event.data;
   if (!data || typeof data.sequence !== 'number') return readable(message);
+  if (typeof data.monitorId === 'string') {
+    // A balance monitor's flip (docs/contract.md §28), on the same topic.
+    return [
+      String(event.time),
+      String(event.subject),
+      `#${data.sequence}`,
+      'monitor'.padEnd(13),
+      `${String(data.field)} ${String(data.operator)} ${String(data.value)} is now ${String(data.state)}`,
+      `(balance ${String(data.balanceAfter)}, available ${String(data.availableAfter)})`,
+      `monitorId=${data.monitorId}`,
+    ].join(' ');
+  }
   const ids = ['entryId', 'holdId', 'transferId']
     .filter((k) => typeof data[k] === 'string')
     .map((k) => `${k}=${String(data[k])}`);

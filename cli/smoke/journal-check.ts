@@ -49,8 +49,9 @@ export async function journalCheck(client: LedgerClient, accountId: string): Pro
   const asOf = await client.GET('/v1/accounts/{accountId}/balances', {
     params: { path: { accountId }, query: { asOf: new Date().toISOString() } },
   });
+  const sequence = asOf.data && 'sequence' in asOf.data ? asOf.data.sequence : undefined;
   expectThat(
-    asOf.data?.sequence === account.version && asOf.data.balance === account.balance,
+    sequence === account.version && asOf.data?.balance === account.balance,
     `balances answered ${describeAnswer(asOf.response, asOf.error)}`,
   );
   return `record ${account.version} within ${took} ms, as-of 200`;

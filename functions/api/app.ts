@@ -16,6 +16,8 @@ import type { JournalReadPort } from '../domain/journal/port';
 import { JournalService } from '../domain/journal/service';
 import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
+import type { MonitorPort } from '../domain/monitors/port';
+import { MonitorService } from '../domain/monitors/service';
 import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
@@ -23,6 +25,8 @@ import type { ErrorCode } from '../domain/shared/errors';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
 import type { Runtime } from '../domain/shared/runtime';
+import type { StatementPort } from '../domain/statements/port';
+import { StatementService } from '../domain/statements/service';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
 import { accountHandlers } from './accounts/routes';
@@ -34,6 +38,7 @@ import { healthHandlers } from './health/routes';
 import { holdHandlers } from './holds/routes';
 import { journalHandlers } from './journal/routes';
 import { ledgerTransactionHandlers } from './ledger-transactions/routes';
+import { monitorHandlers } from './monitors/routes';
 import { principalOf } from './principal';
 import { httpResponses, toProblem } from './problems';
 import { header } from './request';
@@ -41,6 +46,7 @@ import { problemResponse } from './respond';
 import { reversalHandlers } from './reversals/routes';
 import { createRouter } from './router';
 import { ROUTE_LIST, type Routes } from './routes';
+import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
 
@@ -65,6 +71,8 @@ export interface HttpAppConfig {
    * @default [] (owners only)
    */
   readonly journalReaders?: readonly string[];
+  /** How far back a movement's `effectiveAt` may lie (`BACKDATE_LIMIT_DAYS`, §26). */
+  readonly backdateLimitDays: number;
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -79,6 +87,10 @@ export interface HttpAppDeps extends Runtime {
   /** Batches' claims and shared transactions (docs/contract.md §25). */
   readonly batches: BatchPort;
   readonly journal: JournalReadPort;
+  /** Balance monitors (docs/contract.md §28). */
+  readonly monitors: MonitorPort;
+  /** Statements, effective balances, period closes (docs/contract.md §26). */
+  readonly statements: StatementPort;
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
   readonly health: HealthPort;
@@ -104,6 +116,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     responses: httpResponses,
     newId: deps.newId,
   };
+  // Commands that write movements a caller may date (docs/contract.md §26).
+  const movementOptions = { ...commandOptions, backdateLimitDays: config.backdateLimitDays };
   const tasks = new TaskService(deps.tasks, {
     ...commandOptions,
     exportFee: config.exportFee,
@@ -119,18 +133,22 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
-  const postings = new LedgerService(deps.ledger, deps.movements, commandOptions);
-  const transfers = new TransferService(deps.transfers, deps.movements, commandOptions);
+  const postings = new LedgerService(deps.ledger, deps.movements, movementOptions);
+  const transfers = new TransferService(deps.transfers, deps.movements, movementOptions);
   const ledgerTransactions = new LedgerTransactionService(
     deps.ledgerTransactions,
     deps.movements,
-    commandOptions,
+    movementOptions,
   );
   const batches = new BatchService(
     deps.batches,
     { postings, transfers, ledgerTransactions },
     { ...commandOptions, presenter: batchResponses, now: () => clock().getTime() },
   );
+  const statements = new StatementService(deps.statements, {
+    ...commandOptions,
+    readers: config.journalReaders ?? [],
+  });
 
   const route = createRouter<Routes>(
     ROUTE_LIST,
@@ -138,8 +156,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...accountHandlers(postings),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
+        statements,
         clock,
       ),
+      ...statementHandlers(statements),
+      ...monitorHandlers(new MonitorService(deps.monitors, commandOptions)),
       ...transferHandlers(transfers),
       ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),
       ...ledgerTransactionHandlers(ledgerTransactions),

@@ -162,7 +162,7 @@ export function errorResponses(codes: readonly ErrorCode[]) {
 }
 
 function operation(spec: ListedRoute, components: Components) {
-  const { status, description, body } = spec.response;
+  const { status, description } = spec.response;
   const params = parameters(spec);
   return {
     operationId: spec.operationId,
@@ -183,16 +183,25 @@ function operation(spec: ListedRoute, components: Components) {
       [String(status)]: {
         description: spec.idempotency ? `${description} (or its replay)` : description,
         ...(spec.idempotency ? { headers: REPLAYED_HEADER } : {}),
-        content: spec.response.mediaType
-          ? { [spec.response.mediaType]: { schema: { type: 'string' } } }
-          : {
-              'application/json': {
-                schema: body ? components.ref(body, 'output') : { type: 'object' },
-              },
-            },
+        ...responseContent(spec, components),
       },
       ...errorResponses(problemsOf(spec)),
     },
+  };
+}
+
+/** A 204 has no content; a raw route its media type; any other route JSON. */
+function responseContent(spec: ListedRoute, components: Components) {
+  const { status, body } = spec.response;
+  if (status === 204) return {};
+  return {
+    content: spec.response.mediaType
+      ? { [spec.response.mediaType]: { schema: { type: 'string' } } }
+      : {
+          'application/json': {
+            schema: body ? components.ref(body, 'output') : { type: 'object' },
+          },
+        },
   };
 }
 

@@ -190,11 +190,27 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     description:
       'reversing a reversal, a leg of a transfer or ledger transaction, or anything §16 does not list',
   },
+  period_closed: {
+    status: 409,
+    title: 'Period closed',
+    description:
+      "a movement effective at or before the account's `closedThrough` (§26); judged in the write",
+  },
+  period_already_closed: {
+    status: 409,
+    title: 'Period already closed',
+    description: "a period close whose `through` is before the account's `closedThrough` (§26)",
+  },
   legs_unbalanced: {
     status: 422,
     title: 'Legs unbalanced',
     description:
       "a ledger transaction whose debits and credits differ (§16); **not recorded** (a 4xx of the request's shape, like 400)",
+  },
+  monitor_limit_reached: {
+    status: 409,
+    title: 'Monitor limit reached',
+    description: 'an 11th balance monitor on one account: at most 10 (§28)',
   },
   batch_too_large: {
     status: 400,

@@ -20,6 +20,13 @@ export function rawJson(statusCode: number, body: string, replayed = false): Htt
   };
 }
 
+/** `204 No Content`: no body, no content type. */
+export const noContent = (): HttpResult => ({
+  statusCode: 204,
+  headers: { ...BASE_HEADERS },
+  body: '',
+});
+
 export function json(statusCode: number, value: unknown): HttpResult {
   return rawJson(statusCode, JSON.stringify(value));
 }

@@ -5,7 +5,7 @@ import { parseIdempotencyKey } from '../domain/idempotency/key';
 import { NotFoundError } from '../domain/shared/errors';
 import { principalOf } from './principal';
 import { header, parseWith, readJsonBody } from './request';
-import { json, rawJson } from './respond';
+import { json, noContent, rawJson } from './respond';
 import {
   type ListedRoute,
   needsPrincipal,
@@ -98,7 +98,7 @@ function bind(spec: RouteSpec, handler: AnyHandler, clock: () => Date) {
     const query = spec.query && parseWith(spec.query, event.queryStringParameters ?? {}, 'query');
     if (!spec.idempotency) {
       const resource = await handle({ event, principal, params, query, command: undefined });
-      return json(spec.response.status, resource);
+      return spec.response.status === 204 ? noContent() : json(spec.response.status, resource);
     }
     const idempotencyKey = parseIdempotencyKey(header(event, 'idempotency-key'));
     const body = readJsonBody(event);

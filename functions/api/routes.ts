@@ -7,8 +7,10 @@ import { HEALTH_ROUTES } from './health/spec';
 import { HOLD_ROUTES } from './holds/spec';
 import { JOURNAL_ROUTES } from './journal/spec';
 import { LEDGER_TRANSACTION_ROUTES } from './ledger-transactions/spec';
+import { MONITOR_ROUTES } from './monitors/spec';
 import { REVERSAL_ROUTES } from './reversals/spec';
 import { type ListedRoute, listRoutes } from './spec';
+import { STATEMENT_ROUTES } from './statements/spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
 
 /**
@@ -18,6 +20,8 @@ import { TRANSFER_ROUTES } from './transfers/spec';
 export const ROUTES = {
   ...ACCOUNT_ROUTES,
   ...JOURNAL_ROUTES,
+  ...MONITOR_ROUTES,
+  ...STATEMENT_ROUTES,
   ...EXPORT_ROUTES,
   ...TRANSFER_ROUTES,
   ...HOLD_ROUTES,

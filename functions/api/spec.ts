@@ -8,7 +8,7 @@ import type { ErrorCode } from '../domain/shared/errors';
  * A new route is a spec in `api/<feature>/spec.ts` plus its handler in `api/<feature>/routes.ts`.
  */
 export interface RouteSpec {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   /** The path template, e.g. /v1/accounts/{accountId} (the syntax API Gateway uses too). */
   readonly path: string;
   /**
@@ -35,7 +35,8 @@ export interface RouteSpec {
   /** The JSON request body (a command's is parsed by the router). */
   readonly body?: NamedSchema;
   readonly response: {
-    readonly status: 200 | 201 | 202;
+    /** 204: no body (a DELETE). */
+    readonly status: 200 | 201 | 202 | 204;
     /** A command's gets " (or its replay)" in the document. */
     readonly description: string;
     /** Absent: any JSON object (the OpenAPI document itself), or text of `mediaType`. */
@@ -59,6 +60,8 @@ export interface RouteSpec {
 export type RouteTag =
   | 'accounts'
   | 'journal'
+  | 'monitors'
+  | 'statements'
   | 'transfers'
   | 'holds'
   | 'ledger-transactions'

@@ -45,6 +45,8 @@ export const CSV_COLUMNS = [
   'reversalOf',
   'direction',
   'metadata',
+  // Effective dates (docs/contract.md §26): appended likewise.
+  'effectiveAt',
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 

@@ -4,6 +4,8 @@ import { ACCOUNT_STATUSES, TRANSACTION_TYPES } from '../domain/accounts/model';
 import {
   Amount,
   Currency,
+  EffectiveAt,
+  EffectiveTimestamp,
   Gaps,
   Metadata,
   OverdraftLimit,
@@ -27,6 +29,7 @@ export const PostTransactionBody = z.strictObject({
   reference: Reference.optional(),
   paymentId: PaymentId.optional(),
   metadata: Metadata.optional(),
+  effectiveAt: EffectiveAt.optional(),
 });
 
 /** Closing takes no options: the body must be `{}`. */
@@ -59,6 +62,11 @@ export const Account = z.object({
         'changes of balance or available committed so far: the journal reaches this sequence ' +
         'within seconds (an account older than the journal counts from its first change after it)',
     }),
+  closedThrough: Timestamp.optional().meta({
+    description:
+      'movements effective at or before it are refused (period_closed); statements and ' +
+      'effective balances up to it never change',
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -97,6 +105,7 @@ export const Transaction = z.object({
   }),
   origin: z.enum(['http', 'event']),
   createdAt: Timestamp,
+  effectiveAt: EffectiveTimestamp,
 });
 
 export const TransactionPage = z.object({

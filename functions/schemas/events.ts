@@ -3,7 +3,7 @@ import { GAP_WAIVED_EVENT_TYPE, MAX_WAIVER_NUMBERS, MAX_WAIVER_REASON } from '..
 import { firstDebited, sums } from '../domain/ledger-transactions/model';
 import { utf8Bytes } from '../domain/shared/unicode';
 import { Legs } from './ledger-transactions';
-import { Amount, Currency, Metadata, PaymentId, Reference, Uuid } from './shared';
+import { Amount, Currency, EffectiveAt, Metadata, PaymentId, Reference, Uuid } from './shared';
 
 /**
  * `source` becomes part of a sort key (`SOURCE#<source>`), which DynamoDB limits to 1,024
@@ -63,6 +63,7 @@ const MovementEvent = z.looseObject({
     paymentId: PaymentId.optional(),
     reference: Reference.optional(),
     metadata: Metadata.optional(),
+    effectiveAt: EffectiveAt.optional(),
   }),
 });
 
@@ -76,6 +77,7 @@ const TransactionEvent = z.looseObject({
     reference: Reference.optional(),
     paymentId: PaymentId.optional(),
     metadata: Metadata.optional(),
+    effectiveAt: EffectiveAt.optional(),
   }),
 });
 

@@ -14,6 +14,9 @@ const changeIds = {
   transferId: Uuid.optional().meta({ description: 'transfer_out / transfer_in: the transfer' }),
   ledgerTransactionId: Id.optional(),
   reversalOf: Id.optional(),
+  effectiveAt: Timestamp.optional().meta({
+    description: 'a change with an entry: when the entry counts in the books (§26)',
+  }),
 };
 
 /** One change as its writer stores it on the account item (`lastChanges`). */
@@ -50,6 +53,24 @@ export const JournalRecord = z.object({
         'record 1 of an account older than the journal: it starts from what the account held, ' +
         'not from zeros, and nothing is known before it',
     }),
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional()
+    .meta({
+      description:
+        "hex SHA-256 over the previous record's hash (64 zeros where the chain starts) followed " +
+        'by this record without hash in RFC 8785 canonical JSON; absent on records written ' +
+        'before the chain existed',
+    }),
+  chainStart: z
+    .literal(true)
+    .optional()
+    .meta({
+      description:
+        'the first hashed record of the journal (record 1, or the first one written after the ' +
+        'chain was introduced): it links to 64 zeros',
+    }),
   ...changeIds,
 });
 
@@ -71,12 +92,25 @@ export const JournalPage = z.object({
   }),
 });
 
-export const BalancesQuery = z.strictObject({
-  asOf: z.iso.datetime({ offset: true }).meta({
-    description: 'ISO 8601 instant, not in the future',
-    example: '2026-12-01T10:00:00Z',
-  }),
-});
+/**
+ * `asOf` (commit time, §15) or `effectiveAt` (effective time, §26): exactly one of them.
+ */
+export const BalancesQuery = z
+  .strictObject({
+    asOf: z.iso.datetime({ offset: true }).optional().meta({
+      description: 'ISO 8601 instant, not in the future: the balances as committed by then',
+      example: '2026-12-01T10:00:00Z',
+    }),
+    effectiveAt: z.iso.datetime({ offset: true }).optional().meta({
+      description:
+        'ISO 8601 instant: the sum of the entries effective at or before it (docs/contract.md §26)',
+      example: '2026-11-30T23:59:59Z',
+    }),
+  })
+  .refine((q) => (q.asOf === undefined) !== (q.effectiveAt === undefined), {
+    path: ['asOf'],
+    message: 'give exactly one of asOf and effectiveAt',
+  });
 
 export const Balances = z.object({
   accountId: Uuid,

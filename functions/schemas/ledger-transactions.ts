@@ -1,6 +1,16 @@
 import * as z from 'zod';
 import { MAX_LEGS, MIN_LEGS } from '../domain/ledger-transactions/model';
-import { Amount, Currency, Metadata, PaymentId, Reference, Timestamp, Uuid } from './shared';
+import {
+  Amount,
+  Currency,
+  EffectiveAt,
+  EffectiveTimestamp,
+  Metadata,
+  PaymentId,
+  Reference,
+  Timestamp,
+  Uuid,
+} from './shared';
 
 /** Request and response shapes of ledger transactions (docs/contract.md §16). */
 
@@ -38,6 +48,7 @@ export const CreateLedgerTransactionBody = z.strictObject({
     description: 'Business unique key in the namespace of the first debited account',
   }),
   metadata: Metadata.optional(),
+  effectiveAt: EffectiveAt.optional(),
 });
 
 export const LedgerTransactionPath = z.strictObject({ ledgerTransactionId: Uuid });
@@ -55,4 +66,5 @@ export const LedgerTransaction = z.object({
     description: 'Reads: how much reversals moved back so far (all of it, or nothing)',
   }),
   createdAt: Timestamp,
+  effectiveAt: EffectiveTimestamp,
 });

@@ -65,6 +65,23 @@ export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-2
 
 export const Timestamp = z.iso.datetime();
 
+/**
+ * A movement's `effectiveAt` as a caller or producer gives it (docs/contract.md §26): ISO 8601
+ * with an offset, not later than now + 5 s, not before the backdate limit, after the account's
+ * closedThrough. No default here: absent, the fingerprint and inbox hash stay what they were.
+ */
+export const EffectiveAt = z.iso.datetime({ offset: true }).meta({
+  description:
+    'When the movement counts in the books (default: when it is committed); not later than ' +
+    'now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough',
+  example: '2026-11-30T23:59:59Z',
+});
+
+/** `effectiveAt` as stored and answered: UTC with milliseconds. */
+export const EffectiveTimestamp = Timestamp.meta({
+  description: 'When it counts in the books (docs/contract.md §26); createdAt when not given',
+});
+
 export const Problem = z.object({
   type: z.string(),
   title: z.string(),

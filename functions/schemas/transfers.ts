@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { Amount, Currency, Metadata, PaymentId, Reference, Timestamp, Uuid } from './shared';
+import {
+  Amount,
+  Currency,
+  EffectiveAt,
+  EffectiveTimestamp,
+  Metadata,
+  PaymentId,
+  Reference,
+  Timestamp,
+  Uuid,
+} from './shared';
 
 /** Request and response shapes of transfers and holds (docs/contract.md §10, §11). */
 
@@ -12,6 +22,7 @@ export const CreateTransferBody = z
     reference: Reference.optional(),
     paymentId: PaymentId.optional(),
     metadata: Metadata.optional(),
+    effectiveAt: EffectiveAt.optional(),
   })
   .refine((body) => body.fromAccountId !== body.toAccountId, {
     path: ['toAccountId'],
@@ -33,4 +44,5 @@ export const Transfer = z.object({
     description: 'Reads: how much reversals moved back so far',
   }),
   createdAt: Timestamp,
+  effectiveAt: EffectiveTimestamp,
 });

@@ -149,6 +149,33 @@ describe('README walkthrough against the local stack', () => {
     });
   });
 
+  it('"Month end": backdated debit, statement, CLI statement and a period close (docs/contract.md §26)', async () => {
+    const [month = ''] = blocksUnder(
+      'Month end: effective dates, statements and closed periods',
+      'sh',
+    );
+    const { code, output } = await bash(month);
+
+    expect(code, output).toBe(0);
+    const objects = jsonObjects(output);
+    const statement = objects.find((o) => 'openingBalance' in o);
+    expect(statement).toMatchObject({
+      openingBalance: 0,
+      totalCredits: 1000,
+      totalDebits: 400,
+      closingBalance: 600,
+      nextCursor: null,
+    });
+    const items = (statement?.items ?? []) as { type: string; amount: number }[];
+    expect(items.map((i) => [i.type, i.amount])).toEqual([
+      ['debit', 400],
+      ['credit', 1000],
+    ]);
+    expect(output).toContain('closing balance 600');
+    expect(objects.find((o) => 'closedThrough' in o)?.closedThrough).toMatch(/^20\d\d-/);
+    expect(objects.at(-1)).toMatchObject({ status: 409, code: 'period_closed' });
+  });
+
   // Waits for a gap's re-fetch request, each README command a process of its own: 17 s alone,
   // more beside the other e2e files.
   it('"Gaps": a skipped number is requested on ledger-gaps-tap and closes when re-sent (docs/contract.md §18)', {

@@ -86,7 +86,12 @@ const consumer = (batchWrites: boolean): EventsHandler =>
   composeEventsHandler({
     dynamo: client,
     sqs: dlqClient,
-    config: { ...config, deadLetterQueueUrl: QUEUE, gapRefetchAfterSeconds: 300 },
+    config: {
+      ...config,
+      deadLetterQueueUrl: QUEUE,
+      gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
+    },
     log: silentLog,
     metrics: {
       count: (name, value = 1) => {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { expect, inject, it } from 'vitest';
 import { silentLog } from '../../functions/domain/shared/log';
@@ -128,6 +130,17 @@ it('leaves books the reconciler finds nothing wrong with (docs/contract.md §19)
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
+    // docs/contract.md §27, reproduced from the wire with node:crypto and canonicalize alone.
+    let hashed = 0;
+    for (const id of accounts) {
+      const records = await verify.journal(id);
+      expect(independentHashes(records), `journal of ${id}`).toEqual(records.map((r) => r.hash));
+      expect(records.filter((r) => r.chainStart === true).map((r) => r.sequence)).toEqual(
+        records.length > 0 ? [1] : [],
+      );
+      hashed += records.length;
+    }
+    expect(hashed).toBeGreaterThanOrEqual(changed);
     const report = await composeReconciler({ dynamo, config: { tableName }, log: silentLog })();
     expect(report.findings).toEqual([]);
     // Every account that changed was checked, each record of its journal once.
@@ -140,3 +153,18 @@ it('leaves books the reconciler finds nothing wrong with (docs/contract.md §19)
     dynamo.destroy();
   }
 });
+
+/**
+ * An independent implementation of the journal's hash chain: hex SHA-256 of the previous hash
+ * (64 zeros where `chainStart` is set) followed by the record without `hash` in RFC 8785 JSON.
+ */
+function independentHashes(records: readonly Record<string, unknown>[]): string[] {
+  let previous = '0'.repeat(64);
+  return records.map(({ hash: _hash, ...content }) => {
+    if (content.chainStart === true) previous = '0'.repeat(64);
+    previous = createHash('sha256')
+      .update(`${previous}${canonicalize(content)}`)
+      .digest('hex');
+    return previous;
+  });
+}

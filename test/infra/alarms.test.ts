@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the 27 catalogued alarms, uniquely named, all in the stateless stack', () => {
+  it('has exactly the catalogued alarms (28), uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(27);
+    expect(byName.size).toBe(28);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -541,9 +541,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 27 alarms', () => {
+  it('starts with the status of all 28 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(27);
+    expect(widgets[0]?.properties.alarms).toHaveLength(28);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -595,6 +595,7 @@ describe('operations dashboard', () => {
       [METRICS.reconciledRecords]: ['ledger-reconciler'],
       [METRICS.journalVersionGapFindings]: ['ledger-reconciler'],
       [METRICS.reconciliationMismatches]: ['ledger-reconciler'],
+      [METRICS.journalHashChainBreaks]: ['ledger-reconciler'],
     };
     // A metric added to functions/domain/shared/metrics.ts must be graphed (DeadLetter: below).
     expect(Object.keys(expected).sort()).toEqual(
@@ -622,6 +623,7 @@ describe('operations dashboard', () => {
         'id_conflict',
         'balance_limit_exceeded',
         'account_closed',
+        'period_closed',
       ].map((errorCode) => ({ service: 'ledger-events', errorCode })),
     );
   });

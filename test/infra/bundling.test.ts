@@ -345,7 +345,9 @@ process.stdout.write(JSON.stringify({ type, withoutTable }));`,
       const budget =
         fn === stacks.stateless.exportWorker.function
           ? BUNDLE_BUDGET_BYTES.exportWorker
-          : BUNDLE_BUDGET_BYTES.default;
+          : fn === stacks.stateless.httpFunction
+            ? BUNDLE_BUDGET_BYTES.http
+            : BUNDLE_BUDGET_BYTES.default;
       expect(Buffer.byteLength(code), fn.node.path).toBeLessThanOrEqual(budget);
       // Still reachable through the default chain's dynamic import, but not bundled.
       for (const name of NEVER_LOADED_ON_LAMBDA) {

@@ -37,6 +37,7 @@ describe('resolveLedgerConfig: defaults', () => {
       eventsBatchSize: 10,
       eventsMaxConcurrency: 5,
       gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
       callbackApplicationId: 'export-worker',
       removalPolicy: 'retain',
       logRetentionDays: 30,
@@ -110,6 +111,11 @@ describe('resolveLedgerConfig: accepted values', () => {
     expect(resolveLedgerConfig({ gapRefetchAfterSeconds: 86_400 }).gapRefetchAfterSeconds).toBe(
       86_400,
     );
+  });
+
+  it('parses the backdate limit from a day to ten years (docs/contract.md §26)', () => {
+    expect(resolveLedgerConfig({ backdateLimitDays: '1' }).backdateLimitDays).toBe(1);
+    expect(resolveLedgerConfig({ backdateLimitDays: 3660 }).backdateLimitDays).toBe(3660);
   });
 
   it('accepts callback application ids of 1 to 64 letters, digits, dots, underscores, dashes', () => {
@@ -261,6 +267,16 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
       /from 1 to 100;/,
     ],
     ['eventsBatchSize fractional', { eventsBatchSize: 2.5 }, /eventsBatchSize must be an integer/],
+    [
+      'backdateLimitDays of 0',
+      { backdateLimitDays: '0' },
+      /backdateLimitDays must be an integer from 1 to 3660; got "0"/,
+    ],
+    [
+      'backdateLimitDays past ten years',
+      { backdateLimitDays: 3661 },
+      /backdateLimitDays must be an integer from 1 to 3660/,
+    ],
     [
       "gapRefetchAfterSeconds under the sweeper's minute",
       { gapRefetchAfterSeconds: '59' },

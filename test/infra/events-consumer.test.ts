@@ -100,6 +100,7 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
       INBOX_RETENTION_SECONDS: '2592000',
       EXPORT_FEE: '100',
       CALLBACK_APPLICATION_ID: 'export-worker',
+      BACKDATE_LIMIT_DAYS: '90',
       DLQ_URL: { 'Fn::ImportValue': expect.any(String) },
       GAP_REFETCH_AFTER_SECONDS: '300',
     });

@@ -106,7 +106,7 @@ describe('the journal projector (stateless stack)', () => {
     });
   });
 
-  it('may read and write journal partitions only, publish to the topic and use its key', () => {
+  it('may read and write journal partitions only (and monitors), publish to the topic and use its key', () => {
     const imported = (value: unknown) => importOf(ledger, value);
     const keyId = logicalIdOf(ledger.stacks.stateful.journalTopic.key);
     const topicId = logicalIdOf(ledger.stacks.stateful.journalTopic.topic);
@@ -129,6 +129,12 @@ describe('the journal projector (stateless stack)', () => {
         Condition: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] },
         },
+      },
+      {
+        Sid: 'MonitorItems',
+        Action: ['dynamodb:Query', 'dynamodb:UpdateItem'],
+        Resource: imported(arnOf(tableId)),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MONITOR#*'] } },
       },
       { Sid: 'JournalPublish', Action: 'sns:Publish', Resource: imported({ Ref: topicId }) },
       {

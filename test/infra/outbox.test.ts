@@ -3,6 +3,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ALARM_SLUGS } from '../../lib/alarm-catalog';
 import { OutboxDispatcher } from '../../lib/constructs/exports/outbox-dispatcher';
 import {
   asList,
@@ -325,8 +326,9 @@ describe('StatelessStack: outbox dispatcher', () => {
   it('keeps the alarms in the stateless stack', () => {
     // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
     // storage throttles, storage validation, export worker and sweeper errors, sweeper behind,
-    // overdue executions, overdue gaps: see alarms.test.ts.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 26);
+    // overdue executions, overdue gaps, the journal's and the reconciler's: one per catalogued
+    // slug, see alarms.test.ts.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', Object.keys(ALARM_SLUGS).length);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });

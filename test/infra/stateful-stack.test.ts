@@ -47,7 +47,7 @@ describe('StatefulStack', () => {
     });
   });
 
-  it('has one sparse due index for the sweeper: numeric dueShard + dueAt, all attributes', () => {
+  it("has the sweeper's sparse due index and the statements' effective index (§26)", () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       AttributeDefinitions: Match.arrayWith([
         { AttributeName: 'dueShard', AttributeType: 'N' },
@@ -59,6 +59,14 @@ describe('StatefulStack', () => {
           KeySchema: [
             { AttributeName: 'dueShard', KeyType: 'HASH' },
             { AttributeName: 'dueAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+        {
+          IndexName: 'effective',
+          KeySchema: [
+            { AttributeName: 'effectiveAccount', KeyType: 'HASH' },
+            { AttributeName: 'effectiveKey', KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'ALL' },
         },

@@ -76,6 +76,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
           INBOX_RETENTION_SECONDS: '2592000',
           EXPORT_FEE: '100',
           CALLBACK_APPLICATION_ID: 'export-worker',
+          BACKDATE_LIMIT_DAYS: '90',
           EXPORT_EXECUTION_TIMEOUT_SECONDS: '900',
           MAX_RERUNS_PER_TASK: '20',
           EXPORT_RETENTION_DAYS: '7',
@@ -109,6 +110,12 @@ describe('StatelessStack (IAM auth, default config)', () => {
         Resource: importOf(ledger, { 'Fn::GetAtt': [tableId, 'Arn'] }),
       },
       {
+        Sid: 'MonitorDelete',
+        Action: 'dynamodb:DeleteItem',
+        Resource: importOf(ledger, { 'Fn::GetAtt': [tableId, 'Arn'] }),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MONITOR#*'] } },
+      },
+      {
         Sid: 'CallbackSecretRead',
         Action: 'secretsmanager:GetSecretValue',
         Resource: importOf(ledger, { Ref: secretId }),
@@ -126,16 +133,18 @@ describe('StatelessStack (IAM auth, default config)', () => {
     ]);
   });
 
-  it('has no Scan or service wildcard anywhere, DeleteItem only of reconciler marks, and "*" only for dynamodb:ListStreams', () => {
+  it('has no Scan or service wildcard anywhere, DeleteItem only of reconciler marks and monitors, and "*" only for dynamodb:ListStreams', () => {
     for (const t of [template, ledger.stateful]) {
       for (const statement of statementsOf(t)) {
         const actions = asList(statement.Action);
         if (actions.includes('dynamodb:DeleteItem')) {
-          // The reconciler clears the marks of checked accounts (docs/contract.md §19), nothing else.
+          // The reconciler clears the marks of checked accounts (docs/contract.md §19), the HTTP
+          // function deletes balance monitors (§28), nothing else.
           expect(actions).toEqual(['dynamodb:DeleteItem']);
-          expect(statement.Condition).toEqual({
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] },
-          });
+          expect([
+            { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] } },
+            { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MONITOR#*'] } },
+          ]).toContainEqual(statement.Condition);
         }
         expect(actions).not.toContain('dynamodb:Scan');
         for (const action of actions) expect(action).not.toMatch(/\*/);

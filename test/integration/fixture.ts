@@ -64,7 +64,12 @@ export function useLedgerFixture(options: FixtureOptions = {}): LedgerFixture {
       events: new EventService(
         createEventStore({ client, tableName }),
         createMovementStore({ client, tableName }),
-        { newId: randomUUID, inboxRetentionSeconds: 3600, gapRefetchAfterSeconds: 300 },
+        {
+          newId: randomUUID,
+          inboxRetentionSeconds: 3600,
+          gapRefetchAfterSeconds: 300,
+          backdateLimitDays: 90,
+        },
       ),
       deadLetters: { send: async (letter) => void deadLetters.push(letter) },
     });

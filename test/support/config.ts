@@ -13,6 +13,7 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     maxRerunsPerTask: 20,
     exportRetentionDays: 7,
     exportBucket: 'ledger-exports',
+    backdateLimitDays: 90,
     ...overrides,
   };
 }
@@ -29,6 +30,7 @@ export function testSweeper(overrides: Partial<SweeperConfig> = {}): {
     config: {
       ...testConfig(overrides),
       gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
       gapTopicArn: 'arn:aws:sns:us-east-1:000000000000:ledger-gaps',
       stage: 'test',
       ...overrides,

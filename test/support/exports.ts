@@ -28,6 +28,7 @@ export async function seedAccount(client: DynamoDBClient, tableName: string): Pr
     status: 'open' as const,
     version: 0,
     createdAt: at,
+    effectiveAt: at,
     updatedAt: at,
   };
   await client.send(
@@ -47,6 +48,7 @@ export function seededEntry(accountId: string, i: number, start: Date): LedgerEn
     ...(i % 5 === 0 ? { reference: `=seed ${i}, "quoted"` } : {}),
     origin: i % 2 ? 'event' : 'http',
     createdAt: new Date(start.getTime() + i).toISOString(),
+    effectiveAt: new Date(start.getTime() + i).toISOString(),
   };
 }
 

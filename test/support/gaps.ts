@@ -70,6 +70,7 @@ export function gapRig(options: {
     {
       idempotencyRetentionSeconds: 60,
       responses: httpResponses,
+      backdateLimitDays: 90,
       newId: randomUUID,
     },
   );
@@ -85,6 +86,7 @@ export function gapRig(options: {
             newId: randomUUID,
             inboxRetentionSeconds: 3600,
             gapRefetchAfterSeconds: refetchAfterSeconds,
+            backdateLimitDays: 90,
           },
         ),
         deadLetters: { send: async (letter) => void deadLetters.push(letter) },
@@ -99,6 +101,7 @@ export function gapRig(options: {
         config: {
           ...rig.config,
           gapRefetchAfterSeconds: refetchAfterSeconds,
+          backdateLimitDays: 90,
           gapTopicArn: options.gapTopicArn,
         },
         sns: sns ?? rig.sns,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DEFAULT_BACKDATE_LIMIT_DAYS } from '../../../functions/contract/effective-time';
 import {
   EVENT_SOURCE_ITEM_KIND,
   GAP_OVERDUE_FACTOR,
@@ -42,6 +43,8 @@ export function createGaps(options: GapsOptions) {
   const events = new EventService(createEventStore(table), createMovementStore(table), {
     inboxRetentionSeconds: options.inboxRetentionSeconds,
     gapRefetchAfterSeconds: options.gapRefetchAfterSeconds,
+    // Only waivers go through it here: no movement, so no effectiveAt to judge.
+    backdateLimitDays: DEFAULT_BACKDATE_LIMIT_DAYS,
     newId: randomUUID,
   });
 

@@ -57,6 +57,7 @@ export const ACCOUNT_ROUTES = {
       'currency_mismatch',
       'balance_limit_exceeded',
       'account_closed',
+      'period_closed',
     ],
   },
   closeAccount: {

@@ -1,5 +1,7 @@
+import * as z from 'zod';
 import { AccountPath } from '../../schemas/accounts';
 import { Balances, BalancesQuery, JournalPage, JournalQuery } from '../../schemas/journal';
+import { EffectiveBalance } from '../../schemas/statements';
 import { named, type RouteTable } from '../spec';
 
 /** The journal and as-of balances (docs/contract.md §15): the owner's, or a journal reader's. */
@@ -24,19 +26,22 @@ export const JOURNAL_ROUTES = {
   getBalances: {
     method: 'GET',
     path: '/v1/accounts/{accountId}/balances',
-    summary: "An account's balances as of an instant",
+    summary: "An account's balances as of an instant, or by effective time",
     description:
-      'The values after the last journal record committed at or before asOf (sequence 0 and ' +
-      'zeros before the first). 503 with Retry-After while the journal has not caught up with ' +
-      'a change the answer depends on; 400 for an instant before the journal of an account ' +
-      'older than it.',
+      'With asOf: the values after the last journal record committed at or before asOf ' +
+      '(sequence 0 and zeros before the first). 503 with Retry-After while the journal has not ' +
+      'caught up with a change the answer depends on; 400 for an instant before the journal of ' +
+      'an account older than it. With effectiveAt (docs/contract.md §26): the sum of the ' +
+      'posted entries effective at or before it, { accountId, effectiveAt, balance }; 400 ' +
+      "before the account's effective history (an account older than effective dates).",
     tag: 'journal',
     params: AccountPath,
     query: BalancesQuery,
     response: {
       status: 200,
-      description: 'Balance, available and the sequence they stand at',
-      body: named('Balances', Balances),
+      description:
+        'asOf: balance, available and the sequence they stand at; effectiveAt: the balance',
+      body: named('Balances', z.union([Balances, EffectiveBalance])),
     },
   },
 } as const satisfies RouteTable;

@@ -29,6 +29,7 @@ export const LEDGER_TRANSACTION_ROUTES = {
       'legs_unbalanced',
       'currency_mismatch',
       'account_closed',
+      'period_closed',
       'insufficient_funds',
       'balance_limit_exceeded',
       'payment_id_conflict',

@@ -27,6 +27,7 @@ export const TRANSFER_ROUTES = {
       'currency_mismatch',
       'balance_limit_exceeded',
       'account_closed',
+      'period_closed',
     ],
   },
   getTransfer: {

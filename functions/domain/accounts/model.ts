@@ -54,6 +54,11 @@ export interface Account {
    * or, for an account older than the journal, from its first change after it (§15).
    */
   readonly version: number;
+  /**
+   * Movements effective at or before it are refused (`period_closed`) and its statements never
+   * change (docs/contract.md §26); absent until the first period close.
+   */
+  readonly closedThrough?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -87,6 +92,11 @@ export interface LedgerEntry {
   readonly reversedAmount?: number;
   readonly origin: EntryOrigin;
   readonly createdAt: string;
+  /**
+   * When it counts in the books (docs/contract.md §26): the caller's, or the commit's own time;
+   * entries from before effective dates read as their `createdAt`.
+   */
+  readonly effectiveAt: string;
 }
 
 /**

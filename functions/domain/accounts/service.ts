@@ -14,6 +14,7 @@ import type { MovementPort } from '../movements/port';
 import { newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
+import { type EffectiveTimeOptions, resolveEffectiveAt } from './effective-at';
 import {
   type Account,
   type AccountRecord,
@@ -35,7 +36,7 @@ export interface CreateAccountInput {
 /** A credit or debit of the account the path names (docs/contract.md §5). */
 export type PostTransactionInput = Omit<PostingInput, 'accountId'>;
 
-export type LedgerServiceOptions = CommandServiceOptions;
+export type LedgerServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService {
@@ -45,7 +46,7 @@ export class LedgerService {
   constructor(
     private readonly port: LedgerPort,
     movements: MovementPort,
-    options: LedgerServiceOptions,
+    private readonly options: LedgerServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
     this.movements = new MovementCommands(movements);
@@ -104,7 +105,12 @@ export class LedgerService {
     input: PostTransactionInput,
     rawBody: Json,
   ): { claim: IdempotencyClaim; posting: PostingWrite } {
-    const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
+    const actor = {
+      ownerId: ctx.principal,
+      origin: 'http' as const,
+      at: ctx.now.toISOString(),
+      effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
+    };
     const posting = newPosting({ ...input, accountId }, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.postTransaction,

@@ -23,6 +23,8 @@ export interface LedgerEventInput {
   readonly paymentId?: string;
   readonly reference?: string;
   readonly metadata?: Metadata;
+  /** `data.effectiveAt` (docs/contract.md §26). @default the commit's own time */
+  readonly effectiveAt?: string;
   /** A ledger transaction's legs (docs/contract.md §16); `accountId` is the first debited. */
   readonly legs?: readonly LedgerLeg[];
   /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */

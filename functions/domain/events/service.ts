@@ -1,3 +1,4 @@
+import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { nextSequence, nextSequences } from '../gaps/sequences';
 import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from '../gaps/waiver';
 import { MovementCommands } from '../movements/commands';
@@ -6,7 +7,7 @@ import { inboxOnce, type MovementResult, type Once } from '../movements/once';
 import type { MovementPort } from '../movements/port';
 import { newPosting, type PostingWrite } from '../movements/posting';
 import { newTransfer } from '../movements/transfer';
-import { NotFoundError } from '../shared/errors';
+import { type DomainError, NotFoundError, ValidationError } from '../shared/errors';
 import {
   LatencyEstimate,
   MOVED,
@@ -18,7 +19,7 @@ import type { EventLedgerPort, EventRunWrite } from './port';
 import { runningBounds } from './runs';
 
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
-export interface EventServiceOptions extends OptimisticRetryOptions {
+export interface EventServiceOptions extends OptimisticRetryOptions, EffectiveTimeOptions {
   readonly inboxRetentionSeconds: number;
   /** Ids of the entries and transfers events create. */
   readonly newId: () => string;
@@ -53,14 +54,42 @@ export class EventService {
     this.retry = { latency: new LatencyEstimate(), ...options };
   }
 
+  /**
+   * Who, where from and when (docs/contract.md §26): `data.effectiveAt` resolved, else the
+   * commit's time; throws `validation_failed` (poison) for one that can never apply.
+   */
+  private actorOf(event: LedgerEventInput, now: Date, ownerId: string) {
+    const effectiveAt = resolveEffectiveAt(
+      event.effectiveAt,
+      now,
+      this.options.backdateLimitDays,
+      'data.effectiveAt',
+    );
+    return { ownerId, origin: 'event' as const, at: now.toISOString(), effectiveAt };
+  }
+
+  /** Why `data.effectiveAt` can never apply (poison `validation_failed`), if it cannot. */
+  private refusedEffectiveAt(event: LedgerEventInput, now: Date): DomainError | undefined {
+    try {
+      this.actorOf(event, now, '');
+      return undefined;
+    } catch (error) {
+      if (error instanceof ValidationError) return error;
+      throw error;
+    }
+  }
+
   /** The entry a credit or debit event posts: one definition for both write paths. */
   private postingOf(event: LedgerEventInput, now: Date): PostingWrite {
     const type = event.type === 'debit' ? 'debit' : 'credit';
     // The producer is trusted by IAM: no owner; the account must be open (docs/contract.md §17).
-    return newPosting({ ...event, type }, { origin: 'event', at: now.toISOString() }, this.newId);
+    const { ownerId: _none, ...actor } = this.actorOf(event, now, '');
+    return newPosting({ ...event, type }, actor, this.newId);
   }
 
-  apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+    const refused = this.refusedEffectiveAt(event, now);
+    if (refused) return { kind: 'rejected', error: refused };
     switch (event.type) {
       case 'transfer':
         return this.inOrder(event, now, () => this.transfer(event, now));
@@ -112,7 +141,7 @@ export class EventService {
     const source = await this.port.getAccount(event.accountId);
     // Nothing can have applied against a missing account, so this is no duplicate either.
     if (!source) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
-    const actor = { ownerId: source.ownerId, origin: 'event' as const, at: now.toISOString() };
+    const actor = this.actorOf(event, now, source.ownerId);
     const write = newTransfer(
       { ...event, fromAccountId: event.accountId, toAccountId },
       actor,
@@ -132,7 +161,7 @@ export class EventService {
   ): Promise<Prepared | EventOutcome> {
     const payer = await this.port.getAccount(event.accountId);
     if (!payer) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
-    const actor = { ownerId: payer.ownerId, origin: 'event' as const, at: now.toISOString() };
+    const actor = this.actorOf(event, now, payer.ownerId);
     const write = newLedgerTransactionWrite(
       { ...event, legs: event.legs ?? [] },
       actor,
@@ -157,6 +186,8 @@ export class EventService {
   ): Promise<EventOutcome[] | 'refused'> {
     const first = events[0];
     if (!first) return [];
+    // One by one, each event gets its own answer (a refused effectiveAt is poison).
+    if (events.some((event) => this.refusedEffectiveAt(event, now))) return 'refused';
     const records = events.map((event) => ({
       event,
       claim: inboxClaimOf(event, now, this.options.inboxRetentionSeconds),

@@ -84,6 +84,7 @@ export class TaskService {
       reference: `export fee, task ${taskId}`,
       origin: 'http',
       createdAt: at,
+      effectiveAt: at,
     };
     const claim = this.commands.claim(ctx, {
       ...request,

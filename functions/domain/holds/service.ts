@@ -136,6 +136,7 @@ export class HoldService {
       holdId: hold.id,
       origin: 'http',
       createdAt: settlement.at,
+      effectiveAt: settlement.at,
     };
     return this.settle(ctx, request, hold, settlement, entry);
   }

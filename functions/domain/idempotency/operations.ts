@@ -19,7 +19,9 @@ export const OPERATION_IDS = {
   reverseEntry: 'POST /v1/accounts/{accountId}/transactions/{entryId}/reversals',
   reverseTransfer: 'POST /v1/transfers/{transferId}/reversals',
   reverseLedgerTransaction: 'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
+  createMonitor: 'POST /v1/accounts/{accountId}/monitors',
   createBatch: 'POST /v1/batches',
+  closePeriod: 'POST /v1/accounts/{accountId}/period-closes',
 } as const;
 
 export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

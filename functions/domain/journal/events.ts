@@ -1,4 +1,5 @@
 import { JOURNAL_EVENT_TYPE, journalEventId, padSequence } from '../../contract/journal';
+import type { MonitorEvent } from '../monitors/model';
 import type { JournalRecord } from './model';
 
 /**
@@ -35,3 +36,6 @@ export function journalEvent(record: JournalRecord, source: string): JournalEven
     data: record,
   };
 }
+
+/** What the projector publishes on the journal topic: journal records and monitor flips (§28). */
+export type OutboundEvent = JournalEvent | MonitorEvent;

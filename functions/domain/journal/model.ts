@@ -37,6 +37,11 @@ export interface ChangeIds {
   readonly transferId?: string;
   readonly ledgerTransactionId?: string;
   readonly reversalOf?: string;
+  /**
+   * A change with an entry: when the entry counts in the books (docs/contract.md §26). The
+   * journal stays in commit order; this says where the entry sits in effective time.
+   */
+  readonly effectiveAt?: string;
 }
 
 export const CHANGE_ID_FIELDS = [
@@ -45,6 +50,7 @@ export const CHANGE_ID_FIELDS = [
   'transferId',
   'ledgerTransactionId',
   'reversalOf',
+  'effectiveAt',
 ] as const satisfies readonly (keyof ChangeIds)[];
 
 /**
@@ -75,6 +81,14 @@ export interface JournalRecord extends ChangeIds {
    * held at the upgrade, not zeros, and the journal knows nothing before it.
    */
   readonly opening?: true;
+  /**
+   * hex SHA-256 over the previous record's hash and this record without `hash`, RFC 8785
+   * canonical JSON (docs/contract.md §27; `chain.ts`). Absent on records written before the
+   * chain existed.
+   */
+  readonly hash?: string;
+  /** The first hashed record of the journal: it links to 64 zeros, not to a previous hash. */
+  readonly chainStart?: true;
 }
 
 /** Where an account's journal stands: its last record. */
@@ -84,6 +98,8 @@ export interface JournalHead {
   readonly balanceAfter: number;
   readonly availableAfter: number;
   readonly committedAt: string;
+  /** The last record's hash, the link of the next one; absent before the chain existed. */
+  readonly hash?: string;
 }
 
 /** The account as one update left it: what the table's stream carries. */
@@ -163,6 +179,7 @@ export function headAfter(records: readonly JournalRecord[]): JournalHead | unde
     balanceAfter: last.balanceAfter,
     availableAfter: last.availableAfter,
     committedAt: last.committedAt,
+    ...(last.hash === undefined ? {} : { hash: last.hash }),
   };
 }
 

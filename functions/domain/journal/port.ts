@@ -1,4 +1,4 @@
-import type { JournalEvent } from './events';
+import type { OutboundEvent } from './events';
 import type { JournalHead, JournalRecord } from './model';
 
 /** What appending an account update's records reports: done, or the head had moved. */
@@ -31,7 +31,7 @@ export interface JournalWritePort {
 /** Where the events go (SNS on AWS, fauxqs locally); at least once. */
 export interface JournalEventsPort {
   /** Publishes up to 10 events; answers the ids that were NOT accepted (to be retried). */
-  publish(events: readonly JournalEvent[]): Promise<readonly string[]>;
+  publish(events: readonly OutboundEvent[]): Promise<readonly string[]>;
 }
 
 /** An account as the read routes need it: owner, current values, how far it counts. */

@@ -1,6 +1,9 @@
+import { AccountMonitors } from '../monitors/evaluator';
+import type { MonitorEvaluationPort } from '../monitors/port';
 import { errorFields, type Log } from '../shared/log';
 import { METRICS, type MetricsPort } from '../shared/metrics';
-import { type JournalEvent, journalEvent } from './events';
+import { chain } from './chain';
+import { journalEvent, type OutboundEvent } from './events';
 import {
   type AccountImage,
   firstSequenceOf,
@@ -27,7 +30,11 @@ export interface JournalProjectorDeps {
   readonly clock: () => Date;
   readonly log: Log;
   readonly metrics: MetricsPort;
+  /** Balance monitors (docs/contract.md §28), evaluated after each update's records. */
+  readonly monitors?: MonitorEvaluationPort;
 }
+
+type Publication = { readonly index: number; readonly event: OutboundEvent };
 
 /** SNS PublishBatch takes at most 10 entries. */
 const PUBLISH_BATCH = 10;
@@ -71,30 +78,49 @@ export class JournalProjector {
       lanes.set(change.image.accountId, lane);
     });
     const failed: number[] = [];
-    const toPublish: { index: number; event: JournalEvent }[] = [];
+    const toPublish: Publication[] = [];
+    const watched: AccountMonitors[] = [];
     await Promise.all(
       [...lanes.values()].map(async (lane) => {
         const result = await this.projectLane(lane);
         toPublish.push(...result.published);
+        if (result.monitors) watched.push(result.monitors);
         if (result.failedAt !== undefined) failed.push(result.failedAt);
       }),
     );
-    failed.push(...(await this.publish(toPublish)));
+    const refused = await this.publish(toPublish);
+    failed.push(...refused.indexes);
+    await this.confirm(watched, refused.ids);
     return failed.length === 0 ? undefined : Math.min(...failed);
+  }
+
+  /** Monitor flips published: their `pending` is cleared (a failure only publishes them again). */
+  private async confirm(watched: readonly AccountMonitors[], refused: ReadonlySet<string>) {
+    for (const monitors of watched) {
+      await monitors.confirm(refused).catch((error) => {
+        this.deps.log.warn('monitor events published, not confirmed; published again later', {
+          ...errorFields(error),
+        });
+      });
+    }
   }
 
   /** One account's updates in stream order; stops at the first that fails. */
   private async projectLane(lane: readonly { index: number; image: AccountImage }[]) {
-    const published: { index: number; event: JournalEvent }[] = [];
+    const published: Publication[] = [];
     const first = lane[0];
     if (!first) return { published };
     let head: JournalHead | undefined;
+    let monitors: AccountMonitors | undefined;
     try {
       head = await this.deps.store.readHead(first.image.accountId);
+      monitors = await this.loadMonitors(first.image.accountId);
     } catch (error) {
       this.failure(first.image, error);
       return { published, failedAt: first.index };
     }
+    for (const event of monitors?.unconfirmed() ?? [])
+      published.push({ index: first.index, event });
     for (const { index, image } of lane) {
       try {
         const projected = await this.projectOne(image, head);
@@ -102,12 +128,22 @@ export class JournalProjector {
         for (const record of projected.records) {
           published.push({ index, event: journalEvent(record, this.deps.source) });
         }
+        for (const event of (await monitors?.apply(projected.records)) ?? []) {
+          published.push({ index, event });
+        }
       } catch (error) {
         this.failure(image, error);
-        return { published, failedAt: index };
+        return { published, monitors, failedAt: index };
       }
     }
-    return { published };
+    return { published, monitors };
+  }
+
+  private loadMonitors(accountId: string): Promise<AccountMonitors | undefined> {
+    const { monitors, source } = this.deps;
+    return monitors
+      ? AccountMonitors.load(monitors, source, accountId)
+      : Promise.resolve(undefined);
   }
 
   private async projectOne(image: AccountImage, start: JournalHead | undefined) {
@@ -117,7 +153,8 @@ export class JournalProjector {
       const first = firstSequenceOf(image);
       if (at >= image.version) return this.alreadyProjected(image, head);
       if (at !== first - 1) return this.behind(image, head);
-      const records = recordsOf(image, head);
+      // Hashed in commit order, each linked to the one before; the head keeps the last hash.
+      const records = chain(recordsOf(image, head), head);
       const outcome = await this.deps.store.append(records, head);
       if (outcome.kind === 'committed') {
         this.written(records);
@@ -193,14 +230,15 @@ export class JournalProjector {
     });
   }
 
-  /** Publishes in batches of 10; answers the stream indexes whose events were not accepted. */
-  private async publish(items: readonly { index: number; event: JournalEvent }[]) {
+  /** Publishes in batches of 10; answers the stream indexes and event ids not accepted. */
+  private async publish(items: readonly Publication[]) {
     const { events, log, metrics } = this.deps;
-    const chunks: { index: number; event: JournalEvent }[][] = [];
+    const chunks: Publication[][] = [];
     for (let i = 0; i < items.length; i += PUBLISH_BATCH) {
       chunks.push(items.slice(i, i + PUBLISH_BATCH));
     }
     const failed: number[] = [];
+    const ids = new Set<string>();
     let next = 0;
     const worker = async () => {
       for (let chunk = chunks[next++]; chunk; chunk = chunks[next++]) {
@@ -213,9 +251,10 @@ export class JournalProjector {
         if (missed.size === 0) continue;
         metrics.count(METRICS.journalPublishFailure, missed.size);
         for (const c of chunk) if (missed.has(c.event.id)) failed.push(c.index);
+        for (const id of missed) ids.add(id);
       }
     };
     await Promise.all(Array.from({ length: PUBLISH_CONCURRENCY }, worker));
-    return failed;
+    return { indexes: failed, ids };
   }
 }

@@ -26,6 +26,8 @@ export interface LedgerTransaction {
   /** Reads: how much reversals moved back (the whole, or nothing). */
   readonly reversedAmount?: number;
   readonly createdAt: string;
+  /** When every leg counts in the books (docs/contract.md §26): given, or `createdAt`. */
+  readonly effectiveAt: string;
 }
 
 /** The stored leg: the public one plus the id of the entry it wrote. */
@@ -41,7 +43,10 @@ export interface LedgerTransactionRecord extends Omit<LedgerTransaction, 'legs'>
 }
 
 /** What a caller or producer asks for; the service adds the id and the time. */
-export type LedgerTransactionInput = Omit<LedgerTransaction, 'id' | 'createdAt' | 'reversedAmount'>;
+export type LedgerTransactionInput = Omit<
+  LedgerTransaction,
+  'id' | 'createdAt' | 'reversedAmount' | 'effectiveAt'
+> & { readonly effectiveAt?: string };
 
 /** Σ debits and Σ credits: a transaction is balanced when they are equal. */
 export function sums(legs: readonly LedgerLeg[]): { debits: number; credits: number } {
@@ -68,6 +73,7 @@ export function ledgerTransactionView(record: LedgerTransactionRecord): LedgerTr
     ...(record.paymentId === undefined ? {} : { paymentId: record.paymentId }),
     ...withMetadata(record.metadata),
     createdAt: record.createdAt,
+    effectiveAt: record.effectiveAt,
   };
 }
 

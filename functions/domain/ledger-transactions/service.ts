@@ -1,3 +1,4 @@
+import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -25,7 +26,7 @@ import {
 } from './model';
 import type { LedgerTransactionPort } from './port';
 
-export type LedgerTransactionServiceOptions = CommandServiceOptions;
+export type LedgerTransactionServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
 
 /**
  * N-leg ledger transactions over HTTP (docs/contract.md §16): each request is ONE transaction,
@@ -41,7 +42,7 @@ export class LedgerTransactionService {
   constructor(
     private readonly port: LedgerTransactionPort,
     movements: MovementPort,
-    options: LedgerTransactionServiceOptions,
+    private readonly options: LedgerTransactionServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
     this.movements = new MovementCommands(movements);
@@ -82,7 +83,12 @@ export class LedgerTransactionService {
     input: LedgerTransactionInput,
     rawBody: Json,
   ): { claim: IdempotencyClaim; write: LedgerTransactionWrite } {
-    const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
+    const actor = {
+      ownerId: ctx.principal,
+      origin: 'http' as const,
+      at: ctx.now.toISOString(),
+      effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
+    };
     const write = newLedgerTransactionWrite(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.createLedgerTransaction,

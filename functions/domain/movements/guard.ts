@@ -17,4 +17,9 @@ export interface EntryGuard {
   readonly increaseBy?: number;
   /** Every effect a caller or producer asks for: the account must not be closed (§17). */
   readonly requireOpen?: boolean;
+  /**
+   * When the entry counts: it must be later than the account's `closedThrough` (§26). The
+   * write derives the same condition from its changes; this is what explains a refusal.
+   */
+  readonly effectiveAt?: string;
 }

@@ -23,7 +23,12 @@ export function newLedgerTransactionWrite(
   const record = newLedgerTransaction(
     input,
     { id: newId(), entryId: newId },
-    { ownerId: actor.ownerId, origin: actor.origin, createdAt: actor.at },
+    {
+      ownerId: actor.ownerId,
+      origin: actor.origin,
+      createdAt: actor.at,
+      effectiveAt: actor.effectiveAt,
+    },
   );
   return { record, legs: ledgerMovement(record) };
 }
@@ -32,7 +37,12 @@ export function newLedgerTransactionWrite(
 export function newLedgerTransaction(
   input: LedgerTransactionInput,
   ids: { readonly id: string; readonly entryId: () => string },
-  meta: { readonly ownerId: string; readonly origin: EntryOrigin; readonly createdAt: string },
+  meta: {
+    readonly ownerId: string;
+    readonly origin: EntryOrigin;
+    readonly createdAt: string;
+    readonly effectiveAt: string;
+  },
 ): LedgerTransactionRecord {
   return {
     id: ids.id,
@@ -69,6 +79,7 @@ export function ledgerMovement(record: LedgerTransactionRecord): MovementLeg[] {
       ledgerTransactionId: record.id,
       origin: record.origin,
       createdAt: record.createdAt,
+      effectiveAt: record.effectiveAt,
     };
     return { entry, guard: legGuard(entry, leg.direction, record.ownerId) };
   });

@@ -35,6 +35,7 @@ const PRECEDENCE = [
   'owner_mismatch',
   'currency_mismatch',
   'account_closed',
+  'period_closed',
   'insufficient_funds',
   'balance_limit_exceeded',
 ];
@@ -79,6 +80,7 @@ export function legGuard(
     ...(ownerId === undefined ? {} : { ownerId }),
     currency: entry.currency,
     requireOpen: true,
+    effectiveAt: entry.effectiveAt,
     ...(direction === 'debit'
       ? { requireAvailableAtLeast: entry.amount }
       : { increaseBy: entry.amount }),
@@ -87,13 +89,14 @@ export function legGuard(
 
 /** The guard every posting of a caller or producer draws: currency, open, cover or cap. */
 export function postingGuard(
-  entry: Pick<PostingEntry, 'type' | 'amount' | 'currency'>,
+  entry: Pick<PostingEntry, 'type' | 'amount' | 'currency' | 'effectiveAt'>,
   ownerId?: string,
 ): EntryGuard {
   return {
     ...(ownerId === undefined ? {} : { ownerId }),
     currency: entry.currency,
     requireOpen: true,
+    effectiveAt: entry.effectiveAt,
     requireAvailableAtLeast: entry.type === 'debit' ? entry.amount : undefined,
     increaseBy: entry.type === 'credit' ? entry.amount : undefined,
   };

@@ -13,6 +13,11 @@ export interface Actor {
   readonly origin: EntryOrigin;
   /** ISO-8601: the movement's time. */
   readonly at: string;
+  /**
+   * When the movement counts in the books (docs/contract.md §26): the caller's `effectiveAt`
+   * resolved by `resolveEffectiveAt`, else `at`.
+   */
+  readonly effectiveAt: string;
 }
 
 /**
@@ -27,6 +32,8 @@ export interface PostingInput {
   readonly reference?: string;
   readonly paymentId?: string;
   readonly metadata?: Metadata;
+  /** When it counts in the books (docs/contract.md §26). @default the commit's own time */
+  readonly effectiveAt?: string;
 }
 
 export interface PostingWrite {
@@ -51,6 +58,7 @@ export function newPosting(
     ...withMetadata(input.metadata),
     origin: actor.origin,
     createdAt: actor.at,
+    effectiveAt: actor.effectiveAt,
   };
   return { entry, guard: postingGuard(entry, actor.ownerId) };
 }

@@ -9,6 +9,7 @@ import {
   InternalError,
   NotFoundError,
   PaymentIdConflictError,
+  PeriodClosedError,
 } from '../shared/errors';
 import type { EntryGuard } from './guard';
 
@@ -35,6 +36,10 @@ export function explainAccountRejection(
     return new CurrencyMismatchError(account.currency, guard.currency);
   }
   if (guard.requireOpen && account.status === 'closed') return new AccountClosedError(accountId);
+  const closedThrough = account.closedThrough;
+  if (closedThrough !== undefined && guard.effectiveAt !== undefined) {
+    if (guard.effectiveAt <= closedThrough) return new PeriodClosedError(closedThrough, accountId);
+  }
   const required = guard.requireAvailableAtLeast;
   if (required !== undefined && spendableOf(account) < required) {
     return new InsufficientFundsError(accountId);

@@ -51,6 +51,8 @@ export function reversalLegs(
       direction,
       origin: 'http',
       createdAt: reversal.createdAt,
+      // A reversal counts when it is written (docs/contract.md §26 lists no effectiveAt for it).
+      effectiveAt: reversal.createdAt,
     };
     return { entry, guard: legGuard(entry, direction, ownerId) };
   });

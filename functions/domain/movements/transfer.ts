@@ -6,7 +6,13 @@ import { explainLegsRejection, type LegsRejection, legGuard, type MovementLeg } 
 import type { Actor } from './posting';
 
 /** What a caller or a producer asks for (docs/contract.md §10); the command adds id and time. */
-export type TransferInput = Omit<Transfer, 'id' | 'createdAt' | 'reversedAmount'>;
+export type TransferInput = Omit<
+  Transfer,
+  'id' | 'createdAt' | 'reversedAmount' | 'effectiveAt'
+> & {
+  /** As given (docs/contract.md §26); the actor carries it resolved. */
+  readonly effectiveAt?: string;
+};
 
 /**
  * The two legs of a transfer, one in each account's listing. `paymentId` is the source
@@ -25,6 +31,7 @@ export function transferLegs(
     transferId: transfer.id,
     origin: transfer.origin,
     createdAt: transfer.createdAt,
+    effectiveAt: transfer.effectiveAt,
   };
   return [
     {
@@ -84,6 +91,7 @@ export function newTransfer(
     paymentId: input.paymentId,
     ...withMetadata(input.metadata),
     createdAt: actor.at,
+    effectiveAt: actor.effectiveAt,
     ownerId: actor.ownerId,
     origin: actor.origin,
   };

@@ -1,4 +1,5 @@
 import type { LedgerEntry } from '../accounts/model';
+import { checkChain } from '../journal/chain';
 import type { JournalRecord } from '../journal/model';
 
 /**
@@ -10,7 +11,8 @@ import type { JournalRecord } from '../journal/model';
  * - `balance`   (b) the account's `balance`/`available` are where its journal ends (or, for an
  *               account older than the journal, `balance` is the sum of all its entries);
  * - `holds`     (c) `balance − available` is what the account's active holds still reserve;
- * - `zero_sum`  (d) every transfer and ledger transaction sums to zero over its legs.
+ * - `zero_sum`  (d) every transfer and ledger transaction sums to zero over its legs;
+ * - `hash_chain` each record's hash is its content linked to the record before (§27).
  */
 export const RECONCILE_CHECKS = [
   'journal',
@@ -19,6 +21,7 @@ export const RECONCILE_CHECKS = [
   'holds',
   'zero_sum',
   'journal_version_gap',
+  'hash_chain',
 ] as const;
 export type ReconcileCheck = (typeof RECONCILE_CHECKS)[number];
 
@@ -43,6 +46,8 @@ export interface Checkpoint {
   readonly checkedSequence: number;
   readonly balanceAfter: number;
   readonly availableAfter: number;
+  /** The checked record's hash (§27): what the next record links to; absent before the chain. */
+  readonly hash?: string;
   /** An account older than the journal had its one full pass (§22). */
   readonly fullPassDone?: true;
   /** The journal's first missing record while it trails `version`, and since when (§30). */
@@ -103,6 +108,28 @@ export function checkJournal(
     available = record.availableAfter;
   }
   return found;
+}
+
+/** §27: every broken link of the hash chain in `records`, continuing from `from`. */
+export function checkHashChain(
+  records: readonly JournalRecord[],
+  from: Checkpoint | undefined,
+): Mismatch[] {
+  const start = from && {
+    sequence: from.checkedSequence,
+    balanceAfter: from.balanceAfter,
+    availableAfter: from.availableAfter,
+    ...(from.hash === undefined ? {} : { hash: from.hash }),
+  };
+  return checkChain(records, start)
+    .breaks.filter((b) => b.problem === 'hash')
+    .map((b) => ({
+      check: 'hash_chain' as const,
+      sequence: b.sequence,
+      expected: b.expected ?? 'a linked hash',
+      actual: b.actual ?? 'none',
+      detail: `journal record ${b.sequence}: ${b.detail}`,
+    }));
 }
 
 /** (b) A record with an entry: the entry exists and moved exactly the record's delta. */

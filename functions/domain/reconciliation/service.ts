@@ -5,6 +5,7 @@ import {
   checkBalance,
   checkEntry,
   checkEntrySum,
+  checkHashChain,
   checkHolds,
   checkJournal,
   checkZeroSum,
@@ -81,7 +82,7 @@ export class Reconciler {
   /** One account: its new records page by page, then the live comparisons. */
   private async account(changed: ChangedAccount) {
     const { accountId } = changed;
-    let checkpoint = await this.port.readCheckpoint(accountId);
+    let checkpoint = await this.linked(await this.port.readCheckpoint(accountId));
     const findings: Finding[] = [];
     const groups = new Set<string>();
     let records = 0;
@@ -90,6 +91,7 @@ export class Reconciler {
       const page = await this.port.readRecords(accountId, from, to);
       const mismatches = [
         ...checkJournal(page, checkpoint),
+        ...checkHashChain(page, checkpoint),
         ...(await this.entries(page)),
         ...(await this.zeroSums(page, groups)),
       ];
@@ -104,6 +106,7 @@ export class Reconciler {
         checkedSequence: to,
         balanceAfter: last?.balanceAfter ?? checkpoint?.balanceAfter ?? 0,
         availableAfter: last?.availableAfter ?? checkpoint?.availableAfter ?? 0,
+        ...hashOf(last ? last.hash : checkpoint?.hash),
         ...(checkpoint?.fullPassDone ? { fullPassDone: true as const } : {}),
       };
       await this.port.saveCheckpoint(checkpoint);
@@ -113,6 +116,19 @@ export class Reconciler {
     findings.push(...live.findings);
     if (!live.moved) await this.port.clearMarker(changed);
     return { records, findings, moved: live.moved };
+  }
+
+  /**
+   * A checkpoint saved before the chain (§27) has no hash although its record may have one: the
+   * record is read once so the next one is checked against its stored hash.
+   */
+  private async linked(checkpoint: Checkpoint | undefined): Promise<Checkpoint | undefined> {
+    if (!checkpoint || checkpoint.hash !== undefined || checkpoint.checkedSequence === 0) {
+      return checkpoint;
+    }
+    const { accountId, checkedSequence } = checkpoint;
+    const [record] = await this.port.readRecords(accountId, checkedSequence, checkedSequence);
+    return { ...checkpoint, ...hashOf(record?.hash) };
   }
 
   private async entries(page: readonly JournalRecord[]): Promise<Mismatch[]> {
@@ -222,6 +238,8 @@ function groupOf(record: JournalRecord): { kind: MovementGroup['kind']; id: stri
   }
   return undefined;
 }
+
+const hashOf = (hash: string | undefined) => (hash === undefined ? {} : { hash });
 
 const sameState = (a: LiveAccount, b: LiveAccount) =>
   a.version === b.version && a.balance === b.balance && a.available === b.available;

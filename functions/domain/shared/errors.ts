@@ -35,8 +35,11 @@ export type ErrorCode =
   | 'reversal_exceeds_original'
   | 'not_reversible'
   | 'legs_unbalanced'
+  | 'monitor_limit_reached'
   | 'batch_too_large'
-  | 'batch_rejected';
+  | 'batch_rejected'
+  | 'period_closed'
+  | 'period_already_closed';
 
 export interface FieldError {
   readonly path: string;
@@ -333,5 +336,38 @@ export class UnavailableError extends DomainError {
 export class InternalError extends DomainError {
   constructor(cause?: unknown) {
     super('internal', 'An unexpected error occurred.', cause);
+  }
+}
+
+/** An account that has its 10 balance monitors already (docs/contract.md §28). */
+export class MonitorLimitReachedError extends LedgerRejection {
+  constructor(limit: number) {
+    super(
+      'monitor_limit_reached',
+      `An account has at most ${limit} monitors; delete one before adding another.`,
+    );
+  }
+}
+
+/**
+ * A movement effective at or before its account's `closedThrough` (docs/contract.md §26): the
+ * period is closed, its statements never change. Judged in the write itself; recorded.
+ */
+export class PeriodClosedError extends LedgerRejection {
+  constructor(closedThrough: string, accountId?: string) {
+    super(
+      'period_closed',
+      `${accountId === undefined ? 'The account' : `Account ${accountId}`} is closed through ${closedThrough}; effectiveAt must be later.`,
+    );
+  }
+}
+
+/** A period close before the account's current `closedThrough` (§26): closes only move on. */
+export class PeriodAlreadyClosedError extends LedgerRejection {
+  constructor(closedThrough: string) {
+    super(
+      'period_already_closed',
+      `The account is already closed through ${closedThrough}; a period close cannot move it back.`,
+    );
   }
 }

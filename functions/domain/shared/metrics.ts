@@ -81,6 +81,11 @@ export const METRICS = {
   journalVersionGapFindings: 'JournalVersionGapFindings',
   /** Journal records the reconciler checked in a run. */
   reconciledRecords: 'ReconciledRecords',
+  /**
+   * New `hash_chain` findings (docs/contract.md §27): a journal record whose hash does not link
+   * its content to the record before, i.e. an edited journal. Alarmed on.
+   */
+  journalHashChainBreaks: 'JournalHashChainBreaks',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

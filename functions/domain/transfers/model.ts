@@ -14,6 +14,8 @@ export interface Transfer {
   /** Reads: how much reversals moved back so far (docs/contract.md §16). */
   readonly reversedAmount?: number;
   readonly createdAt: string;
+  /** When both legs count in the books (docs/contract.md §26): given, or `createdAt`. */
+  readonly effectiveAt: string;
 }
 
 /** The `TRANSFER#<id>` record: the public view plus its owner and where it came from. */

@@ -1,3 +1,4 @@
+import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -15,7 +16,7 @@ import { newTransfer, type TransferInput, type TransferWrite } from '../movement
 import { readTransfer, type Transfer, transferView } from './model';
 import type { TransferPort } from './port';
 
-export type TransferServiceOptions = CommandServiceOptions;
+export type TransferServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
 
 /**
  * Double-entry transfers over HTTP (docs/contract.md §10): the request claim and the transfer
@@ -28,7 +29,7 @@ export class TransferService {
   constructor(
     private readonly port: TransferPort,
     movements: MovementPort,
-    options: TransferServiceOptions,
+    private readonly options: TransferServiceOptions,
   ) {
     this.commands = new IdempotentCommands(port, options);
     this.movements = new MovementCommands(movements);
@@ -53,7 +54,12 @@ export class TransferService {
     input: TransferInput,
     rawBody: Json,
   ): { claim: IdempotencyClaim; write: TransferWrite } {
-    const actor = { ownerId: ctx.principal, origin: 'http' as const, at: ctx.now.toISOString() };
+    const actor = {
+      ownerId: ctx.principal,
+      origin: 'http' as const,
+      at: ctx.now.toISOString(),
+      effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
+    };
     const write = newTransfer(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.createTransfer,

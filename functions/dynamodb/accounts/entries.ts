@@ -5,6 +5,7 @@ import {
   type ReversalTarget,
   TRANSACTION_TYPES,
 } from '../../domain/accounts/model';
+import { effectiveIndexAttributes } from '../statements/items';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 
@@ -17,6 +18,8 @@ export function entryItem(tableName: string, entry: LedgerEntry): TransactWriteI
     ...keys.entry(entry.accountId, entry.createdAt, entry.id),
     kind: 'entry',
     ...entry,
+    // The effective-time index (docs/contract.md §26): statements read a window of it.
+    ...effectiveIndexAttributes(entry),
   });
 }
 
@@ -87,6 +90,8 @@ export function toLedgerEntry(item: Record<string, unknown>): LedgerEntry {
     reversedAmount: typeof item.reversedAmount === 'number' ? item.reversedAmount : undefined,
     origin: item.origin === 'event' ? 'event' : 'http',
     createdAt: String(item.createdAt),
+    // Entries from before effective dates count when they were written (docs/contract.md §26).
+    effectiveAt: String(item.effectiveAt ?? item.createdAt),
   };
   // Absent, not `undefined`: a JSON Lines export writes the listing item verbatim.
   return Object.fromEntries(

@@ -2,6 +2,7 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ACCOUNT_ITEM_KIND } from '../../contract/names';
 import type { AccountRecord } from '../../domain/accounts/model';
+import { CLOSED_THROUGH, newAccountHistory } from '../statements/items';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 
@@ -22,6 +23,7 @@ export function newAccountItem(tableName: string, account: AccountRecord): Trans
     ...account,
     spendable: account.available + account.overdraftLimit,
     [JOURNAL_FROM_CREATION]: true,
+    ...newAccountHistory(),
   });
 }
 
@@ -41,6 +43,7 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
     name: optionalText(item.name),
     // Accounts from before the journal count their changes from its first one (§15).
     version: Number(item.version ?? 0),
+    ...(typeof item[CLOSED_THROUGH] === 'string' ? { closedThrough: item[CLOSED_THROUGH] } : {}),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };

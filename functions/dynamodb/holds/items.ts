@@ -111,7 +111,8 @@ export function settlementAccountUpdate(
         balanceDelta: settlement.balanceDelta,
         availableDelta: settlement.availableDelta,
         at: settlement.at,
-        ...(entryId === undefined ? {} : { entryId }),
+        // A capture counts in the books when it is written (docs/contract.md §26).
+        ...(entryId === undefined ? {} : { entryId, effectiveAt: settlement.at }),
         holdId: hold.id,
       },
     ],

@@ -12,7 +12,7 @@ import { keys } from '../table/keys';
 /** `kind` of the journal's items; the record's own kind is stored as `change`. */
 const RECORD_ITEM_KIND = 'journal-record';
 const AS_OF_ITEM_KIND = 'journal-as-of';
-const HEAD_ITEM_KIND = 'journal-head';
+export const HEAD_ITEM_KIND = 'journal-head';
 
 /** A record as stored: its kind under `change`, as `kind` names the item's type table-wide. */
 function stored(record: JournalRecord): Record<string, unknown> {
@@ -68,13 +68,25 @@ function kindOf(value: unknown): JournalKind {
   return kind;
 }
 
+/** Attributes the table gives a journal item that are not the record's own. */
+const TABLE_ATTRIBUTES = new Set(['pk', 'sk', 'kind', 'change']);
+
+/**
+ * A stored record as it was hashed (docs/contract.md §27): every attribute but the table's own
+ * (keys, the item's kind) is the record's, fields this code does not know included, so a field a
+ * later writer adds reaches the route, the events and the chain's check unchanged.
+ */
 export function toJournalRecord(item: Readonly<Record<string, unknown>>): JournalRecord {
+  const rest = Object.fromEntries(
+    Object.entries(item).filter(([name]) => !TABLE_ATTRIBUTES.has(name)),
+  );
   const ids: Record<string, string> = {};
   for (const field of CHANGE_ID_FIELDS) {
     const value = item[field];
     if (typeof value === 'string') ids[field] = value;
   }
   return {
+    ...rest,
     accountId: String(item.accountId),
     sequence: Number(item.sequence),
     kind: kindOf(item.change),
@@ -84,6 +96,8 @@ export function toJournalRecord(item: Readonly<Record<string, unknown>>): Journa
     availableAfter: Number(item.availableAfter),
     committedAt: String(item.committedAt),
     ...(item.opening === true ? { opening: true as const } : {}),
+    ...(typeof item.hash === 'string' ? { hash: item.hash } : {}),
+    ...(item.chainStart === true ? { chainStart: true as const } : {}),
     ...ids,
   };
 }
@@ -95,5 +109,6 @@ export function toJournalHead(item: Readonly<Record<string, unknown>>): JournalH
     balanceAfter: Number(item.balanceAfter),
     availableAfter: Number(item.availableAfter),
     committedAt: String(item.committedAt),
+    ...(typeof item.hash === 'string' ? { hash: item.hash } : {}),
   };
 }

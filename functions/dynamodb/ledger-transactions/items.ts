@@ -57,6 +57,8 @@ export function toLedgerTransactionRecord(item: Record<string, unknown>): Ledger
     ...withMetadata(metadataOf(item.metadata)),
     ...(typeof item.reversedAmount === 'number' ? { reversedAmount: item.reversedAmount } : {}),
     createdAt: String(item.createdAt),
+    // Ledger transactions from before effective dates count when they were written (§26).
+    effectiveAt: String(item.effectiveAt ?? item.createdAt),
     ownerId: String(item.ownerId),
     origin: item.origin === 'event' ? 'event' : 'http',
   };

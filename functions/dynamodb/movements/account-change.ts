@@ -3,6 +3,15 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { ACCOUNT_CHANGES_ATTRIBUTE } from '../../contract/names';
 import { MAX_BALANCE } from '../../domain/accounts/money';
 import { type AccountChange, MAX_CHANGES_PER_UPDATE } from '../../domain/journal/model';
+import {
+  CLOSED_THROUGH,
+  EFFECTIVE_OPENING,
+  EFFECTIVE_SINCE,
+  effectiveTimeOf,
+  monthCreditsAttribute,
+  monthDebitsAttribute,
+  monthSums,
+} from '../statements/items';
 import { toAttributes } from '../table/attributes';
 import { keys } from '../table/keys';
 
@@ -51,6 +60,49 @@ const SPENDABLE_COVERS =
 
 /** Older accounts have no `status`: they are open. */
 export const ACCOUNT_OPEN = '(attribute_not_exists(#status) OR #status <> :closed)';
+
+/**
+ * The effective-time history a change of the balance adds to (docs/contract.md §26;
+ * functions/dynamodb/statements/items.ts): the month sums (`ADD`, created on first use) and,
+ * on an account older than effective dates, what it held before and from when (`if_not_exists`:
+ * the first dated change fixes them). `earliest`: the earliest effective time among them.
+ */
+function effectiveHistoryClauses(
+  changes: readonly AccountChange[],
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+): { set: string; add: string; earliest?: string } {
+  const months = monthSums(changes);
+  if (months.size === 0) return { set: '', add: '' };
+  const adds: string[] = [];
+  let i = 0;
+  for (const [month, sums] of months) {
+    for (const [attribute, amount] of [
+      [monthCreditsAttribute(month), sums.credits],
+      [monthDebitsAttribute(month), sums.debits],
+    ] as const) {
+      if (amount === 0) continue;
+      names[`#m${i}`] = attribute;
+      values[`:m${i}`] = amount;
+      adds.push(`#m${i} :m${i}`);
+      i += 1;
+    }
+  }
+  names['#effectiveOpening'] = EFFECTIVE_OPENING;
+  names['#effectiveSince'] = EFFECTIVE_SINCE;
+  // ISO instants in UTC: text order is time order.
+  const [earliest] = changes
+    .filter((change) => change.balanceDelta !== 0)
+    .map(effectiveTimeOf)
+    .sort();
+  return {
+    set:
+      ', #effectiveOpening = if_not_exists(#effectiveOpening, #balance), ' +
+      '#effectiveSince = if_not_exists(#effectiveSince, :at)',
+    add: adds.length === 0 ? '' : ` ADD ${adds.join(', ')}`,
+    earliest,
+  };
+}
 
 /** The largest running sum of the balance deltas (0 if it never rises). */
 function peakIncrease(changes: readonly AccountChange[]): number {
@@ -111,6 +163,13 @@ export function accountChangeItem(tableName: string, update: AccountUpdate): Tra
     conditions.push(SPENDABLE_COVERS);
     values[':required'] = update.requireAvailableAtLeast;
   }
+  const dated = effectiveHistoryClauses(changes, names, values);
+  if (dated.earliest !== undefined) {
+    // docs/contract.md §26: nothing lands in a closed period, judged in this very write.
+    conditions.push('(attribute_not_exists(#closedThrough) OR #closedThrough < :earliest)');
+    names['#closedThrough'] = CLOSED_THROUGH;
+    values[':earliest'] = dated.earliest;
+  }
   const increase = peakIncrease(changes);
   if (increase > 0) {
     // Never past 2^53 − 1: a larger number would be read back rounded (docs/contract.md §5).
@@ -128,7 +187,9 @@ export function accountChangeItem(tableName: string, update: AccountUpdate): Tra
         '#available = if_not_exists(#available, #balance) + :availableDelta, ' +
         '#spendable = if_not_exists(#spendable, if_not_exists(#available, #balance)) + :availableDelta, ' +
         '#updatedAt = :at, ' +
-        '#version = if_not_exists(#version, :zero) + :n, #lastChanges = :lastChanges',
+        '#version = if_not_exists(#version, :zero) + :n, #lastChanges = :lastChanges' +
+        dated.set +
+        dated.add,
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: {

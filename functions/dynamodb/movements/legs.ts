@@ -18,6 +18,7 @@ export function legChange(entry: LedgerEntry, delta: number): AccountChange {
     availableDelta: delta,
     at: entry.createdAt,
     entryId: entry.id,
+    effectiveAt: entry.effectiveAt,
     ...(entry.transferId === undefined ? {} : { transferId: entry.transferId }),
     ...(entry.ledgerTransactionId === undefined
       ? {}

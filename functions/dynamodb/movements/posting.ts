@@ -21,6 +21,7 @@ export function postingChange(entry: PostingEntry): AccountChange {
     availableDelta: delta,
     at: entry.createdAt,
     entryId: entry.id,
+    effectiveAt: entry.effectiveAt,
   };
 }
 

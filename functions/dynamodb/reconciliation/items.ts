@@ -54,6 +54,7 @@ export function toCheckpoint(item: Readonly<Record<string, unknown>>): Checkpoin
     checkedSequence: Number(item.checkedSequence),
     balanceAfter: Number(item.balanceAfter),
     availableAfter: Number(item.availableAfter),
+    ...(typeof item.hash === 'string' ? { hash: item.hash } : {}),
     ...(item.fullPassDone === true ? { fullPassDone: true as const } : {}),
     ...trailingOf(item.trailing),
   };

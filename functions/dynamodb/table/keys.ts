@@ -42,6 +42,8 @@ export const HOLD_SK_PREFIX = 'HOLD#';
 export const JOURNAL_SEQUENCE_SK_PREFIX = 'SEQ#';
 /** Journal records by commit time, then sequence: what as-of balances query. */
 export const JOURNAL_TIME_SK_PREFIX = 'AT#';
+/** Monitors of an account, by id (the count item sorts before them). */
+export const MONITOR_SK_PREFIX = 'MONITOR#';
 /** Sorts after every digit and date character: the open end of a key range. */
 export const SK_RANGE_END = '~';
 
@@ -133,6 +135,16 @@ export const keys = {
     pk: 'RECONCILE_FINDINGS',
     sk: `${accountId}#${check}#${sequence === undefined ? 'account' : padSequence(sequence)}`,
   }),
+  /**
+   * A balance monitor (docs/contract.md §28), in a partition of its account's monitors: one
+   * Query lists them (the routes, and the projector after each journal update).
+   */
+  monitor: (accountId: string, monitorId: string): ItemKey => ({
+    pk: `MONITOR#${accountId}`,
+    sk: `${MONITOR_SK_PREFIX}${monitorId}`,
+  }),
+  /** How many monitors the account has (the limit's guard), beside them. */
+  monitorCount: (accountId: string): ItemKey => ({ pk: `MONITOR#${accountId}`, sk: 'COUNT' }),
   /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
   health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */

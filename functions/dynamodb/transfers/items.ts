@@ -42,6 +42,8 @@ export function toTransferRecord(item: Record<string, unknown>): TransferRecord 
     ...(metadata ? { metadata } : {}),
     ...(typeof item.reversedAmount === 'number' ? { reversedAmount: item.reversedAmount } : {}),
     createdAt: String(item.createdAt),
+    // Transfers from before effective dates count when they were written (§26).
+    effectiveAt: String(item.effectiveAt ?? item.createdAt),
     ownerId: String(item.ownerId),
     origin: item.origin === 'event' ? 'event' : 'http',
   };

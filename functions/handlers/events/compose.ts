@@ -40,6 +40,7 @@ export function composeEventsHandler(options: EventsComposition): EventsHandler 
       ...options.sequenceRetry,
       inboxRetentionSeconds: config.inboxRetentionSeconds,
       gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
+      backdateLimitDays: config.backdateLimitDays,
       newId,
     }),
     deadLetters: createSqsDeadLetters(options.sqs, config.deadLetterQueueUrl),

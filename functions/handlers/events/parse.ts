@@ -88,6 +88,7 @@ function dataOf(e: LedgerEvent) {
     paymentId: e.data.paymentId,
     reference: e.data.reference,
     ...(e.data.metadata === undefined ? {} : { metadata: e.data.metadata }),
+    ...(e.data.effectiveAt === undefined ? {} : { effectiveAt: e.data.effectiveAt }),
   };
   if (e.type === 'ledger.transaction.v1') {
     return { ...common, amount: sums(e.data.legs).debits, legs: e.data.legs };

@@ -13,6 +13,7 @@ export const POISON_CODES = [
   'id_conflict',
   'balance_limit_exceeded',
   'account_closed',
+  'period_closed',
 ] as const;
 export type PoisonCode = (typeof POISON_CODES)[number];
 
@@ -29,4 +30,7 @@ export const POISON_REASONS: Partial<Record<ErrorCode, PoisonCode>> = {
   owner_mismatch: 'owner_mismatch',
   balance_limit_exceeded: 'balance_limit_exceeded',
   account_closed: 'account_closed',
+  // effectiveAt too far ahead or behind (docs/contract.md §26): it never becomes valid.
+  validation_failed: 'validation_failed',
+  period_closed: 'period_closed',
 };

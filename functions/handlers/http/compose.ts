@@ -16,8 +16,10 @@ import { createHealthStore } from '../../dynamodb/health/store';
 import { createHoldStore } from '../../dynamodb/holds/store';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions/store';
+import { createMonitorStore } from '../../dynamodb/monitors/store';
 import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
+import { createStatementStore } from '../../dynamodb/statements/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
@@ -63,6 +65,8 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     reversals: createReversalStore(table),
     batches: createBatchStore(table),
     journal: createJournalStore(table),
+    monitors: createMonitorStore(table),
+    statements: createStatementStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,

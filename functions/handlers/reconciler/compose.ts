@@ -47,6 +47,7 @@ export function composeReconciler(options: ReconcilerComposition): ReconcileRun 
       log.error('reconciliation mismatch', { ...finding });
       metrics.count(METRICS.reconciliationMismatches);
       if (finding.check === 'journal_version_gap') metrics.count(METRICS.journalVersionGapFindings);
+      if (finding.check === 'hash_chain') metrics.count(METRICS.journalHashChainBreaks);
     }
     metrics.count(METRICS.reconciledRecords, report.records);
     if (report.accounts > 0) {

@@ -1,6 +1,11 @@
 import * as z from 'zod';
 import type { HttpAppConfig } from '../../api/app';
 import {
+  DEFAULT_BACKDATE_LIMIT_DAYS,
+  MAX_BACKDATE_LIMIT_DAYS,
+  MIN_BACKDATE_LIMIT_DAYS,
+} from '../../contract/effective-time';
+import {
   DEFAULT_EXPORT_EXECUTION_TIMEOUT_SECONDS,
   DEFAULT_EXPORT_RETENTION_DAYS,
   DEFAULT_MAX_RERUNS_PER_TASK,
@@ -135,6 +140,12 @@ const serviceEnv = z.object({
     (value) => (value === 'on' || value === 'off' ? value : undefined),
     'be on or off',
   ),
+  BACKDATE_LIMIT_DAYS: wholeNumber(
+    'BACKDATE_LIMIT_DAYS',
+    MIN_BACKDATE_LIMIT_DAYS,
+    MAX_BACKDATE_LIMIT_DAYS,
+    DEFAULT_BACKDATE_LIMIT_DAYS,
+  ),
   JOURNAL_READERS: rule<readonly string[]>(
     'JOURNAL_READERS',
     [],
@@ -268,6 +279,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     exportBucket: e.EXPORT_BUCKET,
     idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
     journalReaders: e.JOURNAL_READERS,
+    backdateLimitDays: e.BACKDATE_LIMIT_DAYS,
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

@@ -3,6 +3,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { EXPORT_KEY_PREFIX } from '../../../functions/contract/exports';
+import { keys } from '../../../functions/dynamodb/table/keys';
 import {
   handlerEntry,
   LedgerFunction,
@@ -71,6 +72,10 @@ export class LedgerHttpFunction extends LedgerFunction {
       environment: { ...props.environment, CALLBACK_SECRETS_ARN: callbackSecret.secretArn },
     });
     this.allow('LedgerTableItemAccess', LEDGER_WRITER_TABLE_ACTIONS, [props.table.tableArn]);
+    // DELETE of a balance monitor (docs/contract.md §28): the one item it removes, nothing else.
+    this.allow('MonitorDelete', ['dynamodb:DeleteItem'], [props.table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.monitorCount('').pk}*`] },
+    });
     // The secret is encrypted with the AWS-managed key (aws/secretsmanager): no kms:Decrypt.
     this.allow('CallbackSecretRead', CALLBACK_SECRET_ACTIONS, [callbackSecret.secretArn]);
     const exportObjects = exportBucket.arnForObjects(`${EXPORT_KEY_PREFIX}*`);

@@ -22,7 +22,8 @@ type JournalSlug =
   | typeof S.journalErrors
   | typeof S.reconciliationMismatch
   | typeof S.reconcilerErrors
-  | typeof S.journalStuck;
+  | typeof S.journalStuck
+  | typeof S.journalHashChain;
 
 type AddAlarm = (
   slug: text.AlarmSlug,
@@ -80,6 +81,15 @@ export function journalAlarms(
       'ReconciliationMismatchAlarm',
       text.RECONCILIATION_MISMATCH_DESCRIPTION,
       serviceMetric(METRICS.reconciliationMismatches, SERVICE_NAMES.reconciler, {
+        period: Duration.hours(1),
+      }),
+    ),
+    // Any broken link: a journal record was edited in the table (docs/contract.md §27).
+    [S.journalHashChain]: add(
+      S.journalHashChain,
+      'JournalHashChainAlarm',
+      text.JOURNAL_HASH_CHAIN_DESCRIPTION,
+      serviceMetric(METRICS.journalHashChainBreaks, SERVICE_NAMES.reconciler, {
         period: Duration.hours(1),
       }),
     ),

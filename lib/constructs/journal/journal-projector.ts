@@ -39,6 +39,9 @@ const JOURNAL_RETRY_ATTEMPTS = -1;
  */
 const JOURNAL_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'] as const;
 
+/** What the projector does with balance monitors: list them, record and confirm flips. */
+const MONITOR_TABLE_ACTIONS = ['dynamodb:Query', 'dynamodb:UpdateItem'] as const;
+
 /** Publishing to a KMS-encrypted topic needs exactly these on its key. */
 const TOPIC_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 
@@ -135,6 +138,10 @@ export class JournalProjector extends Construct {
     // The reconciler's mark (docs/contract.md §19), written in the same transaction: only Put.
     this.function.allow('ReconcileMarks', ['dynamodb:PutItem'], [table.tableArn], {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.reconcileMarker('*', '').pk] },
+    });
+    // Balance monitors (docs/contract.md §28): read, and their flips recorded conditionally.
+    this.function.allow('MonitorItems', MONITOR_TABLE_ACTIONS, [table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.monitorCount('').pk}*`] },
     });
     this.function.allow('JournalPublish', ['sns:Publish'], [topic.topic.topicArn]);
     this.function.allow('JournalTopicKey', TOPIC_KEY_ACTIONS, [topic.key.keyArn]);

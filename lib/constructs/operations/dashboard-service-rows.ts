@@ -109,10 +109,11 @@ export function serviceMetricRows(
           label: 'commit to record (s)',
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
       ]),
-      graph('Reconciler: journal records checked, findings (docs/contract.md §19)', [
+      graph('Reconciler: journal records checked, findings, hash chain breaks (§19, §27)', [
         ...serviceMetrics(METRICS.reconciledRecords),
         ...serviceMetrics(METRICS.reconciliationMismatches),
         ...serviceMetrics(METRICS.journalVersionGapFindings),
+        ...serviceMetrics(METRICS.journalHashChainBreaks),
       ]),
     ],
     [

@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
+import { EFFECTIVE_INDEX } from '../../../functions/contract/effective-time';
 import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
 import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
@@ -63,6 +64,14 @@ export class LedgerTable extends Construct {
       indexName: DUE_INDEX.name,
       partitionKey: { name: DUE_INDEX.shardAttribute, type: dynamodb.AttributeType.NUMBER },
       sortKey: { name: DUE_INDEX.dueAtAttribute, type: dynamodb.AttributeType.NUMBER },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+    // Sparse: entries by effective time per account (docs/contract.md §26), what statements
+    // page through. ALL: a statement item is the entry, read without a second request.
+    this.table.addGlobalSecondaryIndex({
+      indexName: EFFECTIVE_INDEX.name,
+      partitionKey: { name: EFFECTIVE_INDEX.accountAttribute, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: EFFECTIVE_INDEX.keyAttribute, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.ALL,
     });
   }

@@ -1,4 +1,5 @@
 import {
+  type AttributeDefinition,
   CreateTableCommand,
   DescribeTableCommand,
   type DynamoDBClient,
@@ -8,6 +9,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
+import { EFFECTIVE_INDEX } from '../../../functions/contract/effective-time';
 import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
 import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
@@ -26,10 +28,31 @@ const DUE_INDEX_ATTRIBUTES = [
   { AttributeName: DUE_INDEX.dueAtAttribute, AttributeType: 'N' as const },
 ];
 
+/** Entries by effective time per account (docs/contract.md §26), as the CDK table has it. */
+const EFFECTIVE_INDEX_SPEC: GlobalSecondaryIndex = {
+  IndexName: EFFECTIVE_INDEX.name,
+  KeySchema: [
+    { AttributeName: EFFECTIVE_INDEX.accountAttribute, KeyType: 'HASH' },
+    { AttributeName: EFFECTIVE_INDEX.keyAttribute, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'ALL' },
+};
+
+const EFFECTIVE_INDEX_ATTRIBUTES = [
+  { AttributeName: EFFECTIVE_INDEX.accountAttribute, AttributeType: 'S' as const },
+  { AttributeName: EFFECTIVE_INDEX.keyAttribute, AttributeType: 'S' as const },
+];
+
+/** Every index the table has, each with the attributes its keys need. */
+const INDEXES: readonly { spec: GlobalSecondaryIndex; attributes: AttributeDefinition[] }[] = [
+  { spec: DUE_INDEX_SPEC, attributes: DUE_INDEX_ATTRIBUTES },
+  { spec: EFFECTIVE_INDEX_SPEC, attributes: EFFECTIVE_INDEX_ATTRIBUTES },
+];
+
 /**
  * Creates the single ledger table as the CDK stateful stack defines it (pk/sk strings,
- * on-demand, TTL on `expiresAt`, the due index). When it already exists, only adds the due
- * index if a table from before the index lacks it.
+ * on-demand, TTL on `expiresAt`, the due and effective-time indexes). When it already exists,
+ * only adds the indexes a table from before them lacks.
  */
 export async function ensureLedgerTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
@@ -40,19 +63,19 @@ export async function ensureLedgerTable(client: DynamoDBClient, tableName: strin
         AttributeDefinitions: [
           { AttributeName: 'pk', AttributeType: 'S' },
           { AttributeName: 'sk', AttributeType: 'S' },
-          ...DUE_INDEX_ATTRIBUTES,
+          ...INDEXES.flatMap((index) => index.attributes),
         ],
         KeySchema: [
           { AttributeName: 'pk', KeyType: 'HASH' },
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
-        GlobalSecondaryIndexes: [DUE_INDEX_SPEC],
+        GlobalSecondaryIndexes: INDEXES.map((index) => index.spec),
         StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
       }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
-    await ensureDueIndex(client, tableName);
+    await ensureIndexes(client, tableName);
     return;
   }
   await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
@@ -64,19 +87,20 @@ export async function ensureLedgerTable(client: DynamoDBClient, tableName: strin
   );
 }
 
-async function ensureDueIndex(client: DynamoDBClient, tableName: string): Promise<void> {
+/** Adds the indexes a table from before them lacks, one at a time (one per UpdateTable). */
+async function ensureIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-  const present = (Table?.GlobalSecondaryIndexes ?? []).some(
-    (index) => index.IndexName === DUE_INDEX.name,
-  );
-  if (present) return;
-  await client.send(
-    new UpdateTableCommand({
-      TableName: tableName,
-      AttributeDefinitions: DUE_INDEX_ATTRIBUTES,
-      GlobalSecondaryIndexUpdates: [{ Create: DUE_INDEX_SPEC }],
-    }),
-  );
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const { spec, attributes } of INDEXES) {
+    if (present.has(spec.IndexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: attributes,
+        GlobalSecondaryIndexUpdates: [{ Create: spec }],
+      }),
+    );
+  }
 }
 
 /** DescribeTable → the table's current stream; fails when streams are not enabled. */

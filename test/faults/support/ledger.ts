@@ -43,6 +43,8 @@ export interface Verify {
   entries(accountId: string): Promise<Record<string, unknown>[]>;
   /** A GET of `path` as the test principal, parsed (200 only). */
   read(path: string): Promise<Record<string, unknown>>;
+  /** Every record of the account's journal as the journal route answers it, all pages. */
+  journal(accountId: string): Promise<Record<string, unknown>[]>;
 }
 
 export const PRINCIPAL = 'fault-tester';
@@ -98,6 +100,25 @@ function verifier(app: HttpHandler): Verify {
       const res = await app(httpEvent('GET', path, { principal: PRINCIPAL }));
       if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${res.body}`);
       return JSON.parse(res.body) as Record<string, unknown>;
+    },
+    async journal(accountId) {
+      const records: Record<string, unknown>[] = [];
+      for (let after: number | null = 0; after !== null; ) {
+        const res = await app(
+          httpEvent('GET', `/v1/accounts/${accountId}/journal`, {
+            principal: PRINCIPAL,
+            query: { afterSequence: String(after), limit: '1000' },
+          }),
+        );
+        if (res.statusCode !== 200) throw new Error(`journal: ${res.statusCode} ${res.body}`);
+        const page = JSON.parse(res.body) as {
+          items: Record<string, unknown>[];
+          nextAfterSequence: number | null;
+        };
+        records.push(...page.items);
+        after = page.nextAfterSequence;
+      }
+      return records;
     },
     async entries(accountId) {
       const items: Record<string, unknown>[] = [];

@@ -72,6 +72,8 @@ async function firstRequests(): Promise<Record<string, { key: string; res: HttpR
   await post('captureHold', `/v1/holds/${held}/captures`, {});
   const second = bodyOf(await api.post(`/v1/accounts/${account}/holds`, hold)).id;
   await post('voidHold', `/v1/holds/${second}/voids`, {});
+  const monitor = { field: 'balance', operator: 'lt', value: 0 };
+  await post('createMonitor', `/v1/accounts/${account}/monitors`, monitor);
   const task = await post('createExport', `/v1/accounts/${account}/exports`, { format: 'csv' });
   // Its first execution still runs: the refusal is recorded, under the rerun's own id.
   await post('rerunTask', `/v1/tasks/${task.id}/reruns`, {});

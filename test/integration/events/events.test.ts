@@ -43,6 +43,7 @@ function consumer(port?: EventLedgerPort, movements?: MovementPort): EventsHandl
         newId: randomUUID,
         inboxRetentionSeconds: RETENTION,
         gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
       },
     ),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },
@@ -58,6 +59,7 @@ beforeAll(async () => {
     {
       idempotencyRetentionSeconds: 60,
       responses: httpResponses,
+      backdateLimitDays: 90,
       newId: randomUUID,
     },
   );
@@ -284,6 +286,7 @@ describe('partial batches and poison', () => {
           newId: randomUUID,
           inboxRetentionSeconds: 60,
           gapRefetchAfterSeconds: 300,
+          backdateLimitDays: 90,
         },
       ),
       deadLetters: {

@@ -43,6 +43,7 @@ function consumer(batchWrites = true) {
         newId: randomUUID,
         inboxRetentionSeconds: 3600,
         gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
       },
     ),
     deadLetters: { send: async (letter) => void deadLetters.push(letter) },

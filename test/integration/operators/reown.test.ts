@@ -279,7 +279,12 @@ describe('reown', () => {
           return movements.capture(...args);
         },
       },
-      { idempotencyRetentionSeconds: 60, responses: httpResponses, newId: randomUUID },
+      {
+        idempotencyRetentionSeconds: 60,
+        responses: httpResponses,
+
+        newId: randomUUID,
+      },
     );
     const ctx = { principal: 'alice', idempotencyKey: randomUUID(), now: new Date() };
     await expect(racing.capture(ctx, String(holdId), undefined, {})).rejects.toMatchObject({

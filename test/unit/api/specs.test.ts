@@ -10,9 +10,11 @@ import { HEALTH_ROUTES } from '../../../functions/api/health/spec';
 import { HOLD_ROUTES } from '../../../functions/api/holds/spec';
 import { JOURNAL_ROUTES } from '../../../functions/api/journal/spec';
 import { LEDGER_TRANSACTION_ROUTES } from '../../../functions/api/ledger-transactions/spec';
+import { MONITOR_ROUTES } from '../../../functions/api/monitors/spec';
 import { REVERSAL_ROUTES } from '../../../functions/api/reversals/spec';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
+import { STATEMENT_ROUTES } from '../../../functions/api/statements/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
 
@@ -32,6 +34,13 @@ const FROZEN_IDS = {
   listEventSources: ['GET /v1/accounts/{accountId}/event-sources', undefined],
   listJournal: ['GET /v1/accounts/{accountId}/journal', undefined],
   getBalances: ['GET /v1/accounts/{accountId}/balances', undefined],
+  createMonitor: [
+    'POST /v1/accounts/{accountId}/monitors',
+    'POST /v1/accounts/{accountId}/monitors',
+  ],
+  listMonitors: ['GET /v1/accounts/{accountId}/monitors', undefined],
+  getMonitor: ['GET /v1/accounts/{accountId}/monitors/{monitorId}', undefined],
+  deleteMonitor: ['DELETE /v1/accounts/{accountId}/monitors/{monitorId}', undefined],
   createExport: ['POST /v1/accounts/{accountId}/exports', 'POST /v1/accounts/{accountId}/exports'],
   getTask: ['GET /v1/tasks/{taskId}', undefined],
   getTaskResult: ['GET /v1/tasks/{taskId}/result', undefined],
@@ -58,6 +67,11 @@ const FROZEN_IDS = {
   reverseLedgerTransaction: [
     'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
     'POST /v1/ledger-transactions/{ledgerTransactionId}/reversals',
+  ],
+  getStatement: ['GET /v1/accounts/{accountId}/statement', undefined],
+  closePeriod: [
+    'POST /v1/accounts/{accountId}/period-closes',
+    'POST /v1/accounts/{accountId}/period-closes',
   ],
   postCallback: ['POST /v1/callbacks/{applicationId}', undefined],
   getHealth: ['GET /v1/health', undefined],
@@ -97,6 +111,8 @@ describe('route specs', () => {
     const tables = [
       ACCOUNT_ROUTES,
       JOURNAL_ROUTES,
+      MONITOR_ROUTES,
+      STATEMENT_ROUTES,
       EXPORT_ROUTES,
       TRANSFER_ROUTES,
       HOLD_ROUTES,

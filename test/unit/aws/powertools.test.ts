@@ -32,8 +32,10 @@ import { fakeJournalReadPort } from '../../support/fakes/journal';
 import { fakeLedgerTransactionPort } from '../../support/fakes/ledger-transactions';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
+import { fakeMonitorPort } from '../../support/fakes/monitors';
 import { fakeMovementPort } from '../../support/fakes/movements';
 import { fakeReversalPort } from '../../support/fakes/reversals';
+import { fakeStatementPort } from '../../support/fakes/statements';
 import { fakeTransferPort } from '../../support/fakes/transfers';
 import { quietRuntime } from '../../support/runtime';
 
@@ -49,6 +51,8 @@ const otherPorts = () => ({
   reversals: fakeReversalPort(),
   batches: fakeBatchPort(),
   journal: fakeJournalReadPort(),
+  monitors: fakeMonitorPort(),
+  statements: fakeStatementPort(),
   health: fakeHealthPort(),
 });
 
@@ -244,7 +248,12 @@ describe('ledger event telemetry', () => {
               ? { kind: 'account_rejected', account: undefined }
               : { kind: write },
         }),
-        { newId: randomUUID, inboxRetentionSeconds: 60, gapRefetchAfterSeconds: 300 },
+        {
+          newId: randomUUID,
+          inboxRetentionSeconds: 60,
+          gapRefetchAfterSeconds: 300,
+          backdateLimitDays: 90,
+        },
       ),
       deadLetters: fakeDeadLetters(),
       metrics,

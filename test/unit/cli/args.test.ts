@@ -234,6 +234,27 @@ describe('tail arguments', () => {
     expect(journalLine({ MessageId: 'm', Body: 'not json' })).toContain('--- message m');
   });
 
+  it('prints a balance monitor flip on the same topic as one line (docs/contract.md §28)', () => {
+    const event = {
+      time: '2026-12-01T10:00:00.000Z',
+      subject: 'acc-1',
+      type: 'ledger.balance_monitor.v1',
+      data: {
+        monitorId: 'm-1',
+        field: 'available',
+        operator: 'lt',
+        value: 200,
+        state: 'true',
+        sequence: 3,
+        balanceAfter: 150,
+        availableAfter: 150,
+      },
+    };
+    expect(journalLine({ MessageId: 'm', Body: JSON.stringify(event) })).toBe(
+      '2026-12-01T10:00:00.000Z acc-1 #3 monitor       available lt 200 is now true (balance 150, available 150) monitorId=m-1',
+    );
+  });
+
   it('requires a queue it may read, and explains why ledger-events is not one', () => {
     expect(() => parseTailArgs([], {})).toThrow('--queue is required');
     expect(() => parseTailArgs(['--queue', 'nope'], {})).toThrow('--queue must be one of');

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       exportRetentionDays: 7,
       exportBucket: 'ledger-exports',
       journalReaders: [],
+      backdateLimitDays: 90,
     });
   });
 

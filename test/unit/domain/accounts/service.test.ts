@@ -41,6 +41,7 @@ const service = (port: LedgerPort & { movements?: MovementPort }) =>
   new LedgerService(port, port.movements ?? fakeMovementPort(), {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+    backdateLimitDays: 90,
     newId: () => 'e1',
   });
 
@@ -61,6 +62,8 @@ describe('LedgerService decisions', () => {
       currency: 'EUR',
       requireOpen: true,
       requireAvailableAtLeast: 50,
+      // Refused in a closed period (§26): no effectiveAt given, so the commit's time.
+      effectiveAt: ctx.now.toISOString(),
     });
   });
 

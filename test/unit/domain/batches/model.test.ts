@@ -26,11 +26,22 @@ function posting(accountId: string, extra: Partial<LedgerEntry> = {}): PlannedMo
     currency: 'EUR',
     origin: 'http',
     createdAt: '2026-12-01T00:00:00.000Z',
+    effectiveAt: '2026-12-01T00:00:00.000Z',
     ...extra,
   };
   return {
     claim,
-    legs: [{ entry, guard: postingGuard({ type: 'credit', amount: 1, currency: entry.currency }) }],
+    legs: [
+      {
+        entry,
+        guard: postingGuard({
+          type: 'credit',
+          amount: 1,
+          currency: entry.currency,
+          effectiveAt: entry.effectiveAt,
+        }),
+      },
+    ],
   };
 }
 

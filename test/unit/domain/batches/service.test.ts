@@ -36,6 +36,7 @@ function setup(batches = fakeBatchPort(), ledger = fakeMovementPort(), now = () 
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
     newId: () => `id-${++ids}`,
+    backdateLimitDays: 90,
   };
   const service = new BatchService(
     batches,

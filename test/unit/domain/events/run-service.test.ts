@@ -29,6 +29,7 @@ function service(results: EventRunResult[], stored: Record<string, VersionedSequ
       newId: randomUUID,
       inboxRetentionSeconds: 60,
       gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
       sleep: async () => {},
     }),
   };

@@ -19,6 +19,7 @@ const entry: LedgerEntry = {
   paymentId: 'pay-1',
   origin: 'http',
   createdAt: '2026-03-01T10:00:00.000Z',
+  effectiveAt: '2026-03-01T10:00:00.000Z',
 };
 
 /** A strict RFC 4180 reader for one CRLF-terminated record: the test's independent oracle. */
@@ -59,14 +60,14 @@ describe('CSV encoder (docs/contract.md §14 "Exports")', () => {
   it('writes the header with the contract columns in order, CRLF-terminated', () => {
     expect(csvEncoder.header).toBe(
       'id,createdAt,type,amount,currency,origin,reference,paymentId,transferId,' +
-        'counterpartyAccountId,holdId,ledgerTransactionId,reversalOf,direction,metadata\r\n',
+        'counterpartyAccountId,holdId,ledgerTransactionId,reversalOf,direction,metadata,effectiveAt\r\n',
     );
   });
 
   it('writes one row per entry: unsigned amount, RFC 4180 quoting, empty absent columns', () => {
     expect(csvEncoder.row(entry)).toBe(
       '6f1c0a52-4c57-4b8e-9a57-0c2b7b1f4e11,2026-03-01T10:00:00.000Z,debit,1250,EUR,http,' +
-        '"rent, ""March""",pay-1,,,,,,,\r\n',
+        '"rent, ""March""",pay-1,,,,,,,,2026-03-01T10:00:00.000Z\r\n',
     );
   });
 

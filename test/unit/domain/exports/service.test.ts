@@ -36,6 +36,7 @@ const service = (p: TaskPort) =>
     callbackApplicationId: 'app',
     callbackPath: '/v1/callbacks/app',
     responses: httpResponses,
+
     executionTimeoutSeconds: 900,
     maxReruns: 3,
     newId: randomUUID,

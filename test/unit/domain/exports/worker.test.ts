@@ -33,6 +33,7 @@ const entry = (i: number): LedgerEntry => ({
   currency: 'EUR',
   origin: 'http',
   createdAt: new Date(START.getTime() - (10 - i) * 60_000).toISOString(),
+  effectiveAt: new Date(START.getTime() - (10 - i) * 60_000).toISOString(),
 });
 
 /** The callback API: records each verified body and answers with the given outcomes. */
@@ -95,7 +96,7 @@ describe('export worker', () => {
     expect(s3.commandCalls(PutObjectCommand)[0]?.args[0].input.Key).toBe(key);
     const lines = object.toString().split('\r\n');
     expect(lines[0]).toBe(
-      'id,createdAt,type,amount,currency,origin,reference,paymentId,transferId,counterpartyAccountId,holdId,ledgerTransactionId,reversalOf,direction,metadata',
+      'id,createdAt,type,amount,currency,origin,reference,paymentId,transferId,counterpartyAccountId,holdId,ledgerTransactionId,reversalOf,direction,metadata,effectiveAt',
     );
     expect(lines.slice(1, -1).map((l) => l.split(',')[3])).toEqual(['101', '102', '103']);
     const result = {

@@ -49,6 +49,7 @@ const service = (port: HoldPort & { movements: MovementPort }) =>
   new HoldService(port, port.movements, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+
     newId: () => 'new-id',
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chainHash, checkChain } from '../../../../functions/domain/journal/chain';
 import type { AccountChange, AccountImage } from '../../../../functions/domain/journal/model';
 import {
   JournalProjector,
@@ -201,5 +202,37 @@ describe('the journal projector (docs/contract.md §15)', () => {
       await projector.project([{ kind: 'malformed', accountId: 'a1', reason: 'lastChanges' }]),
     ).toBeUndefined();
     expect(metrics.counts.get('JournalVersionGap')).toBe(1);
+  });
+
+  it('hashes each record in commit order, linked to the head it continues (§27)', async () => {
+    const { projector, store, events } = setup();
+    await projector.project([update(1), update(3, 2)]);
+    const [first, second] = store.append.mock.calls;
+    const one = first?.[0][0];
+    expect(one).toMatchObject({ sequence: 1, chainStart: true });
+    expect(checkChain([...(first?.[0] ?? []), ...(second?.[0] ?? [])], undefined).breaks).toEqual(
+      [],
+    );
+    // The second update continues from the head the first left, which keeps the last hash.
+    expect(second?.[1]?.hash).toBe(one?.hash);
+    const published = events.publish.mock.calls.flatMap(([batch]) => batch);
+    expect(published.map((e) => ('hash' in e.data ? e.data.hash : undefined))).toEqual(
+      [...(first?.[0] ?? []), ...(second?.[0] ?? [])].map((r) => r.hash),
+    );
+  });
+
+  it('starts the chain after a head written before it, and links to a hashed head', async () => {
+    const legacy = fakeJournalWritePort({ readHead: async () => head(4) });
+    const { projector, store } = setup(legacy);
+    await projector.project([update(5)]);
+    expect(store.append.mock.calls[0]?.[0][0]).toMatchObject({ sequence: 5, chainStart: true });
+    const hashed = fakeJournalWritePort({
+      readHead: async () => ({ ...head(4), hash: 'a'.repeat(64) }),
+    });
+    const next = setup(hashed);
+    await next.projector.project([update(5)]);
+    const [record] = next.store.append.mock.calls[0]?.[0] ?? [];
+    expect(record?.chainStart).toBeUndefined();
+    expect(record?.hash).toBe(chainHash('a'.repeat(64), { ...record, hash: undefined }));
   });
 });

@@ -23,6 +23,7 @@ const service = (port: ReturnType<typeof fakePorts>) =>
   new LedgerTransactionService(port, port.movements, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+    backdateLimitDays: 90,
     newId: () => `id-${++counter}`,
   });
 const account = (id: string, ownerId = 'alice'): AccountRecord => ({
@@ -52,16 +53,23 @@ describe('LedgerTransactionService', () => {
     const res = await service(port).createLedgerTransaction(ctx, input([5, 5]), {});
     expect(res.statusCode).toBe(201);
     const [, write] = port.movements.ledgerTransaction.mock.calls[0] ?? [];
+    const effectiveAt = ctx.now.toISOString();
     expect(write?.legs.map((l) => [l.entry.type, l.entry.paymentId, l.guard])).toEqual([
       [
         'ledger_debit',
         'p',
-        { ownerId: 'alice', currency: 'EUR', requireOpen: true, requireAvailableAtLeast: 5 },
+        {
+          ownerId: 'alice',
+          currency: 'EUR',
+          requireOpen: true,
+          effectiveAt,
+          requireAvailableAtLeast: 5,
+        },
       ],
       [
         'ledger_credit',
         undefined,
-        { ownerId: 'alice', currency: 'EUR', requireOpen: true, increaseBy: 5 },
+        { ownerId: 'alice', currency: 'EUR', requireOpen: true, effectiveAt, increaseBy: 5 },
       ],
     ]);
     expect(write?.legs.every((l) => l.entry.ledgerTransactionId === write.record.id)).toBe(true);
@@ -126,6 +134,7 @@ describe('LedgerTransactionService', () => {
       currency: 'EUR',
       legs: [],
       createdAt: 'x',
+      effectiveAt: 'x',
       ownerId: 'alice',
       origin: 'http' as const,
     };

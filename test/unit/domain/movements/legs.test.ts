@@ -31,6 +31,7 @@ const leg = (accountId: string, direction: 'debit' | 'credit', amount: number): 
     currency: 'EUR',
     origin: 'http',
     createdAt: 'x',
+    effectiveAt: 'x',
   };
   return { entry, guard: legGuard(entry, direction, 'alice') };
 };

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
+import { chain } from '../../../../functions/domain/journal/chain';
 import type { JournalRecord } from '../../../../functions/domain/journal/model';
 import {
   checkBalance,
   checkEntry,
+  checkHashChain,
   checkHolds,
   checkJournal,
   checkZeroSum,
@@ -144,5 +146,33 @@ describe('checkZeroSum (d)', () => {
     expect(
       checkZeroSum({ kind: 'ledger_transaction', id: 'l', expectedLegs: 3, legs: lopsided }, 2),
     ).toEqual([expect.objectContaining({ actual: '3 legs, sum -1' })]);
+  });
+});
+
+describe('the hash chain check (docs/contract.md §27)', () => {
+  const records = chain([record(1, 5, 5), record(2, 3, 8), record(3, -2, 6)], undefined);
+  const checkpointAt = (r: JournalRecord) => ({
+    accountId: 'a',
+    checkedSequence: r.sequence,
+    balanceAfter: r.balanceAfter,
+    availableAfter: r.availableAfter,
+    ...(r.hash ? { hash: r.hash } : {}),
+  });
+
+  it('finds nothing in a sound chain, from the start or from a checkpoint', () => {
+    expect(checkHashChain(records, undefined)).toEqual([]);
+    expect(checkHashChain(records.slice(1), checkpointAt(records[0] as JournalRecord))).toEqual([]);
+  });
+
+  it('reports each edited record once, at its sequence', () => {
+    const edited = records.map((r) => (r.sequence === 2 ? { ...r, committedAt: 'x' } : r));
+    expect(checkHashChain(edited, undefined)).toEqual([
+      expect.objectContaining({ check: 'hash_chain', sequence: 2, actual: records[1]?.hash }),
+    ]);
+  });
+
+  it('wants the next record linked to the checkpoint hash', () => {
+    const wrong = { ...checkpointAt(records[0] as JournalRecord), hash: 'b'.repeat(64) };
+    expect(checkHashChain(records.slice(1), wrong).map((m) => m.sequence)).toEqual([2]);
   });
 });

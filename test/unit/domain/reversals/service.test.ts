@@ -17,6 +17,7 @@ const service = (port: ReturnType<typeof fakePorts>) =>
   new ReversalService(port, port.movements, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+
     newId: () => crypto.randomUUID(),
   });
 const account: AccountRecord = {
@@ -39,6 +40,7 @@ const credit = (overrides: Partial<LedgerEntry> = {}): LedgerEntry => ({
   currency: 'EUR',
   origin: 'http',
   createdAt: 'x',
+  effectiveAt: 'x',
   ...overrides,
 });
 const found = (entry: LedgerEntry) => async () => ({
@@ -152,6 +154,7 @@ describe('ReversalService', () => {
       amount: 50,
       currency: 'EUR',
       createdAt: 'x',
+      effectiveAt: 'x',
       ownerId: 'alice',
       origin: 'http' as const,
     };
@@ -180,6 +183,7 @@ describe('ReversalService', () => {
         { accountId: 'c', direction: 'credit' as const, amount: 10, entryId: 'z' },
       ],
       createdAt: 'x',
+      effectiveAt: 'x',
       ownerId: 'alice',
       origin: 'http' as const,
     };

@@ -52,6 +52,7 @@ const service = (port: TransferPort & { movements: MovementPort }) =>
   new TransferService(port, port.movements, {
     idempotencyRetentionSeconds: 60,
     responses: httpResponses,
+    backdateLimitDays: 90,
     newId: () => `id-${++ids}`,
   });
 
@@ -61,6 +62,7 @@ describe('transfer legs', () => {
       id: 't1',
       ...input,
       createdAt: 'now',
+      effectiveAt: 'now',
       ownerId: 'alice',
       origin: 'http',
     };
@@ -93,6 +95,7 @@ describe('TransferService', () => {
       id: write?.transfer.id,
       ...input,
       createdAt: ctx.now.toISOString(),
+      effectiveAt: ctx.now.toISOString(),
     });
   });
 
@@ -128,6 +131,7 @@ describe('TransferService', () => {
       ...input,
       id: 't',
       createdAt: 'x',
+      effectiveAt: 'x',
       ownerId: 'alice',
       origin: 'http' as const,
     };
@@ -177,6 +181,7 @@ describe('EventService: ledger.transfer.v1', () => {
       newId: randomUUID,
       inboxRetentionSeconds: 60,
       gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
       sleep: async () => {},
     });
 

@@ -47,6 +47,7 @@ const entry: PostingEntry = {
   paymentId: 'p1',
   origin: 'http',
   createdAt: '2026-11-29T10:00:00.000Z',
+  effectiveAt: '2026-11-29T10:00:00.000Z',
 };
 const guard = { ownerId: 'alice', currency: 'EUR', requireAvailableAtLeast: 50 };
 const account = {
@@ -57,6 +58,7 @@ const account = {
   currency: 'EUR',
   balance: 10,
   createdAt: '2026-11-29T09:00:00.000Z',
+  effectiveAt: '2026-11-29T09:00:00.000Z',
   updatedAt: '2026-11-29T09:00:00.000Z',
 };
 

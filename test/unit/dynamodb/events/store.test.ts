@@ -35,6 +35,7 @@ const entry: PostingEntry = {
   paymentId: 'p1',
   origin: 'event',
   createdAt: '2026-11-29T10:00:00.000Z',
+  effectiveAt: '2026-11-29T10:00:00.000Z',
 };
 const sequence: SequenceWrite = {
   source: 'urn:a',

@@ -55,6 +55,7 @@ const exportRequest = {
     currency: 'EUR',
     origin: 'http' as const,
     createdAt: at,
+    effectiveAt: at,
   },
   guard: { ownerId: task.ownerId, currency: 'EUR', requireAvailableAtLeast: 100 },
 };

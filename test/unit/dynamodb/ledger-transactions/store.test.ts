@@ -46,7 +46,12 @@ const record = newLedgerTransaction(
     metadata: { k: 'v' },
   },
   { id: 'l1', entryId: () => `e${++n}` },
-  { ownerId: 'alice', origin: 'http', createdAt: '2026-12-01T10:00:00.000Z' },
+  {
+    ownerId: 'alice',
+    origin: 'http',
+    createdAt: '2026-12-01T10:00:00.000Z',
+    effectiveAt: '2026-12-01T10:00:00.000Z',
+  },
 );
 const write = { record, legs: ledgerMovement(record) };
 
@@ -104,6 +109,7 @@ describe('createLedgerTransaction', () => {
           at: '2026-12-01T10:00:00.000Z',
           entryId,
           ledgerTransactionId: 'l1',
+          effectiveAt: '2026-12-01T10:00:00.000Z',
         },
       ]),
     );

@@ -41,12 +41,14 @@ const entry: LedgerEntry = {
   currency: 'EUR',
   origin: 'http',
   createdAt: '2026-12-01T10:00:00.000Z',
+  effectiveAt: '2026-12-01T10:00:00.000Z',
 };
 const reversal = {
   id: 'r1',
   reversalOf: { kind: 'entry' as const, id: 'e1' },
   amount: 30,
   createdAt: '2026-12-01T11:00:00.000Z',
+  effectiveAt: '2026-12-01T11:00:00.000Z',
 };
 const writeFor = (pointer: boolean) => {
   const original = entryReversible(entry, pointer);
@@ -89,6 +91,7 @@ describe('reverse', () => {
         at: '2026-12-01T11:00:00.000Z',
         entryId: 'n1',
         reversalOf: 'e1',
+        effectiveAt: '2026-12-01T11:00:00.000Z',
       },
     ]);
   });

@@ -32,6 +32,7 @@ const transfer: TransferRecord = {
   currency: 'EUR',
   paymentId: 'p1',
   createdAt: '2026-12-01T10:00:00.000Z',
+  effectiveAt: '2026-12-01T10:00:00.000Z',
   ownerId: 'alice',
   origin: 'http',
 };
@@ -45,6 +46,7 @@ const account = (id: string, available?: number) => ({
   balance: 100,
   ...(available === undefined ? {} : { available }),
   createdAt: 'x',
+  effectiveAt: 'x',
   updatedAt: 'x',
 });
 

@@ -25,7 +25,12 @@ const DLQ_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ledger-events-
 function compose() {
   const metrics = recordingMetrics();
   const handle = composeEventsHandler({
-    config: { ...testConfig(), deadLetterQueueUrl: DLQ_URL, gapRefetchAfterSeconds: 300 },
+    config: {
+      ...testConfig(),
+      deadLetterQueueUrl: DLQ_URL,
+      gapRefetchAfterSeconds: 300,
+      backdateLimitDays: 90,
+    },
     dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
     sqs: new SQSClient({ region: 'eu-west-1' }),
     retry: { sleep: async () => {} },

@@ -37,7 +37,12 @@ it('redelivers an event DynamoDB refused as invalid, logs it and counts StorageV
           throw storageError(refused);
         },
       }),
-      { newId: randomUUID, inboxRetentionSeconds: 60, gapRefetchAfterSeconds: 300 },
+      {
+        newId: randomUUID,
+        inboxRetentionSeconds: 60,
+        gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
+      },
     ),
     deadLetters,
     log,
@@ -65,7 +70,12 @@ it('does not count other storage failures as validation errors', async () => {
           throw new Error('throttled');
         },
       }),
-      { newId: randomUUID, inboxRetentionSeconds: 60, gapRefetchAfterSeconds: 300 },
+      {
+        newId: randomUUID,
+        inboxRetentionSeconds: 60,
+        gapRefetchAfterSeconds: 300,
+        backdateLimitDays: 90,
+      },
     ),
     deadLetters: fakeDeadLetters(),
     metrics,

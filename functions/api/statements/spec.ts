@@ -1,0 +1,46 @@
+import { OPERATION_IDS } from '../../domain/idempotency/operations';
+import { Account, AccountPath } from '../../schemas/accounts';
+import { PeriodCloseBody, Statement, StatementQuery } from '../../schemas/statements';
+import { named, type RouteTable } from '../spec';
+
+/** Statements by effective time and period closes (docs/contract.md §26). */
+export const STATEMENT_ROUTES = {
+  getStatement: {
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/statement',
+    summary: "An account's statement of an effective-time window",
+    description:
+      'The posted entries with from ≤ effectiveAt < to, by effectiveAt then commit order, one ' +
+      'page at a time; openingBalance, the totals and closingBalance cover the whole window ' +
+      'whatever the page (closing = opening + credits − debits). A window is at most 366 days; ' +
+      "400 for one that starts before the account's effective history.",
+    tag: 'statements',
+    params: AccountPath,
+    query: StatementQuery,
+    response: {
+      status: 200,
+      description: 'The window: balances, totals and a page of entries',
+      body: named('Statement', Statement),
+    },
+  },
+  closePeriod: {
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/period-closes',
+    idempotency: OPERATION_IDS.closePeriod,
+    summary: "Close an account's books through an instant",
+    description:
+      'Sets closedThrough: later movements effective at or before it are refused with ' +
+      '409 period_closed, so statements and effective balances up to it never change. ' +
+      'Monotonic: through after now → 400; before the current closedThrough → ' +
+      '409 period_already_closed (the same instant again answers the account as it is).',
+    tag: 'statements',
+    params: AccountPath,
+    body: named('PeriodClose', PeriodCloseBody),
+    response: {
+      status: 200,
+      description: 'The account with its closedThrough',
+      body: named('Account', Account),
+    },
+    problems: ['period_already_closed'],
+  },
+} as const satisfies RouteTable;

@@ -1,0 +1,48 @@
+import { EFFECTIVE_SKEW_MS } from '../../contract/effective-time';
+import { ValidationError } from '../shared/errors';
+
+/**
+ * When a movement counts in the books (docs/contract.md §26): the caller's `effectiveAt`, or the
+ * commit's own time. Stored and answered as UTC with milliseconds (`toISOString`), so text
+ * order is time order in every key that holds it.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** What every service that writes movements a caller may date is built with. */
+export interface EffectiveTimeOptions {
+  /** `BACKDATE_LIMIT_DAYS` (docs/contract.md §26). */
+  readonly backdateLimitDays: number;
+}
+
+/** Where a refused `effectiveAt` sits in the input: `effectiveAt` (HTTP) or `data.effectiveAt`. */
+export type EffectivePath = 'effectiveAt' | 'data.effectiveAt';
+
+/**
+ * The effective time of a movement committed at `now`: `given` normalised to UTC, or `now`.
+ * Later than now + 5 s, or earlier than `backdateLimitDays` before now → `validation_failed`
+ * (not recorded: a corrected retry with the same key proceeds). The closed period is the
+ * account's to judge, in the write itself (`period_closed`).
+ */
+export function resolveEffectiveAt(
+  given: string | undefined,
+  now: Date,
+  backdateLimitDays: number,
+  path: EffectivePath = 'effectiveAt',
+): string {
+  if (given === undefined) return now.toISOString();
+  const at = new Date(given);
+  const time = at.getTime();
+  if (Number.isNaN(time)) throw refused(path, 'must be an ISO 8601 instant with an offset');
+  if (time > now.getTime() + EFFECTIVE_SKEW_MS) {
+    throw refused(path, `must not be later than now (+${EFFECTIVE_SKEW_MS / 1000} s)`);
+  }
+  if (time < now.getTime() - backdateLimitDays * DAY_MS) {
+    throw refused(path, `must not be more than ${backdateLimitDays} days in the past`);
+  }
+  return at.toISOString();
+}
+
+function refused(path: EffectivePath, message: string): ValidationError {
+  return new ValidationError(`effectiveAt ${message}.`, [{ path, message }]);
+}

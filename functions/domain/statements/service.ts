@@ -1,0 +1,179 @@
+import { EFFECTIVE_SKEW_MS, MAX_STATEMENT_DAYS } from '../../contract/effective-time';
+import { accountView, notFound, owned } from '../accounts/model';
+import type { Json } from '../idempotency/fingerprint';
+import {
+  type CommandContext,
+  type CommandResponse,
+  type CommandServiceOptions,
+  IdempotentCommands,
+} from '../idempotency/idempotent-command';
+import { OPERATION_IDS } from '../idempotency/operations';
+import {
+  type DomainError,
+  NotFoundError,
+  PeriodAlreadyClosedError,
+  ValidationError,
+} from '../shared/errors';
+import {
+  justAfter,
+  monthOf,
+  monthStart,
+  planStatement,
+  type StatementTotals,
+  statementTotals,
+} from './model';
+import type { EffectiveAccount, StatementPage, StatementPort } from './port';
+
+export interface StatementServiceOptions extends CommandServiceOptions {
+  /** Principals that may read any account's balances (docs/contract.md §15, §22). */
+  readonly readers: readonly string[];
+}
+
+export interface EffectiveBalance {
+  readonly accountId: string;
+  readonly effectiveAt: string;
+  readonly balance: number;
+}
+
+export interface StatementQuery {
+  readonly from: string;
+  readonly to: string;
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+export type Statement = {
+  readonly accountId: string;
+  readonly currency: string;
+  readonly from: string;
+  readonly to: string;
+} & StatementTotals &
+  StatementPage;
+
+const DAY_MS = 86_400_000;
+const utc = (instant: string): string => new Date(instant).toISOString();
+
+/**
+ * The books by effective time (docs/contract.md §26): effective balances, statements of a
+ * window, and period closes that freeze everything up to an instant.
+ */
+export class StatementService {
+  private readonly commands: IdempotentCommands;
+  private readonly readers: ReadonlySet<string>;
+
+  constructor(
+    private readonly port: StatementPort,
+    options: StatementServiceOptions,
+  ) {
+    this.commands = new IdempotentCommands(port, options);
+    this.readers = new Set(options.readers);
+  }
+
+  /** The sum of the posted entries effective at or before `effectiveAt`. */
+  async effectiveBalance(
+    principal: string,
+    accountId: string,
+    effectiveAt: string,
+    now: Date,
+  ): Promise<EffectiveBalance> {
+    const at = utc(effectiveAt);
+    if (new Date(at).getTime() > now.getTime() + EFFECTIVE_SKEW_MS) {
+      throw invalid('query.effectiveAt', 'must not be in the future');
+    }
+    const { history } = await this.readable(principal, accountId);
+    if (at < history.since) throw beforeHistory('query.effectiveAt', history.since);
+    const until = justAfter(at);
+    const head = { from: monthStart(monthOf(until)), to: until };
+    const movements = await this.port.effectiveMovements(accountId, head);
+    const { openingBalance } = statementTotals(history, { head, fullMonths: [] }, until, movements);
+    return { accountId, effectiveAt: at, balance: openingBalance };
+  }
+
+  /** Opening, totals and closing of `[from, to)`, and one page of its entries. */
+  async statement(principal: string, accountId: string, query: StatementQuery): Promise<Statement> {
+    const from = utc(query.from);
+    const to = utc(query.to);
+    if (from >= to) throw invalid('query.to', 'must be later than from');
+    if (new Date(to).getTime() - new Date(from).getTime() > MAX_STATEMENT_DAYS * DAY_MS) {
+      throw invalid('query.to', `must be at most ${MAX_STATEMENT_DAYS} days after from`);
+    }
+    const { account, history } = await this.readable(principal, accountId);
+    if (from < history.since) throw beforeHistory('query.from', history.since);
+    const plan = planStatement(from, to);
+    const [head, tail, page] = await Promise.all([
+      this.port.effectiveMovements(accountId, plan.head),
+      plan.tail ? this.port.effectiveMovements(accountId, plan.tail) : [],
+      this.port.statementItems(accountId, { from, to }, query.limit, query.cursor),
+    ]);
+    return {
+      accountId,
+      currency: account.currency,
+      from,
+      to,
+      ...statementTotals(history, plan, from, [...head, ...tail]),
+      ...page,
+    };
+  }
+
+  /**
+   * Closes the account's books through `through` (docs/contract.md §26): a read, then ONE
+   * transaction of the claim and `closedThrough`, conditioned on it not having moved past
+   * `through` meanwhile. The same `through` again answers the account as it is; an earlier one
+   * is `period_already_closed`, recorded. Deferred pending credits (§24) are not on this
+   * branch: once they exist, the same transaction must also refuse while one is effective at or
+   * before `through` (`pending_credits`); docs/contract.md §26 says so.
+   */
+  async closePeriod(
+    ctx: CommandContext,
+    accountId: string,
+    through: string,
+    rawBody: Json,
+  ): Promise<CommandResponse> {
+    const request = {
+      operation: OPERATION_IDS.closePeriod,
+      pathParameters: { accountId },
+      rawBody,
+    };
+    const key = this.commands.key(ctx, request);
+    const instant = utc(through);
+    if (new Date(instant).getTime() > ctx.now.getTime()) {
+      return this.commands.refuse(key, invalid('body.through', 'must not be later than now'));
+    }
+    const read = await this.port.getEffectiveAccount(accountId);
+    const account = owned(read?.account, ctx.principal);
+    if (!account) return this.commands.refuse(key, notFound('Account'));
+    const current = account.closedThrough;
+    const closed = accountView({ ...account, closedThrough: instant });
+    const claim = this.commands.claim(ctx, { ...request, resource: closed, outcome: 'ok' });
+    if (current !== undefined && current > instant) {
+      return this.commands.reject(claim, new PeriodAlreadyClosedError(current));
+    }
+    if (current === instant) return this.commands.answer(claim);
+    const result = await this.port.closePeriod(claim, accountId, ctx.principal, instant);
+    return this.commands.settle(claim, result, ({ account: now }): DomainError => {
+      if (!owned(now, ctx.principal)) return notFound('Account');
+      return new PeriodAlreadyClosedError(now?.closedThrough ?? instant);
+    });
+  }
+
+  /** The owner's account, or any for a reader of balances; else not_found, as if missing. */
+  private async readable(principal: string, accountId: string): Promise<EffectiveAccount> {
+    const read = await this.port.getEffectiveAccount(accountId);
+    if (!read || (read.account.ownerId !== principal && !this.readers.has(principal))) {
+      throw new NotFoundError('Account not found.');
+    }
+    return read;
+  }
+}
+
+function invalid(path: string, message: string): ValidationError {
+  return new ValidationError(`${path.split('.').at(-1)} ${message}.`, [{ path, message }]);
+}
+
+/** An account older than effective dates: its history is complete only from `since`. */
+function beforeHistory(path: string, since: string): ValidationError {
+  return invalid(
+    path,
+    `must not be before ${since}: the account's effective history starts there (docs/contract.md §26)`,
+  );
+}

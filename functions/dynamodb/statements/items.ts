@@ -1,0 +1,103 @@
+import { EFFECTIVE_HISTORY_FROM_CREATION, EFFECTIVE_INDEX } from '../../contract/effective-time';
+import { type LedgerEntry, signedAmount } from '../../domain/accounts/model';
+import type { AccountChange } from '../../domain/journal/model';
+import {
+  type EffectiveHistory,
+  type EffectiveMovement,
+  monthOf,
+} from '../../domain/statements/model';
+
+/**
+ * An account's effective-time history (docs/contract.md §26; docs/architecture.md "Effective
+ * time"), written in the movement's own transaction, never by a read before the write:
+ * - on the account item, per calendar month (UTC) of effective time, `ec#<YYYY-MM>` and
+ *   `ed#<YYYY-MM>`: the sums of credits and debits effective in it (ADD, in the account update
+ *   the movement makes anyway), and `effectiveOpening` / `effectiveSince`: what the account held
+ *   before its first dated change and from when its history is complete (an account created
+ *   with effective dates: 0 and 1970; an older one: its balance and the time of that change);
+ * - on every entry, the attributes of the sparse `effective` index: the account and
+ *   `<effectiveAt>#<createdAt>#<entryId>`, so a window's entries are one index Query.
+ */
+
+export const EFFECTIVE_OPENING = 'effectiveOpening';
+export const EFFECTIVE_SINCE = 'effectiveSince';
+export const CLOSED_THROUGH = 'closedThrough';
+const CREDITS_PREFIX = 'ec#';
+const DEBITS_PREFIX = 'ed#';
+
+export const monthCreditsAttribute = (month: string): string => `${CREDITS_PREFIX}${month}`;
+export const monthDebitsAttribute = (month: string): string => `${DEBITS_PREFIX}${month}`;
+
+/** When a change counts: its entry's `effectiveAt`, else (a capture, a fee) its own time. */
+export const effectiveTimeOf = (change: AccountChange): string => change.effectiveAt ?? change.at;
+
+/** Per effective month, the credits and debits that changes of the balance add. */
+export function monthSums(
+  changes: readonly AccountChange[],
+): Map<string, { credits: number; debits: number }> {
+  const months = new Map<string, { credits: number; debits: number }>();
+  for (const change of changes) {
+    if (change.balanceDelta === 0) continue;
+    const month = monthOf(effectiveTimeOf(change));
+    const sums = months.get(month) ?? { credits: 0, debits: 0 };
+    if (change.balanceDelta > 0) sums.credits += change.balanceDelta;
+    else sums.debits -= change.balanceDelta;
+    months.set(month, sums);
+  }
+  return months;
+}
+
+/** The attributes of a new account: its effective history is complete from creation. */
+export const newAccountHistory = (): Record<string, unknown> => ({
+  [EFFECTIVE_OPENING]: 0,
+  [EFFECTIVE_SINCE]: EFFECTIVE_HISTORY_FROM_CREATION,
+});
+
+/** The two attributes that put an entry into the effective index. */
+export function effectiveIndexAttributes(entry: LedgerEntry): Record<string, string> {
+  return {
+    [EFFECTIVE_INDEX.accountAttribute]: entry.accountId,
+    [EFFECTIVE_INDEX.keyAttribute]: effectiveKey(entry.effectiveAt, entry.createdAt, entry.id),
+  };
+}
+
+export const effectiveKey = (effectiveAt: string, createdAt = '', entryId = ''): string =>
+  createdAt === '' ? effectiveAt : `${effectiveAt}#${createdAt}#${entryId}`;
+
+/** The account item's effective history as the domain reads it. */
+export function toEffectiveHistory(item: Record<string, unknown>): EffectiveHistory {
+  const months = new Map<string, { credits: number; debits: number }>();
+  for (const [name, value] of Object.entries(item)) {
+    const credits = name.startsWith(CREDITS_PREFIX);
+    if (!credits && !name.startsWith(DEBITS_PREFIX)) continue;
+    const month = name.slice(CREDITS_PREFIX.length);
+    const sums = months.get(month) ?? { credits: 0, debits: 0 };
+    if (credits) sums.credits = Number(value);
+    else sums.debits = Number(value);
+    months.set(month, sums);
+  }
+  const since = item[EFFECTIVE_SINCE];
+  return {
+    // An account untouched since effective dates: all it holds is from before, nothing after.
+    opening: Number(item[EFFECTIVE_OPENING] ?? item.balance ?? 0),
+    since: typeof since === 'string' ? since : String(item.updatedAt),
+    months: [...months].map(([month, sums]) => ({ month, ...sums })).sort(byMonth),
+  };
+}
+
+const byMonth = (a: { month: string }, b: { month: string }) => a.month.localeCompare(b.month);
+
+/** An index item as the statement sums it. */
+export function toEffectiveMovement(item: Record<string, unknown>): EffectiveMovement {
+  const delta = signedAmount({
+    type: item.type as LedgerEntry['type'],
+    direction:
+      item.direction === 'debit' || item.direction === 'credit' ? item.direction : undefined,
+    amount: Number(item.amount),
+  });
+  return {
+    effectiveAt: String(item.effectiveAt),
+    credit: Math.max(delta, 0),
+    debit: Math.max(-delta, 0),
+  };
+}

@@ -1,0 +1,167 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { EFFECTIVE_INDEX } from '../../contract/effective-time';
+import { ValidationError } from '../../domain/shared/errors';
+import type { EffectiveRange } from '../../domain/statements/model';
+import type { PeriodCloseResult, StatementPort } from '../../domain/statements/port';
+import { toAccountRecord, toLedgerEntry } from '../accounts/items';
+import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import { ENTRY_SK_PREFIX, keys } from '../table/keys';
+import { getItem, queryAll } from '../table/reads';
+import { storageError } from '../table/sdk-errors';
+import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
+import { CLOSED_THROUGH, toEffectiveHistory, toEffectiveMovement } from './items';
+
+/** `effectiveKey` of `[from, to)`: every key starts with its effectiveAt then `#`. */
+const RANGE_CONDITION = '#account = :account AND #key BETWEEN :from AND :to';
+const INDEX_NAMES = {
+  '#account': EFFECTIVE_INDEX.accountAttribute,
+  '#key': EFFECTIVE_INDEX.keyAttribute,
+};
+
+function rangeValues(accountId: string, range: EffectiveRange) {
+  // `to#…` sorts after `to`, so BETWEEN from AND to holds exactly the keys of [from, to).
+  return marshall({ ':account': accountId, ':from': range.from, ':to': range.to });
+}
+
+/** Opaque statement cursor: the index key and entry key of the last item returned. */
+function encodeStatementCursor(item: Record<string, unknown>): string {
+  const cursor = { k: item[EFFECTIVE_INDEX.keyAttribute], sk: item.sk };
+  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+}
+
+function decodeStatementCursor(cursor: string, range: EffectiveRange): { k: string; sk: string } {
+  const invalid = new ValidationError('The cursor is not one this API returned.', [
+    { path: 'query.cursor', message: 'invalid cursor' },
+  ]);
+  try {
+    const { k, sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      k?: unknown;
+      sk?: unknown;
+    };
+    if (typeof k !== 'string' || typeof sk !== 'string') throw invalid;
+    if (k < range.from || k >= range.to || !sk.startsWith(ENTRY_SK_PREFIX) || sk.length > 200) {
+      throw invalid;
+    }
+    return { k, sk };
+  } catch (error) {
+    if (error === invalid) throw invalid;
+    throw Object.assign(invalid, { cause: error });
+  }
+}
+
+/**
+ * `closedThrough` moves forward only (docs/contract.md §26): the owner's account, its
+ * closedThrough absent or not after `through`. No version, no journal record: no money moves.
+ */
+function closePeriodItem(
+  tableName: string,
+  accountId: string,
+  ownerId: string,
+  through: string,
+): TransactWriteItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: marshall(keys.account(accountId)),
+      UpdateExpression: 'SET #closedThrough = :through',
+      ConditionExpression:
+        'attribute_exists(pk) AND #ownerId = :ownerId AND ' +
+        '(attribute_not_exists(#closedThrough) OR #closedThrough <= :through)',
+      ExpressionAttributeNames: { '#closedThrough': CLOSED_THROUGH, '#ownerId': 'ownerId' },
+      ExpressionAttributeValues: marshall({ ':through': through, ':ownerId': ownerId }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** Statements, effective balances and period closes on the table and its effective index. */
+export function createStatementStore(options: StoreOptions): StatementPort {
+  const { client, tableName } = options;
+  const retry = retryPolicy(options);
+
+  return {
+    async getEffectiveAccount(accountId) {
+      const item = await getItem(client, tableName, keys.account(accountId));
+      return item
+        ? { account: toAccountRecord(item), history: toEffectiveHistory(item) }
+        : undefined;
+    },
+
+    async effectiveMovements(accountId, range) {
+      if (range.from >= range.to) return [];
+      const items = await queryAll(client, {
+        TableName: tableName,
+        IndexName: EFFECTIVE_INDEX.name,
+        KeyConditionExpression: RANGE_CONDITION,
+        ExpressionAttributeNames: { ...INDEX_NAMES, '#type': 'type' },
+        ExpressionAttributeValues: rangeValues(accountId, range),
+        ProjectionExpression: 'effectiveAt, #type, direction, amount',
+      });
+      return items.map(toEffectiveMovement);
+    },
+
+    async statementItems(accountId, range, limit, cursor) {
+      const start = cursor === undefined ? undefined : decodeStatementCursor(cursor, range);
+      const { pk } = keys.account(accountId);
+      try {
+        // One extra item tells whether another page exists without an empty last page.
+        const { Items = [] } = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: EFFECTIVE_INDEX.name,
+            KeyConditionExpression: RANGE_CONDITION,
+            ExpressionAttributeNames: INDEX_NAMES,
+            ExpressionAttributeValues: rangeValues(accountId, range),
+            Limit: limit + 1,
+            ExclusiveStartKey: start && {
+              ...marshall({ pk, sk: start.sk }),
+              ...marshall({
+                [EFFECTIVE_INDEX.accountAttribute]: accountId,
+                [EFFECTIVE_INDEX.keyAttribute]: start.k,
+              }),
+            },
+          }),
+        );
+        const page = Items.slice(0, limit).map((item) => unmarshall(item));
+        const last = page.at(-1);
+        return {
+          items: page.map(toLedgerEntry),
+          nextCursor: Items.length > limit && last ? encodeStatementCursor(last) : null,
+        };
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+
+    async closePeriod(claim, accountId, ownerId, through): Promise<PeriodCloseResult> {
+      const outcome = await transactWithRetry(
+        client,
+        [
+          { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+          { role: 'account', item: closePeriodItem(tableName, accountId, ownerId, through) },
+        ],
+        retry,
+      );
+      if (outcome.kind === 'committed') return outcome;
+      const claimed = claimedFailure(outcome.failed);
+      if (claimed) return claimed;
+      const account = outcome.failed.get('account');
+      return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
+    },
+
+    async recordResponse(claim) {
+      const result = await writeCommand(
+        client,
+        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
+        retry,
+      );
+      if (result.kind === 'committed') return { kind: 'recorded' };
+      if (result.kind === 'claimed') return result;
+      throw new Error(`unexpected outcome ${result.kind} when recording a response`);
+    },
+
+    findRecord: (key) => findClaimRecord(client, tableName, key),
+  };
+}
