@@ -1,7 +1,7 @@
+import { BatchRejectedError } from '../domain/batches/errors';
 import type { StoredResponse } from '../domain/idempotency/model';
 import type { ResponsePresenter } from '../domain/idempotency/port';
 import {
-  BatchRejectedError,
   DomainError,
   type ErrorCode,
   InternalError,

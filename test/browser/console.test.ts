@@ -161,6 +161,10 @@ describe('operator console', () => {
     await expect(
       page.getByTestId('holds-table').locator('tbody tr').textContent(),
     ).resolves.toMatch(/5\.00 EUR.*active/);
+    // The seeded monitor, through the monitors' own store: available 27.00 EUR is not below 10.00.
+    await expect(
+      page.getByRole('table', { name: 'Balance monitors' }).locator('tbody tr').textContent(),
+    ).resolves.toMatch(/available.*lt.*1000.*low funds.*false/);
     const gaps = page.getByTestId(`gaps-${seed.source}`);
     await expect(gaps.locator('tbody tr').count()).resolves.toBe(2);
     await shoot(page, 'account');

@@ -1,10 +1,12 @@
 import { type AttributeValue, type DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ACCOUNT_ITEM_KIND } from '../../../functions/contract/names';
+import { monitorView } from '../../../functions/domain/monitors/model';
 import { toAccountRecord } from '../../../functions/dynamodb/accounts/items';
 import { createLedgerStore } from '../../../functions/dynamodb/accounts/store';
 import { createHoldStore } from '../../../functions/dynamodb/holds/store';
 import { createJournalStore } from '../../../functions/dynamodb/journal/store';
+import { createMonitorStore } from '../../../functions/dynamodb/monitors/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem, queryAll } from '../../../functions/dynamodb/table/reads';
 import { storageError } from '../../../functions/dynamodb/table/sdk-errors';
@@ -28,8 +30,11 @@ export interface AccountReaderOptions {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Accounts the "recent" list shows. */
 const RECENT = 20;
-/** Sort-key prefixes of later features' items in an account's partition (read when present). */
-const OPTIONAL_PREFIXES = { monitors: 'MONITOR#', pendingCredits: 'PENDING#' } as const;
+/**
+ * Sort-key prefix of pending credits (docs/contract.md §24, not built yet) in an account's
+ * partition: read when present, so the page shows them once the feature lands.
+ */
+const PENDING_CREDITS_PREFIX = 'PENDING#';
 
 /**
  * The accounts pages' reads, through the project's own stores (accounts, journal, holds); an
@@ -41,6 +46,7 @@ export function createAccountReader(options: AccountReaderOptions) {
   const ledger = createLedgerStore({ client, tableName });
   const journal = createJournalStore({ client, tableName });
   const holds = createHoldStore({ client, tableName });
+  const monitorStore = createMonitorStore({ client, tableName });
 
   async function scanAccounts(ownerId: string | undefined): Promise<AccountSearch> {
     const found: Record<string, unknown>[] = [];
@@ -113,8 +119,8 @@ export function createAccountReader(options: AccountReaderOptions) {
         ledger.listEntries(accountId, ACCOUNT_ITEMS_SHOWN, undefined),
         holds.listHolds(accountId, ACCOUNT_ITEMS_SHOWN, undefined, () => true),
         ledger.listEventSources(accountId),
-        optionalRows(accountId, OPTIONAL_PREFIXES.monitors),
-        optionalRows(accountId, OPTIONAL_PREFIXES.pendingCredits),
+        monitorStore.listMonitors(accountId),
+        optionalRows(accountId, PENDING_CREDITS_PREFIX),
       ]);
       return {
         account: accountDetail(toAccountRecord(raw), raw),
@@ -122,7 +128,7 @@ export function createAccountReader(options: AccountReaderOptions) {
         entries: entries.items.map(entryRow),
         holds: holdPage.items.map((hold) => holdRow(hold, now)),
         sources: sources.map((s) => sourceRow(s, now, options.gapRefetchAfterSeconds)),
-        monitors,
+        monitors: monitors.map((monitor) => ({ ...monitorView(monitor) })),
         pendingCredits,
       };
     },

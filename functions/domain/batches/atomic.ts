@@ -13,8 +13,6 @@ import { explainLegsRejection, type MovementLeg, type RejectedLeg } from '../mov
 import { explainAccountRejection } from '../movements/rejections';
 import { transferMovement } from '../movements/transfer';
 import {
-  BatchRejectedError,
-  BatchTooLargeError,
   CurrencyMismatchError,
   type DomainError,
   IdempotencyKeyReusedError,
@@ -22,6 +20,7 @@ import {
   LedgerRejection,
   PaymentIdConflictError,
 } from '../shared/errors';
+import { BatchRejectedError, BatchTooLargeError } from './errors';
 import {
   type BatchOperation,
   firstClash,
@@ -29,8 +28,7 @@ import {
   type OperationResult,
   type PlannedMovement,
 } from './model';
-import type { BatchPort, BatchPresenter, MovementsRefused } from './port';
-import type { SingleRouteCommands } from './service';
+import type { BatchPort, BatchPresenter, MovementsRefused, SingleRouteCommands } from './port';
 
 /** The first operation that fails, with its answer and whether that answer is a recorded one. */
 interface Failure {

@@ -1,6 +1,9 @@
 import type { AccountRecord } from '../accounts/model';
+import type { LedgerService } from '../accounts/service';
 import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { LedgerTransactionService } from '../ledger-transactions/service';
+import type { TransferService } from '../transfers/service';
 import type { BatchMode, OperationResult, PlannedMovement } from './model';
 
 /** What a cancelled write of movements reports: every failed condition, by movement. */
@@ -43,4 +46,14 @@ export interface BatchPort extends ResponseRecorder {
 /** Renders a batch's answer, embedding each operation's stored response as it is (the transport's format). */
 export interface BatchPresenter {
   batch(mode: BatchMode, results: readonly OperationResult[]): StoredResponse;
+}
+
+/**
+ * The single routes' commands a batch operation runs under (docs/contract.md §25): the
+ * same claim scope, fingerprint, rules and answers as sending the operation alone.
+ */
+export interface SingleRouteCommands {
+  readonly postings: LedgerService;
+  readonly transfers: TransferService;
+  readonly ledgerTransactions: LedgerTransactionService;
 }

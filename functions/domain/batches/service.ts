@@ -1,5 +1,4 @@
 import { BATCH_DEADLINE_MS, type BatchMode } from '../../contract/batches';
-import type { LedgerService } from '../accounts/service';
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -9,23 +8,11 @@ import {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { ResponsePresenter } from '../idempotency/port';
-import type { LedgerTransactionService } from '../ledger-transactions/service';
 import { DomainError, UnavailableError } from '../shared/errors';
 import { currentDeadline, withDeadline } from '../shared/retry';
-import type { TransferService } from '../transfers/service';
 import { AtomicBatch } from './atomic';
 import { type BatchOperation, coalesce, type OperationResult, type PlannedMovement } from './model';
-import type { BatchPort, BatchPresenter } from './port';
-
-/**
- * The single routes' commands a batch operation runs under (docs/contract.md §25): the
- * same claim scope, fingerprint, rules and answers as sending the operation alone.
- */
-export interface SingleRouteCommands {
-  readonly postings: LedgerService;
-  readonly transfers: TransferService;
-  readonly ledgerTransactions: LedgerTransactionService;
-}
+import type { BatchPort, BatchPresenter, SingleRouteCommands } from './port';
 
 export interface BatchServiceOptions extends CommandServiceOptions {
   readonly presenter: BatchPresenter;

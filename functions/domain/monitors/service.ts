@@ -7,8 +7,9 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { MonitorLimitReachedError, NotFoundError, UnavailableError } from '../shared/errors';
+import { NotFoundError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
+import { MonitorLimitReachedError } from './errors';
 import { holds, type Monitor, type MonitorCondition, type MonitorView, monitorView } from './model';
 import type { MonitoredAccount, MonitorPort } from './port';
 

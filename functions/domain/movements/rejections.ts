@@ -9,8 +9,8 @@ import {
   InternalError,
   NotFoundError,
   PaymentIdConflictError,
-  PeriodClosedError,
 } from '../shared/errors';
+import { PeriodClosedError } from '../statements/errors';
 import type { EntryGuard } from './guard';
 
 /** What an account may draw on: `available` plus its `overdraftLimit` (docs/contract.md §17). */

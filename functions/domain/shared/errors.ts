@@ -279,39 +279,6 @@ export class LegsUnbalancedError extends DomainError {
   }
 }
 
-/**
- * An atomic batch whose items cannot fit in ONE transaction (docs/contract.md §25): answered
- * before anything is claimed, never recorded (a 4xx of the request's shape, like 400).
- */
-export class BatchTooLargeError extends DomainError {
-  constructor(items: number, limit: number) {
-    super(
-      'batch_too_large',
-      `This atomic batch writes ${items} items; one transaction carries at most ${limit}. ` +
-        'Split it, or send it as an independent batch.',
-    );
-  }
-}
-
-/**
- * An atomic batch refused as a whole (docs/contract.md §25): `failedOperation` is the index of
- * the first operation that failed and `response` what that operation alone would have been
- * answered (its problem). Nothing was written for any operation. Recorded under the batch's
- * own key only when that operation's refusal is itself a recorded one (a LedgerRejection).
- */
-export class BatchRejectedError extends LedgerRejection {
-  constructor(
-    readonly failedOperation: number,
-    /** The failing operation's answer as the single route renders it (opaque here). */
-    readonly response: { readonly statusCode: number; readonly body: string },
-  ) {
-    super(
-      'batch_rejected',
-      `Operation ${failedOperation} failed, so no operation of this atomic batch was applied.`,
-    );
-  }
-}
-
 export class InvalidSignatureError extends DomainError {
   constructor(detail = 'The Callback-Signature header is missing, malformed or does not match.') {
     super('invalid_signature', detail);
@@ -336,38 +303,5 @@ export class UnavailableError extends DomainError {
 export class InternalError extends DomainError {
   constructor(cause?: unknown) {
     super('internal', 'An unexpected error occurred.', cause);
-  }
-}
-
-/** An account that has its 10 balance monitors already (docs/contract.md §28). */
-export class MonitorLimitReachedError extends LedgerRejection {
-  constructor(limit: number) {
-    super(
-      'monitor_limit_reached',
-      `An account has at most ${limit} monitors; delete one before adding another.`,
-    );
-  }
-}
-
-/**
- * A movement effective at or before its account's `closedThrough` (docs/contract.md §26): the
- * period is closed, its statements never change. Judged in the write itself; recorded.
- */
-export class PeriodClosedError extends LedgerRejection {
-  constructor(closedThrough: string, accountId?: string) {
-    super(
-      'period_closed',
-      `${accountId === undefined ? 'The account' : `Account ${accountId}`} is closed through ${closedThrough}; effectiveAt must be later.`,
-    );
-  }
-}
-
-/** A period close before the account's current `closedThrough` (§26): closes only move on. */
-export class PeriodAlreadyClosedError extends LedgerRejection {
-  constructor(closedThrough: string) {
-    super(
-      'period_already_closed',
-      `The account is already closed through ${closedThrough}; a period close cannot move it back.`,
-    );
   }
 }

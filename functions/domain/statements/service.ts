@@ -8,12 +8,8 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import {
-  type DomainError,
-  NotFoundError,
-  PeriodAlreadyClosedError,
-  ValidationError,
-} from '../shared/errors';
+import { type DomainError, NotFoundError, ValidationError } from '../shared/errors';
+import { PeriodAlreadyClosedError } from './errors';
 import {
   justAfter,
   monthOf,

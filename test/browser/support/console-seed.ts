@@ -57,6 +57,10 @@ export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
     params: { path: { accountId }, header: key(randomUUID()) },
     body: { amount: SEEDED.hold, currency: 'EUR', expiresInSeconds: 3600 },
   });
+  await alice.POST('/v1/accounts/{accountId}/monitors', {
+    params: { path: { accountId }, header: key(randomUUID()) },
+    body: { field: 'available', operator: 'lt', value: 1000, description: 'low funds' },
+  });
 
   const producer = await producerOf(stack.sqsEndpoint);
   const send = (body: unknown) =>
