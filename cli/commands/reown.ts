@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { iamPrincipal } from '../../functions/api/principal';
 import {
   type AccountSnapshot,
+  REOWN_LEASE_SECONDS,
   REOWN_STEPS,
   type ReownCheckpoint,
   type ReownEvent,
@@ -55,6 +56,9 @@ transactions, the account last; a second pass follows only if the account change
 Idempotent and resumable: the run keeps a checkpoint in the table (REOWN#<account>) after every
 page, so after a Ctrl-C, a crash or an error the same command carries on where it stopped. Run
 again after it finished, it moves nothing (or whatever an older one-item re-own left behind).
+One run at a time moves an owner's accounts: a run holds a lease (REOWN_LEASE#<old owner>)
+and another is refused until it ends; ${REOWN_LEASE_SECONDS} s after a crashed run's last page, a run to the
+same target takes it over. Every item moves only while it still belongs to the old owner.
 
 Transfers and ledger transactions link an account to other accounts of the same owner, and each
 has one owner: such accounts are listed and nothing is moved, unless --with-linked moves them all
@@ -141,6 +145,8 @@ function refusalText(refusal: ReownRefusal, args: ReownArgs): string {
       return `an unfinished re-own of account ${args.accountId} moves it to "${refusal.to}"; finish it first (the same command with --to "${refusal.to}")`;
     case 'concurrent_run':
       return `another re-own of account ${args.accountId} wrote its checkpoint meanwhile; let it finish, or run again to resume`;
+    case 'lease_held':
+      return `another re-own moves the accounts of "${refusal.lease.from}" (to "${refusal.lease.to}", run ${refusal.lease.runId}); it holds their lease until ${refusal.lease.expiresAt}. Nothing was moved by this run: let that one finish; if it crashed, run it again (--to "${refusal.lease.to}") once the lease has expired.`;
     case 'owner_changed':
       return `account ${refusal.account.id} now belongs to "${refusal.account.ownerId}", neither the old nor the new owner; stopped (run again to resume once that is settled)`;
   }

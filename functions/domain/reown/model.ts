@@ -83,8 +83,31 @@ export type ReownRefusal =
   | { readonly kind: 'other_run'; readonly to: string }
   /** Another run wrote the checkpoint meanwhile. */
   | { readonly kind: 'concurrent_run' }
+  /**
+   * Another run holds the lease of this owner (docs/contract.md §30): until `lease.expiresAt`,
+   * or, to another target, until that run is finished.
+   */
+  | { readonly kind: 'lease_held'; readonly lease: ReownLease }
   /** An account of the run got an owner that is neither the old nor the new one. */
   | { readonly kind: 'owner_changed'; readonly account: AccountSnapshot };
+
+/**
+ * What a run holds while it moves anything (docs/contract.md §30): one lease per old owner,
+ * naming the pair, so two runs never move the same owner's items at once — to the same target
+ * or another. It expires, so a run of the same pair takes a crashed run's lease over after
+ * `REOWN_LEASE_SECONDS`; a run to another target waits until the crashed run is finished.
+ */
+export interface ReownLease {
+  readonly from: string;
+  readonly to: string;
+  /** The run holding it: only that run renews or releases it. */
+  readonly runId: string;
+  /** ISO-8601; renewed after every page. */
+  readonly expiresAt: string;
+}
+
+/** How long a lease outlives the holder's last page: far above a page, short for a takeover. */
+export const REOWN_LEASE_SECONDS = 120;
 
 export interface ReownRequest {
   readonly accountId: string;

@@ -1,4 +1,4 @@
-import type { AccountSnapshot, OwnedKind, ReownCheckpoint } from './model';
+import type { AccountSnapshot, OwnedKind, ReownCheckpoint, ReownLease } from './model';
 
 /** One page of one kind: how many items were looked at and moved, and where the next starts. */
 export interface OwnedPage {
@@ -26,13 +26,27 @@ export interface ReownPort {
   readCheckpoint(accountId: string): Promise<ReownCheckpoint | undefined>;
   /** Writes `checkpoint` only over `checkpoint.version - 1` (none for 1); false otherwise. */
   saveCheckpoint(checkpoint: ReownCheckpoint): Promise<boolean>;
-  /** Sets `ownerId = to` on one page of `kind` items under `accountIds`, from `cursor`. */
+  /**
+   * Sets `ownerId = to` on one page of `kind` items under `accountIds`, from `cursor`, each only
+   * while its owner is `from` (with `from === to`, a repair run: while it is not `to`).
+   */
   moveOwned(
     kind: OwnedKind,
     accountIds: readonly string[],
-    to: string,
+    move: { readonly from: string; readonly to: string },
     cursor: string | undefined,
   ): Promise<OwnedPage>;
+  /**
+   * Writes `lease` unless another run holds the lease of `lease.from`: one that expires after
+   * `now`, or an expired one to another target (finish that run first). The same run renews
+   * its own; the holder otherwise.
+   */
+  takeLease(
+    lease: ReownLease,
+    now: string,
+  ): Promise<{ readonly kind: 'taken' } | { readonly kind: 'held'; readonly lease: ReownLease }>;
+  /** Deletes `lease` if the run still holds it. */
+  releaseLease(lease: ReownLease): Promise<void>;
   /**
    * ONE transaction: each account to `to` while its owner is `from` or already `to` (and, with
    * `unchanged`, while its `updatedAt` is the snapshot's), together with `checkpoint`.

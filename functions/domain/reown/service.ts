@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import {
   type AccountSnapshot,
   isDone,
   NOTHING_MOVED,
   type OwnedKind,
+  REOWN_LEASE_SECONDS,
   REOWN_STEPS,
   type ReownCheckpoint,
   type ReownEvent,
+  type ReownLease,
   type ReownRefusal,
   type ReownRequest,
 } from './model';
@@ -21,6 +24,10 @@ export interface ReownServiceOptions {
   readonly clock?: () => Date;
   /** Accounts per transaction: DynamoDB allows 100 items, one is the checkpoint. @default 99 */
   readonly accountsPerTransaction?: number;
+  /** The run's lease id. @default randomUUID */
+  readonly newId?: () => string;
+  /** @default REOWN_LEASE_SECONDS */
+  readonly leaseSeconds?: number;
 }
 
 type Advance =
@@ -31,13 +38,17 @@ type Advance =
  * Moves an account and everything under it to another owner (docs/operations.md): holds,
  * tasks (a checkpointed scan of the table), transfers, ledger transactions, then the accounts in
  * one transaction.
- * Every item move is idempotent (`ownerId = to`), and the checkpoint is saved after every page,
- * so a run that stops anywhere is resumed by running it again; a finished run run again moves
- * nothing (and repairs anything a one-item re-own left behind).
+ * Every item move is idempotent (`ownerId = to`, only while it is `from`), and the checkpoint
+ * is saved after every page, so a run that stops anywhere is resumed by running it again; a
+ * finished run run again moves nothing (and repairs anything a one-item re-own left behind).
+ * A run holds the lease of its old owner throughout (docs/contract.md §30): two runs never
+ * move one owner's items at once, so none can end split between two new owners.
  */
 export class ReownService {
   private readonly clock: () => Date;
   private readonly perTransaction: number;
+  private readonly newId: () => string;
+  private readonly leaseMs: number;
 
   constructor(
     private readonly port: ReownPort,
@@ -45,6 +56,8 @@ export class ReownService {
   ) {
     this.clock = options.clock ?? (() => new Date());
     this.perTransaction = options.accountsPerTransaction ?? 99;
+    this.newId = options.newId ?? randomUUID;
+    this.leaseMs = (options.leaseSeconds ?? REOWN_LEASE_SECONDS) * 1000;
   }
 
   async run(
@@ -53,12 +66,11 @@ export class ReownService {
     signal?: AbortSignal,
   ): Promise<ReownOutcome> {
     const stored = await this.port.readCheckpoint(request.accountId);
-    let checkpoint: ReownCheckpoint;
     const resumed = stored !== undefined && !isDone(stored);
+    let checkpoint: ReownCheckpoint;
     if (stored && resumed) {
       if (stored.to !== request.to) return refused({ kind: 'other_run', to: stored.to });
       checkpoint = stored;
-      onEvent({ kind: 'resumed', checkpoint });
     } else {
       const plan = await this.plan(request);
       if ('refusal' in plan) return refused(plan.refusal);
@@ -75,13 +87,35 @@ export class ReownService {
         updatedAt: at,
         version: (stored?.version ?? 0) + 1,
       };
-      if (!(await this.port.saveCheckpoint(checkpoint))) return refused({ kind: 'concurrent_run' });
-      onEvent({ kind: 'planned', checkpoint });
     }
+    const runId = this.newId();
+    const lease = await this.lease(checkpoint, runId);
+    if ('refusal' in lease) return refused(lease.refusal);
+    try {
+      if (resumed) onEvent({ kind: 'resumed', checkpoint });
+      else if (await this.port.saveCheckpoint(checkpoint)) onEvent({ kind: 'planned', checkpoint });
+      else return refused({ kind: 'concurrent_run' });
+      return await this.steps(checkpoint, runId, resumed, onEvent, signal);
+    } finally {
+      await this.port.releaseLease(lease.lease);
+    }
+  }
+
+  /** Every step from `checkpoint` on, renewing the lease before each. */
+  private async steps(
+    from: ReownCheckpoint,
+    runId: string,
+    resumed: boolean,
+    onEvent: (event: ReownEvent) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<ReownOutcome> {
+    let checkpoint = from;
     while (!isDone(checkpoint)) {
       if (signal?.aborted) return { kind: 'interrupted', checkpoint };
       const step = REOWN_STEPS[checkpoint.step];
       if (!step) break;
+      const renewed = await this.lease(checkpoint, runId);
+      if ('refusal' in renewed) return refused(renewed.refusal);
       const next =
         step.phase === 'accounts'
           ? await this.moveAccounts(checkpoint)
@@ -98,6 +132,24 @@ export class ReownService {
     }
     onEvent({ kind: 'done', checkpoint });
     return { kind: 'done', checkpoint, resumed };
+  }
+
+  /** Takes or renews the lease of the run's old owner; refused while another run holds it. */
+  private async lease(
+    checkpoint: ReownCheckpoint,
+    runId: string,
+  ): Promise<{ lease: ReownLease } | { refusal: ReownRefusal }> {
+    const now = this.clock();
+    const lease: ReownLease = {
+      from: checkpoint.from,
+      to: checkpoint.to,
+      runId,
+      expiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
+    };
+    const taken = await this.port.takeLease(lease, now.toISOString());
+    return taken.kind === 'taken'
+      ? { lease }
+      : { refusal: { kind: 'lease_held', lease: taken.lease } };
   }
 
   /**
@@ -134,7 +186,8 @@ export class ReownService {
   /** One page of `kind`; the step advances once its cursor runs out. */
   private async movePage(checkpoint: ReownCheckpoint, kind: OwnedKind): Promise<Advance> {
     const ids = checkpoint.accounts.map((a) => a.id);
-    const page = await this.port.moveOwned(kind, ids, checkpoint.to, checkpoint.cursor);
+    const move = { from: checkpoint.from, to: checkpoint.to };
+    const page = await this.port.moveOwned(kind, ids, move, checkpoint.cursor);
     const finished = page.cursor === undefined;
     const next: ReownCheckpoint = {
       ...this.advanced(checkpoint, finished, page.cursor, checkpoint.catchUp),

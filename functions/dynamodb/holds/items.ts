@@ -92,11 +92,19 @@ function settleHoldItem(tableName: string, settlement: HoldSettlement): Transact
 /**
  * The account side of a settlement: captured money leaves the balance, the rest is available.
  * A capture is journaled as `capture` (with its entry), a void or an expiry as `hold_released`.
+ * A capture or void also requires the account to still belong to the hold's owner: a re-own
+ * moves the account after its holds (docs/contract.md §30), and a hold the catch-up pass has
+ * not reached yet must not settle on an account someone else owns now. The sweeper's expiry
+ * acts for nobody and has no owner guard.
  */
-function settlementAccountUpdate(settlement: HoldSettlement, entryId?: string): AccountUpdate {
+export function settlementAccountUpdate(
+  settlement: HoldSettlement,
+  entryId?: string,
+): AccountUpdate {
   const { hold } = settlement;
   return {
     accountId: hold.accountId,
+    ...(settlement.requires === 'unexpired' ? { ownerId: hold.ownerId } : {}),
     changes: [
       {
         kind: hold.status === 'captured' ? 'capture' : 'hold_released',
@@ -137,13 +145,29 @@ export function settlementParts(
   ];
 }
 
-/** The hold as it stood when its settlement's guard failed (undefined: it did not hold). */
+/**
+ * The hold as it stood when its settlement's guard failed (undefined: it did not hold). When
+ * only the account's owner guard failed, the hold is reported as the account's new owner's:
+ * re-owned between the read and the write, so the caller does not find it.
+ */
 export function holdChanged(
   failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+  settlement?: HoldSettlement,
 ): { readonly kind: 'hold_changed'; readonly hold: HoldRecord | undefined } | undefined {
-  if (!failed.has('hold')) return undefined;
+  if (!failed.has('hold')) return ownerMoved(failed, settlement);
   const old = failed.get('hold');
   return { kind: 'hold_changed', hold: old ? toHoldRecord(old) : undefined };
+}
+
+function ownerMoved(
+  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+  settlement: HoldSettlement | undefined,
+): { readonly kind: 'hold_changed'; readonly hold: HoldRecord } | undefined {
+  const account = failed.get('account');
+  if (!settlement || settlement.requires !== 'unexpired' || account === undefined) return undefined;
+  const owner = String(account.ownerId);
+  if (owner === settlement.hold.ownerId) return undefined;
+  return { kind: 'hold_changed', hold: { ...settlement.hold, ownerId: owner } };
 }
 
 /** A stored status this code does not know is corruption, never "active" (capturable). */

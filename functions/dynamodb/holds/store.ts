@@ -93,7 +93,7 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
         ...settlementParts(tableName, settlement),
       ]);
       if (outcome.kind === 'committed') return outcome;
-      const result = claimedFailure(outcome.failed) ?? holdChanged(outcome.failed);
+      const result = claimedFailure(outcome.failed) ?? holdChanged(outcome.failed, settlement);
       if (!result) throw unexpected(outcome.failed);
       return result;
     },

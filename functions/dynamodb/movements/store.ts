@@ -74,7 +74,9 @@ export function createMovementStore(options: StoreOptions): MovementPort {
         ...settlementParts(tableName, settlement, entry.id),
         ...newEntryItems(tableName, entry).map((item) => ({ role: 'entry', item })),
       ];
-      return write(once, { entryId: entry.id, at: entry.createdAt }, parts, holdChanged);
+      return write(once, { entryId: entry.id, at: entry.createdAt }, parts, (failed) =>
+        holdChanged(failed, settlement),
+      );
     },
   };
 }

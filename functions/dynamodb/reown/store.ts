@@ -3,7 +3,6 @@ import {
   type DynamoDBClient,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountSnapshot } from '../../domain/reown/model';
 import type { AccountsMove, ReownPort } from '../../domain/reown/port';
 import { toAttributes } from '../table/attributes';
@@ -13,6 +12,7 @@ import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
 import { checkpointItem, moveAccountItem, toCheckpoint, toSnapshot } from './items';
 import { counterpartiesOf, ownedKindFinders } from './kinds';
+import { createReownLeases } from './lease';
 
 /** Groups moved at once within a page: quick on a real table, gentle on DynamoDB Local. */
 const PARALLEL_MOVES = 8;
@@ -24,6 +24,8 @@ export function createReownStore(options: StoreOptions): ReownPort {
   const retry = retryPolicy(options);
 
   return {
+    ...createReownLeases(client, tableName),
+
     async getAccount(accountId) {
       const item = await getItem(client, tableName, keys.account(accountId));
       return item ? toSnapshot(item) : undefined;
@@ -45,13 +47,13 @@ export function createReownStore(options: StoreOptions): ReownPort {
       return outcome.kind === 'committed';
     },
 
-    async moveOwned(kind, accountIds, to, cursor) {
+    async moveOwned(kind, accountIds, move, cursor) {
       const page = await finders[kind](accountIds, cursor);
       let moved = 0;
       const groups = [...page.groups];
       const lane = async () => {
         for (let group = groups.shift(); group; group = groups.shift()) {
-          if (await moveGroup(client, tableName, group, to)) moved += 1;
+          if (await moveGroup(client, tableName, group, move)) moved += 1;
         }
       };
       await Promise.all(Array.from({ length: PARALLEL_MOVES }, lane));
@@ -88,30 +90,35 @@ export function createReownStore(options: StoreOptions): ReownPort {
 }
 
 /**
- * `ownerId = to` on every item of one group, first item first; true when the first item had
- * another owner (the thing moved now). An item that is gone is skipped: nothing to own.
+ * `ownerId = to` on every item of one group, first item first, each only while its owner is
+ * `from` (docs/contract.md §30: a run that lost its lease cannot take an item another run moved);
+ * a repair run (`from === to`, the account already moved the old way) takes any item not yet
+ * `to`. True when the first item moved now. An item that is gone, or not `from`'s, is skipped.
  */
 async function moveGroup(
   client: DynamoDBClient,
   tableName: string,
   group: readonly ItemKey[],
-  to: string,
+  move: { readonly from: string; readonly to: string },
 ): Promise<boolean> {
+  const repair = move.from === move.to;
   let moved = false;
   for (const [index, key] of group.entries()) {
     try {
-      const { Attributes } = await client.send(
+      await client.send(
         new UpdateItemCommand({
           TableName: tableName,
           Key: toAttributes(key),
           UpdateExpression: 'SET #ownerId = :to',
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: `attribute_exists(pk) AND #ownerId ${repair ? '<> :to' : '= :from'}`,
           ExpressionAttributeNames: { '#ownerId': 'ownerId' },
-          ExpressionAttributeValues: toAttributes({ ':to': to }),
-          ReturnValues: 'UPDATED_OLD',
+          ExpressionAttributeValues: toAttributes({
+            ':to': move.to,
+            ...(repair ? {} : { ':from': move.from }),
+          }),
         }),
       );
-      if (index === 0) moved = unmarshall(Attributes ?? {}).ownerId !== to;
+      if (index === 0) moved = true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) continue;
       throw storageError(error);

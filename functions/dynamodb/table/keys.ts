@@ -149,4 +149,11 @@ export const keys = {
   health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */
   reownCheckpoint: (accountId: string): ItemKey => ({ pk: `REOWN#${accountId}`, sk: 'REOWN' }),
+  /**
+   * The lease of a re-own run's owner pair (`{ from, to, runId, expiresAt }`), got by key alone
+   * with a conditional put: keyed by the old owner, so one run at a time moves that owner's
+   * accounts, to whatever target (docs/contract.md §30). Deleted at the end of the run; a
+   * crashed run's lease is taken over once `expiresAt` has passed.
+   */
+  reownLease: (from: string): ItemKey => ({ pk: `REOWN_LEASE#${from}`, sk: 'LEASE' }),
 } as const;
