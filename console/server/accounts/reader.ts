@@ -31,7 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Accounts the "recent" list shows. */
 const RECENT = 20;
 /**
- * Sort-key prefix of pending credits (docs/contract.md §24, not built yet) in an account's
+ * Sort-key prefix of pending credits (deferred credits, not built yet) in an account's
  * partition: read when present, so the page shows them once the feature lands.
  */
 const PENDING_CREDITS_PREFIX = 'PENDING#';

@@ -77,6 +77,8 @@ async function firstRequests(): Promise<Record<string, { key: string; res: HttpR
   const task = await post('createExport', `/v1/accounts/${account}/exports`, { format: 'csv' });
   // Its first execution still runs: the refusal is recorded, under the rerun's own id.
   await post('rerunTask', `/v1/tasks/${task.id}/reruns`, {});
+  const through = new Date(Date.now() - 60_000).toISOString();
+  await post('closePeriod', `/v1/accounts/${account}/period-closes`, { through });
   await post('createBatch', '/v1/batches', {
     mode: 'independent',
     operations: [{ key: randomUUID(), op: 'credit', accountId: account, body: credit }],

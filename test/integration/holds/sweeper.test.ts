@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EFFECTIVE_INDEX } from '../../../functions/contract/effective-time';
 import { expirySettlement, type HoldRecord } from '../../../functions/domain/holds/model';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { newHoldItems, toHoldRecord } from '../../../functions/dynamodb/holds/items';
@@ -177,7 +178,7 @@ describe('the sweeper against DynamoDB Local', () => {
 });
 
 describe('ensureLedgerTable', () => {
-  it('adds the due index to a table created before it existed', async () => {
+  it('adds the due and effective-time indexes to a table created before them', async () => {
     const name = `ledger-old-${randomUUID()}`;
     await client.send(
       new CreateTableCommand({
@@ -196,7 +197,8 @@ describe('ensureLedgerTable', () => {
     try {
       await ensureLedgerTable(client, name);
       const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
-      expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName)).toEqual([DUE_INDEX.name]);
+      const names = Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName).sort();
+      expect(names).toEqual([DUE_INDEX.name, EFFECTIVE_INDEX.name].sort());
     } finally {
       await client.send(new DeleteTableCommand({ TableName: name }));
     }
