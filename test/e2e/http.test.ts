@@ -140,7 +140,11 @@ describe('local stack over HTTP', () => {
       reference: 'top-up',
       origin: 'http',
       createdAt: expect.stringMatching(ISO_TIME),
+      effectiveAt: expect.stringMatching(ISO_TIME),
     });
+    // Without an effectiveAt in the body the credit counts at its commit (docs/contract.md §26).
+    const created = JSON.parse(String(first.data));
+    expect(created.effectiveAt).toBe(created.createdAt);
     expect(again.response.status).toBe(first.response.status);
     expect(again.data).toBe(first.data);
     expect(again.response.headers.get('idempotent-replayed')).toBe('true');

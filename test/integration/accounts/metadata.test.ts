@@ -145,7 +145,12 @@ describe('metadata echoed wherever the movement is read', () => {
     const lines = entries.map((entry) => JSON.parse(jsonLinesEncoder.row(readEntry(entry))));
     expect(lines).toEqual(listing);
     // The funding credit, the credit with metadata, the ledger debit, its reversal.
-    const csv = entries.map((entry) => csvEncoder.row(readEntry(entry)));
+    // Metadata is the column before the last (`effectiveAt`, docs/contract.md §26).
+    const csv = entries.map((entry) => {
+      const row = csvEncoder.row(readEntry(entry));
+      expect(row).toMatch(/,\d{4}-\d\d-\d\dT[\d:.]+Z\r\n$/);
+      return row.replace(/,[^,]*\r\n$/, '\r\n');
+    });
     expect(csv[1]?.endsWith(',"{""memo"":""x,\\""y\\""""}"\r\n')).toBe(true);
     expect(csv[2]?.endsWith(',"{""split"":""s-1""}"\r\n')).toBe(true);
     expect(csv[3]?.endsWith(`,ledger_transaction:${bodyOf(split).id},credit,\r\n`)).toBe(true);
