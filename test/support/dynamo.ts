@@ -2,16 +2,23 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
+import { freePort } from '../../kit/free-port';
+import { localDynamoClient, startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 
-/** A fresh ledger table on the run's shared DynamoDB Local, so test files never see each other. */
-export async function createTestTable(): Promise<{
+/**
+ * A fresh ledger table on the run's shared DynamoDB Local, so test files never see each other.
+ * `own: true` starts a DynamoDB Local of its own for a file that writes tens of thousands of
+ * items: DynamoDB Local keeps every stream record, and each later write on ANY of its tables
+ * slows as they pile up (docs/architecture.md "Testing notes"), which timed out the files beside it.
+ */
+export async function createTestTable(options: { readonly own?: boolean } = {}): Promise<{
   client: DynamoDBClient;
   tableName: string;
   drop: () => Promise<void>;
 }> {
-  const client = localDynamoClient(inject('dynamoEndpoint'));
+  const own = options.own ? await startDynamoLocal(await freePort()) : undefined;
+  const client = localDynamoClient(own?.endpoint ?? inject('dynamoEndpoint'));
   const tableName = `ledger-test-${randomUUID()}`;
   await ensureLedgerTable(client, tableName);
   return {
@@ -20,6 +27,7 @@ export async function createTestTable(): Promise<{
     drop: async () => {
       await client.send(new DeleteTableCommand({ TableName: tableName }));
       client.destroy();
+      await own?.stop();
     },
   };
 }
