@@ -181,7 +181,10 @@ export class AtomicBatch {
     for (const position of refused.payments) {
       failures.push(this.failed(live[position] as number, new PaymentIdConflictError()));
     }
-    for (const [index, error] of firstRefusals(planned, live, refused.accounts)) {
+    // Operations whose key is taken move no money in this write: the walk leaves them out.
+    const claimed = new Set([...refused.claimed.keys()].map((position) => live[position]));
+    const moving = live.filter((index) => !claimed.has(index));
+    for (const [index, error] of firstRefusals(planned, moving, refused.accounts)) {
       failures.push(this.failed(index, error));
     }
     failures.sort((a, b) => a.index - b.index);

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { batchResponses } from '../../../../functions/api/batches/routes';
 import { httpResponses } from '../../../../functions/api/problems';
 import { LedgerService } from '../../../../functions/domain/accounts/service';
-import type { BatchOperation } from '../../../../functions/domain/batches/model';
+import type { BatchOperation, PlannedMovement } from '../../../../functions/domain/batches/model';
 import { BatchService } from '../../../../functions/domain/batches/service';
 import { LedgerTransactionService } from '../../../../functions/domain/ledger-transactions/service';
 import {
@@ -114,3 +114,81 @@ describe('an independent batch', () => {
     expect(ledger.post).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('an atomic batch', () => {
+  const debit = (key: string, amount: number): BatchOperation => ({
+    op: 'credit',
+    key,
+    accountId: 'a',
+    input: { type: 'debit', amount, currency: 'EUR' },
+    rawBody: { type: 'debit', amount, currency: 'EUR' },
+  });
+  const stood = {
+    id: 'a',
+    ownerId: 'alice',
+    currency: 'EUR',
+    balance: 30,
+    available: 30,
+    overdraftLimit: 0,
+    status: 'open' as const,
+    version: 3,
+    createdAt: 'x',
+    updatedAt: 'x',
+  };
+
+  it('leaves a replayed operation out of the walk: its money moved before, not in this write', async () => {
+    // The debit of 40 under k0 applied earlier (30 is what is left); the write of k0 and k1 is
+    // refused on k0's claim and on the account's guard (40 + 20 > 30). Only k1 moves money now.
+    const batches = fakeBatchPort({
+      writeMovements: vi
+        .fn()
+        .mockImplementationOnce(async (movements: readonly PlannedMovement[]) => ({
+          kind: 'refused',
+          claimed: new Map([
+            [0, { ...replayOf(movements[0] as PlannedMovement), statusCode: 201 }],
+          ]),
+          accounts: new Map([['a', stood]]),
+          payments: new Set<number>(),
+        }))
+        .mockImplementation(async () => ({ kind: 'committed' })),
+    });
+    const { service } = setup(batches);
+    const answer = await service.createBatch(
+      ctx,
+      { mode: 'atomic', operations: [debit('k0', 40), debit('k1', 20)] },
+      {},
+    );
+    expect(answer.statusCode).toBe(200);
+    expect(statuses(answer.body)).toEqual([201, 201]);
+    const [, second] = batches.writeMovements.mock.calls;
+    expect(second?.[0]).toHaveLength(1);
+  });
+
+  it('still names the first operation that moves money and fails', async () => {
+    const batches = fakeBatchPort({
+      writeMovements: async (movements) => ({
+        kind: 'refused',
+        claimed: new Map([[0, replayOf(movements[0] as PlannedMovement)]]),
+        accounts: new Map([['a', stood]]),
+        payments: new Set<number>(),
+      }),
+    });
+    const { service } = setup(batches);
+    const answer = await service.createBatch(
+      ctx,
+      { mode: 'atomic', operations: [debit('k0', 40), debit('k1', 20), debit('k2', 20)] },
+      {},
+    );
+    const body = JSON.parse(answer.body) as { code: string; failedOperation: number };
+    expect([answer.statusCode, body.code, body.failedOperation]).toEqual([
+      409,
+      'batch_rejected',
+      2,
+    ]);
+  });
+});
+
+function replayOf(movement: PlannedMovement) {
+  const { fingerprint, response } = movement.claim;
+  return { fingerprint, expiresAt: 2e9, ...response };
+}
