@@ -122,6 +122,8 @@ describe('operator console', () => {
     await page.getByLabel('Account id or owner id').fill('bob');
     await page.keyboard.press('Enter');
     await page.getByText('Accounts matching "bob"').waitFor();
+    // The heading shows before the search answers: wait for its row, then count.
+    await rowOf(page, 'accounts-table', 'Bob savings').waitFor();
     await expect(page.getByTestId('accounts-table').locator('tbody tr').count()).resolves.toBe(1);
     await expect(rowOf(page, 'accounts-table', 'Bob savings').count()).resolves.toBe(1);
     await page.close();

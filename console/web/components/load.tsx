@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { getJson } from '../api';
 
 export type Loaded<T> =
@@ -7,32 +7,36 @@ export type Loaded<T> =
   | { readonly state: 'failed'; readonly error: string }
   | { readonly state: 'ready'; readonly data: T };
 
-/** GETs `path` on mount and whenever `reload` is called. */
+/**
+ * GETs `path` on mount and whenever `reload` is called. What was loaded for another path is
+ * never shown under this one: a new path reads as loading until its own answer is there.
+ */
 export function useLoad<T>(path: string): [Loaded<T>, () => void] {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const [held, setHeld] = useState<{ path: string; loaded: Loaded<T> }>({
+    path,
+    loaded: { state: 'loading' },
+  });
   const [round, setRound] = useState(0);
-  const shown = useRef(path);
   useEffect(() => {
     let current = true;
     // A reload keeps what is shown until the new data is there: nothing on the page unmounts.
-    const same = shown.current === path;
-    shown.current = path;
-    setLoaded((previous) => (same && previous.state === 'ready' ? previous : { state: 'loading' }));
+    setHeld((previous) =>
+      previous.path === path && previous.loaded.state === 'ready'
+        ? previous
+        : { path, loaded: { state: 'loading' } },
+    );
+    const settle = (loaded: Loaded<T>) => current && setHeld({ path, loaded });
     getJson<T>(path).then(
-      (data) => current && setLoaded({ state: 'ready', data }),
+      (data) => settle({ state: 'ready', data }),
       (error: unknown) =>
-        current &&
-        setLoaded({
-          state: 'failed',
-          error: error instanceof Error ? error.message : String(error),
-        }),
+        settle({ state: 'failed', error: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       current = false;
     };
   }, [path, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  return [loaded, reload];
+  return [held.path === path ? held.loaded : { state: 'loading' }, reload];
 }
 
 /** The loading and error states of a page, then its content. */
