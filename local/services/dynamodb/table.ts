@@ -87,12 +87,15 @@ export async function ensureLedgerTable(client: DynamoDBClient, tableName: strin
   );
 }
 
-/** Adds the indexes a table from before them lacks, one at a time (one per UpdateTable). */
+/**
+ * Adds the indexes a table from before them lacks, one at a time: DynamoDB creates one online
+ * index per table at once, so each waits until no index of the table is still being built.
+ */
 async function ensureIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
-  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  let indexes = await describeIndexes(client, tableName);
   for (const { spec, attributes } of INDEXES) {
-    if (present.has(spec.IndexName)) continue;
+    if (indexes.some((index) => index.IndexName === spec.IndexName)) continue;
+    indexes = await untilIndexesActive(client, tableName);
     await client.send(
       new UpdateTableCommand({
         TableName: tableName,
@@ -100,6 +103,25 @@ async function ensureIndexes(client: DynamoDBClient, tableName: string): Promise
         GlobalSecondaryIndexUpdates: [{ Create: spec }],
       }),
     );
+  }
+  await untilIndexesActive(client, tableName);
+}
+
+async function describeIndexes(client: DynamoDBClient, tableName: string) {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  return Table?.GlobalSecondaryIndexes ?? [];
+}
+
+/** Polls until every index of the table is ACTIVE (at most 30 s); returns them. */
+async function untilIndexesActive(client: DynamoDBClient, tableName: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const indexes = await describeIndexes(client, tableName);
+    if (indexes.every((index) => index.IndexStatus === 'ACTIVE')) return indexes;
+    if (Date.now() > deadline) {
+      throw new Error(`the indexes of table ${tableName} did not become ACTIVE within 30 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

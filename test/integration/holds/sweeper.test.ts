@@ -199,6 +199,11 @@ describe('ensureLedgerTable', () => {
       const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
       const names = Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName).sort();
       expect(names).toEqual([DUE_INDEX.name, EFFECTIVE_INDEX.name].sort());
+      // One online index at a time: the second is created once the first is built.
+      expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexStatus)).toEqual([
+        'ACTIVE',
+        'ACTIVE',
+      ]);
     } finally {
       await client.send(new DeleteTableCommand({ TableName: name }));
     }
