@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { withQuietStderr } from '../kit/quiet-stderr';
 import {
   BUNDLE_BUDGET_BYTES,
   handlerEntry,
@@ -167,11 +168,14 @@ export async function measureColdStarts(
 export async function coldStartBench(
   processes: number,
   withProbes: boolean,
+  quiet = false,
 ): Promise<ColdStartResult[]> {
   const outdir = mkdtempSync(join(tmpdir(), 'ledger-bench-bundles-'));
   try {
     const entries = [...lambdaEntries(), POWERTOOLS_LAMBDA_ENTRY];
-    const bundles = bundleLikeCdk(withProbes ? [...entries, ...PROBE_ENTRIES] : entries, outdir);
+    const bundle = () =>
+      bundleLikeCdk(withProbes ? [...entries, ...PROBE_ENTRIES] : entries, outdir);
+    const bundles = quiet ? withQuietStderr(bundle) : bundle();
     return await measureColdStarts(bundles, processes);
   } finally {
     rmSync(outdir, { recursive: true, force: true });

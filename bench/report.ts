@@ -201,7 +201,7 @@ export function renderReport(
     `case, ${s.sqsBatches} batches per SQS case, per side and round${s.smoke ? ' · **smoke run: numbers mean nothing**' : ''}.`,
     '',
     'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`, `BENCH_ONLY=http,sqs,hot,batches,cold`;',
-    '`BENCH_SMOKE=1` for a quick check).',
+    '`BENCH_SMOKE=1` for a quick check, `BENCH_QUIET=1` without progress lines).',
     '',
     '## Targets',
     '',

@@ -20,6 +20,7 @@ import {
   throughputRound,
 } from './http-scenarios';
 import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
+import { progress } from './progress';
 import { type ReplayShape, replayAnatomyRound } from './replay-anatomy';
 import type { BenchSection, BenchSettings, MachineInfo } from './settings';
 import { SIDES } from './sides';
@@ -69,8 +70,6 @@ function append<T>(bySide: Record<string, T[]>, side: string, value: T): void {
   bySide[side] = [...(bySide[side] ?? []), value];
 }
 
-const log = (message: string) => process.stderr.write(`${message}\n`);
-
 async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
   const latency: BenchResults['latency'] = {};
   for (const side of f.http) latency[side.name] = { first: [], replay: [], mismatch: [] };
@@ -78,7 +77,7 @@ async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
   for (const side of f.http)
     for (const scenario of LATENCY_SCENARIOS) await latencyRound(side, scenario, 5, proxy);
   for (let round = 0; round < s.rounds; round++) {
-    log(`latency round ${round + 1}/${s.rounds}`);
+    progress(s, `latency round ${round + 1}/${s.rounds}`);
     for (const scenario of LATENCY_SCENARIOS)
       for (const side of alternate(f.http, round)) {
         latency[side.name]?.[scenario].push(
@@ -88,7 +87,7 @@ async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
   }
   const replayAnatomy: Record<ReplayShape, number>[] = [];
   for (let round = 0; round < s.rounds; round++) {
-    log(`replay anatomy round ${round + 1}/${s.rounds}`);
+    progress(s, `replay anatomy round ${round + 1}/${s.rounds}`);
     const requests = Math.max(3, Math.round(s.latencyRequests / 3));
     replayAnatomy.push(await replayAnatomyRound(f.client, f.ledgerTable, requests, round));
   }
@@ -98,7 +97,7 @@ async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
     for (const accounts of [1, s.spreadAccounts]) {
       const bySide: Record<string, ThroughputRound[]> = {};
       for (let round = 0; round < s.rounds; round++) {
-        log(`throughput ${inFlight} in flight, ${accounts} accounts, round ${round + 1}`);
+        progress(s, `throughput ${inFlight} in flight, ${accounts} accounts, round ${round + 1}`);
         for (const side of alternate(pair, round)) {
           const targets = accounts === 1 ? [side.hotAccount] : side.spreadAccounts;
           append(
@@ -123,7 +122,7 @@ async function measureSqs(f: Fixture, s: BenchSettings, proxy: LatencyProxy): Pr
   for (const accounts of [10, 1] as const) {
     const bySide: Record<string, SqsRound[]> = {};
     for (let round = 0; round < s.rounds; round++) {
-      log(`sqs batches over ${accounts} accounts, round ${round + 1}`);
+      progress(s, `sqs batches over ${accounts} accounts, round ${round + 1}`);
       for (const side of alternate(f.sqs, round)) {
         append(bySide, side.name, await sqsRound(side, accounts, s.sqsBatches, proxy));
       }
@@ -183,9 +182,10 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
   const batches = runs('batches')
     ? await onDynamo(options, (endpoint) => measureBatches(endpoint, settings))
     : undefined;
-  if (runs('cold')) log('cold starts: bundling with CDK and importing in fresh processes');
+  if (runs('cold'))
+    progress(settings, 'cold starts: bundling with CDK and importing in fresh processes');
   const coldStart = runs('cold')
-    ? await coldStartBench(settings.initProcesses, !settings.smoke)
+    ? await coldStartBench(settings.initProcesses, !settings.smoke, settings.quiet)
     : [];
   return {
     settings,

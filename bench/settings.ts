@@ -23,6 +23,8 @@ export interface BenchSettings {
   readonly initProcesses: number;
   /** Tiny counts that only prove the bench still runs (`BENCH_SMOKE=1`). */
   readonly smoke: boolean;
+  /** No progress lines on stderr (`BENCH_QUIET=1`; the test suite's smoke run). */
+  readonly quiet: boolean;
 }
 
 const positive = (value: string | undefined, fallback: number): number => {
@@ -43,6 +45,7 @@ export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
     spreadAccounts: smoke ? 5 : 100,
     initProcesses: smoke ? 1 : 20,
     smoke,
+    quiet: env.BENCH_QUIET === '1',
   };
 }
 

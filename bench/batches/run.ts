@@ -22,6 +22,7 @@ import { type HttpRound, httpRound } from '../hot/scenarios';
 import { PRINCIPAL } from '../http-scenarios';
 import { startLatencyProxy } from '../latency-proxy';
 import { benchConfig } from '../ours';
+import { progress } from '../progress';
 import type { BenchSettings } from '../settings';
 
 export const BATCH_SIDES = {
@@ -40,8 +41,6 @@ export interface BatchResults {
   readonly creditsPerRound: number;
   readonly bySide: { readonly batches: BatchRound[]; readonly singles: HttpRound[] };
 }
-
-const log = (message: string) => process.stderr.write(`${message}\n`);
 
 type Operation = { key: string; op: 'credit'; accountId: string; body: object };
 
@@ -151,7 +150,7 @@ export async function measureBatches(
     const singlesPerRound = settings.smoke ? 40 : 240;
     const bySide: BatchResults['bySide'] = { batches: [], singles: [] };
     for (let round = 0; round < settings.rounds; round++) {
-      log(`batches: one account, round ${round + 1}/${settings.rounds}`);
+      progress(settings, `batches: one account, round ${round + 1}/${settings.rounds}`);
       const order =
         round % 2 === 0 ? (['batches', 'singles'] as const) : (['singles', 'batches'] as const);
       for (const side of order) {

@@ -22,6 +22,7 @@ import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 import { PRINCIPAL } from '../http-scenarios';
 import { startLatencyProxy } from '../latency-proxy';
 import { benchConfig } from '../ours';
+import { progress } from '../progress';
 import type { BenchSettings } from '../settings';
 import { TODAYS_SEQUENCE_RETRY, TODAYS_TRANSACTION_RETRY } from './baseline';
 import { type CommandCosts, measureCosts } from './costs';
@@ -65,8 +66,6 @@ const alternate = <T>(items: readonly T[], round: number): T[] =>
 function append<T>(bySide: Record<string, T[]>, side: string, value: T): void {
   bySide[side] = [...(bySide[side] ?? []), value];
 }
-
-const log = (message: string) => process.stderr.write(`${message}\n`);
 
 export async function measureHot(
   dynamoEndpoint: string,
@@ -139,7 +138,10 @@ export async function measureHot(
     for (const producers of PRODUCERS) {
       const bySide: Record<string, EventsRound[]> = {};
       for (let round = 0; round < settings.rounds; round++) {
-        log(`one account: ${producers} producers, round ${round + 1}/${settings.rounds}`);
+        progress(
+          settings,
+          `one account: ${producers} producers, round ${round + 1}/${settings.rounds}`,
+        );
         for (const side of alternate(eventSides, round)) {
           const accountId = await newAccount();
           const records = producerRecords(accountId, producers, eventsPerRound);
@@ -154,7 +156,10 @@ export async function measureHot(
     }
     const httpResults: Record<string, HttpRound[]> = {};
     for (let round = 0; round < settings.rounds; round++) {
-      log(`one account: HTTP credits, ${HTTP_IN_FLIGHT} in flight, round ${round + 1}`);
+      progress(
+        settings,
+        `one account: HTTP credits, ${HTTP_IN_FLIGHT} in flight, round ${round + 1}`,
+      );
       for (const side of alternate(httpSides, round)) {
         const accountId = await newAccount();
         append(

@@ -20,7 +20,7 @@ let docsDir: string;
 beforeAll(async () => {
   docsDir = mkdtempSync(join(tmpdir(), 'ledger-bench-smoke-'));
   results = await runBench({
-    settings: benchSettings({ BENCH_SMOKE: '1', BENCH_RTT_MS: '0' }),
+    settings: benchSettings({ BENCH_SMOKE: '1', BENCH_RTT_MS: '0', BENCH_QUIET: '1' }),
     machine: machineInfo(),
     dynamoEndpoint: inject('dynamoEndpoint'),
   });

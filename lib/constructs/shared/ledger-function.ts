@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
@@ -181,6 +181,9 @@ export class LedgerFunction extends NodejsFunction {
               sourcesContent: false,
               // Use the esbuild from node_modules; never fall back to Docker.
               forceDockerBundling: false,
+              // Warnings and errors only: esbuild's CLI prints a size summary per bundle
+              // otherwise (its default is info, whatever CDK documents).
+              logLevel: LogLevel.WARNING,
               // Ship the SDK versions the tests ran against, not whatever the runtime carries:
               // cancellation decoding relies on the exact exception classes and shapes.
               bundleAwsSDK: true,

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withQuietStderr } from '../../../kit/quiet-stderr';
 import { addComplianceChecks } from '../../../lib/compliance';
 import { resolveLedgerConfig } from '../../../lib/config';
 import {
@@ -143,7 +144,7 @@ describe('LedgerFunction bundling (fixture)', () => {
   beforeAll(() => {
     const app = new App({ outdir, builtinCloudFormationValidation: false });
     const stack = new Stack(app, 'BundlingFixture');
-    new LedgerFunction(stack, 'Fixture', { entry: FIXTURE_ENTRY });
+    withQuietStderr(() => new LedgerFunction(stack, 'Fixture', { entry: FIXTURE_ENTRY }));
     template = Template.fromStack(stack);
     dir = bundleDir(template);
   }, SYNTH_HOOK_TIMEOUT_MS);
@@ -193,9 +194,11 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
       // Fail on CloudFormation validation warnings too, not only on errors.
       context: { '@aws-cdk/core:strictCfnValidateErrors': true },
     });
-    stacks = createLedgerStacks(
-      app,
-      resolveLedgerConfig({ jwtIssuer: 'https://issuer.example.com/', jwtAudience: 'api' }),
+    stacks = withQuietStderr(() =>
+      createLedgerStacks(
+        app,
+        resolveLedgerConfig({ jwtIssuer: 'https://issuer.example.com/', jwtAudience: 'api' }),
+      ),
     );
     addComplianceChecks(app);
     // Throws if CDK's built-in CloudFormation validation or cdk-nag reports anything.
