@@ -145,6 +145,9 @@ async function caughtUp(accountId: string, timeoutMs = 30_000): Promise<JournalR
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
+/** Credits whose lag is timed, one after another (each waits for its event). */
+const CREDITS_TIMED = 20;
+
 describe('the journal on npm start', () => {
   it('journals 45 concurrent credits and crossing transfers exactly, and publishes every record', async () => {
     const tap = tapReader();
@@ -231,7 +234,7 @@ describe('the journal on npm start', () => {
     const a = await account();
     const lags: number[] = [];
     try {
-      for (let i = 1; i <= 40; i++) {
+      for (let i = 1; i <= CREDITS_TIMED; i++) {
         await credit(a, i);
         const answered = Date.now();
         const id = `${a}:${String(i).padStart(16, '0')}`;
@@ -249,7 +252,7 @@ describe('the journal on npm start', () => {
     const sorted = [...lags].sort((x, y) => x - y);
     const [p50, p99] = [percentile(sorted, 50), percentile(sorted, 99)];
     console.log(
-      `journal lag (201 -> event on ${JOURNAL_TAP_QUEUE_NAME}), 40 credits: p50 ${p50} ms, p99 ${p99} ms, max ${sorted.at(-1)} ms`,
+      `journal lag (201 -> event on ${JOURNAL_TAP_QUEUE_NAME}), ${CREDITS_TIMED} credits: p50 ${p50} ms, p99 ${p99} ms, max ${sorted.at(-1)} ms`,
     );
     // The contract's bound is "within a few seconds"; docs/benchmarks.md has the measured p99.
     expect(p99).toBeLessThan(10_000);

@@ -139,7 +139,7 @@ it('agrees with the reference model on every answer and balance, answers lost or
   ledger().proxy.loseTransactResponses(LOST_RESPONSES);
   await fc.assert(fc.asyncProperty(batchPlanArb, runPlan), {
     numRuns: 15,
-    interruptAfterTimeLimit: 40_000,
+    interruptAfterTimeLimit: 20_000,
     markInterruptAsFailure: false,
   });
   ledger().proxy.loseTransactResponses(0);

@@ -359,7 +359,7 @@ describe('reordering and gaps', () => {
           { source: SOURCE, lastSequence: spec.count, gaps: [], gapsTruncated: false },
         ]);
       }),
-      { numRuns: 12 },
+      { numRuns: 8 },
     );
   });
 
@@ -378,7 +378,7 @@ describe('reordering and gaps', () => {
             : [{ source: SOURCE, lastSequence: highest, gaps: missing, gapsTruncated: false }],
         );
       }),
-      { numRuns: 12 },
+      { numRuns: 8 },
     );
   });
 
