@@ -37,24 +37,25 @@ describe('the CLI reports on an export no worker runs', () => {
       key: 'cli-account',
       body: { currency: 'EUR' },
     });
+    const accountId = String(account.json.id);
     // Exports are paid: the fee needs money on the account.
-    await api('POST', `/v1/accounts/${String(account.json.id)}/transactions`, {
+    await api('POST', `/v1/accounts/${accountId}/transactions`, {
       ...alice,
       key: 'cli-credit',
       body: { type: 'credit', amount: 1_000, currency: 'EUR' },
     });
     // Its job waits on export-jobs (no worker), well inside the default deadline.
-    const other = await api('POST', `/v1/accounts/${String(account.json.id)}/exports`, {
+    const exported = await api('POST', `/v1/accounts/${accountId}/exports`, {
       ...alice,
       key: 'cli-export-webhooks',
       body: { format: 'json' },
     });
-    const otherTask = String(other.json.id);
-    const otherExecution = String(other.json.currentExecutionId);
+    const taskId = String(exported.json.id);
+    const executionId = String(exported.json.currentExecutionId);
     const report = (...args: string[]) =>
       runScript(
         'cli/main.ts',
-        ['callback', '--execution', otherExecution, '--task', otherTask, ...args],
+        ['callback', '--execution', executionId, '--task', taskId, ...args],
         { PORT: String(stack.httpPort), SQS_PORT: String(stack.sqsPort), SQS_ENDPOINT: '' },
       );
     const v1 = await report(
@@ -80,7 +81,7 @@ describe('the CLI reports on an export no worker runs', () => {
     expect(v1a.output).toMatch(
       /\(Standard Webhooks v1a\)[\s\S]*HTTP 200[\s\S]*"outcome": "applied"/,
     );
-    const task = (await api('GET', `/v1/tasks/${otherTask}`, alice)).json;
+    const task = (await api('GET', `/v1/tasks/${taskId}`, alice)).json;
     expect(task).toMatchObject({ status: 'RUNNING', progress: 60 });
   });
 });

@@ -10,6 +10,7 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { EFFECTIVE_INDEX } from '../../../functions/contract/effective-time';
+import { sleep } from '../../../functions/domain/shared/retry';
 import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
 import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
@@ -121,7 +122,7 @@ async function untilIndexesActive(client: DynamoDBClient, tableName: string) {
     if (Date.now() > deadline) {
       throw new Error(`the indexes of table ${tableName} did not become ACTIVE within 30 s`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 
