@@ -30,6 +30,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
+          setupFiles: ['test/support/lease-dynamo.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -52,6 +53,7 @@ export default defineConfig({
           name: 'faults',
           include: ['test/faults/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
+          setupFiles: ['test/support/lease-dynamo.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
         },
@@ -61,13 +63,13 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // One DynamoDB Local that most stacks share, each with its own table
+          // The file's leased DynamoDB Local, which its stacks share, each with its own table
           // (test/e2e/support/stack.ts): a JVM start is most of a stack's start.
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Each file starts its own stacks on free ports, so files run side by side.
-          setupFiles: ['test/e2e/support/failure-log.ts'],
+          setupFiles: ['test/support/lease-dynamo.ts', 'test/e2e/support/failure-log.ts'],
         },
       },
       {

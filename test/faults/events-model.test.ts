@@ -4,7 +4,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLog } from '../../functions/domain/shared/log';
 import { METRICS } from '../../functions/domain/shared/metrics';
 import { keys } from '../../functions/dynamodb/table/keys';
@@ -18,6 +18,7 @@ import { type ContentionLayer, startContentionLayer } from '../../local/services
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 import { testConfig } from '../support/config';
+import { dynamoEndpoint } from '../support/dynamo-lease';
 import {
   expectExactJournal,
   type JournalTopic,
@@ -58,9 +59,9 @@ const config = testConfig({ tableName });
 const QUEUE = 'http://127.0.0.1:9/000000000000/ledger-events-dlq';
 
 beforeAll(async () => {
-  direct = localDynamoClient(inject('dynamoEndpoint'));
+  direct = localDynamoClient(dynamoEndpoint());
   await ensureLedgerTable(direct, tableName);
-  layer = await startContentionLayer({ upstream: inject('dynamoEndpoint') });
+  layer = await startContentionLayer({ upstream: dynamoEndpoint() });
   client = localDynamoClient(layer.endpoint);
   topic = await startJournalTopic();
   projector = await startProjector(direct, tableName, topic);

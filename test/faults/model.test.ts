@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
-import { expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { silentLog } from '../../functions/domain/shared/log';
 import { createJournalStore } from '../../functions/dynamodb/journal/store';
 import { composeReconciler } from '../../functions/handlers/reconciler/compose';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
+import { dynamoEndpoint } from '../support/dynamo-lease';
 import { startJournalTopic, startProjector } from '../support/journal/journal';
 import { type Action, planArb, runPlan } from '../support/model/model-driver';
 import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
@@ -112,7 +113,7 @@ it('agrees with the reference model on outcomes, balances, entries and replayed 
 it('leaves books the reconciler finds nothing wrong with (docs/contract.md §19)', async () => {
   const { tableName, verify } = ledger();
   expect(accounts.length).toBeGreaterThan(0);
-  const dynamo = localDynamoClient(inject('dynamoEndpoint'));
+  const dynamo = localDynamoClient(dynamoEndpoint());
   const topic = await startJournalTopic();
   const projector = await startProjector(dynamo, tableName, topic);
   const journal = createJournalStore({ client: dynamo, tableName });

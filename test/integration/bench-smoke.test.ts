@@ -2,10 +2,11 @@
  * Keeps `npm run bench` working: a smoke run with tiny counts on the shared DynamoDB Local. It
  * asserts what a bench run must produce and the round trips each side costs — never a timing.
  */
+
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FULL_CHUNK } from '../../bench/hot/model';
 import { HOT_SIDES, PRODUCERS } from '../../bench/hot/run';
 import { REPLAY_SHAPES } from '../../bench/replay-anatomy';
@@ -13,6 +14,7 @@ import { writeReport } from '../../bench/report';
 import { type BenchResults, runBench, SIDES } from '../../bench/run-bench';
 import { benchSettings, machineInfo } from '../../bench/settings';
 import { ceilingText, verdicts } from '../../bench/verdicts';
+import { dynamoEndpoint } from '../support/dynamo-lease';
 
 let results: BenchResults;
 let docsDir: string;
@@ -22,7 +24,7 @@ beforeAll(async () => {
   results = await runBench({
     settings: benchSettings({ BENCH_SMOKE: '1', BENCH_RTT_MS: '0', BENCH_QUIET: '1' }),
     machine: machineInfo(),
-    dynamoEndpoint: inject('dynamoEndpoint'),
+    dynamoEndpoint: dynamoEndpoint(),
   });
 }, 240_000);
 

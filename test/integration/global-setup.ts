@@ -1,22 +1,22 @@
-import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { freePort } from '../../kit/free-port';
-import { startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
+import { type DynamoPool, startDynamoPool } from '../support/dynamo-pool';
+import '../support/dynamo-lease';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    dynamoEndpoint: string;
-  }
-}
+/**
+ * A pool of DynamoDB Locals for the project, one per worker, each replaced after a few files
+ * (test/support/dynamo-pool.ts says why); each test file leases one and makes its own table in
+ * it. DYNAMODB_ENDPOINT names one that every file shares instead.
+ */
+export const FILES_PER_INSTANCE = 8;
 
-/** One DynamoDB Local for the whole integration run; each test file makes its own table. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env.DYNAMODB_ENDPOINT;
   if (external) {
     project.provide('dynamoEndpoint', external);
     return async () => {};
   }
-  const dynamo = await startDynamoLocal(await freePort());
-  project.provide('dynamoEndpoint', dynamo.endpoint);
-  return () => dynamo.stop();
+  const size = Number(project.config.maxWorkers) || 2;
+  const pool: DynamoPool = await startDynamoPool({ size, filesPerInstance: FILES_PER_INSTANCE });
+  project.provide('dynamoPool', pool.url);
+  return () => pool.stop();
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { inject } from 'vitest';
 import { freePort } from '../../kit/free-port';
 import { localDynamoClient, startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
+import { dynamoEndpoint } from './dynamo-lease';
 
 /**
- * A fresh ledger table on the run's shared DynamoDB Local, so test files never see each other.
+ * A fresh ledger table on the DynamoDB Local this file leased, so test files never see each other.
  * `own: true` starts a DynamoDB Local of its own for a file that writes tens of thousands of
  * items: DynamoDB Local keeps every stream record, and each later write on ANY of its tables
  * slows as they pile up (docs/architecture.md "Testing notes"), which timed out the files beside it.
@@ -18,7 +18,7 @@ export async function createTestTable(options: { readonly own?: boolean } = {}):
   drop: () => Promise<void>;
 }> {
   const own = options.own ? await startDynamoLocal(await freePort()) : undefined;
-  const client = localDynamoClient(own?.endpoint ?? inject('dynamoEndpoint'));
+  const client = localDynamoClient(own?.endpoint ?? dynamoEndpoint());
   const tableName = `ledger-test-${randomUUID()}`;
   await ensureLedgerTable(client, tableName);
   return {

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { inject } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../client/index';
 import { freePort } from '../../../kit/free-port';
+import { dynamoEndpointIfAny } from '../../support/dynamo-lease';
 
 /**
  * Starts the local stack the way a newcomer does (`npm start` = node --import tsx local/start.ts), on free
@@ -150,11 +150,11 @@ export async function startLocalStack(
 }
 
 /**
- * The run's DynamoDB Local and a table name no other stack of the run uses; nothing (the stack
+ * The file's leased DynamoDB Local and a table name no other stack uses; nothing (the stack
  * starts its own) in a project whose global setup starts none.
  */
 function sharedDynamo(): Record<string, string> {
-  const endpoint: string | undefined = inject('dynamoEndpoint');
+  const endpoint = dynamoEndpointIfAny();
   return endpoint ? { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `e2e-${randomUUID()}` } : {};
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { HttpHandler, HttpResult } from '../../../functions/api/types';
 import { DYNAMODB_TIMEOUTS } from '../../../functions/dynamodb/table/client';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
@@ -12,6 +12,7 @@ import {
 import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
 import { testConfig } from '../../support/config';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import { recordingLog } from '../../support/fakes/log';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 
@@ -50,7 +51,7 @@ export interface Verify {
 export const PRINCIPAL = 'fault-tester';
 
 export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults> {
-  const endpoint = inject('dynamoEndpoint');
+  const endpoint = dynamoEndpoint();
   const tableName = `faults-${randomUUID()}`;
   const direct = localDynamoClient(endpoint);
   await ensureLedgerTable(direct, tableName);

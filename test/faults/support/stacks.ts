@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../../kit/free-port';
 import { localSqsClient, startSqsEmulator } from '../../../local/services/sqs/fauxqs';
 import { ensureQueues, type LocalQueues } from '../../../local/services/sqs/queues';
 import { ensureTopics, type LocalTopics, localSnsClient } from '../../../local/services/sqs/topics';
 import { type LocalStack, startLocalStack } from '../../e2e/support/stack';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
 import type { StackClient } from './stack-client';
 
@@ -43,7 +44,7 @@ export function stacksPerFile(name: string, env: Record<string, string> = {}): (
     const queues = await ensureQueues(sqs);
     const topics = await ensureTopics(localSnsClient(emulator.endpoint), sqs);
     const stackEnv = {
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      DYNAMODB_ENDPOINT: dynamoEndpoint(),
       SQS_ENDPOINT: emulator.endpoint,
       SNS_ENDPOINT: sns.endpoint,
       TABLE_NAME: `${name}-${randomUUID()}`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpResponses } from '../../../functions/api/problems';
 import { LedgerService } from '../../../functions/domain/accounts/service';
 import type { DeadLetter, EventLedgerPort } from '../../../functions/domain/events/port';
@@ -23,6 +23,7 @@ import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import { quietRuntime } from '../../support/runtime';
 
 const RETENTION = 3600;
@@ -455,7 +456,7 @@ describe('batched writes (docs/contract.md §20)', () => {
     (await ledger.listEventSources('producer-owner', accountId)).items;
   /** A store whose DynamoDB calls are counted by operation. */
   function countedStore() {
-    const counted = localDynamoClient(inject('dynamoEndpoint'));
+    const counted = localDynamoClient(dynamoEndpoint());
     const calls: string[] = [];
     counted.middlewareStack.add(
       (next, context) => async (args) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import type { ExportJob } from '../../../functions/domain/exports/model';
 import { silentLog } from '../../../functions/domain/shared/log';
@@ -16,6 +16,7 @@ import { Lifecycle } from '../../../local/services/lifecycle';
 import { startStreamTrigger } from '../../../local/triggers/stream';
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import { quietRuntime } from '../../support/runtime';
 
 let client: DynamoDBClient;
@@ -78,7 +79,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
   });
   // Started as `npm start` starts the dispatcher: the table's stream, a trigger, a lifecycle.
   const lifecycle = new Lifecycle();
-  const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: inject('dynamoEndpoint') });
+  const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: dynamoEndpoint() });
   lifecycle.defer('DynamoDB Streams client', () => streams.destroy());
   await startStreamTrigger(lifecycle, {
     name: 'outbox dispatcher',

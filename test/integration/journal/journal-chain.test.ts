@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../cli/run';
 import { checkChain, pointOf } from '../../../functions/domain/journal/chain';
 import type { JournalRecord } from '../../../functions/domain/journal/model';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { JOURNAL_TIME_SK_PREFIX, keys } from '../../../functions/dynamodb/table/keys';
 import { composeReconciler } from '../../../functions/handlers/reconciler/compose';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import type { journalApi } from '../../support/journal/journal';
 import { startJournalFixture } from '../../support/journal/journal-fixture';
 
@@ -33,7 +34,7 @@ afterAll(() => close?.());
 async function verify(...args: string[]) {
   const lines: string[] = [];
   const code = await runCli(
-    ['verify', ...args, '--dynamodb', inject('dynamoEndpoint'), '--table', tableName],
+    ['verify', ...args, '--dynamodb', dynamoEndpoint(), '--table', tableName],
     {
       env: {},
       out: (line) => lines.push(line),

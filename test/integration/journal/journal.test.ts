@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../../functions/domain/journal/model';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeSweeper } from '../../../functions/handlers/sweeper/compose';
 import { localJournalProjector } from '../../../local/functions';
 import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';
 import { testConfig, testSweeper } from '../../support/config';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import {
   expectExactJournal,
   type JournalTopic,
@@ -206,7 +207,7 @@ describe('exactly once under stream redelivery', () => {
     await api.post(`/v1/accounts/${a}/transactions`, { ...credit(20), type: 'debit' });
     const records = await api.caughtUp(a);
     // A second projector instance (a redelivery after a crash) on a client that counts writes.
-    const counting = localDynamoClient(inject('dynamoEndpoint'));
+    const counting = localDynamoClient(dynamoEndpoint());
     const writes: string[] = [];
     counting.middlewareStack.add(
       (next, context) => async (args) => {

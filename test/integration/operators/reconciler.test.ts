@@ -4,7 +4,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../cli/run';
 import type { Finding } from '../../../functions/domain/reconciliation/model';
 import type { ReconcilePort } from '../../../functions/domain/reconciliation/port';
@@ -18,6 +18,7 @@ import { createReconcileStore } from '../../../functions/dynamodb/reconciliation
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem } from '../../../functions/dynamodb/table/reads';
 import { composeReconciler } from '../../../functions/handlers/reconciler/compose';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import type { journalApi } from '../../support/journal/journal';
 import { startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';
@@ -260,7 +261,7 @@ describe('a run that dies mid-way', () => {
 async function cli(...args: string[]) {
   const lines: string[] = [];
   const code = await runCli(
-    ['reconcile', ...args, '--dynamodb', inject('dynamoEndpoint'), '--table', tableName],
+    ['reconcile', ...args, '--dynamodb', dynamoEndpoint(), '--table', tableName],
     {
       env: {},
       out: (line) => lines.push(line),

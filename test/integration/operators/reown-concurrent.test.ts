@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../cli/run';
 import type { ReownPort } from '../../../functions/domain/reown/port';
 import { ReownService } from '../../../functions/domain/reown/service';
 import { createReownStore } from '../../../functions/dynamodb/reown/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem } from '../../../functions/dynamodb/table/reads';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
@@ -24,7 +25,7 @@ const PRINCIPALS = ['alice', 'bob', 'carol'];
 async function reown(args: string[]) {
   const errors: string[] = [];
   const code = await runCli(
-    ['reown', ...args, '--dynamodb', inject('dynamoEndpoint'), '--table', fixture.tableName],
+    ['reown', ...args, '--dynamodb', dynamoEndpoint(), '--table', fixture.tableName],
     {
       env: {},
       out: () => {},

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../cli/run';
 import { httpResponses } from '../../../functions/api/problems';
 import { HoldService } from '../../../functions/domain/holds/service';
@@ -13,6 +13,7 @@ import { createReownStore } from '../../../functions/dynamodb/reown/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem } from '../../../functions/dynamodb/table/reads';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
+import { dynamoEndpoint } from '../../support/dynamo-lease';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
@@ -35,7 +36,7 @@ async function reown(args: string[], stopWhen?: RegExp) {
   const errors: string[] = [];
   const controller = new AbortController();
   const code = await runCli(
-    ['reown', ...args, '--dynamodb', inject('dynamoEndpoint'), '--table', fixture.tableName],
+    ['reown', ...args, '--dynamodb', dynamoEndpoint(), '--table', fixture.tableName],
     {
       env: {},
       out: (line) => {

@@ -7,7 +7,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import type { HttpHandler } from '../../../functions/api/types';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import type { JournalEvent } from '../../../functions/domain/journal/events';
@@ -21,6 +21,7 @@ import { localSqsClient, startSqsEmulator } from '../../../local/services/sqs/fa
 import { ensureTopics, type LocalTopics, localSnsClient } from '../../../local/services/sqs/topics';
 import { startStreamTrigger } from '../../../local/triggers/stream';
 import { testConfig } from '../config';
+import { dynamoEndpoint } from '../dynamo-lease';
 import { bodyOf, ledgerApi } from '../ledger-api';
 
 /** SNS and SQS on an in-process fauxqs, with the journal topic and its tap queue. */
@@ -78,7 +79,7 @@ export async function startProjector(
   topic: JournalTopic,
 ): Promise<{ stop: () => Promise<void>; seen: DynamoDBStreamEvent[] }> {
   const lifecycle = new Lifecycle();
-  const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: inject('dynamoEndpoint') });
+  const streams = new DynamoDBStreamsClient({ ...LOCAL_AWS, endpoint: dynamoEndpoint() });
   lifecycle.defer('DynamoDB Streams client', () => streams.destroy());
   const handler = localJournalProjector(
     { config: testConfig({ tableName }), dynamo, sns: topic.sns, topics: topic.topics },
