@@ -13,7 +13,7 @@ let leased: string | undefined;
 
 /**
  * The DynamoDB Local this test file leased for its whole run (the project's setup file takes it
- * before the file's first hook and gives it back after its last); undefined in a project whose
+ * before the file's first hook and gives it back after its last); throws in a project whose
  * global setup starts none.
  */
 export function dynamoEndpoint(): string {
