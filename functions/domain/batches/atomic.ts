@@ -153,9 +153,9 @@ export class AtomicBatch {
   }
 
   /**
-   * The first failing operation a refused write names; `replays` when it only found operations
-   * applied before under their keys (left out of the next attempt); undefined when nothing but
-   * the probe failed.
+   * The first failing operation a refused write names; `replays` when it found operations
+   * applied before under their keys (left out of the next attempt) ahead of any failure it can
+   * be sure of; undefined when nothing but the probe failed.
    */
   private failures(
     planned: readonly PlannedMovement[],
@@ -164,7 +164,7 @@ export class AtomicBatch {
     replays: Map<number, IdempotencyRecord>,
   ): Failure | 'replays' | undefined {
     const failures: Failure[] = [];
-    let replayed = false;
+    let firstReplay = Number.POSITIVE_INFINITY;
     for (const [position, record] of refused.claimed) {
       const index = live[position] as number;
       const claim = (planned[index] as PlannedMovement).claim;
@@ -175,7 +175,7 @@ export class AtomicBatch {
         failures.push({ index, response: record, recorded: true });
       } else {
         replays.set(index, record);
-        replayed = true;
+        firstReplay = Math.min(firstReplay, index);
       }
     }
     for (const position of refused.payments) {
@@ -188,7 +188,11 @@ export class AtomicBatch {
       failures.push(this.failed(index, error));
     }
     failures.sort((a, b) => a.index - b.index);
-    return failures[0] ?? (replayed ? 'replays' : undefined);
+    const first = failures[0];
+    // A replay's legs were in this write's account guards, so a guard that held may not hold
+    // without them: only a failure before the first replay is certain; else write again.
+    if (first && first.index < firstReplay) return first;
+    return Number.isFinite(firstReplay) ? 'replays' : first;
   }
 
   /** Why operation `limit` fails when every operation before it would apply. */

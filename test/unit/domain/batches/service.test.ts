@@ -1,10 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { batchResponses } from '../../../../functions/api/batches/routes';
 import { httpResponses } from '../../../../functions/api/problems';
+import { signedAmount } from '../../../../functions/domain/accounts/model';
 import { LedgerService } from '../../../../functions/domain/accounts/service';
 import type { BatchOperation, PlannedMovement } from '../../../../functions/domain/batches/model';
 import { BatchService } from '../../../../functions/domain/batches/service';
+import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
 import { LedgerTransactionService } from '../../../../functions/domain/ledger-transactions/service';
+import type { MovementLeg } from '../../../../functions/domain/movements/legs';
 import {
   IdempotencyKeyInUseError,
   UnavailableError,
@@ -136,22 +139,46 @@ describe('an atomic batch', () => {
     updatedAt: 'x',
   };
 
+  /**
+   * Account `a` as `stood`, and records under the keys of the operations of these amounts: a
+   * write refused as the table refuses it (every claim held, the account's guard on the
+   * largest running draw-down of all the write's legs, the probe never holding).
+   */
+  function tableWith(held: ReadonlyMap<number, 'replay' | 'reused'>) {
+    return fakeBatchPort({
+      writeMovements: vi.fn(async (movements: readonly PlannedMovement[], options) => {
+        const claimed = new Map<number, IdempotencyRecord>();
+        let running = 0;
+        let drawdown = 0;
+        for (const [i, movement] of movements.entries()) {
+          const entry = (movement.legs[0] as MovementLeg).entry;
+          const kind = held.get(entry.amount);
+          if (kind === 'replay') claimed.set(i, replayOf(movement));
+          if (kind === 'reused') claimed.set(i, { ...replayOf(movement), fingerprint: 'other' });
+          running += signedAmount(entry);
+          drawdown = Math.max(drawdown, -running);
+        }
+        const accounts = new Map(drawdown > stood.available ? [['a', stood]] : []);
+        if (claimed.size === 0 && accounts.size === 0 && !options.probe) {
+          return { kind: 'committed' as const };
+        }
+        return { kind: 'refused' as const, claimed, accounts, payments: new Set<number>() };
+      }),
+    });
+  }
+  const rejection = (body: string) => {
+    const parsed = JSON.parse(body) as {
+      code: string;
+      failedOperation: number;
+      cause: { code: string };
+    };
+    return [parsed.code, parsed.failedOperation, parsed.cause.code];
+  };
+
   it('leaves a replayed operation out of the walk: its money moved before, not in this write', async () => {
     // The debit of 40 under k0 applied earlier (30 is what is left); the write of k0 and k1 is
     // refused on k0's claim and on the account's guard (40 + 20 > 30). Only k1 moves money now.
-    const batches = fakeBatchPort({
-      writeMovements: vi
-        .fn()
-        .mockImplementationOnce(async (movements: readonly PlannedMovement[]) => ({
-          kind: 'refused',
-          claimed: new Map([
-            [0, { ...replayOf(movements[0] as PlannedMovement), statusCode: 201 }],
-          ]),
-          accounts: new Map([['a', stood]]),
-          payments: new Set<number>(),
-        }))
-        .mockImplementation(async () => ({ kind: 'committed' })),
-    });
+    const batches = tableWith(new Map([[40, 'replay']]));
     const { service } = setup(batches);
     const answer = await service.createBatch(
       ctx,
@@ -165,26 +192,34 @@ describe('an atomic batch', () => {
   });
 
   it('still names the first operation that moves money and fails', async () => {
-    const batches = fakeBatchPort({
-      writeMovements: async (movements) => ({
-        kind: 'refused',
-        claimed: new Map([[0, replayOf(movements[0] as PlannedMovement)]]),
-        accounts: new Map([['a', stood]]),
-        payments: new Set<number>(),
-      }),
-    });
+    const batches = tableWith(new Map([[40, 'replay']]));
     const { service } = setup(batches);
     const answer = await service.createBatch(
       ctx,
-      { mode: 'atomic', operations: [debit('k0', 40), debit('k1', 20), debit('k2', 20)] },
+      { mode: 'atomic', operations: [debit('k0', 40), debit('k1', 20), debit('k2', 21)] },
       {},
     );
-    const body = JSON.parse(answer.body) as { code: string; failedOperation: number };
-    expect([answer.statusCode, body.code, body.failedOperation]).toEqual([
-      409,
-      'batch_rejected',
-      2,
-    ]);
+    expect(answer.statusCode).toBe(409);
+    expect(rejection(answer.body)).toEqual(['batch_rejected', 2, 'insufficient_funds']);
+  });
+
+  it('names a debit that dips below zero before a reused key, once a replay’s credit is left out', async () => {
+    // The fault model's counterexample (seed -2108332527): k1's credit of 46 applied before, so
+    // the first write's guard counted it and held; k3 reuses its key with another body. In
+    // request order without k1, k2's debit finds 30 - 16 = 14 left: it fails first.
+    const held = new Map([
+      [46, 'replay'],
+      [21, 'reused'],
+    ] as const);
+    const { service } = setup(tableWith(held));
+    const operations = [debit('k0', 16), credit('k1', 46), debit('k2', 16), debit('k3', 21)];
+    const answer = await service.createBatch(
+      ctx,
+      { mode: 'atomic', operations: [...operations, credit('k4', 30)] },
+      {},
+    );
+    expect(answer.statusCode).toBe(409);
+    expect(rejection(answer.body)).toEqual(['batch_rejected', 2, 'insufficient_funds']);
   });
 });
 
