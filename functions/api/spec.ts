@@ -138,6 +138,16 @@ export function problemsOf(spec: RouteSpec): ErrorCode[] {
   return [...codes];
 }
 
+/** What a credit, debit or transfer may be refused with beyond its input (docs/contract.md §8, §10). */
+export const MOVEMENT_PROBLEMS = [
+  'insufficient_funds',
+  'payment_id_conflict',
+  'currency_mismatch',
+  'balance_limit_exceeded',
+  'account_closed',
+  'period_closed',
+] as const satisfies readonly ErrorCode[];
+
 const COMMAND_PROBLEMS: readonly ErrorCode[] = [
   'idempotency_key_missing',
   'idempotency_key_invalid',

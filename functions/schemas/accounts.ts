@@ -4,13 +4,11 @@ import { ACCOUNT_STATUSES, TRANSACTION_TYPES } from '../domain/accounts/model';
 import {
   Amount,
   Currency,
-  EffectiveAt,
   EffectiveTimestamp,
   Gaps,
   Metadata,
+  MovementDetails,
   OverdraftLimit,
-  PaymentId,
-  Reference,
   Timestamp,
   Uuid,
 } from './shared';
@@ -26,10 +24,7 @@ export const PostTransactionBody = z.strictObject({
   type: z.enum(['credit', 'debit']),
   amount: Amount,
   currency: Currency,
-  reference: Reference.optional(),
-  paymentId: PaymentId.optional(),
-  metadata: Metadata.optional(),
-  effectiveAt: EffectiveAt.optional(),
+  ...MovementDetails,
 });
 
 /** Closing takes no options: the body must be `{}`. */

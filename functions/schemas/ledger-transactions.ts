@@ -1,16 +1,6 @@
 import * as z from 'zod';
 import { MAX_LEGS, MIN_LEGS } from '../domain/ledger-transactions/model';
-import {
-  Amount,
-  Currency,
-  EffectiveAt,
-  EffectiveTimestamp,
-  Metadata,
-  PaymentId,
-  Reference,
-  Timestamp,
-  Uuid,
-} from './shared';
+import { Amount, Currency, MovementDetails, PaymentId, recordedDetails, Uuid } from './shared';
 
 /** Request and response shapes of ledger transactions (docs/contract.md §16). */
 
@@ -43,12 +33,10 @@ export const Legs = z
 export const CreateLedgerTransactionBody = z.strictObject({
   currency: Currency,
   legs: Legs,
-  reference: Reference.optional(),
+  ...MovementDetails,
   paymentId: PaymentId.optional().meta({
     description: 'Business unique key in the namespace of the first debited account',
   }),
-  metadata: Metadata.optional(),
-  effectiveAt: EffectiveAt.optional(),
 });
 
 export const LedgerTransactionPath = z.strictObject({ ledgerTransactionId: Uuid });
@@ -59,12 +47,5 @@ export const LedgerTransaction = z.object({
   legs: z.array(
     z.object({ accountId: Uuid, direction: z.enum(['debit', 'credit']), amount: Amount }),
   ),
-  reference: z.string().optional(),
-  paymentId: z.string().optional(),
-  metadata: Metadata.optional(),
-  reversedAmount: z.number().int().min(0).optional().meta({
-    description: 'Reads: how much reversals moved back so far (all of it, or nothing)',
-  }),
-  createdAt: Timestamp,
-  effectiveAt: EffectiveTimestamp,
+  ...recordedDetails('Reads: how much reversals moved back so far (all of it, or nothing)'),
 });

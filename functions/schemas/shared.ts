@@ -77,10 +77,36 @@ export const EffectiveAt = z.iso.datetime({ offset: true }).meta({
   example: '2026-11-30T23:59:59Z',
 });
 
+/**
+ * What a credit, debit, transfer or ledger transaction request may carry besides its amounts
+ * (docs/contract.md §8, §13, §26): spread into each body, in this order.
+ */
+export const MovementDetails = {
+  reference: Reference.optional(),
+  paymentId: PaymentId.optional(),
+  metadata: Metadata.optional(),
+  effectiveAt: EffectiveAt.optional(),
+};
+
 /** `effectiveAt` as stored and answered: UTC with milliseconds. */
 export const EffectiveTimestamp = Timestamp.meta({
   description: 'When it counts in the books (docs/contract.md §26); createdAt when not given',
 });
+
+/**
+ * What a transfer or ledger transaction answers after its amounts (docs/contract.md §10, §16),
+ * in this order; `reversed` says what its `reversedAmount` counts.
+ */
+export function recordedDetails(reversed: string) {
+  return {
+    reference: z.string().optional(),
+    paymentId: z.string().optional(),
+    metadata: Metadata.optional(),
+    reversedAmount: z.number().int().min(0).optional().meta({ description: reversed }),
+    createdAt: Timestamp,
+    effectiveAt: EffectiveTimestamp,
+  };
+}
 
 export const Problem = z.object({
   type: z.string(),

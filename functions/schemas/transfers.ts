@@ -1,15 +1,5 @@
 import * as z from 'zod';
-import {
-  Amount,
-  Currency,
-  EffectiveAt,
-  EffectiveTimestamp,
-  Metadata,
-  PaymentId,
-  Reference,
-  Timestamp,
-  Uuid,
-} from './shared';
+import { Amount, Currency, MovementDetails, recordedDetails, Uuid } from './shared';
 
 /** Request and response shapes of transfers and holds (docs/contract.md §10, §11). */
 
@@ -19,10 +9,7 @@ export const CreateTransferBody = z
     toAccountId: Uuid,
     amount: Amount,
     currency: Currency,
-    reference: Reference.optional(),
-    paymentId: PaymentId.optional(),
-    metadata: Metadata.optional(),
-    effectiveAt: EffectiveAt.optional(),
+    ...MovementDetails,
   })
   .refine((body) => body.fromAccountId !== body.toAccountId, {
     path: ['toAccountId'],
@@ -37,12 +24,5 @@ export const Transfer = z.object({
   toAccountId: Uuid,
   amount: Amount,
   currency: Currency,
-  reference: z.string().optional(),
-  paymentId: z.string().optional(),
-  metadata: Metadata.optional(),
-  reversedAmount: z.number().int().min(0).optional().meta({
-    description: 'Reads: how much reversals moved back so far',
-  }),
-  createdAt: Timestamp,
-  effectiveAt: EffectiveTimestamp,
+  ...recordedDetails('Reads: how much reversals moved back so far'),
 });

@@ -10,7 +10,7 @@ import {
   Transaction,
   TransactionPage,
 } from '../../schemas/accounts';
-import { named, type RouteTable } from '../spec';
+import { MOVEMENT_PROBLEMS, named, type RouteTable } from '../spec';
 
 /** Accounts, transactions and event sources (docs/contract.md §5). */
 export const ACCOUNT_ROUTES = {
@@ -51,14 +51,7 @@ export const ACCOUNT_ROUTES = {
       description: 'Transaction posted',
       body: named('Transaction', Transaction),
     },
-    problems: [
-      'insufficient_funds',
-      'payment_id_conflict',
-      'currency_mismatch',
-      'balance_limit_exceeded',
-      'account_closed',
-      'period_closed',
-    ],
+    problems: MOVEMENT_PROBLEMS,
   },
   closeAccount: {
     method: 'POST',

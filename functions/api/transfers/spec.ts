@@ -1,6 +1,6 @@
 import { OPERATION_IDS } from '../../domain/idempotency/operations';
 import { CreateTransferBody, Transfer, TransferPath } from '../../schemas/transfers';
-import { named, type RouteTable } from '../spec';
+import { MOVEMENT_PROBLEMS, named, type RouteTable } from '../spec';
 
 /** Transfers between two of the caller's accounts (docs/contract.md §10). */
 export const TRANSFER_ROUTES = {
@@ -20,15 +20,7 @@ export const TRANSFER_ROUTES = {
       description: 'Transfer made',
       body: named('Transfer', Transfer),
     },
-    problems: [
-      'not_found',
-      'insufficient_funds',
-      'payment_id_conflict',
-      'currency_mismatch',
-      'balance_limit_exceeded',
-      'account_closed',
-      'period_closed',
-    ],
+    problems: ['not_found', ...MOVEMENT_PROBLEMS],
   },
   getTransfer: {
     method: 'GET',

@@ -68,6 +68,18 @@ export interface AccountRecord extends Account {
   readonly ownerId: string;
 }
 
+/** What a transfer or ledger transaction records besides its amounts (docs/contract.md §10, §16). */
+export interface MovementDetails {
+  readonly reference?: string;
+  readonly paymentId?: string;
+  readonly metadata?: Metadata;
+  /** Reads: how much reversals moved back so far (docs/contract.md §16). */
+  readonly reversedAmount?: number;
+  readonly createdAt: string;
+  /** When it counts in the books (docs/contract.md §26): given, or `createdAt`. */
+  readonly effectiveAt: string;
+}
+
 export interface LedgerEntry {
   readonly id: string;
   readonly accountId: string;

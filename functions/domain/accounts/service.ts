@@ -1,17 +1,15 @@
 import type { EventSourceView } from '../gaps/port';
 import type { Json } from '../idempotency/fingerprint';
-import {
-  type CommandContext,
-  type CommandResponse,
-  type CommandServiceOptions,
-  IdempotentCommands,
+import type {
+  CommandContext,
+  CommandResponse,
+  CommandServiceOptions,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import { MovementCommands } from '../movements/commands';
 import { requestOnce, requestRefusal } from '../movements/once';
-import type { MovementPort } from '../movements/port';
 import { newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
+import { MovingService } from '../movements/service';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
 import { type EffectiveTimeOptions, resolveEffectiveAt } from './effective-at';
@@ -39,19 +37,7 @@ export type PostTransactionInput = Omit<PostingInput, 'accountId'>;
 export type LedgerServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
-export class LedgerService {
-  private readonly commands: IdempotentCommands;
-  private readonly movements: MovementCommands;
-
-  constructor(
-    private readonly port: LedgerPort,
-    movements: MovementPort,
-    private readonly options: LedgerServiceOptions,
-  ) {
-    this.commands = new IdempotentCommands(port, options);
-    this.movements = new MovementCommands(movements);
-  }
-
+export class LedgerService extends MovingService<LedgerPort, LedgerServiceOptions> {
   async createAccount(
     ctx: CommandContext,
     input: CreateAccountInput,

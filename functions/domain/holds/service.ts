@@ -1,19 +1,17 @@
 import { type Metadata, withMetadata } from '../accounts/metadata';
 import { type LedgerEntry, notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
-import {
-  type CommandContext,
-  type CommandResponse,
-  type CommandServiceOptions,
-  IdempotentCommands,
-  type KeyRequest,
+import type {
+  CommandContext,
+  CommandResponse,
+  CommandServiceOptions,
+  KeyRequest,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { MovementCommands } from '../movements/commands';
 import type { EntryGuard } from '../movements/guard';
 import { requestOnce, requestRefusal } from '../movements/once';
-import type { MovementPort } from '../movements/port';
 import { explainAccountRejection } from '../movements/rejections';
+import { MovingService } from '../movements/service';
 import {
   type DomainError,
   HoldExpiredError,
@@ -53,19 +51,7 @@ export function holdRefusal(hold: HoldRecord, now: Date): DomainError | undefine
 }
 
 /** Holds: authorise, then capture, void or let expire (docs/contract.md §11). */
-export class HoldService {
-  private readonly commands: IdempotentCommands;
-  private readonly movements: MovementCommands;
-
-  constructor(
-    private readonly port: HoldPort,
-    movements: MovementPort,
-    options: HoldServiceOptions,
-  ) {
-    this.commands = new IdempotentCommands(port, options);
-    this.movements = new MovementCommands(movements);
-  }
-
+export class HoldService extends MovingService<HoldPort, HoldServiceOptions> {
   async placeHold(
     ctx: CommandContext,
     accountId: string,

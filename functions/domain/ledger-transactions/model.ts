@@ -1,5 +1,5 @@
-import { type Metadata, withMetadata } from '../accounts/metadata';
-import type { Direction, EntryOrigin } from '../accounts/model';
+import { withMetadata } from '../accounts/metadata';
+import type { Direction, EntryOrigin, MovementDetails } from '../accounts/model';
 
 /**
  * Ledger transactions (docs/contract.md §16): one movement of 2–25 legs in one currency, each
@@ -15,19 +15,11 @@ export interface LedgerLeg {
   readonly amount: number;
 }
 
-export interface LedgerTransaction {
+/** `paymentId` is in the namespace of the first debited account; reversals move all or nothing back. */
+export interface LedgerTransaction extends MovementDetails {
   readonly id: string;
   readonly currency: string;
   readonly legs: readonly LedgerLeg[];
-  readonly reference?: string;
-  /** In the namespace of the first debited account. */
-  readonly paymentId?: string;
-  readonly metadata?: Metadata;
-  /** Reads: how much reversals moved back (the whole, or nothing). */
-  readonly reversedAmount?: number;
-  readonly createdAt: string;
-  /** When every leg counts in the books (docs/contract.md §26): given, or `createdAt`. */
-  readonly effectiveAt: string;
 }
 
 /** The stored leg: the public one plus the id of the entry it wrote. */

@@ -1,21 +1,19 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
-import {
-  type CommandContext,
-  type CommandResponse,
-  type CommandServiceOptions,
-  IdempotentCommands,
+import type {
+  CommandContext,
+  CommandResponse,
+  CommandServiceOptions,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import { MovementCommands } from '../movements/commands';
 import {
   type LedgerTransactionWrite,
   newLedgerTransactionWrite,
 } from '../movements/ledger-transaction';
 import { requestOnce, requestRefusal } from '../movements/once';
-import type { MovementPort } from '../movements/port';
+import { MovingService } from '../movements/service';
 import { LegsUnbalancedError } from '../shared/errors';
 import {
   type LedgerTransaction,
@@ -35,19 +33,10 @@ export type LedgerTransactionServiceOptions = CommandServiceOptions & EffectiveT
  * what the accounts said as the write failed (currency, closed, funds of the first short leg,
  * the cap), then the paymentId.
  */
-export class LedgerTransactionService {
-  private readonly commands: IdempotentCommands;
-  private readonly movements: MovementCommands;
-
-  constructor(
-    private readonly port: LedgerTransactionPort,
-    movements: MovementPort,
-    private readonly options: LedgerTransactionServiceOptions,
-  ) {
-    this.commands = new IdempotentCommands(port, options);
-    this.movements = new MovementCommands(movements);
-  }
-
+export class LedgerTransactionService extends MovingService<
+  LedgerTransactionPort,
+  LedgerTransactionServiceOptions
+> {
   async createLedgerTransaction(
     ctx: CommandContext,
     input: LedgerTransactionInput,

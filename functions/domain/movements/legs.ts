@@ -72,7 +72,7 @@ export function explainLegsRejection(
 
 /** The guard of a leg: the caller's account, in the currency, open; debits covered. */
 export function legGuard(
-  entry: LedgerEntry,
+  entry: Pick<LedgerEntry, 'amount' | 'currency' | 'effectiveAt'>,
   direction: 'debit' | 'credit',
   ownerId: string | undefined,
 ): EntryGuard {
@@ -92,12 +92,5 @@ export function postingGuard(
   entry: Pick<PostingEntry, 'type' | 'amount' | 'currency' | 'effectiveAt'>,
   ownerId?: string,
 ): EntryGuard {
-  return {
-    ...(ownerId === undefined ? {} : { ownerId }),
-    currency: entry.currency,
-    requireOpen: true,
-    effectiveAt: entry.effectiveAt,
-    requireAvailableAtLeast: entry.type === 'debit' ? entry.amount : undefined,
-    increaseBy: entry.type === 'credit' ? entry.amount : undefined,
-  };
+  return legGuard(entry, entry.type, ownerId);
 }

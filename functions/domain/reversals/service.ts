@@ -1,17 +1,15 @@
 import { notFound, type OwnedKind, owned } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
-import {
-  type CommandContext,
-  type CommandResponse,
-  type CommandServiceOptions,
-  IdempotentCommands,
-  type KeyRequest,
+import type {
+  CommandContext,
+  CommandResponse,
+  CommandServiceOptions,
+  KeyRequest,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { MovementCommands } from '../movements/commands';
 import { requestOnce, requestRefusal } from '../movements/once';
-import type { MovementPort } from '../movements/port';
 import { reversalLegs } from '../movements/reversal';
+import { MovingService } from '../movements/service';
 import {
   NotReversibleError,
   ReversalExceedsOriginalError,
@@ -41,19 +39,7 @@ export type ReversalServiceOptions = CommandServiceOptions;
  * (not recorded; the key first, §4), then not_reversible, reversal_exceeds_original, then what
  * the accounts say (closed, funds, cap) — all recorded.
  */
-export class ReversalService {
-  private readonly commands: IdempotentCommands;
-  private readonly movements: MovementCommands;
-
-  constructor(
-    private readonly port: ReversalPort,
-    movements: MovementPort,
-    options: ReversalServiceOptions,
-  ) {
-    this.commands = new IdempotentCommands(port, options);
-    this.movements = new MovementCommands(movements);
-  }
-
+export class ReversalService extends MovingService<ReversalPort, ReversalServiceOptions> {
   reverseEntry(
     ctx: CommandContext,
     params: { readonly accountId: string; readonly entryId: string },

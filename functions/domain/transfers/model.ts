@@ -1,21 +1,12 @@
-import type { Metadata } from '../accounts/metadata';
-import type { EntryOrigin } from '../accounts/model';
+import type { EntryOrigin, MovementDetails } from '../accounts/model';
 
 /** Transfers between two accounts of one owner (docs/contract.md §10). */
-export interface Transfer {
+export interface Transfer extends MovementDetails {
   readonly id: string;
   readonly fromAccountId: string;
   readonly toAccountId: string;
   readonly amount: number;
   readonly currency: string;
-  readonly reference?: string;
-  readonly paymentId?: string;
-  readonly metadata?: Metadata;
-  /** Reads: how much reversals moved back so far (docs/contract.md §16). */
-  readonly reversedAmount?: number;
-  readonly createdAt: string;
-  /** When both legs count in the books (docs/contract.md §26): given, or `createdAt`. */
-  readonly effectiveAt: string;
 }
 
 /** The `TRANSFER#<id>` record: the public view plus its owner and where it came from. */

@@ -1,17 +1,15 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
-import {
-  type CommandContext,
-  type CommandResponse,
-  type CommandServiceOptions,
-  IdempotentCommands,
+import type {
+  CommandContext,
+  CommandResponse,
+  CommandServiceOptions,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import { MovementCommands } from '../movements/commands';
 import { requestOnce, requestRefusal } from '../movements/once';
-import type { MovementPort } from '../movements/port';
+import { MovingService } from '../movements/service';
 import { newTransfer, type TransferInput, type TransferWrite } from '../movements/transfer';
 import { readTransfer, type Transfer, transferView } from './model';
 import type { TransferPort } from './port';
@@ -22,19 +20,7 @@ export type TransferServiceOptions = CommandServiceOptions & EffectiveTimeOption
  * Double-entry transfers over HTTP (docs/contract.md §10): the request claim and the transfer
  * command (`domain/movements/`), ONE transaction per request.
  */
-export class TransferService {
-  private readonly commands: IdempotentCommands;
-  private readonly movements: MovementCommands;
-
-  constructor(
-    private readonly port: TransferPort,
-    movements: MovementPort,
-    private readonly options: TransferServiceOptions,
-  ) {
-    this.commands = new IdempotentCommands(port, options);
-    this.movements = new MovementCommands(movements);
-  }
-
+export class TransferService extends MovingService<TransferPort, TransferServiceOptions> {
   async createTransfer(
     ctx: CommandContext,
     input: TransferInput,

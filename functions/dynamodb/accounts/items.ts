@@ -49,6 +49,12 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
   };
 }
 
+/** An account's figures as the journal and the monitors read them, defaulted as above. */
+export function accountFigures(accountId: string, item: Record<string, unknown>) {
+  const { ownerId, balance, available, version } = toAccountRecord(item);
+  return { accountId, ownerId, balance, available, version };
+}
+
 /** Available, or balance on an account from before holds, is 0. */
 const NOTHING_AVAILABLE =
   '((attribute_exists(#available) AND #available = :zero) OR attribute_not_exists(#available))';

@@ -8,7 +8,7 @@ import type {
   JournalReadPort,
   JournalWritePort,
 } from '../../domain/journal/port';
-import { JOURNAL_FROM_CREATION } from '../accounts/items';
+import { accountFigures, JOURNAL_FROM_CREATION } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
 import { markerItem } from '../reconciliation/items';
 import {
@@ -112,11 +112,7 @@ export function createJournalStore(options: StoreOptions): JournalWritePort & Jo
       const item = await getItem(client, tableName, keys.account(accountId));
       if (!item) return undefined;
       return {
-        accountId,
-        ownerId: String(item.ownerId),
-        balance: Number(item.balance),
-        available: Number(item.available ?? item.balance),
-        version: Number(item.version ?? 0),
+        ...accountFigures(accountId, item),
         updatedAt: String(item.updatedAt),
         journalFromCreation: item[JOURNAL_FROM_CREATION] === true,
       };

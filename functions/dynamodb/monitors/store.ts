@@ -5,6 +5,7 @@ import type {
   MonitorEvaluationPort,
   MonitorPort,
 } from '../../domain/monitors/port';
+import { accountFigures } from '../accounts/items';
 import {
   claimedFailure,
   claimItem,
@@ -59,14 +60,7 @@ export function createMonitorStore(options: StoreOptions): MonitorPort {
 
     async getAccount(accountId) {
       const item = await getItem(client, tableName, keys.account(accountId));
-      if (!item) return undefined;
-      return {
-        accountId,
-        ownerId: String(item.ownerId),
-        balance: Number(item.balance),
-        available: Number(item.available ?? item.balance),
-        version: Number(item.version ?? 0),
-      };
+      return item ? accountFigures(accountId, item) : undefined;
     },
 
     async createMonitor(claim, monitor, read): Promise<CreateMonitorResult> {

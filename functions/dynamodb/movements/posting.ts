@@ -6,6 +6,7 @@ import type { PostingRejection } from '../../domain/movements/rejections';
 import { newEntryItems, paymentItem } from '../accounts/entries';
 import { toAccountRecord } from '../accounts/items';
 import { accountChangeItem } from './account-change';
+import { legChange } from './legs';
 
 type PostingRole = 'account' | 'entry' | 'pointer' | 'payment';
 
@@ -14,15 +15,7 @@ type PostingRole = 'account' | 'entry' | 'pointer' | 'payment';
  * it from `lastChanges`: a batched event write carries one per record (docs/contract.md §20).
  */
 export function postingChange(entry: PostingEntry): AccountChange {
-  const delta = signedAmount(entry);
-  return {
-    kind: entry.type,
-    balanceDelta: delta,
-    availableDelta: delta,
-    at: entry.createdAt,
-    entryId: entry.id,
-    effectiveAt: entry.effectiveAt,
-  };
+  return legChange(entry, signedAmount(entry));
 }
 
 /**
