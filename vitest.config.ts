@@ -22,7 +22,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          // One module graph per worker: importing the SDK, zod and CDK-free code once per file
+          // was two thirds of the project's time (39 s → 13 s). Stubs are put back per file.
+          isolate: false,
+          setupFiles: ['test/support/restore-stubs.ts'],
+        },
       },
       {
         extends: true,
