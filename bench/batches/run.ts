@@ -146,8 +146,8 @@ export async function measureBatches(
       );
       return Number(Item?.balance?.N ?? Number.NaN);
     };
-    const creditsPerRound = settings.smoke ? 1_000 : 4_000;
-    const singlesPerRound = settings.smoke ? 40 : 240;
+    const creditsPerRound = settings.smoke ? 200 : 4_000;
+    const singlesPerRound = settings.smoke ? 20 : 240;
     const bySide: BatchResults['bySide'] = { batches: [], singles: [] };
     for (let round = 0; round < settings.rounds; round++) {
       progress(settings, `batches: one account, round ${round + 1}/${settings.rounds}`);

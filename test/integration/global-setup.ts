@@ -7,7 +7,7 @@ import '../support/dynamo-lease';
  * (test/support/dynamo-pool.ts says why); each test file leases one and makes its own table in
  * it. DYNAMODB_ENDPOINT names one that every file shares instead.
  */
-export const FILES_PER_INSTANCE = 8;
+export const FILES_PER_INSTANCE = 4;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env.DYNAMODB_ENDPOINT;
