@@ -88,8 +88,12 @@ describe('README walkthrough against the local stack', () => {
     expect(transfersAndHolds).toHaveLength(2);
     const depth = blocksUnder('Ledger transactions, reversals, overdraft and closing', 'sh');
     expect(depth).toHaveLength(2);
+    // Sent twice, as a caller retrying it would: the batch replays (docs/contract.md §25).
+    const [batch = ''] = blocksUnder('Batches: many operations in one request', 'sh');
 
-    const { code, output } = await bash([tryIt, ...transfersAndHolds, ...depth].join('\n'));
+    const { code, output } = await bash(
+      [tryIt, ...transfersAndHolds, ...depth, 'echo', batch, 'echo', batch].join('\n'),
+    );
 
     expect(code, output).toBe(0);
     // The credit's answer has the sample's fields, with the sample's values where they are fixed.
@@ -111,6 +115,15 @@ describe('README walkthrough against the local stack', () => {
     });
     expect(objects.some((o) => o.status === 'closed')).toBe(true);
     expect(output).toMatch(/"code":"account_closed"/);
+    // Batches: the payout credits, the oversized debit is refused alone; the retry, same bytes.
+    const batches = output.match(/^\{"mode":"independent".*$/gm) ?? [];
+    expect(batches).toHaveLength(2);
+    expect(batches[1]).toBe(batches[0]);
+    const results = (JSON.parse(batches[0] ?? '{}') as { results?: unknown[] }).results;
+    expect(results).toMatchObject([
+      { key: 'payout-1', status: 201, body: { type: 'credit', amount: 1250 } },
+      { key: 'payout-2', status: 409, body: { code: 'insufficient_funds' } },
+    ]);
     const stated = claims(output);
     expect(stated.length).toBeGreaterThanOrEqual(3);
     for (const { claimed, actual } of stated) expect(actual).toEqual(claimed);
