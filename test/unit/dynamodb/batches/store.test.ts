@@ -103,17 +103,19 @@ describe('a coalesced chunk of one account', () => {
   it('reads a refusal back by movement: a held claim, the account as it stood', async () => {
     const record = { fingerprint: 'fp-other', statusCode: 201, body: '{}', expiresAt: 2000 };
     const account = { id: 'a1', ownerId: 'alice', currency: 'EUR', balance: 5, status: 'closed' };
-    ddb.on(TransactWriteItemsCommand).rejects(
-      cancelled(
-        { Code: 'ConditionalCheckFailed', Item: marshall(account) },
-        none,
-        none,
-        none,
-        { Code: 'ConditionalCheckFailed', Item: marshall(record) },
-        none,
-        none,
-      ),
-    );
+    ddb
+      .on(TransactWriteItemsCommand)
+      .rejects(
+        cancelled(
+          { Code: 'ConditionalCheckFailed', Item: marshall(account) },
+          none,
+          none,
+          none,
+          { Code: 'ConditionalCheckFailed', Item: marshall(record) },
+          none,
+          none,
+        ),
+      );
     const refused = await store.writeMovements(chunk, {});
     if (refused.kind !== 'refused') throw new Error('expected a refusal');
     expect([...refused.claimed.keys()]).toEqual([1]);
