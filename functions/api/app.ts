@@ -118,7 +118,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   };
   // Commands that write movements a caller may date (docs/contract.md §26).
   const movementOptions = { ...commandOptions, backdateLimitDays: config.backdateLimitDays };
-  const tasks = new TaskService(deps.tasks, {
+  const tasks = new TaskService(deps.tasks, deps.movements, {
     ...commandOptions,
     exportFee: config.exportFee,
     callbackApplicationId: config.callbackApplicationId,

@@ -1,7 +1,6 @@
-import type { AccountRecord, LedgerEntry, PostingEntry } from '../accounts/model';
+import type { AccountRecord, LedgerEntry } from '../accounts/model';
 import type { WriteResult } from '../accounts/port';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
-import type { EntryGuard } from '../movements/guard';
 import type {
   ExecutionRecord,
   ExecutionStatus,
@@ -11,13 +10,14 @@ import type {
   TaskState,
 } from './model';
 
-export interface NewExport {
+/**
+ * What an export's fee pays for, written in the fee's own transaction (docs/contract.md §12,
+ * §23): the task, its first execution and the outbox job that starts it.
+ */
+export interface PaidExport {
   readonly task: TaskRecord;
   readonly execution: ExecutionRecord;
   readonly job: ExportJob;
-  /** The fee's ledger entry (a debit in the account's currency), posted under `guard`. */
-  readonly fee: PostingEntry;
-  readonly guard: EntryGuard;
 }
 
 export interface NewRerun {
@@ -39,7 +39,6 @@ export type RerunResult =
 export interface TaskPort extends ResponseRecorder {
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   getTask(taskId: string): Promise<TaskState | undefined>;
-  createExport(claim: IdempotencyClaim, request: NewExport): Promise<WriteResult>;
   rerun(claim: IdempotencyClaim, request: NewRerun): Promise<RerunResult>;
 }
 

@@ -1,16 +1,16 @@
 import type { ExportFormat } from '../../contract/exports';
 import { notFound, owned, ownedBy, type PostingEntry } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
-import {
-  type CommandContext,
-  type CommandResponse,
-  type CommandServiceOptions,
-  IdempotentCommands,
+import type {
+  CommandContext,
+  CommandResponse,
+  CommandServiceOptions,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { EntryGuard } from '../movements/guard';
 import { postingGuard } from '../movements/legs';
-import { explainPostingRejection } from '../movements/rejections';
+import { exportOnce, requestRefusal } from '../movements/once';
+import { MovingService } from '../movements/service';
 import { InternalError, RerunLimitReachedError, TaskNotTerminalError } from '../shared/errors';
 import {
   type ExecutionRecord,
@@ -37,17 +37,11 @@ export interface TaskServiceOptions extends CommandServiceOptions {
   readonly maxReruns: number;
 }
 
-/** Paid export tasks and reruns: fee, task, execution and outbox message commit together. */
-export class TaskService {
-  private readonly commands: IdempotentCommands;
-
-  constructor(
-    private readonly port: TaskPort,
-    private readonly options: TaskServiceOptions,
-  ) {
-    this.commands = new IdempotentCommands(port, options);
-  }
-
+/**
+ * Paid export tasks and reruns: fee, task, execution and outbox message commit together. The
+ * fee is a debit, the movements' own (docs/contract.md §23); its claim writes the export.
+ */
+export class TaskService extends MovingService<TaskPort, TaskServiceOptions> {
   async createExport(
     ctx: CommandContext,
     accountId: string,
@@ -94,10 +88,11 @@ export class TaskService {
     // A fee is a debit: of an open account, within what it may draw on (§11, §17).
     const guard: EntryGuard = postingGuard(fee, ctx.principal);
     const job = this.job(task, execution.id);
-    const result = await this.port.createExport(claim, { task, execution, job, fee, guard });
-    return this.commands.settle(claim, result, (rejected) =>
-      explainPostingRejection(rejected, guard),
-    );
+    const result = await this.movements.post(exportOnce(claim, { task, execution, job }), {
+      entry: fee,
+      guard,
+    });
+    return this.commands.settle(claim, result, requestRefusal);
   }
 
   async rerun(ctx: CommandContext, taskId: string, rawBody: Json): Promise<CommandResponse> {

@@ -1,4 +1,5 @@
 import type { InboxClaim, SequenceWrite } from '../events/port';
+import type { PaidExport } from '../exports/port';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim } from '../idempotency/port';
 import { type DomainError, InternalError } from '../shared/errors';
@@ -13,9 +14,17 @@ export type Once =
   /** An HTTP request (§4): (principal, operation, key) + fingerprint, the first response stored. */
   | { readonly kind: 'request'; readonly claim: IdempotencyClaim }
   /** A ledger event (§6): (source, id) + content hash, and its sequence item when numbered. */
-  | { readonly kind: 'inbox'; readonly claim: InboxClaim; readonly sequence?: SequenceWrite };
+  | { readonly kind: 'inbox'; readonly claim: InboxClaim; readonly sequence?: SequenceWrite }
+  /** An export's request (§12): its request claim and the export its fee pays for. */
+  | { readonly kind: 'export'; readonly claim: IdempotencyClaim; readonly paysFor: PaidExport };
 
 export const requestOnce = (claim: IdempotencyClaim): Once => ({ kind: 'request', claim });
+
+export const exportOnce = (claim: IdempotencyClaim, paysFor: PaidExport): Once => ({
+  kind: 'export',
+  claim,
+  paysFor,
+});
 
 export const inboxOnce = (claim: InboxClaim, sequence: SequenceWrite | undefined): Once =>
   sequence === undefined ? { kind: 'inbox', claim } : { kind: 'inbox', claim, sequence };
@@ -61,6 +70,7 @@ export function isOnceAnswer<R extends { readonly kind: string }>(
 export function foreignOwnerOf(once: Once): 'not_found' | 'owner_mismatch' {
   switch (once.kind) {
     case 'request':
+    case 'export':
       return 'not_found';
     case 'inbox':
       return 'owner_mismatch';

@@ -10,6 +10,7 @@ import {
   isTerminal,
   type TaskRecord,
 } from '../../domain/exports/model';
+import type { PaidExport } from '../../domain/exports/port';
 import { putNew, toAttributes } from '../table/attributes';
 import { dueIndexAttributes, LEAVE_DUE_INDEX } from '../table/due-index';
 import { keys } from '../table/keys';
@@ -49,6 +50,15 @@ export function outboxItem(tableName: string, job: ExportJob, at: string): Trans
     job: { ...job },
     createdAt: at,
   });
+}
+
+/** What an export's fee pays for, in its transaction: the task, its execution, the job (§12). */
+export function paidExportItems(tableName: string, paid: PaidExport): TransactWriteItem[] {
+  return [
+    newTaskItem(tableName, paid.task),
+    ...newExecutionItems(tableName, paid.execution),
+    outboxItem(tableName, paid.job, paid.task.createdAt),
+  ];
 }
 
 /**

@@ -1,6 +1,5 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { EXECUTION_ITEM_KIND } from '../../contract/names';
-import type { WriteResult } from '../../domain/accounts/port';
 import type { CallbackPort, CallbackWrite, CallbackWriteResult } from '../../domain/callbacks/port';
 import type { ExecutionRecord, TaskRecord, TaskState } from '../../domain/exports/model';
 import type { RerunResult, TaskPort } from '../../domain/exports/port';
@@ -8,7 +7,6 @@ import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import { createLedgerStore } from '../accounts/store';
 import { inboxItem } from '../events/items';
 import { claimItem, writeCommand } from '../idempotency/command';
-import { postingItems } from '../movements/posting';
 import { keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
 import {
@@ -20,7 +18,6 @@ import {
 import {
   executionProjectionItem,
   newExecutionItems,
-  newTaskItem,
   outboxItem,
   rerunTaskItem,
   taskProjectionItem,
@@ -98,21 +95,6 @@ export function createTaskStore(options: StoreOptions): TaskPort & CallbackPort 
       if (!outcome.failed.has('inbox')) return 'moved';
       const seen = outcome.failed.get('inbox')?.contentHash;
       return sameInboxContent(seen, write.inbox.contentHash) ? 'duplicate' : 'id_conflict';
-    },
-
-    async createExport(claim, { task, execution, job, fee, guard }): Promise<WriteResult> {
-      const result = await write([
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...postingItems(tableName, fee, guard),
-        { role: 'other', item: newTaskItem(tableName, task) },
-        ...newExecutionItems(tableName, execution).map((item) => ({
-          role: 'other' as const,
-          item,
-        })),
-        { role: 'other', item: outboxItem(tableName, job, task.createdAt) },
-      ]);
-      if (result.kind === 'task_rejected') throw new Error('an export writes no existing task');
-      return result;
     },
 
     rerun(claim, request) {

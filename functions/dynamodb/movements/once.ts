@@ -2,11 +2,15 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import type { Once, OnceAnswer } from '../../domain/movements/once';
 import { inboxItem, sequenceItem } from '../events/items';
+import { paidExportItems } from '../exports/items';
 import { claimedFailure, claimItem } from '../idempotency/command';
 import type { TransactOptions, TransactPart } from '../table/transact';
 
-/** The items a claim writes: the request record, or the inbox item and the sequence item. */
-export type OnceRole = 'claim' | 'inbox' | 'sequence';
+/**
+ * The items a claim writes: the request record (and for an export what its fee pays for), or
+ * the inbox item and the sequence item.
+ */
+export type OnceRole = 'claim' | 'export' | 'inbox' | 'sequence';
 
 /** What the movement's items tell its claim: the entry it names, the time of the write. */
 export interface OnceContext {
@@ -32,6 +36,15 @@ export function withOnce<R extends string>(
       return [
         { role: 'claim', item: claimItem(tableName, once.claim), decisive: true },
         ...movement,
+      ];
+    case 'export':
+      return [
+        { role: 'claim', item: claimItem(tableName, once.claim), decisive: true },
+        ...movement,
+        ...paidExportItems(tableName, once.paysFor).map((item) => ({
+          role: 'export' as const,
+          item,
+        })),
       ];
     case 'inbox': {
       const parts: TransactPart<R | OnceRole>[] = [
@@ -67,6 +80,7 @@ export function onceFailure(
 ): OnceAnswer | undefined {
   switch (once.kind) {
     case 'request':
+    case 'export':
       return claimedFailure(failed);
     case 'inbox': {
       // A duplicate wins over everything: its effect already happened.

@@ -18,7 +18,6 @@ export function fakeTaskPort(overrides: Partial<TaskPort> = {}): Mocked<TaskPort
     {
       getAccount: async () => undefined,
       getTask: async () => undefined,
-      createExport: async () => ({ kind: 'committed' }),
       rerun: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
       findRecord: async () => undefined,

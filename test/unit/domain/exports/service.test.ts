@@ -7,6 +7,7 @@ import type { TaskPort } from '../../../../functions/domain/exports/port';
 import { TaskService } from '../../../../functions/domain/exports/service';
 import { fakeCallbackPort } from '../../../support/fakes/callbacks';
 import { fakeTaskPort } from '../../../support/fakes/exports';
+import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 
 const at = '2026-11-29T10:00:00.000Z';
 const ctx = { principal: 'alice', idempotencyKey: 'k', now: new Date(at) };
@@ -30,7 +31,7 @@ const port = (overrides: Partial<TaskPort>) =>
   fakeTaskPort({ getTask: async () => ({ task, executions: [execution] }), ...overrides });
 
 const service = (p: TaskPort) =>
-  new TaskService(p, {
+  new TaskService(p, fakeMovementPort(), {
     idempotencyRetentionSeconds: 60,
     exportFee: 100,
     callbackApplicationId: 'app',

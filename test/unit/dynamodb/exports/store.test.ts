@@ -9,14 +9,19 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newExecution, type TaskRecord } from '../../../../functions/domain/exports/model';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
+import { exportOnce } from '../../../../functions/domain/movements/once';
 import { createTaskStore } from '../../../../functions/dynamodb/exports/store';
+import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 
 const ddb = mockClient(DynamoDBClient);
-const store = createTaskStore({
+const options = {
   client: new DynamoDBClient({ region: 'eu-west-1' }),
   tableName: 'ledger',
   retry: { sleep: async () => {}, maxAttempts: 2 },
-});
+};
+const store = createTaskStore(options);
+/** An export's fee is a debit: the movement store writes it with the export (§23). */
+const movements = createMovementStore(options);
 const at = '2026-11-29T10:00:00.000Z';
 const task: TaskRecord = {
   id: 't1',
@@ -37,7 +42,7 @@ const claim: IdempotencyClaim = {
   nowSeconds: 1,
   response: { statusCode: 202, body: '{}' },
 };
-const exportRequest = {
+const paid = {
   task,
   execution,
   job: {
@@ -47,7 +52,10 @@ const exportRequest = {
     format: 'csv' as const,
     callbackPath: '/v1/callbacks/x',
   },
-  fee: {
+};
+/** The fee's posting: a debit of the account, under the guard a fee draws. */
+const fee = {
+  entry: {
     id: 'f1',
     accountId: 'a1',
     type: 'debit' as const,
@@ -85,7 +93,9 @@ describe('task store', () => {
 
   it('writes the export as one transaction: claim, fee, entry and its pointer, task, execution, pointer, outbox', async () => {
     ddb.on(TransactWriteItemsCommand).resolves({});
-    await expect(store.createExport(claim, exportRequest)).resolves.toEqual({ kind: 'committed' });
+    await expect(movements.post(exportOnce(claim, paid), fee)).resolves.toEqual({
+      kind: 'committed',
+    });
     const items = ddb.commandCalls(TransactWriteItemsCommand)[0]?.args[0].input.TransactItems ?? [];
     expect(items.map((i) => i.Put?.Item?.kind?.S ?? (i.Update ? 'update' : undefined))).toEqual([
       undefined, // the claim carries no kind
@@ -105,7 +115,7 @@ describe('task store', () => {
     ['items are throttled', cancel('None', 'ThrottlingError'), 'unavailable'],
   ])('answers %s with %s', async (_name, error, code) => {
     ddb.on(TransactWriteItemsCommand).rejects(error);
-    await expect(store.createExport(claim, exportRequest)).rejects.toMatchObject({ code });
+    await expect(movements.post(exportOnce(claim, paid), fee)).rejects.toMatchObject({ code });
   });
 
   it('reports a rerun whose task moved since it was read', async () => {
@@ -125,7 +135,7 @@ describe('task store', () => {
     const result = await store.rerun(claim, {
       task,
       execution,
-      job: exportRequest.job,
+      job: paid.job,
       allowedStatuses: ['SUCCEEDED'],
       expectedCurrentExecutionId: 'e0',
       expectedRerunCount: 0,
