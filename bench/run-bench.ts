@@ -151,7 +151,7 @@ async function onDynamo<T>(
 ): Promise<T> {
   const dynamo = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => {} }
-    : await startDynamoLocal(await freePort());
+    : await startDynamoLocal(await freePort(), undefined, { serverCompiler: true });
   const proxy = await startLatencyProxy({ target: dynamo.endpoint, rttMs: options.settings.rttMs });
   const client = localDynamoClient(proxy.endpoint);
   const setup = localDynamoClient(dynamo.endpoint);

@@ -44,6 +44,11 @@ export interface StartDynamoOptions {
   readonly killAfterMs?: number;
   /** JVM options of the loopback launch only (a test takes jdk.compiler away with them). */
   readonly launcherJavaOptions?: readonly string[];
+  /**
+   * Keep the JVM's server compiler, for measurements that run long (`npm run bench`): large
+   * transactions run about 40 % faster there once compiled. @default false
+   */
+  readonly serverCompiler?: boolean;
 }
 
 const HOST = '127.0.0.1';
@@ -59,22 +64,29 @@ const JAR_DIR = join(
 const LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
 
 /**
- * The emulator's JVM: the client compiler only, one serial collector, no perf-data file. An
- * emulator lives for minutes with one caller, where the server compiler and parallel collector
- * spend CPU that never pays back: these flags halve its CPU for the same work (1,500 3-item
- * transactions: 15 → 6.4 CPU-s, measured 3 December 2026; docs/architecture.md "Testing notes").
+ * The emulator's JVM: one serial collector, no perf-data file, and the client compiler only
+ * unless `serverCompiler` (the bench keeps it). An emulator lives for minutes with one caller,
+ * where the server compiler and parallel collector spend CPU that never pays back: these flags
+ * halve its CPU for the same work (1,500 3-item transactions: 15 → 6.4 CPU-s, measured
+ * 3 December 2026; docs/architecture.md "Testing notes").
  */
-const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-XX:-UsePerfData'];
+const JVM_OPTIONS = ['-XX:+UseSerialGC', '-XX:-UsePerfData'];
+const CLIENT_COMPILER_ONLY = '-XX:TieredStopAtLevel=1';
 
 /** `java` arguments: the loopback launcher, or the plain jar (every interface). */
-function javaArguments(port: number, loopback: boolean, javaOptions: readonly string[]): string[] {
-  const jvm = [...JVM_OPTIONS, `-Djava.library.path=${join(JAR_DIR, 'DynamoDBLocal_lib')}`];
+function javaArguments(port: number, loopback: boolean, options: StartDynamoOptions): string[] {
+  const javaOptions = options.launcherJavaOptions ?? [];
+  const jvm = [
+    ...(options.serverCompiler ? [] : [CLIENT_COMPILER_ONLY]),
+    ...JVM_OPTIONS,
+    `-Djava.library.path=${join(JAR_DIR, 'DynamoDBLocal_lib')}`,
+  ];
   // -disableTelemetry: the launcher never configures telemetry; the plain jar must be told.
-  const options = ['-inMemory', '-port', String(port), '-sharedDb', '-disableTelemetry'];
+  const args = ['-inMemory', '-port', String(port), '-sharedDb', '-disableTelemetry'];
   const jar = join(JAR_DIR, 'DynamoDBLocal.jar');
   return loopback
-    ? [...jvm, ...javaOptions, '-cp', jar, LAUNCHER, HOST, ...options]
-    : [...jvm, '-jar', jar, ...options];
+    ? [...jvm, ...javaOptions, '-cp', jar, LAUNCHER, HOST, ...args]
+    : [...jvm, '-jar', jar, ...args];
 }
 
 /**
@@ -108,7 +120,7 @@ async function launchDynamoLocal(
   options.signal?.throwIfAborted();
   const child: ChildProcess = spawn(
     'java',
-    javaArguments(port, loopback, options.launcherJavaOptions ?? []),
+    javaArguments(port, loopback, options),
     { cwd: JAR_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   // Last resort against an orphaned JVM if this process exits without calling stop().
