@@ -1,10 +1,8 @@
 import {
   type CancellationReason,
   DynamoDBClient,
-  TransactionCanceledException,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PostingEntry } from '../../../../functions/domain/accounts/model';
@@ -12,6 +10,7 @@ import type { PlannedMovement } from '../../../../functions/domain/batches/model
 import { postingGuard } from '../../../../functions/domain/movements/legs';
 import { UnavailableError } from '../../../../functions/domain/shared/errors';
 import { createBatchStore } from '../../../../functions/dynamodb/batches/store';
+import { cancelled, conditionFailed, none } from '../../../support/cancellation';
 
 /**
  * docs/contract.md §25: a batch's shared write is ONE transaction per chunk, retried as every
@@ -51,15 +50,7 @@ function creditOf(id: string, amount: number): PlannedMovement {
 }
 const chunk = [creditOf('e1', 10), creditOf('e2', 20)];
 
-/** Reasons indexed like the items: the account's one update, then per credit claim, entry, pointer. */
-function cancelled(...reasons: CancellationReason[]) {
-  return new TransactionCanceledException({
-    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
-    $metadata: {},
-    CancellationReasons: reasons,
-  });
-}
-const none: CancellationReason = { Code: 'None' };
+/** Reasons follow the items: the account's one update, then per credit claim, entry, pointer. */
 const conflict: CancellationReason = { Code: 'TransactionConflict' };
 const tokens = () =>
   ddb.commandCalls(TransactWriteItemsCommand).map((c) => c.args[0].input.ClientRequestToken);
@@ -106,15 +97,7 @@ describe('a coalesced chunk of one account', () => {
     ddb
       .on(TransactWriteItemsCommand)
       .rejects(
-        cancelled(
-          { Code: 'ConditionalCheckFailed', Item: marshall(account) },
-          none,
-          none,
-          none,
-          { Code: 'ConditionalCheckFailed', Item: marshall(record) },
-          none,
-          none,
-        ),
+        cancelled(conditionFailed(account), none, none, none, conditionFailed(record), none, none),
       );
     const refused = await store.writeMovements(chunk, {});
     if (refused.kind !== 'refused') throw new Error('expected a refusal');
