@@ -164,7 +164,7 @@ function ownerMoved(
   settlement: HoldSettlement | undefined,
 ): { readonly kind: 'hold_changed'; readonly hold: HoldRecord } | undefined {
   const account = failed.get('account');
-  if (!settlement || settlement.requires !== 'unexpired' || account === undefined) return undefined;
+  if (settlement?.requires !== 'unexpired' || account === undefined) return undefined;
   const owner = String(account.ownerId);
   if (owner === settlement.hold.ownerId) return undefined;
   return { kind: 'hold_changed', hold: { ...settlement.hold, ownerId: owner } };

@@ -118,11 +118,10 @@ async function launchDynamoLocal(
   loopback: boolean,
 ): Promise<Omit<RunningDynamo, 'loopbackOnly'>> {
   options.signal?.throwIfAborted();
-  const child: ChildProcess = spawn(
-    'java',
-    javaArguments(port, loopback, options),
-    { cwd: JAR_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child: ChildProcess = spawn('java', javaArguments(port, loopback, options), {
+    cwd: JAR_DIR,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Last resort against an orphaned JVM if this process exits without calling stop().
   const killOnExit = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
