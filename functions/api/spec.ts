@@ -138,7 +138,7 @@ export function problemsOf(spec: RouteSpec): ErrorCode[] {
   return [...codes];
 }
 
-/** What a credit, debit or transfer may be refused with beyond its input (docs/contract.md §8, §10). */
+/** What a credit, debit or transfer may be refused with beyond its input (docs/contract.md §5, §10). */
 export const MOVEMENT_PROBLEMS = [
   'insufficient_funds',
   'payment_id_conflict',

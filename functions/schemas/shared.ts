@@ -79,7 +79,7 @@ export const EffectiveAt = z.iso.datetime({ offset: true }).meta({
 
 /**
  * What a credit, debit, transfer or ledger transaction request may carry besides its amounts
- * (docs/contract.md §8, §13, §26): spread into each body, in this order.
+ * (docs/contract.md §5, §16, §26): spread into each body, in this order.
  */
 export const MovementDetails = {
   reference: Reference.optional(),

@@ -69,7 +69,7 @@ export interface AccountRecord extends Account {
 }
 
 /** What a transfer or ledger transaction records besides its amounts (docs/contract.md §10, §16). */
-export interface MovementDetails {
+export interface RecordedDetails {
   readonly reference?: string;
   readonly paymentId?: string;
   readonly metadata?: Metadata;

@@ -11,7 +11,7 @@ import type {
 } from './model';
 
 /**
- * What an export's fee pays for, written in the fee's own transaction (docs/contract.md §12,
+ * What an export's fee pays for, written in the fee's own transaction (docs/contract.md §5,
  * §23): the task, its first execution and the outbox job that starts it.
  */
 export interface PaidExport {

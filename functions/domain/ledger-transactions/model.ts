@@ -1,5 +1,5 @@
 import { withMetadata } from '../accounts/metadata';
-import type { Direction, EntryOrigin, MovementDetails } from '../accounts/model';
+import type { Direction, EntryOrigin, RecordedDetails } from '../accounts/model';
 
 /**
  * Ledger transactions (docs/contract.md §16): one movement of 2–25 legs in one currency, each
@@ -16,7 +16,7 @@ export interface LedgerLeg {
 }
 
 /** `paymentId` is in the namespace of the first debited account; reversals move all or nothing back. */
-export interface LedgerTransaction extends MovementDetails {
+export interface LedgerTransaction extends RecordedDetails {
   readonly id: string;
   readonly currency: string;
   readonly legs: readonly LedgerLeg[];

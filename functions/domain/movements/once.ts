@@ -15,7 +15,7 @@ export type Once =
   | { readonly kind: 'request'; readonly claim: IdempotencyClaim }
   /** A ledger event (§6): (source, id) + content hash, and its sequence item when numbered. */
   | { readonly kind: 'inbox'; readonly claim: InboxClaim; readonly sequence?: SequenceWrite }
-  /** An export's request (§12): its request claim and the export its fee pays for. */
+  /** An export's request (§5): its request claim and the export its fee pays for. */
   | { readonly kind: 'export'; readonly claim: IdempotencyClaim; readonly paysFor: PaidExport };
 
 export const requestOnce = (claim: IdempotencyClaim): Once => ({ kind: 'request', claim });

@@ -1,7 +1,7 @@
-import type { EntryOrigin, MovementDetails } from '../accounts/model';
+import type { EntryOrigin, RecordedDetails } from '../accounts/model';
 
 /** Transfers between two accounts of one owner (docs/contract.md §10). */
-export interface Transfer extends MovementDetails {
+export interface Transfer extends RecordedDetails {
   readonly id: string;
   readonly fromAccountId: string;
   readonly toAccountId: string;

@@ -52,7 +52,7 @@ export function outboxItem(tableName: string, job: ExportJob, at: string): Trans
   });
 }
 
-/** What an export's fee pays for, in its transaction: the task, its execution, the job (§12). */
+/** What an export's fee pays for, in its transaction: the task, its execution, the job (§5, §8). */
 export function paidExportItems(tableName: string, paid: PaidExport): TransactWriteItem[] {
   return [
     newTaskItem(tableName, paid.task),
