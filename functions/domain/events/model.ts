@@ -42,9 +42,7 @@ export type EventOutcome =
   | { readonly kind: 'rejected'; readonly error: DomainError };
 
 /** What the inbox says of an event it saw before, whatever the event is. */
-export type SeenOutcome =
-  | { readonly kind: 'duplicate' }
-  | { readonly kind: 'id_conflict'; readonly detail: string };
+export type SeenOutcome = { readonly kind: 'duplicate' } | { readonly kind: 'id_conflict' };
 
 /** The inbox claim of an event or a waiver: its (source, id), content hash and retention. */
 export function inboxClaimOf(
@@ -71,19 +69,14 @@ type Rejected<R> = R extends { readonly kind: 'rejected' } ? R : never;
  */
 export function inboxOutcome<R extends MovementResult, A>(
   result: R,
-  event: { readonly source: string; readonly id: string },
   applied: A,
 ): A | SeenOutcome | Rejected<R> | typeof MOVED {
   switch (result.kind) {
     case 'committed':
       return applied;
     case 'duplicate':
-      return { kind: 'duplicate' };
     case 'id_conflict':
-      return {
-        kind: 'id_conflict',
-        detail: `event ${event.id} from ${event.source} was already received with other content`,
-      };
+      return { kind: result.kind };
     case 'sequence_moved':
       return MOVED;
     case 'rejected':

@@ -87,23 +87,28 @@ export class EventService {
     return newPosting({ ...event, type }, actor, this.newId);
   }
 
-  async apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
-    const refused = this.refusedEffectiveAt(event, now);
-    if (refused) return { kind: 'rejected', error: refused };
+  /** One event: its movement's command, by kind (docs/contract.md §6, §23). */
+  apply(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
     switch (event.type) {
+      case 'credit':
+      case 'debit':
+        return this.post(event, now);
       case 'transfer':
         return this.inOrder(event, now, () => this.transfer(event, now));
       case 'transaction':
         return this.inOrder(event, now, () => this.ledgerTransaction(event, now));
-      default: {
-        const posting = this.postingOf(event, now);
-        const prepared: Prepared = {
-          entryId: posting.entry.id,
-          write: (once) => this.movements.post(once, posting),
-        };
-        return this.inOrder(event, now, async () => prepared);
-      }
     }
+  }
+
+  /**
+   * A credit or debit event: its entry, then the sequence loop writes it with the inbox claim
+   * (a `data.effectiveAt` that can never apply is poison `validation_failed`, nothing written).
+   */
+  private post(event: LedgerEventInput, now: Date): Promise<EventOutcome> {
+    return this.inOrder(event, now, async () => {
+      const posting = this.postingOf(event, now);
+      return { entryId: posting.entry.id, write: (once) => this.movements.post(once, posting) };
+    });
   }
 
   /**
@@ -119,12 +124,12 @@ export class EventService {
     return retryOptimistic<EventOutcome>(
       this.retry,
       async () => {
-        const prepared = await prepare();
+        const prepared = await prepare().catch(refusedAsPoison);
         if ('kind' in prepared) return prepared;
         const advance = await nextSequence(this.port, event, this.sequenceClock(now));
         const result = await prepared.write(inboxOnce(claim, advance?.write));
         const applied = { entryId: prepared.entryId, sequence: advance?.advance };
-        return inboxOutcome(result, event, { kind: 'applied' as const, ...applied });
+        return inboxOutcome(result, { kind: 'applied' as const, ...applied });
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
     );
@@ -231,4 +236,10 @@ export class EventService {
   private sequenceClock(now: Date) {
     return { at: now.toISOString(), refetchAfterSeconds: this.options.gapRefetchAfterSeconds };
   }
+}
+
+/** A ValidationError thrown while an event's movement is built (its `data.effectiveAt`). */
+function refusedAsPoison(error: unknown): EventOutcome {
+  if (error instanceof ValidationError) return { kind: 'rejected', error };
+  throw error;
 }

@@ -115,25 +115,24 @@ export function advanceEventSource(
   at: string,
 ): EventSourceAdvance {
   const runs = gapRunsOf(state);
-  if (sequence > state.lastSequence) {
-    const missing = sequence - state.lastSequence - 1;
-    const opened: GapRun = { from: state.lastSequence + 1, to: sequence - 1, openedAt: at };
-    const next = withRuns(
-      { ...state, lastSequence: sequence },
-      missing > 0 ? [...runs, opened] : runs,
-    );
-    return {
-      state: next,
-      position: missing > 0 ? 'ahead' : 'next',
-      newGapCount: missing,
-      newGaps: missing > 0 ? firstNumbers([opened], () => true, MAX_LISTED_GAPS) : [],
-    };
+  const ahead = sequence > state.lastSequence;
+  if (!ahead && !holds(runs, sequence)) {
+    return { state, position: 'stale', newGapCount: 0, newGaps: [] };
   }
-  if (holds(runs, sequence)) {
-    const next = withRuns(state, cut(runs, sequence, sequence));
-    return { state: next, position: 'gap_filled', newGapCount: 0, newGaps: [] };
-  }
-  return { state, position: 'stale', newGapCount: 0, newGaps: [] };
+  const missing = ahead ? sequence - state.lastSequence - 1 : 0;
+  const opened: GapRun = { from: state.lastSequence + 1, to: sequence - 1, openedAt: at };
+  // Ahead: the skipped numbers open; else the number fills its gap. One rebuild either way.
+  const next = withRuns(
+    { ...state, lastSequence: Math.max(sequence, state.lastSequence) },
+    ahead ? [...runs, opened] : cut(runs, sequence, sequence),
+  );
+  const position = ahead ? (missing > 0 ? 'ahead' : 'next') : 'gap_filled';
+  return {
+    state: next,
+    position,
+    newGapCount: missing,
+    newGaps: missing > 0 ? firstNumbers([opened], () => true, MAX_LISTED_GAPS) : [],
+  };
 }
 
 export interface WaiverResult {

@@ -56,7 +56,7 @@ export async function applyWaiver(
             );
       const answer = await port.applyWaiver(claim, write);
       const waived = { kind: 'waived' as const, waived: result.waived, ignored: result.ignored };
-      return inboxOutcome(answer, waiver, waived);
+      return inboxOutcome(answer, waived);
     },
     () => new Error(`sequence of ${waiver.source} kept moving; retry the message later`),
   );

@@ -28,25 +28,23 @@ export function postingItems(
   entry: PostingEntry,
   guard: EntryGuard,
 ): { role: PostingRole; item: TransactWriteItem }[] {
+  const change = postingChange(entry);
   const [listed, pointer] = newEntryItems(tableName, entry);
-  const parts: { role: PostingRole; item: TransactWriteItem }[] = [
-    {
-      role: 'account',
-      item: accountChangeItem(tableName, {
-        accountId: entry.accountId,
-        changes: [postingChange(entry)],
-        ownerId: guard.ownerId,
-        currency: guard.currency,
-        requireAvailableAtLeast: guard.requireAvailableAtLeast,
-        requireOpen: guard.requireOpen,
-      }),
-    },
+  const payment = paymentItem(tableName, entry);
+  const account = accountChangeItem(tableName, {
+    accountId: entry.accountId,
+    changes: [change],
+    ownerId: guard.ownerId,
+    currency: guard.currency,
+    requireAvailableAtLeast: guard.requireAvailableAtLeast,
+    requireOpen: guard.requireOpen,
+  });
+  return [
+    { role: 'account', item: account },
     { role: 'entry', item: listed },
     { role: 'pointer', item: pointer },
+    ...(payment ? [{ role: 'payment' as const, item: payment }] : []),
   ];
-  const payment = paymentItem(tableName, entry);
-  if (payment) parts.push({ role: 'payment', item: payment });
-  return parts;
 }
 
 /** The refusal of a cancelled posting after its claim: the account first, then the paymentId. */

@@ -88,11 +88,12 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
    */
   async function seenBefore(
     record: SQSRecord,
-    outcome: SeenOutcome,
+    seen: { readonly outcome: SeenOutcome; readonly source: string; readonly id: string },
     fields: Record<string, unknown>,
   ) {
-    if (outcome.kind === 'id_conflict') {
-      return deadLetter(record, 'id_conflict', outcome.detail, fields);
+    if (seen.outcome.kind === 'id_conflict') {
+      const detail = `event ${seen.id} from ${seen.source} was already received with other content`;
+      return deadLetter(record, 'id_conflict', detail, fields);
     }
     metrics.count(METRICS.inboxDuplicate);
     log.info('ledger event duplicate', fields);
@@ -115,7 +116,7 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
       }
       case 'duplicate':
       case 'id_conflict':
-        return seenBefore(record, outcome, fields);
+        return seenBefore(record, { outcome, source: event.source, id: event.id }, fields);
       case 'rejected': {
         const reason = POISON_REASONS[outcome.error.code];
         if (!reason) throw outcome.error;
@@ -159,7 +160,7 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
         return;
       case 'duplicate':
       case 'id_conflict':
-        return seenBefore(record, outcome, fields);
+        return seenBefore(record, { outcome, source: waiver.source, id: waiver.id }, fields);
     }
   }
 
