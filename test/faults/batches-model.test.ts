@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { HttpResult } from '../../functions/api/types';
+import { PROPERTY_BUDGET } from '../support/model/budget';
 import {
   ACCOUNTS,
   BatchModel,
@@ -152,8 +153,7 @@ it('agrees with the reference model on every answer and balance, answers lost or
   ledger().proxy.loseTransactResponses(LOST_RESPONSES);
   await fc.assert(fc.asyncProperty(batchPlanArb, runPlan), {
     numRuns: 15,
-    interruptAfterTimeLimit: 20_000,
-    markInterruptAsFailure: false,
+    ...PROPERTY_BUDGET,
   });
   ledger().proxy.loseTransactResponses(0);
   // A loaded machine may stop the property early; at least one whole run must have been checked.

@@ -26,6 +26,7 @@ import {
   startJournalTopic,
   startProjector,
 } from '../support/journal/journal';
+import { PROPERTY_BUDGET } from '../support/model/budget';
 import {
   applyRecord,
   type EventsModelState,
@@ -363,8 +364,7 @@ it('applies every record as the model does, batched and per record alike', async
     }),
     {
       numRuns: 12,
-      interruptAfterTimeLimit: 20_000,
-      markInterruptAsFailure: false,
+      ...PROPERTY_BUDGET,
       examples: [[EXACT_COVER]],
     },
   );

@@ -8,6 +8,7 @@ import { composeReconciler } from '../../functions/handlers/reconciler/compose';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
 import { dynamoEndpoint } from '../support/dynamo-lease';
 import { startJournalTopic, startProjector } from '../support/journal/journal';
+import { PROPERTY_BUDGET } from '../support/model/budget';
 import { type Action, planArb, runPlan } from '../support/model/model-driver';
 import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
 
@@ -94,9 +95,7 @@ it('agrees with the reference model on outcomes, balances, entries and replayed 
     fc.asyncProperty(planArb(env.overdraft.length), (plan) => runPlan(env, plan)),
     {
       numRuns: 20,
-      // Stops between runs at 20 s: fewer runs under load, and room for the end checks.
-      interruptAfterTimeLimit: 20_000,
-      markInterruptAsFailure: false,
+      ...PROPERTY_BUDGET,
       // Always run too: the cover boundary (a debit of exactly the balance, raced by a second),
       // reversals racing each other and a debit on an account that may overdraw, and key reuse
       // of a ledger transaction's refused reversal.

@@ -8,6 +8,7 @@ import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { bodyOf, ledgerApi } from '../../support/ledger-api';
+import { PROPERTY_BUDGET } from '../../support/model/budget';
 import { type ModelEnvironment, planArb, runPlan } from '../../support/model/model-driver';
 
 /**
@@ -78,7 +79,7 @@ it('agrees with the reference model on every outcome, balance, entry and reversa
   };
   await fc.assert(
     fc.asyncProperty(planArb(env.overdraft.length), (plan) => runPlan(env, plan)),
-    // Fewer runs under load rather than a long file: fast-check stops between runs at 20 s.
-    { numRuns: 30, interruptAfterTimeLimit: 20_000, markInterruptAsFailure: false },
+    // Fewer runs under load rather than a long file (PROPERTY_BUDGET).
+    { numRuns: 30, ...PROPERTY_BUDGET },
   );
 }, 90_000);
