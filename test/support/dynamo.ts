@@ -11,8 +11,12 @@ import { dynamoEndpoint } from './dynamo-lease';
  * `own: true` starts a DynamoDB Local of its own for a file that writes tens of thousands of
  * items: DynamoDB Local keeps every stream record, and each later write on ANY of its tables
  * slows as they pile up (docs/architecture.md "Testing notes"), which timed out the files beside it.
+ * `stream: false` for a file that runs no stream reader (journal projector, outbox dispatcher):
+ * its writes then leave no stream records behind to slow every later write of that emulator.
  */
-export async function createTestTable(options: { readonly own?: boolean } = {}): Promise<{
+export async function createTestTable(
+  options: { readonly own?: boolean; readonly stream?: boolean } = {},
+): Promise<{
   client: DynamoDBClient;
   tableName: string;
   drop: () => Promise<void>;
@@ -20,7 +24,7 @@ export async function createTestTable(options: { readonly own?: boolean } = {}):
   const own = options.own ? await startDynamoLocal(await freePort()) : undefined;
   const client = localDynamoClient(own?.endpoint ?? dynamoEndpoint());
   const tableName = `ledger-test-${randomUUID()}`;
-  await ensureLedgerTable(client, tableName);
+  await ensureLedgerTable(client, tableName, { stream: options.stream ?? true });
   return {
     client,
     tableName,

@@ -50,12 +50,25 @@ const INDEXES: readonly { spec: GlobalSecondaryIndex; attributes: AttributeDefin
   { spec: EFFECTIVE_INDEX_SPEC, attributes: EFFECTIVE_INDEX_ATTRIBUTES },
 ];
 
+export interface LedgerTableOptions {
+  /**
+   * The table's stream, which the journal projector and the outbox dispatcher read. A test that
+   * runs neither may leave it off: DynamoDB Local keeps every stream record, and each write costs
+   * more as they pile up. @default true
+   */
+  readonly stream?: boolean;
+}
+
 /**
  * Creates the single ledger table as the CDK stateful stack defines it (pk/sk strings,
  * on-demand, TTL on `expiresAt`, the due and effective-time indexes). When it already exists,
  * only adds the indexes a table from before them lacks.
  */
-export async function ensureLedgerTable(client: DynamoDBClient, tableName: string): Promise<void> {
+export async function ensureLedgerTable(
+  client: DynamoDBClient,
+  tableName: string,
+  options: LedgerTableOptions = {},
+): Promise<void> {
   try {
     await client.send(
       new CreateTableCommand({
@@ -71,7 +84,9 @@ export async function ensureLedgerTable(client: DynamoDBClient, tableName: strin
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
         GlobalSecondaryIndexes: INDEXES.map((index) => index.spec),
-        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+        ...(options.stream === false
+          ? {}
+          : { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }),
       }),
     );
   } catch (error) {

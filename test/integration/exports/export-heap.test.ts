@@ -39,7 +39,8 @@ let s3Endpoint: string;
 beforeAll(async () => {
   dynamo = await startDynamoLocal(await freePort());
   client = localDynamoClient(dynamo.endpoint);
-  await ensureLedgerTable(client, tableName);
+  // The worker reads entries only: no stream reader runs here.
+  await ensureLedgerTable(client, tableName, { stream: false });
   await s3Server.listen({ port: 0, host: '127.0.0.1' });
   const address = s3Server.server.address();
   s3Endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
