@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { httpEvent } from '../kit/http-event';
 import { ensureLedgerTable } from '../local/services/dynamodb/table';
-import { type HttpSide, PRINCIPAL, postCredit, postLedgerTransaction } from './http-scenarios';
-import { createOurConsumer, createOurHttp } from './ours';
-import { benchLambdaContext, createPowertoolsCredit } from './powertools-credit';
-import { createSequentialConsumer } from './sequential-consumer';
+import { createOurConsumer, createOurHttp } from './http/ours';
+import { benchLambdaContext, createPowertoolsCredit } from './http/powertools-credit';
+import { type HttpSide, PRINCIPAL, postCredit, postLedgerTransaction } from './http/scenarios';
 import { SIDES } from './sides';
-import type { SqsSide } from './sqs-scenarios';
+import type { SqsSide } from './sqs/scenarios';
+import { createSequentialConsumer } from './sqs/sequential-consumer';
 
 async function createIdempotencyTable(client: DynamoDBClient, tableName: string) {
   await client.send(

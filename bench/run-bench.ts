@@ -8,9 +8,10 @@ import { loadavg } from 'node:os';
 import { freePort } from '../kit/free-port';
 import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
 import { type BatchResults, measureBatches } from './batches/run';
-import { type ColdStartResult, coldStartBench } from './cold-start';
+import { type ColdStartResult, coldStartBench } from './cold-start/run';
 import { type Fixture, fixture } from './fixture';
 import { type HotResults, measureHot } from './hot/run';
+import { type ReplayShape, replayAnatomyRound } from './http/replay-anatomy';
 import {
   LATENCY_SCENARIOS,
   type LatencyRound,
@@ -18,13 +19,12 @@ import {
   latencyRound,
   type ThroughputRound,
   throughputRound,
-} from './http-scenarios';
+} from './http/scenarios';
 import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
 import { progress } from './progress';
-import { type ReplayShape, replayAnatomyRound } from './replay-anatomy';
 import type { BenchSection, BenchSettings, MachineInfo } from './settings';
 import { SIDES } from './sides';
-import { type SqsRound, sqsRound, transactionCeilingRound } from './sqs-scenarios';
+import { type SqsRound, sqsRound, transactionCeilingRound } from './sqs/scenarios';
 
 export { SIDES };
 

@@ -1,9 +1,9 @@
 /** Turns a run's rounds into ratios with their targets (docs/contract.md §14 "Benchmarks"). */
 import { basename, dirname } from 'node:path';
 import { batchesRatio } from './batches/run';
-import type { ColdStartResult } from './cold-start';
+import type { ColdStartResult } from './cold-start/run';
 import { hotVerdicts } from './hot/report';
-import type { LatencyRound, LatencyScenario } from './http-scenarios';
+import type { LatencyRound, LatencyScenario } from './http/scenarios';
 import { type BenchResults, SIDES } from './run-bench';
 import { formatSpread, pairedRatio, percentile, type Spread, spread } from './stats';
 

@@ -19,9 +19,9 @@ import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 import { startLayerProcess } from '../hot/layer';
 import { HTTP_IN_FLIGHT } from '../hot/run';
 import { type HttpRound, httpRound } from '../hot/scenarios';
-import { PRINCIPAL } from '../http-scenarios';
+import { benchConfig } from '../http/ours';
+import { PRINCIPAL } from '../http/scenarios';
 import { startLatencyProxy } from '../latency-proxy';
-import { benchConfig } from '../ours';
 import { progress } from '../progress';
 import type { BenchSettings } from '../settings';
 

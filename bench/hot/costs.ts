@@ -16,7 +16,7 @@ import {
 import type { HttpHandler } from '../../functions/api/types';
 import { httpEvent } from '../../kit/http-event';
 import { itemSize, type WireItem, writeUnits } from '../../local/services/contention/items';
-import { PRINCIPAL } from '../http-scenarios';
+import { PRINCIPAL } from '../http/scenarios';
 import { FULL_CHUNK } from './model';
 import { type Consume, producerRecords } from './scenarios';
 

@@ -8,7 +8,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../functions/api/types';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import type { ContentionStats } from '../../local/services/contention/proxy';
-import { postCredit } from '../http-scenarios';
+import { postCredit } from '../http/scenarios';
 import type { LatencyProxy } from '../latency-proxy';
 import { percentile } from '../stats';
 import type { LayerProcess } from './layer';

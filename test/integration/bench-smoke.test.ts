@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FULL_CHUNK } from '../../bench/hot/model';
 import { HOT_SIDES, PRODUCERS } from '../../bench/hot/run';
-import { REPLAY_SHAPES } from '../../bench/replay-anatomy';
+import { REPLAY_SHAPES } from '../../bench/http/replay-anatomy';
 import { writeReport } from '../../bench/report';
 import { type BenchResults, runBench, SIDES } from '../../bench/run-bench';
 import { benchSettings, machineInfo } from '../../bench/settings';

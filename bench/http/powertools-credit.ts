@@ -20,9 +20,9 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import type { HttpEvent, HttpResult } from '../functions/api/types';
-import type { PostingEntry } from '../functions/domain/accounts/model';
-import { postingItems } from '../functions/dynamodb/movements/posting';
+import type { HttpEvent, HttpResult } from '../../functions/api/types';
+import type { PostingEntry } from '../../functions/domain/accounts/model';
+import { postingItems } from '../../functions/dynamodb/movements/posting';
 
 export interface PowertoolsCreditOptions {
   readonly client: DynamoDBClient;

@@ -1,8 +1,8 @@
 /** HTTP scenarios: latency of one request at a time, and throughput with requests in flight. */
 import { randomUUID } from 'node:crypto';
-import type { HttpEvent, HttpResult } from '../functions/api/types';
-import { httpEvent } from '../kit/http-event';
-import type { LatencyProxy } from './latency-proxy';
+import type { HttpEvent, HttpResult } from '../../functions/api/types';
+import { httpEvent } from '../../kit/http-event';
+import type { LatencyProxy } from '../latency-proxy';
 
 export const PRINCIPAL = 'bench';
 

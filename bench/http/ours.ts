@@ -6,15 +6,15 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { HttpHandler } from '../functions/api/types';
-import { DEFAULT_BACKDATE_LIMIT_DAYS } from '../functions/contract/effective-time';
-import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
-import { LOCAL_AWS } from '../functions/contract/local-stack';
-import { silentLog } from '../functions/domain/shared/log';
-import { composeEventsHandler } from '../functions/handlers/events/compose';
-import { composeHttpHandler } from '../functions/handlers/http/compose';
-import type { ServiceConfig } from '../functions/handlers/shared/config';
-import { staticCallbackSecrets } from '../functions/schemas/callbacks';
+import type { HttpHandler } from '../../functions/api/types';
+import { DEFAULT_BACKDATE_LIMIT_DAYS } from '../../functions/contract/effective-time';
+import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../../functions/contract/gaps';
+import { LOCAL_AWS } from '../../functions/contract/local-stack';
+import { silentLog } from '../../functions/domain/shared/log';
+import { composeEventsHandler } from '../../functions/handlers/events/compose';
+import { composeHttpHandler } from '../../functions/handlers/http/compose';
+import type { ServiceConfig } from '../../functions/handlers/shared/config';
+import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 
 export function benchConfig(tableName: string, localCache = false): ServiceConfig {
   return {

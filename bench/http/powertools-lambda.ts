@@ -1,6 +1,6 @@
 /**
  * The Powertools baseline as a Lambda entry, for the cold-start comparison only: bundled and
- * imported exactly like our functions (see bench/cold-start.ts).
+ * imported exactly like our functions (see bench/cold-start/run.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { benchLambdaContext, createPowertoolsCredit } from './powertools-credit';

@@ -11,10 +11,10 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { PostingEntry } from '../functions/domain/accounts/model';
-import { epochSeconds } from '../functions/domain/shared/time';
-import { inboxItem } from '../functions/dynamodb/events/items';
-import { postingItems } from '../functions/dynamodb/movements/posting';
+import type { PostingEntry } from '../../functions/domain/accounts/model';
+import { epochSeconds } from '../../functions/domain/shared/time';
+import { inboxItem } from '../../functions/dynamodb/events/items';
+import { postingItems } from '../../functions/dynamodb/movements/posting';
 
 interface PlainLedgerEvent {
   readonly id: string;

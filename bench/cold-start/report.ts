@@ -1,9 +1,9 @@
 /** The cold-start section of docs/benchmarks.md: bundle sizes and module init per function. */
-import { barChart } from './charts';
-import { color, PROBE_COLOR, row } from './report-format';
-import { type BenchResults, SIDES } from './run-bench';
-import { formatSpread, pairedRatio, percentile, spread } from './stats';
-import { functionName } from './verdicts';
+import { barChart } from '../charts';
+import { color, PROBE_COLOR, row } from '../report-format';
+import { type BenchResults, SIDES } from '../run-bench';
+import { formatSpread, pairedRatio, percentile, spread } from '../stats';
+import { functionName } from '../verdicts';
 
 export function coldStartSection(results: BenchResults, charts: Map<string, string>): string[] {
   const lines = [

@@ -11,19 +11,19 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { withQuietStderr } from '../kit/quiet-stderr';
+import { withQuietStderr } from '../../kit/quiet-stderr';
 import {
   BUNDLE_BUDGET_BYTES,
   handlerEntry,
   LedgerFunction,
-} from '../lib/constructs/shared/ledger-function';
-import { median } from './stats';
+} from '../../lib/constructs/shared/ledger-function';
+import { median } from '../stats';
 
 const run = promisify(execFile);
-const REPO_ROOT = resolve(import.meta.dirname, '..');
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
 /** The minimal Powertools-idempotency Lambda, bundled the same way as ours. */
-export const POWERTOOLS_LAMBDA_ENTRY = resolve(import.meta.dirname, 'powertools-lambda.ts');
+export const POWERTOOLS_LAMBDA_ENTRY = resolve(import.meta.dirname, '../http/powertools-lambda.ts');
 
 /**
  * Parts of a bundle measured on their own, bundled the same way, to explain where init time goes.
@@ -34,7 +34,7 @@ export const PROBE_ENTRIES = [
   'dynamodb-client',
   'contract-schemas',
   'powertools-telemetry',
-].map((name) => resolve(import.meta.dirname, 'probes', `${name}.ts`));
+].map((name) => resolve(import.meta.dirname, '../probes', `${name}.ts`));
 
 /** Stand-ins for what CloudFormation resolves at deploy time; the handlers read them at init. */
 const DEPLOYED_ENV: Readonly<Record<string, string>> = {

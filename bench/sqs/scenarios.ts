@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ledgerEvent, sqsEvent, sqsRecord } from '../kit/ledger-events';
-import type { LatencyProxy } from './latency-proxy';
+import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
+import type { LatencyProxy } from '../latency-proxy';
 
 export const BATCH_SIZE = 10;
 

@@ -13,7 +13,7 @@ import {
   type TransactWriteItem,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
-import { median } from './stats';
+import { median } from '../stats';
 
 export const REPLAY_SHAPES = {
   putFails: 'PutItem, condition fails, ALL_OLD (Powertools replay)',
