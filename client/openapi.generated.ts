@@ -517,7 +517,7 @@ export interface paths {
         put?: never;
         /**
          * Apply up to 100 operations in one request
-         * @description 1 … 100 credits, debits, transfers and ledger transactions, each exactly the single route's request under its own key, claimed in that route's scope: an operation retried alone, or in another batch, replays. independent: each succeeds or fails alone, in request order; postings of one account share transactions (at most 30). atomic: all commit in ONE transaction (at most 100 items) or none does. A result of 503 or 409 idempotency_key_in_use may be retried under its own key.
+         * @description 1 … 100 credits, debits, transfers and ledger transactions, each exactly the single route's request under its own key, claimed in that route's scope: an operation retried alone, or in another batch, replays. independent: each succeeds or fails alone, in request order; postings of one account share transactions (at most 30). atomic: all commit in ONE transaction (at most 100 items) or none does. A result of 503 or 409 idempotency_key_in_use may be retried under its own key. A copy of an independent batch sent while another with its key runs answers 409 idempotency_key_in_use: retry it.
          */
         post: operations["createBatch"];
         delete?: never;

@@ -107,7 +107,8 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     status: 409,
     title: 'Idempotency-Key in use',
     retryAfterSeconds: 1,
-    description: 'the same key is still contended after retries; sends `Retry-After`',
+    description:
+      'the same key is still contended after retries, or a batch with the key is still running (§25); sends `Retry-After`',
   },
   result_expired: {
     status: 410,

@@ -21,3 +21,11 @@ export type BatchOp = (typeof BATCH_OPS)[number];
  * operation not started by then answers `503 unavailable` (retry it under its own key).
  */
 export const BATCH_DEADLINE_MS = 10_000;
+
+/**
+ * How long an `independent` batch's lease outlives its deadline (docs/contract.md §25): an
+ * operation started just before the deadline still makes its write (one DynamoDB call gives up
+ * within MAX_DYNAMODB_CALL_MS, 9.5 s), then the batch records its answer. A holder that crashed
+ * leaves a lease that a retry takes over after BATCH_DEADLINE_MS + this margin at most.
+ */
+export const BATCH_LEASE_MARGIN_MS = 10_000;

@@ -11,12 +11,13 @@ import {
   type PlanAction,
   type Posting,
 } from './support/batch-model';
-import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
+import { createAccount, isKeyInUse, ledgerPerFile, postUntilFinal } from './support/ledger';
 
 /**
  * Model-based, under faults (docs/contract.md §25): random runs of single credits and debits,
  * independent and atomic batches — operations new, sent again, or their key reused with another
- * amount, batches sent twice at once with one key — through the fault proxy, which loses a
+ * amount, batches sent twice at once with one key (one copy runs; the other replays it, or
+ * answers 409 idempotency_key_in_use and is sent again) — through the fault proxy, which loses a
  * tenth of the transactions' answers after DynamoDB decided, and the contention layer. After
  * every action each answer and every balance must be the reference model's
  * (test/faults/support/batch-model.ts); at the end every batch replayed with its key answers its
@@ -79,10 +80,15 @@ async function runPlan(plan: readonly PlanAction[]): Promise<void> {
       })),
     };
     const key = `batch-${randomUUID()}`;
-    const send = () => postUntilFinal(ledger().app, '/v1/batches', key, body);
-    const answers: HttpResult[] = (
-      await Promise.all(action.twice ? [send(), send()] : [send()])
-    ).map((a) => a.result);
+    const send = async (retryable?: (result: HttpResult) => boolean) =>
+      (await postUntilFinal(ledger().app, '/v1/batches', key, body, undefined, retryable)).result;
+    // Copies sent at once are retried on 5xx only: a copy that found the other running answers
+    // 409 idempotency_key_in_use, nothing decided for it (§25); like an operation answered so,
+    // it is sent again after, and then replays the copy that ran.
+    const copy = () => send((result) => result.statusCode >= 500);
+    let answers: HttpResult[] = await Promise.all(action.twice ? [copy(), copy()] : [send()]);
+    expect(answers.some((answer) => !isKeyInUse(answer))).toBe(true);
+    answers = await Promise.all(answers.map((a) => (isKeyInUse(a) ? send() : Promise.resolve(a))));
     const [first] = answers as [HttpResult];
     // Sent twice at once: one effect, and both callers get the same answer.
     for (const other of answers) expect(other.body).toBe(first.body);

@@ -18,7 +18,8 @@ export const BATCH_ROUTES = {
       'fails alone, in request order; postings of one account share transactions (at most ' +
       `${MAX_COALESCED_OPERATIONS}). atomic: all commit in ONE transaction (at most ` +
       `${MAX_TRANSACTION_ITEMS} items) or none does. A result of 503 or 409 ` +
-      'idempotency_key_in_use may be retried under its own key.',
+      'idempotency_key_in_use may be retried under its own key. A copy of an independent batch ' +
+      'sent while another with its key runs answers 409 idempotency_key_in_use: retry it.',
     tag: 'batches',
     body: named('CreateBatch', CreateBatchBody),
     response: {

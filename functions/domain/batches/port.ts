@@ -21,6 +21,22 @@ export interface MovementsRefused {
 
 export type MovementsWriteResult = { readonly kind: 'committed' } | MovementsRefused;
 
+/**
+ * The lease an `independent` batch takes on its own key before any operation runs
+ * (docs/contract.md §25): one copy of the batch at a time runs its operations, in request order.
+ */
+export interface BatchLease {
+  /** The batch's idempotency scope (`ClaimKey.scopeId`): every body sent with the key shares it. */
+  readonly scopeId: string;
+  /** Random, the holder's own: only it releases the lease. */
+  readonly token: string;
+  /** Epoch ms: past it the lease is free (its holder crashed), and a copy takes it over. */
+  readonly expiresAtMs: number;
+}
+
+/** `held`: another copy's live lease; it may have just answered, so the record is read again. */
+export type LeaseResult = { readonly kind: 'taken' } | { readonly kind: 'held' };
+
 export interface MovementsWriteOptions {
   /** The batch's own claim, written in the same transaction (an atomic batch). */
   readonly batchClaim?: IdempotencyClaim;
@@ -41,6 +57,12 @@ export interface BatchPort extends ResponseRecorder {
     movements: readonly PlannedMovement[],
     options: MovementsWriteOptions,
   ): Promise<MovementsWriteResult>;
+
+  /** ONE conditional put: taken when there is no lease of `scopeId` or it expired by `nowMs`. */
+  takeLease(lease: BatchLease, nowMs: number): Promise<LeaseResult>;
+
+  /** ONE conditional delete on the token; a lease taken over since (another's now) stays. */
+  releaseLease(lease: BatchLease): Promise<void>;
 }
 
 /** Renders a batch's answer, embedding each operation's stored response as it is (the transport's format). */

@@ -1,4 +1,4 @@
-import { BATCH_DEADLINE_MS, type BatchMode } from '../../contract/batches';
+import { BATCH_DEADLINE_MS, BATCH_LEASE_MARGIN_MS, type BatchMode } from '../../contract/batches';
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -7,12 +7,12 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import type { ResponsePresenter } from '../idempotency/port';
-import { DomainError, UnavailableError } from '../shared/errors';
+import type { ClaimKey, ResponsePresenter } from '../idempotency/port';
+import { DomainError, IdempotencyKeyInUseError, UnavailableError } from '../shared/errors';
 import { currentDeadline, withDeadline } from '../shared/retry';
 import { AtomicBatch } from './atomic';
 import { type BatchOperation, coalesce, type OperationResult, type PlannedMovement } from './model';
-import type { BatchPort, BatchPresenter, SingleRouteCommands } from './port';
+import type { BatchLease, BatchPort, BatchPresenter, SingleRouteCommands } from './port';
 
 export interface BatchServiceOptions extends CommandServiceOptions {
   readonly presenter: BatchPresenter;
@@ -43,8 +43,10 @@ export class BatchService {
 
   /**
    * The batch's own key first (a replay answers the stored bytes; another body is
-   * `idempotency_key_reused`), then its operations under one deadline; an independent batch's
-   * answer is recorded under its key once every operation has its own.
+   * `idempotency_key_reused`), then its operations under one deadline. An `independent` batch
+   * runs them under a lease of its key and records its answer once every operation has its own;
+   * an `atomic` one needs no lease: its claim commits in the one transaction of its operations,
+   * so of two copies only one can commit, and the other replays it.
    */
   async createBatch(
     ctx: CommandContext,
@@ -54,23 +56,67 @@ export class BatchService {
     const request = { operation: OPERATION_IDS.createBatch, pathParameters: {}, rawBody };
     const planned = batch.mode === 'atomic' ? this.atomic.plan(ctx, batch.operations) : [];
     if (batch.mode === 'atomic') this.atomic.requireFit(planned);
-    const known = await this.commands.replayed(this.commands.key(ctx, request));
+    const key = this.commands.key(ctx, request);
+    const known = await this.commands.replayed(key);
     if (known) return known;
-    const own = this.options.now() + BATCH_DEADLINE_MS;
+    const started = this.options.now();
+    const own = started + BATCH_DEADLINE_MS;
     const deadline = Math.min(own, currentDeadline() ?? own);
-    return withDeadline(deadline, async () => {
-      if (batch.mode === 'atomic') return this.atomic.run(ctx, batch.operations, planned, request);
-      const results = await this.independent(ctx, batch.operations);
-      const claim = this.commands.claim(ctx, {
-        ...request,
-        resource: undefined,
-        outcome: 'ok',
-      });
-      return this.commands.answer({
-        ...claim,
-        response: this.options.presenter.batch('independent', results),
-      });
-    });
+    if (batch.mode === 'atomic') {
+      return withDeadline(deadline, () => this.atomic.run(ctx, batch.operations, planned, request));
+    }
+    const lease = {
+      scopeId: key.scopeId,
+      token: this.commands.newId(),
+      expiresAtMs: own + BATCH_LEASE_MARGIN_MS,
+    };
+    return this.underLease(key, lease, started, () =>
+      withDeadline(deadline, async () => {
+        const results = await this.independent(ctx, batch.operations);
+        const claim = this.commands.claim(ctx, { ...request, resource: undefined, outcome: 'ok' });
+        return this.commands.answer({
+          ...claim,
+          response: this.options.presenter.batch('independent', results),
+        });
+      }),
+    );
+  }
+
+  /**
+   * Runs `run` holding the batch's lease (docs/contract.md §25). A copy that finds a live lease
+   * replays the holder's answer if it was just recorded, else answers `idempotency_key_in_use`
+   * (retry later). The holder reads the record once more (a copy may have answered between the
+   * first read and the lease), and releases the lease once the answer is recorded, or the run
+   * failed: either way no operation of it runs any more.
+   */
+  private async underLease(
+    key: ClaimKey,
+    lease: BatchLease,
+    nowMs: number,
+    run: () => Promise<CommandResponse>,
+  ): Promise<CommandResponse> {
+    if ((await this.port.takeLease(lease, nowMs)).kind === 'held') {
+      const answered = await this.commands.replayed(key);
+      if (answered) return answered;
+      throw new IdempotencyKeyInUseError();
+    }
+    try {
+      return (await this.commands.replayed(key)) ?? (await run());
+    } finally {
+      await this.release(lease);
+    }
+  }
+
+  /**
+   * A lease left behind only delays a retry until it expires, and a copy that finds it reads
+   * the recorded answer first: a failed release must not replace the batch's answer.
+   */
+  private async release(lease: BatchLease): Promise<void> {
+    try {
+      await this.port.releaseLease(lease);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
   }
 
   /**

@@ -1,5 +1,11 @@
+import {
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord } from '../../domain/accounts/model';
-import type { BatchPort, MovementsWriteResult } from '../../domain/batches/port';
+import type { BatchPort, LeaseResult, MovementsWriteResult } from '../../domain/batches/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
 import type { RecordResult } from '../../domain/idempotency/port';
 import { toAccountRecord } from '../accounts/items';
@@ -9,8 +15,14 @@ import {
   toIdempotencyRecord,
   unexpectedFailure,
 } from '../idempotency/command';
+import { toAttributes } from '../table/attributes';
+import { keys, TTL_ATTRIBUTE } from '../table/keys';
+import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
 import { batchParts } from './items';
+
+/** `kind` of a batch's lease item (`BATCH_LEASE#<scopeId>`, functions/dynamodb/table/keys.ts). */
+export const BATCH_LEASE_KIND = 'batch-lease';
 
 /** The batches feature's `BatchPort` on the table (docs/contract.md §25). */
 export function createBatchStore(options: StoreOptions): BatchPort {
@@ -53,5 +65,51 @@ export function createBatchStore(options: StoreOptions): BatchPort {
     },
 
     findRecord: (key) => findClaimRecord(client, tableName, key),
+
+    async takeLease(lease, nowMs): Promise<LeaseResult> {
+      try {
+        await client.send(
+          new PutItemCommand({
+            TableName: tableName,
+            Item: toAttributes({
+              ...keys.batchLease(lease.scopeId),
+              kind: BATCH_LEASE_KIND,
+              token: lease.token,
+              expiresAtMs: lease.expiresAtMs,
+              // TTL removes a crashed holder's lease; until then the condition reads expiresAtMs.
+              [TTL_ATTRIBUTE]: Math.ceil(lease.expiresAtMs / 1000),
+            }),
+            ConditionExpression: 'attribute_not_exists(pk) OR #expiresAtMs <= :now',
+            ExpressionAttributeNames: { '#expiresAtMs': 'expiresAtMs' },
+            ExpressionAttributeValues: toAttributes({ ':now': nowMs }),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return { kind: 'taken' };
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw storageError(error);
+        // The SDK's retry of a put whose answer was lost finds our own lease: it is ours.
+        const held = error.Item ? unmarshall(error.Item) : {};
+        return held.token === lease.token ? { kind: 'taken' } : { kind: 'held' };
+      }
+    },
+
+    async releaseLease(lease): Promise<void> {
+      try {
+        await client.send(
+          new DeleteItemCommand({
+            TableName: tableName,
+            Key: toAttributes(keys.batchLease(lease.scopeId)),
+            ConditionExpression: '#token = :token',
+            ExpressionAttributeNames: { '#token': 'token' },
+            ExpressionAttributeValues: toAttributes({ ':token': lease.token }),
+          }),
+        );
+      } catch (error) {
+        // Expired and taken over by a retry: that copy's lease now, not ours to delete.
+        if (error instanceof ConditionalCheckFailedException) return;
+        throw storageError(error);
+      }
+    },
   };
 }

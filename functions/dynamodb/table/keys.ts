@@ -156,4 +156,12 @@ export const keys = {
    * crashed run's lease is taken over once `expiresAt` has passed.
    */
   reownLease: (from: string): ItemKey => ({ pk: `REOWN_LEASE#${from}`, sk: 'LEASE' }),
+  /**
+   * The lease of an `independent` batch's key (`{ kind: 'batch-lease', token, expiresAtMs,
+   * expiresAt }`), got by key alone with a conditional put before any operation runs: keyed by
+   * the batch's idempotency scope, so one copy of the batch at a time runs its operations
+   * (docs/contract.md §25). Deleted on its token once the answer is recorded; a crashed
+   * holder's lease is taken over once `expiresAtMs` has passed, and TTL removes it.
+   */
+  batchLease: (scopeId: string): ItemKey => ({ pk: `BATCH_LEASE#${scopeId}`, sk: 'LEASE' }),
 } as const;

@@ -169,6 +169,7 @@ export function post(app: HttpHandler, path: string, key: string, body: unknown)
  * a short random pause between tries (a caller that retries at once only adds contention).
  * Through the contention layer a request makes several transaction attempts, each of which the
  * fault proxy may lose, so a loaded machine sees long runs of 503s before the final answer.
+ * `retryable` says which answers it sends again: by default what the contract says to retry.
  */
 export async function postUntilFinal(
   app: HttpHandler,
@@ -176,11 +177,12 @@ export async function postUntilFinal(
   key: string,
   body: unknown,
   attempts = 25,
+  retryable: (result: HttpResult) => boolean = isRetryable,
 ): Promise<{ result: HttpResult; attempts: number; transient: number[] }> {
   const transient: number[] = [];
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const result = await post(app, path, key, body);
-    if (!isRetryable(result)) return { result, attempts: attempt, transient };
+    if (!retryable(result)) return { result, attempts: attempt, transient };
     transient.push(result.statusCode);
     await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
   }
@@ -189,7 +191,11 @@ export async function postUntilFinal(
 
 /** What the contract tells a caller to retry: 5xx, and 409 idempotency_key_in_use. */
 export function isRetryable(result: HttpResult): boolean {
-  if (result.statusCode >= 500) return true;
+  return result.statusCode >= 500 || isKeyInUse(result);
+}
+
+/** `409 idempotency_key_in_use`: another request with the key is still being processed. */
+export function isKeyInUse(result: HttpResult): boolean {
   return result.statusCode === 409 && result.body.includes('"idempotency_key_in_use"');
 }
 

@@ -1,23 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { batchResponses } from '../../../../functions/api/batches/routes';
-import { httpResponses } from '../../../../functions/api/problems';
 import { signedAmount } from '../../../../functions/domain/accounts/model';
-import { LedgerService } from '../../../../functions/domain/accounts/service';
 import type { BatchOperation, PlannedMovement } from '../../../../functions/domain/batches/model';
-import { BatchService } from '../../../../functions/domain/batches/service';
 import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
-import { LedgerTransactionService } from '../../../../functions/domain/ledger-transactions/service';
 import type { MovementLeg } from '../../../../functions/domain/movements/legs';
 import {
   IdempotencyKeyInUseError,
   UnavailableError,
 } from '../../../../functions/domain/shared/errors';
-import { TransferService } from '../../../../functions/domain/transfers/service';
-import { fakeLedgerPort } from '../../../support/fakes/ledger/accounts';
-import { fakeBatchPort } from '../../../support/fakes/ledger/batches';
-import { fakeLedgerTransactionPort } from '../../../support/fakes/ledger/ledger-transactions';
+import { batchServiceOn, fakeBatchPort } from '../../../support/fakes/ledger/batches';
 import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
-import { fakeTransferPort } from '../../../support/fakes/ledger/transfers';
 
 /** docs/contract.md §25: how an independent batch writes and falls back. */
 const ctx = {
@@ -33,36 +24,12 @@ const credit = (key: string, amount = 1): BatchOperation => ({
   rawBody: { type: 'credit', amount, currency: 'EUR' },
 });
 
-function setup(batches = fakeBatchPort(), ledger = fakeMovementPort(), now = () => 0) {
-  let ids = 0;
-  const options = {
-    idempotencyRetentionSeconds: 60,
-    responses: httpResponses,
-    newId: () => `id-${++ids}`,
-    backdateLimitDays: 90,
-  };
-  const service = new BatchService(
-    batches,
-    {
-      postings: new LedgerService(fakeLedgerPort(), ledger, options),
-      transfers: new TransferService(fakeTransferPort(), fakeMovementPort(), options),
-      ledgerTransactions: new LedgerTransactionService(
-        fakeLedgerTransactionPort(),
-        fakeMovementPort(),
-        options,
-      ),
-    },
-    { ...options, presenter: batchResponses, now },
-  );
-  return { service, batches, ledger };
-}
-
 const statuses = (body: string) =>
   (JSON.parse(body) as { results: { status: number }[] }).results.map((r) => r.status);
 
 describe('an independent batch', () => {
   it('writes one account’s postings in shared transactions and records its answer last', async () => {
-    const { service, batches, ledger } = setup();
+    const { service, batches, ledger } = batchServiceOn();
     const operations = Array.from({ length: 31 }, (_, i) => credit(`k${i}`));
     const answer = await service.createBatch(ctx, { mode: 'independent', operations }, {});
     expect(statuses(answer.body)).toEqual(Array(31).fill(201));
@@ -85,7 +52,7 @@ describe('an independent batch', () => {
     ['contended to the end', async () => Promise.reject(new IdempotencyKeyInUseError())],
     ['unavailable', async () => Promise.reject(new UnavailableError())],
   ])('falls back to the single route one by one when the shared write is %s', async (_, write) => {
-    const { service, ledger } = setup(fakeBatchPort({ writeMovements: write }));
+    const { service, ledger } = batchServiceOn(fakeBatchPort({ writeMovements: write }));
     const answer = await service.createBatch(
       ctx,
       { mode: 'independent', operations: [credit('x'), credit('y')] },
@@ -103,7 +70,7 @@ describe('an independent batch', () => {
         return { kind: 'committed' };
       },
     });
-    const { service } = setup(
+    const { service } = batchServiceOn(
       fakeBatchPort({ writeMovements: async () => Promise.reject(new UnavailableError()) }),
       ledger,
       () => now,
@@ -179,7 +146,7 @@ describe('an atomic batch', () => {
     // The debit of 40 under k0 applied earlier (30 is what is left); the write of k0 and k1 is
     // refused on k0's claim and on the account's guard (40 + 20 > 30). Only k1 moves money now.
     const batches = tableWith(new Map([[40, 'replay']]));
-    const { service } = setup(batches);
+    const { service } = batchServiceOn(batches);
     const answer = await service.createBatch(
       ctx,
       { mode: 'atomic', operations: [debit('k0', 40), debit('k1', 20)] },
@@ -193,7 +160,7 @@ describe('an atomic batch', () => {
 
   it('still names the first operation that moves money and fails', async () => {
     const batches = tableWith(new Map([[40, 'replay']]));
-    const { service } = setup(batches);
+    const { service } = batchServiceOn(batches);
     const answer = await service.createBatch(
       ctx,
       { mode: 'atomic', operations: [debit('k0', 40), debit('k1', 20), debit('k2', 21)] },
@@ -211,7 +178,7 @@ describe('an atomic batch', () => {
       [46, 'replay'],
       [21, 'reused'],
     ] as const);
-    const { service } = setup(tableWith(held));
+    const { service } = batchServiceOn(tableWith(held));
     const operations = [debit('k0', 16), credit('k1', 46), debit('k2', 16), debit('k3', 21)];
     const answer = await service.createBatch(
       ctx,

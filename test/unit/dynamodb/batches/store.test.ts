@@ -1,15 +1,21 @@
 import {
   type CancellationReason,
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
   DynamoDBClient,
+  ProvisionedThroughputExceededException,
+  PutItemCommand,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PostingEntry } from '../../../../functions/domain/accounts/model';
 import type { PlannedMovement } from '../../../../functions/domain/batches/model';
 import { postingGuard } from '../../../../functions/domain/movements/legs';
 import { UnavailableError } from '../../../../functions/domain/shared/errors';
-import { createBatchStore } from '../../../../functions/dynamodb/batches/store';
+import { BATCH_LEASE_KIND, createBatchStore } from '../../../../functions/dynamodb/batches/store';
+import { keys } from '../../../../functions/dynamodb/table/keys';
 import { cancelled, conditionFailed, none } from '../../../support/cancellation';
 
 /**
@@ -105,5 +111,66 @@ describe('a coalesced chunk of one account', () => {
     expect(refused.claimed.get(1)).toMatchObject({ fingerprint: 'fp-other', statusCode: 201 });
     expect(refused.accounts.get('a1')).toMatchObject({ balance: 5, status: 'closed' });
     expect(refused.payments.size).toBe(0);
+  });
+});
+
+describe('the lease of an independent batch’s key', () => {
+  const lease = { scopeId: 'scope-b', token: 'token-1', expiresAtMs: 1_020_500 };
+  const checkFailed = (item?: Record<string, unknown>) =>
+    new ConditionalCheckFailedException({
+      message: 'The conditional request failed',
+      $metadata: {},
+      ...(item ? { Item: marshall(item) } : {}),
+    });
+
+  it('is ONE conditional put: no lease of the scope, or one expired by now', async () => {
+    ddb.on(PutItemCommand).resolves({});
+    await expect(store.takeLease(lease, 1_000_000)).resolves.toEqual({ kind: 'taken' });
+    const input = ddb.commandCalls(PutItemCommand)[0]?.args[0].input;
+    expect(unmarshall(input?.Item ?? {})).toEqual({
+      ...keys.batchLease('scope-b'),
+      kind: BATCH_LEASE_KIND,
+      token: 'token-1',
+      expiresAtMs: 1_020_500,
+      // TTL in epoch seconds, rounded up: never before the lease itself expires.
+      expiresAt: 1021,
+    });
+    expect(input?.ConditionExpression).toBe('attribute_not_exists(pk) OR #expiresAtMs <= :now');
+    expect(input?.ExpressionAttributeNames).toEqual({ '#expiresAtMs': 'expiresAtMs' });
+    expect(input?.ExpressionAttributeValues).toEqual({ ':now': { N: '1000000' } });
+  });
+
+  it('is held when the condition fails on another copy’s live lease', async () => {
+    ddb.on(PutItemCommand).rejects(checkFailed({ ...lease, token: 'token-2' }));
+    await expect(store.takeLease(lease, 1_000_000)).resolves.toEqual({ kind: 'held' });
+    const input = ddb.commandCalls(PutItemCommand)[0]?.args[0].input;
+    expect(input?.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+  });
+
+  it('is taken when the condition fails on its own token: the SDK retried a lost answer', async () => {
+    ddb.on(PutItemCommand).rejects(checkFailed(lease));
+    await expect(store.takeLease(lease, 1_000_000)).resolves.toEqual({ kind: 'taken' });
+  });
+
+  it('answers unavailable when the table throttles the put', async () => {
+    ddb
+      .on(PutItemCommand)
+      .rejects(new ProvisionedThroughputExceededException({ message: 'slow', $metadata: {} }));
+    await expect(store.takeLease(lease, 1_000_000)).rejects.toBeInstanceOf(UnavailableError);
+  });
+
+  it('is released by ONE delete conditioned on its token', async () => {
+    ddb.on(DeleteItemCommand).resolves({});
+    await store.releaseLease(lease);
+    const input = ddb.commandCalls(DeleteItemCommand)[0]?.args[0].input;
+    expect(unmarshall(input?.Key ?? {})).toEqual(keys.batchLease('scope-b'));
+    expect(input?.ConditionExpression).toBe('#token = :token');
+    expect(input?.ExpressionAttributeValues).toEqual({ ':token': { S: 'token-1' } });
+  });
+
+  it('leaves a lease another copy took over after ours expired', async () => {
+    ddb.on(DeleteItemCommand).rejects(checkFailed());
+    await expect(store.releaseLease(lease)).resolves.toBeUndefined();
+    expect(ddb.commandCalls(DeleteItemCommand)).toHaveLength(1);
   });
 });
