@@ -18,7 +18,9 @@ export const REOWN_LEASE_KIND = 'reown-lease';
  * The lease of an old owner (docs/contract.md §30): one conditional put takes it when there is
  * none, when it is this run's own (a renewal), or when it has expired and names the same pair
  * (a crashed run resumed). An expired lease to another target stays: the crashed run may have
- * moved items there already, and only finishing it keeps them together.
+ * moved items there already, and only finishing it keeps them together. So the lease never
+ * expires by TTL: its `expiresAt` is an ISO-8601 string, which the table's TTL (epoch seconds
+ * under the same attribute name) ignores; only its run's end deletes it.
  */
 export function createReownLeases(
   client: DynamoDBClient,
