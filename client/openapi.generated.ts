@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * An account's statement of an effective-time window
-         * @description The posted entries with from ≤ effectiveAt < to, by effectiveAt then commit order, one page at a time; openingBalance, the totals and closingBalance cover the whole window whatever the page (closing = opening + credits − debits). A window is at most 366 days; 400 for one that starts before the account's effective history.
+         * @description The posted entries with from ≤ effectiveAt < to, by effectiveAt then commit order, one page at a time; openingBalance, the totals and closingBalance cover the whole window whatever the page (closing = opening + credits − debits). A window is at most 366 days; 400 for one that starts before the account's effective history. Owners only (404 for anyone else, journal readers included).
          */
         get: operations["getStatement"];
         put?: never;

@@ -15,6 +15,8 @@ export interface EventSpec {
   /** `data.legs` of a `ledger.transaction.v1` (docs/contract.md §16): no `amount` then. */
   legs?: readonly { accountId: string; direction: 'debit' | 'credit'; amount: number }[];
   metadata?: Record<string, string>;
+  /** `data.effectiveAt` (docs/contract.md §26). */
+  effectiveAt?: string;
 }
 
 /** A CloudEvents 1.0 ledger event body as producers send it (docs/contract.md §6). */
@@ -34,6 +36,7 @@ export function ledgerEvent(spec: EventSpec): Record<string, unknown> {
       currency: spec.currency ?? 'EUR',
       ...(spec.paymentId === undefined ? {} : { paymentId: spec.paymentId }),
       ...(spec.metadata === undefined ? {} : { metadata: spec.metadata }),
+      ...(spec.effectiveAt === undefined ? {} : { effectiveAt: spec.effectiveAt }),
     },
   };
 }

@@ -23,6 +23,8 @@ export interface FixtureOptions {
   readonly callbackSecrets?: string;
   /** Export results, for files that read them without S3. */
   readonly results?: ResultObjectPort;
+  /** The clock of the HTTP function and the events consumer. @default the real clock */
+  readonly clock?: () => Date;
 }
 
 /** What an integration file talks to: one table, the HTTP function on it and its events consumer. */
@@ -58,6 +60,7 @@ export function useLedgerFixture(options: FixtureOptions = {}): LedgerFixture {
       config: testConfig({ tableName, ...options.config }),
       callbackSecrets: staticCallbackSecrets(options.callbackSecrets ?? '{}'),
       ...(options.results ? { results: options.results } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     const consume = createEventsConsumer({
       ...quietRuntime(),
@@ -72,6 +75,7 @@ export function useLedgerFixture(options: FixtureOptions = {}): LedgerFixture {
         },
       ),
       deadLetters: { send: async (letter) => void deadLetters.push(letter) },
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     ready = { client, tableName, app, api: ledgerApi(app), consume };
   });

@@ -13,7 +13,8 @@ export const STATEMENT_ROUTES = {
       'The posted entries with from ≤ effectiveAt < to, by effectiveAt then commit order, one ' +
       'page at a time; openingBalance, the totals and closingBalance cover the whole window ' +
       'whatever the page (closing = opening + credits − debits). A window is at most 366 days; ' +
-      "400 for one that starts before the account's effective history.",
+      "400 for one that starts before the account's effective history. Owners only (404 for " +
+      'anyone else, journal readers included).',
     tag: 'statements',
     params: AccountPath,
     query: StatementQuery,

@@ -93,7 +93,8 @@ export class StatementService {
     if (new Date(to).getTime() - new Date(from).getTime() > MAX_STATEMENT_DAYS * DAY_MS) {
       throw invalid('query.to', `must be at most ${MAX_STATEMENT_DAYS} days after from`);
     }
-    const { account, history } = await this.readable(principal, accountId);
+    // Owners only (docs/contract.md §26): journal readers read balances, not statements.
+    const { account, history } = await this.readable(principal, accountId, false);
     if (from < history.since) throw beforeHistory('query.from', history.since);
     const plan = planStatement(from, to);
     const [head, tail, page] = await Promise.all([
@@ -152,10 +153,18 @@ export class StatementService {
     });
   }
 
-  /** The owner's account, or any for a reader of balances; else not_found, as if missing. */
-  private async readable(principal: string, accountId: string): Promise<EffectiveAccount> {
+  /**
+   * The owner's account, or any for a reader of balances when `readers` may read it; else
+   * not_found, as if missing.
+   */
+  private async readable(
+    principal: string,
+    accountId: string,
+    readers = true,
+  ): Promise<EffectiveAccount> {
     const read = await this.port.getEffectiveAccount(accountId);
-    if (!read || (read.account.ownerId !== principal && !this.readers.has(principal))) {
+    const reader = readers && this.readers.has(principal);
+    if (!read || (read.account.ownerId !== principal && !reader)) {
       throw new NotFoundError('Account not found.');
     }
     return read;

@@ -129,7 +129,9 @@ describe('metadata echoed wherever the movement is read', () => {
 
   it('exports: the CSV metadata column and each JSON Lines line (the listing item verbatim)', async () => {
     const [a, b] = [await api.account(100), await api.account()];
-    await credit(a, { metadata: { memo: 'x,"y"' } });
+    // Backdated (docs/contract.md §26): its effectiveAt is not its createdAt.
+    const late = new Date(Date.now() - 86_400_000).toISOString();
+    await credit(a, { metadata: { memo: 'x,"y"' }, effectiveAt: late });
     const split = await api.ledgerTransaction(
       [
         { accountId: a, direction: 'debit', amount: 40 },
@@ -145,10 +147,11 @@ describe('metadata echoed wherever the movement is read', () => {
     const lines = entries.map((entry) => JSON.parse(jsonLinesEncoder.row(readEntry(entry))));
     expect(lines).toEqual(listing);
     // The funding credit, the credit with metadata, the ledger debit, its reversal.
-    // Metadata is the column before the last (`effectiveAt`, docs/contract.md §26).
-    const csv = entries.map((entry) => {
+    expect(lines[1]?.effectiveAt).toBe(late);
+    // Metadata is the column before the last, the entry's `effectiveAt` (docs/contract.md §26).
+    const csv = entries.map((entry, i) => {
       const row = csvEncoder.row(readEntry(entry));
-      expect(row).toMatch(/,\d{4}-\d\d-\d\dT[\d:.]+Z\r\n$/);
+      expect(row.endsWith(`,${listing[i]?.effectiveAt}\r\n`)).toBe(true);
       return row.replace(/,[^,]*\r\n$/, '\r\n');
     });
     expect(csv[1]?.endsWith(',"{""memo"":""x,\\""y\\""""}"\r\n')).toBe(true);

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
+
+/**
+ * docs/contract.md §26 at the edges, over HTTP on a fixed clock: which entries a window holds
+ * (`from ≤ effectiveAt < to`), their order on ties, paging, the window and page limits, effective
+ * balances (`≤`, now + 5 s, who may read), and period closes (through now at most, the same
+ * instant again, a recorded period_already_closed, books that stay as they were).
+ */
+
+let now = new Date();
+const fixture = useLedgerFixture({ clock: () => now, config: { journalReaders: ['auditor'] } });
+const { api } = fixture;
+beforeEach(() => {
+  now = new Date();
+});
+
+const DAY = 86_400_000;
+const at = (offsetMs: number) => new Date(now.getTime() + offsetMs).toISOString();
+
+const move = (accountId: string, type: 'credit' | 'debit', amount: number, effectiveAt?: string) =>
+  api.post(`/v1/accounts/${accountId}/transactions`, {
+    type,
+    amount,
+    currency: 'EUR',
+    ...(effectiveAt === undefined ? {} : { effectiveAt }),
+  });
+const statement = (accountId: string, query: Record<string, string>, as = 'alice') =>
+  api.get(`/v1/accounts/${accountId}/statement`, as, query);
+const balanceAt = (accountId: string, effectiveAt: string, as = 'alice') =>
+  api.get(`/v1/accounts/${accountId}/balances`, as, { effectiveAt });
+const amounts = (body: Record<string, unknown>) =>
+  (body.items as { amount: number }[]).map((i) => i.amount);
+
+describe('statement windows (docs/contract.md §26)', () => {
+  it('hold from ≤ effectiveAt < to; an effective balance counts effectiveAt ≤ it', async () => {
+    const id = await api.account();
+    const t = at(-2 * DAY);
+    expect((await move(id, 'credit', 100, t)).statusCode).toBe(201);
+    const before = new Date(new Date(t).getTime() - 1).toISOString();
+    const starting = bodyOf(await statement(id, { from: t, to: at(-DAY) }));
+    expect([starting.openingBalance, starting.totalCredits, amounts(starting)]).toEqual([
+      0,
+      100,
+      [100],
+    ]);
+    const ending = bodyOf(await statement(id, { from: at(-3 * DAY), to: t }));
+    expect([ending.closingBalance, ending.totalCredits, amounts(ending)]).toEqual([0, 0, []]);
+    expect(bodyOf(await statement(id, { from: t, to: at(-DAY) })).closingBalance).toBe(100);
+    expect(bodyOf(await balanceAt(id, t)).balance).toBe(100);
+    expect(bodyOf(await balanceAt(id, before))).toEqual({
+      accountId: id,
+      effectiveAt: before,
+      balance: 0,
+    });
+  });
+
+  it('orders ties on effectiveAt by commit, and pages with totals of the whole window', async () => {
+    const id = await api.account();
+    const t = at(-DAY);
+    const start = now.getTime();
+    // Written 1 ms apart, all effective at t; then one effective earlier, written last.
+    for (const [i, amount] of [5, 1, 4, 2].entries()) {
+      now = new Date(start + i);
+      expect((await move(id, 'credit', amount, t)).statusCode).toBe(201);
+    }
+    expect((await move(id, 'debit', 3, at(-2 * DAY))).statusCode).toBe(201);
+    const window = { from: at(-3 * DAY), to: at(0), limit: '2' };
+    const pages: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await statement(id, { ...window, ...(cursor ? { cursor } : {}) });
+      expect(res.statusCode, res.body).toBe(200);
+      pages.push(bodyOf(res));
+      cursor = bodyOf(res).nextCursor === null ? undefined : String(bodyOf(res).nextCursor);
+    } while (cursor);
+    expect(pages.map(amounts)).toEqual([[3, 5], [1, 4], [2]]);
+    for (const page of pages) {
+      expect(page).toMatchObject({
+        openingBalance: 0,
+        totalCredits: 12,
+        totalDebits: 3,
+        closingBalance: 9,
+      });
+    }
+  });
+
+  it('refuses from ≥ to, more than 366 days, and a limit outside 1–1000', async () => {
+    const id = await api.account();
+    const to = at(0);
+    const window = (days: number, extra = 0) => ({ from: at(-days * DAY - extra), to });
+    expect((await statement(id, { from: to, to })).statusCode).toBe(400);
+    expect((await statement(id, window(366))).statusCode).toBe(200);
+    const over = await statement(id, window(366, 1));
+    expect(bodyOf(over)).toMatchObject({ code: 'validation_failed' });
+    for (const limit of ['0', '1001']) {
+      expect((await statement(id, { ...window(1), limit })).statusCode).toBe(400);
+    }
+    expect((await statement(id, { ...window(1), limit: '1000' })).statusCode).toBe(200);
+  });
+
+  it('is the owner’s only; an effective balance is the owner’s and the journal readers’', async () => {
+    const id = await api.account(10);
+    const window = { from: at(-DAY), to: at(1) };
+    expect((await statement(id, window)).statusCode).toBe(200);
+    expect((await statement(id, window, 'bob')).statusCode).toBe(404);
+    expect((await statement(id, window, 'auditor')).statusCode).toBe(404);
+    expect(bodyOf(await balanceAt(id, at(0), 'auditor')).balance).toBe(10);
+    expect((await balanceAt(id, at(0), 'bob')).statusCode).toBe(404);
+  });
+
+  it('answers an effective balance up to now + 5 s, and asks for exactly one of asOf and effectiveAt', async () => {
+    const id = await api.account(10);
+    expect(bodyOf(await balanceAt(id, at(5_000))).balance).toBe(10);
+    const ahead = await balanceAt(id, at(5_001));
+    expect([ahead.statusCode, bodyOf(ahead).code]).toEqual([400, 'validation_failed']);
+    const both = await api.get(`/v1/accounts/${id}/balances`, 'alice', {
+      asOf: at(0),
+      effectiveAt: at(0),
+    });
+    expect(both.statusCode).toBe(400);
+  });
+});
+
+describe('period closes (docs/contract.md §26)', () => {
+  const close = (id: string, through: string, key = randomUUID()) =>
+    api.post(`/v1/accounts/${id}/period-closes`, { through }, key);
+
+  it('take through up to now, answer the same instant again, and record period_already_closed', async () => {
+    const id = await api.account(10);
+    expect((await close(id, at(1))).statusCode).toBe(400);
+    expect((await api.get(`/v1/accounts/${id}`)).body).not.toContain('closedThrough');
+    const closed = await close(id, at(0));
+    expect([closed.statusCode, bodyOf(closed).closedThrough]).toEqual([200, at(0)]);
+    // The same instant with a new key: the account as it is.
+    const same = await close(id, at(0));
+    expect([same.statusCode, bodyOf(same).closedThrough]).toEqual([200, at(0)]);
+    const key = randomUUID();
+    const earlier = await close(id, at(-1), key);
+    expect([earlier.statusCode, bodyOf(earlier).code]).toEqual([409, 'period_already_closed']);
+    const replayed = await close(id, at(-1), key);
+    expect(replayed.headers?.['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe(earlier.body);
+    expect((await close(id, at(0), randomUUID())).statusCode).toBe(200);
+    expect((await close(randomUUID(), at(0))).statusCode).toBe(404);
+    const foreign = await api.post(
+      `/v1/accounts/${id}/period-closes`,
+      { through: at(0) },
+      randomUUID(),
+      'bob',
+    );
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('move no money and keep statements and effective balances up to through as they were', async () => {
+    const [id, other] = [await api.account(), await api.account(1_000)];
+    await move(id, 'credit', 500, at(-20 * DAY));
+    await move(id, 'debit', 50, at(-12 * DAY));
+    const through = at(-10 * DAY);
+    const version = bodyOf(await api.get(`/v1/accounts/${id}`)).version;
+    expect((await close(id, through)).statusCode).toBe(200);
+    expect(bodyOf(await api.get(`/v1/accounts/${id}`))).toMatchObject({ version, balance: 450 });
+    const windows = [
+      { from: at(-30 * DAY), to: through },
+      { from: at(-15 * DAY), to: at(-11 * DAY) },
+    ];
+    const instants = [at(-21 * DAY), at(-15 * DAY), through];
+    const read = async () => ({
+      statements: await Promise.all(windows.map(async (w) => bodyOf(await statement(id, w)))),
+      balances: await Promise.all(instants.map(async (i) => bodyOf(await balanceAt(id, i)))),
+    });
+    const books = await read();
+    expect(books.balances.map((b) => b.balance)).toEqual([0, 500, 450]);
+    for (const effectiveAt of [through, at(-11 * DAY), at(-25 * DAY)]) {
+      expect(bodyOf(await move(id, 'credit', 7, effectiveAt)).code).toBe('period_closed');
+      const transfer = {
+        fromAccountId: other,
+        toAccountId: id,
+        amount: 7,
+        currency: 'EUR',
+        effectiveAt,
+      };
+      expect(bodyOf(await api.post('/v1/transfers', transfer)).code).toBe('period_closed');
+    }
+    expect((await move(id, 'credit', 7, at(-9 * DAY))).statusCode).toBe(201);
+    expect(await read()).toEqual(books);
+  });
+});
