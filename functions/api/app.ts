@@ -143,7 +143,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const batches = new BatchService(
     deps.batches,
     { postings, transfers, ledgerTransactions },
-    { ...commandOptions, presenter: batchResponses, now: () => clock().getTime() },
+    { ...movementOptions, presenter: batchResponses, now: () => clock().getTime() },
   );
   const statements = new StatementService(deps.statements, {
     ...commandOptions,

@@ -15,8 +15,11 @@ export interface EffectiveTimeOptions {
   readonly backdateLimitDays: number;
 }
 
-/** Where a refused `effectiveAt` sits in the input: `effectiveAt` (HTTP) or `data.effectiveAt`. */
-export type EffectivePath = 'effectiveAt' | 'data.effectiveAt';
+/**
+ * Where a refused `effectiveAt` sits in the input, as schema errors name it: `body.effectiveAt`
+ * (HTTP), `data.effectiveAt` (an event), `body.operations.<i>.body.effectiveAt` (a batch's).
+ */
+export type EffectivePath = `${string}effectiveAt`;
 
 /**
  * The effective time of a movement committed at `now`: `given` normalised to UTC, or `now`.
@@ -28,7 +31,7 @@ export function resolveEffectiveAt(
   given: string | undefined,
   now: Date,
   backdateLimitDays: number,
-  path: EffectivePath = 'effectiveAt',
+  path: EffectivePath = 'body.effectiveAt',
 ): string {
   if (given === undefined) return now.toISOString();
   const at = new Date(given);

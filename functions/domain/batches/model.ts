@@ -1,5 +1,6 @@
 import { MAX_COALESCED_OPERATIONS } from '../../contract/batches';
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
+import { resolveEffectiveAt } from '../accounts/effective-at';
 import type { PostTransactionInput } from '../accounts/service';
 import type { Json } from '../idempotency/fingerprint';
 import type { StoredResponse } from '../idempotency/model';
@@ -36,6 +37,23 @@ export type BatchOperation =
       readonly input: LedgerTransactionInput;
       readonly rawBody: Json;
     };
+
+/**
+ * Every operation's `effectiveAt` can apply (docs/contract.md §26), checked before anything is
+ * claimed: else the batch is `400 validation_failed` naming the operation, as for a body that
+ * fails its schema, and no operation has run (an independent batch would otherwise answer 400
+ * after committing the operations ahead of it).
+ */
+export function refuseEffectiveTimes(
+  operations: readonly BatchOperation[],
+  now: Date,
+  backdateLimitDays: number,
+): void {
+  for (const [index, operation] of operations.entries()) {
+    const path = `body.operations.${index}.body.effectiveAt` as const;
+    resolveEffectiveAt(operation.input.effectiveAt, now, backdateLimitDays, path);
+  }
+}
 
 /** One operation's answer: what the single route would have answered (docs/contract.md §25). */
 export interface OperationResult {

@@ -1,4 +1,5 @@
 import { BATCH_DEADLINE_MS, BATCH_LEASE_MARGIN_MS, type BatchMode } from '../../contract/batches';
+import type { EffectiveTimeOptions } from '../accounts/effective-at';
 import type { Json } from '../idempotency/fingerprint';
 import {
   type CommandContext,
@@ -11,10 +12,16 @@ import type { ClaimKey, ResponsePresenter } from '../idempotency/port';
 import { DomainError, IdempotencyKeyInUseError, UnavailableError } from '../shared/errors';
 import { currentDeadline, withDeadline } from '../shared/retry';
 import { AtomicBatch } from './atomic';
-import { type BatchOperation, coalesce, type OperationResult, type PlannedMovement } from './model';
+import {
+  type BatchOperation,
+  coalesce,
+  type OperationResult,
+  type PlannedMovement,
+  refuseEffectiveTimes,
+} from './model';
 import type { BatchLease, BatchPort, BatchPresenter, SingleRouteCommands } from './port';
 
-export interface BatchServiceOptions extends CommandServiceOptions {
+export interface BatchServiceOptions extends CommandServiceOptions, EffectiveTimeOptions {
   readonly presenter: BatchPresenter;
   /** Epoch ms: the batch's one deadline is measured with it. */
   readonly now: () => number;
@@ -54,11 +61,12 @@ export class BatchService {
     rawBody: Json,
   ): Promise<CommandResponse> {
     const request = { operation: OPERATION_IDS.createBatch, pathParameters: {}, rawBody };
-    const planned = batch.mode === 'atomic' ? this.atomic.plan(ctx, batch.operations) : [];
-    if (batch.mode === 'atomic') this.atomic.requireFit(planned);
     const key = this.commands.key(ctx, request);
     const known = await this.commands.replayed(key);
     if (known) return known;
+    refuseEffectiveTimes(batch.operations, ctx.now, this.options.backdateLimitDays);
+    const planned = batch.mode === 'atomic' ? this.atomic.plan(ctx, batch.operations) : [];
+    if (batch.mode === 'atomic') this.atomic.requireFit(planned);
     const started = this.options.now();
     const own = started + BATCH_DEADLINE_MS;
     const deadline = Math.min(own, currentDeadline() ?? own);

@@ -85,6 +85,32 @@ const versionOf = async (accountId: string) =>
   Number(bodyOf(await api.get(`/v1/accounts/${accountId}`)).version);
 
 describe('POST /v1/batches, independent', () => {
+  it('refuses an operation effective in the future before any runs, naming it (§26)', async () => {
+    const future = new Date(Date.now() + 60_000).toISOString();
+    for (const mode of ['independent', 'atomic']) {
+      const [a, b] = [await api.account(), await api.account()];
+      const keys = [randomUUID(), randomUUID(), randomUUID()];
+      const sent = [
+        credit(a, 5, keys[0]),
+        transfer(a, b, 1, keys[1]),
+        credit(b, 7, keys[2], { effectiveAt: future }),
+      ];
+      const batchKey = randomUUID();
+      const res = await batch(mode, sent, batchKey);
+      expect(res.statusCode).toBe(400);
+      expect(bodyOf(res)).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'body.operations.2.body.effectiveAt' }],
+      });
+      expect(await api.money(a)).toEqual({ balance: 0, available: 0 });
+      expect(await claimed(OPERATION_IDS.postTransaction, keys[0] as string)).toBe(false);
+      // Not recorded: the corrected batch goes ahead under the same key.
+      const fixed = await batch(mode, [...sent.slice(0, 2), credit(b, 7, keys[2])], batchKey);
+      expect(fixed.statusCode).toBe(200);
+      expect(await api.money(b)).toEqual({ balance: 8, available: 8 });
+    }
+  });
+
   it('coalesces 100 credits of one account into 4 transactions, one account update each', async () => {
     const account = await api.account();
     transactions = [];

@@ -113,7 +113,7 @@ describe('effectiveAt on every movement (docs/contract.md §26)', () => {
     expect(ahead.statusCode).toBe(400);
     expect(bodyOf(ahead)).toMatchObject({
       code: 'validation_failed',
-      errors: [expect.objectContaining({ path: 'effectiveAt' })],
+      errors: [expect.objectContaining({ path: 'body.effectiveAt' })],
     });
     expect(await api.money(a)).toEqual({ balance: 1_000, available: 1_000 });
     // Not recorded: the corrected retry with the same key goes ahead.
@@ -127,7 +127,7 @@ describe('effectiveAt on every movement (docs/contract.md §26)', () => {
     const key = randomUUID();
     const old = await move(kind, a, b, at(-90 * DAY - 1), key);
     expect(old.statusCode).toBe(400);
-    expect(bodyOf(old).errors).toEqual([expect.objectContaining({ path: 'effectiveAt' })]);
+    expect(bodyOf(old).errors).toEqual([expect.objectContaining({ path: 'body.effectiveAt' })]);
     const edge = await move(kind, a, b, at(-90 * DAY), key);
     expect(edge.statusCode, edge.body).toBe(201);
     expect(bodyOf(edge).effectiveAt).toBe(at(-90 * DAY));

@@ -134,7 +134,7 @@ describe('backdated movements and statements', () => {
     for (const effectiveAt of [future, ago(91)]) {
       const res = await ledger.move(id, 'credit', 1, effectiveAt);
       expect(res.statusCode).toBe(400);
-      expect(bodyOf(res).errors).toEqual([expect.objectContaining({ path: 'effectiveAt' })]);
+      expect(bodyOf(res).errors).toEqual([expect.objectContaining({ path: 'body.effectiveAt' })]);
     }
     expect((await ledger.statement(id, { from: ago(1), to: ago(2) })).statusCode).toBe(400);
     expect((await ledger.statement(id, { from: ago(400), to: ago(1) })).statusCode).toBe(400);
