@@ -90,6 +90,22 @@ describe('StatelessStack (IAM auth, default config)', () => {
     });
   });
 
+  it('hands context backdateLimitDays to every function that writes movements (§26)', () => {
+    const functions = Object.values(
+      propertiesOf(synthLedger({ backdateLimitDays: '30' }).stateless, 'AWS::Lambda::Function'),
+    );
+    const services = functions.filter((fn) => {
+      const vars = (fn.Environment as { Variables?: Record<string, unknown> })?.Variables ?? {};
+      return 'IDEMPOTENCY_RETENTION_SECONDS' in vars;
+    });
+    const described = services.map((fn) => String(fn.Description));
+    expect(described).toContain(HTTP_DESCRIPTION);
+    expect(described.some((d) => d.includes('ledger-events consumer'))).toBe(true);
+    for (const fn of services) {
+      expect(fn.Environment).toMatchObject({ Variables: { BACKDATE_LIMIT_DAYS: '30' } });
+    }
+  });
+
   it('logs the function to its own log group with one-month retention', () => {
     const logGroup = new Capture();
     template.hasResourceProperties('AWS::Lambda::Function', {
