@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '../../../functions/dynamodb/table/keys';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
@@ -186,5 +189,31 @@ describe('period closes (docs/contract.md §26)', () => {
     }
     expect((await move(id, 'credit', 7, at(-9 * DAY))).statusCode).toBe(201);
     expect(await read()).toEqual(books);
+  });
+
+  it("refuses a window or instant before an old account's effective history starts", async () => {
+    const id = await api.account();
+    expect((await move(id, 'credit', 100)).statusCode).toBe(201);
+    // As an account last written before effective dates: no history attributes, its balance
+    // held since its last update.
+    const since = at(-5 * DAY);
+    await fixture.client.send(
+      new UpdateItemCommand({
+        TableName: fixture.tableName,
+        Key: marshall(keys.account(id)),
+        UpdateExpression:
+          'REMOVE effectiveOpening, effectiveSince, #credits SET updatedAt = :since',
+        ExpressionAttributeNames: { '#credits': `ec#${now.toISOString().slice(0, 7)}` },
+        ExpressionAttributeValues: marshall({ ':since': since }),
+      }),
+    );
+    const early = await statement(id, { from: at(-6 * DAY), to: at(-DAY) });
+    expect(early.statusCode).toBe(400);
+    expect(bodyOf(early).errors).toEqual([expect.objectContaining({ path: 'query.from' })]);
+    const before = await balanceAt(id, at(-6 * DAY));
+    expect(bodyOf(before).errors).toEqual([expect.objectContaining({ path: 'query.effectiveAt' })]);
+    expect(bodyOf(await balanceAt(id, since)).balance).toBe(100);
+    const window = bodyOf(await statement(id, { from: since, to: at(-DAY) }));
+    expect([window.openingBalance, window.closingBalance]).toEqual([100, 100]);
   });
 });
