@@ -1,8 +1,4 @@
-import {
-  ConditionalCheckFailedException,
-  DeleteItemCommand,
-  PutItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord } from '../../domain/accounts/model';
 import type { BatchPort, LeaseResult, MovementsWriteResult } from '../../domain/batches/port';
@@ -16,6 +12,7 @@ import {
   unexpectedFailure,
 } from '../idempotency/command';
 import { toAttributes } from '../table/attributes';
+import { deleteIfStill } from '../table/delete-if';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
@@ -95,21 +92,8 @@ export function createBatchStore(options: StoreOptions): BatchPort {
     },
 
     async releaseLease(lease): Promise<void> {
-      try {
-        await client.send(
-          new DeleteItemCommand({
-            TableName: tableName,
-            Key: toAttributes(keys.batchLease(lease.scopeId)),
-            ConditionExpression: '#token = :token',
-            ExpressionAttributeNames: { '#token': 'token' },
-            ExpressionAttributeValues: toAttributes({ ':token': lease.token }),
-          }),
-        );
-      } catch (error) {
-        // Expired and taken over by a retry: that copy's lease now, not ours to delete.
-        if (error instanceof ConditionalCheckFailedException) return;
-        throw storageError(error);
-      }
+      // False: expired and taken over by a retry; that copy's lease now, not ours to delete.
+      await deleteIfStill(client, tableName, keys.batchLease(lease.scopeId), 'token', lease.token);
     },
   };
 }

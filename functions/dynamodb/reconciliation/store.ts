@@ -1,6 +1,5 @@
 import {
   ConditionalCheckFailedException,
-  DeleteItemCommand,
   PutItemCommand,
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -13,6 +12,7 @@ import { JOURNAL_FROM_CREATION } from '../accounts/items';
 import { toHoldRecord } from '../holds/items';
 import { createJournalStore } from '../journal/store';
 import { toAttributes } from '../table/attributes';
+import { deleteIfStill } from '../table/delete-if';
 import { ENTRY_SK_PREFIX, HOLD_SK_PREFIX, type ItemKey, keys } from '../table/keys';
 import { getItem, getItems, queryAll } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
@@ -118,20 +118,9 @@ export function createReconcileStore(options: StoreOptions): ReconcilePort {
     },
 
     async clearMarker({ accountId, lastSequence }) {
-      try {
-        await client.send(
-          new DeleteItemCommand({
-            TableName: tableName,
-            Key: marshall(keys.reconcileMarker(reconcileShardOf(accountId), accountId)),
-            ConditionExpression: 'lastSequence = :seen',
-            ExpressionAttributeValues: marshall({ ':seen': lastSequence }),
-          }),
-        );
-      } catch (error) {
-        // The account changed again since: its marker stays for the next run.
-        if (error instanceof ConditionalCheckFailedException) return;
-        throw storageError(error);
-      }
+      // False: the account changed again since; its marker stays for the next run.
+      const marker = keys.reconcileMarker(reconcileShardOf(accountId), accountId);
+      await deleteIfStill(client, tableName, marker, 'lastSequence', lastSequence);
     },
 
     async readCheckpoint(accountId) {

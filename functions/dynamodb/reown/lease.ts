@@ -1,6 +1,5 @@
 import {
   ConditionalCheckFailedException,
-  DeleteItemCommand,
   type DynamoDBClient,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -8,6 +7,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { ReownLease } from '../../domain/reown/model';
 import type { ReownPort } from '../../domain/reown/port';
 import { toAttributes } from '../table/attributes';
+import { deleteIfStill } from '../table/delete-if';
 import { keys } from '../table/keys';
 import { storageError } from '../table/sdk-errors';
 
@@ -56,21 +56,8 @@ export function createReownLeases(
     },
 
     async releaseLease(lease) {
-      try {
-        await client.send(
-          new DeleteItemCommand({
-            TableName: tableName,
-            Key: toAttributes(keys.reownLease(lease.from)),
-            ConditionExpression: '#runId = :runId',
-            ExpressionAttributeNames: { '#runId': 'runId' },
-            ExpressionAttributeValues: toAttributes({ ':runId': lease.runId }),
-          }),
-        );
-      } catch (error) {
-        // Taken over after it expired: the other run's now, not ours to delete.
-        if (error instanceof ConditionalCheckFailedException) return;
-        throw storageError(error);
-      }
+      // False: taken over after it expired; the other run's now, not ours to delete.
+      await deleteIfStill(client, tableName, keys.reownLease(lease.from), 'runId', lease.runId);
     },
   };
 }
