@@ -616,6 +616,11 @@ export interface components {
             name?: string;
             /** @description How far below 0 available may go, in minor units */
             overdraftLimit?: number;
+            /**
+             * @description direct (default): a credit changes the account in its own transaction; deferred: credits are accepted as pending credits and posted in batches within seconds
+             * @enum {string}
+             */
+            creditIntake?: "direct" | "deferred";
         };
         Account: {
             /** Format: uuid */
@@ -643,6 +648,11 @@ export interface components {
              * @description movements effective at or before it are refused (period_closed); statements and effective balances up to it never change
              */
             closedThrough?: string;
+            /**
+             * @description direct (default): a credit changes the account in its own transaction; deferred: credits are accepted as pending credits and posted in batches within seconds
+             * @enum {string}
+             */
+            creditIntake: "direct" | "deferred";
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MAX_GAP_RANGES } from '../contract/gaps';
 import { ACCOUNT_STATUSES, TRANSACTION_TYPES } from '../domain/accounts/model';
+import { CREDIT_INTAKE_MODES } from '../domain/intake/model';
 import {
   Amount,
   Currency,
@@ -13,11 +14,19 @@ import {
   Uuid,
 } from './shared';
 
+/** How an account takes credits (docs/contract.md §24). */
+export const CreditIntake = z.enum(CREDIT_INTAKE_MODES).meta({
+  description:
+    'direct (default): a credit changes the account in its own transaction; deferred: credits ' +
+    'are accepted as pending credits and posted in batches within seconds',
+});
+
 /** New optional fields get no defaults here: the fingerprint hashes the body as received. */
 export const CreateAccountBody = z.strictObject({
   currency: Currency,
   name: z.string().min(1).max(200).optional(),
   overdraftLimit: OverdraftLimit.optional(),
+  creditIntake: CreditIntake.optional(),
 });
 
 export const PostTransactionBody = z.strictObject({
@@ -62,6 +71,7 @@ export const Account = z.object({
       'movements effective at or before it are refused (period_closed); statements and ' +
       'effective balances up to it never change',
   }),
+  creditIntake: CreditIntake,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

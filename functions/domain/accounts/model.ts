@@ -1,3 +1,4 @@
+import type { CreditIntake } from '../intake/model';
 import { NotFoundError } from '../shared/errors';
 import type { Metadata } from './metadata';
 
@@ -59,6 +60,11 @@ export interface Account {
    * change (docs/contract.md §26); absent until the first period close.
    */
   readonly closedThrough?: string;
+  /**
+   * How it takes credits (docs/contract.md §24): `deferred` accepts them as pending credits that
+   * the folder posts in batches; older accounts are `direct`.
+   */
+  readonly creditIntake: CreditIntake;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -66,6 +72,11 @@ export interface Account {
 /** An account as stored: the public view plus its owner. */
 export interface AccountRecord extends Account {
   readonly ownerId: string;
+  /**
+   * A deferred account's intake partitions (gates 0 … intakeShards − 1), fixed when it first
+   * turned deferred; absent while it never was.
+   */
+  readonly intakeShards?: number;
 }
 
 /** What a transfer or ledger transaction records besides its amounts (docs/contract.md §10, §16). */
@@ -143,7 +154,7 @@ export type PostingEntry = LedgerEntry & { readonly type: 'credit' | 'debit' };
 
 /** Public view of an account: the owner is never returned. */
 export function accountView(record: AccountRecord): Account {
-  const { ownerId: _owner, ...account } = record;
+  const { ownerId: _owner, intakeShards: _shards, ...account } = record;
   return account;
 }
 

@@ -7,6 +7,7 @@ import type {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
+import { type CreditIntake, DEFAULT_INTAKE_SHARDS } from '../intake/model';
 import { requestOnce, requestRefusal } from '../movements/once';
 import { newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
 import { MovingService } from '../movements/service';
@@ -29,15 +30,25 @@ export interface CreateAccountInput {
   readonly name?: string;
   /** How far below 0 `available` may go (docs/contract.md §17). @default 0 */
   readonly overdraftLimit?: number;
+  /** How it takes credits (docs/contract.md §24). @default 'direct' */
+  readonly creditIntake?: CreditIntake;
 }
 
 /** A credit or debit of the account the path names (docs/contract.md §5). */
 export type PostTransactionInput = Omit<PostingInput, 'accountId'>;
 
-export type LedgerServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
+export type LedgerServiceOptions = CommandServiceOptions &
+  EffectiveTimeOptions & {
+    /** Intake partitions of an account that turns deferred. @default DEFAULT_INTAKE_SHARDS */
+    readonly intakeShards?: number;
+  };
 
 /** Ledger rules over a storage port: no AWS here, only decisions. */
 export class LedgerService extends MovingService<LedgerPort, LedgerServiceOptions> {
+  private get intakeShards(): number {
+    return this.options.intakeShards ?? DEFAULT_INTAKE_SHARDS;
+  }
+
   async createAccount(
     ctx: CommandContext,
     input: CreateAccountInput,
@@ -54,6 +65,8 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
       status: 'open',
       name: input.name,
       version: 0,
+      creditIntake: input.creditIntake ?? 'direct',
+      ...(input.creditIntake === 'deferred' ? { intakeShards: this.intakeShards } : {}),
       createdAt: at,
       updatedAt: at,
     };

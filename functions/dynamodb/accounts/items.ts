@@ -44,6 +44,9 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
     // Accounts from before the journal count their changes from its first one (§15).
     version: Number(item.version ?? 0),
     ...(typeof item[CLOSED_THROUGH] === 'string' ? { closedThrough: item[CLOSED_THROUGH] } : {}),
+    // Accounts from before deferred credits take them directly (§24).
+    creditIntake: item.creditIntake === 'deferred' ? 'deferred' : 'direct',
+    ...(typeof item.intakeShards === 'number' ? { intakeShards: item.intakeShards } : {}),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };

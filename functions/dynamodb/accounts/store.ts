@@ -6,6 +6,7 @@ import type { EventSourceView } from '../../domain/gaps/port';
 import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
 import { toVersionedSequence } from '../events/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import { gateParts } from '../intake/gates';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -18,7 +19,7 @@ import {
 } from '../table/transact';
 import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
 
-type Role = 'claim' | 'account' | 'entry' | 'pointer' | 'payment';
+type Role = 'claim' | 'account' | 'entry' | 'pointer' | 'payment' | `gate:${number}`;
 
 /** The accounts feature's `LedgerPort` on the table: accounts, entries and their claims. */
 export function createLedgerStore(options: StoreOptions): LedgerPort {
@@ -31,6 +32,7 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       return write([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         { role: 'account', item: newAccountItem(tableName, account) },
+        ...gateParts(tableName, account),
       ]);
     },
 

@@ -44,6 +44,8 @@ export const JOURNAL_SEQUENCE_SK_PREFIX = 'SEQ#';
 export const JOURNAL_TIME_SK_PREFIX = 'AT#';
 /** Monitors of an account, by id (the count item sorts before them). */
 export const MONITOR_SK_PREFIX = 'MONITOR#';
+/** Pending credits of an intake partition, oldest first (acceptedAt, then entry id). */
+export const PENDING_CREDIT_SK_PREFIX = 'PENDING#';
 /** Sorts after every digit and date character: the open end of a key range. */
 export const SK_RANGE_END = '~';
 
@@ -145,6 +147,32 @@ export const keys = {
   }),
   /** How many monitors the account has (the limit's guard), beside them. */
   monitorCount: (accountId: string): ItemKey => ({ pk: `MONITOR#${accountId}`, sk: 'COUNT' }),
+  /**
+   * The gate of one intake partition of a deferred account (docs/contract.md §24): `{ kind:
+   * 'intake-gate', accountId, ownerId, currency, status, creditIntake, closedThrough?, pending,
+   * accepted }`, a copy of what intake must check of the account, so a pending credit is guarded
+   * without touching the account item. `pending` counts the partition's pending credits (closing
+   * needs 0 on every gate), `accepted` counts every intake ever (a period close's guard).
+   * Written at creation or when the account turns deferred, and by every change of the copied
+   * fields (closing, period closes, re-owning), in the same transaction as the account.
+   */
+  intakeGate: (accountId: string, shard: number): ItemKey => ({
+    pk: `INTAKE#${accountId}#${shard}`,
+    sk: 'GATE',
+  }),
+  /**
+   * A pending credit (`{ kind: 'pending-credit', entry, acceptedAt, shard }`), beside its
+   * partition's gate: the folder Queries a partition oldest first and deletes what it posted.
+   */
+  pendingCredit: (
+    accountId: string,
+    shard: number,
+    acceptedAt: string,
+    entryId: string,
+  ): ItemKey => ({
+    pk: `INTAKE#${accountId}#${shard}`,
+    sk: `${PENDING_CREDIT_SK_PREFIX}${acceptedAt}#${entryId}`,
+  }),
   /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
   health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */

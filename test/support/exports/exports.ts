@@ -26,6 +26,7 @@ export async function seedAccount(client: DynamoDBClient, tableName: string): Pr
     available: 0,
     overdraftLimit: 0,
     status: 'open' as const,
+    creditIntake: 'direct' as const,
     version: 0,
     createdAt: at,
     effectiveAt: at,

@@ -101,6 +101,7 @@ describe('an atomic batch', () => {
     available: 30,
     overdraftLimit: 0,
     status: 'open' as const,
+    creditIntake: 'direct' as const,
     version: 3,
     createdAt: 'x',
     updatedAt: 'x',

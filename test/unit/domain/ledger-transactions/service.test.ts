@@ -34,6 +34,7 @@ const account = (id: string, ownerId = 'alice'): AccountRecord => ({
   available: 0,
   overdraftLimit: 0,
   status: 'open',
+  creditIntake: 'direct' as const,
   version: 0,
   createdAt: 'x',
   updatedAt: 'x',

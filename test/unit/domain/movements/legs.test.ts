@@ -16,6 +16,7 @@ const account = (id: string, overrides: Partial<AccountRecord> = {}): AccountRec
   available: 0,
   overdraftLimit: 0,
   status: 'open',
+  creditIntake: 'direct' as const,
   version: 0,
   createdAt: 'x',
   updatedAt: 'x',

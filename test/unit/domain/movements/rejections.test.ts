@@ -11,6 +11,7 @@ const account: AccountRecord = {
   available: 10,
   overdraftLimit: 0,
   status: 'open' as const,
+  creditIntake: 'direct' as const,
   version: 0,
   createdAt: 'x',
   updatedAt: 'x',

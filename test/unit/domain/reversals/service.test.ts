@@ -28,6 +28,7 @@ const account: AccountRecord = {
   available: 100,
   overdraftLimit: 0,
   status: 'open',
+  creditIntake: 'direct' as const,
   version: 0,
   createdAt: 'x',
   updatedAt: 'x',

@@ -36,6 +36,7 @@ const account = (id: string, change: Partial<AccountRecord> = {}): AccountRecord
   available: 100,
   overdraftLimit: 0,
   status: 'open' as const,
+  creditIntake: 'direct' as const,
   version: 0,
   createdAt: 'x',
   updatedAt: 'x',

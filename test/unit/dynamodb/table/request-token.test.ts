@@ -43,6 +43,7 @@ it("reuses the attempt's ClientRequestToken when the SDK retries a lost response
       available: 0,
       overdraftLimit: 0,
       status: 'open' as const,
+      creditIntake: 'direct' as const,
       version: 0,
       createdAt: 'x',
       updatedAt: 'x',

@@ -1,0 +1,47 @@
+import { directionOf, type LedgerEntry } from '../accounts/model';
+
+/**
+ * Deferred credits (docs/contract.md §24): how an account takes credits. `direct` (the default)
+ * changes the account item in the movement's own transaction; `deferred` writes a pending
+ * credit in the account's intake partitions instead, which the folder posts in batches.
+ */
+export const CREDIT_INTAKE_MODES = ['direct', 'deferred'] as const;
+export type CreditIntake = (typeof CREDIT_INTAKE_MODES)[number];
+
+/** Intake partitions of a deferred account unless the deployment says otherwise. */
+export const DEFAULT_INTAKE_SHARDS = 8;
+/** A deployment's `intakeShards` lies in 1 … MAX_INTAKE_SHARDS (synth-time validation). */
+export const MAX_INTAKE_SHARDS = 32;
+/**
+ * Pending credits one posting transaction takes: one account update, n entries, n pointers,
+ * n pending items removed and one gate per shard fit 100 items (1 + 3 × 30 + 8 ≤ 100).
+ */
+export const MAX_CREDITS_PER_POSTING = 30;
+
+/**
+ * A credit accepted into a deferred account and not yet posted: the entry as it will be
+ * written (its id fixed at intake), when it was accepted and the intake shard it lies in.
+ */
+export interface PendingCredit {
+  readonly entry: LedgerEntry;
+  /** The intake commit's time (ISO 8601): its default `effectiveAt` (§31) and its lag. */
+  readonly acceptedAt: string;
+  readonly shard: number;
+}
+
+/** Entries that give money to their account: what intake defers (credit-direction effects). */
+export const isCreditDirection = (entry: Pick<LedgerEntry, 'type' | 'direction'>): boolean =>
+  directionOf(entry) === 'credit';
+
+/**
+ * The shard of an entry id (FNV-1a over its text): fixed by the id alone, so the same credit
+ * always lands in the same intake partition, and random ids spread over all of them.
+ */
+export function intakeShardOf(entryId: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < entryId.length; i += 1) {
+    hash ^= entryId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % shards;
+}

@@ -1,0 +1,170 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { AccountRecord } from '../../domain/accounts/model';
+import type { PendingCredit } from '../../domain/intake/model';
+import type { EntryGuard } from '../../domain/movements/guard';
+import { toLedgerEntry } from '../accounts/entries';
+import { putNew } from '../table/attributes';
+import { keys } from '../table/keys';
+
+/**
+ * The intake partitions of a deferred account (docs/contract.md §24;
+ * functions/dynamodb/table/keys.ts `intakeGate`, `pendingCredit`): a gate per shard that
+ * guards intake as the account's own condition would, and the pending credits beside it.
+ */
+export const INTAKE_GATE_KIND = 'intake-gate';
+export const PENDING_CREDIT_KIND = 'pending-credit';
+
+/** What a gate copies of its account: what intake checks, nothing that moves with money. */
+export type GateFields = Pick<
+  AccountRecord,
+  'id' | 'ownerId' | 'currency' | 'status' | 'creditIntake' | 'closedThrough'
+>;
+
+const GATE_NAMES = {
+  '#ownerId': 'ownerId',
+  '#currency': 'currency',
+  '#status': 'status',
+  '#creditIntake': 'creditIntake',
+  '#pending': 'pending',
+  '#accepted': 'accepted',
+};
+
+/**
+ * Sets a gate's copy of the account (creation, turning deferred, closing, period closes,
+ * re-owning); its counters start at 0 and are never reset, so a gate that already counts pending
+ * credits keeps counting them.
+ */
+export function gateSyncItem(
+  tableName: string,
+  account: GateFields,
+  shard: number,
+): TransactWriteItem {
+  const values: Record<string, unknown> = {
+    ':kind': INTAKE_GATE_KIND,
+    ':accountId': account.id,
+    ':ownerId': account.ownerId,
+    ':currency': account.currency,
+    ':status': account.status,
+    ':creditIntake': account.creditIntake,
+    ':zero': 0,
+  };
+  let closedThrough = '';
+  if (account.closedThrough !== undefined) {
+    values[':closedThrough'] = account.closedThrough;
+    closedThrough = ', #closedThrough = :closedThrough';
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: marshall(keys.intakeGate(account.id, shard)),
+      UpdateExpression:
+        'SET #kind = :kind, #accountId = :accountId, #ownerId = :ownerId, ' +
+        '#currency = :currency, #status = :status, #creditIntake = :creditIntake, ' +
+        '#pending = if_not_exists(#pending, :zero), #accepted = if_not_exists(#accepted, :zero)' +
+        closedThrough,
+      ExpressionAttributeNames: {
+        ...GATE_NAMES,
+        '#kind': 'kind',
+        '#accountId': 'accountId',
+        ...(account.closedThrough === undefined ? {} : { '#closedThrough': 'closedThrough' }),
+      },
+      ExpressionAttributeValues: marshall(values),
+    },
+  };
+}
+
+/**
+ * Intake through one gate: counts the pending credit in (`pending` + 1, `accepted` + 1) while the
+ * gate says what the account's own guard would ask — deferred, the owner, the currency, open, and
+ * the credit later than `closedThrough` (docs/contract.md §24, §26). ALL_OLD on refusal: a
+ * missing or `direct` gate sends the credit back to the account item, the rest explain it.
+ */
+export function gateIntakeItem(
+  tableName: string,
+  accountId: string,
+  shard: number,
+  guard: EntryGuard,
+): TransactWriteItem {
+  const conditions = ['attribute_exists(pk)', '#creditIntake = :deferred', '#currency = :currency'];
+  const names: Record<string, string> = {
+    '#creditIntake': 'creditIntake',
+    '#currency': 'currency',
+    '#pending': 'pending',
+    '#accepted': 'accepted',
+  };
+  const values: Record<string, unknown> = {
+    ':one': 1,
+    ':deferred': 'deferred',
+    ':currency': guard.currency,
+  };
+  if (guard.ownerId !== undefined) {
+    conditions.push('#ownerId = :ownerId');
+    names['#ownerId'] = 'ownerId';
+    values[':ownerId'] = guard.ownerId;
+  }
+  if (guard.requireOpen) {
+    conditions.push('#status <> :closed');
+    names['#status'] = 'status';
+    values[':closed'] = 'closed';
+  }
+  if (guard.effectiveAt !== undefined) {
+    conditions.push('(attribute_not_exists(#closedThrough) OR #closedThrough < :effectiveAt)');
+    names['#closedThrough'] = 'closedThrough';
+    values[':effectiveAt'] = guard.effectiveAt;
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: marshall(keys.intakeGate(accountId, shard)),
+      UpdateExpression: 'ADD #pending :one, #accepted :one',
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: marshall(values),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** The pending credit itself, beside its gate (never overwritten: its id is fixed at intake). */
+export function pendingCreditItem(tableName: string, pending: PendingCredit): TransactWriteItem {
+  const { entry, acceptedAt, shard } = pending;
+  return putNew(tableName, {
+    ...keys.pendingCredit(entry.accountId, shard, acceptedAt, entry.id),
+    kind: PENDING_CREDIT_KIND,
+    accountId: entry.accountId,
+    entryId: entry.id,
+    acceptedAt,
+    shard,
+    entry: { ...entry },
+  });
+}
+
+export function toPendingCredit(item: Record<string, unknown>): PendingCredit {
+  return {
+    entry: toLedgerEntry(item.entry as Record<string, unknown>),
+    acceptedAt: String(item.acceptedAt),
+    shard: Number(item.shard),
+  };
+}
+
+/**
+ * A refused gate read as the account it copies, for the refusal's explanation: a gate knows no
+ * balance, and a credit's refusal never turns on one (the cap is the folder's, §24).
+ */
+export function gateAsAccount(item: Record<string, unknown>): AccountRecord {
+  return {
+    id: String(item.accountId),
+    ownerId: String(item.ownerId),
+    currency: String(item.currency),
+    balance: 0,
+    available: 0,
+    overdraftLimit: 0,
+    status: item.status === 'closed' ? 'closed' : 'open',
+    creditIntake: item.creditIntake === 'deferred' ? 'deferred' : 'direct',
+    version: 0,
+    ...(typeof item.closedThrough === 'string' ? { closedThrough: item.closedThrough } : {}),
+    createdAt: '',
+    updatedAt: '',
+  };
+}
