@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
+import type { IdempotencyClaim } from '../../../functions/domain/idempotency/port';
 import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/intake/model';
+import { createSettingsStore } from '../../../functions/dynamodb/accounts/settings';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { Account } from '../../../functions/schemas/accounts';
 import { Problem } from '../../../functions/schemas/shared';
@@ -169,5 +171,61 @@ describe('account settings (docs/contract.md §24)', () => {
     const res = await settings(id, { overdraftLimit: 7, creditIntake: 'direct' });
     expect(bodyOf(res)).toMatchObject({ overdraftLimit: 7, updatedAt: before?.updatedAt });
     expect(await accountItem(id)).toEqual(before);
+  });
+});
+
+describe('the settings write is conditioned on the account as read', () => {
+  const claimOf = (): IdempotencyClaim => ({
+    scopeId: randomUUID(),
+    fingerprint: 'f',
+    nowSeconds: Math.floor(Date.now() / 1000),
+    expiresAt: Math.floor(Date.now() / 1000) + 60,
+    response: { statusCode: 200, body: '{}' },
+  });
+
+  it('reports a moved account after a movement, a period close or another settings change', async () => {
+    const store = createSettingsStore({ client: fixture.client, tableName: fixture.tableName });
+    const changes: [string, (id: string) => Promise<unknown>][] = [
+      [
+        'a credit',
+        (id) =>
+          api.post(`/v1/accounts/${id}/transactions`, {
+            type: 'credit',
+            amount: 1,
+            currency: 'EUR',
+          }),
+      ],
+      [
+        'a period close',
+        (id) =>
+          api.post(`/v1/accounts/${id}/period-closes`, {
+            through: new Date(Date.now() - 60_000).toISOString(),
+          }),
+      ],
+      ['a settings change', (id) => settings(id, { overdraftLimit: 3 })],
+    ];
+    for (const [what, change] of changes) {
+      const id = await api.account(10);
+      const read = await store.getAccount(id);
+      if (!read) throw new Error('no account');
+      await change(id);
+      const next = { ...read, creditIntake: 'deferred' as const, intakeShards: 2, updatedAt: 'z' };
+      expect(await store.updateSettings(claimOf(), read, next, true), what).toEqual({
+        kind: 'account_moved',
+      });
+      expect(await gates(id), what).toEqual([]);
+      const fresh = await store.getAccount(id);
+      if (!fresh) throw new Error('no account');
+      const retried = {
+        ...fresh,
+        creditIntake: 'deferred' as const,
+        intakeShards: 2,
+        updatedAt: 'z',
+      };
+      expect(await store.updateSettings(claimOf(), fresh, retried, true)).toEqual({
+        kind: 'committed',
+      });
+      expect(await gates(id)).toHaveLength(2);
+    }
   });
 });
