@@ -75,8 +75,8 @@ export interface HttpAppConfig {
   readonly journalReaders?: readonly string[];
   /** How far back a movement's `effectiveAt` may lie (`BACKDATE_LIMIT_DAYS`, §26). */
   readonly backdateLimitDays: number;
-  /** Intake partitions of an account that turns deferred (§24). @default DEFAULT_INTAKE_SHARDS */
-  readonly intakeShards?: number;
+  /** Intake partitions of an account that turns deferred (docs/contract.md §24). */
+  readonly intakeShards: number;
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -141,7 +141,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
-  const intake = config.intakeShards === undefined ? {} : { intakeShards: config.intakeShards };
+  const intake = { intakeShards: config.intakeShards };
   const postings = new LedgerService(deps.ledger, deps.movements, {
     ...movementOptions,
     ...intake,

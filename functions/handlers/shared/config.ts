@@ -13,6 +13,11 @@ import {
 } from '../../contract/exports';
 import { APPLICATION_ID_PATTERN } from '../../contract/names';
 import {
+  DEFAULT_INTAKE_SHARDS,
+  MAX_INTAKE_SHARDS,
+  MIN_INTAKE_SHARDS,
+} from '../../domain/intake/model';
+import {
   DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
@@ -145,6 +150,12 @@ const serviceEnv = z.object({
     MIN_BACKDATE_LIMIT_DAYS,
     MAX_BACKDATE_LIMIT_DAYS,
     DEFAULT_BACKDATE_LIMIT_DAYS,
+  ),
+  INTAKE_SHARDS: wholeNumber(
+    'INTAKE_SHARDS',
+    MIN_INTAKE_SHARDS,
+    MAX_INTAKE_SHARDS,
+    DEFAULT_INTAKE_SHARDS,
   ),
   JOURNAL_READERS: rule<readonly string[]>(
     'JOURNAL_READERS',
@@ -280,6 +291,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
     journalReaders: e.JOURNAL_READERS,
     backdateLimitDays: e.BACKDATE_LIMIT_DAYS,
+    intakeShards: e.INTAKE_SHARDS,
   };
   return own === undefined ? config : { ...config, ...own.data };
 }
