@@ -13,16 +13,16 @@ import {
 } from '../../contract/exports';
 import { APPLICATION_ID_PATTERN } from '../../contract/names';
 import {
-  DEFAULT_INTAKE_SHARDS,
-  MAX_INTAKE_SHARDS,
-  MIN_INTAKE_SHARDS,
-} from '../../domain/intake/model';
-import {
   DEFAULT_CALLBACK_APPLICATION_ID,
   DEFAULT_EXPORT_FEE,
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../../contract/retention';
+import {
+  DEFAULT_INTAKE_SHARDS,
+  MAX_INTAKE_SHARDS,
+  MIN_INTAKE_SHARDS,
+} from '../../domain/intake/model';
 import { parseSecretMap, type SecretMap } from '../../schemas/callbacks';
 import {
   gapRefetchAfter,
