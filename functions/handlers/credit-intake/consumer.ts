@@ -9,7 +9,7 @@ import { CreditIntakeMessage } from '../../schemas/intake';
 import { type InvocationContext, retryDeadline } from '../events/consumer';
 
 export interface CreditIntakeDeps {
-  readonly folder: CreditFolder;
+  readonly folder: Pick<CreditFolder, 'postAll'>;
   /** `credit-intake` itself: an account the deadline cut short is queued again. */
   readonly queue: CreditIntakeQueue;
   readonly clock: () => Date;
