@@ -2962,7 +2962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_in_use: Idempotency-Key in use; period_already_closed: Period already closed */
+            /** @description idempotency_key_in_use: Idempotency-Key in use; period_already_closed: Period already closed; pending_credits: Pending credits */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -202,6 +202,12 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Period already closed',
     description: "a period close whose `through` is before the account's `closedThrough` (§26)",
   },
+  pending_credits: {
+    status: 409,
+    title: 'Pending credits',
+    description:
+      'a period close while a deferred pending credit is effective at or before `through` (§24, §26)',
+  },
   legs_unbalanced: {
     status: 422,
     title: 'Legs unbalanced',

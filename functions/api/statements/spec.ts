@@ -42,6 +42,6 @@ export const STATEMENT_ROUTES = {
       description: 'The account with its closedThrough',
       body: named('Account', Account),
     },
-    problems: ['period_already_closed'],
+    problems: ['period_already_closed', 'pending_credits'],
   },
 } as const satisfies RouteTable;

@@ -26,13 +26,16 @@ export interface EntryPage {
 /** Closing refused by the account's state when the write ran (ALL_OLD; undefined: missing). */
 export type CloseResult =
   | SettledWrite
-  | { readonly kind: 'account_moved'; readonly account: AccountRecord | undefined };
+  | { readonly kind: 'account_moved'; readonly account: AccountRecord | undefined }
+  /** A deferred account's gate still counts pending credits (docs/contract.md §24). */
+  | { readonly kind: 'pending_credits' };
 
 export interface LedgerPort extends ResponseRecorder {
   createAccount(claim: IdempotencyClaim, account: AccountRecord): Promise<WriteResult>;
   /**
    * ONE transaction: the claim and the account to `closed`, while it is still exactly as `read`
-   * (its owner, `updatedAt`, balance and available 0, open). Moves no money, so no version.
+   * (its owner, `updatedAt`, balance and available 0, open) and, for a deferred account, every
+   * gate closed while it counts no pending credit. Moves no money, so no version.
    */
   closeAccount(claim: IdempotencyClaim, read: AccountRecord, at: string): Promise<CloseResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;

@@ -156,6 +156,10 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
           return this.commands.reject(claim, new AccountNotEmptyError());
         }
         const result = await this.port.closeAccount(claim, account, at);
+        // Pending credits are money on their way in (docs/contract.md §24).
+        if (result.kind === 'pending_credits') {
+          return this.commands.reject(claim, new AccountNotEmptyError());
+        }
         if (result.kind !== 'account_moved') return this.commands.settle(claim, result, never);
         // Changed between the read and the write: decide again on the account as it is now.
         return MOVED;

@@ -126,9 +126,9 @@ export function withSettledMovements(
 ): MovementPort {
   return {
     ...port,
-    post: (once, posting) =>
+    post: (once, posting, intake) =>
       once.kind === 'request'
-        ? throughCache(cache, once.claim, () => port.post(once, posting))
-        : port.post(once, posting),
+        ? throughCache(cache, once.claim, () => port.post(once, posting, intake))
+        : port.post(once, posting, intake),
   };
 }

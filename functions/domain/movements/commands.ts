@@ -1,19 +1,21 @@
 import type { LedgerEntry } from '../accounts/model';
 import type { HoldSettlement } from '../holds/model';
 import type { HoldChanged } from '../holds/port';
+import { IntakeDirectory, type IntakeRoutes, MAX_ROUTE_ATTEMPTS } from './intake';
 import type { LedgerTransactionWrite } from './ledger-transaction';
-import { explainLegsRejection } from './legs';
+import { explainLegsRejection, type LegsRejection, type RejectedLeg } from './legs';
 import {
   foreignOwnerOf,
   isOnceAnswer,
   type MovementResult,
+  type MovementWrite,
   type Once,
   type OnceAnswer,
 } from './once';
 import type { MovementPort } from './port';
 import type { PostingWrite } from './posting';
-import { explainPostingRejection } from './rejections';
-import { explainReversalRejection, type ReversalWrite } from './reversal';
+import { explainPostingRejection, type PostingRejection } from './rejections';
+import { explainReversalRejection, type ReversalRejection, type ReversalWrite } from './reversal';
 import { explainTransferRejection, type TransferWrite } from './transfer';
 
 /**
@@ -21,18 +23,33 @@ import { explainTransferRejection, type TransferWrite } from './transfer';
  * the movement from its input (`newPosting`, `newTransfer`, …) and the `Once` that claims it;
  * the command writes both in ONE transaction and explains a refusal as a DomainError. What the
  * answer means to the caller (a response, a dead letter) stays with the transport.
+ *
+ * Credits into a deferred account (docs/contract.md §24) are routed here, once for every
+ * transport: a write refused because its account takes credits through intake (or because a
+ * gate says it no longer does) is written again the other way, in a transaction of its own.
  */
 export class MovementCommands {
-  constructor(private readonly port: MovementPort) {}
+  constructor(
+    private readonly port: MovementPort,
+    private readonly intake: IntakeDirectory = new IntakeDirectory(),
+  ) {}
 
   async post(once: Once, posting: PostingWrite): Promise<MovementResult> {
-    const result = await this.port.post(once, posting);
+    const result = await this.routed(
+      [posting.entry],
+      (intake) => this.port.post(once, posting, intake),
+      postingLegs,
+    );
     if (isOnceAnswer(result)) return result;
     return { kind: 'rejected', error: explainPostingRejection(result, posting.guard) };
   }
 
   async transfer(once: Once, write: TransferWrite): Promise<MovementResult> {
-    const result = await this.port.transfer(once, write);
+    const result = await this.routed(
+      write.legs,
+      (intake) => this.port.transfer(once, write, intake),
+      rejectedLegsOf,
+    );
     if (isOnceAnswer(result)) return result;
     return {
       kind: 'rejected',
@@ -41,7 +58,11 @@ export class MovementCommands {
   }
 
   async ledgerTransaction(once: Once, write: LedgerTransactionWrite): Promise<MovementResult> {
-    const result = await this.port.ledgerTransaction(once, write);
+    const result = await this.routed(
+      write.legs.map((leg) => leg.entry),
+      (intake) => this.port.ledgerTransaction(once, write, intake),
+      rejectedLegsOf,
+    );
     if (isOnceAnswer(result)) return result;
     return {
       kind: 'rejected',
@@ -58,7 +79,11 @@ export class MovementCommands {
     write: ReversalWrite,
     defaulted: boolean,
   ): Promise<MovementResult | { readonly kind: 'original_moved' }> {
-    const result = await this.port.reverse(once, write);
+    const result = await this.routed(
+      write.legs.map((leg) => leg.entry),
+      (intake) => this.port.reverse(once, write, intake),
+      rejectedLegsOf,
+    );
     if (isOnceAnswer(result)) return result;
     const error = explainReversalRejection(result, write, defaulted);
     return error === 'moved' ? { kind: 'original_moved' } : { kind: 'rejected', error };
@@ -75,4 +100,30 @@ export class MovementCommands {
   ): Promise<OnceAnswer | HoldChanged> {
     return this.port.capture(once, settlement, entry);
   }
+
+  /**
+   * One write with the routes known so far; again with what its refusal taught, while it
+   * taught anything (at most MAX_ROUTE_ATTEMPTS writes). A refusal that teaches nothing is the
+   * movement's own.
+   */
+  private async routed<R extends { readonly kind: string }>(
+    entries: readonly LedgerEntry[],
+    attempt: (intake: IntakeRoutes) => Promise<MovementWrite<R>>,
+    refusedLegs: (refusal: R) => readonly RejectedLeg[],
+  ): Promise<MovementWrite<R>> {
+    for (let attempts = 1; ; attempts += 1) {
+      const result = await attempt(this.intake.routesFor(entries));
+      if (isOnceAnswer(result) || attempts >= MAX_ROUTE_ATTEMPTS) return result;
+      if (!this.intake.learn(entries, refusedLegs(result))) return result;
+    }
+  }
 }
+
+/** A refused posting as the one leg it has. */
+const postingLegs = (refusal: PostingRejection): readonly RejectedLeg[] =>
+  refusal.kind === 'account_rejected'
+    ? [{ index: 0, account: refusal.account, viaGate: refusal.viaGate }]
+    : [];
+
+const rejectedLegsOf = (refusal: LegsRejection | ReversalRejection): readonly RejectedLeg[] =>
+  refusal.kind === 'payment_id_taken' ? [] : refusal.legs;

@@ -18,6 +18,11 @@ export interface RejectedLeg {
   /** Index into the movement's legs. */
   readonly index: number;
   readonly account: AccountRecord | undefined;
+  /**
+   * The refusal came from the account's intake gate (docs/contract.md §24): `account` is the
+   * gate's copy of it, undefined when the gate is missing.
+   */
+  readonly viaGate?: boolean;
 }
 
 /** The refusals a movement's write reports besides a committed or claimed result. */

@@ -53,7 +53,12 @@ export function explainAccountRejection(
 
 /** The rejections a guarded posting write reports (see WriteResult). */
 export type PostingRejection =
-  | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
+  | {
+      readonly kind: 'account_rejected';
+      readonly account: AccountRecord | undefined;
+      /** Refused by the account's intake gate (§24): `account` is the gate's copy. */
+      readonly viaGate?: boolean;
+    }
   | { readonly kind: 'payment_id_taken' };
 
 export function explainPostingRejection(

@@ -39,7 +39,8 @@ export type ErrorCode =
   | 'batch_too_large'
   | 'batch_rejected'
   | 'period_closed'
-  | 'period_already_closed';
+  | 'period_already_closed'
+  | 'pending_credits';
 
 export interface FieldError {
   readonly path: string;

@@ -13,6 +13,19 @@ export class PeriodClosedError extends LedgerRejection {
   }
 }
 
+/**
+ * A period close while a deferred pending credit (docs/contract.md §24) is effective at or
+ * before `through`: it would land in the closed period once posted. Recorded.
+ */
+export class PendingCreditsError extends LedgerRejection {
+  constructor(through: string) {
+    super(
+      'pending_credits',
+      `Pending credits effective at or before ${through} are not posted yet; close the period once they are.`,
+    );
+  }
+}
+
 /** A period close before the account's current `closedThrough` (§26): closes only move on. */
 export class PeriodAlreadyClosedError extends LedgerRejection {
   constructor(closedThrough: string) {

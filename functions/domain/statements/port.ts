@@ -18,7 +18,9 @@ export interface StatementPage {
 /** A period close refused by the account as it stood (ALL_OLD; undefined: missing). */
 export type PeriodCloseResult =
   | SettledWrite
-  | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined };
+  | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
+  /** A deferred pending credit is effective at or before `through` (docs/contract.md §24). */
+  | { readonly kind: 'pending_credits' };
 
 /** Storage of statements, effective balances and period closes (docs/contract.md §26). */
 export interface StatementPort extends ResponseRecorder {
@@ -35,11 +37,13 @@ export interface StatementPort extends ResponseRecorder {
   /**
    * ONE transaction: the claim and `closedThrough = through` on the owner's account, while its
    * closedThrough is absent or not after `through`. Moves no money: no version, no journal.
+   * A deferred account (`intakeShards` > 0): refused while a pending credit is effective at or
+   * before `through`, its gates take the same `closedThrough`, each while it accepted nothing
+   * since that was checked.
    */
   closePeriod(
     claim: IdempotencyClaim,
-    accountId: string,
-    ownerId: string,
+    account: Pick<AccountRecord, 'id' | 'ownerId' | 'intakeShards'>,
     through: string,
   ): Promise<PeriodCloseResult>;
 }

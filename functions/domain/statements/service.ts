@@ -9,7 +9,7 @@ import {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import { type DomainError, NotFoundError, ValidationError } from '../shared/errors';
-import { PeriodAlreadyClosedError } from './errors';
+import { PendingCreditsError, PeriodAlreadyClosedError } from './errors';
 import {
   justAfter,
   monthOf,
@@ -116,9 +116,8 @@ export class StatementService {
    * Closes the account's books through `through` (docs/contract.md §26): a read, then ONE
    * transaction of the claim and `closedThrough`, conditioned on it not having moved past
    * `through` meanwhile. The same `through` again answers the account as it is; an earlier one
-   * is `period_already_closed`, recorded. Deferred pending credits (§24) are not on this
-   * branch: once they exist, the same transaction must also refuse while one is effective at or
-   * before `through` (`pending_credits`); docs/contract.md §26 says so.
+   * is `period_already_closed`, recorded; a deferred pending credit (§24) effective at or before
+   * `through` is `pending_credits`, recorded.
    */
   async closePeriod(
     ctx: CommandContext,
@@ -146,7 +145,10 @@ export class StatementService {
       return this.commands.reject(claim, new PeriodAlreadyClosedError(current));
     }
     if (current === instant) return this.commands.answer(claim);
-    const result = await this.port.closePeriod(claim, accountId, ctx.principal, instant);
+    const result = await this.port.closePeriod(claim, account, instant);
+    if (result.kind === 'pending_credits') {
+      return this.commands.reject(claim, new PendingCreditsError(instant));
+    }
     return this.commands.settle(claim, result, ({ account: now }): DomainError => {
       if (!owned(now, ctx.principal)) return notFound('Account');
       return new PeriodAlreadyClosedError(now?.closedThrough ?? instant);

@@ -6,7 +6,7 @@ import type { EventSourceView } from '../../domain/gaps/port';
 import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
 import { toVersionedSequence } from '../events/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
-import { gateParts } from '../intake/gates';
+import { gateCloseParts, gateFailed, gateParts } from '../intake/gates';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -42,12 +42,16 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
         [
           { role: 'claim', item: claimItem(tableName, claim), decisive: true },
           { role: 'account', item: closeAccountItem(tableName, read, at) },
+          ...gateCloseParts(tableName, read),
         ],
         retry,
       );
       if (outcome.kind === 'committed') return outcome;
       const claimed = claimedFailure(outcome.failed);
       if (claimed) return claimed;
+      if (!outcome.failed.has('account') && gateFailed(outcome.failed)) {
+        return { kind: 'pending_credits' };
+      }
       const account = outcome.failed.get('account');
       return { kind: 'account_moved', account: account ? toAccountRecord(account) : undefined };
     },

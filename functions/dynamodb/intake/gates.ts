@@ -1,6 +1,6 @@
 import type { AccountRecord } from '../../domain/accounts/model';
 import type { TransactPart } from '../table/transact';
-import { gateSyncItem } from './items';
+import { gateCloseItem, gateSyncItem } from './items';
 
 /**
  * Every gate of an account that has intake partitions (`intakeShards`), synced to `account` as
@@ -17,3 +17,19 @@ export function gateParts(
     item: gateSyncItem(tableName, account, shard),
   }));
 }
+
+/** The gates of an account being closed: each must count no pending credit (§24). */
+export function gateCloseParts(
+  tableName: string,
+  account: AccountRecord,
+): TransactPart<`gate:${number}`>[] {
+  const shards = account.intakeShards ?? 0;
+  return Array.from({ length: shards }, (_, shard) => ({
+    role: `gate:${shard}` as const,
+    item: gateCloseItem(tableName, account.id, shard),
+  }));
+}
+
+/** Whether a cancelled write failed on one of the account's gates. */
+export const gateFailed = (failed: ReadonlyMap<string, unknown>): boolean =>
+  [...failed.keys()].some((role) => role.startsWith('gate:'));

@@ -1,7 +1,7 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { AccountRecord } from '../../domain/accounts/model';
-import type { PendingCredit } from '../../domain/intake/model';
+import type { AccountRecord, LedgerEntry } from '../../domain/accounts/model';
+import { intakeShardOf, type PendingCredit } from '../../domain/intake/model';
 import type { EntryGuard } from '../../domain/movements/guard';
 import { toLedgerEntry } from '../accounts/entries';
 import { putNew } from '../table/attributes';
@@ -166,5 +166,45 @@ export function gateAsAccount(item: Record<string, unknown>): AccountRecord {
     ...(typeof item.closedThrough === 'string' ? { closedThrough: item.closedThrough } : {}),
     createdAt: '',
     updatedAt: '',
+  };
+}
+
+/**
+ * A credit into a deferred account (docs/contract.md §24): through its gate (counted in, guarded
+ * as the account would be) and written as a pending credit in the gate's partition, accepted now
+ * (`createdAt`, the movement's own time) with the entry id fixed.
+ */
+export function intakeItems(
+  tableName: string,
+  entry: LedgerEntry,
+  guard: EntryGuard,
+  shards: number,
+): { readonly gate: TransactWriteItem; readonly pending: TransactWriteItem } {
+  const shard = intakeShardOf(entry.id, shards);
+  return {
+    gate: gateIntakeItem(tableName, entry.accountId, shard, guard),
+    pending: pendingCreditItem(tableName, { entry, acceptedAt: entry.createdAt, shard }),
+  };
+}
+
+/**
+ * Closing a deferred account (docs/contract.md §24): its gate turns `closed` only while it
+ * counts no pending credit, in the closing transaction, so no credit is accepted into a closed
+ * account and none is left pending when it closes.
+ */
+export function gateCloseItem(
+  tableName: string,
+  accountId: string,
+  shard: number,
+): TransactWriteItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: marshall(keys.intakeGate(accountId, shard)),
+      UpdateExpression: 'SET #status = :closed',
+      ConditionExpression: 'attribute_exists(pk) AND #pending = :zero',
+      ExpressionAttributeNames: { '#status': 'status', '#pending': 'pending' },
+      ExpressionAttributeValues: marshall({ ':closed': 'closed', ':zero': 0 }),
+    },
   };
 }

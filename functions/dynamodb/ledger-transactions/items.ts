@@ -1,6 +1,7 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { withMetadata } from '../../domain/accounts/metadata';
 import type { LedgerTransactionRecord, StoredLeg } from '../../domain/ledger-transactions/model';
+import { type IntakeRoutes, NO_INTAKE } from '../../domain/movements/intake';
 import type { LedgerTransactionWrite } from '../../domain/movements/ledger-transaction';
 import { metadataOf } from '../accounts/entries';
 import { type LegRole, legParts } from '../movements/legs';
@@ -30,9 +31,10 @@ export function recordItem(tableName: string, record: LedgerTransactionRecord): 
 export function ledgerTransactionParts(
   tableName: string,
   write: LedgerTransactionWrite,
+  intake: IntakeRoutes = NO_INTAKE,
 ): TransactPart<LedgerTransactionRole>[] {
   return [
-    ...legParts(tableName, write.legs),
+    ...legParts(tableName, write.legs, intake),
     { role: 'record', item: recordItem(tableName, write.record) },
   ];
 }

@@ -46,7 +46,23 @@ export interface AccountUpdate {
   readonly requireAvailableAtLeast?: number;
   /** The account must not be closed (every effect a caller or producer asks for, §17). */
   readonly requireOpen?: boolean;
+  /**
+   * The folder posting pending credits (docs/contract.md §24): the one writer whose credits may
+   * reach a deferred account's item. Every other update that credits the account requires it to
+   * take credits directly, so a credit meant for intake is refused, never written here.
+   */
+  readonly postsPendingCredits?: boolean;
 }
+
+/** Credit-direction changes: what a deferred account takes through intake (§24). */
+const INTAKE_KINDS: ReadonlySet<string> = new Set([
+  'credit',
+  'transfer_in',
+  'ledger_credit',
+  'reversal',
+]);
+const credits = (changes: readonly AccountChange[]) =>
+  changes.some((change) => INTAKE_KINDS.has(change.kind) && change.balanceDelta > 0);
 
 /**
  * `spendable` covers :required; on an account without it, `available` does, or `balance` where
@@ -162,6 +178,11 @@ export function accountChangeItem(tableName: string, update: AccountUpdate): Tra
   if (update.requireAvailableAtLeast !== undefined) {
     conditions.push(SPENDABLE_COVERS);
     values[':required'] = update.requireAvailableAtLeast;
+  }
+  if (!update.postsPendingCredits && credits(changes)) {
+    conditions.push('(attribute_not_exists(#creditIntake) OR #creditIntake <> :deferred)');
+    names['#creditIntake'] = 'creditIntake';
+    values[':deferred'] = 'deferred';
   }
   const dated = effectiveHistoryClauses(changes, names, values);
   if (dated.earliest !== undefined) {

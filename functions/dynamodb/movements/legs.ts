@@ -1,8 +1,11 @@
 import { type LedgerEntry, signedAmount } from '../../domain/accounts/model';
+import { isCreditDirection } from '../../domain/intake/model';
 import type { AccountChange } from '../../domain/journal/model';
+import { type IntakeRoutes, NO_INTAKE } from '../../domain/movements/intake';
 import type { LegsRejection, MovementLeg, RejectedLeg } from '../../domain/movements/legs';
 import { newEntryItems, paymentItem } from '../accounts/entries';
 import { toAccountRecord } from '../accounts/items';
+import { gateAsAccount, intakeItems } from '../intake/items';
 import type { TransactPart } from '../table/transact';
 import { accountChangeItem } from './account-change';
 
@@ -28,17 +31,40 @@ export function legChange(entry: LedgerEntry, delta: number): AccountChange {
 }
 
 /** The items of a movement's legs, by what each guards: `account:<i>`, `entry:<i>`, … */
-export type LegRole = `account:${number}` | `entry:${number}` | `pointer:${number}` | 'payment';
+export type LegRole =
+  | `account:${number}`
+  | `entry:${number}`
+  | `pointer:${number}`
+  | `gate:${number}`
+  | `pending:${number}`
+  | 'payment';
 
 /**
  * Every leg of a movement — a transfer (docs/contract.md §10), a ledger transaction or a
  * reversal (§16): its account's guarded change (balance and available alike), its entry and the
  * entry's pointer; then the `paymentId` item of the leg that carries one (at most one does).
- * Each account appears once, so no key is written twice in the transaction.
+ * Each account appears once, so no key is written twice in the transaction. A credit-direction
+ * leg into a deferred account named in `intake` writes its gate and pending credit instead of
+ * the change, entry and pointer (docs/contract.md §24).
  */
-export function legParts(tableName: string, legs: readonly MovementLeg[]): TransactPart<LegRole>[] {
+export function legParts(
+  tableName: string,
+  legs: readonly MovementLeg[],
+  intake: IntakeRoutes = NO_INTAKE,
+): TransactPart<LegRole>[] {
   const parts: TransactPart<LegRole>[] = [];
+  const deferred = (entry: LedgerEntry) =>
+    isCreditDirection(entry) ? intake.get(entry.accountId) : undefined;
   legs.forEach(({ entry, guard }, index) => {
+    const shards = deferred(entry);
+    if (shards !== undefined) {
+      const { gate, pending } = intakeItems(tableName, entry, guard, shards);
+      parts.push(
+        { role: `gate:${index}`, item: gate },
+        { role: `pending:${index}`, item: pending },
+      );
+      return;
+    }
     const delta = signedAmount(entry);
     parts.push({
       role: `account:${index}`,
@@ -53,6 +79,7 @@ export function legParts(tableName: string, legs: readonly MovementLeg[]): Trans
     });
   });
   legs.forEach(({ entry }, index) => {
+    if (deferred(entry) !== undefined) return;
     const [listed, pointer] = newEntryItems(tableName, entry);
     parts.push(
       { role: `entry:${index}`, item: listed },
@@ -72,9 +99,14 @@ export function rejectedLegs(
 ): RejectedLeg[] {
   const legs: RejectedLeg[] = [];
   for (const [role, old] of failed) {
-    const match = /^account:(\d+)$/.exec(role);
-    if (match)
-      legs.push({ index: Number(match[1]), account: old ? toAccountRecord(old) : undefined });
+    const match = /^(account|gate):(\d+)$/.exec(role);
+    if (!match) continue;
+    const index = Number(match[2]);
+    if (match[1] === 'gate') {
+      legs.push({ index, account: old ? gateAsAccount(old) : undefined, viaGate: true });
+    } else {
+      legs.push({ index, account: old ? toAccountRecord(old) : undefined });
+    }
   }
   return legs.sort((a, b) => a.index - b.index);
 }

@@ -46,27 +46,28 @@ export function createMovementStore(options: StoreOptions): MovementPort {
   }
 
   return {
-    post(once, { entry, guard }) {
+    post(once, { entry, guard }, intake) {
       const context = { entryId: entry.id, at: entry.createdAt };
-      return write(once, context, postingItems(tableName, entry, guard), postingRejection);
+      return write(once, context, postingItems(tableName, entry, guard, intake), postingRejection);
     },
 
-    transfer(once, transfer) {
+    transfer(once, transfer, intake) {
       const [out] = transfer.legs;
       const context = { entryId: out.id, at: out.createdAt };
-      return write(once, context, transferParts(tableName, transfer), legsRejection);
+      return write(once, context, transferParts(tableName, transfer, intake), legsRejection);
     },
 
-    ledgerTransaction(once, transaction) {
+    ledgerTransaction(once, transaction, intake) {
       const { record, legs } = transaction;
       const context = { entryId: legs[0]?.entry.id ?? record.id, at: record.createdAt };
-      return write(once, context, ledgerTransactionParts(tableName, transaction), legsRejection);
+      const parts = ledgerTransactionParts(tableName, transaction, intake);
+      return write(once, context, parts, legsRejection);
     },
 
-    reverse(once, reversal) {
+    reverse(once, reversal, intake) {
       const first = reversal.legs[0]?.entry;
       const context = { entryId: first?.id ?? '', at: first?.createdAt ?? '' };
-      return write(once, context, reversalParts(tableName, reversal), reversalRejection);
+      return write(once, context, reversalParts(tableName, reversal, intake), reversalRejection);
     },
 
     capture(once, settlement, entry) {

@@ -1,5 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { type IntakeRoutes, NO_INTAKE } from '../../domain/movements/intake';
 import type { ReversalWrite } from '../../domain/movements/reversal';
 import type { OriginalLocation } from '../../domain/reversals/model';
 import { type LegRole, legParts } from '../movements/legs';
@@ -64,6 +65,7 @@ function addReversed(
 export function reversalParts(
   tableName: string,
   write: ReversalWrite,
+  intake: IntakeRoutes = NO_INTAKE,
 ): TransactPart<ReversalRole>[] {
   const { location, amount, reversing } = write.original;
   const parts: TransactPart<ReversalRole>[] = [
@@ -77,5 +79,5 @@ export function reversalParts(
     const listed = keys.entry(entry.accountId, entry.createdAt, entry.id);
     parts.push({ role: 'mirror', item: addReversed(tableName, listed, reversing) });
   }
-  return [...parts, ...legParts(tableName, write.legs)];
+  return [...parts, ...legParts(tableName, write.legs, intake)];
 }

@@ -2,11 +2,12 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { EFFECTIVE_INDEX } from '../../contract/effective-time';
-import { ValidationError } from '../../domain/shared/errors';
+import { UnavailableError, ValidationError } from '../../domain/shared/errors';
 import type { EffectiveRange } from '../../domain/statements/model';
 import type { PeriodCloseResult, StatementPort } from '../../domain/statements/port';
 import { toAccountRecord, toLedgerEntry } from '../accounts/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import { gatePeriodItem, readIntakePartitions } from '../intake/partitions';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
@@ -76,6 +77,9 @@ function closePeriodItem(
   };
 }
 
+/** Reads of a busy deferred account's intake before a period close gives up (503). */
+const PERIOD_CLOSE_ATTEMPTS = 5;
+
 /** Statements, effective balances and period closes on the table and its effective index. */
 export function createStatementStore(options: StoreOptions): StatementPort {
   const { client, tableName } = options;
@@ -135,20 +139,39 @@ export function createStatementStore(options: StoreOptions): StatementPort {
       }
     },
 
-    async closePeriod(claim, accountId, ownerId, through): Promise<PeriodCloseResult> {
-      const outcome = await transactWithRetry(
-        client,
-        [
-          { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-          { role: 'account', item: closePeriodItem(tableName, accountId, ownerId, through) },
-        ],
-        retry,
-      );
-      if (outcome.kind === 'committed') return outcome;
-      const claimed = claimedFailure(outcome.failed);
-      if (claimed) return claimed;
-      const account = outcome.failed.get('account');
-      return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
+    async closePeriod(claim, account, through): Promise<PeriodCloseResult> {
+      for (let attempt = 1; attempt <= PERIOD_CLOSE_ATTEMPTS; attempt += 1) {
+        const shards = account.intakeShards ?? 0;
+        const partitions = await readIntakePartitions(client, tableName, account.id, shards);
+        const gated = partitions.filter((partition) => partition.accepted !== undefined);
+        if (gated.some(({ pending }) => pending.some((p) => p.entry.effectiveAt <= through))) {
+          return { kind: 'pending_credits' };
+        }
+        const outcome = await transactWithRetry(
+          client,
+          [
+            { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+            {
+              role: 'account',
+              item: closePeriodItem(tableName, account.id, account.ownerId, through),
+            },
+            ...gated.map((partition) => ({
+              role: `gate:${partition.shard}`,
+              item: gatePeriodItem(tableName, account.id, partition, through),
+            })),
+          ],
+          retry,
+        );
+        if (outcome.kind === 'committed') return outcome;
+        const claimed = claimedFailure(outcome.failed);
+        if (claimed) return claimed;
+        if (outcome.failed.has('account')) {
+          const stood = outcome.failed.get('account');
+          return { kind: 'account_rejected', account: stood ? toAccountRecord(stood) : undefined };
+        }
+        // A gate accepted a credit since it was read: check again.
+      }
+      throw new UnavailableError(new Error(`account ${account.id} kept accepting credits`));
     },
 
     async recordResponse(claim) {

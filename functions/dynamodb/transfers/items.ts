@@ -1,4 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { type IntakeRoutes, NO_INTAKE } from '../../domain/movements/intake';
 import { type TransferWrite, transferMovement } from '../../domain/movements/transfer';
 import type { TransferRecord } from '../../domain/transfers/model';
 import { metadataOf } from '../accounts/entries';
@@ -22,9 +23,10 @@ export function transferRecordItem(tableName: string, transfer: TransferRecord):
 export function transferParts(
   tableName: string,
   write: TransferWrite,
+  intake: IntakeRoutes = NO_INTAKE,
 ): TransactPart<TransferRole>[] {
   return [
-    ...legParts(tableName, transferMovement(write)),
+    ...legParts(tableName, transferMovement(write), intake),
     { role: 'transfer', item: transferRecordItem(tableName, write.transfer) },
   ];
 }

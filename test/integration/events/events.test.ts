@@ -210,11 +210,11 @@ describe('partial batches and poison', () => {
     const movements = createMovementStore({ client, tableName });
     const flakyMovements: MovementPort = {
       ...movements,
-      post: async (once, posting) => {
+      post: async (once, posting, intake) => {
         if (once.kind === 'inbox' && once.claim.id === 'evt-flaky') {
           throw new Error('ProvisionedThroughputExceeded');
         }
-        return movements.post(once, posting);
+        return movements.post(once, posting, intake);
       },
     };
     const result = await consumer(
