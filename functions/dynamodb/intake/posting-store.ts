@@ -88,6 +88,7 @@ export function postingParts(
       item: accountChangeItem(tableName, {
         accountId,
         changes: credits.map((credit) => postedChange(credit, at)),
+        postsPendingCredits: true,
       }),
     },
   ];

@@ -77,6 +77,7 @@ describe('the posting store (docs/contract.md §24)', () => {
     expect(values[':balanceDelta']).toBe(60);
     expect(update?.ConditionExpression).not.toContain('#ownerId');
     expect(update?.ConditionExpression).not.toContain('#status');
+    expect(update?.ConditionExpression).not.toContain('#creditIntake');
     expect(values[':lastChanges']).toEqual([
       expect.objectContaining({ kind: 'credit', entryId: 'e1', at, acceptedAt: accepted }),
       expect.objectContaining({ kind: 'transfer_in', transferId: 't1', acceptedAt: accepted }),
