@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BALANCE } from '../../../functions/domain/accounts/money';
 import { DEFAULT_INTAKE_SHARDS, type PendingCredit } from '../../../functions/domain/intake/model';
 import type { PostingPort } from '../../../functions/domain/intake/port';
-import { CreditFolder } from '../../../functions/domain/intake/posting';
+import { CreditFolder, PostingRefusedError } from '../../../functions/domain/intake/posting';
 import { checkChain } from '../../../functions/domain/journal/chain';
 import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
 import { keys } from '../../../functions/dynamodb/table/keys';
@@ -152,6 +153,29 @@ describe('the folder posts pending credits (docs/contract.md §24)', () => {
     expect(records).toHaveLength(70);
     expect(new Set(records.map((r) => r.entryId)).size).toBe(70);
     expect(records.at(-1)?.balanceAfter).toBe(total);
+  });
+
+  it('reports a refusal that stays (the balance cap) and leaves the credits pending', async () => {
+    const { id } = await deferredWith([5, 6]);
+    // An account at the ceiling: no credit can ever be posted to it.
+    await fixture.client.send(
+      new UpdateItemCommand({
+        TableName: fixture.tableName,
+        Key: marshall(keys.account(id)),
+        UpdateExpression: 'SET #balance = :max',
+        ExpressionAttributeNames: { '#balance': 'balance' },
+        ExpressionAttributeValues: marshall({ ':max': MAX_BALANCE - 3 }),
+      }),
+    );
+    const chunks: number[] = [];
+    const error = await folder(store((chunk) => chunks.push(chunk.length)))
+      .postAll(id)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostingRefusedError);
+    expect(error).toMatchObject({ code: 'balance_limit_exceeded', accountId: id });
+    expect(chunks).toEqual([2]);
+    expect(await intakeOf(id)).toEqual({ pending: 2, counted: 2, accepted: 2 });
+    expect(await fixture.api.version(id)).toBe(0);
   });
 
   it('posts nothing for an account without pending credits or intake partitions', async () => {
