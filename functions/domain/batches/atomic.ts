@@ -1,5 +1,5 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
-import { type AccountRecord, signedAmount } from '../accounts/model';
+import { type AccountRecord, type LedgerEntry, signedAmount } from '../accounts/model';
 import type {
   CommandContext,
   CommandResponse,
@@ -8,7 +8,9 @@ import type {
 } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
 import type { ResponsePresenter } from '../idempotency/port';
+import { isCreditDirection } from '../intake/model';
 import { sums } from '../ledger-transactions/model';
+import { IntakeDirectory, MAX_ROUTE_ATTEMPTS } from '../movements/intake';
 import { explainLegsRejection, type MovementLeg, type RejectedLeg } from '../movements/legs';
 import { explainAccountRejection } from '../movements/rejections';
 import { transferMovement } from '../movements/transfer';
@@ -29,6 +31,7 @@ import {
   type PlannedMovement,
 } from './model';
 import type { BatchPort, BatchPresenter, MovementsRefused, SingleRouteCommands } from './port';
+import { firstRefusals } from './refusals';
 
 /** The first operation that fails, with its answer and whether that answer is a recorded one. */
 interface Failure {
@@ -46,6 +49,8 @@ interface Failure {
 export class AtomicBatch {
   private readonly responses: ResponsePresenter;
   private readonly presenter: BatchPresenter;
+  /** Deferred accounts this process knows of (docs/contract.md §24), as the single routes'. */
+  private readonly intake = new IntakeDirectory();
 
   constructor(
     private readonly port: BatchPort,
@@ -120,8 +125,11 @@ export class AtomicBatch {
     );
     const replays = new Map<number, IdempotencyRecord>();
     const batchClaim = this.commands.claim(ctx, { ...request, resource: undefined, outcome: 'ok' });
+    let rerouted = 0;
     for (let attempt = 0; attempt <= operations.length; attempt++) {
       const live = [...planned.keys()].filter((i) => i < limit && !replays.has(i));
+      const entries = live.flatMap((i) => (planned[i] as PlannedMovement).legs.map((l) => l.entry));
+      const intake = this.intake.routesFor(entries);
       const whole = limit === operations.length;
       const results: OperationResult[] = planned.map((movement, i) => {
         const replay = replays.get(i);
@@ -137,11 +145,17 @@ export class AtomicBatch {
           ? undefined
           : await this.port.writeMovements(
               live.map((i) => planned[i] as PlannedMovement),
-              whole ? { batchClaim: claim } : { probe: true },
+              whole ? { batchClaim: claim, intake } : { probe: true, intake },
             );
       if (result?.kind === 'committed') return { ...claim.response, replayed: false };
       if (result?.batch)
         return this.commands.settle(claim, { kind: 'claimed', record: result.batch }, never);
+      if (result && rerouted < MAX_ROUTE_ATTEMPTS && this.rerouted(result, entries)) {
+        // An account turned out deferred (or no longer is): the same write, routed again.
+        rerouted += 1;
+        attempt -= 1;
+        continue;
+      }
       const found = result ? this.failures(planned, live, result, replays) : undefined;
       if (found === 'replays') continue;
       const failure = found ?? (await this.failureAt(ctx, operations, planned, limit, unbalanced));
@@ -193,6 +207,16 @@ export class AtomicBatch {
     // without them: only a failure before the first replay is certain; else write again.
     if (first && first.index < firstReplay) return first;
     return Number.isFinite(firstReplay) ? 'replays' : first;
+  }
+
+  /** Whether the refused accounts taught the directory a route these entries take. */
+  private rerouted(refused: MovementsRefused, entries: readonly LedgerEntry[]): boolean {
+    const rejected: RejectedLeg[] = [];
+    for (const [accountId, account] of refused.accounts) {
+      const index = entries.findIndex((e) => e.accountId === accountId && isCreditDirection(e));
+      if (index >= 0) rejected.push({ index, account, viaGate: refused.viaGate?.has(accountId) });
+    }
+    return this.intake.learn(entries, rejected);
   }
 
   /** Why operation `limit` fails when every operation before it would apply. */
@@ -248,50 +272,6 @@ function clashOf(earlier: readonly PlannedMovement[], movement: PlannedMovement)
     }
   }
   return new PaymentIdConflictError();
-}
-
-/**
- * The first refused operation of each failed account, replaying the batch's changes in request
- * order on the account as it stood (docs/contract.md §25: each sees the ones before it), then
- * explained as the single route explains it: one refusing leg, or a movement's legs ranked.
- */
-function firstRefusals(
-  planned: readonly PlannedMovement[],
-  live: readonly number[],
-  accounts: ReadonlyMap<string, AccountRecord | undefined>,
-): Map<number, DomainError> {
-  const refused = new Map<number, RejectedLeg[]>();
-  for (const [accountId, stood] of accounts) {
-    let state = stood;
-    for (const index of live) {
-      const legs = (planned[index] as PlannedMovement).legs;
-      const legIndex = legs.findIndex((leg) => leg.entry.accountId === accountId);
-      const leg = legs[legIndex];
-      if (!leg) continue;
-      if (!state || refusal(state, leg)) {
-        refused.set(index, [...(refused.get(index) ?? []), { index: legIndex, account: state }]);
-        break;
-      }
-      const delta = signedAmount(leg.entry);
-      state = { ...state, balance: state.balance + delta, available: state.available + delta };
-    }
-  }
-  return new Map(
-    [...refused].map(([index, legs]) => {
-      const movement = planned[index] as PlannedMovement;
-      const only = movement.legs.length === 1 ? movement.legs[0] : undefined;
-      const error = only
-        ? explainAccountRejection(legs[0]?.account, only.guard)
-        : explainLegsRejection({ kind: 'legs_rejected', legs }, movement.legs);
-      return [index, error];
-    }),
-  );
-}
-
-/** The rule a leg breaks on the account as it stands, if any. */
-function refusal(account: AccountRecord, leg: MovementLeg): DomainError | undefined {
-  const error = explainAccountRejection(account, leg.guard);
-  return error instanceof InternalError ? undefined : error;
 }
 
 const never = (): never => {

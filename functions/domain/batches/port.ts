@@ -3,6 +3,7 @@ import type { LedgerService } from '../accounts/service';
 import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
 import type { LedgerTransactionService } from '../ledger-transactions/service';
+import type { IntakeRoutes } from '../movements/intake';
 import type { TransferService } from '../transfers/service';
 import type { BatchMode, OperationResult, PlannedMovement } from './model';
 
@@ -13,6 +14,8 @@ export interface MovementsRefused {
   readonly claimed: ReadonlyMap<number, IdempotencyRecord>;
   /** Accounts whose guard failed, as they stood (undefined: missing). */
   readonly accounts: ReadonlyMap<string, AccountRecord | undefined>;
+  /** Of those, the accounts whose intake gate refused (docs/contract.md §24): the gate's copy. */
+  readonly viaGate?: ReadonlySet<string>;
   /** Movements whose paymentId item exists already, by index. */
   readonly payments: ReadonlySet<number>;
   /** The batch's own record, when the batch's claim is what failed. */
@@ -45,6 +48,8 @@ export interface MovementsWriteOptions {
    * reported: which of these movements would have been refused.
    */
   readonly probe?: boolean;
+  /** Deferred accounts whose credit legs go through intake (docs/contract.md §24). */
+  readonly intake?: IntakeRoutes;
 }
 
 /** Storage of batches (docs/contract.md §25). */

@@ -33,6 +33,8 @@ export interface AccountSnapshot {
   readonly id: string;
   readonly ownerId: string;
   readonly updatedAt: string;
+  /** A deferred account's intake partitions: their gates copy the owner (§24). */
+  readonly intakeShards?: number;
 }
 
 export type MovedCounts = Readonly<Record<OwnedKind | 'accounts', number>>;

@@ -3,9 +3,12 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { signedAmount } from '../../domain/accounts/model';
 import type { PlannedMovement } from '../../domain/batches/model';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
+import { intakeShardOf, isCreditDirection } from '../../domain/intake/model';
+import { type IntakeRoutes, NO_INTAKE } from '../../domain/movements/intake';
 import type { MovementLeg } from '../../domain/movements/legs';
 import { newEntryItems, paymentItem } from '../accounts/entries';
 import { claimItem } from '../idempotency/command';
+import { gateIntakeItem, pendingCreditItem } from '../intake/items';
 import { recordItem } from '../ledger-transactions/items';
 import { accountChangeItem } from '../movements/account-change';
 import { legChange } from '../movements/legs';
@@ -24,6 +27,8 @@ export type BatchRole =
   | `pointer:${number}`
   | `record:${number}`
   | `payment:${number}`
+  | `gate:${string}`
+  | `pending:${number}`
   | 'batch'
   | 'probe';
 
@@ -36,10 +41,15 @@ const PROBE_KEY = keys.idempotency('batch-probe');
  * number; the guard is the legs' (owner, currency, open) with the largest running draw-down, so
  * each debit is covered at its turn; the balance cap follows the highest running increase.
  */
-function accountParts(tableName: string, movements: readonly PlannedMovement[]) {
+function accountParts(
+  tableName: string,
+  movements: readonly PlannedMovement[],
+  intake: IntakeRoutes,
+) {
   const byAccount = new Map<string, MovementLeg[]>();
   for (const { legs } of movements) {
     for (const leg of legs) {
+      if (deferredShards(leg, intake) !== undefined) continue;
       byAccount.set(leg.entry.accountId, [...(byAccount.get(leg.entry.accountId) ?? []), leg]);
     }
   }
@@ -67,6 +77,43 @@ function accountParts(tableName: string, movements: readonly PlannedMovement[]) 
   });
 }
 
+/** The shards of a credit-direction leg into a deferred account named in `intake`. */
+const deferredShards = ({ entry }: MovementLeg, intake: IntakeRoutes) =>
+  isCreditDirection(entry) ? intake.get(entry.accountId) : undefined;
+
+/**
+ * The gates of the batch's deferred credits (docs/contract.md §24): ONE update per (account,
+ * shard) counting all of its credits in, guarded as the first of them asks and no earlier than
+ * the earliest effective time among them; role `gate:<accountId>:<shard>`.
+ */
+function gateParts(
+  tableName: string,
+  movements: readonly PlannedMovement[],
+  intake: IntakeRoutes,
+): TransactPart<BatchRole>[] {
+  const byGate = new Map<string, { accountId: string; shard: number; legs: MovementLeg[] }>();
+  for (const { legs } of movements) {
+    for (const leg of legs) {
+      const shards = deferredShards(leg, intake);
+      if (shards === undefined) continue;
+      const shard = intakeShardOf(leg.entry.id, shards);
+      const id = `${leg.entry.accountId}:${shard}`;
+      const gate = byGate.get(id) ?? { accountId: leg.entry.accountId, shard, legs: [] };
+      gate.legs.push(leg);
+      byGate.set(id, gate);
+    }
+  }
+  return [...byGate].map(([id, { accountId, shard, legs }]) => {
+    const [first] = legs;
+    const earliest = legs.map(({ entry }) => entry.effectiveAt).sort()[0];
+    const guard = { ...(first as MovementLeg).guard, effectiveAt: earliest };
+    return {
+      role: `gate:${id}` as const,
+      item: gateIntakeItem(tableName, accountId, shard, guard, legs.length),
+    };
+  });
+}
+
 function probeItem(tableName: string): TransactWriteItem {
   return {
     ConditionCheck: {
@@ -86,18 +133,34 @@ function probeItem(tableName: string): TransactWriteItem {
 export function batchParts(
   tableName: string,
   movements: readonly PlannedMovement[],
-  options: { readonly batchClaim?: IdempotencyClaim; readonly probe?: boolean },
+  options: {
+    readonly batchClaim?: IdempotencyClaim;
+    readonly probe?: boolean;
+    readonly intake?: IntakeRoutes;
+  },
 ): TransactPart<BatchRole>[] {
+  const intake = options.intake ?? NO_INTAKE;
   const parts: TransactPart<BatchRole>[] = [];
   if (options.batchClaim) {
     parts.push({ role: 'batch', item: claimItem(tableName, options.batchClaim), decisive: true });
   }
-  parts.push(...accountParts(tableName, movements));
+  parts.push(
+    ...accountParts(tableName, movements, intake),
+    ...gateParts(tableName, movements, intake),
+  );
   movements.forEach((movement, i) => {
     parts.push({ role: `claim:${i}`, item: claimItem(tableName, movement.claim), decisive: true });
-    for (const { entry } of movement.legs) {
-      const [listed, pointer] = newEntryItems(tableName, entry);
-      parts.push({ role: `entry:${i}`, item: listed }, { role: `pointer:${i}`, item: pointer });
+    for (const leg of movement.legs) {
+      const { entry } = leg;
+      const shards = deferredShards(leg, intake);
+      if (shards === undefined) {
+        const [listed, pointer] = newEntryItems(tableName, entry);
+        parts.push({ role: `entry:${i}`, item: listed }, { role: `pointer:${i}`, item: pointer });
+      } else {
+        const shard = intakeShardOf(entry.id, shards);
+        const pending = pendingCreditItem(tableName, { entry, acceptedAt: entry.createdAt, shard });
+        parts.push({ role: `pending:${i}`, item: pending });
+      }
       const payment = paymentItem(tableName, entry);
       if (payment) parts.push({ role: `payment:${i}`, item: payment });
     }

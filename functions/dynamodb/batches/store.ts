@@ -11,6 +11,7 @@ import {
   toIdempotencyRecord,
   unexpectedFailure,
 } from '../idempotency/command';
+import { gateAsAccount } from '../intake/items';
 import { toAttributes } from '../table/attributes';
 import { deleteIfStill } from '../table/delete-if';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
@@ -37,6 +38,7 @@ export function createBatchStore(options: StoreOptions): BatchPort {
       const claimed = new Map<number, IdempotencyRecord>();
       const accounts = new Map<string, AccountRecord | undefined>();
       const payments = new Set<number>();
+      const viaGate = new Set<string>();
       let batch: IdempotencyRecord | undefined;
       for (const [role, old] of outcome.failed) {
         const [kind, id = ''] = role.split(/:(.*)/s);
@@ -44,9 +46,20 @@ export function createBatchStore(options: StoreOptions): BatchPort {
         else if (kind === 'claim' && old) claimed.set(Number(id), toIdempotencyRecord(old));
         else if (kind === 'account') accounts.set(id, old ? toAccountRecord(old) : undefined);
         else if (kind === 'payment') payments.add(Number(id));
-        else if (role !== 'probe') throw unexpectedFailure(outcome.failed);
+        else if (kind === 'gate') {
+          const accountId = id.slice(0, id.lastIndexOf(':'));
+          accounts.set(accountId, old ? gateAsAccount(old) : undefined);
+          viaGate.add(accountId);
+        } else if (role !== 'probe') throw unexpectedFailure(outcome.failed);
       }
-      return { kind: 'refused', claimed, accounts, payments, ...(batch ? { batch } : {}) };
+      return {
+        kind: 'refused',
+        claimed,
+        accounts,
+        payments,
+        viaGate,
+        ...(batch ? { batch } : {}),
+      };
     },
 
     async recordResponse(claim): Promise<RecordResult> {

@@ -75,7 +75,7 @@ export function gateSyncItem(
 }
 
 /**
- * Intake through one gate: counts the pending credit in (`pending` + 1, `accepted` + 1) while the
+ * Intake through one gate: counts `count` pending credits in (`pending` and `accepted` + count) while the
  * gate says what the account's own guard would ask — deferred, the owner, the currency, open, and
  * the credit later than `closedThrough` (docs/contract.md §24, §26). ALL_OLD on refusal: a
  * missing or `direct` gate sends the credit back to the account item, the rest explain it.
@@ -85,6 +85,7 @@ export function gateIntakeItem(
   accountId: string,
   shard: number,
   guard: EntryGuard,
+  count = 1,
 ): TransactWriteItem {
   const conditions = ['attribute_exists(pk)', '#creditIntake = :deferred', '#currency = :currency'];
   const names: Record<string, string> = {
@@ -94,7 +95,7 @@ export function gateIntakeItem(
     '#accepted': 'accepted',
   };
   const values: Record<string, unknown> = {
-    ':one': 1,
+    ':one': count,
     ':deferred': 'deferred',
     ':currency': guard.currency,
   };

@@ -63,6 +63,27 @@ export function toSnapshot(item: Record<string, unknown>): AccountSnapshot {
     id: String(item.id),
     ownerId: String(item.ownerId),
     updatedAt: String(item.updatedAt),
+    ...(typeof item.intakeShards === 'number' ? { intakeShards: item.intakeShards } : {}),
+  };
+}
+
+/**
+ * A deferred account's gate to `to` (docs/contract.md §24: a gate copies its account's owner),
+ * while it belongs to `from` or already to `to`; moved just before its account.
+ */
+export function moveGateInput(
+  tableName: string,
+  accountId: string,
+  shard: number,
+  move: { readonly from: string; readonly to: string },
+) {
+  return {
+    TableName: tableName,
+    Key: toAttributes(keys.intakeGate(accountId, shard)),
+    UpdateExpression: 'SET #ownerId = :to',
+    ConditionExpression: 'attribute_exists(pk) AND (#ownerId = :from OR #ownerId = :to)',
+    ExpressionAttributeNames: { '#ownerId': 'ownerId' },
+    ExpressionAttributeValues: toAttributes({ ':from': move.from, ':to': move.to }),
   };
 }
 

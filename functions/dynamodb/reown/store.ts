@@ -10,7 +10,7 @@ import { type ItemKey, keys } from '../table/keys';
 import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
-import { checkpointItem, moveAccountItem, toCheckpoint, toSnapshot } from './items';
+import { checkpointItem, moveAccountItem, moveGateInput, toCheckpoint, toSnapshot } from './items';
 import { counterpartiesOf, ownedKindFinders } from './kinds';
 import { createReownLeases } from './lease';
 
@@ -65,6 +65,7 @@ export function createReownStore(options: StoreOptions): ReownPort {
     },
 
     async moveAccounts(accounts, move, checkpoint): Promise<AccountsMove> {
+      await moveGates(client, tableName, accounts, move);
       const outcome = await transactWithRetry(
         client,
         [
@@ -125,4 +126,29 @@ async function moveGroup(
     }
   }
   return moved;
+}
+
+/**
+ * The gates of the deferred accounts among `accounts`, to the new owner first (a gate whose owner
+ * is neither is left: its account's move then reports the owner change). A credit meanwhile is
+ * accepted for the new owner and posted to the account, which moves next.
+ */
+async function moveGates(
+  client: DynamoDBClient,
+  tableName: string,
+  accounts: readonly AccountSnapshot[],
+  move: { readonly from: string; readonly to: string },
+): Promise<void> {
+  const gates = accounts.flatMap((account) =>
+    Array.from({ length: account.intakeShards ?? 0 }, (_, shard) =>
+      moveGateInput(tableName, account.id, shard, move),
+    ),
+  );
+  for (const input of gates) {
+    try {
+      await client.send(new UpdateItemCommand(input));
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw storageError(error);
+    }
+  }
 }

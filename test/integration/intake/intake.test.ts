@@ -1,9 +1,7 @@
-import { QueryCommand } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INTAKE_SHARDS, intakeShardOf } from '../../../functions/domain/intake/model';
-import { keys, PENDING_CREDIT_SK_PREFIX } from '../../../functions/dynamodb/table/keys';
 import { Problem } from '../../../functions/schemas/shared';
+import { intakePartition, intakeOf as readIntake } from '../../support/intake/intake';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
@@ -20,33 +18,9 @@ const credit = (accountId: string, amount: number, extra: Record<string, unknown
     ...extra,
   });
 
-async function partition(accountId: string, shard: number) {
-  const { Items = [] } = await fixture.client.send(
-    new QueryCommand({
-      TableName: fixture.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: marshall({ ':pk': keys.intakeGate(accountId, shard).pk }),
-      ConsistentRead: true,
-    }),
-  );
-  return Items.map((item) => unmarshall(item));
-}
-
-/** Every pending credit of the account, and its gates' counters summed. */
-async function intakeOf(accountId: string) {
-  const pending: Record<string, unknown>[] = [];
-  let counted = 0;
-  let accepted = 0;
-  for (let shard = 0; shard < DEFAULT_INTAKE_SHARDS; shard += 1) {
-    for (const item of await partition(accountId, shard)) {
-      if (item.sk === 'GATE') {
-        counted += Number(item.pending);
-        accepted += Number(item.accepted);
-      } else if (String(item.sk).startsWith(PENDING_CREDIT_SK_PREFIX)) pending.push(item);
-    }
-  }
-  return { pending, counted, accepted };
-}
+const partition = (accountId: string, shard: number) =>
+  intakePartition(fixture.client, fixture.tableName, accountId, shard);
+const intakeOf = (accountId: string) => readIntake(fixture.client, fixture.tableName, accountId);
 
 describe('deferred credits: intake (docs/contract.md §24)', () => {
   it('creates a deferred account with a gate per intake shard, shown on reads', async () => {

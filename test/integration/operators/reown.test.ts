@@ -111,6 +111,18 @@ const all = (status: number) => ({
 });
 
 describe('reown', () => {
+  it("moves a deferred account's intake gates: the new owner credits it, the old one cannot", async () => {
+    const created = await api.post('/v1/accounts', { currency: 'EUR', creditIntake: 'deferred' });
+    const id = String(bodyOf(created).id);
+    const run = await reown(['--account', id, '--to', 'bob']);
+    expect(run.code, run.err).toBe(0);
+    const credit = { type: 'credit', amount: 5, currency: 'EUR' };
+    const old = await api.post(`/v1/accounts/${id}/transactions`, credit, undefined, 'alice');
+    expect(old.statusCode).toBe(404);
+    const now = await api.post(`/v1/accounts/${id}/transactions`, credit, undefined, 'bob');
+    expect(now.statusCode, now.body).toBe(201);
+  });
+
   it('refuses to split accounts a transfer links, lists them, and moves nothing', async () => {
     const world = await aliceWorld();
     const run = await reown(['--account', world.a, '--to', 'bob']);
