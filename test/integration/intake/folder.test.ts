@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { GetItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BALANCE } from '../../../functions/domain/accounts/money';
-import { DEFAULT_INTAKE_SHARDS, type PendingCredit } from '../../../functions/domain/intake/model';
+import type { PendingCredit } from '../../../functions/domain/intake/model';
 import type { PostingPort } from '../../../functions/domain/intake/port';
 import { CreditFolder, PostingRefusedError } from '../../../functions/domain/intake/posting';
 import { checkChain } from '../../../functions/domain/journal/chain';
 import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
 import { keys } from '../../../functions/dynamodb/table/keys';
+import { intakeOf as intakeCounters } from '../../support/intake/intake';
 import { type JournalFixture, startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';
 
@@ -51,28 +52,10 @@ async function deferredWith(amounts: readonly number[]) {
   return { id, entries };
 }
 
-/** Pending items and the gates' counters of every intake partition of the account. */
+/** Pending items (counted) and the gates' counters of the account's intake partitions. */
 async function intakeOf(accountId: string) {
-  let pending = 0;
-  let counted = 0;
-  let accepted = 0;
-  for (let shard = 0; shard < DEFAULT_INTAKE_SHARDS; shard += 1) {
-    const { Items = [] } = await fixture.client.send(
-      new QueryCommand({
-        TableName: fixture.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: marshall({ ':pk': keys.intakeGate(accountId, shard).pk }),
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of Items.map((i) => unmarshall(i))) {
-      if (item.sk === 'GATE') {
-        counted += Number(item.pending);
-        accepted += Number(item.accepted);
-      } else pending += 1;
-    }
-  }
-  return { pending, counted, accepted };
+  const read = await intakeCounters(fixture.client, fixture.tableName, accountId);
+  return { pending: read.pending.length, counted: read.counted, accepted: read.accepted };
 }
 
 const pointerOf = async (entryId: string) =>
