@@ -166,6 +166,11 @@ export class CreditFolder {
       attempt += 1;
       const pause = nextPause(this.backoff, attempt, startedAt);
       if (pause === undefined) {
+        // The invocation's time ran out, not the attempts: the account is queued again instead
+        // of its message counting a failed receive towards the DLQ.
+        if (attempt < this.backoff.maxAttempts && currentDeadline() !== undefined) {
+          return run(false);
+        }
         throw new UnavailableError(
           undefined,
           `account ${accountId}: pending credits stayed contended; retry later`,

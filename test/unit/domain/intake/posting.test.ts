@@ -149,6 +149,18 @@ describe('the folder (docs/contract.md §24)', () => {
     expect(table.calls()).toBe(5);
   });
 
+  it('contended until the deadline: unfinished (queued again), not a failed receive', async () => {
+    let now = 1_000;
+    const table = fakePort([credit(5, 0)], () => {
+      now += 100;
+      return { kind: 'contended', reason: 'TransactionConflict' };
+    });
+    const folder = new CreditFolder(table.port, { ...quick, maxAttempts: 100, now: () => now });
+    const run = await withDeadline(1_500, () => folder.postAll(ACCOUNT));
+    expect(run).toMatchObject({ posted: 0, finished: false });
+    expect(table.remaining()).toHaveLength(1);
+  });
+
   it("stops at the invocation's deadline with credits left, as unfinished", async () => {
     let now = 1_000;
     const table = fakePort(Array.from({ length: 40 }, (_, i) => credit(i + 1, 0)));
