@@ -138,6 +138,22 @@ describe('the folder posts pending credits (docs/contract.md §24)', () => {
     expect(records.at(-1)?.balanceAfter).toBe(total);
   });
 
+  it('a run that dies between chunks loses nothing: the redelivered message posts the rest', async () => {
+    const amounts = Array.from({ length: 50 }, (_, i) => i + 1);
+    const { id } = await deferredWith(amounts);
+    let calls = 0;
+    const dying = store(() => {
+      calls += 1;
+      if (calls === 2) throw new Error('SIGKILL between two chunks');
+    });
+    await expect(folder(dying).postAll(id)).rejects.toThrow('SIGKILL');
+    expect(await fixture.api.version(id)).toBe(30);
+    expect(await folder().postAll(id)).toMatchObject({ posted: 20, finished: true });
+    expect(await fixture.api.money(id)).toEqual({ balance: 1275, available: 1275 });
+    expect(await intakeOf(id)).toEqual({ pending: 0, counted: 0, accepted: 50 });
+    expect(await fixture.api.entries(id)).toHaveLength(50);
+  });
+
   it('reports a refusal that stays (the balance cap) and leaves the credits pending', async () => {
     const { id } = await deferredWith([5, 6]);
     // An account at the ceiling: no credit can ever be posted to it.
