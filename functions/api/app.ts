@@ -73,6 +73,8 @@ export interface HttpAppConfig {
   readonly journalReaders?: readonly string[];
   /** How far back a movement's `effectiveAt` may lie (`BACKDATE_LIMIT_DAYS`, §26). */
   readonly backdateLimitDays: number;
+  /** Intake partitions of an account that turns deferred (docs/contract.md §24). */
+  readonly intakeShards: number;
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -133,7 +135,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
-  const postings = new LedgerService(deps.ledger, deps.movements, movementOptions);
+  const postings = new LedgerService(deps.ledger, deps.movements, {
+    ...movementOptions,
+    intakeShards: config.intakeShards,
+  });
   const transfers = new TransferService(deps.transfers, deps.movements, movementOptions);
   const ledgerTransactions = new LedgerTransactionService(
     deps.ledgerTransactions,

@@ -5,11 +5,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { LedgerEntry } from '../../domain/accounts/model';
+import type { PendingCredit } from '../../domain/intake/model';
 import { signedAmount } from '../../domain/reconciliation/model';
 import type { ReconcilePort } from '../../domain/reconciliation/port';
 import { ENTRY_POINTER_KIND, toLedgerEntry } from '../accounts/entries';
 import { JOURNAL_FROM_CREATION } from '../accounts/items';
 import { toHoldRecord } from '../holds/items';
+import { readIntakePartitions } from '../intake/partitions';
 import { createJournalStore } from '../journal/store';
 import { toAttributes } from '../table/attributes';
 import { deleteIfStill } from '../table/delete-if';
@@ -94,6 +96,25 @@ export function createReconcileStore(options: StoreOptions): ReconcilePort {
       ConsistentRead: true,
     });
 
+  /**
+   * The legs of a movement still pending in deferred accounts (docs/contract.md §24): a
+   * transfer or ledger transaction sums to zero with its pending credits.
+   */
+  async function pendingLegs(
+    accounts: readonly { readonly accountId: string }[],
+    wanted: (pending: PendingCredit) => boolean,
+  ): Promise<LedgerEntry[]> {
+    const legs: LedgerEntry[] = [];
+    for (const accountId of new Set(accounts.map((a) => a.accountId))) {
+      const account = await getItem(client, tableName, keys.account(accountId));
+      const shards = typeof account?.intakeShards === 'number' ? account.intakeShards : 0;
+      for (const { pending } of await readIntakePartitions(client, tableName, accountId, shards)) {
+        legs.push(...pending.filter(wanted).map((p) => p.entry));
+      }
+    }
+    return legs;
+  }
+
   return {
     async changedAccounts(shard, start) {
       const pk = keys.reconcileMarker(shard, '').pk;
@@ -176,7 +197,12 @@ export function createReconcileStore(options: StoreOptions): ReconcilePort {
         const found = await entriesById(
           legs.map((l) => ({ accountId: l.accountId, entryId: l.entryId })),
         );
-        return { kind, id, expectedLegs: legs.length, legs: [...found.values()] };
+        const posted = [...found.values()];
+        const missing = legs.filter((leg) => !posted.some((entry) => entry.id === leg.entryId));
+        const pending = await pendingLegs(missing, (p) =>
+          missing.some((leg) => leg.entryId === p.entry.id),
+        );
+        return { kind, id, expectedLegs: legs.length, legs: [...posted, ...pending] };
       }
       const transfer = await getItem(client, tableName, keys.transfer(id));
       if (!transfer) return undefined;
@@ -191,6 +217,10 @@ export function createReconcileStore(options: StoreOptions): ReconcilePort {
           const entry = toLedgerEntry(item);
           if (entry.transferId === id && entry.type.startsWith('transfer_')) legs.push(entry);
         }
+      }
+      if (legs.length < 2) {
+        const to = { accountId: String(transfer.toAccountId) };
+        legs.push(...(await pendingLegs([to], (p) => p.entry.transferId === id)));
       }
       return { kind, id, expectedLegs: 2, legs };
     },

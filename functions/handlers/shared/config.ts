@@ -18,6 +18,11 @@ import {
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../../contract/retention';
+import {
+  DEFAULT_INTAKE_SHARDS,
+  MAX_INTAKE_SHARDS,
+  MIN_INTAKE_SHARDS,
+} from '../../domain/intake/model';
 import { parseSecretMap, type SecretMap } from '../../schemas/callbacks';
 import {
   gapRefetchAfter,
@@ -153,6 +158,12 @@ const serviceEnv = z.object({
     MIN_BACKDATE_LIMIT_DAYS,
     MAX_BACKDATE_LIMIT_DAYS,
     DEFAULT_BACKDATE_LIMIT_DAYS,
+  ),
+  INTAKE_SHARDS: wholeNumber(
+    'INTAKE_SHARDS',
+    MIN_INTAKE_SHARDS,
+    MAX_INTAKE_SHARDS,
+    DEFAULT_INTAKE_SHARDS,
   ),
   JOURNAL_READERS: rule<readonly string[]>(
     'JOURNAL_READERS',
@@ -301,6 +312,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
     journalReaders: e.JOURNAL_READERS,
     backdateLimitDays: e.BACKDATE_LIMIT_DAYS,
+    intakeShards: e.INTAKE_SHARDS,
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

@@ -223,6 +223,24 @@ describe('the reconciler finds what was changed behind its back', () => {
     ]);
   });
 
+  it('a transfer and a ledger transaction into a deferred account sum to zero with their pending legs', async () => {
+    const a = await api.account(1_000);
+    const created = await api.post('/v1/accounts', { currency: 'EUR', creditIntake: 'deferred' });
+    const d = String(bodyOf(created).id);
+    await transfer(a, d, 40);
+    const ledger = await api.post('/v1/ledger-transactions', {
+      currency: 'EUR',
+      legs: [
+        { accountId: a, direction: 'debit', amount: 15 },
+        { accountId: d, direction: 'credit', amount: 15 },
+      ],
+    });
+    expect(ledger.statusCode, ledger.body).toBe(201);
+    await api.caughtUp(a);
+    const run = await reconcile();
+    expect(of(run.findings, a)).toEqual([]);
+  });
+
   it('a journal record removed: the gap in the journal', async () => {
     const a = await api.account(100);
     for (const amount of [1, 2, 3])
