@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       exportBucket: 'ledger-exports',
       journalReaders: [],
       backdateLimitDays: 90,
+      intakeShards: 8,
     });
   });
 
