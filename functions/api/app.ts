@@ -1,5 +1,7 @@
-import type { LedgerPort } from '../domain/accounts/port';
+import type { EntryReadPort, LedgerPort, SettingsPort } from '../domain/accounts/port';
+import { EntryReadService } from '../domain/accounts/reads';
 import { LedgerService } from '../domain/accounts/service';
+import { SettingsService } from '../domain/accounts/settings';
 import type { BatchPort } from '../domain/batches/port';
 import { BatchService } from '../domain/batches/service';
 import type { CallbackPort, CallbackSecrets } from '../domain/callbacks/port';
@@ -79,6 +81,10 @@ export interface HttpAppConfig {
 
 export interface HttpAppDeps extends Runtime {
   readonly ledger: LedgerPort;
+  /** Account settings (docs/contract.md §24). */
+  readonly settings: SettingsPort;
+  /** Entries by id and pending credits (docs/contract.md §24). */
+  readonly entryReads: EntryReadPort;
   /** Every movement's ONE transaction (docs/contract.md §23). */
   readonly movements: MovementPort;
   readonly tasks: TaskPort;
@@ -135,9 +141,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
+  const intake = { intakeShards: config.intakeShards };
   const postings = new LedgerService(deps.ledger, deps.movements, {
     ...movementOptions,
-    intakeShards: config.intakeShards,
+    ...intake,
   });
   const transfers = new TransferService(deps.transfers, deps.movements, movementOptions);
   const ledgerTransactions = new LedgerTransactionService(
@@ -158,7 +165,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
-      ...accountHandlers(postings),
+      ...accountHandlers({
+        ledger: postings,
+        settings: new SettingsService(deps.settings, { ...commandOptions, ...intake }),
+        reads: new EntryReadService(deps.entryReads),
+      }),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         statements,

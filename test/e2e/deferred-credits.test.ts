@@ -1,65 +1,87 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LedgerClient } from '../../client/index';
-import { QUEUE_NAMES } from '../../functions/contract/names';
-import { clientFor, key, type LocalStack, startLocalStack } from './support/stack';
+import { apiClient } from './support/raw-api';
+import { runScript } from './support/run-script';
+import { type LocalStack, startLocalStack } from './support/stack';
 
 /**
- * Deferred credits end to end on `npm start` (docs/contract.md §24): credits into a deferred
- * account over HTTP leave the account untouched, the outbox dispatcher (already on the table's
- * stream) feeds `credit-intake`, and the folder behind its local queue trigger posts them.
+ * Deferred credits over the local stack's HTTP API, as an application and an operator meet them
+ * (docs/contract.md §24): the settings route and `npm run cli -- settings`, a credit read back
+ * by id with its status, `pending-credits` over HTTP and through the CLI.
  */
+
+const alice = { principal: 'alice' };
 let stack: LocalStack;
-let alice: LedgerClient;
+let api: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
-  stack = await startLocalStack();
-  alice = clientFor(stack.base, 'alice');
+  stack = await startLocalStack({ EXPORT_WORKER: 'off' });
+  api = apiClient(stack.base);
 });
 
 afterAll(async () => {
   if (stack) await stack.interrupt();
+  stack?.kill();
 });
 
-async function accountOf(accountId: string) {
-  const { data } = await alice.GET('/v1/accounts/{accountId}', {
-    params: { path: { accountId } },
-  });
-  return { balance: data?.balance ?? 0, version: data?.version ?? 0 };
-}
-
-describe('deferred credits on the local stack (docs/contract.md §24)', () => {
-  it('prints the folder in the banner and creates its queues', () => {
-    expect(stack.output()).toContain(`${QUEUE_NAMES.creditIntake} -> the credit folder`);
-    expect(stack.output()).toContain(`/${QUEUE_NAMES.creditIntakeDeadLetter}`);
+const cli = (...args: string[]) =>
+  runScript('cli/main.ts', [...args, '--principal', 'alice'], {
+    PORT: String(stack.httpPort),
+    SQS_PORT: String(stack.sqsPort),
+    SQS_ENDPOINT: '',
   });
 
-  it('posts every credit into a deferred account within seconds, each exactly once', async () => {
-    const created = await alice.POST('/v1/accounts', {
-      params: { header: key(randomUUID()) },
-      body: { currency: 'EUR', creditIntake: 'deferred' },
+describe('deferred credits over HTTP (docs/contract.md §24)', () => {
+  it('settings, a credit by id with its status, and pending credits, over HTTP and the CLI', async () => {
+    const created = await api('POST', '/v1/accounts', {
+      ...alice,
+      key: randomUUID(),
+      body: { currency: 'EUR' },
     });
-    expect(created.response.status).toBe(201);
-    const id = created.data?.id ?? '';
-    const amounts = Array.from({ length: 40 }, (_, i) => i + 1);
-    await Promise.all(
-      amounts.map(async (amount) => {
-        const res = await alice.POST('/v1/accounts/{accountId}/transactions', {
-          params: { path: { accountId: id }, header: key(randomUUID()) },
-          body: { type: 'credit', amount, currency: 'EUR' },
-        });
-        expect(res.response.status).toBe(201);
-      }),
-    );
-    const answered = Date.now();
-    const total = amounts.reduce((a, b) => a + b, 0);
-    let seen = await accountOf(id);
-    while (seen.balance < total && Date.now() - answered < 20_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      seen = await accountOf(id);
-    }
-    expect(seen).toEqual({ balance: total, version: amounts.length });
-    // Within 10 s of the last answer (docs/contract.md §24's target).
-    expect(Date.now() - answered).toBeLessThan(10_000);
+    const accountId = String(created.json.id);
+
+    const turned = await cli('settings', '--account', accountId, '--credit-intake', 'deferred');
+    expect(turned.code, turned.output).toBe(0);
+    expect(turned.output).toContain(`account ${accountId}: creditIntake deferred`);
+    const read = await api('GET', `/v1/accounts/${accountId}`, alice);
+    expect(read.json).toMatchObject({ creditIntake: 'deferred', version: 0 });
+
+    const credit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
+      ...alice,
+      key: randomUUID(),
+      body: { type: 'credit', amount: 300, currency: 'EUR', reference: 'fee' },
+    });
+    expect(credit.status).toBe(201);
+    expect(credit.json).not.toHaveProperty('status');
+    const entryId = String(credit.json.id);
+    const byId = await api('GET', `/v1/accounts/${accountId}/transactions/${entryId}`, alice);
+    expect(byId.status).toBe(200);
+    // Pending until a folder posts it; either way the entry is the one the POST answered.
+    expect(byId.json).toMatchObject({
+      ...credit.json,
+      status: expect.stringMatching(/^(pending|posted)$/),
+    });
+
+    const pending = await api('GET', `/v1/accounts/${accountId}/pending-credits`, alice);
+    expect(pending.status).toBe(200);
+    const items = pending.json.items as Record<string, unknown>[];
+    expect(items.every((item) => item.entryId === entryId && item.kind === 'credit')).toBe(true);
+    const listed = await cli('pending-credits', '--account', accountId);
+    expect(listed.code, listed.output).toBe(0);
+    expect(listed.output).toMatch(/\d+ pending credit\(s\) on /);
+
+    const foreign = await api('GET', `/v1/accounts/${accountId}/transactions/${entryId}`, {
+      principal: 'mallory',
+    });
+    expect(foreign.status).toBe(404);
+    const empty = await api('POST', `/v1/accounts/${accountId}/settings`, {
+      ...alice,
+      key: randomUUID(),
+      body: {},
+    });
+    expect([empty.status, empty.json.code]).toEqual([400, 'validation_failed']);
+    const lowered = await cli('settings', '--account', accountId, '--overdraft-limit', '5');
+    expect(lowered.code, lowered.output).toBe(0);
+    expect(lowered.output).toContain('overdraftLimit 5');
   });
 });
