@@ -1109,6 +1109,11 @@ export interface components {
                  * @description a change with an entry: when the entry counts in the books (§26)
                  */
                 effectiveAt?: string;
+                /**
+                 * Format: date-time
+                 * @description a deferred credit posted by the folder: when intake accepted it (§24)
+                 */
+                acceptedAt?: string;
             }[];
             /** @description afterSequence of the next page; null when this page reached the last record */
             nextAfterSequence: number | null;

@@ -78,6 +78,13 @@ export interface SweeperConfig extends ServiceConfig {
 export interface DispatcherConfig extends ServiceConfig {
   /** `export-jobs`, where the outbox delivers (contract §8). */
   readonly exportJobsQueueUrl: string;
+  /** `credit-intake`: accounts with new pending credits go there (docs/contract.md §24). */
+  readonly creditIntakeQueueUrl: string;
+}
+
+export interface CreditIntakeConfig extends ServiceConfig {
+  /** `credit-intake`, the folder's own queue: an unfinished account is queued again (§24). */
+  readonly creditIntakeQueueUrl: string;
 }
 
 export interface JournalProjectorConfig extends ServiceConfig {
@@ -103,6 +110,7 @@ export interface FunctionConfigs {
   readonly sweeper: SweeperConfig;
   readonly journalProjector: JournalProjectorConfig;
   readonly reconciler: ServiceConfig;
+  readonly creditIntake: CreditIntakeConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -214,11 +222,24 @@ const functionEnv = {
         gapRefetchAfterSeconds: e.GAP_REFETCH_AFTER_SECONDS,
       }),
     ),
-  dispatcher: z.object({ EXPORT_JOBS_QUEUE_URL: queueUrl('EXPORT_JOBS_QUEUE_URL') }).transform(
-    (e): Omit<DispatcherConfig, keyof ServiceConfig> => ({
-      exportJobsQueueUrl: e.EXPORT_JOBS_QUEUE_URL,
-    }),
-  ),
+  dispatcher: z
+    .object({
+      EXPORT_JOBS_QUEUE_URL: queueUrl('EXPORT_JOBS_QUEUE_URL'),
+      CREDIT_INTAKE_QUEUE_URL: queueUrl('CREDIT_INTAKE_QUEUE_URL'),
+    })
+    .transform(
+      (e): Omit<DispatcherConfig, keyof ServiceConfig> => ({
+        exportJobsQueueUrl: e.EXPORT_JOBS_QUEUE_URL,
+        creditIntakeQueueUrl: e.CREDIT_INTAKE_QUEUE_URL,
+      }),
+    ),
+  creditIntake: z
+    .object({ CREDIT_INTAKE_QUEUE_URL: queueUrl('CREDIT_INTAKE_QUEUE_URL') })
+    .transform(
+      (e): Omit<CreditIntakeConfig, keyof ServiceConfig> => ({
+        creditIntakeQueueUrl: e.CREDIT_INTAKE_QUEUE_URL,
+      }),
+    ),
   exportWorker: z
     .object({ API_URL: url('API_URL', 'the HTTP API base URL') })
     .and(callbackSecretsEnv)
