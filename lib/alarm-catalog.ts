@@ -43,6 +43,9 @@ export const ALARM_SLUGS = {
   reconcilerErrors: 'reconciler-errors',
   journalStuck: 'journal-stuck',
   journalHashChain: 'journal-hash-chain',
+  creditIntakeLag: 'credit-intake-lag',
+  creditIntakeDeadLetters: 'credit-intake-dlq-not-empty',
+  creditIntakeErrors: 'credit-intake-errors',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];
@@ -233,4 +236,5 @@ export function overdueExecutionsDescription(threshold: Duration): string {
   ].join(' ');
 }
 
+export * from './alarm-catalog-intake';
 export * from './alarm-catalog-journal';

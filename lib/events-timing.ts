@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../functions/contract/events';
+import { QUEUE_NAMES } from '../functions/contract/names';
 
 /**
  * Lambda timeout of the `ledger-events` consumer. A batch's records of one account commit in
@@ -23,17 +24,19 @@ export function minimumVisibilityTimeout(consumerTimeout: Duration): Duration {
 
 /**
  * Fails the synth unless `visibilityTimeout` ≥ {@link VISIBILITY_TIMEOUT_FACTOR} × `consumerTimeout`.
- * Called on both sides: by the queue (stateful stack) and by the consumer (stateless stack).
+ * Called on both sides: by the queue (stateful stack) and by the consumer (stateless stack), for
+ * `ledger-events` and `credit-intake` alike.
  */
 export function assertVisibilityCoversConsumer(
   visibilityTimeout: Duration,
   consumerTimeout: Duration,
+  queueName: string = QUEUE_NAMES.ledgerEvents,
 ): void {
   const minimum = minimumVisibilityTimeout(consumerTimeout).toSeconds();
   const actual = visibilityTimeout.toSeconds();
   if (actual < minimum) {
     throw new Error(
-      `ledger-events visibility timeout (${actual} s) must be at least ${VISIBILITY_TIMEOUT_FACTOR} × the consumer timeout (${consumerTimeout.toSeconds()} s) = ${minimum} s`,
+      `${queueName} visibility timeout (${actual} s) must be at least ${VISIBILITY_TIMEOUT_FACTOR} × the consumer timeout (${consumerTimeout.toSeconds()} s) = ${minimum} s`,
     );
   }
 }

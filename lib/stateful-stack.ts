@@ -11,6 +11,7 @@ import {
   OutboxDispatchDeadLetterQueue,
 } from './constructs/exports/export-job-queues';
 import { CallbackSecrets } from './constructs/http/callback-secrets';
+import { CreditIntakeQueues } from './constructs/intake/credit-intake-queues';
 import { JournalTopic } from './constructs/journal/journal-topic';
 import { LedgerTable } from './constructs/shared/ledger-table';
 
@@ -66,7 +67,7 @@ export interface StatefulStackProps extends StackProps {
 
 /**
  * Data resources that must outlive any deployment of the code: deployed rarely, retained on
- * delete: the table, every queue, the journal topic, the export bucket and the callback secret.
+ * delete: the table, every queue (credit-intake included), the journal topic, the export bucket and the callback secret.
  */
 export class StatefulStack extends Stack {
   /** The single ledger table (pk/sk, TTL `expiresAt`, stream NEW_IMAGE). */
@@ -77,6 +78,8 @@ export class StatefulStack extends Stack {
   readonly exportJobQueues: ExportJobQueues;
   /** On-failure destination of the outbox dispatcher (`outbox-dispatch-dlq`). */
   readonly outboxDispatchDeadLetterQueue: OutboxDispatchDeadLetterQueue;
+  /** `credit-intake` and its DLQ (docs/contract.md §24): fed by the dispatcher, consumed by the folder. */
+  readonly creditIntakeQueues: CreditIntakeQueues;
   /** Callback signing secrets, `{ "<applicationId>": ["<secret>", …] }`. */
   readonly callbackSecret: secretsmanager.ISecret;
   /** `ledger-journal` (docs/contract.md §15) and its key: the journal projector publishes there. */
@@ -117,6 +120,11 @@ export class StatefulStack extends Stack {
       'OutboxDispatchDeadLetterQueue',
       { namePrefix: props.queueNamePrefix, removalPolicy },
     );
+
+    this.creditIntakeQueues = new CreditIntakeQueues(this, 'CreditIntake', {
+      namePrefix: props.queueNamePrefix,
+      removalPolicy,
+    });
 
     this.journalTopic = new JournalTopic(this, 'Journal', {
       namePrefix: props.queueNamePrefix,
@@ -164,6 +172,11 @@ export class StatefulStack extends Stack {
       description:
         'URL of the outbox-dispatch-dlq SQS queue (stream batches the dispatcher gave up on)',
       value: this.outboxDispatchDeadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'CreditIntakeDeadLetterQueueUrl', {
+      description:
+        'URL of the credit-intake-dlq SQS queue (accounts whose pending credits the folder could not post in 5 receives)',
+      value: this.creditIntakeQueues.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'JournalTopicArn', {
       description:

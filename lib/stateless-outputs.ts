@@ -20,6 +20,7 @@ export interface StatelessOutputSource extends Construct {
   readonly sweeper: { readonly function: Logged };
   readonly reconciler: { readonly function: Logged };
   readonly journalProjector: { readonly function: Logged };
+  readonly creditFolder: { readonly function: Logged };
   readonly operations: { readonly topic: ITopic };
   readonly dashboard: {
     readonly dashboard: { readonly dashboardName: string };
@@ -49,6 +50,7 @@ export function addStatelessOutputs(stack: StatelessOutputSource): void {
     ['SweeperLogGroupName', 'sweeper', stack.sweeper.function.logGroup],
     ['ReconcilerLogGroupName', 'reconciler', stack.reconciler.function.logGroup],
     ['JournalProjectorLogGroupName', 'journal projector', stack.journalProjector.function.logGroup],
+    ['CreditFolderLogGroupName', 'credit folder', stack.creditFolder.function.logGroup],
     ['ApiAccessLogGroupName', 'HTTP API access logs', stack.httpApi.accessLogGroup],
   ] as const) {
     new CfnOutput(stack, outputId, {

@@ -7,68 +7,35 @@ import {
   type StackProps,
 } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { QUEUE_NAMES } from '../functions/contract/names';
 import type { AlarmSlug } from './alarm-catalog';
 import type { LedgerConfig } from './config';
-import type { GapTopicRef } from './constructs/events/gap-topic';
-import type { LedgerEventQueuesRef } from './constructs/events/ledger-event-queues';
 import { LedgerEventsConsumer } from './constructs/events/ledger-events-consumer';
 import { OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME } from './constructs/exports/export-job-queues';
 import { ExportWorker } from './constructs/exports/export-worker';
 import { OutboxDispatcher } from './constructs/exports/outbox-dispatcher';
 import { LedgerHttpFunction } from './constructs/http/http-function';
 import { LedgerHttpApi } from './constructs/http/ledger-http-api';
+import { CreditFolder } from './constructs/intake/credit-folder';
 import { JournalProjector } from './constructs/journal/journal-projector';
-import type { JournalTopicRef } from './constructs/journal/journal-topic';
 import { OperationsAlarms } from './constructs/operations/operations-alarms';
 import { OperationsDashboard } from './constructs/operations/operations-dashboard';
 import { ServiceAlarms } from './constructs/operations/service-alarms';
 import { Reconciler } from './constructs/schedules/reconciler';
 import { Sweeper } from './constructs/schedules/sweeper';
 import type { LedgerFunctionDefaults } from './constructs/shared/ledger-function';
-import type { QueueWithDeadLetterRef } from './constructs/shared/queue-with-dead-letter';
+import type { StatefulResources } from './stateful-resources';
 import { addStatelessOutputs } from './stateless-outputs';
 
 /** Why a role may name `exports/*` (cdk-nag AwsSolutions-IAM5). */
 export const EXPORT_OBJECTS_REASON =
   'Export files are named by the service per execution (exports/<taskId>/<executionId>.<csv|jsonl>), so no fixed list of object ARNs exists; the grant is limited to the exports/ prefix of the one export bucket and to the object actions this function needs (the worker writes, the HTTP function reads).';
 
-/** What the stateless stack uses of the stateful one; a `StatefulStack` is one. */
-export interface StatefulResources {
-  /** The ledger table. */
-  readonly table: dynamodb.ITable;
-
-  /** `ledger-events` and its DLQ. */
-  readonly eventQueues: LedgerEventQueuesRef;
-
-  /** `export-jobs` and its DLQ. */
-  readonly exportJobQueues: QueueWithDeadLetterRef;
-
-  /** On-failure destination of the outbox dispatcher. */
-  readonly outboxDispatchDeadLetterQueue: sqs.IQueue;
-
-  /** Callback signing secrets (`CALLBACK_SECRETS_ARN`). */
-  readonly callbackSecret: secretsmanager.ISecret;
-
-  /** The journal topic and its key (docs/contract.md §15). */
-  readonly journalTopic: JournalTopicRef;
-
-  /** The gap topic and its key (docs/contract.md §18): the sweeper publishes re-fetch requests. */
-  readonly gapTopic: GapTopicRef;
-
-  /**
-   * Name of the export files' bucket (`exportBucketName`): named, not referenced, so the grants
-   * on its `exports/` prefix are one fixed ARN.
-   */
-  readonly exportBucketName: string;
-}
+export type { StatefulResources } from './stateful-resources';
 
 export interface StatelessStackProps extends StackProps {
   /** The data resources, owned by the stateful stack (pass the `StatefulStack`). */
@@ -100,7 +67,7 @@ export interface StatelessStackProps extends StackProps {
 
 /**
  * Code and API: safe to destroy and redeploy at any time. The HTTP API, the SQS inbox consumer,
- * the outbox dispatcher, the journal projector, the export worker, the sweeper and the reconciler, each as its
+ * the outbox dispatcher, the credit folder, the journal projector, the export worker, the sweeper and the reconciler, each as its
  * own construct, and their alarms.
  */
 export class StatelessStack extends Stack {
@@ -118,6 +85,8 @@ export class StatelessStack extends Stack {
   readonly sweeper: Sweeper;
   /** The reconciler (function + hourly schedule, docs/contract.md §19). */
   readonly reconciler: Reconciler;
+  /** The folder (function + SQS event source on credit-intake, docs/contract.md §24). */
+  readonly creditFolder: CreditFolder;
   /** The journal projector (function + DynamoDB stream event source, the stream's second reader). */
   readonly journalProjector: JournalProjector;
   /** The alarm topic (KMS-encrypted, TLS only) and the house style of every alarm. */
@@ -134,7 +103,7 @@ export class StatelessStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { table, eventQueues, exportJobQueues, callbackSecret } = props.stateful;
     const { outboxDispatchDeadLetterQueue, exportBucketName, journalTopic } = props.stateful;
-    const { gapTopic } = props.stateful;
+    const { gapTopic, creditIntakeQueues } = props.stateful;
     const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
     // Read by `loadConfig` in every handler.
@@ -207,8 +176,16 @@ export class StatelessStack extends Stack {
       functionDefaults,
       table,
       exportJobsQueue: exportJobQueues.queue,
+      creditIntakeQueue: creditIntakeQueues.queue,
       deadLetterQueue: outboxDispatchDeadLetterQueue,
       reservedConcurrentExecutions: config.dispatcherReservedConcurrency,
+    });
+
+    this.creditFolder = new CreditFolder(this, 'CreditFolder', {
+      functionDefaults,
+      table,
+      queues: creditIntakeQueues,
+      environment: serviceEnvironment,
     });
 
     this.exportWorker = new ExportWorker(this, 'ExportWorker', {
@@ -261,11 +238,13 @@ export class StatelessStack extends Stack {
       sweeper: this.sweeper.function,
       journalProjector: this.journalProjector.function,
       reconciler: this.reconciler.function,
+      creditFolder: this.creditFolder.function,
       stage: this.httpApi.stage,
       table,
       eventsDeadLetterQueue: eventQueues.deadLetterQueue,
       exportJobsDeadLetterQueue: exportJobQueues.deadLetterQueue,
       outboxDispatchDeadLetterQueue,
+      creditIntakeDeadLetterQueue: creditIntakeQueues.deadLetterQueue,
       api5xxThreshold: config.api5xxThreshold,
       gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
     }).alarms;
@@ -280,6 +259,7 @@ export class StatelessStack extends Stack {
         'ledger-sweeper': this.sweeper.function,
         reconciler: this.reconciler.function,
         'journal-projector': this.journalProjector.function,
+        'credit-intake': this.creditFolder.function,
       },
       dispatcher: this.outboxDispatcher.function,
       journalProjector: this.journalProjector.function,
@@ -287,11 +267,13 @@ export class StatelessStack extends Stack {
       queues: {
         [QUEUE_NAMES.ledgerEvents]: eventQueues.queue,
         [QUEUE_NAMES.exportJobs]: exportJobQueues.queue,
+        [QUEUE_NAMES.creditIntake]: creditIntakeQueues.queue,
       },
       deadLetterQueues: {
         [QUEUE_NAMES.ledgerEventsDeadLetter]: eventQueues.deadLetterQueue,
         [QUEUE_NAMES.exportJobsDeadLetter]: exportJobQueues.deadLetterQueue,
         [OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME]: outboxDispatchDeadLetterQueue,
+        [QUEUE_NAMES.creditIntakeDeadLetter]: creditIntakeQueues.deadLetterQueue,
       },
       table,
       alarms: this.operations.alarms,

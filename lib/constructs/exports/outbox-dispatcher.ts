@@ -5,6 +5,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { OUTBOX_ITEM_KIND } from '../../../functions/contract/names';
+import { PENDING_CREDIT_KIND } from '../../../functions/dynamodb/intake/items';
 import {
   handlerEntry,
   LedgerFunction,
@@ -40,11 +41,18 @@ const OUTBOX_RETRY_ATTEMPTS = -1;
  */
 const OUTBOX_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
 
-/** Stream records the dispatcher is invoked for: new outbox items, nothing else on the table. */
-const OUTBOX_FILTER = lambda.FilterCriteria.filter({
-  eventName: lambda.FilterRule.isEqual('INSERT'),
-  dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual(OUTBOX_ITEM_KIND) } } },
-});
+/** New items of `kind`: what the dispatcher's filters admit (Lambda ORs a source's filters). */
+const insertsOf = (kind: string) =>
+  lambda.FilterCriteria.filter({
+    eventName: lambda.FilterRule.isEqual('INSERT'),
+    dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual(kind) } } },
+  });
+
+/**
+ * Stream records the dispatcher is invoked for: new outbox items and new pending credits
+ * (docs/contract.md §24, forwarded to `credit-intake`), nothing else on the table.
+ */
+export const DISPATCHER_FILTERS = [insertsOf(OUTBOX_ITEM_KIND), insertsOf(PENDING_CREDIT_KIND)];
 
 export interface OutboxDispatcherProps {
   /** Log group settings and test code shared by every function of the stack. */
@@ -53,8 +61,11 @@ export interface OutboxDispatcherProps {
   /** The ledger table; it must have a stream (NEW_IMAGE), which feeds the dispatcher. */
   readonly table: dynamodb.ITable;
 
-  /** `export-jobs`: the dispatcher may only send to it (`EXPORT_JOBS_QUEUE_URL`). */
+  /** `export-jobs`: the dispatcher sends export jobs there (`EXPORT_JOBS_QUEUE_URL`). */
   readonly exportJobsQueue: sqs.IQueue;
+
+  /** `credit-intake`: accounts with new pending credits go there (`CREDIT_INTAKE_QUEUE_URL`). */
+  readonly creditIntakeQueue: sqs.IQueue;
 
   /** On-failure destination of the stream event source (`outbox-dispatch-dlq`). */
   readonly deadLetterQueue: sqs.IQueue;
@@ -89,11 +100,12 @@ export interface OutboxDispatcherProps {
 
 /** Why the dispatcher's role has `dynamodb:ListStreams` on `*` (cdk-nag AwsSolutions-IAM5). */
 const LIST_STREAMS_ACKNOWLEDGEMENT_REASON =
-  'dynamodb:ListStreams has no resource-level permissions, so IAM only accepts it on "*"; Lambda needs it to read the table stream. It returns stream ARNs and labels, no table data. Every other statement of the role names its resource (the stream ARN, the table ARN, export-jobs, outbox-dispatch-dlq).';
+  'dynamodb:ListStreams has no resource-level permissions, so IAM only accepts it on "*"; Lambda needs it to read the table stream. It returns stream ARNs and labels, no table data. Every other statement of the role names its resource (the stream ARN, the table ARN, export-jobs, credit-intake, outbox-dispatch-dlq).';
 
 /**
  * The transactional outbox dispatcher (`functions/handlers/dispatcher/handler.ts`): a {@link LedgerFunction} on the table's stream that sends
- * every new outbox item to `export-jobs` and marks it dispatched.
+ * every new outbox item to `export-jobs` and marks it dispatched, and every account with new
+ * pending credits to `credit-intake` (docs/contract.md §24), one message per account and batch.
  *
  * Delivery is in order and at least once. Records of a shard arrive in order
  * (parallelization factor 1); the handler stops at the first failure and reports it
@@ -107,7 +119,7 @@ export class OutboxDispatcher extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboxDispatcherProps) {
     super(scope, id);
-    const { table, exportJobsQueue, deadLetterQueue } = props;
+    const { table, exportJobsQueue, creditIntakeQueue, deadLetterQueue } = props;
     if (!table.tableStreamArn) {
       throw new Error(
         `the outbox dispatcher needs a table with a stream; ${table.node.path} has none`,
@@ -117,13 +129,15 @@ export class OutboxDispatcher extends Construct {
     this.function = new LedgerFunction(this, 'Function', {
       ...props.functionDefaults,
       entry: handlerEntry('dispatcher'),
-      description: 'idempotent-ledger outbox dispatcher (DynamoDB stream -> export-jobs)',
+      description:
+        'idempotent-ledger outbox dispatcher (DynamoDB stream -> export-jobs, credit-intake)',
       timeout: props.timeout ?? OUTBOX_DISPATCHER_TIMEOUT,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       // Exactly what functions/handlers/dispatcher/handler.ts reads at import.
       environment: {
         TABLE_NAME: table.tableName,
         EXPORT_JOBS_QUEUE_URL: exportJobsQueue.queueUrl,
+        CREDIT_INTAKE_QUEUE_URL: creditIntakeQueue.queueUrl,
       },
     });
 
@@ -138,11 +152,13 @@ export class OutboxDispatcher extends Construct {
       retryAttempts: OUTBOX_RETRY_ATTEMPTS,
       maxRecordAge: props.maxRecordAge ?? DEFAULT_OUTBOX_MAX_RECORD_AGE,
       onFailure: new SqsDlq(deadLetterQueue),
-      filters: [OUTBOX_FILTER],
+      filters: DISPATCHER_FILTERS,
     });
     this.function.addEventSource(this.eventSource);
 
     this.function.allow('ExportJobsSend', ['sqs:SendMessage'], [exportJobsQueue.queueArn]);
+    // SendMessageBatch (one message per account) is authorised as sqs:SendMessage.
+    this.function.allow('CreditIntakeSend', ['sqs:SendMessage'], [creditIntakeQueue.queueArn]);
     this.function.allow('OutboxMarkDispatched', OUTBOX_TABLE_ACTIONS, [table.tableArn]);
 
     // Acknowledges exactly the `Resource::*` finding on this role, which comes from the event

@@ -23,7 +23,8 @@ type Graph = (
 /**
  * The dashboard's service-metric rows (namespace IdempotentLedger), one array per row, in the
  * order operators read them: idempotency and events, dead letters and gaps, callbacks and the
- * outbox, the journal and the reconciler, exports and the sweeper, storage retries.
+ * outbox, the journal and the reconciler, deferred credits, exports and the sweeper, storage
+ * retries.
  */
 export function serviceMetricRows(
   props: { readonly dispatcher: lambda.IFunction; readonly journalProjector: lambda.IFunction },
@@ -114,6 +115,19 @@ export function serviceMetricRows(
         ...serviceMetrics(METRICS.reconciliationMismatches),
         ...serviceMetrics(METRICS.journalVersionGapFindings),
         ...serviceMetrics(METRICS.journalHashChainBreaks),
+      ]),
+    ],
+    [
+      // Deferred credits (docs/contract.md §24): what the dispatcher fed, what the folder posted.
+      graph('Deferred credits: accounts notified, credits posted', [
+        ...serviceMetrics(METRICS.creditIntakeNotified),
+        ...serviceMetrics(METRICS.creditsPosted),
+      ]),
+      graph('Deferred credits: oldest pending credit found (s, max; alarm credit-intake-lag)', [
+        serviceMetric(METRICS.creditIntakeLag, SERVICE_NAMES.creditIntake, {
+          period: Duration.minutes(1),
+          label: 'oldest pending credit (s)',
+        }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
       ]),
     ],
     [

@@ -14,6 +14,7 @@ import { METRICS } from '../../../functions/domain/shared/metrics';
 import * as text from '../../alarm-catalog';
 import { SERVICE_NAMES, serviceMetric, sumOfSparse } from '../../service-metrics';
 import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from '../exports/outbox-dispatcher';
+import { creditIntakeAlarms } from '../intake/credit-intake-alarms';
 import { journalAlarms } from '../journal/journal-alarms';
 import type { OperationsAlarmSpec, OperationsAlarms } from './operations-alarms';
 import { TABLE_OPERATIONS, tableOperationMetric } from './operations-dashboard';
@@ -46,12 +47,15 @@ export interface ServiceAlarmsProps {
   readonly sweeper: lambda.IFunction;
   readonly journalProjector: lambda.IFunction;
   readonly reconciler: lambda.IFunction;
+  /** The folder (docs/contract.md §24). */
+  readonly creditFolder: lambda.IFunction;
   /** The HTTP API stage (its `5xx` metric). */
   readonly stage: apigwv2.IHttpStage;
   readonly table: dynamodb.ITable;
   readonly eventsDeadLetterQueue: sqs.IQueue;
   readonly exportJobsDeadLetterQueue: sqs.IQueue;
   readonly outboxDispatchDeadLetterQueue: sqs.IQueue;
+  readonly creditIntakeDeadLetterQueue: sqs.IQueue;
   /** 5xx responses of the HTTP API in 5 minutes that raise `api-5xx-responses`. */
   readonly api5xxThreshold: number;
   /**
@@ -235,6 +239,13 @@ export class ServiceAlarms extends Construct {
         }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
       ),
       ...journalAlarms((...args) => this.add(...args), props),
+      [S.creditIntakeDeadLetters]: this.deadLetters(
+        S.creditIntakeDeadLetters,
+        'CreditIntakeDeadLetterAlarm',
+        props.creditIntakeDeadLetterQueue,
+        text.CREDIT_INTAKE_DLQ_ALARM_DESCRIPTION,
+      ),
+      ...creditIntakeAlarms((id, spec) => this.operations.addAlarm(this.scope, id, spec), props),
     };
   }
 
@@ -288,6 +299,7 @@ function storageThrottles() {
       events: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.events),
       sweeper: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.sweeper),
       journal: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.journalProjector),
+      creditIntake: serviceMetric(METRICS.storageThrottle, SERVICE_NAMES.creditIntake),
     },
     { label: 'StorageThrottle (all services)', period: ALARM_PERIOD },
   );

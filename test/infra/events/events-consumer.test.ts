@@ -79,8 +79,9 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
   };
 
   it('runs the consumer on Node.js 22, arm64, 512 MB, 30 s, ESM handler, own log group', () => {
-    // HTTP, events consumer, outbox dispatcher, journal projector, export worker, sweeper.
-    template.resourceCountIs('AWS::Lambda::Function', 7);
+    // HTTP, events consumer, outbox dispatcher, journal projector, export worker, sweeper,
+    // reconciler, credit folder.
+    template.resourceCountIs('AWS::Lambda::Function', 8);
     expect(consumer()).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
@@ -101,6 +102,7 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
       EXPORT_FEE: '100',
       CALLBACK_APPLICATION_ID: 'export-worker',
       BACKDATE_LIMIT_DAYS: '90',
+      INTAKE_SHARDS: '8',
       DLQ_URL: { 'Fn::ImportValue': expect.any(String) },
       GAP_REFETCH_AFTER_SECONDS: '300',
     });

@@ -92,20 +92,30 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the catalogued alarms (28), uniquely named, all in the stateless stack', () => {
+  it('has exactly the catalogued alarms (31), uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(28);
+    expect(byName.size).toBe(31);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
   it('gives every alarm the house style, the topic on ALARM and OK, and a runbook link', () => {
     for (const slug of Object.values(ALARM_SLUGS)) {
       const a = alarm(slug);
-      expect(a, slug).toMatchObject(HOUSE_STYLE);
+      // The one sustained alarm (docs/contract.md §24: over 60 s for 5 minutes), see credit-intake.test.ts.
+      const style =
+        slug === ALARM_SLUGS.creditIntakeLag
+          ? {
+              ...HOUSE_STYLE,
+              ComparisonOperator: 'GreaterThanThreshold',
+              EvaluationPeriods: 5,
+              DatapointsToAlarm: 5,
+            }
+          : HOUSE_STYLE;
+      expect(a, slug).toMatchObject(style);
       expect(a.AlarmActions, slug).toEqual([topic]);
       expect(a.OKActions, slug).toEqual([topic]);
       const description = a.AlarmDescription as string;
@@ -239,12 +249,12 @@ describe('alarms (default config)', () => {
     }
   });
 
-  it('alarms on 10 or more StorageThrottle (EMF) across ledger-http, ledger-events, ledger-sweeper and the journal projector in 5 minutes', () => {
+  it('alarms on 10 or more StorageThrottle (EMF) across ledger-http, ledger-events, ledger-sweeper, the journal projector and the folder in 5 minutes', () => {
     const a = alarm(ALARM_SLUGS.storageThrottle);
     expect(a.Threshold).toBe(10);
     const [expression, ...inputs] = a.Metrics as MetricStat[];
     expect(expression?.Expression).toBe(
-      'FILL(http, 0) + FILL(events, 0) + FILL(sweeper, 0) + FILL(journal, 0)',
+      'FILL(http, 0) + FILL(events, 0) + FILL(sweeper, 0) + FILL(journal, 0) + FILL(creditIntake, 0)',
     );
     expect(
       inputs.map((m) => [
@@ -285,6 +295,14 @@ describe('alarms (default config)', () => {
         'IdempotentLedger',
         'StorageThrottle',
         [{ Name: 'service', Value: 'ledger-journal-projector' }],
+        'Sum',
+        300,
+      ],
+      [
+        'creditIntake',
+        'IdempotentLedger',
+        'StorageThrottle',
+        [{ Name: 'service', Value: 'ledger-credit-intake' }],
         'Sum',
         300,
       ],
@@ -501,6 +519,9 @@ describe('service metric names and dimensions', () => {
     expect(serviceOf('functions/handlers/journal-projector/handler.ts')).toBe(
       SERVICE_NAMES.journalProjector,
     );
+    expect(serviceOf('functions/handlers/credit-intake/handler.ts')).toBe(
+      SERVICE_NAMES.creditIntake,
+    );
   });
 });
 
@@ -541,9 +562,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 28 alarms', () => {
+  it('starts with the status of all 31 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(28);
+    expect(widgets[0]?.properties.alarms).toHaveLength(31);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -561,12 +582,14 @@ describe('operations dashboard', () => {
       [METRICS.callbackSuperseded]: ['ledger-http'],
       [METRICS.signatureFailure]: ['ledger-http'],
       [METRICS.transactionConflictRetry]: [
+        'ledger-credit-intake',
         'ledger-events',
         'ledger-http',
         'ledger-journal-projector',
         'ledger-sweeper',
       ],
       [METRICS.storageThrottle]: [
+        'ledger-credit-intake',
         'ledger-events',
         'ledger-http',
         'ledger-journal-projector',
@@ -596,6 +619,9 @@ describe('operations dashboard', () => {
       [METRICS.journalVersionGapFindings]: ['ledger-reconciler'],
       [METRICS.reconciliationMismatches]: ['ledger-reconciler'],
       [METRICS.journalHashChainBreaks]: ['ledger-reconciler'],
+      [METRICS.creditIntakeLag]: ['ledger-credit-intake'],
+      [METRICS.creditsPosted]: ['ledger-credit-intake'],
+      [METRICS.creditIntakeNotified]: ['ledger-outbox-dispatcher'],
     };
     // A metric added to functions/domain/shared/metrics.ts must be graphed (DeadLetter: below).
     expect(Object.keys(expected).sort()).toEqual(
@@ -628,9 +654,9 @@ describe('operations dashboard', () => {
     );
   });
 
-  it('graphs Lambda errors, throttles and duration for the seven functions', () => {
+  it('graphs Lambda errors, throttles and duration for the eight functions', () => {
     for (const name of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions']) {
-      expect(rows('AWS/Lambda', name), name).toHaveLength(7);
+      expect(rows('AWS/Lambda', name), name).toHaveLength(8);
     }
     // The outbox dispatcher's and the journal projector's.
     expect(rows('AWS/Lambda', 'IteratorAge')).toHaveLength(2);
@@ -644,9 +670,9 @@ describe('operations dashboard', () => {
     }
   });
 
-  it('graphs the depth of the three DLQs, queue backlog, and DynamoDB throttles and errors per operation', () => {
-    expect(rows('AWS/SQS', 'ApproximateNumberOfMessagesVisible')).toHaveLength(5);
-    expect(rows('AWS/SQS', 'ApproximateAgeOfOldestMessage')).toHaveLength(2);
+  it('graphs the depth of the four DLQs, queue backlog, and DynamoDB throttles and errors per operation', () => {
+    expect(rows('AWS/SQS', 'ApproximateNumberOfMessagesVisible')).toHaveLength(7);
+    expect(rows('AWS/SQS', 'ApproximateAgeOfOldestMessage')).toHaveLength(3);
     for (const name of ['ThrottledRequests', 'SystemErrors']) {
       expect(
         rows('AWS/DynamoDB', name)

@@ -3,6 +3,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PENDING_CREDIT_KIND } from '../../../functions/dynamodb/intake/items';
 import { ALARM_SLUGS } from '../../../lib/alarm-catalog';
 import { OutboxDispatcher } from '../../../lib/constructs/exports/outbox-dispatcher';
 import {
@@ -134,10 +135,12 @@ describe('StatelessStack: outbox dispatcher', () => {
   let queueId: string;
   let dlqId: string;
   let dispatchDlqId: string;
+  let intakeId: string;
 
   beforeAll(() => {
     ledger = synthLedger();
     template = ledger.stateless;
+    intakeId = logicalIdOf(ledger.stacks.stateful.creditIntakeQueues.queue);
     functionId = logicalIdOf(ledger.stacks.stateless.outboxDispatcher.function);
     roleId = roleIdOf(ledger.stacks.stateless.outboxDispatcher.function);
     tableId = logicalIdOf(ledger.stacks.stateful.table);
@@ -181,11 +184,14 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(propertiesOf(template, 'AWS::Logs::LogGroup')[ref]).toEqual({ RetentionInDays: 30 });
   });
 
-  it('gets exactly TABLE_NAME and EXPORT_JOBS_QUEUE_URL', () => {
+  it('gets exactly TABLE_NAME, EXPORT_JOBS_QUEUE_URL and CREDIT_INTAKE_QUEUE_URL', () => {
     const vars = (dispatcher().Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(Object.keys(vars).sort()).toEqual(['EXPORT_JOBS_QUEUE_URL', 'TABLE_NAME'].sort());
+    expect(Object.keys(vars).sort()).toEqual(
+      ['CREDIT_INTAKE_QUEUE_URL', 'EXPORT_JOBS_QUEUE_URL', 'TABLE_NAME'].sort(),
+    );
     expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
     expect(exportedValue(ledger, vars.EXPORT_JOBS_QUEUE_URL)).toEqual({ Ref: queueId });
+    expect(exportedValue(ledger, vars.CREDIT_INTAKE_QUEUE_URL)).toEqual({ Ref: intakeId });
   });
 
   it('reads the table stream from the oldest record, in order, reporting failed records', () => {
@@ -214,14 +220,23 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(exportedValue(ledger, destination)).toEqual(arnOf(dispatchDlqId));
   });
 
-  it('is only invoked for INSERTs of outbox items', () => {
+  it('is only invoked for INSERTs of outbox items and of pending credits (§24)', () => {
     const filters = (m: Record<string, unknown>) =>
       (m.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((f) =>
         JSON.parse(f.Pattern),
       );
     expect(filters(mapping())).toEqual([
       { eventName: ['INSERT'], dynamodb: { NewImage: { kind: { S: ['outbox'] } } } },
+      { eventName: ['INSERT'], dynamodb: { NewImage: { kind: { S: [PENDING_CREDIT_KIND] } } } },
     ]);
+    expect(PENDING_CREDIT_KIND).toBe('pending-credit');
+  });
+
+  it('may send to credit-intake, nothing else there', () => {
+    const send = statementsOn(arnOf(intakeId));
+    expect(send).toHaveLength(1);
+    expect(send[0]?.Sid).toBe('CreditIntakeSend');
+    expect(asList(send[0]?.Action ?? [])).toEqual(['sqs:SendMessage']);
   });
 
   it('may send only to export-jobs, and only it sends there', () => {
@@ -247,7 +262,7 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(asList(table[0]?.Action ?? [])).toEqual(['dynamodb:UpdateItem']);
   });
 
-  it('has exactly: stream read on the stream ARN, ListStreams, send to export-jobs and its DLQ, UpdateItem', () => {
+  it('has exactly: stream read on the stream ARN, ListStreams, send to export-jobs, credit-intake and its DLQ, UpdateItem', () => {
     const imported = (value: unknown) => importOf(ledger, value);
     expectRolePolicy(ledger, ledger.stacks.stateless.outboxDispatcher.function, [
       // SqsDlq: how Lambda writes the on-failure record, with the function's role.
@@ -262,6 +277,11 @@ describe('StatelessStack: outbox dispatcher', () => {
         Resource: imported({ 'Fn::GetAtt': [tableId, 'StreamArn'] }),
       },
       { Sid: 'ExportJobsSend', Action: 'sqs:SendMessage', Resource: imported(arnOf(queueId)) },
+      {
+        Sid: 'CreditIntakeSend',
+        Action: 'sqs:SendMessage',
+        Resource: imported(arnOf(intakeId)),
+      },
       {
         Sid: 'OutboxMarkDispatched',
         Action: 'dynamodb:UpdateItem',
@@ -344,6 +364,7 @@ describe('OutboxDispatcher: synth-time validation', () => {
           functionDefaults: { code: stubHandlerCode() },
           table,
           exportJobsQueue: queue,
+          creditIntakeQueue: queue,
           deadLetterQueue: queue,
         }),
     ).toThrow(/needs a table with a stream/);

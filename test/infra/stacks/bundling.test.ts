@@ -3,11 +3,9 @@
  * setting fails here. Each bundle is also imported in a child Node process, which catches
  * ESM problems such as "Dynamic require of ... is not supported" at cold start.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +21,14 @@ import {
 } from '../../../lib/constructs/shared/ledger-function';
 import { createLedgerStacks, type LedgerStacks } from '../../../lib/ledger-app';
 import { logicalIdOf, SYNTH_HOOK_TIMEOUT_MS } from '../synth';
+import {
+  DEPLOY_TIME_VALUES,
+  deployedEnv,
+  FIXTURE_ENV,
+  importWithout,
+  runInNode,
+  bundleDir as stagedBundleDir,
+} from './bundles';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 const FIXTURE_ENTRY = resolve(import.meta.dirname, '../fixtures/esm-handler.ts');
@@ -39,103 +45,8 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-/**
- * Directory of the staged Lambda asset of function `logicalId` (the only function when omitted),
- * found through the template's S3 key.
- */
-function bundleDir(template: Template, logicalId?: string): string {
-  const functions = template.findResources('AWS::Lambda::Function') as Record<
-    string,
-    { Properties: { Code: { S3Key: string } } }
-  >;
-  if (logicalId === undefined) expect(Object.keys(functions)).toHaveLength(1);
-  const fn = logicalId === undefined ? Object.values(functions)[0] : functions[logicalId];
-  const s3Key = fn?.Properties.Code.S3Key ?? '';
-  expect(s3Key).toMatch(/^[0-9a-f]{64}\.zip$/);
-  return join(outdir, `asset.${s3Key.replace(/\.zip$/, '')}`);
-}
-
-/** Environment the fixture handler reads (`loadConfig(process.env)`). */
-const FIXTURE_ENV = { TABLE_NAME: 'ledger-test', AWS_REGION: 'eu-west-1' };
-
-/**
- * Stand-ins for the values CloudFormation resolves at deploy time (imports from the stateful
- * stack). Keyed by variable name; a variable the stack adds without an entry here fails the test,
- * so the child process always sees every variable the deployed function would.
- */
-const DEPLOY_TIME_VALUES: Readonly<Record<string, string>> = {
-  TABLE_NAME: 'ledger-test',
-  DLQ_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-ledger-events-dlq',
-  EXPORT_JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-export-jobs',
-  CALLBACK_SECRETS_ARN:
-    'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CallbackSecretsSecret-AbCdEf',
-  EXPORT_BUCKET: 'test-ledger-exports-123456789012-eu-west-1',
-  API_URL: 'https://abc123.execute-api.eu-west-1.amazonaws.com/',
-  JOURNAL_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-journal',
-  GAP_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-gaps',
-};
-
-/**
- * The environment function `logicalId` gets when deployed: its template variables, with
- * deploy-time values replaced by {@link DEPLOY_TIME_VALUES}, plus what the Lambda runtime sets.
- */
-function deployedEnv(template: Template, logicalId: string): Record<string, string> {
-  const fn = template.findResources('AWS::Lambda::Function')[logicalId] as
-    | { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
-    | undefined;
-  if (!fn) throw new Error(`no function ${logicalId}`);
-  const env: Record<string, string> = { AWS_REGION: 'eu-west-1' };
-  for (const [name, value] of Object.entries(fn.Properties.Environment?.Variables ?? {})) {
-    if (typeof value === 'string') {
-      env[name] = value;
-    } else {
-      const stand = DEPLOY_TIME_VALUES[name];
-      if (stand === undefined) throw new Error(`no deploy-time stand-in for ${name}`);
-      env[name] = stand;
-    }
-  }
-  return env;
-}
-
-/**
- * Imports the bundle in a fresh Node process (like a cold start) and runs `script` on it. The
- * child gets `env` and PATH only, so a variable in the developer's shell (e.g. the local stack's
- * CALLBACK_SECRETS) cannot make a missing one go unnoticed.
- */
-function runInNode(bundle: string, script: string, env: Readonly<Record<string, string>>): string {
-  return execFileSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)});\n${script}`,
-    ],
-    {
-      encoding: 'utf8',
-      env: {
-        PATH: process.env.PATH,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        ...env,
-      },
-      timeout: 20_000,
-      // Keep an expected import failure's stack trace out of the test output.
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-}
-
-/**
- * Script fragment: a second, fresh evaluation of the bundle (new URL) after deleting `variable`,
- * resolving to 'imported' or the import error's message.
- */
-const importWithout = (bundle: string, variable: string, label: string): string => {
-  const fresh = `${pathToFileURL(bundle).href}?without-${variable}`;
-  return `delete process.env.${variable};
-const ${label} = await import(${JSON.stringify(fresh)}).then(
-  () => 'imported',
-  (error) => String(error?.message ?? error),
-);`;
-};
+const bundleDir = (template: Template, logicalId?: string) =>
+  stagedBundleDir(outdir, template, logicalId);
 
 describe('LedgerFunction bundling (fixture)', () => {
   let dir: string;
@@ -186,6 +97,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
       'export-worker',
       'sweeper',
       'reconciler',
+      'credit-intake',
     ].map(handlerEntry)) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }
@@ -252,7 +164,7 @@ process.stdout.write(JSON.stringify({ batch, withoutDlqUrl }));`,
     expect(result.withoutDlqUrl).toMatch(/DLQ_URL/);
   });
 
-  it('bundles functions/handlers/dispatcher/handler.ts into an ESM module that runs and needs EXPORT_JOBS_QUEUE_URL', () => {
+  it('bundles functions/handlers/dispatcher/handler.ts into an ESM module that runs and needs EXPORT_JOBS_QUEUE_URL and CREDIT_INTAKE_QUEUE_URL', () => {
     const fn = stacks.stateless.outboxDispatcher.function;
     const bundle = bundleOf(fn);
     expect(new Set([bundle, bundleOf(stacks.stateless.httpFunction)]).size).toBe(2);
@@ -266,13 +178,17 @@ process.stdout.write(JSON.stringify({ batch, withoutDlqUrl }));`,
       bundle,
       `const empty = await m.handler({ Records: [] });
 const skipped = await m.handler({ Records: [${JSON.stringify(modify)}] });
+const intakeUrl = process.env.CREDIT_INTAKE_QUEUE_URL;
+${importWithout(bundle, 'CREDIT_INTAKE_QUEUE_URL', 'withoutIntake')}
+process.env.CREDIT_INTAKE_QUEUE_URL = intakeUrl;
 ${importWithout(bundle, 'EXPORT_JOBS_QUEUE_URL', 'withoutQueueUrl')}
-process.stdout.write(JSON.stringify({ empty, skipped, withoutQueueUrl }));`,
+process.stdout.write(JSON.stringify({ empty, skipped, withoutIntake, withoutQueueUrl }));`,
       envOf(fn),
     );
-    const result = JSON.parse(out) as { empty: unknown; skipped: unknown; withoutQueueUrl: string };
+    const result = JSON.parse(out) as Record<string, unknown>;
     expect(result.empty).toEqual({ batchItemFailures: [] });
     expect(result.skipped).toEqual({ batchItemFailures: [] });
+    expect(result.withoutIntake).toMatch(/CREDIT_INTAKE_QUEUE_URL/);
     expect(result.withoutQueueUrl).toMatch(/EXPORT_JOBS_QUEUE_URL/);
   });
 
@@ -318,20 +234,21 @@ process.stdout.write(JSON.stringify({ batch, withoutApiUrl }));`,
     expect(result.withoutApiUrl).toMatch(/API_URL/);
   });
 
-  it('bundles functions/handlers/sweeper/handler.ts into an ESM module that starts and needs TABLE_NAME', () => {
-    const fn = stacks.stateless.sweeper.function;
+  it('bundles functions/handlers/credit-intake/handler.ts into an ESM module that runs and needs CREDIT_INTAKE_QUEUE_URL', () => {
+    const fn = stacks.stateless.creditFolder.function;
     const bundle = bundleOf(fn);
     expect(readFileSync(bundle, 'utf8').startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    // An empty batch touches neither DynamoDB nor SQS.
     const out = runInNode(
       bundle,
-      `const type = typeof m.handler;
-${importWithout(bundle, 'TABLE_NAME', 'withoutTable')}
-process.stdout.write(JSON.stringify({ type, withoutTable }));`,
+      `const batch = await m.handler({ Records: [] }, { getRemainingTimeInMillis: () => 30000 });
+${importWithout(bundle, 'CREDIT_INTAKE_QUEUE_URL', 'withoutQueueUrl')}
+process.stdout.write(JSON.stringify({ batch, withoutQueueUrl }));`,
       envOf(fn),
     );
-    const result = JSON.parse(out) as { type: string; withoutTable: string };
-    expect(result.type).toBe('function');
-    expect(result.withoutTable).toMatch(/TABLE_NAME/);
+    const result = JSON.parse(out) as { batch: unknown; withoutQueueUrl: string };
+    expect(result.batch).toEqual({ batchItemFailures: [] });
+    expect(result.withoutQueueUrl).toMatch(/CREDIT_INTAKE_QUEUE_URL/);
   });
 
   it('keeps every function bundle within its budget, with the never-loaded credential providers left out', () => {
@@ -342,6 +259,8 @@ process.stdout.write(JSON.stringify({ type, withoutTable }));`,
       stacks.stateless.journalProjector.function,
       stacks.stateless.sweeper.function,
       stacks.stateless.exportWorker.function,
+      stacks.stateless.reconciler.function,
+      stacks.stateless.creditFolder.function,
     ];
     for (const fn of functions) {
       const code = readFileSync(bundleOf(fn), 'utf8');

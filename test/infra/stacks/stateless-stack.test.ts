@@ -158,17 +158,19 @@ describe('StatelessStack (IAM auth, default config)', () => {
     ]);
   });
 
-  it('has no Scan or service wildcard anywhere, DeleteItem only of reconciler marks and monitors, and "*" only for dynamodb:ListStreams', () => {
+  it('has no Scan or service wildcard anywhere, DeleteItem only of reconciler marks, monitors and posted pending credits, and "*" only for dynamodb:ListStreams', () => {
     for (const t of [template, ledger.stateful]) {
       for (const statement of statementsOf(t)) {
         const actions = asList(statement.Action);
         if (actions.includes('dynamodb:DeleteItem')) {
           // The reconciler clears the marks of checked accounts (docs/contract.md §19), the HTTP
-          // function deletes balance monitors (§28), nothing else.
+          // function deletes balance monitors (§28), the folder posted pending credits (§24),
+          // nothing else.
           expect(actions).toEqual(['dynamodb:DeleteItem']);
           expect([
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] } },
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MONITOR#*'] } },
+            { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['INTAKE#*#*'] } },
           ]).toContainEqual(statement.Condition);
         }
         expect(actions).not.toContain('dynamodb:Scan');

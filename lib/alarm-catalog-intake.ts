@@ -1,0 +1,35 @@
+/** The alarm descriptions of deferred credits (docs/contract.md §24; lib/alarm-catalog.ts). */
+
+/** Shown on the credit-intake-lag alarm; `thresholdSeconds` and `minutes` are its own. */
+export function creditIntakeLagDescription(thresholdSeconds: number, minutes: number): string {
+  return [
+    `The oldest pending credit the folder found has waited more than ${thresholdSeconds} s, for ${minutes}`,
+    'minutes (CreditIntakeLagSeconds, max): credits into deferred accounts are accepted but not',
+    'posted, so their balances and available lag behind (the money is not lost: the entries read',
+    'status pending). The folder is slow, throttled, failing or refusing. First: the folder log',
+    'group (ledger-credit-intake) for "posting pending credits failed" and its errorCode,',
+    'credit-intake-errors and credit-intake-dlq-not-empty, the credit-intake queue age; then',
+    'table throttling on the account.',
+  ].join(' ');
+}
+
+/** Shown on the credit-intake DLQ alarm. */
+export const CREDIT_INTAKE_DLQ_ALARM_DESCRIPTION = [
+  'credit-intake-dlq holds at least one message { accountId }: the folder failed to post that',
+  "account's pending credits on 5 receives. They stay pending (nothing is lost or doubled): a",
+  'refusal that stays (errorCode balance_limit_exceeded: the balance cap; period_closed) or a',
+  'folder that keeps failing. First: the folder log group for "posting pending credits failed"',
+  'with that accountId and its errorCode; fix the cause, then move the messages back to',
+  'credit-intake with an SQS redrive (StartMessageMoveTask): a folder posts whatever is',
+  'pending, so a redrive never posts twice. Messages expire 14 days after their first enqueue.',
+].join(' ');
+
+/** Shown on the folder's Errors alarm. */
+export const CREDIT_INTAKE_ERRORS_DESCRIPTION = [
+  'The folder (credit-intake) failed at least one whole invocation in 5 minutes (a crash at cold',
+  'start, its 30 s timeout, running out of memory), so the messages of that batch come back after',
+  'the visibility timeout, and after 5 receives land in credit-intake-dlq. Accounts whose posting',
+  'failed inside a run are not counted here (they are batch item failures). Pending credits wait,',
+  'they are not lost. First: run the runbook query on the folder log group and compare with the',
+  'last deployment.',
+].join(' ');

@@ -1,0 +1,55 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { METRICS } from '../../../functions/domain/shared/metrics';
+import * as text from '../../alarm-catalog';
+import { SERVICE_NAMES, serviceMetric } from '../../service-metrics';
+import type { OperationsAlarmSpec } from '../operations/operations-alarms';
+
+/** `credit-intake-lag` fires when the lag stays over this (docs/contract.md §24: over 60 s)… */
+export const CREDIT_INTAKE_LAG_THRESHOLD_SECONDS = 60;
+/** …in every one of this many consecutive minutes (§24: for 5 minutes). */
+export const CREDIT_INTAKE_LAG_MINUTES = 5;
+
+const S = text.ALARM_SLUGS;
+
+type IntakeSlug = typeof S.creditIntakeLag | typeof S.creditIntakeErrors;
+
+/** ServiceAlarms' house style, with the periods of a sustained alarm. */
+type AddAlarm = (id: string, spec: OperationsAlarmSpec) => cloudwatch.Alarm;
+
+/**
+ * The folder's alarms (docs/contract.md §24) but its DLQ's (which ServiceAlarms builds like every
+ * other DLQ alarm): the posting lag, sustained, and the folder's own failures.
+ */
+export function creditIntakeAlarms(
+  add: AddAlarm,
+  props: { readonly creditFolder: lambda.IFunction },
+): Record<IntakeSlug, cloudwatch.Alarm> {
+  return {
+    // A gauge, emitted by each run that found pending credits: its maximum per minute, over the
+    // threshold in each of 5 consecutive minutes. An idle folder emits nothing (not breaching).
+    [S.creditIntakeLag]: add('CreditIntakeLagAlarm', {
+      slug: S.creditIntakeLag,
+      description: text.creditIntakeLagDescription(
+        CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
+        CREDIT_INTAKE_LAG_MINUTES,
+      ),
+      metric: serviceMetric(METRICS.creditIntakeLag, SERVICE_NAMES.creditIntake, {
+        period: Duration.minutes(1),
+      }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
+      threshold: CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: CREDIT_INTAKE_LAG_MINUTES,
+    }),
+    [S.creditIntakeErrors]: add('CreditIntakeErrorsAlarm', {
+      slug: S.creditIntakeErrors,
+      description: text.CREDIT_INTAKE_ERRORS_DESCRIPTION,
+      metric: props.creditFolder.metricErrors({
+        period: Duration.minutes(5),
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      threshold: 1,
+    }),
+  };
+}
