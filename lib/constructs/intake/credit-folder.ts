@@ -27,8 +27,8 @@ export const CREDIT_INTAKE_MAX_CONCURRENCY = 5;
 /**
  * What the folder's store (functions/dynamodb/intake/posting-store.ts) does, by partition; a
  * TransactWriteItems is authorised per item. The intake partitions (`INTAKE#<accountId>#<shard>`):
- * Query the pending credits, Update the gate's `pending` count, and (a statement of its own)
- * Delete each posted pending credit, only if still there.
+ * Query the pending credits, Update the partition's posted count (`INTAKE#…` / `POSTED`, never
+ * the gate), and (a statement of its own) Delete each posted pending credit, only if still there.
  */
 const INTAKE_ACTIONS = ['dynamodb:Query', 'dynamodb:UpdateItem'] as const;
 const PENDING_REMOVE_ACTIONS = ['dynamodb:DeleteItem'] as const;
