@@ -4,10 +4,12 @@ import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
 import { gapsBackfillCommand } from './commands/gaps-backfill';
 import { keygenCommand } from './commands/keygen';
+import { pendingCreditsCommand } from './commands/pending-credits';
 import { reconcileCommand } from './commands/reconcile';
 import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
 import { sendEventCommand } from './commands/send-event';
+import { settingsCommand } from './commands/settings';
 import { statementCommand } from './commands/statement';
 import { tailCommand } from './commands/tail';
 import { verifyCommand } from './commands/verify';
@@ -29,4 +31,6 @@ export const COMMANDS: readonly Command[] = [
   reconcileCommand,
   verifyCommand,
   statementCommand,
+  settingsCommand,
+  pendingCreditsCommand,
 ];

@@ -78,6 +78,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{accountId}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change an account's settings
+         * @description creditIntake and/or overdraftLimit (at least one). deferred: credits are accepted as pending credits and posted in batches; direct: they change the account at once. A lower overdraftLimit must still cover what the account draws (else 409 insufficient_funds). The same values again answer the account as it is. Moves no money, so it adds no journal record and leaves version alone.
+         */
+        post: operations["changeSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/transactions/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an entry by id
+         * @description Posted or pending (a credit into a deferred account not posted yet), with its status.
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/pending-credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's pending credits
+         * @description Credits accepted into a deferred account and not posted yet, oldest first (acceptedAt, then entry id) across its intake partitions. Empty for an account that never deferred.
+         */
+        get: operations["listPendingCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{accountId}/event-sources": {
         parameters: {
             query?: never;
@@ -752,6 +812,15 @@ export interface components {
             effectiveAt: string;
         };
         CloseAccount: Record<string, never>;
+        AccountSettings: {
+            /**
+             * @description direct (default): a credit changes the account in its own transaction; deferred: credits are accepted as pending credits and posted in batches within seconds
+             * @enum {string}
+             */
+            creditIntake?: "direct" | "deferred";
+            /** @description How far below 0 available may go, in minor units */
+            overdraftLimit?: number;
+        };
         TransactionPage: {
             items: {
                 /** Format: uuid */
@@ -821,6 +890,131 @@ export interface components {
                  * @description When it counts in the books (docs/contract.md §26); createdAt when not given
                  */
                 effectiveAt: string;
+                /**
+                 * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: it changed the account (every entry of a direct account)
+                 * @enum {string}
+                 */
+                status: "posted" | "pending";
+            }[];
+            nextCursor: string | null;
+        };
+        Entry: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
+            /** @description Integer amount in minor units */
+            amount: number;
+            /**
+             * @description ISO 4217 currency code
+             * @example EUR
+             */
+            currency: string;
+            reference?: string;
+            paymentId?: string;
+            /**
+             * Format: uuid
+             * @description transfer_out / transfer_in: the transfer
+             */
+            transferId?: string;
+            /**
+             * Format: uuid
+             * @description transfer_out / transfer_in: the other account
+             */
+            counterpartyAccountId?: string;
+            /**
+             * Format: uuid
+             * @description capture: the hold captured
+             */
+            holdId?: string;
+            /**
+             * Format: uuid
+             * @description ledger_debit / ledger_credit, and reversals of one: the ledger transaction
+             */
+            ledgerTransactionId?: string;
+            /** @description reversal: what it reverses */
+            reversalOf?: {
+                /** @enum {string} */
+                kind: "entry" | "transfer" | "ledger_transaction";
+                /** Format: uuid */
+                id: string;
+            };
+            /**
+             * Format: uuid
+             * @description reversal: the reversal it belongs to
+             */
+            reversalId?: string;
+            /**
+             * @description reversal: which way it moved the balance
+             * @enum {string}
+             */
+            direction?: "debit" | "credit";
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description credit, debit, capture: how much reversals moved back so far */
+            reversedAmount?: number;
+            /** @enum {string} */
+            origin: "http" | "event";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+             */
+            effectiveAt: string;
+            /**
+             * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: it changed the account (every entry of a direct account)
+             * @enum {string}
+             */
+            status: "posted" | "pending";
+        };
+        PendingCreditPage: {
+            items: {
+                /**
+                 * Format: uuid
+                 * @description the id its entry keeps once posted
+                 */
+                entryId: string;
+                /** Format: uuid */
+                accountId: string;
+                /** @description Integer amount in minor units */
+                amount: number;
+                /**
+                 * @description ISO 4217 currency code
+                 * @example EUR
+                 */
+                currency: string;
+                /**
+                 * @description the entry type it posts as
+                 * @enum {string}
+                 */
+                kind: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
+                /**
+                 * Format: date-time
+                 * @description when the movement committed it
+                 */
+                acceptedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+                 */
+                effectiveAt: string;
+                /** Format: uuid */
+                transferId?: string;
+                /** Format: uuid */
+                ledgerTransactionId?: string;
+                reversalOf?: {
+                    /** @enum {string} */
+                    kind: "entry" | "transfer" | "ledger_transaction";
+                    /** Format: uuid */
+                    id: string;
+                };
+                reference?: string;
+                paymentId?: string;
             }[];
             nextCursor: string | null;
         };
@@ -915,6 +1109,11 @@ export interface components {
                  * @description a change with an entry: when the entry counts in the books (§26)
                  */
                 effectiveAt?: string;
+                /**
+                 * Format: date-time
+                 * @description a deferred credit posted by the folder: when intake accepted it (§24)
+                 */
+                acceptedAt?: string;
             }[];
             /** @description afterSequence of the next page; null when this page reached the last record */
             nextAfterSequence: number | null;
@@ -2262,6 +2461,264 @@ export interface operations {
             };
             /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountSettings"];
+            };
+        };
+        responses: {
+            /** @description The account (or its replay) */
+            200: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entry"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPendingCredits: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingCreditPage"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -110,6 +110,12 @@ export interface LedgerConfig {
    */
   readonly backdateLimitDays: number;
   /**
+   * Intake partitions of an account that turns deferred (`INTAKE_SHARDS` of the HTTP function,
+   * docs/contract.md §24), fixed per account when it turns deferred. 1–9.
+   * @default DEFAULT_INTAKE_SHARDS (8)
+   */
+  readonly intakeShards: number;
+  /**
    * The application whose signed callbacks report on export executions: its key in the
    * callback secret, `CALLBACK_APPLICATION_ID` of the functions and the `callbackPath` of every
    * export job (`/v1/callbacks/<id>`).

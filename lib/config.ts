@@ -31,6 +31,11 @@ import {
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../functions/contract/retention';
+import {
+  DEFAULT_INTAKE_SHARDS,
+  MAX_INTAKE_SHARDS,
+  MIN_INTAKE_SHARDS,
+} from '../functions/domain/intake/model';
 import { authOf, checkThrottling, reserved } from './config-checks';
 import {
   ALARM_EMAIL_PATTERN,
@@ -128,6 +133,8 @@ const contextShape = {
   // The sweeper runs once a minute; a gap is asked for again within a day.
   // A backdated movement lands at most this many days back (docs/contract.md §26).
   backdateLimitDays: integerSetting(MIN_BACKDATE_LIMIT_DAYS, MAX_BACKDATE_LIMIT_DAYS),
+  // Intake partitions of a deferred account: at most 9, so a posting of 30 fits (§24).
+  intakeShards: integerSetting(MIN_INTAKE_SHARDS, MAX_INTAKE_SHARDS),
   gapRefetchAfterSeconds: integerSetting(
     MIN_GAP_REFETCH_AFTER_SECONDS,
     MAX_GAP_REFETCH_AFTER_SECONDS,
@@ -193,6 +200,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     eventsMaxConcurrency: context.eventsMaxConcurrency ?? DEFAULT_EVENTS_MAX_CONCURRENCY,
     gapRefetchAfterSeconds: context.gapRefetchAfterSeconds ?? DEFAULT_GAP_REFETCH_AFTER_SECONDS,
     backdateLimitDays: context.backdateLimitDays ?? DEFAULT_BACKDATE_LIMIT_DAYS,
+    intakeShards: context.intakeShards ?? DEFAULT_INTAKE_SHARDS,
     callbackApplicationId: context.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,
     ...checkThrottling(context, ctx),
     httpReservedConcurrency: reserved(context.httpReservedConcurrency, undefined),

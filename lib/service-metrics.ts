@@ -68,6 +68,9 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.reconciledRecords]: [SERVICE_NAMES.reconciler],
   [METRICS.journalVersionGapFindings]: [SERVICE_NAMES.reconciler],
   [METRICS.journalHashChainBreaks]: [SERVICE_NAMES.reconciler],
+  [METRICS.creditIntakeLag]: [SERVICE_NAMES.creditIntake],
+  [METRICS.creditsPosted]: [SERVICE_NAMES.creditIntake],
+  [METRICS.creditIntakeNotified]: [SERVICE_NAMES.dispatcher],
 };
 
 export interface ServiceMetricOptions {

@@ -145,6 +145,7 @@ export class StatelessStack extends Stack {
       EXPORT_FEE: String(config.exportFee),
       CALLBACK_APPLICATION_ID: config.callbackApplicationId,
       BACKDATE_LIMIT_DAYS: String(config.backdateLimitDays),
+      INTAKE_SHARDS: String(config.intakeShards),
     };
     // The export settings, for the functions that create executions or serve their files.
     const exportEnvironment = {

@@ -61,6 +61,8 @@ ${contentionLine(settings, endpoints)}  SQS        ${endpoints.sqsEndpoint}   ($
     ${deadLetters.url}
     ${exportJobs.url}
     ${endpoints.queues.exportJobsDeadLetters.url}
+    ${endpoints.queues.creditIntake.url}
+    ${endpoints.queues.creditIntakeDeadLetters.url}
   SNS        ${endpoints.snsEndpoint}   (topic ${endpoints.topics.journal.arn}, tap ${endpoints.topics.journal.tap.url})
              topic ${endpoints.topics.gaps.arn}, tap ${endpoints.topics.gaps.tap.url} (gap re-fetch requests after ${settings.gapRefetchAfterSeconds} s)
   S3         ${endpoints.s3Endpoint}/${config.exportBucket}   (export files, path-style; presigned URLs download with plain curl)

@@ -7,10 +7,14 @@ import {
   exportRetryProblems,
   exportRetryTiming,
 } from '../functions/contract/exports';
+import { CREDIT_INTAKE_BATCH_SIZE } from '../functions/contract/intake';
 import { LOCAL_STAGE } from '../functions/contract/journal';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
+import { MAX_CREDITS_PER_POSTING } from '../functions/domain/intake/model';
 import type { Log } from '../functions/domain/shared/log';
+import { composeCreditIntakeHandler } from '../functions/handlers/credit-intake/compose';
+import type { CreditIntakeHandler } from '../functions/handlers/credit-intake/consumer';
 import { composeDispatcherHandler } from '../functions/handlers/dispatcher/compose';
 import type { DispatcherHandler } from '../functions/handlers/dispatcher/dispatcher';
 import { composeEventsHandler } from '../functions/handlers/events/compose';
@@ -90,7 +94,24 @@ export function localEventsHandler(local: LocalResources, log: Log): EventsHandl
 
 export function localDispatcherHandler(local: LocalResources, log: Log): DispatcherHandler {
   return composeDispatcherHandler({
-    config: { ...local.config, exportJobsQueueUrl: local.queues.exportJobs.url },
+    config: {
+      ...local.config,
+      exportJobsQueueUrl: local.queues.exportJobs.url,
+      creditIntakeQueueUrl: local.queues.creditIntake.url,
+    },
+    dynamo: local.dynamo,
+    sqs: local.sqs,
+    log,
+  });
+}
+
+/** The folder (docs/contract.md §24) on the local `credit-intake`. */
+export function localCreditIntakeHandler(
+  local: Pick<LocalResources, 'config' | 'dynamo' | 'sqs' | 'queues'>,
+  log: Log,
+): CreditIntakeHandler {
+  return composeCreditIntakeHandler({
+    config: { ...local.config, creditIntakeQueueUrl: local.queues.creditIntake.url },
     dynamo: local.dynamo,
     sqs: local.sqs,
     log,
@@ -183,7 +204,21 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     banner: {
       label: 'Outbox',
       text: ({ queues, settings, streamArn }) =>
-        `${settings.config.tableName} stream (${streamArn.split('/').at(-1)}) -> the outbox dispatcher -> ${queues.exportJobs.name}: from TRIM_HORIZON, batches of up to 100, a failed record is retried until it is delivered`,
+        `${settings.config.tableName} stream (${streamArn.split('/').at(-1)}) -> the outbox dispatcher -> ${queues.exportJobs.name}, and accounts with new pending credits -> ${queues.creditIntake.name}: from TRIM_HORIZON, batches of up to 100, a failed record is retried until it is delivered`,
+    },
+  },
+  {
+    kind: 'queue',
+    name: 'credit folder',
+    queue: 'creditIntake',
+    batchSize: () => CREDIT_INTAKE_BATCH_SIZE,
+    visibilityTimeoutSeconds: (settings) => settings.sqsVisibilityTimeoutSeconds,
+    tags: { trigger: 'folder', function: 'intake' },
+    handler: ({ resources }, log) => localCreditIntakeHandler(resources, log),
+    banner: {
+      label: 'Folder',
+      text: ({ queues, settings }) =>
+        `${queues.creditIntake.name} -> the credit folder: posts the pending credits of deferred accounts, up to ${MAX_CREDITS_PER_POSTING} per transaction, oldest first; failed runs reappear after ${settings.sqsVisibilityTimeoutSeconds} s, ${queues.creditIntakeDeadLetters.name} after ${MAX_RECEIVE_COUNT} receives`,
     },
   },
   {

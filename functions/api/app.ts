@@ -1,5 +1,7 @@
-import type { LedgerPort } from '../domain/accounts/port';
+import type { EntryReadPort, LedgerPort, SettingsPort } from '../domain/accounts/port';
+import { EntryReadService } from '../domain/accounts/reads';
 import { LedgerService } from '../domain/accounts/service';
+import { SettingsService } from '../domain/accounts/settings';
 import type { BatchPort } from '../domain/batches/port';
 import { BatchService } from '../domain/batches/service';
 import type { CallbackPort, CallbackSecrets } from '../domain/callbacks/port';
@@ -73,10 +75,16 @@ export interface HttpAppConfig {
   readonly journalReaders?: readonly string[];
   /** How far back a movement's `effectiveAt` may lie (`BACKDATE_LIMIT_DAYS`, §26). */
   readonly backdateLimitDays: number;
+  /** Intake partitions of an account that turns deferred (docs/contract.md §24). */
+  readonly intakeShards: number;
 }
 
 export interface HttpAppDeps extends Runtime {
   readonly ledger: LedgerPort;
+  /** Account settings (docs/contract.md §24). */
+  readonly settings: SettingsPort;
+  /** Entries by id and pending credits (docs/contract.md §24). */
+  readonly entryReads: EntryReadPort;
   /** Every movement's ONE transaction (docs/contract.md §23). */
   readonly movements: MovementPort;
   readonly tasks: TaskPort;
@@ -133,7 +141,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     inboxRetentionSeconds: config.inboxRetentionSeconds,
   });
 
-  const postings = new LedgerService(deps.ledger, deps.movements, movementOptions);
+  const intake = { intakeShards: config.intakeShards };
+  const postings = new LedgerService(deps.ledger, deps.movements, {
+    ...movementOptions,
+    ...intake,
+  });
   const transfers = new TransferService(deps.transfers, deps.movements, movementOptions);
   const ledgerTransactions = new LedgerTransactionService(
     deps.ledgerTransactions,
@@ -153,7 +165,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
-      ...accountHandlers(postings),
+      ...accountHandlers({
+        ledger: postings,
+        settings: new SettingsService(deps.settings, { ...commandOptions, ...intake }),
+        reads: new EntryReadService(deps.entryReads),
+      }),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
         statements,

@@ -81,7 +81,7 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     status: 409,
     title: 'Insufficient funds',
     description:
-      "a debit, transfer, ledger leg, hold, reversal or export fee larger than the **available** balance plus the account's `overdraftLimit` (§11, §17)",
+      "a debit, transfer, ledger leg, hold, reversal or export fee larger than the **available** balance plus the account's `overdraftLimit` (§11, §17), or an `overdraftLimit` lowered below what the account already draws (§24)",
   },
   payment_id_conflict: {
     status: 409,

@@ -10,6 +10,9 @@ export const QUEUE_NAMES = {
   ledgerEventsDeadLetter: 'ledger-events-dlq',
   exportJobs: 'export-jobs',
   exportJobsDeadLetter: 'export-jobs-dlq',
+  /** Accounts with pending credits (docs/contract.md §24): the folder's queue, fed by the dispatcher. */
+  creditIntake: 'credit-intake',
+  creditIntakeDeadLetter: 'credit-intake-dlq',
 } as const;
 
 /** Receives of one message before the redrive policy moves it to its DLQ. */

@@ -36,6 +36,19 @@ export const PostTransactionBody = z.strictObject({
   ...MovementDetails,
 });
 
+/**
+ * `POST …/settings` (docs/contract.md §24): at least one field. New optional fields get no
+ * defaults: the fingerprint hashes the body as received.
+ */
+export const SettingsBody = z
+  .strictObject({
+    creditIntake: CreditIntake.optional(),
+    overdraftLimit: OverdraftLimit.optional(),
+  })
+  .refine((body) => body.creditIntake !== undefined || body.overdraftLimit !== undefined, {
+    message: 'must name at least one of creditIntake, overdraftLimit',
+  });
+
 /** Closing takes no options: the body must be `{}`. */
 export const CloseAccountBody = z.strictObject({});
 
@@ -113,8 +126,40 @@ export const Transaction = z.object({
   effectiveAt: EffectiveTimestamp,
 });
 
+/** An entry as reads show it (listings, reads by id, exports): POST answers have no status. */
+export const Entry = Transaction.extend({
+  status: z.enum(['posted', 'pending']).meta({
+    description:
+      "pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: " +
+      'it changed the account (every entry of a direct account)',
+  }),
+});
+
 export const TransactionPage = z.object({
-  items: z.array(Transaction),
+  items: z.array(Entry),
+  nextCursor: z.string().nullable(),
+});
+
+export const EntryPath = z.strictObject({ accountId: Uuid, entryId: Uuid });
+
+/** A credit accepted into a deferred account, not posted yet (docs/contract.md §24). */
+export const PendingCredit = z.object({
+  entryId: Uuid.meta({ description: 'the id its entry keeps once posted' }),
+  accountId: Uuid,
+  amount: Amount,
+  currency: Currency,
+  kind: z.enum(TRANSACTION_TYPES).meta({ description: 'the entry type it posts as' }),
+  acceptedAt: Timestamp.meta({ description: 'when the movement committed it' }),
+  effectiveAt: EffectiveTimestamp,
+  transferId: Uuid.optional(),
+  ledgerTransactionId: Uuid.optional(),
+  reversalOf: ReversalOf.optional(),
+  reference: z.string().optional(),
+  paymentId: z.string().optional(),
+});
+
+export const PendingCreditPage = z.object({
+  items: z.array(PendingCredit),
   nextCursor: z.string().nullable(),
 });
 

@@ -17,6 +17,9 @@ const changeIds = {
   effectiveAt: Timestamp.optional().meta({
     description: 'a change with an entry: when the entry counts in the books (§26)',
   }),
+  acceptedAt: Timestamp.optional().meta({
+    description: 'a deferred credit posted by the folder: when intake accepted it (§24)',
+  }),
 };
 
 /** One change as its writer stores it on the account item (`lastChanges`). */

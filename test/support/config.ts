@@ -1,4 +1,5 @@
 import { SNSClient } from '@aws-sdk/client-sns';
+import { DEFAULT_INTAKE_SHARDS } from '../../functions/domain/intake/model';
 import type { ServiceConfig, SweeperConfig } from '../../functions/handlers/shared/config';
 
 /** A complete service configuration for tests; override what the test is about. */
@@ -14,6 +15,7 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     exportRetentionDays: 7,
     exportBucket: 'ledger-exports',
     backdateLimitDays: 90,
+    intakeShards: DEFAULT_INTAKE_SHARDS,
     ...overrides,
   };
 }

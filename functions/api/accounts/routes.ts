@@ -1,19 +1,38 @@
+import type { EntryReadService } from '../../domain/accounts/reads';
 import type { LedgerService } from '../../domain/accounts/service';
+import type { SettingsService } from '../../domain/accounts/settings';
 import type { RouteHandlers } from '../router';
 import type { ACCOUNT_ROUTES } from './spec';
 
+/** What the account routes call. */
+export interface AccountServices {
+  readonly ledger: LedgerService;
+  readonly settings: SettingsService;
+  readonly reads: EntryReadService;
+}
+
 /** Accounts, transactions and event sources (docs/contract.md §5): the spec parsed the input. */
-export function accountHandlers(service: LedgerService): RouteHandlers<typeof ACCOUNT_ROUTES> {
+export function accountHandlers({
+  ledger,
+  settings,
+  reads,
+}: AccountServices): RouteHandlers<typeof ACCOUNT_ROUTES> {
   return {
-    createAccount: ({ command }) => service.createAccount(command.ctx, command.input, command.body),
-    getAccount: ({ principal, params }) => service.getAccount(principal, params.accountId),
+    createAccount: ({ command }) => ledger.createAccount(command.ctx, command.input, command.body),
+    getAccount: ({ principal, params }) => ledger.getAccount(principal, params.accountId),
     postTransaction: ({ params, command }) =>
-      service.postTransaction(command.ctx, params.accountId, command.input, command.body),
+      ledger.postTransaction(command.ctx, params.accountId, command.input, command.body),
     closeAccount: ({ params, command }) =>
-      service.closeAccount(command.ctx, params.accountId, command.body),
+      ledger.closeAccount(command.ctx, params.accountId, command.body),
+    changeSettings: ({ params, command }) =>
+      settings.changeSettings(command.ctx, params.accountId, command.input, command.body),
     listTransactions: ({ principal, params, query }) =>
-      service.listTransactions(principal, params.accountId, query.limit, query.cursor),
+      ledger.listTransactions(principal, params.accountId, query.limit, query.cursor),
+    getTransaction: ({ principal, params }) =>
+      reads.getEntry(principal, params.accountId, params.entryId),
+    listPendingCredits: ({ principal, params, query }) =>
+      reads.listPendingCredits(principal, params.accountId, query.limit, query.cursor),
     listEventSources: ({ principal, params }) =>
-      service.listEventSources(principal, params.accountId),
+      ledger.listEventSources(principal, params.accountId),
   };
 }

@@ -4,9 +4,13 @@ import {
   AccountPath,
   CloseAccountBody,
   CreateAccountBody,
+  Entry,
+  EntryPath,
   EventSourceList,
   ListTransactionsQuery,
+  PendingCreditPage,
   PostTransactionBody,
+  SettingsBody,
   Transaction,
   TransactionPage,
 } from '../../schemas/accounts';
@@ -68,6 +72,23 @@ export const ACCOUNT_ROUTES = {
     response: { status: 200, description: 'Account closed', body: named('Account', Account) },
     problems: ['account_not_empty'],
   },
+  changeSettings: {
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/settings',
+    idempotency: OPERATION_IDS.changeSettings,
+    summary: "Change an account's settings",
+    description:
+      'creditIntake and/or overdraftLimit (at least one). deferred: credits are accepted as ' +
+      'pending credits and posted in batches; direct: they change the account at once. A lower ' +
+      'overdraftLimit must still cover what the account draws (else 409 insufficient_funds). ' +
+      'The same values again answer the account as it is. Moves no money, so it adds no ' +
+      'journal record and leaves version alone.',
+    tag: 'accounts',
+    params: AccountPath,
+    body: named('AccountSettings', SettingsBody),
+    response: { status: 200, description: 'The account', body: named('Account', Account) },
+    problems: ['account_closed', 'insufficient_funds'],
+  },
   listTransactions: {
     method: 'GET',
     path: '/v1/accounts/{accountId}/transactions',
@@ -79,6 +100,32 @@ export const ACCOUNT_ROUTES = {
       status: 200,
       description: 'Newest first, HTTP and event entries alike',
       body: named('TransactionPage', TransactionPage),
+    },
+  },
+  getTransaction: {
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/transactions/{entryId}',
+    summary: 'Read an entry by id',
+    description:
+      'Posted or pending (a credit into a deferred account not posted yet), with its status.',
+    tag: 'accounts',
+    params: EntryPath,
+    response: { status: 200, description: 'The entry', body: named('Entry', Entry) },
+  },
+  listPendingCredits: {
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/pending-credits',
+    summary: "List an account's pending credits",
+    description:
+      'Credits accepted into a deferred account and not posted yet, oldest first (acceptedAt, ' +
+      'then entry id) across its intake partitions. Empty for an account that never deferred.',
+    tag: 'accounts',
+    params: AccountPath,
+    query: ListTransactionsQuery,
+    response: {
+      status: 200,
+      description: 'Oldest first',
+      body: named('PendingCreditPage', PendingCreditPage),
     },
   },
   listEventSources: {

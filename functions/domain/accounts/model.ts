@@ -123,13 +123,22 @@ export interface LedgerEntry {
 }
 
 /**
- * A listing item (and a JSON Lines export line): reversible entries show how much reversals
- * moved back (docs/contract.md §16), 0 until reversed.
+ * Where an entry stands (docs/contract.md §24): `pending` while a deferred account's credit
+ * waits in its intake partition, `posted` once it changed the account (every direct entry).
  */
-export const readEntry = (entry: LedgerEntry): LedgerEntry =>
+export type EntryStatus = 'posted' | 'pending';
+
+/** An entry as reads show it: with its status (POST answers keep their first bodies). */
+export type EntryRead = LedgerEntry & { readonly status: EntryStatus };
+
+/**
+ * A listing item, a read by id (and a JSON Lines export line): reversible entries show how much
+ * reversals moved back (docs/contract.md §16), 0 until reversed, and every entry its status.
+ */
+export const readEntry = (entry: LedgerEntry, status: EntryStatus = 'posted'): EntryRead =>
   REVERSIBLE_ENTRY_TYPES.has(entry.type)
-    ? { ...entry, reversedAmount: entry.reversedAmount ?? 0 }
-    : entry;
+    ? { ...entry, reversedAmount: entry.reversedAmount ?? 0, status }
+    : { ...entry, status };
 
 /** Which way an entry moved its account's balance. */
 export function directionOf(entry: Pick<LedgerEntry, 'type' | 'direction'>): Direction {

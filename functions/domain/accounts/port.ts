@@ -2,6 +2,7 @@ import type { EventSourceView } from '../gaps/port';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { PendingCredit } from '../intake/model';
 import type { AccountRecord, LedgerEntry } from './model';
 
 /**
@@ -41,4 +42,47 @@ export interface LedgerPort extends ResponseRecorder {
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
   listEventSources(accountId: string): Promise<EventSourceView[]>;
+}
+
+/** A settings change refused by the account's state when the write ran: read it again. */
+export type SettingsResult = SettledWrite | { readonly kind: 'account_moved' };
+
+/** Account settings (docs/contract.md §24): a read, then ONE transaction. */
+export interface SettingsPort extends ResponseRecorder {
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  /**
+   * ONE transaction: the claim, the account as `next` while it is still exactly as `read`, and
+   * — when `gates` — every gate of `next` synced to it (functions/dynamodb/intake/gates.ts).
+   */
+  updateSettings(
+    claim: IdempotencyClaim,
+    read: AccountRecord,
+    next: AccountRecord,
+    gates: boolean,
+  ): Promise<SettingsResult>;
+}
+
+export interface PendingCreditPage {
+  readonly items: PendingCredit[];
+  readonly nextCursor: string | null;
+}
+
+/** Reads of entries by id and of pending credits (docs/contract.md §24). */
+export interface EntryReadPort {
+  getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  /** The posted entry with this id on this account (its id pointer, then the entry). */
+  postedEntry(accountId: string, entryId: string): Promise<LedgerEntry | undefined>;
+  /** The pending credit with this id in one intake partition of the account. */
+  pendingEntry(
+    accountId: string,
+    shard: number,
+    entryId: string,
+  ): Promise<PendingCredit | undefined>;
+  /** Oldest first across `shards` partitions: one Query per partition per page. */
+  pendingCredits(
+    accountId: string,
+    shards: number,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<PendingCreditPage>;
 }

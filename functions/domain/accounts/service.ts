@@ -180,7 +180,7 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
   ): Promise<EntryPage> {
     await this.ownedAccount(principal, accountId);
     const page = await this.port.listEntries(accountId, limit, cursor);
-    return { ...page, items: page.items.map(readEntry) };
+    return { ...page, items: page.items.map((entry) => readEntry(entry)) };
   }
 
   async listEventSources(

@@ -1,5 +1,5 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
-import { type AccountRecord, type LedgerEntry, signedAmount } from '../accounts/model';
+import type { LedgerEntry } from '../accounts/model';
 import type {
   CommandContext,
   CommandResponse,
@@ -11,8 +11,7 @@ import type { ResponsePresenter } from '../idempotency/port';
 import { isCreditDirection } from '../intake/model';
 import { sums } from '../ledger-transactions/model';
 import { IntakeDirectory, MAX_ROUTE_ATTEMPTS } from '../movements/intake';
-import { explainLegsRejection, type MovementLeg, type RejectedLeg } from '../movements/legs';
-import { explainAccountRejection } from '../movements/rejections';
+import type { RejectedLeg } from '../movements/legs';
 import { transferMovement } from '../movements/transfer';
 import {
   CurrencyMismatchError,

@@ -22,6 +22,7 @@ export const OPERATION_IDS = {
   createMonitor: 'POST /v1/accounts/{accountId}/monitors',
   createBatch: 'POST /v1/batches',
   closePeriod: 'POST /v1/accounts/{accountId}/period-closes',
+  changeSettings: 'POST /v1/accounts/{accountId}/settings',
 } as const;
 
 export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

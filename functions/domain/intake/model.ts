@@ -10,13 +10,17 @@ export type CreditIntake = (typeof CREDIT_INTAKE_MODES)[number];
 
 /** Intake partitions of a deferred account unless the deployment says otherwise. */
 export const DEFAULT_INTAKE_SHARDS = 8;
-/** A deployment's `intakeShards` lies in 1 … MAX_INTAKE_SHARDS (synth-time validation). */
-export const MAX_INTAKE_SHARDS = 32;
 /**
- * Pending credits one posting transaction takes: one account update, n entries, n pointers,
- * n pending items removed and one gate per shard fit 100 items (1 + 3 × 30 + 8 ≤ 100).
+ * Pending credits one posting transaction takes (docs/contract.md §24): one account update, n
+ * entries, n pointers, n pending items removed and a gate per shard they came from.
  */
 export const MAX_CREDITS_PER_POSTING = 30;
+/**
+ * A deployment's `intakeShards` (CDK context, env `INTAKE_SHARDS`) lies in 1 … 9, so a posting
+ * of 30 fits one TransactWriteItems whatever shards they came from: 1 + 3 × 30 + 9 = 100.
+ */
+export const MIN_INTAKE_SHARDS = 1;
+export const MAX_INTAKE_SHARDS = 9;
 
 /**
  * A credit accepted into a deferred account and not yet posted: the entry as it will be

@@ -42,6 +42,11 @@ export interface ChangeIds {
    * journal stays in commit order; this says where the entry sits in effective time.
    */
   readonly effectiveAt?: string;
+  /**
+   * A deferred credit posted by the folder (docs/contract.md §24): when intake accepted it (its
+   * pending item's commit). Absent on every other change, so their records hash as before.
+   */
+  readonly acceptedAt?: string;
 }
 
 export const CHANGE_ID_FIELDS = [
@@ -51,6 +56,7 @@ export const CHANGE_ID_FIELDS = [
   'ledgerTransactionId',
   'reversalOf',
   'effectiveAt',
+  'acceptedAt',
 ] as const satisfies readonly (keyof ChangeIds)[];
 
 /**

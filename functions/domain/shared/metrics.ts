@@ -14,6 +14,7 @@ export const SERVICE_NAMES = {
   sweeper: 'ledger-sweeper',
   journalProjector: 'ledger-journal-projector',
   reconciler: 'ledger-reconciler',
+  creditIntake: 'ledger-credit-intake',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
@@ -86,6 +87,16 @@ export const METRICS = {
    * its content to the record before, i.e. an edited journal. Alarmed on.
    */
   journalHashChainBreaks: 'JournalHashChainBreaks',
+  /**
+   * Seconds the oldest pending credit the folder found had waited since its intake
+   * (docs/contract.md §24): the posting lag, a gauge per invocation, alarmed on
+   * (`credit-intake-lag`).
+   */
+  creditIntakeLag: 'CreditIntakeLagSeconds',
+  /** Pending credits the folder posted (docs/contract.md §24). */
+  creditsPosted: 'CreditsPosted',
+  /** Accounts the outbox dispatcher sent to `credit-intake`. */
+  creditIntakeNotified: 'CreditIntakeNotified',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

@@ -9,6 +9,8 @@ import {
   withSettledMovements,
   withSettledResponses,
 } from '../../domain/idempotency/settled-responses';
+import { createEntryReadStore } from '../../dynamodb/accounts/reads';
+import { createSettingsStore } from '../../dynamodb/accounts/settings';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
 import { createBatchStore } from '../../dynamodb/batches/store';
 import { createTaskStore } from '../../dynamodb/exports/store';
@@ -50,6 +52,8 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
   return createHttpApp({
     ledger: cache ? withSettledResponses(ledger, cache) : ledger,
     movements: cache ? withSettledMovements(movements, cache) : movements,
+    settings: createSettingsStore(table),
+    entryReads: createEntryReadStore(table),
     tasks,
     callbacks: tasks,
     results:

@@ -18,6 +18,11 @@ import {
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../../contract/retention';
+import {
+  DEFAULT_INTAKE_SHARDS,
+  MAX_INTAKE_SHARDS,
+  MIN_INTAKE_SHARDS,
+} from '../../domain/intake/model';
 import { parseSecretMap, type SecretMap } from '../../schemas/callbacks';
 import {
   gapRefetchAfter,
@@ -73,6 +78,13 @@ export interface SweeperConfig extends ServiceConfig {
 export interface DispatcherConfig extends ServiceConfig {
   /** `export-jobs`, where the outbox delivers (contract §8). */
   readonly exportJobsQueueUrl: string;
+  /** `credit-intake`: accounts with new pending credits go there (docs/contract.md §24). */
+  readonly creditIntakeQueueUrl: string;
+}
+
+export interface CreditIntakeConfig extends ServiceConfig {
+  /** `credit-intake`, the folder's own queue: an unfinished account is queued again (§24). */
+  readonly creditIntakeQueueUrl: string;
 }
 
 export interface JournalProjectorConfig extends ServiceConfig {
@@ -98,6 +110,7 @@ export interface FunctionConfigs {
   readonly sweeper: SweeperConfig;
   readonly journalProjector: JournalProjectorConfig;
   readonly reconciler: ServiceConfig;
+  readonly creditIntake: CreditIntakeConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -145,6 +158,12 @@ const serviceEnv = z.object({
     MIN_BACKDATE_LIMIT_DAYS,
     MAX_BACKDATE_LIMIT_DAYS,
     DEFAULT_BACKDATE_LIMIT_DAYS,
+  ),
+  INTAKE_SHARDS: wholeNumber(
+    'INTAKE_SHARDS',
+    MIN_INTAKE_SHARDS,
+    MAX_INTAKE_SHARDS,
+    DEFAULT_INTAKE_SHARDS,
   ),
   JOURNAL_READERS: rule<readonly string[]>(
     'JOURNAL_READERS',
@@ -203,11 +222,24 @@ const functionEnv = {
         gapRefetchAfterSeconds: e.GAP_REFETCH_AFTER_SECONDS,
       }),
     ),
-  dispatcher: z.object({ EXPORT_JOBS_QUEUE_URL: queueUrl('EXPORT_JOBS_QUEUE_URL') }).transform(
-    (e): Omit<DispatcherConfig, keyof ServiceConfig> => ({
-      exportJobsQueueUrl: e.EXPORT_JOBS_QUEUE_URL,
-    }),
-  ),
+  dispatcher: z
+    .object({
+      EXPORT_JOBS_QUEUE_URL: queueUrl('EXPORT_JOBS_QUEUE_URL'),
+      CREDIT_INTAKE_QUEUE_URL: queueUrl('CREDIT_INTAKE_QUEUE_URL'),
+    })
+    .transform(
+      (e): Omit<DispatcherConfig, keyof ServiceConfig> => ({
+        exportJobsQueueUrl: e.EXPORT_JOBS_QUEUE_URL,
+        creditIntakeQueueUrl: e.CREDIT_INTAKE_QUEUE_URL,
+      }),
+    ),
+  creditIntake: z
+    .object({ CREDIT_INTAKE_QUEUE_URL: queueUrl('CREDIT_INTAKE_QUEUE_URL') })
+    .transform(
+      (e): Omit<CreditIntakeConfig, keyof ServiceConfig> => ({
+        creditIntakeQueueUrl: e.CREDIT_INTAKE_QUEUE_URL,
+      }),
+    ),
   exportWorker: z
     .object({ API_URL: url('API_URL', 'the HTTP API base URL') })
     .and(callbackSecretsEnv)
@@ -280,6 +312,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
     journalReaders: e.JOURNAL_READERS,
     backdateLimitDays: e.BACKDATE_LIMIT_DAYS,
+    intakeShards: e.INTAKE_SHARDS,
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

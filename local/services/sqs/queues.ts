@@ -17,12 +17,15 @@ export interface LocalQueues {
   readonly deadLetters: QueueRef;
   readonly exportJobs: QueueRef;
   readonly exportJobsDeadLetters: QueueRef;
+  /** The folder's feed (docs/contract.md §24) and its DLQ. */
+  readonly creditIntake: QueueRef;
+  readonly creditIntakeDeadLetters: QueueRef;
 }
 
 /**
  * Creates the stack's queues when they are missing (here or on an external SQS_ENDPOINT) and
- * makes sure `ledger-events` and `export-jobs` redrive to their DLQs after MAX_RECEIVE_COUNT
- * receives.
+ * makes sure `ledger-events`, `export-jobs` and `credit-intake` redrive to their DLQs after
+ * MAX_RECEIVE_COUNT receives.
  * Safe to run again: existing queues and their messages are kept.
  */
 export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Promise<LocalQueues> {
@@ -32,7 +35,21 @@ export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Pro
   const exportJobsDeadLetters = await ensureQueue(client, QUEUE_NAMES.exportJobsDeadLetter, signal);
   const exportJobs = await ensureQueue(client, QUEUE_NAMES.exportJobs, signal);
   await ensureRedrivePolicy(client, exportJobs, exportJobsDeadLetters.arn, signal);
-  return { ledgerEvents, deadLetters, exportJobs, exportJobsDeadLetters };
+  const creditIntakeDeadLetters = await ensureQueue(
+    client,
+    QUEUE_NAMES.creditIntakeDeadLetter,
+    signal,
+  );
+  const creditIntake = await ensureQueue(client, QUEUE_NAMES.creditIntake, signal);
+  await ensureRedrivePolicy(client, creditIntake, creditIntakeDeadLetters.arn, signal);
+  return {
+    ledgerEvents,
+    deadLetters,
+    exportJobs,
+    exportJobsDeadLetters,
+    creditIntake,
+    creditIntakeDeadLetters,
+  };
 }
 
 /**

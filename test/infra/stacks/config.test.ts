@@ -38,6 +38,7 @@ describe('resolveLedgerConfig: defaults', () => {
       eventsMaxConcurrency: 5,
       gapRefetchAfterSeconds: 300,
       backdateLimitDays: 90,
+      intakeShards: 8,
       callbackApplicationId: 'export-worker',
       removalPolicy: 'retain',
       logRetentionDays: 30,
@@ -116,6 +117,13 @@ describe('resolveLedgerConfig: accepted values', () => {
   it('parses the backdate limit from a day to ten years (docs/contract.md §26)', () => {
     expect(resolveLedgerConfig({ backdateLimitDays: '1' }).backdateLimitDays).toBe(1);
     expect(resolveLedgerConfig({ backdateLimitDays: 3660 }).backdateLimitDays).toBe(3660);
+  });
+
+  it('parses intakeShards from 1 to 9, refusing more than a posting can gate (§24)', () => {
+    expect(resolveLedgerConfig({ intakeShards: '1' }).intakeShards).toBe(1);
+    expect(resolveLedgerConfig({ intakeShards: 9 }).intakeShards).toBe(9);
+    expect(() => resolveLedgerConfig({ intakeShards: 10 })).toThrow(/intakeShards/);
+    expect(() => resolveLedgerConfig({ intakeShards: 0 })).toThrow(/intakeShards/);
   });
 
   it('accepts callback application ids of 1 to 64 letters, digits, dots, underscores, dashes', () => {

@@ -77,6 +77,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
           EXPORT_FEE: '100',
           CALLBACK_APPLICATION_ID: 'export-worker',
           BACKDATE_LIMIT_DAYS: '90',
+          INTAKE_SHARDS: '8',
           EXPORT_EXECUTION_TIMEOUT_SECONDS: '900',
           MAX_RERUNS_PER_TASK: '20',
           EXPORT_RETENTION_DAYS: '7',
@@ -104,6 +105,14 @@ describe('StatelessStack (IAM auth, default config)', () => {
     for (const fn of services) {
       expect(fn.Environment).toMatchObject({ Variables: { BACKDATE_LIMIT_DAYS: '30' } });
     }
+  });
+
+  it('hands context intakeShards to the HTTP function, which creates deferred accounts (§24)', () => {
+    const functions = Object.values(
+      propertiesOf(synthLedger({ intakeShards: '3' }).stateless, 'AWS::Lambda::Function'),
+    );
+    const http = functions.find((fn) => String(fn.Description) === HTTP_DESCRIPTION);
+    expect(http?.Environment).toMatchObject({ Variables: { INTAKE_SHARDS: '3' } });
   });
 
   it('logs the function to its own log group with one-month retention', () => {

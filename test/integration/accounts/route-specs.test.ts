@@ -65,6 +65,7 @@ async function firstRequests(): Promise<Record<string, { key: string; res: HttpR
   });
   await post('reverseTransfer', `/v1/transfers/${moved.id}/reversals`, {});
   await post('reverseLedgerTransaction', `/v1/ledger-transactions/${split.id}/reversals`, {});
+  await post('changeSettings', `/v1/accounts/${other}/settings`, { overdraftLimit: 50 });
   const empty = await api.account();
   await post('closeAccount', `/v1/accounts/${empty}/close`, {});
   const hold = { amount: 7, currency: 'EUR', expiresInSeconds: 600 };

@@ -69,6 +69,7 @@ it('delivers every execution to export-jobs although the first send crashed afte
   let crashes = 1;
   const dispatcher = createOutboxDispatcher({
     ...quietRuntime(),
+    creditIntake: { notify: async () => [] },
     jobs: {
       send: async (job) => {
         if (crashes-- > 0) throw new Error('process died between commit and send');

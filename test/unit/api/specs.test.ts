@@ -31,6 +31,12 @@ const FROZEN_IDS = {
     'POST /v1/accounts/{accountId}/transactions',
   ],
   listTransactions: ['GET /v1/accounts/{accountId}/transactions', undefined],
+  getTransaction: ['GET /v1/accounts/{accountId}/transactions/{entryId}', undefined],
+  listPendingCredits: ['GET /v1/accounts/{accountId}/pending-credits', undefined],
+  changeSettings: [
+    'POST /v1/accounts/{accountId}/settings',
+    'POST /v1/accounts/{accountId}/settings',
+  ],
   listEventSources: ['GET /v1/accounts/{accountId}/event-sources', undefined],
   listJournal: ['GET /v1/accounts/{accountId}/journal', undefined],
   getBalances: ['GET /v1/accounts/{accountId}/balances', undefined],

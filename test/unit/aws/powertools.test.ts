@@ -32,6 +32,7 @@ import { fakeHoldPort } from '../../support/fakes/ledger/holds';
 import { fakeLedgerTransactionPort } from '../../support/fakes/ledger/ledger-transactions';
 import { fakeMovementPort } from '../../support/fakes/ledger/movements';
 import { fakeReversalPort } from '../../support/fakes/ledger/reversals';
+import { fakeEntryReadPort, fakeSettingsPort } from '../../support/fakes/ledger/settings';
 import { fakeStatementPort } from '../../support/fakes/ledger/statements';
 import { fakeTransferPort } from '../../support/fakes/ledger/transfers';
 import { recordingLog } from '../../support/fakes/log';
@@ -42,6 +43,8 @@ import { quietRuntime } from '../../support/runtime';
 /** The ports an HTTP test of callbacks never reaches. */
 const otherPorts = () => ({
   ledger: fakeLedgerPort(),
+  settings: fakeSettingsPort(),
+  entryReads: fakeEntryReadPort(),
   movements: fakeMovementPort(),
   tasks: fakeTaskPort(),
   results: fakeResultObjects(),

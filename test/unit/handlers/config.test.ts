@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       exportBucket: 'ledger-exports',
       journalReaders: [],
       backdateLimitDays: 90,
+      intakeShards: 8,
     });
   });
 
@@ -172,8 +173,18 @@ describe('loadConfig for one function', () => {
       deadLetterQueueUrl: QUEUE,
     });
     expect(
-      loadConfig({ TABLE_NAME: 't', EXPORT_JOBS_QUEUE_URL: QUEUE }, 'dispatcher'),
-    ).toMatchObject({ tableName: 't', exportJobsQueueUrl: QUEUE });
+      loadConfig(
+        { TABLE_NAME: 't', EXPORT_JOBS_QUEUE_URL: QUEUE, CREDIT_INTAKE_QUEUE_URL: `${QUEUE}2` },
+        'dispatcher',
+      ),
+    ).toMatchObject({
+      tableName: 't',
+      exportJobsQueueUrl: QUEUE,
+      creditIntakeQueueUrl: `${QUEUE}2`,
+    });
+    expect(
+      loadConfig({ TABLE_NAME: 't', CREDIT_INTAKE_QUEUE_URL: QUEUE }, 'creditIntake'),
+    ).toMatchObject({ tableName: 't', creditIntakeQueueUrl: QUEUE });
     expect(
       loadConfig({ TABLE_NAME: 't', CALLBACK_SECRETS_ARN: 'arn:secret' }, 'http'),
     ).toMatchObject({ callbackSecrets: { secretArn: 'arn:secret' } });
@@ -187,6 +198,8 @@ describe('loadConfig for one function', () => {
     ['events', { TABLE_NAME: 't' }, /DLQ_URL/],
     ['events', { TABLE_NAME: 't', DLQ_URL: 'not a url' }, /DLQ_URL/],
     ['dispatcher', { TABLE_NAME: 't' }, /EXPORT_JOBS_QUEUE_URL/],
+    ['dispatcher', { TABLE_NAME: 't', EXPORT_JOBS_QUEUE_URL: QUEUE }, /CREDIT_INTAKE_QUEUE_URL/],
+    ['creditIntake', { TABLE_NAME: 't' }, /CREDIT_INTAKE_QUEUE_URL/],
     ['journalProjector', { TABLE_NAME: 't', STAGE: 'prod' }, /JOURNAL_TOPIC_ARN/],
     [
       'journalProjector',

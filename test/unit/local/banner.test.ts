@@ -22,6 +22,8 @@ const endpoints: StackEndpoints = {
     deadLetters: queue('ledger-events-dlq'),
     exportJobs: queue('export-jobs'),
     exportJobsDeadLetters: queue('export-jobs-dlq'),
+    creditIntake: queue('credit-intake'),
+    creditIntakeDeadLetters: queue('credit-intake-dlq'),
   },
   topics: {
     journal: {

@@ -39,6 +39,7 @@ function harness(failSends = 0) {
   const marks: string[] = [];
   const dispatch = createOutboxDispatcher({
     ...quietRuntime(),
+    creditIntake: { notify: async () => [] },
     jobs: fakeExportJobQueue({
       send: async (j) => {
         if (failures-- > 0) throw new Error('crash between commit and send');
@@ -93,6 +94,7 @@ describe('outbox dispatcher', () => {
     const metrics = recordingMetrics();
     const dispatch = createOutboxDispatcher({
       ...quietRuntime(),
+      creditIntake: { notify: async () => [] },
       jobs: fakeExportJobQueue({
         send: vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(undefined),
       }),
@@ -131,6 +133,7 @@ describe('outbox dispatcher', () => {
     let markFails = 1;
     const dispatch = createOutboxDispatcher({
       ...quietRuntime(),
+      creditIntake: { notify: async () => [] },
       jobs: fakeExportJobQueue({ send: async (j) => void sent.push(j) }),
       outbox: fakeOutboxMarks({
         markDispatched: async () => {

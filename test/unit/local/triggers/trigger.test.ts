@@ -26,6 +26,8 @@ const queues: LocalQueues = {
   deadLetters: queue('ledger-events-dlq'),
   exportJobs: queue('export-jobs'),
   exportJobsDeadLetters: queue('export-jobs-dlq'),
+  creditIntake: queue('credit-intake'),
+  creditIntakeDeadLetters: queue('credit-intake-dlq'),
 };
 
 /** Only what the triggers under test read; the registered functions are not built here. */
@@ -43,10 +45,11 @@ function context(lines: string[], env: Record<string, string> = {}): TriggerCont
 const banner = { label: 'Test', text: () => 'a test trigger' };
 
 describe('LOCAL_TRIGGERS (what npm start starts, in order)', () => {
-  it('registers the events consumer, the two stream consumers, the export worker, the sweeper and the reconciler', () => {
+  it('registers the events consumer, the two stream consumers, the credit folder, the export worker, the sweeper and the reconciler', () => {
     expect(LOCAL_TRIGGERS.map((t) => [t.kind, t.name])).toEqual([
       ['queue', 'events consumer'],
       ['stream', 'outbox dispatcher'],
+      ['queue', 'credit folder'],
       ['stream', 'journal projector'],
       ['queue', 'export worker'],
       ['schedule', 'sweeper'],

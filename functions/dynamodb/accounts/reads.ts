@@ -1,0 +1,119 @@
+import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { EntryReadPort, PendingCreditPage } from '../../domain/accounts/port';
+import type { PendingCredit } from '../../domain/intake/model';
+import { PENDING_CREDIT_KIND, toPendingCredit } from '../intake/items';
+import { keys, PENDING_CREDIT_SK_PREFIX, SK_RANGE_END } from '../table/keys';
+import { getItem } from '../table/reads';
+import { storageError } from '../table/sdk-errors';
+import type { StoreOptions } from '../table/transact';
+import { ENTRY_POINTER_KIND } from './entries';
+import { toAccountRecord, toLedgerEntry } from './items';
+import { decodePendingCursor, encodePendingCursor, type ShardPosition } from './pending-cursor';
+
+/** What one Query of a partition returned, and where it stopped while there may be more. */
+interface ShardRead {
+  readonly items: Record<string, unknown>[];
+  readonly stoppedAt: string | undefined;
+}
+
+/** Sorts after every pending credit's sort key. */
+const SK_RANGE_END_OF_PENDING = `${PENDING_CREDIT_SK_PREFIX}${SK_RANGE_END}`;
+
+/** Entries by id and pending credits on the table (docs/contract.md §24). */
+export function createEntryReadStore(options: StoreOptions): EntryReadPort {
+  const { client, tableName } = options;
+
+  async function query(
+    pk: string,
+    limit: number,
+    from: ShardPosition,
+    filterEntryId?: string,
+  ): Promise<ShardRead> {
+    try {
+      const { Items = [], LastEvaluatedKey } = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ...(filterEntryId === undefined
+            ? {}
+            : {
+                FilterExpression: '#entryId = :entryId',
+                ExpressionAttributeNames: { '#entryId': 'entryId' },
+              }),
+          ExpressionAttributeValues: marshall({
+            ':pk': pk,
+            ':prefix': PENDING_CREDIT_SK_PREFIX,
+            ...(filterEntryId === undefined ? {} : { ':entryId': filterEntryId }),
+          }),
+          ConsistentRead: true,
+          ...(limit > 0 ? { Limit: limit } : {}),
+          ...(from === null ? {} : { ExclusiveStartKey: marshall({ pk, sk: from }) }),
+        }),
+      );
+      const items = Items.map((item: Record<string, AttributeValue>) => unmarshall(item));
+      const stoppedAt = LastEvaluatedKey ? String(unmarshall(LastEvaluatedKey).sk) : undefined;
+      return { items, stoppedAt };
+    } catch (error) {
+      throw storageError(error);
+    }
+  }
+
+  return {
+    async getAccount(accountId) {
+      const item = await getItem(client, tableName, keys.account(accountId));
+      return item ? toAccountRecord(item) : undefined;
+    },
+
+    async postedEntry(accountId, entryId) {
+      const pointer = await getItem(client, tableName, keys.entryPointer(entryId));
+      if (pointer?.kind !== ENTRY_POINTER_KIND || pointer.accountId !== accountId) return undefined;
+      const key = keys.entry(accountId, String(pointer.createdAt), entryId);
+      const item = await getItem(client, tableName, key);
+      return item ? toLedgerEntry(item) : undefined;
+    },
+
+    async pendingEntry(accountId, shard, entryId): Promise<PendingCredit | undefined> {
+      const { pk } = keys.intakeGate(accountId, shard);
+      // A partition holds what its account has not posted yet: few items, usually one page.
+      let from: ShardPosition = null;
+      for (;;) {
+        const page = await query(pk, 0, from, entryId);
+        const [item] = page.items.filter((found) => found.kind === PENDING_CREDIT_KIND);
+        if (item) return toPendingCredit(item);
+        if (page.stoppedAt === undefined) return undefined;
+        from = page.stoppedAt;
+      }
+    },
+
+    async pendingCredits(accountId, shards, limit, cursor): Promise<PendingCreditPage> {
+      const positions = decodePendingCursor(cursor, shards);
+      // One Query per partition, each from where the cursor left it; one extra item each tells
+      // whether it holds more without an empty last page.
+      const reads = await Promise.all(
+        positions.map((from, shard) =>
+          query(keys.intakeGate(accountId, shard).pk, limit + 1, from),
+        ),
+      );
+      // Nothing past where a partition that may hold more stopped (DynamoDB's 1 MB pages).
+      const frontier = reads.reduce<string>(
+        (low, read) =>
+          read.stoppedAt !== undefined && read.stoppedAt < low ? read.stoppedAt : low,
+        SK_RANGE_END_OF_PENDING,
+      );
+      const merged = reads
+        .flatMap(({ items }, shard) => items.map((item) => ({ shard, item, sk: String(item.sk) })))
+        .filter(({ sk }) => sk <= frontier)
+        .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
+      const taken = merged.slice(0, limit);
+      const next = [...positions];
+      for (const { shard, sk } of taken) next[shard] = sk;
+      const fetched = reads.reduce((n, read) => n + read.items.length, 0);
+      const more = taken.length < fetched || reads.some((read) => read.stoppedAt !== undefined);
+      return {
+        items: taken.map(({ item }) => toPendingCredit(item)),
+        nextCursor: more ? encodePendingCursor(next) : null,
+      };
+    },
+  };
+}

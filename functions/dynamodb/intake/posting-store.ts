@@ -1,0 +1,184 @@
+import {
+  type AttributeValue,
+  QueryCommand,
+  type TransactWriteItem,
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { PendingCredit } from '../../domain/intake/model';
+import type { PostingPort, PostOutcome } from '../../domain/intake/port';
+import type { AccountChange } from '../../domain/journal/model';
+import { InternalError } from '../../domain/shared/errors';
+import { newEntryItems } from '../accounts/entries';
+import { toAccountRecord } from '../accounts/items';
+import { accountChangeItem } from '../movements/account-change';
+import { legChange } from '../movements/legs';
+import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
+import { getItem } from '../table/reads';
+import { storageError } from '../table/sdk-errors';
+import {
+  retryPolicy,
+  type StoreOptions,
+  type TransactPart,
+  transactWithRetry,
+} from '../table/transact';
+import { toPendingCredit } from './items';
+
+/**
+ * The folder's store (docs/contract.md §24; functions/domain/intake/posting.ts): reads an
+ * account's intake partitions and posts a chunk of pending credits in ONE TransactWriteItems.
+ */
+
+type PostingRole =
+  | 'account'
+  | `entry:${number}`
+  | `pointer:${number}`
+  | `pending:${number}`
+  | `gate:${number}`;
+
+/** The journal's descriptor of a posted credit: as its leg would be, at posting, with acceptedAt. */
+export function postedChange(credit: PendingCredit, at: string): AccountChange {
+  return { ...legChange(credit.entry, credit.entry.amount), at, acceptedAt: credit.acceptedAt };
+}
+
+/** The pending item goes, only if still there: a second folder's delete fails instead. */
+function removePendingItem(tableName: string, credit: PendingCredit): TransactWriteItem {
+  const { entry, shard, acceptedAt } = credit;
+  return {
+    Delete: {
+      TableName: tableName,
+      Key: marshall(keys.pendingCredit(entry.accountId, shard, acceptedAt, entry.id)),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
+}
+
+/** The gate counts `count` credits out (`accepted` stays: it counts every intake ever). */
+function gateCountOutItem(
+  tableName: string,
+  accountId: string,
+  shard: number,
+  count: number,
+): TransactWriteItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: marshall(keys.intakeGate(accountId, shard)),
+      UpdateExpression: 'ADD #pending :minus',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#pending': 'pending' },
+      ExpressionAttributeValues: marshall({ ':minus': -count }),
+    },
+  };
+}
+
+/**
+ * Every item of one posting: ONE account update carrying a change per credit (no owner, open or
+ * currency guard: the gates checked those at intake, and closing waits for the gates to count 0),
+ * each credit's entry, pointer and pending item, then one gate per touched partition.
+ */
+export function postingParts(
+  tableName: string,
+  accountId: string,
+  credits: readonly PendingCredit[],
+  at: string,
+): TransactPart<PostingRole>[] {
+  const parts: TransactPart<PostingRole>[] = [
+    {
+      role: 'account',
+      item: accountChangeItem(tableName, {
+        accountId,
+        changes: credits.map((credit) => postedChange(credit, at)),
+        postsPendingCredits: true,
+      }),
+    },
+  ];
+  const perShard = new Map<number, number>();
+  credits.forEach((credit, i) => {
+    const [entry, pointer] = newEntryItems(tableName, credit.entry);
+    parts.push(
+      { role: `entry:${i}`, item: entry },
+      { role: `pointer:${i}`, item: pointer },
+      { role: `pending:${i}`, item: removePendingItem(tableName, credit) },
+    );
+    perShard.set(credit.shard, (perShard.get(credit.shard) ?? 0) + 1);
+  });
+  for (const [shard, count] of [...perShard].sort(([a], [b]) => a - b)) {
+    parts.push({
+      role: `gate:${shard}`,
+      item: gateCountOutItem(tableName, accountId, shard, count),
+    });
+  }
+  return parts;
+}
+
+/** The oldest `limit` pending credits of one partition, strongly consistent. */
+async function readPartition(
+  options: StoreOptions,
+  accountId: string,
+  shard: number,
+  limit: number,
+): Promise<PendingCredit[]> {
+  const credits: PendingCredit[] = [];
+  let startKey: Record<string, AttributeValue> | undefined;
+  try {
+    do {
+      const page = await options.client.send(
+        new QueryCommand({
+          TableName: options.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: marshall({
+            ':pk': keys.intakeGate(accountId, shard).pk,
+            ':prefix': PENDING_CREDIT_SK_PREFIX,
+          }),
+          ConsistentRead: true,
+          Limit: limit - credits.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const raw of page.Items ?? []) credits.push(toPendingCredit(unmarshall(raw)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && credits.length < limit);
+    return credits;
+  } catch (error) {
+    throw storageError(error);
+  }
+}
+
+/** What a cancelled posting means: lost to another folder, or refused by the account. */
+function outcomeOf(failed: ReadonlyMap<PostingRole, Record<string, unknown> | undefined>) {
+  const roles = [...failed.keys()];
+  if (roles.some((role) => /^(entry|pointer|pending):/.test(role)))
+    return { kind: 'gone' } as const;
+  if (failed.has('account')) {
+    const old = failed.get('account');
+    return { kind: 'refused', account: old ? toAccountRecord(old) : undefined } as const;
+  }
+  // A gate is written with its account's first deferral: one missing is a bug, not a state.
+  throw new InternalError(new Error(`posting refused by ${roles.join(', ')}`));
+}
+
+export function createPostingStore(options: StoreOptions): PostingPort {
+  const { client, tableName } = options;
+  const retry = retryPolicy(options);
+  return {
+    async readPending(accountId, perShard) {
+      const account = await getItem(client, tableName, keys.account(accountId));
+      const shards = Number(account?.intakeShards ?? 0);
+      const partitions = await Promise.all(
+        Array.from({ length: shards }, (_, shard) =>
+          readPartition(options, accountId, shard, perShard),
+        ),
+      );
+      return partitions.flat();
+    },
+
+    async post(accountId, credits, at): Promise<PostOutcome> {
+      const parts = postingParts(tableName, accountId, credits, at);
+      // Built from a read: a cancellation for contention reads again instead of resending.
+      const outcome = await transactWithRetry(client, parts, retry, { contention: 'return' });
+      if (outcome.kind === 'committed') return { kind: 'posted' };
+      if (outcome.kind === 'contended') return outcome;
+      return outcomeOf(outcome.failed);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { lambdaTelemetry } from '../../aws/powertools';
+import { SERVICE_NAMES } from '../../domain/shared/metrics';
+import { createDynamoClient } from '../../dynamodb/table/client';
+import { loadConfig } from '../shared/config';
+import { composeCreditIntakeHandler } from './compose';
+
+// Built once per container: configuration is validated at cold start and fails loudly.
+const config = loadConfig(process.env, 'creditIntake');
+const telemetry = lambdaTelemetry(SERVICE_NAMES.creditIntake);
+
+export const handler = telemetry.instrument(
+  composeCreditIntakeHandler({
+    config,
+    dynamo: createDynamoClient(),
+    sqs: new SQSClient({}),
+    log: telemetry.log,
+    metrics: telemetry.metrics,
+  }),
+);

@@ -1,0 +1,110 @@
+import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  decodePendingCursor,
+  encodePendingCursor,
+} from '../../../../functions/dynamodb/accounts/pending-cursor';
+import { createEntryReadStore } from '../../../../functions/dynamodb/accounts/reads';
+import { keys } from '../../../../functions/dynamodb/table/keys';
+
+const ddb = mockClient(DynamoDBClient);
+beforeEach(() => ddb.reset());
+const store = () => createEntryReadStore({ client: new DynamoDBClient({}), tableName: 't' });
+
+/** A stored pending credit of account a1 in `shard`, accepted at minute `m`. */
+function pending(shard: number, m: number, id: string) {
+  const acceptedAt = new Date(Date.UTC(2026, 10, 1, 0, m)).toISOString();
+  const entry = {
+    id,
+    accountId: 'a1',
+    type: 'credit',
+    amount: 1,
+    currency: 'EUR',
+    origin: 'http',
+    createdAt: acceptedAt,
+    effectiveAt: acceptedAt,
+  };
+  return {
+    ...keys.pendingCredit('a1', shard, acceptedAt, id),
+    kind: 'pending-credit',
+    entryId: id,
+    acceptedAt,
+    shard,
+    entry,
+  };
+}
+
+describe('pending credits across shards (functions/dynamodb/accounts/reads.ts)', () => {
+  it('takes nothing past where a shard that may hold more stopped (a 1 MB page)', async () => {
+    const early = pending(0, 1, 'e1');
+    // Shard 0 stopped after one item although it may hold more (DynamoDB's 1 MB page).
+    ddb
+      .on(QueryCommand, {
+        ExpressionAttributeValues: marshall({
+          ':pk': keys.intakeGate('a1', 0).pk,
+          ':prefix': 'PENDING#',
+        }),
+      })
+      .resolves({
+        Items: [marshall(early)],
+        LastEvaluatedKey: marshall({ pk: early.pk, sk: early.sk }),
+      });
+    ddb
+      .on(QueryCommand, {
+        ExpressionAttributeValues: marshall({
+          ':pk': keys.intakeGate('a1', 1).pk,
+          ':prefix': 'PENDING#',
+        }),
+      })
+      .resolves({ Items: [marshall(pending(1, 0, 'e0')), marshall(pending(1, 5, 'e5'))] });
+    const page = await store().pendingCredits('a1', 2, 10, undefined);
+    // e5 could sort after shard 0's unseen items: it waits for the next page.
+    expect(page.items.map((credit) => credit.entry.id)).toEqual(['e0', 'e1']);
+    expect(decodePendingCursor(page.nextCursor ?? undefined, 2)).toEqual([
+      early.sk,
+      pending(1, 0, 'e0').sk,
+    ]);
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(2);
+  });
+
+  it('starts each shard after its position and ends with a null cursor when all are read', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    const cursor = encodePendingCursor([null, 'PENDING#2026-11-01T00:00:00.000Z#x']);
+    expect(await store().pendingCredits('a1', 2, 5, cursor)).toEqual({
+      items: [],
+      nextCursor: null,
+    });
+    const starts = ddb
+      .commandCalls(QueryCommand)
+      .map((call) => call.args[0].input.ExclusiveStartKey);
+    expect(starts).toEqual([
+      undefined,
+      marshall({ pk: keys.intakeGate('a1', 1).pk, sk: 'PENDING#2026-11-01T00:00:00.000Z#x' }),
+    ]);
+    expect(ddb.commandCalls(QueryCommand).every((call) => call.args[0].input.Limit === 6)).toBe(
+      true,
+    );
+  });
+});
+
+describe('the pending-credits cursor', () => {
+  it('round-trips a position per shard and refuses anything else as validation_failed', () => {
+    const positions = ['PENDING#a#b', null, null];
+    expect(decodePendingCursor(encodePendingCursor(positions), 3)).toEqual(positions);
+    expect(decodePendingCursor(undefined, 2)).toEqual([null, null]);
+    const bad = [
+      encodePendingCursor(positions.slice(0, 2)),
+      encodePendingCursor(['ENTRY#x', null, null]),
+      encodePendingCursor([`PENDING#${'x'.repeat(300)}`, null, null]),
+      Buffer.from('{"shards":7}').toString('base64url'),
+      'not json',
+    ];
+    for (const cursor of bad) {
+      expect(() => decodePendingCursor(cursor, 3), cursor).toThrow(
+        expect.objectContaining({ code: 'validation_failed' }),
+      );
+    }
+  });
+});
