@@ -300,7 +300,7 @@ describe('operator console', () => {
     await expect(exited).resolves.toBe(0);
   });
 
-  deferredCreditTests(() => ({ browser, seed }));
+  deferredCreditTests(() => ({ browser, seed, stack }));
 
   it('logged no console error and asked nothing of any other origin', () => {
     expect(browser.problems).toEqual([]);

@@ -23,8 +23,8 @@ export interface ConsoleBrowser {
   readonly context: BrowserContext;
   /** What pages logged as errors or asked of other origins (expected: nothing). */
   readonly problems: string[];
-  /** A new page at `/console/#/<route>`. */
-  open(route: string): Promise<Page>;
+  /** A new page at `<base>/console/#/<route>` (base: the stack's, or another console's origin). */
+  open(route: string, base?: string): Promise<Page>;
   /** A full-page screenshot `<name>.png`, checked to be more than blank. */
   shoot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
@@ -55,7 +55,7 @@ export async function launchConsoleBrowser(
   return {
     context,
     problems,
-    async open(route) {
+    async open(route, base = stack.base) {
       const page = await context.newPage();
       page.on('console', (m) => {
         if (m.type() === 'error' && !expectedError(m.location().url)) {
@@ -64,9 +64,9 @@ export async function launchConsoleBrowser(
       });
       page.on('pageerror', (e) => problems.push(`${route}: ${e.message}`));
       page.on('request', (r) => {
-        if (!r.url().startsWith(stack.base)) problems.push(`${route}: request to ${r.url()}`);
+        if (!r.url().startsWith(base)) problems.push(`${route}: request to ${r.url()}`);
       });
-      await page.goto(`${stack.base}/console/#/${route}`);
+      await page.goto(`${base}/console/#/${route}`);
       return page;
     },
     async shoot(page, name) {

@@ -16,7 +16,7 @@ export interface ConsoleSeed {
   readonly accountId: string;
   /** bob's account: empty, with a seeded reconciliation finding. */
   readonly otherId: string;
-  /** alice's deferred account: SEEDED.pendingCredits accepted as pending credits, none posted. */
+  /** alice's deferred account: SEEDED.pendingCredits accepted as pending credits (the folder posts them). */
   readonly deferredId: string;
   /** Their entry ids, oldest first. */
   readonly pendingIds: readonly string[];
@@ -136,7 +136,7 @@ export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
 
 /**
  * A deferred account (docs/contract.md §24) and credits into it through the HTTP API: each is
- * accepted as a pending credit. No folder runs in the local stack, so they stay pending.
+ * accepted as a pending credit, which the stack's folder posts within seconds.
  */
 async function seedDeferred(alice: ReturnType<typeof clientFor>) {
   const { data } = await alice.POST('/v1/accounts', {
