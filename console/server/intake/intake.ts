@@ -1,10 +1,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AccountRecord } from '../../../functions/domain/accounts/model';
 import type { PendingCredit } from '../../../functions/domain/intake/model';
+import { createEntryReadStore } from '../../../functions/dynamodb/accounts/reads';
 import {
+  countPending,
   type GateView,
   readIntakeHead,
-  readIntakeHeads,
   scanIntakeGates,
 } from '../../../functions/dynamodb/intake/lag';
 import {
@@ -27,9 +28,6 @@ const LAG_READS_AT_ONCE = 16;
 
 const ageOf = (acceptedAt: string, now: Date): number =>
   Math.max(0, Math.floor((now.getTime() - Date.parse(acceptedAt)) / 1000));
-
-const byAcceptance = (a: PendingCredit, b: PendingCredit): number =>
-  a.acceptedAt.localeCompare(b.acceptedAt) || a.entry.id.localeCompare(b.entry.id);
 
 export function pendingCreditRow(pending: PendingCredit, now: Date): PendingCreditRow {
   const { entry } = pending;
@@ -83,25 +81,24 @@ async function mapLimited<T, R>(
  */
 export function createIntakeReader(options: IntakeReaderOptions) {
   const { client, tableName, clock } = options;
+  const entries = createEntryReadStore({ client, tableName });
 
   return {
-    /** The oldest PENDING_CREDITS_SHOWN pending credits of an account, and how many wait. */
+    /**
+     * The oldest PENDING_CREDITS_SHOWN pending credits of an account, read as `GET
+     * …/pending-credits` reads them, and how many wait (its gates' counts).
+     */
     async pendingCredits(account: AccountRecord): Promise<PendingCredits> {
       const shards = account.intakeShards ?? 0;
       if (shards === 0) return { items: [], total: 0 };
       const now = clock();
-      const heads = await readIntakeHeads(
-        client,
-        tableName,
-        account.id,
-        shards,
-        PENDING_CREDITS_SHOWN,
-      );
-      const oldest = heads.flatMap((h) => h.oldest).sort(byAcceptance);
-      const counted = heads.reduce((sum, h) => sum + h.pending, 0);
+      const [page, counted] = await Promise.all([
+        entries.pendingCredits(account.id, shards, PENDING_CREDITS_SHOWN, undefined),
+        countPending(client, tableName, account.id, shards),
+      ]);
       return {
-        items: oldest.slice(0, PENDING_CREDITS_SHOWN).map((p) => pendingCreditRow(p, now)),
-        total: Math.max(counted, oldest.length),
+        items: page.items.map((p) => pendingCreditRow(p, now)),
+        total: Math.max(counted, page.items.length),
       };
     },
 

@@ -7,6 +7,7 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PendingCredit } from '../../domain/intake/model';
 import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
+import { getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { INTAKE_GATE_KIND, toPendingCredit } from './items';
 
@@ -61,19 +62,16 @@ export async function readIntakeHead(
   }
 }
 
-/** The heads of every intake partition of an account, in parallel. */
-export function readIntakeHeads(
+/** Pending credits an account's gates count (their `pending`), one BatchGetItem. */
+export async function countPending(
   client: DynamoDBClient,
   tableName: string,
   accountId: string,
   shards: number,
-  oldest: number,
-): Promise<IntakeHead[]> {
-  return Promise.all(
-    Array.from({ length: shards }, (_, shard) =>
-      readIntakeHead(client, tableName, accountId, shard, oldest),
-    ),
-  );
+): Promise<number> {
+  const gateKeys = Array.from({ length: shards }, (_, shard) => keys.intakeGate(accountId, shard));
+  const gates = await getItems(client, tableName, gateKeys);
+  return gates.reduce((sum, gate) => sum + Number(gate?.pending ?? 0), 0);
 }
 
 /** A gate as the intake-lag scan sees it. */
