@@ -238,7 +238,7 @@ export interface PendingCreditRow {
 export interface PendingCredits {
   /** The oldest PENDING_CREDITS_SHOWN, oldest first. */
   readonly items: readonly PendingCreditRow[];
-  /** Pending credits the account's gates count (may exceed `items.length`). */
+  /** Pending credits waiting: what the gates accepted less what the folder posted. */
   readonly total: number;
 }
 

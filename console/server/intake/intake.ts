@@ -5,7 +5,7 @@ import { createEntryReadStore } from '../../../functions/dynamodb/accounts/reads
 import {
   countPending,
   type GateView,
-  readIntakeHead,
+  oldestPending,
   scanIntakeGates,
 } from '../../../functions/dynamodb/intake/lag';
 import {
@@ -77,7 +77,7 @@ async function mapLimited<T, R>(
 /**
  * Deferred credits in the console (docs/contract.md §24, §29): an account's pending credits,
  * oldest first, and the intake lag of every account with intake gates. Both bounded: a
- * partition is read only to its oldest credits, the gates' counters give the totals.
+ * partition is read only to its oldest credits; accepted less posted counts give the totals.
  */
 export function createIntakeReader(options: IntakeReaderOptions) {
   const { client, tableName, clock } = options;
@@ -86,7 +86,7 @@ export function createIntakeReader(options: IntakeReaderOptions) {
   return {
     /**
      * The oldest PENDING_CREDITS_SHOWN pending credits of an account, read as `GET
-     * …/pending-credits` reads them, and how many wait (its gates' counts).
+     * …/pending-credits` reads them, and how many wait (accepted less posted).
      */
     async pendingCredits(account: AccountRecord): Promise<PendingCredits> {
       const shards = account.intakeShards ?? 0;
@@ -112,8 +112,8 @@ export function createIntakeReader(options: IntakeReaderOptions) {
       }
       const waiting = scan.gates.filter((g) => g.pending > 0);
       const heads = await mapLimited(waiting, LAG_READS_AT_ONCE, async (g) => {
-        const head = await readIntakeHead(client, tableName, g.accountId, g.shard, 1);
-        return head.oldest[0]?.acceptedAt;
+        const [oldest] = await oldestPending(client, tableName, g.accountId, g.shard, 1);
+        return oldest?.acceptedAt;
       });
       const oldestOf = new Map<string, string>();
       for (const [index, gate] of waiting.entries()) {

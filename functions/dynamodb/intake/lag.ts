@@ -16,65 +16,65 @@ import { INTAKE_GATE_KIND, toPendingCredit } from './items';
  * how many credits wait and the oldest of them, without reading every pending credit.
  */
 
-/** One partition's head: its gate's `pending` count and its oldest pending credits. */
-export interface IntakeHead {
-  readonly shard: number;
-  /** The gate's count of pending credits; 0 when the partition has no gate. */
-  readonly pending: number;
-  /** At most the `oldest` asked for, oldest first. */
-  readonly oldest: readonly PendingCredit[];
-}
-
 /**
- * The head of one intake partition: ONE Query of at most `oldest` + 1 items (the gate sorts
- * before the pending credits, `GATE` < `PENDING#`), strongly consistent.
+ * The oldest `count` pending credits of one intake partition, oldest first: ONE Query of at most
+ * `count` items, strongly consistent.
  */
-export async function readIntakeHead(
+export async function oldestPending(
   client: DynamoDBClient,
   tableName: string,
   accountId: string,
   shard: number,
-  oldest: number,
-): Promise<IntakeHead> {
-  const key = keys.intakeGate(accountId, shard);
+  count: number,
+): Promise<PendingCredit[]> {
   try {
     const { Items = [] } = await client.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: marshall({ ':pk': key.pk }),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: marshall({
+          ':pk': keys.intakeGate(accountId, shard).pk,
+          ':prefix': PENDING_CREDIT_SK_PREFIX,
+        }),
         ConsistentRead: true,
-        Limit: oldest + 1,
+        Limit: count,
       }),
     );
-    const items = Items.map((item) => unmarshall(item));
-    const gate = items.find((item) => item.sk === key.sk);
-    return {
-      shard,
-      pending: Number(gate?.pending ?? 0),
-      oldest: items
-        .filter((item) => String(item.sk).startsWith(PENDING_CREDIT_SK_PREFIX))
-        .slice(0, oldest)
-        .map(toPendingCredit),
-    };
+    return Items.map((item) => toPendingCredit(unmarshall(item)));
   } catch (error) {
     throw storageError(error);
   }
 }
 
-/** Pending credits an account's gates count (their `pending`), one BatchGetItem. */
+/**
+ * The credits waiting in an account's intake partitions: what its gates accepted less what the
+ * folder posted (each partition's `POSTED` item), in one BatchGetItem.
+ */
 export async function countPending(
   client: DynamoDBClient,
   tableName: string,
   accountId: string,
   shards: number,
 ): Promise<number> {
-  const gateKeys = Array.from({ length: shards }, (_, shard) => keys.intakeGate(accountId, shard));
-  const gates = await getItems(client, tableName, gateKeys);
-  return gates.reduce((sum, gate) => sum + Number(gate?.pending ?? 0), 0);
+  const shardList = Array.from({ length: shards }, (_, shard) => shard);
+  const [gates, posted] = await Promise.all([
+    getItems(
+      client,
+      tableName,
+      shardList.map((shard) => keys.intakeGate(accountId, shard)),
+    ),
+    getItems(
+      client,
+      tableName,
+      shardList.map((shard) => keys.intakePosted(accountId, shard)),
+    ),
+  ]);
+  const sum = (items: (Record<string, unknown> | undefined)[], field: string) =>
+    items.reduce((total, item) => total + Number(item?.[field] ?? 0), 0);
+  return Math.max(0, sum(gates, 'accepted') - sum(posted, 'posted'));
 }
 
-/** A gate as the intake-lag scan sees it. */
+/** A gate as the intake-lag scan sees it: `pending`, what waits in its partition. */
 export interface GateView {
   readonly accountId: string;
   readonly ownerId: string;
@@ -91,15 +91,20 @@ export interface GateScan {
 }
 
 /**
- * Every intake gate (items of kind `intake-gate`) a Scan of at most `limit` items finds: there is
- * no index of deferred accounts, so this is an operator's occasional read, not a dashboard's.
+ * Every intake gate (items of kind `intake-gate`) a Scan of at most `limit` items finds, each
+ * with what waits in its partition (its `accepted` less the `posted` of the partition's POSTED
+ * item, found by the same Scan): there is no index of deferred accounts, so this is an
+ * operator's occasional read, not a dashboard's. A Scan stopped at `limit` may have seen a gate
+ * and not its POSTED item: its count is then too high, and the page says the Scan is incomplete.
  */
 export async function scanIntakeGates(
   client: DynamoDBClient,
   tableName: string,
   limit: number,
 ): Promise<GateScan> {
-  const gates: GateView[] = [];
+  const gates: Record<string, unknown>[] = [];
+  const posted = new Map<string, number>();
+  const postedSk = keys.intakePosted('', 0).sk;
   let scanned = 0;
   let start: Record<string, AttributeValue> | undefined;
   try {
@@ -107,29 +112,37 @@ export async function scanIntakeGates(
       const page = await client.send(
         new ScanCommand({
           TableName: tableName,
-          FilterExpression: '#kind = :kind',
-          ExpressionAttributeNames: { '#kind': 'kind' },
-          ExpressionAttributeValues: marshall({ ':kind': INTAKE_GATE_KIND }),
+          FilterExpression: '#kind = :kind OR (sk = :posted AND attribute_exists(#posted))',
+          ExpressionAttributeNames: { '#kind': 'kind', '#posted': 'posted' },
+          ExpressionAttributeValues: marshall({ ':kind': INTAKE_GATE_KIND, ':posted': postedSk }),
           Limit: Math.min(1000, limit - scanned),
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
       scanned += page.ScannedCount ?? 0;
-      for (const raw of page.Items ?? []) gates.push(gateView(unmarshall(raw)));
+      for (const raw of page.Items ?? []) {
+        const item = unmarshall(raw);
+        if (item.sk === postedSk) posted.set(String(item.pk), Number(item.posted ?? 0));
+        else gates.push(item);
+      }
       start = page.LastEvaluatedKey;
     } while (start && scanned < limit);
   } catch (error) {
     throw storageError(error);
   }
-  return { gates, scanned, complete: start === undefined };
+  return {
+    gates: gates.map((gate) => gateView(gate, posted.get(String(gate.pk)) ?? 0)),
+    scanned,
+    complete: start === undefined,
+  };
 }
 
-function gateView(item: Record<string, unknown>): GateView {
+function gateView(item: Record<string, unknown>, posted: number): GateView {
   return {
     accountId: String(item.accountId),
     ownerId: String(item.ownerId ?? ''),
     shard: Number(String(item.pk).split('#').at(-1)),
     creditIntake: String(item.creditIntake ?? 'direct'),
-    pending: Number(item.pending ?? 0),
+    pending: Math.max(0, Number(item.accepted ?? 0) - posted),
   };
 }

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createAccountReader } from '../../../console/server/accounts/reader';
 import { createIntakeReader } from '../../../console/server/intake/intake';
 import { PENDING_CREDITS_SHOWN } from '../../../console/shared/api';
+import { CreditFolder } from '../../../functions/domain/intake/posting';
 import { toAccountRecord } from '../../../functions/dynamodb/accounts/items';
+import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem } from '../../../functions/dynamodb/table/reads';
 import { intakeOf } from '../../support/intake/intake';
@@ -133,6 +135,24 @@ describe('console: deferred credits', () => {
     // Worst first over the whole page: every account with something pending before any without.
     const firstIdle = page.accounts.findIndex((a) => a.pending === 0);
     expect(page.accounts.slice(firstIdle).every((a) => a.pending === 0)).toBe(true);
+  });
+
+  it('counts what waits as accepted less what the folder posted', async () => {
+    offsetMs = 0;
+    const id = await deferred();
+    for (const amount of [1, 2, 3]) await credit(id, amount);
+    const port = createPostingStore({ client: fixture.client, tableName: fixture.tableName });
+    expect(await new CreditFolder(port, { clock: () => new Date() }).postAll(id)).toMatchObject({
+      posted: 3,
+      finished: true,
+    });
+    const later = await credit(id, 40);
+    await credit(id, 50);
+    const shown = await intake().pendingCredits(await accountRecord(id));
+    expect(shown.total).toBe(2);
+    expect(shown.items.map((p) => p.amount)).toEqual([40, 50]);
+    const row = (await intake().lag()).accounts.find((a) => a.accountId === id);
+    expect(row).toMatchObject({ pending: 2, oldestAt: later.createdAt });
   });
 });
 

@@ -2,13 +2,13 @@ import { DynamoDBClient, QueryCommand, ScanCommand } from '@aws-sdk/client-dynam
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readIntakeHead, scanIntakeGates } from '../../../../functions/dynamodb/intake/lag';
+import { oldestPending, scanIntakeGates } from '../../../../functions/dynamodb/intake/lag';
 
 /** The console's bounded intake reads (docs/contract.md §24, §29): never more than asked. */
 const dynamo = mockClient(DynamoDBClient);
 const client = new DynamoDBClient({ region: 'eu-west-1' });
 
-const gate = (accountId: string, shard: number, pending: number) =>
+const gate = (accountId: string, shard: number, accepted: number) =>
   marshall({
     pk: `INTAKE#${accountId}#${shard}`,
     sk: 'GATE',
@@ -16,18 +16,43 @@ const gate = (accountId: string, shard: number, pending: number) =>
     accountId,
     ownerId: 'alice',
     creditIntake: 'deferred',
-    pending,
+    accepted,
   });
+const posted = (accountId: string, shard: number, count: number) =>
+  marshall({ pk: `INTAKE#${accountId}#${shard}`, sk: 'POSTED', posted: count });
 
 beforeEach(() => dynamo.reset());
 
 describe('intake lag reads', () => {
-  it('reads a partition head in one Query of the gate and the oldest credits', async () => {
-    dynamo.on(QueryCommand).resolves({ Items: [gate('a', 3, 7)] });
-    const head = await readIntakeHead(client, 't', 'a', 3, 50);
-    expect(head).toEqual({ shard: 3, pending: 7, oldest: [] });
+  it('reads the oldest pending credits of a partition in one bounded Query', async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    await expect(oldestPending(client, 't', 'a', 3, 1)).resolves.toEqual([]);
     const [call] = dynamo.commandCalls(QueryCommand);
-    expect(call?.args[0].input).toMatchObject({ Limit: 51, ConsistentRead: true });
+    expect(call?.args[0].input).toMatchObject({
+      Limit: 1,
+      ConsistentRead: true,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    });
+  });
+
+  it('counts what waits as accepted less posted, per partition', async () => {
+    dynamo.on(ScanCommand).resolves({
+      Items: [
+        gate('a', 0, 5),
+        posted('a', 0, 3),
+        gate('a', 1, 2),
+        gate('b', 0, 4),
+        posted('b', 0, 4),
+      ],
+      ScannedCount: 5,
+    });
+    const scan = await scanIntakeGates(client, 't', 100);
+    expect(scan.complete).toBe(true);
+    expect(scan.gates.map((g) => [g.accountId, g.shard, g.pending])).toEqual([
+      ['a', 0, 2],
+      ['a', 1, 2],
+      ['b', 0, 0],
+    ]);
   });
 
   it('stops the gate Scan at its limit and says it is incomplete', async () => {
