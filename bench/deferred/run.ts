@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { MAX_CREDITS_PER_POSTING } from '../../functions/domain/intake/model';
 import { CreditFolder } from '../../functions/domain/intake/posting';
 import { silentLog } from '../../functions/domain/shared/log';
 import { readIntakePartitions } from '../../functions/dynamodb/intake/partitions';
@@ -17,6 +18,7 @@ import { keys } from '../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { httpEvent } from '../../kit/http-event';
+import { itemSize, type WireItem } from '../../local/services/contention/items';
 import { DEFAULT_CONTENTION_WRITE_UNITS } from '../../local/services/contention/service';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
@@ -28,6 +30,7 @@ import { PRINCIPAL } from '../http/scenarios';
 import { startLatencyProxy } from '../latency-proxy';
 import { progress } from '../progress';
 import type { BenchSettings } from '../settings';
+import { type DeferredItemSizes, deferredModelLines } from './model';
 
 export const DEFERRED_SIDES = {
   deferred: `one deferred account, ${HTTP_IN_FLIGHT} in flight`,
@@ -46,6 +49,8 @@ export interface DeferredRound extends HttpRound {
 
 export interface DeferredResults {
   readonly creditsPerRound: number;
+  /** The items' sizes at the end, for the AWS model. */
+  readonly sizes: DeferredItemSizes;
   readonly bySide: { readonly deferred: DeferredRound[]; readonly direct: HttpRound[] };
 }
 
@@ -83,6 +88,13 @@ export async function measureDeferred(
         }),
       );
       return String(JSON.parse(created.body).id);
+    };
+    const rawItem = async (key: { pk: string; sk: string }) => {
+      const { Item } = await direct.send(
+        new GetItemCommand({ TableName: tableName, Key: marshall(key), ConsistentRead: true }),
+      );
+      // The SDK's AttributeValue union is the wire form the contention layer sizes.
+      return (Item ?? {}) as unknown as WireItem;
     };
     const account = async (accountId: string) => {
       const { Item } = await direct.send(
@@ -160,13 +172,47 @@ export async function measureDeferred(
         bySide.deferred.push({ ...answered, postedAfterMs });
       }
     }
-    return { creditsPerRound, bySide };
+    const sizes = await itemSizes(rawItem, newAccount, folder, app);
+    return { creditsPerRound, bySide, sizes };
   } finally {
     client.destroy();
     direct.destroy();
     await proxy.close();
     await layer.stop();
   }
+}
+
+/**
+ * The billed sizes the AWS model needs, read off items this run writes: a direct account after a
+ * credit, a gate after intakes, a deferred account after a posting of MAX_CREDITS_PER_POSTING.
+ */
+async function itemSizes(
+  rawItem: (key: { pk: string; sk: string }) => Promise<WireItem>,
+  newAccount: (intake: 'direct' | 'deferred') => Promise<string>,
+  folder: CreditFolder,
+  app: ReturnType<typeof composeHttpHandler>,
+): Promise<DeferredItemSizes> {
+  const credit = (accountId: string) =>
+    app(
+      httpEvent('POST', `/v1/accounts/${accountId}/transactions`, {
+        principal: PRINCIPAL,
+        idempotencyKey: randomUUID(),
+        body: { type: 'credit', amount: 1, currency: 'EUR' },
+      }),
+    );
+  const directId = await newAccount('direct');
+  await credit(directId);
+  const deferredId = await newAccount('deferred');
+  for (let i = 0; i < MAX_CREDITS_PER_POSTING; i++) await credit(deferredId);
+  await folder.postAll(deferredId);
+  const gates = await Promise.all(
+    Array.from({ length: 8 }, (_, shard) => rawItem(keys.intakeGate(deferredId, shard))),
+  );
+  return {
+    directAccount: itemSize(await rawItem(keys.account(directId))),
+    gate: Math.max(...gates.map(itemSize)),
+    postedAccount: itemSize(await rawItem(keys.account(deferredId))),
+  };
 }
 
 /** Credits/s into the deferred account over credits/s into the direct one, per round (§24). */
@@ -206,5 +252,11 @@ export function deferredSection(results: DeferredResults): string[] {
       `${median(postedAfter).toFixed(0)} ms (max ${Math.max(...postedAfter, 0).toFixed(0)})`,
     ),
     rows(DEFERRED_SIDES.direct, results.bySide.direct, '–'),
+    '',
+    'Both sides commit one transaction at a time here: DynamoDB Local runs transactions serially (the SQS',
+    "section's 10 raw transactions at once against one after another), so the gates spread nothing locally;",
+    "the hold a deferred transaction has on its items is what the folder's 91-item postings add.",
+    '',
+    ...deferredModelLines(results.sizes),
   ];
 }
