@@ -236,5 +236,5 @@ export function overdueExecutionsDescription(threshold: Duration): string {
   ].join(' ');
 }
 
-export * from './alarm-catalog-intake';
 export * from './alarm-catalog-journal';
+export * from './constructs/intake/alarm-text';

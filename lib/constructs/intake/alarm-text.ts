@@ -1,4 +1,4 @@
-/** The alarm descriptions of deferred credits (docs/contract.md §24; lib/alarm-catalog.ts). */
+/** The alarm descriptions of deferred credits (docs/contract.md §24), re-exported by lib/alarm-catalog.ts. */
 
 /** Shown on the credit-intake-lag alarm; `thresholdSeconds` and `minutes` are its own. */
 export function creditIntakeLagDescription(thresholdSeconds: number, minutes: number): string {
