@@ -1,7 +1,7 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { QUEUE_NAMES } from '../../../functions/contract/names';
-import { assertVisibilityCoversConsumer, minimumVisibilityTimeout } from '../../events-timing';
+import { minimumVisibilityTimeout } from '../../events-timing';
 import { QueueWithDeadLetter } from '../shared/queue-with-dead-letter';
 
 /**
@@ -37,16 +37,11 @@ export interface CreditIntakeQueuesProps {
 export class CreditIntakeQueues extends QueueWithDeadLetter {
   constructor(scope: Construct, id: string, props: CreditIntakeQueuesProps = {}) {
     const prefix = props.namePrefix ?? '';
-    const visibilityTimeout = minimumVisibilityTimeout(CREDIT_INTAKE_FOLDER_TIMEOUT);
-    assertVisibilityCoversConsumer(
-      visibilityTimeout,
-      CREDIT_INTAKE_FOLDER_TIMEOUT,
-      QUEUE_NAMES.creditIntake,
-    );
     super(scope, id, {
       queueName: `${prefix}${QUEUE_NAMES.creditIntake}`,
       deadLetterQueueName: `${prefix}${QUEUE_NAMES.creditIntakeDeadLetter}`,
-      visibilityTimeout,
+      // The folder checks it against its timeout (lib/constructs/intake/credit-folder.ts).
+      visibilityTimeout: minimumVisibilityTimeout(CREDIT_INTAKE_FOLDER_TIMEOUT),
       removalPolicy: props.removalPolicy,
     });
   }
