@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CreditFolder } from '../../functions/domain/intake/posting';
-import { silentLog } from '../../functions/domain/shared/log';
 import { METRICS } from '../../functions/domain/shared/metrics';
 import { createPostingStore } from '../../functions/dynamodb/intake/posting-store';
-import { composeCreditIntakeHandler } from '../../functions/handlers/credit-intake/compose';
+import { createCreditIntakeConsumer } from '../../functions/handlers/credit-intake/consumer';
 import { sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
-import { localSqsClient } from '../../local/services/sqs/fauxqs';
-import { testConfig } from '../support/config';
 import { dynamoEndpoint } from '../support/dynamo-lease';
 import { recordingMetrics } from '../support/fakes/metrics';
 import { intakeOf } from '../support/intake/intake';
+import { quietRuntime } from '../support/runtime';
 import {
   answeredIds,
   type Credited,
   creditConcurrently,
   deferredAccount,
   expectPostedExactly,
+  staleReads,
 } from './support/deferred';
 import { ledgerPerFile, post, postUntilFinal } from './support/ledger';
 
@@ -36,7 +35,9 @@ const direct = localDynamoClient(dynamoEndpoint());
 afterAll(() => direct.destroy());
 
 const CREDITS = 300;
-const FOLDERS = 4;
+/** How stale each folder's reads are when it posts from them, in ms. */
+const STALENESS_MS = [0, 40, 400, 1_500];
+const FOLDERS = STALENESS_MS.length;
 let account = '';
 let credited: Credited[] = [];
 
@@ -93,13 +94,12 @@ describe('deferred credits under real contention', () => {
     const client = contended();
     const conflictsBefore = contention.stats.conflicts;
     const runs = await Promise.all(
-      // Started a little apart, as redelivered messages would be: they meet mid-run.
-      Array.from({ length: FOLDERS }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, i * 40));
-        const folder = new CreditFolder(createPostingStore({ client, tableName }), {
-          clock: () => new Date(),
-        });
-        return folder.postAll(account);
+      // Started at once, as redelivered messages are, all but the first posting from stale
+      // reads: mid-run (their transactions meet on the account item) and after the others posted
+      // everything they read (nothing cancels them then: the items must say "gone").
+      STALENESS_MS.map(async (staleMs) => {
+        const store = staleReads(createPostingStore({ client, tableName }), staleMs);
+        return new CreditFolder(store, { clock: () => new Date() }).postAll(account);
       }),
     );
     client.destroy();
@@ -122,24 +122,32 @@ describe('deferred credits under real contention', () => {
     });
     const client = contended();
     const metrics = recordingMetrics();
-    const consume = composeCreditIntakeHandler({
-      config: { ...testConfig({ tableName }), creditIntakeQueueUrl: 'http://127.0.0.1:9/unused' },
-      dynamo: client,
-      // Only an unfinished run would queue its account again; none may be unfinished here.
-      sqs: localSqsClient('http://127.0.0.1:9'),
-      log: silentLog,
-      metrics,
-    });
+    // One consumer per container, as Lambda runs redelivered batches; containers' reads stall,
+    // so the late ones post from reads the others have overtaken.
+    const container = (i: number) =>
+      createCreditIntakeConsumer({
+        ...quietRuntime(),
+        metrics,
+        folder: new CreditFolder(
+          staleReads(createPostingStore({ client, tableName }), STALENESS_MS[i] ?? 0),
+          {
+            clock: () => new Date(),
+          },
+        ),
+        // Only an unfinished run would queue its account again; none may be unfinished here.
+        queue: { notify: async (ids) => ids },
+      });
+    const containers = STALENESS_MS.map((_, i) => container(i));
     const message = sqsRecord({ accountId });
     // Three times in one batch, and in four batches at once (redelivery after a timeout).
     const batches = await Promise.all(
-      Array.from({ length: 4 }, () => consume(sqsEvent(message, message, message))),
+      containers.map((consume) => consume(sqsEvent(message, message, message))),
     );
     for (const batch of batches) expect(batch.batchItemFailures).toEqual([]);
     await expectPostedExactly(verify, direct, tableName, accountId, credits);
     // After posting: delivered twice more, it finds nothing.
     for (let i = 0; i < 2; i++) {
-      expect((await consume(sqsEvent(message))).batchItemFailures).toEqual([]);
+      expect((await container(i)(sqsEvent(message))).batchItemFailures).toEqual([]);
     }
     await expectPostedExactly(verify, direct, tableName, accountId, credits);
     expect(metrics.counts.get(METRICS.creditsPosted)).toBe(90);

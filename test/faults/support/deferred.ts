@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { expect } from 'vitest';
 import type { HttpHandler } from '../../../functions/api/types';
+import type { PostingPort } from '../../../functions/domain/intake/port';
 import type { JournalRecord } from '../../../functions/domain/journal/model';
 import { intakeOf } from '../../support/intake/intake';
 import { expectExactJournal } from '../../support/journal/journal';
@@ -91,4 +92,19 @@ export function expectJournalPerCredit(
   expectExactJournal(records, money);
   expect(records.map((r) => r.entryId).sort()).toEqual(answeredIds(credited));
   for (const record of records) expect(record.acceptedAt).toBeDefined();
+}
+
+/**
+ * The folder's store with a pause between each read and the writes that follow: a folder that
+ * stalls (a slow container, a GC pause, a redelivery running late) posts from a stale read.
+ */
+export function staleReads(port: PostingPort, pauseMs: number): PostingPort {
+  return {
+    async readPending(accountId, perShard) {
+      const read = await port.readPending(accountId, perShard);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      return read;
+    },
+    post: port.post,
+  };
 }
