@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { batchesSection } from './batches/run';
 import { barChart, lineChart } from './charts';
 import { coldStartSection } from './cold-start/report';
+import { deferredSection } from './deferred/run';
 import { hotSection } from './hot/report';
 import { REPLAY_SHAPES, type ReplayShape } from './http/replay-anatomy';
 import { LATENCY_SCENARIOS, type LatencyScenario } from './http/scenarios';
@@ -200,7 +201,7 @@ export function renderReport(
     `· ${s.latencyRequests} sequential requests per scenario, ${s.throughputRequests} per throughput`,
     `case, ${s.sqsBatches} batches per SQS case, per side and round${s.smoke ? ' · **smoke run: numbers mean nothing**' : ''}.`,
     '',
-    'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`, `BENCH_ONLY=http,sqs,hot,batches,cold`;',
+    'Reproduce: `npm run bench` (`BENCH_RTT_MS`, `BENCH_ROUNDS`, `BENCH_ONLY=http,sqs,hot,batches,deferred,cold`;',
     '`BENCH_SMOKE=1` for a quick check, `BENCH_QUIET=1` without progress lines).',
     '',
     '## Targets',
@@ -237,6 +238,7 @@ export function renderReport(
       ? [...hotSection(results.hot, `${HOT_NOTES_START}\n${notes.hotNotes}\n${HOT_NOTES_END}`), '']
       : []),
     ...(results.batches ? [...batchesSection(results.batches), ''] : []),
+    ...(results.deferred ? [...deferredSection(results.deferred), ''] : []),
     ...(results.coldStart.length > 0 ? [...coldStartSection(results, charts), ''] : []),
   ].join('\n');
   return { markdown, charts };

@@ -9,6 +9,7 @@ import { freePort } from '../kit/free-port';
 import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
 import { type BatchResults, measureBatches } from './batches/run';
 import { type ColdStartResult, coldStartBench } from './cold-start/run';
+import { type DeferredResults, measureDeferred } from './deferred/run';
 import { type Fixture, fixture } from './fixture';
 import { type HotResults, measureHot } from './hot/run';
 import { type ReplayShape, replayAnatomyRound } from './http/replay-anatomy';
@@ -59,6 +60,7 @@ export interface BenchResults {
   readonly hot?: HotResults;
   /** Batches into one account against single requests (docs/contract.md §25); absent unless measured. */
   readonly batches?: BatchResults;
+  readonly deferred?: DeferredResults;
   readonly coldStart: ColdStartResult[];
 }
 
@@ -182,6 +184,9 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
   const batches = runs('batches')
     ? await onDynamo(options, (endpoint) => measureBatches(endpoint, settings))
     : undefined;
+  const deferred = runs('deferred')
+    ? await onDynamo(options, (endpoint) => measureDeferred(endpoint, settings))
+    : undefined;
   if (runs('cold'))
     progress(settings, 'cold starts: bundling with CDK and importing in fresh processes');
   const coldStart = runs('cold')
@@ -197,6 +202,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
     sqs,
     ...(hot ? { hot } : {}),
     ...(batches ? { batches } : {}),
+    ...(deferred ? { deferred } : {}),
     coldStart,
   };
 }

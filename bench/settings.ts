@@ -1,11 +1,11 @@
 /** What a bench run measures and how often; read from the environment once. */
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 
-export const BENCH_SECTIONS = ['http', 'sqs', 'hot', 'batches', 'cold'] as const;
+export const BENCH_SECTIONS = ['http', 'sqs', 'hot', 'batches', 'deferred', 'cold'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 export interface BenchSettings {
-  /** What to measure (`BENCH_ONLY=http,sqs,hot,batches,cold`, default all); a partial run for quick checks. */
+  /** What to measure (`BENCH_ONLY=http,sqs,hot,batches,deferred,cold`, default all); a partial run for quick checks. */
   readonly sections: readonly BenchSection[];
   /** Added to every DynamoDB call by the proxy (`BENCH_RTT_MS`, default 2). */
   readonly rttMs: number;

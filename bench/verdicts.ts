@@ -2,6 +2,7 @@
 import { basename, dirname } from 'node:path';
 import { batchesRatio } from './batches/run';
 import type { ColdStartResult } from './cold-start/run';
+import { deferredRatio } from './deferred/run';
 import { hotVerdicts } from './hot/report';
 import type { LatencyRound, LatencyScenario } from './http/scenarios';
 import { type BenchResults, SIDES } from './run-bench';
@@ -118,6 +119,16 @@ export function verdicts(results: BenchResults): Verdict[] {
         'batches into one account: credits/s, batches of 100 (10 in flight) / single requests (80 in flight)',
         pairedRatio(batches, singles),
         10,
+      ),
+    );
+  }
+  if (results.deferred) {
+    const { deferred, direct } = deferredRatio(results.deferred);
+    out.push(
+      atLeast(
+        'deferred credits into one account: credits/s, deferred / direct account (80 in flight each)',
+        pairedRatio(deferred, direct),
+        5,
       ),
     );
   }

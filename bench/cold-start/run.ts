@@ -43,6 +43,7 @@ const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   IDEMPOTENCY_TABLE_NAME: 'idempotency',
   DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/ledger-events-dlq',
   EXPORT_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/export-jobs',
+  CREDIT_INTAKE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/credit-intake',
   JOURNAL_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:ledger-journal',
   GAP_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:ledger-gaps',
   STAGE: 'dev',

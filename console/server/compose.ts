@@ -6,6 +6,7 @@ import { createFindings } from './books/findings';
 import { buildConsole, loadBundle } from './bundle/bundle';
 import { createGaps } from './gaps/gaps';
 import { type ConsoleHandler, createConsoleHandler } from './http/handler';
+import { createIntakeReader } from './intake/intake';
 import { createDeadLetters, type DeadLetterQueueRef } from './queues/dead-letters';
 
 export interface ConsoleComposition {
@@ -45,12 +46,14 @@ export async function composeConsole(options: ConsoleComposition): Promise<Conso
   const { dynamo: client, tableName } = options;
   const clock = options.clock ?? (() => new Date());
   const bundleDir = options.bundleDir ?? (await buildConsole(options.log));
+  const intake = createIntakeReader({ client, tableName, clock });
   return createConsoleHandler({
     accounts: createAccountReader({
       client,
       tableName,
       gapRefetchAfterSeconds: options.gapRefetchAfterSeconds,
       clock,
+      intake,
     }),
     deadLetters: createDeadLetters(options.sqs, options.deadLetterQueues),
     gaps: createGaps({
@@ -61,6 +64,7 @@ export async function composeConsole(options: ConsoleComposition): Promise<Conso
       clock,
     }),
     findings: createFindings(client, tableName),
+    intake,
     bundle: await loadBundle(bundleDir),
     user: options.user ?? osUser(),
     log: options.log,

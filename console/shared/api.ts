@@ -30,6 +30,10 @@ export const JOURNAL_RECORDS_SHOWN = 500;
 export const ACCOUNT_ITEMS_SHOWN = 50;
 /** Account items one search reads at most (a Scan of the table: there is no owner index). */
 export const ACCOUNT_SCAN_LIMIT = 5_000;
+/** Pending credits the account page lists (the oldest); the page says when more wait. */
+export const PENDING_CREDITS_SHOWN = 50;
+/** Items the intake-lag page's Scan for intake gates reads at most (no index of deferred accounts). */
+export const INTAKE_SCAN_LIMIT = 5_000;
 
 /** An action the console refuses without `confirm: true` in its body. */
 export interface Confirmed {
@@ -162,7 +166,7 @@ export interface AccountPage {
   readonly entries: readonly EntryRow[];
   readonly holds: readonly HoldRow[];
   readonly sources: readonly EventSourceRow[];
-  readonly pendingCredits: OptionalRows;
+  readonly pendingCredits: PendingCredits;
   readonly monitors: OptionalRows;
 }
 
@@ -218,12 +222,48 @@ export interface FindingsPage {
   readonly findings: readonly FindingRow[];
 }
 
-export type IntakePage =
-  | { readonly enabled: false; readonly reason: string }
-  | {
-      readonly enabled: true;
-      readonly accounts: readonly { accountId: string; pending: number; oldestAt?: string }[];
-    };
+/** A credit accepted into a deferred account and not posted yet (docs/contract.md §24). */
+export interface PendingCreditRow {
+  readonly entryId: string;
+  readonly type: string;
+  readonly amount: number;
+  readonly acceptedAt: string;
+  readonly effectiveAt: string;
+  /** Seconds since it was accepted, when the console read it. */
+  readonly ageSeconds: number;
+  readonly shard: number;
+  readonly reference?: string;
+}
+
+export interface PendingCredits {
+  /** The oldest PENDING_CREDITS_SHOWN, oldest first. */
+  readonly items: readonly PendingCreditRow[];
+  /** Pending credits waiting: what the gates accepted less what the folder posted. */
+  readonly total: number;
+}
+
+/** One account with intake gates, as the intake-lag page lists it. */
+export interface IntakeLagRow {
+  readonly accountId: string;
+  readonly ownerId: string;
+  /** The gates' copy of the account's mode (`deferred`; `direct` once it turned back). */
+  readonly creditIntake: string;
+  readonly shards: number;
+  readonly pending: number;
+  /** The oldest pending credit's acceptance and its age in seconds; absent: nothing pending. */
+  readonly oldestAt?: string;
+  readonly oldestAgeSeconds?: number;
+}
+
+export interface IntakePage {
+  /** Worst first: the oldest pending credit first, accounts with nothing pending last. */
+  readonly accounts: readonly IntakeLagRow[];
+  /** When the console read it (ages are counted to this). */
+  readonly readAt: string;
+  /** Items the gate Scan read; `complete` false when it stopped at INTAKE_SCAN_LIMIT. */
+  readonly scanned: number;
+  readonly complete: boolean;
+}
 
 /** `npm run console`'s port unless --port says otherwise (`npm start` serves it on its own). */
 export const DEFAULT_CONSOLE_PORT = 3001;

@@ -129,6 +129,22 @@ describe('README walkthrough against the local stack', () => {
     for (const { claimed, actual } of stated) expect(actual).toEqual(claimed);
   });
 
+  it('"Deferred credits": three credits accepted at once, posted by the folder (docs/contract.md §24)', async () => {
+    const [deferred = ''] = blocksUnder(
+      'Deferred credits: a fee account that many payers credit at once',
+      'sh',
+    );
+    const { code, output } = await bash(deferred);
+
+    expect(code, output).toBe(0);
+    expect(output.match(/^201$/gm)).toHaveLength(3);
+    const stated = claims(output);
+    expect(stated).toHaveLength(1);
+    for (const { claimed, actual } of stated) expect(actual).toEqual(claimed);
+    const page = jsonObjects(output).find((o) => Array.isArray(o.items));
+    expect(page?.items).toMatchObject([{ type: 'credit', amount: 150, status: 'posted' }]);
+  });
+
   it('"The journal": the journal and as-of curls answer the Try it credit (docs/contract.md §15)', async () => {
     const [tryIt = ''] = blocksUnder('Try it', 'sh');
     const [journal = ''] = blocksUnder('The journal: every change, in commit order', 'sh');

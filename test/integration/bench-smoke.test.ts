@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { POSTED_WITHIN_MS } from '../../bench/deferred/run';
 import { FULL_CHUNK } from '../../bench/hot/model';
 import { HOT_SIDES, PRODUCERS } from '../../bench/hot/run';
 import { REPLAY_SHAPES } from '../../bench/http/replay-anatomy';
@@ -103,6 +104,23 @@ it('writes docs with every target, its verdict and the charts it links', () => {
     judged.some((v) => v.measure.startsWith('batches into one account') && v.target === '≥ 10'),
   ).toBe(true);
   expect(markdown).toContain('## Batches: one account');
+  // Deferred credits into one account (docs/contract.md §24): measured, judged, reported beside
+  // the AWS model, every credit posted after the last answer (the round checks balance, version).
+  const deferred = results.deferred;
+  expect(deferred?.bySide.deferred.length).toBe(results.settings.rounds);
+  expect(deferred?.bySide.direct.length).toBe(results.settings.rounds);
+  for (const round of deferred?.bySide.deferred ?? []) {
+    expect(round.postedAfterMs).toBeLessThan(POSTED_WITHIN_MS);
+  }
+  expect(
+    judged.some(
+      (v) => v.measure.startsWith('deferred credits into one account') && v.target === '≥ 5',
+    ),
+  ).toBe(true);
+  expect(markdown).toContain('## Deferred credits: one account');
+  expect(deferred?.sizes.gate).toBeGreaterThan(0);
+  expect(deferred?.sizes.postedAccount).toBeGreaterThan(deferred?.sizes.directAccount ?? 0);
+  expect(markdown).toMatch(/\| 10 ms \| \d+ \| \d+ \| \d+ \| \d+ \| [\d.]+× \|/);
   // Each one-account ratio stands beside the most the layer allows it (its model ceiling).
   const oneAccount = judged.filter((v) => v.measure.startsWith('one account'));
   expect(oneAccount).toHaveLength(PRODUCERS.length + 1);

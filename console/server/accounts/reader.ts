@@ -8,7 +8,7 @@ import { createHoldStore } from '../../../functions/dynamodb/holds/store';
 import { createJournalStore } from '../../../functions/dynamodb/journal/store';
 import { createMonitorStore } from '../../../functions/dynamodb/monitors/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
-import { getItem, queryAll } from '../../../functions/dynamodb/table/reads';
+import { getItem } from '../../../functions/dynamodb/table/reads';
 import { storageError } from '../../../functions/dynamodb/table/sdk-errors';
 import {
   ACCOUNT_ITEMS_SHOWN,
@@ -16,8 +16,8 @@ import {
   type AccountPage,
   type AccountSearch,
   JOURNAL_RECORDS_SHOWN,
-  type OptionalRows,
 } from '../../shared/api';
+import type { IntakeReader } from '../intake/intake';
 import { accountDetail, accountSummary, entryRow, holdRow, journalRow, sourceRow } from './rows';
 
 export interface AccountReaderOptions {
@@ -25,16 +25,13 @@ export interface AccountReaderOptions {
   readonly tableName: string;
   readonly gapRefetchAfterSeconds: number;
   readonly clock: () => Date;
+  /** The pending credits of deferred accounts (../intake). */
+  readonly intake: IntakeReader;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Accounts the "recent" list shows. */
 const RECENT = 20;
-/**
- * Sort-key prefix of pending credits (deferred credits, not built yet) in an account's
- * partition: read when present, so the page shows them once the feature lands.
- */
-const PENDING_CREDITS_PREFIX = 'PENDING#';
 
 /**
  * The accounts pages' reads, through the project's own stores (accounts, journal, holds); an
@@ -85,15 +82,6 @@ export function createAccountReader(options: AccountReaderOptions) {
     };
   }
 
-  async function optionalRows(accountId: string, prefix: string): Promise<OptionalRows> {
-    const items = await queryAll(client, {
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: marshall({ ':pk': keys.account(accountId).pk, ':prefix': prefix }),
-    });
-    return items.map(({ pk: _pk, sk: _sk, ...rest }) => rest);
-  }
-
   return {
     /** An account id finds that account; anything else is an owner id. */
     async search(query: string): Promise<AccountSearch> {
@@ -112,6 +100,7 @@ export function createAccountReader(options: AccountReaderOptions) {
       const raw = await getItem(client, tableName, keys.account(accountId));
       if (!raw) return undefined;
       const now = clock();
+      const account = toAccountRecord(raw);
       const head = await journal.readHead(accountId);
       const after = Math.max(0, (head?.lastSequence ?? 0) - JOURNAL_RECORDS_SHOWN);
       const [records, entries, holdPage, sources, monitors, pendingCredits] = await Promise.all([
@@ -120,10 +109,10 @@ export function createAccountReader(options: AccountReaderOptions) {
         holds.listHolds(accountId, ACCOUNT_ITEMS_SHOWN, undefined, () => true),
         ledger.listEventSources(accountId),
         monitorStore.listMonitors(accountId),
-        optionalRows(accountId, PENDING_CREDITS_PREFIX),
+        options.intake.pendingCredits(account),
       ]);
       return {
-        account: accountDetail(toAccountRecord(raw), raw),
+        account: accountDetail(account, raw),
         journal: records.items.map(journalRow),
         entries: entries.items.map(entryRow),
         holds: holdPage.items.map((hold) => holdRow(hold, now)),

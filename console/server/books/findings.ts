@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createReconcileStore } from '../../../functions/dynamodb/reconciliation/store';
-import type { FindingsPage, IntakePage } from '../../shared/api';
+import type { FindingsPage } from '../../shared/api';
 
 /** The reconciliation findings the reconciler recorded (docs/contract.md §19), newest first. */
 export function createFindings(client: DynamoDBClient, tableName: string) {
@@ -26,15 +26,3 @@ export function createFindings(client: DynamoDBClient, tableName: string) {
 }
 
 export type Findings = ReturnType<typeof createFindings>;
-
-/**
- * Intake lag (deferred credits, a later feature): deferred credits are not in this build, so the page says
- * so; the feature's branch fills it in with its pending-credit reader.
- */
-export function intakePage(): IntakePage {
-  return {
-    enabled: false,
-    reason:
-      'Deferred credits are not enabled in this build: no account receives through an intake, so there is no lag to show.',
-  };
-}

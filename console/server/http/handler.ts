@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeError } from '../../../functions/domain/shared/log';
 import { CONSOLE_API, CONSOLE_PATH, CONSOLE_ROUTES } from '../../shared/api';
 import type { AccountReader } from '../accounts/reader';
-import { type Findings, intakePage } from '../books/findings';
+import type { Findings } from '../books/findings';
 import type { Bundle } from '../bundle/bundle';
 import type { Gaps } from '../gaps/gaps';
+import type { IntakeReader } from '../intake/intake';
 import type { DeadLetters } from '../queues/dead-letters';
 import { type ActionAnswer, createActions } from './actions';
 import { requestAllowed } from './loopback';
@@ -14,6 +15,7 @@ export interface ConsoleDeps {
   readonly deadLetters: DeadLetters;
   readonly gaps: Gaps;
   readonly findings: Findings;
+  readonly intake: Pick<IntakeReader, 'lag'>;
   readonly bundle: Bundle;
   readonly user: string;
   /** Where action lines (and failures) go: `npm start`'s or `npm run console`'s output. */
@@ -41,7 +43,7 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
     [CONSOLE_ROUTES.deadLetters]: async () => ok(await deps.deadLetters.list()),
     [CONSOLE_ROUTES.gaps]: async () => ok(await deps.gaps.list()),
     [CONSOLE_ROUTES.findings]: async () => ok(await deps.findings.list()),
-    [CONSOLE_ROUTES.intake]: async () => ok(intakePage()),
+    [CONSOLE_ROUTES.intake]: async () => ok(await deps.intake.lag()),
   };
   const posts: Record<string, (body: unknown) => Promise<ActionAnswer>> = {
     [CONSOLE_ROUTES.redrive]: (body) => actions.redrive(body),

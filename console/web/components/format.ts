@@ -20,3 +20,13 @@ export function when(iso: string | undefined): string {
   if (!iso) return '—';
   return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
+
+/** Seconds as an age: "42 s", "3 min 5 s", "2 h 7 min", "3 d 4 h". */
+export function age(seconds: number | undefined): string {
+  if (seconds === undefined) return '—';
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+}

@@ -1,5 +1,12 @@
-import type { EntryRow, HoldRow, JournalRow, OptionalRows } from '../../shared/api';
-import { money, when } from '../components/format';
+import type {
+  EntryRow,
+  HoldRow,
+  JournalRow,
+  OptionalRows,
+  PendingCreditRow,
+  PendingCredits,
+} from '../../shared/api';
+import { age, money, when } from '../components/format';
 import { Table } from '../components/table';
 
 export function JournalTable(props: { records: readonly JournalRow[]; currency: string }) {
@@ -71,6 +78,36 @@ export function HoldsTable(props: { holds: readonly HoldRow[]; currency: string 
         { label: 'Created', cell: (h) => when(h.createdAt) },
       ]}
     />
+  );
+}
+
+/** A deferred account's pending credits (docs/contract.md §24), oldest first. */
+export function PendingCreditsTable(props: { pending: PendingCredits; currency: string }) {
+  const { items, total } = props.pending;
+  return (
+    <>
+      <Table<PendingCreditRow>
+        testId="pending-credits-table"
+        caption={`Pending credits, oldest first (${items.length} of ${total} shown)`}
+        rows={items}
+        rowKey={(p) => p.entryId}
+        empty="No pending credits: every accepted credit is posted."
+        columns={[
+          { label: 'Entry', cell: (p) => <code>{p.entryId}</code> },
+          { label: 'Type', cell: (p) => p.type },
+          { label: 'Amount', cell: (p) => money(p.amount, props.currency), numeric: true },
+          { label: 'Accepted', cell: (p) => when(p.acceptedAt) },
+          { label: 'Effective', cell: (p) => when(p.effectiveAt) },
+          { label: 'Age', cell: (p) => age(p.ageSeconds), numeric: true },
+          { label: 'Reference', cell: (p) => p.reference ?? '—' },
+        ]}
+      />
+      {total > items.length && (
+        <p class="note" data-testid="pending-credits-more">
+          {total - items.length} more pending credit(s) wait behind these {items.length}.
+        </p>
+      )}
+    </>
   );
 }
 

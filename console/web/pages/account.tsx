@@ -2,7 +2,13 @@ import { CONSOLE_ROUTES, type AccountPage as Page } from '../../shared/api';
 import { BalanceChart } from '../components/chart';
 import { money, when } from '../components/format';
 import { Load, useLoad } from '../components/load';
-import { EntriesTable, HoldsTable, JournalTable, OptionalTable } from './account-tables';
+import {
+  EntriesTable,
+  HoldsTable,
+  JournalTable,
+  OptionalTable,
+  PendingCreditsTable,
+} from './account-tables';
 import { EventSources } from './event-sources';
 
 /** One account: its figures, its balance over time, its journal, entries, holds and sources. */
@@ -64,10 +70,10 @@ function AccountView(props: { page: Page; reload: () => void }) {
       <EntriesTable entries={props.page.entries} currency={account.currency} />
       <h2>Holds</h2>
       <HoldsTable holds={props.page.holds} currency={account.currency} />
-      {props.page.pendingCredits.length > 0 && (
+      {(account.creditIntake === 'deferred' || props.page.pendingCredits.total > 0) && (
         <>
           <h2>Pending credits</h2>
-          <OptionalTable caption="Pending credits" rows={props.page.pendingCredits} />
+          <PendingCreditsTable pending={props.page.pendingCredits} currency={account.currency} />
         </>
       )}
       {props.page.monitors.length > 0 && (

@@ -198,6 +198,8 @@ export class EventService {
       claim: inboxClaimOf(event, now, this.options.inboxRetentionSeconds),
       entry: this.postingOf(event, now).entry,
     }));
+    // A deferred account's credits take intake (§24), never a run on the account item.
+    if (this.movements.defers(records.map(({ entry }) => entry))) return 'refused';
     const { drawdown } = runningBounds(events);
     return retryOptimistic<EventOutcome[] | 'refused'>(
       this.retry,

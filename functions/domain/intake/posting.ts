@@ -31,7 +31,7 @@ export function oldestFirst(credits: readonly PendingCredit[]): PendingCredit[] 
 
 /**
  * Items a posting transaction writes: the account, per credit its entry, pointer and pending
- * item, per touched partition its gate.
+ * item, per touched partition its posted count.
  */
 export const postingItems = (credits: number, shards: number): number => 1 + 3 * credits + shards;
 

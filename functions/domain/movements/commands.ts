@@ -102,6 +102,14 @@ export class MovementCommands {
   }
 
   /**
+   * Whether any of these entries goes through intake as far as this process knows: a transport
+   * that would write them together on the account item (an event run) applies them one by one.
+   */
+  defers(entries: readonly LedgerEntry[]): boolean {
+    return this.intake.routesFor(entries).size > 0;
+  }
+
+  /**
    * One write with the routes known so far; again with what its refusal taught, while it
    * taught anything (at most MAX_ROUTE_ATTEMPTS writes). A refusal that teaches nothing is the
    * movement's own.

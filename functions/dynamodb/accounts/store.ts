@@ -7,6 +7,7 @@ import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/po
 import { toVersionedSequence } from '../events/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
 import { gateCloseParts, gateFailed, gateParts } from '../intake/gates';
+import { readIntakePartitions } from '../intake/partitions';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { ENTRY_SK_PREFIX, keys, SOURCE_SK_PREFIX } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -19,7 +20,14 @@ import {
 } from '../table/transact';
 import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
 
-type Role = 'claim' | 'account' | 'entry' | 'pointer' | 'payment' | `gate:${number}`;
+type Role =
+  | 'claim'
+  | 'account'
+  | 'entry'
+  | 'pointer'
+  | 'payment'
+  | `gate:${number}`
+  | `posted:${number}`;
 
 /** The accounts feature's `LedgerPort` on the table: accounts, entries and their claims. */
 export function createLedgerStore(options: StoreOptions): LedgerPort {
@@ -37,12 +45,16 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
     },
 
     async closeAccount(claim, read, at): Promise<CloseResult> {
+      const shards = read.intakeShards ?? 0;
+      const partitions = await readIntakePartitions(client, tableName, read.id, shards);
+      const gates = gateCloseParts(tableName, read.id, partitions);
+      if (!gates) return { kind: 'pending_credits' };
       const outcome = await transactWithRetry(
         client,
         [
           { role: 'claim', item: claimItem(tableName, claim), decisive: true },
           { role: 'account', item: closeAccountItem(tableName, read, at) },
-          ...gateCloseParts(tableName, read),
+          ...gates,
         ],
         retry,
       );

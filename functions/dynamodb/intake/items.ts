@@ -26,13 +26,12 @@ const GATE_NAMES = {
   '#currency': 'currency',
   '#status': 'status',
   '#creditIntake': 'creditIntake',
-  '#pending': 'pending',
   '#accepted': 'accepted',
 };
 
 /**
  * Sets a gate's copy of the account (creation, turning deferred, closing, period closes,
- * re-owning); its counters start at 0 and are never reset, so a gate that already counts pending
+ * re-owning); its `accepted` count starts at 0 and is never reset, so a gate that already counts
  * credits keeps counting them.
  */
 export function gateSyncItem(
@@ -61,7 +60,7 @@ export function gateSyncItem(
       UpdateExpression:
         'SET #kind = :kind, #accountId = :accountId, #ownerId = :ownerId, ' +
         '#currency = :currency, #status = :status, #creditIntake = :creditIntake, ' +
-        '#pending = if_not_exists(#pending, :zero), #accepted = if_not_exists(#accepted, :zero)' +
+        '#accepted = if_not_exists(#accepted, :zero)' +
         closedThrough,
       ExpressionAttributeNames: {
         ...GATE_NAMES,
@@ -75,7 +74,7 @@ export function gateSyncItem(
 }
 
 /**
- * Intake through one gate: counts `count` pending credits in (`pending` and `accepted` + count) while the
+ * Intake through one gate: counts `count` credits in (`accepted` + count) while the
  * gate says what the account's own guard would ask — deferred, the owner, the currency, open, and
  * the credit later than `closedThrough` (docs/contract.md §24, §26). ALL_OLD on refusal: a
  * missing or `direct` gate sends the credit back to the account item, the rest explain it.
@@ -91,7 +90,6 @@ export function gateIntakeItem(
   const names: Record<string, string> = {
     '#creditIntake': 'creditIntake',
     '#currency': 'currency',
-    '#pending': 'pending',
     '#accepted': 'accepted',
   };
   const values: Record<string, unknown> = {
@@ -118,7 +116,7 @@ export function gateIntakeItem(
     Update: {
       TableName: tableName,
       Key: marshall(keys.intakeGate(accountId, shard)),
-      UpdateExpression: 'ADD #pending :one, #accepted :one',
+      UpdateExpression: 'ADD #accepted :one',
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: marshall(values),
@@ -189,23 +187,44 @@ export function intakeItems(
 }
 
 /**
- * Closing a deferred account (docs/contract.md §24): its gate turns `closed` only while it
- * counts no pending credit, in the closing transaction, so no credit is accepted into a closed
- * account and none is left pending when it closes.
+ * Closing a deferred account (docs/contract.md §24): its gate turns `closed` while it accepted
+ * exactly what was read, and the folder's count of that partition says all of it was posted
+ * (`postedCheckItem`), in the closing transaction: no credit is accepted into a closed account
+ * and none is left pending when it closes.
  */
 export function gateCloseItem(
   tableName: string,
   accountId: string,
   shard: number,
+  accepted: number,
 ): TransactWriteItem {
   return {
     Update: {
       TableName: tableName,
       Key: marshall(keys.intakeGate(accountId, shard)),
       UpdateExpression: 'SET #status = :closed',
-      ConditionExpression: 'attribute_exists(pk) AND #pending = :zero',
-      ExpressionAttributeNames: { '#status': 'status', '#pending': 'pending' },
-      ExpressionAttributeValues: marshall({ ':closed': 'closed', ':zero': 0 }),
+      ConditionExpression: 'attribute_exists(pk) AND #accepted = :seen',
+      ExpressionAttributeNames: { '#status': 'status', '#accepted': 'accepted' },
+      ExpressionAttributeValues: marshall({ ':closed': 'closed', ':seen': accepted }),
+    },
+  };
+}
+
+/** The folder has posted exactly `posted` credits of this partition (none yet: no item). */
+export function postedCheckItem(
+  tableName: string,
+  accountId: string,
+  shard: number,
+  posted: number,
+): TransactWriteItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: marshall(keys.intakePosted(accountId, shard)),
+      ConditionExpression:
+        posted === 0 ? 'attribute_not_exists(pk) OR #posted = :seen' : '#posted = :seen',
+      ExpressionAttributeNames: { '#posted': 'posted' },
+      ExpressionAttributeValues: marshall({ ':seen': posted }),
     },
   };
 }

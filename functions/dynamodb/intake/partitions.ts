@@ -10,6 +10,8 @@ export interface IntakePartition {
   readonly shard: number;
   /** undefined: the partition has no gate. */
   readonly accepted: number | undefined;
+  /** What the folder posted of it so far (0 before its first posting). */
+  readonly posted: number;
   readonly pending: readonly PendingCredit[];
 }
 
@@ -29,10 +31,16 @@ export async function readIntakePartitions(
         ConsistentRead: true,
       });
       const gate = items.find((item) => item.sk === keys.intakeGate(accountId, shard).sk);
+      const posted = items.find((item) => item.sk === keys.intakePosted(accountId, shard).sk);
       const pending = items
         .filter((item) => String(item.sk).startsWith(PENDING_CREDIT_SK_PREFIX))
         .map(toPendingCredit);
-      return { shard, accepted: gate ? Number(gate.accepted ?? 0) : undefined, pending };
+      return {
+        shard,
+        accepted: gate ? Number(gate.accepted ?? 0) : undefined,
+        posted: Number(posted?.posted ?? 0),
+        pending,
+      };
     }),
   );
 }

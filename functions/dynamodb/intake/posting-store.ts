@@ -33,7 +33,7 @@ type PostingRole =
   | `entry:${number}`
   | `pointer:${number}`
   | `pending:${number}`
-  | `gate:${number}`;
+  | `posted:${number}`;
 
 /** The journal's descriptor of a posted credit: as its leg would be, at posting, with acceptedAt. */
 export function postedChange(credit: PendingCredit, at: string): AccountChange {
@@ -52,8 +52,8 @@ function removePendingItem(tableName: string, credit: PendingCredit): TransactWr
   };
 }
 
-/** The gate counts `count` credits out (`accepted` stays: it counts every intake ever). */
-function gateCountOutItem(
+/** The partition's posted count grows by `count` (the gate is not touched: intake holds it). */
+function postedCountItem(
   tableName: string,
   accountId: string,
   shard: number,
@@ -62,19 +62,19 @@ function gateCountOutItem(
   return {
     Update: {
       TableName: tableName,
-      Key: marshall(keys.intakeGate(accountId, shard)),
-      UpdateExpression: 'ADD #pending :minus',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#pending': 'pending' },
-      ExpressionAttributeValues: marshall({ ':minus': -count }),
+      Key: marshall(keys.intakePosted(accountId, shard)),
+      UpdateExpression: 'ADD #posted :count',
+      ExpressionAttributeNames: { '#posted': 'posted' },
+      ExpressionAttributeValues: marshall({ ':count': count }),
     },
   };
 }
 
 /**
  * Every item of one posting: ONE account update carrying a change per credit (no owner, open or
- * currency guard: the gates checked those at intake, and closing waits for the gates to count 0),
- * each credit's entry, pointer and pending item, then one gate per touched partition.
+ * currency guard: the gates checked those at intake, and closing waits until every accepted
+ * credit is posted), each credit's entry, pointer and pending item, then the posted count of
+ * every touched partition (never its gate, which the intakes hold).
  */
 export function postingParts(
   tableName: string,
@@ -104,8 +104,8 @@ export function postingParts(
   });
   for (const [shard, count] of [...perShard].sort(([a], [b]) => a - b)) {
     parts.push({
-      role: `gate:${shard}`,
-      item: gateCountOutItem(tableName, accountId, shard, count),
+      role: `posted:${shard}`,
+      item: postedCountItem(tableName, accountId, shard, count),
     });
   }
   return parts;
@@ -153,7 +153,7 @@ function outcomeOf(failed: ReadonlyMap<PostingRole, Record<string, unknown> | un
     const old = failed.get('account');
     return { kind: 'refused', account: old ? toAccountRecord(old) : undefined } as const;
   }
-  // A gate is written with its account's first deferral: one missing is a bug, not a state.
+  // A posted count has no condition: a refusal anywhere else is a bug, not a state.
   throw new InternalError(new Error(`posting refused by ${roles.join(', ')}`));
 }
 

@@ -149,16 +149,22 @@ export const keys = {
   monitorCount: (accountId: string): ItemKey => ({ pk: `MONITOR#${accountId}`, sk: 'COUNT' }),
   /**
    * The gate of one intake partition of a deferred account (docs/contract.md §24): `{ kind:
-   * 'intake-gate', accountId, ownerId, currency, status, creditIntake, closedThrough?, pending,
-   * accepted }`, a copy of what intake must check of the account, so a pending credit is guarded
-   * without touching the account item. `pending` counts the partition's pending credits (closing
-   * needs 0 on every gate), `accepted` counts every intake ever (a period close's guard).
+   * 'intake-gate', accountId, ownerId, currency, status, creditIntake, closedThrough?, accepted }`,
+   * a copy of what intake must check of the account, so a pending credit is guarded without
+   * touching the account item. `accepted` counts every intake into the partition ever; the
+   * folder counts what it posted on an item of its own (`intakePosted`), so it never holds a
+   * gate: accepted − posted is what waits (closing needs 0, a period close reads `accepted`).
    * Written at creation or when the account turns deferred, and by every change of the copied
    * fields (closing, period closes, re-owning), in the same transaction as the account.
    */
   intakeGate: (accountId: string, shard: number): ItemKey => ({
     pk: `INTAKE#${accountId}#${shard}`,
     sk: 'GATE',
+  }),
+  /** How many credits of an intake partition the folder posted (`{ posted }`), beside its gate. */
+  intakePosted: (accountId: string, shard: number): ItemKey => ({
+    pk: `INTAKE#${accountId}#${shard}`,
+    sk: 'POSTED',
   }),
   /**
    * A pending credit (`{ kind: 'pending-credit', entry, acceptedAt, shard }`), beside its

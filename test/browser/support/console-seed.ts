@@ -16,6 +16,10 @@ export interface ConsoleSeed {
   readonly accountId: string;
   /** bob's account: empty, with a seeded reconciliation finding. */
   readonly otherId: string;
+  /** alice's deferred account: SEEDED.pendingCredits accepted as pending credits (the folder posts them). */
+  readonly deferredId: string;
+  /** Their entry ids, oldest first. */
+  readonly pendingIds: readonly string[];
   readonly source: string;
   /** The debit dead-lettered for insufficient funds, and the one for an unknown account. */
   readonly poisonDebitId: string;
@@ -31,6 +35,7 @@ export const SEEDED = {
   hold: 500,
   eventCredit: 100,
   poisonDebit: 50_000,
+  pendingCredits: [300, 450, 125],
 } as const;
 
 /** Seeds the stack through its own doors: the HTTP API, the ledger-events queue, the table. */
@@ -47,6 +52,7 @@ export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
   };
   const accountId = await create(alice, 'Alice main');
   const otherId = await create(bob, 'Bob savings');
+  const { deferredId, pendingIds } = await seedDeferred(alice);
   for (const amount of SEEDED.credits) {
     await alice.POST('/v1/accounts/{accountId}/transactions', {
       params: { path: { accountId }, header: key(randomUUID()) },
@@ -119,11 +125,35 @@ export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
     producer,
     accountId,
     otherId,
+    deferredId,
+    pendingIds,
     source,
     poisonDebitId,
     unknownAccountEventId,
     unknownAccountId,
   };
+}
+
+/**
+ * A deferred account (docs/contract.md §24) and credits into it through the HTTP API: each is
+ * accepted as a pending credit, which the stack's folder posts within seconds.
+ */
+async function seedDeferred(alice: ReturnType<typeof clientFor>) {
+  const { data } = await alice.POST('/v1/accounts', {
+    params: { header: key(randomUUID()) },
+    body: { currency: 'EUR', name: 'Alice deferred', creditIntake: 'deferred' },
+  });
+  if (!data) throw new Error('no deferred account');
+  const pendingIds: string[] = [];
+  for (const [i, amount] of SEEDED.pendingCredits.entries()) {
+    const { data: entry } = await alice.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId: data.id }, header: key(randomUUID()) },
+      body: { type: 'credit', amount, currency: 'EUR', reference: `card-settlement-${i + 1}` },
+    });
+    if (!entry) throw new Error('no pending credit');
+    pendingIds.push(entry.id);
+  }
+  return { deferredId: data.id, pendingIds };
 }
 
 export async function until(check: () => Promise<boolean>, what: string, ms = 30_000) {

@@ -92,7 +92,6 @@ describe('account settings (docs/contract.md §24)', () => {
         ownerId: 'alice',
         currency: 'EUR',
         status: 'open',
-        pending: 0,
         accepted: 0,
       });
     }

@@ -50,4 +50,28 @@ describe('ledger events into a deferred account', () => {
     const { pending } = await pendingOf(to);
     expect(pending.map((p) => p.entry)).toMatchObject([{ type: 'transfer_in', amount: 60 }]);
   });
+
+  it('once it knows the account is deferred, applies a lane record by record: no run on the account item', async () => {
+    const id = await api.accountWith({ creditIntake: 'deferred' });
+    const first = event({ subject: id, amount: 1, sequence: 1 });
+    expect((await batch(first)).batchItemFailures).toEqual([]);
+    const updates: string[] = [];
+    fixture.client.middlewareStack.add(
+      (next) => async (args) => {
+        const items = (args.input as { TransactItems?: { Update?: { Key?: unknown } }[] })
+          .TransactItems;
+        for (const item of items ?? []) updates.push(JSON.stringify(item.Update?.Key ?? {}));
+        return next(args);
+      },
+      { step: 'initialize', name: 'accountUpdates' },
+    );
+    try {
+      const lane = [2, 3, 4].map((sequence) => event({ subject: id, amount: 1, sequence }));
+      expect((await batch(...lane)).batchItemFailures).toEqual([]);
+    } finally {
+      fixture.client.middlewareStack.remove('accountUpdates');
+    }
+    expect(updates.filter((key) => key.includes(`ACCOUNT#${id}`))).toEqual([]);
+    expect((await pendingOf(id)).pending).toHaveLength(4);
+  });
 });

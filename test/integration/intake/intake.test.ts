@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INTAKE_SHARDS, intakeShardOf } from '../../../functions/domain/intake/model';
+import { CreditFolder } from '../../../functions/domain/intake/posting';
+import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
 import { Problem } from '../../../functions/schemas/shared';
 import { intakePartition, intakeOf as readIntake } from '../../support/intake/intake';
 import { bodyOf } from '../../support/ledger-api';
@@ -30,7 +32,7 @@ describe('deferred credits: intake (docs/contract.md §24)', () => {
     expect(read).not.toHaveProperty('intakeShards');
     for (let shard = 0; shard < DEFAULT_INTAKE_SHARDS; shard += 1) {
       const [gate] = await partition(id, shard);
-      expect(gate).toMatchObject({ sk: 'GATE', creditIntake: 'deferred', pending: 0, accepted: 0 });
+      expect(gate).toMatchObject({ sk: 'GATE', creditIntake: 'deferred', accepted: 0 });
     }
     const direct = bodyOf(await api.get(`/v1/accounts/${await api.account()}`));
     expect(direct.creditIntake).toBe('direct');
@@ -173,5 +175,30 @@ describe('deferred credits: intake (docs/contract.md §24)', () => {
     const backdated = await credit(id, 1, { effectiveAt: before });
     expect(backdated.statusCode).toBe(409);
     expect(codeOf(backdated)).toBe('period_closed');
+  });
+
+  it("defers a reversal's leg that gives money back: a reversed debit waits as a pending credit", async () => {
+    const id = await deferredAccount();
+    expect((await credit(id, 100)).statusCode).toBe(201);
+    const folder = new CreditFolder(createPostingStore(fixture), { clock: () => new Date() });
+    expect((await folder.postAll(id)).posted).toBe(1);
+    const debit = await api.post(`/v1/accounts/${id}/transactions`, {
+      type: 'debit',
+      amount: 30,
+      currency: 'EUR',
+    });
+    expect(debit.statusCode).toBe(201);
+    const reversal = await api.post(
+      `/v1/accounts/${id}/transactions/${bodyOf(debit).id}/reversals`,
+      {},
+    );
+    expect(reversal.statusCode, reversal.body).toBe(201);
+    expect(await api.money(id)).toEqual({ balance: 70, available: 70 });
+    const { pending } = await intakeOf(id);
+    expect(pending.map((p) => p.entry)).toMatchObject([
+      { type: 'reversal', direction: 'credit', amount: 30 },
+    ]);
+    await folder.postAll(id);
+    expect(await api.money(id)).toEqual({ balance: 100, available: 100 });
   });
 });

@@ -22,7 +22,7 @@ export async function intakePartition(
   return Items.map((item) => unmarshall(item));
 }
 
-/** Every pending credit of a deferred account, and its gates' counters summed. */
+/** Every pending credit of a deferred account, and its counters summed over the partitions. */
 export async function intakeOf(
   client: DynamoDBClient,
   tableName: string,
@@ -30,15 +30,15 @@ export async function intakeOf(
   shards = DEFAULT_INTAKE_SHARDS,
 ) {
   const pending: Record<string, unknown>[] = [];
-  let counted = 0;
+  let posted = 0;
   let accepted = 0;
   for (let shard = 0; shard < shards; shard += 1) {
     for (const item of await intakePartition(client, tableName, accountId, shard)) {
-      if (item.sk === 'GATE') {
-        counted += Number(item.pending);
-        accepted += Number(item.accepted);
-      } else if (String(item.sk).startsWith(PENDING_CREDIT_SK_PREFIX)) pending.push(item);
+      if (item.sk === 'GATE') accepted += Number(item.accepted);
+      else if (item.sk === 'POSTED') posted += Number(item.posted);
+      else if (String(item.sk).startsWith(PENDING_CREDIT_SK_PREFIX)) pending.push(item);
     }
   }
-  return { pending, counted, accepted };
+  // What the counters say waits: accepted by the gates less posted by the folder.
+  return { pending, counted: accepted - posted, accepted };
 }

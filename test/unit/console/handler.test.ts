@@ -39,6 +39,14 @@ beforeAll(async () => {
         throw new Error('table unreachable');
       },
     } as unknown as Findings,
+    intake: {
+      lag: async () => ({
+        accounts: [],
+        readAt: '2026-12-04T10:00:00.000Z',
+        scanned: 3,
+        complete: true,
+      }),
+    },
     bundle: await loadBundle(dir),
     user: 'maria',
     log: (line) => lines.push(line),
@@ -106,6 +114,13 @@ describe('console HTTP edge', () => {
     const found = await call('/console/api/accounts?q=alice');
     expect(JSON.parse(found.body)).toEqual({ items: [], scanned: 5, complete: true });
     await expect(call('/console/api/accounts/nope')).resolves.toMatchObject({ status: 404 });
+    const intake = await call('/console/api/intake');
+    expect(JSON.parse(intake.body)).toEqual({
+      accounts: [],
+      readAt: '2026-12-04T10:00:00.000Z',
+      scanned: 3,
+      complete: true,
+    });
   });
 
   it('says in words when a read fails, and logs it', async () => {

@@ -53,7 +53,7 @@ const cancelled = (codes: string[]) =>
   });
 
 describe('the posting store (docs/contract.md §24)', () => {
-  it('posts a chunk as ONE transaction: one account update, entries, pointers, deletes, gates', async () => {
+  it('posts a chunk as ONE transaction: one account update, entries, pointers, deletes, posted counts', async () => {
     dynamo.on(TransactWriteItemsCommand).resolves({});
     const chunk = [
       credit(1, 0),
@@ -87,21 +87,22 @@ describe('the posting store (docs/contract.md §24)', () => {
     expect(deletes.map((d) => d.Delete?.ConditionExpression)).toEqual(
       Array(3).fill('attribute_exists(pk)'),
     );
-    const gates = items.filter((i) => unmarshall(i.Update?.Key ?? {}).sk === 'GATE');
-    expect(
-      gates.map((g) => [unmarshall(g.Update?.Key ?? {}).pk, g.Update?.UpdateExpression]),
-    ).toEqual([
-      [`INTAKE#${ACCOUNT}#0`, 'ADD #pending :minus'],
-      [`INTAKE#${ACCOUNT}#3`, 'ADD #pending :minus'],
+    // The gates are never touched (the intakes hold them): each partition's posted count grows.
+    const keysOf = (i: (typeof items)[number]) => unmarshall(i.Update?.Key ?? {});
+    expect(items.filter((i) => keysOf(i).sk === 'GATE')).toEqual([]);
+    const posted = items.filter((i) => keysOf(i).sk === 'POSTED');
+    expect(posted.map((p) => [keysOf(p).pk, p.Update?.UpdateExpression])).toEqual([
+      [`INTAKE#${ACCOUNT}#0`, 'ADD #posted :count'],
+      [`INTAKE#${ACCOUNT}#3`, 'ADD #posted :count'],
     ]);
     expect(
-      gates.map((g) => unmarshall(g.Update?.ExpressionAttributeValues ?? {})[':minus']),
-    ).toEqual([-2, -1]);
+      posted.map((p) => unmarshall(p.Update?.ExpressionAttributeValues ?? {})[':count']),
+    ).toEqual([2, 1]);
   });
 
   it('reads a cancellation: a pending item gone is a lost race, the account alone a refusal', async () => {
     const chunk = [credit(1, 0)];
-    // account, entry, pointer, pending, gate
+    // account, entry, pointer, pending, posted
     dynamo
       .on(TransactWriteItemsCommand)
       .rejectsOnce(cancelled(['None', 'None', 'None', 'ConditionalCheckFailed', 'None']));

@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { LocalStack } from '../../e2e/support/stack';
+import { until } from './console-seed';
+
+/**
+ * The console test's browser: a headless Debian Chromium, pages that record console errors,
+ * page errors and requests to any other origin, and screenshots into test-output/browser/console/
+ * or, with CONSOLE_SCREENSHOTS=docs (`npm run console:screenshots`), docs/console/.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const SHOTS =
+  process.env.CONSOLE_SCREENSHOTS === 'docs'
+    ? join(process.cwd(), 'docs', 'console')
+    : join(process.cwd(), 'test-output', 'browser', 'console');
+
+export interface ConsoleBrowser {
+  readonly context: BrowserContext;
+  /** What pages logged as errors or asked of other origins (expected: nothing). */
+  readonly problems: string[];
+  /** A new page at `<base>/console/#/<route>` (base: the stack's, or another console's origin). */
+  open(route: string, base?: string): Promise<Page>;
+  /** A full-page screenshot `<name>.png`, checked to be more than blank. */
+  shoot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `expectedError(url)`: a console error Chromium logs for that response is expected. */
+export async function launchConsoleBrowser(
+  stack: LocalStack,
+  expectedError: (url: string) => boolean,
+): Promise<ConsoleBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), 'ledger-console-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 1000 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  mkdirSync(SHOTS, { recursive: true });
+  const problems: string[] = [];
+  return {
+    context,
+    problems,
+    async open(route, base = stack.base) {
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !expectedError(m.location().url)) {
+          problems.push(`${route}: console error ${m.text()}`);
+        }
+      });
+      page.on('pageerror', (e) => problems.push(`${route}: ${e.message}`));
+      page.on('request', (r) => {
+        if (!r.url().startsWith(base)) problems.push(`${route}: request to ${r.url()}`);
+      });
+      await page.goto(`${base}/console/#/${route}`);
+      return page;
+    },
+    async shoot(page, name) {
+      const file = join(SHOTS, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      expect(statSync(file).size).toBeGreaterThan(5_000);
+    },
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export const rowOf = (page: Page, table: string, text: string) =>
+  page.getByTestId(table).locator('tbody tr', { hasText: text });
+
+/** Waits for the one action line the console prints for this action and target. */
+export async function actionLine(stack: LocalStack, action: string, target: string) {
+  let found = '';
+  await until(async () => {
+    found =
+      stack
+        .output()
+        .split('\n')
+        .find((l) => l.startsWith(`[console] action=${action} `) && l.includes(target)) ?? '';
+    return found !== '';
+  }, `the ${action} line`);
+  return found;
+}
+
+/** `npm run console` (console/server/main.ts) on a free port against the stack's table. */
+export function spawnConsole(stack: LocalStack, tableName: string) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'console/server/main.ts',
+      '--port',
+      '0',
+      '--dynamodb',
+      `http://127.0.0.1:${stack.dynamoPort}`,
+      '--sqs',
+      stack.sqsEndpoint,
+    ],
+    {
+      cwd: process.cwd(),
+      env: { ...process.env, TABLE_NAME: tableName },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const output = { text: '' };
+  const add = (chunk: Buffer) => {
+    output.text += chunk.toString();
+  };
+  child.stdout.on('data', add);
+  child.stderr.on('data', add);
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { child, output, exited };
+}
