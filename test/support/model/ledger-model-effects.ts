@@ -128,7 +128,8 @@ export function effectOf(state: ModelState, command: Command, key: string): Effe
     case 'close': {
       const { account } = command;
       if (closed(account)) return { kind: 'applied', status: 200, postings: [] };
-      if (state.balances[account] !== 0 || state.available[account] !== 0) {
+      const waiting = (state.pending[account] ?? []).length > 0;
+      if (state.balances[account] !== 0 || state.available[account] !== 0 || waiting) {
         return rejected(409, 'account_not_empty');
       }
       return { kind: 'applied', status: 200, postings: [], closes: account };

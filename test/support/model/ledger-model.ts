@@ -22,6 +22,11 @@
  * transactions guarded by what is left of the original, accounts with an overdraft limit
  * (what they may draw on is available + limit), and closing (`account_not_empty` unless balance
  * and available are 0; afterwards every effect is `account_closed`).
+ *
+ * Deferred credits (§24): on a `deferred` account every posting that gives it money waits in
+ * `pending` (the answer is as for a direct account); debits, holds and closing see posted money
+ * only, closing with pending credits is `account_not_empty`, and `fold` posts what waits, as the
+ * folder does when the driver runs it.
  */
 import { effectOf } from './ledger-model-effects';
 
@@ -103,6 +108,10 @@ export interface ModelState {
   /** How far below 0 each account's available may go (docs/contract.md §17). */
   readonly overdraft: readonly number[];
   readonly closed: readonly boolean[];
+  /** Accounts that take their credits deferred (§24). */
+  readonly deferred: readonly boolean[];
+  /** Per account, the credits accepted into a deferred account and not posted yet, in order. */
+  readonly pending: readonly (readonly Posting[])[];
   /** Placed holds by the key of the request that placed them. */
   readonly holds: ReadonlyMap<string, ModelHold>;
   /** What reversals can move back, by the key of the request that made it. */
@@ -113,8 +122,14 @@ export interface ModelState {
   readonly keys: ReadonlyMap<string, { readonly command: Command; readonly outcome: Outcome }>;
 }
 
-export function initialState(accounts: number, overdraft: readonly number[] = []): ModelState {
+export function initialState(
+  accounts: number,
+  overdraft: readonly number[] = [],
+  deferred: readonly boolean[] = [],
+): ModelState {
   return {
+    deferred: Array.from({ length: accounts }, (_, i) => deferred[i] === true),
+    pending: Array.from({ length: accounts }, () => []),
     balances: Array.from({ length: accounts }, () => 0),
     available: Array.from({ length: accounts }, () => 0),
     overdraft: Array.from({ length: accounts }, (_, i) => overdraft[i] ?? 0),
@@ -160,7 +175,12 @@ export function step(state: ModelState, request: Request): { state: ModelState; 
   const balances = [...state.balances];
   const available = [...state.available];
   const entries = state.entries.map((list) => [...list]);
+  const pending = state.pending.map((list) => [...list]);
   for (const posting of effect.postings) {
+    if (posting.delta > 0 && state.deferred[posting.account]) {
+      pending[posting.account]?.push(posting);
+      continue;
+    }
     balances[posting.account] = (balances[posting.account] ?? 0) + posting.delta;
     available[posting.account] = (available[posting.account] ?? 0) + posting.delta;
     entries[posting.account]?.push(posting);
@@ -179,9 +199,22 @@ export function step(state: ModelState, request: Request): { state: ModelState; 
       ? state.closed
       : state.closed.map((c, i) => c || i === effect.closes);
   return {
-    state: { ...state, balances, available, closed, holds, movements, entries, keys },
+    state: { ...state, balances, available, closed, holds, movements, entries, pending, keys },
     outcome,
   };
+}
+
+/** The folder's work (§24): every pending credit posted, in the order it was accepted. */
+export function fold(state: ModelState): ModelState {
+  const balances = [...state.balances];
+  const available = [...state.available];
+  const entries = state.entries.map((list) => [...list]);
+  for (const posting of state.pending.flat()) {
+    balances[posting.account] = (balances[posting.account] ?? 0) + posting.delta;
+    available[posting.account] = (available[posting.account] ?? 0) + posting.delta;
+    entries[posting.account]?.push(posting);
+  }
+  return { ...state, balances, available, entries, pending: state.pending.map(() => []) };
 }
 
 /**

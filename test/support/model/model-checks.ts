@@ -12,6 +12,32 @@ export interface Made {
   readonly account?: number;
 }
 
+/**
+ * Balance, available and version of every account as the model has them. Every change counts
+ * once in `version` (§15): each entry (posted, §24), each hold placed or voided; closing counts
+ * nothing (§17).
+ */
+export async function expectMoney(
+  env: ModelEnvironment,
+  ids: readonly string[],
+  model: ModelState,
+) {
+  const money = await Promise.all(ids.map((id) => env.verify.money(id)));
+  expect(money.map((m) => m.balance)).toEqual(model.balances);
+  expect(money.map((m) => m.available)).toEqual(model.available);
+  expect(money.map((m) => m.version)).toEqual(ids.map((_, i) => modelVersion(model, i)));
+}
+
+/** The account's `version` the model expects: one per entry (captures too), hold placed, void. */
+function modelVersion(model: ModelState, account: number): number {
+  let holdChanges = 0;
+  for (const hold of model.holds.values()) {
+    if (hold.account !== account) continue;
+    holdChanges += hold.status === 'voided' ? 2 : 1;
+  }
+  return (model.entries[account] ?? []).length + holdChanges;
+}
+
 /** What an entry did to its account's balance. */
 export function signedAmount(entry: Record<string, unknown>): number {
   const credit =
