@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { CREDIT_INTAKE_MODES, type CreditIntake } from '../../functions/domain/accounts/model';
 import { MAX_OVERDRAFT_LIMIT } from '../../functions/domain/accounts/money';
-import { CREDIT_INTAKE_MODES, type CreditIntake } from '../../functions/domain/intake/model';
 import { intOption, oneOf, parseCommandArgs, stringOption, uuidOption } from '../args';
 import { reach } from '../callbacks';
 import { expectStatus, ledgerClient } from '../client';

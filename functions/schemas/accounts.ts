@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { MAX_GAP_RANGES } from '../contract/gaps';
-import { ACCOUNT_STATUSES, TRANSACTION_TYPES } from '../domain/accounts/model';
-import { CREDIT_INTAKE_MODES } from '../domain/intake/model';
+import { ACCOUNT_STATUSES, CREDIT_INTAKE_MODES, TRANSACTION_TYPES } from '../domain/accounts/model';
 import {
   Amount,
   Currency,

@@ -1,4 +1,3 @@
-import type { CreditIntake } from '../intake/model';
 import { NotFoundError } from '../shared/errors';
 import type { Metadata } from './metadata';
 
@@ -35,6 +34,14 @@ export interface ReversalTarget {
   readonly kind: 'entry' | 'transfer' | 'ledger_transaction';
   readonly id: string;
 }
+
+/**
+ * Deferred credits (docs/contract.md §24): how an account takes credits. `direct` (the default)
+ * changes the account item in the movement's own transaction; `deferred` writes a pending
+ * credit in the account's intake partitions instead, which the folder posts in batches.
+ */
+export const CREDIT_INTAKE_MODES = ['direct', 'deferred'] as const;
+export type CreditIntake = (typeof CREDIT_INTAKE_MODES)[number];
 
 export const ACCOUNT_STATUSES = ['open', 'closed'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];

@@ -7,7 +7,7 @@ import type {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import { type CreditIntake, DEFAULT_INTAKE_SHARDS } from '../intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../intake/model';
 import { requestOnce, requestRefusal } from '../movements/once';
 import { newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
 import { MovingService } from '../movements/service';
@@ -18,6 +18,7 @@ import {
   type Account,
   type AccountRecord,
   accountView,
+  type CreditIntake,
   notFound,
   owned,
   ownedBy,

@@ -6,7 +6,7 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { type CreditIntake, DEFAULT_INTAKE_SHARDS } from '../intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../intake/model';
 import {
   AccountClosedError,
   type DomainError,
@@ -14,7 +14,7 @@ import {
   UnavailableError,
 } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
-import { type AccountRecord, accountView, notFound, owned } from './model';
+import { type AccountRecord, accountView, type CreditIntake, notFound, owned } from './model';
 import type { SettingsPort } from './port';
 
 /** `POST /v1/accounts/{accountId}/settings` (docs/contract.md §24): at least one of them. */

@@ -1,13 +1,5 @@
 import { directionOf, type LedgerEntry } from '../accounts/model';
 
-/**
- * Deferred credits (docs/contract.md §24): how an account takes credits. `direct` (the default)
- * changes the account item in the movement's own transaction; `deferred` writes a pending
- * credit in the account's intake partitions instead, which the folder posts in batches.
- */
-export const CREDIT_INTAKE_MODES = ['direct', 'deferred'] as const;
-export type CreditIntake = (typeof CREDIT_INTAKE_MODES)[number];
-
 /** Intake partitions of a deferred account unless the deployment says otherwise. */
 export const DEFAULT_INTAKE_SHARDS = 8;
 /**
