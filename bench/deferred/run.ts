@@ -137,12 +137,22 @@ export async function measureDeferred(
           continue;
         }
         // Accepted = posted + pending: what the answers promised, whatever the folder did yet.
-        const accepted = async () =>
-          (await account(accountId)).balance + (await pendingOf(accountId)).sum;
+        // Read between two folder runs, never during one: a credit posted between the two reads
+        // would be in neither.
+        let folderIdle: Promise<unknown> = Promise.resolve();
+        const between = <T>(read: () => Promise<T>): Promise<T> => {
+          const done = folderIdle.then(read);
+          folderIdle = done.catch(() => undefined);
+          return done;
+        };
+        const accepted = () =>
+          between(
+            async () => (await account(accountId)).balance + (await pendingOf(accountId)).sum,
+          );
         let answering = true;
         const folding = (async () => {
           while (answering) {
-            await folder.postAll(accountId);
+            await between(() => folder.postAll(accountId));
             await sleep(FOLDER_POLL_MS);
           }
         })();

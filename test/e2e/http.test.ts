@@ -119,6 +119,7 @@ describe('local stack over HTTP', () => {
       status: 'open',
       name: 'Alice',
       version: 0,
+      creditIntake: 'direct',
       createdAt: expect.stringMatching(ISO_TIME),
       updatedAt: expect.stringMatching(ISO_TIME),
     });
