@@ -1,22 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LedgerClient } from '../../client/index';
+import { QUEUE_NAMES } from '../../functions/contract/names';
 import { apiClient } from './support/raw-api';
 import { runScript } from './support/run-script';
-import { type LocalStack, startLocalStack } from './support/stack';
+import { clientFor, key, type LocalStack, startLocalStack } from './support/stack';
 
 /**
  * Deferred credits over the local stack's HTTP API, as an application and an operator meet them
  * (docs/contract.md §24): the settings route and `npm run cli -- settings`, a credit read back
- * by id with its status, `pending-credits` over HTTP and through the CLI.
+ * by id with its status, `pending-credits` over HTTP and through the CLI; and the folder: the
+ * outbox dispatcher (already on the table's stream) feeds `credit-intake`, and the folder behind
+ * its local queue trigger posts them.
  */
 
 const alice = { principal: 'alice' };
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;
+let client: LedgerClient;
 
 beforeAll(async () => {
   stack = await startLocalStack({ EXPORT_WORKER: 'off' });
   api = apiClient(stack.base);
+  client = clientFor(stack.base, 'alice');
 });
 
 afterAll(async () => {
@@ -83,5 +89,48 @@ describe('deferred credits over HTTP (docs/contract.md §24)', () => {
     const lowered = await cli('settings', '--account', accountId, '--overdraft-limit', '5');
     expect(lowered.code, lowered.output).toBe(0);
     expect(lowered.output).toContain('overdraftLimit 5');
+  });
+});
+
+async function accountOf(accountId: string) {
+  const { data } = await client.GET('/v1/accounts/{accountId}', {
+    params: { path: { accountId } },
+  });
+  return { balance: data?.balance ?? 0, version: data?.version ?? 0 };
+}
+
+describe('the credit folder on the local stack (docs/contract.md §24)', () => {
+  it('prints the folder in the banner and creates its queues', () => {
+    expect(stack.output()).toContain(`${QUEUE_NAMES.creditIntake} -> the credit folder`);
+    expect(stack.output()).toContain(`/${QUEUE_NAMES.creditIntakeDeadLetter}`);
+  });
+
+  it('posts every credit into a deferred account within seconds, each exactly once', async () => {
+    const created = await client.POST('/v1/accounts', {
+      params: { header: key(randomUUID()) },
+      body: { currency: 'EUR', creditIntake: 'deferred' },
+    });
+    expect(created.response.status).toBe(201);
+    const id = created.data?.id ?? '';
+    const amounts = Array.from({ length: 40 }, (_, i) => i + 1);
+    await Promise.all(
+      amounts.map(async (amount) => {
+        const res = await client.POST('/v1/accounts/{accountId}/transactions', {
+          params: { path: { accountId: id }, header: key(randomUUID()) },
+          body: { type: 'credit', amount, currency: 'EUR' },
+        });
+        expect(res.response.status).toBe(201);
+      }),
+    );
+    const answered = Date.now();
+    const total = amounts.reduce((a, b) => a + b, 0);
+    let seen = await accountOf(id);
+    while (seen.balance < total && Date.now() - answered < 20_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      seen = await accountOf(id);
+    }
+    expect(seen).toEqual({ balance: total, version: amounts.length });
+    // Within 10 s of the last answer (docs/contract.md §24's target).
+    expect(Date.now() - answered).toBeLessThan(10_000);
   });
 });

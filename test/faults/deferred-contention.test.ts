@@ -34,7 +34,7 @@ const contended = () => localDynamoClient(ledger().proxy.endpoint);
 const direct = localDynamoClient(dynamoEndpoint());
 afterAll(() => direct.destroy());
 
-const CREDITS = 300;
+const CREDITS = 150;
 /** How stale each folder's reads are when it posts from them, in ms. */
 const STALENESS_MS = [0, 40, 400, 1_500];
 const FOLDERS = STALENESS_MS.length;
@@ -117,7 +117,7 @@ describe('deferred credits under real contention', () => {
     const accountId = await deferredAccount(app, `acct-${randomUUID()}`);
     const credits = await creditConcurrently(app, accountId, {
       prefix: 'redelivered',
-      count: 90,
+      count: 45,
       callers: 6,
     });
     const client = contended();
@@ -150,7 +150,7 @@ describe('deferred credits under real contention', () => {
       expect((await container(i)(sqsEvent(message))).batchItemFailures).toEqual([]);
     }
     await expectPostedExactly(verify, direct, tableName, accountId, credits);
-    expect(metrics.counts.get(METRICS.creditsPosted)).toBe(90);
+    expect(metrics.counts.get(METRICS.creditsPosted)).toBe(45);
     client.destroy();
     // A replay of a posted credit answers the same body and writes nothing.
     const [c] = credits;

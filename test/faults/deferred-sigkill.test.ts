@@ -17,13 +17,13 @@ import { ledgerPerFile } from './support/ledger';
 import { until } from './support/stacks';
 
 /**
- * SIGKILL of a folder mid-posting (docs/contract.md §24): 200 credits wait in one deferred
+ * SIGKILL of a folder mid-posting (docs/contract.md §24): 120 credits wait in one deferred
  * account, a folder in its own process posts them chunk by chunk and is killed -9 after some
  * chunks but before the last; a fresh folder then finishes. Every credit must be posted exactly
  * once (balance, version, entries, no pending item, gates at 0) and the journal must hold one
  * exact record per credit.
  */
-const CREDITS = 200;
+const CREDITS = 120;
 const ledger = ledgerPerFile(7);
 const CHILD = 'test/faults/support/folder-child.ts';
 
