@@ -18,9 +18,9 @@ import { creditConcurrently, stacksPerFile, until } from './support/stacks';
  * the work says.
  */
 const PRODUCERS = 5;
-const PER_PRODUCER = 40;
-const DUPLICATES = 40;
-const HTTP_REQUESTS = 40;
+const PER_PRODUCER = 24;
+const DUPLICATES = 24;
+const HTTP_REQUESTS = 24;
 const CALLERS = 8;
 
 const stacks = stacksPerFile('hot', {
