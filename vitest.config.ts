@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/sequencer';
 
 // The SDK warns that releases after January 2027 need Node 22; CI and dev run Node 20.
 // Set here too so global setups (which run in this process) stay quiet.
@@ -16,6 +17,8 @@ export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     maxWorkers: MAX_WORKERS,
+    // The longest files start first within their project (test/support/sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     // Quiet when green: a test's console output (request logs included)
     // is printed only when that test fails; setting LOG_LEVEL prints everything.
     silent: process.env.LOG_LEVEL ? false : 'passed-only',
