@@ -7,7 +7,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * here sorts after these, as Vitest would order it.
  */
 const SLOW_FIRST: readonly string[] = [
-  'test/integration/bench-smoke.test.ts', // 60
+  'test/integration/bench-smoke.test.ts', // 60 together with bench-smoke-more
+  'test/integration/bench-smoke-more.test.ts',
   'test/e2e/readme.test.ts', // 35
   'test/browser/console.test.ts', // 31
   'test/faults/hot-account.test.ts', // 26
