@@ -79,9 +79,28 @@ export interface StackOptions {
   readonly dynamo?: 'shared' | 'own';
 }
 
+/** Starts a stack this often when a free port was taken before the stack bound it. */
+const PORT_TAKEN_ATTEMPTS = 3;
+
 export async function startLocalStack(
   env: Record<string, string> = {},
   options: StackOptions = {},
+): Promise<LocalStack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchLocalStack(env, options);
+    } catch (error) {
+      // A port asked of the OS is free only until someone binds it: on a busy machine another
+      // process's outgoing connection can take it in the seconds before the stack listens.
+      const taken = error instanceof Error && error.message.includes('is already in use');
+      if (!taken || attempt >= PORT_TAKEN_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function launchLocalStack(
+  env: Record<string, string>,
+  options: StackOptions,
 ): Promise<LocalStack> {
   const { timeoutMs = 90_000, launcher = 'node', dynamo = 'shared' } = options;
   const httpPort = await freePort();
