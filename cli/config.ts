@@ -9,6 +9,7 @@ import {
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../functions/contract/retention';
 import { messageOf } from '../functions/domain/shared/log';
 import { parseSecretMap, type SecretMap, secretsOf } from '../functions/schemas/callbacks';
+import { stringOption, uuidOption, type Values } from './args';
 import { CliError, UsageError } from './errors';
 
 /**
@@ -119,4 +120,22 @@ function checkUrl(value: string, name: string, command: string): string {
     throw new UsageError(`${name} must be an http(s) URL (got "${value}")`, command);
   }
   return value.replace(/\/+$/, '');
+}
+
+/**
+ * What every command on one account over the API takes: `--url` (or the stack's), `--principal`
+ * (default `demo`) and the required `--account`.
+ */
+export function accountTarget(
+  values: Values,
+  env: Env,
+  command: string,
+): { readonly url: string; readonly principal: string; readonly accountId: string } {
+  const accountId = uuidOption(values, 'account', command);
+  if (accountId === undefined) throw new UsageError('--account is required', command);
+  return {
+    url: apiUrl(stringOption(values, 'url'), env, command),
+    principal: stringOption(values, 'principal') ?? 'demo',
+    accountId,
+  };
 }

@@ -1,10 +1,9 @@
 import type { Schemas } from '../../client/index';
-import { intOption, parseCommandArgs, stringOption, uuidOption } from '../args';
+import { intOption, parseCommandArgs } from '../args';
 import { reach } from '../callbacks';
 import { expectStatus, ledgerClient } from '../client';
 import type { Command } from '../command';
-import { apiUrl, type Env } from '../config';
-import { UsageError } from '../errors';
+import { accountTarget, type Env } from '../config';
 
 const NAME = 'pending-credits';
 /** The route's page limit (functions/schemas/accounts.ts, ListTransactionsQuery). */
@@ -31,13 +30,9 @@ export function parsePendingCreditsArgs(
 ): PendingCreditsArgs | { help: true } {
   const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
   if (help) return { help: true };
-  const accountId = uuidOption(values, 'account', NAME);
-  if (accountId === undefined) throw new UsageError('--account is required', NAME);
   return {
     help: false,
-    url: apiUrl(stringOption(values, 'url'), env, NAME),
-    principal: stringOption(values, 'principal') ?? 'demo',
-    accountId,
+    ...accountTarget(values, env, NAME),
     pageSize: intOption(values, 'page-size', NAME, { min: 1, max: MAX_PAGE }) ?? MAX_PAGE,
   };
 }

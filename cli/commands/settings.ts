@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { CREDIT_INTAKE_MODES, type CreditIntake } from '../../functions/domain/accounts/model';
 import { MAX_OVERDRAFT_LIMIT } from '../../functions/domain/accounts/money';
-import { intOption, oneOf, parseCommandArgs, stringOption, uuidOption } from '../args';
+import { intOption, oneOf, parseCommandArgs, stringOption } from '../args';
 import { reach } from '../callbacks';
 import { expectStatus, ledgerClient } from '../client';
 import type { Command } from '../command';
-import { apiUrl, type Env } from '../config';
+import { accountTarget, type Env } from '../config';
 import { UsageError } from '../errors';
 
 const NAME = 'settings';
@@ -34,8 +34,6 @@ export function parseSettingsArgs(
 ): SettingsArgs | { help: true } {
   const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
   if (help) return { help: true };
-  const accountId = uuidOption(values, 'account', NAME);
-  if (accountId === undefined) throw new UsageError('--account is required', NAME);
   const creditIntake = oneOf(values, 'credit-intake', NAME, CREDIT_INTAKE_MODES);
   const overdraftLimit = intOption(values, 'overdraft-limit', NAME, {
     min: 0,
@@ -46,9 +44,7 @@ export function parseSettingsArgs(
   }
   return {
     help: false,
-    url: apiUrl(stringOption(values, 'url'), env, NAME),
-    principal: stringOption(values, 'principal') ?? 'demo',
-    accountId,
+    ...accountTarget(values, env, NAME),
     key: stringOption(values, 'key') ?? randomUUID(),
     body: {
       ...(creditIntake === undefined ? {} : { creditIntake }),

@@ -1,10 +1,10 @@
 import type { Schemas } from '../../client/index';
 import { MAX_STATEMENT_PAGE } from '../../functions/contract/effective-time';
-import { intOption, parseCommandArgs, stringOption, uuidOption, type Values } from '../args';
+import { intOption, parseCommandArgs, stringOption, type Values } from '../args';
 import { reach } from '../callbacks';
 import { expectStatus, ledgerClient } from '../client';
 import type { Command } from '../command';
-import { apiUrl, type Env } from '../config';
+import { accountTarget, type Env } from '../config';
 import { UsageError } from '../errors';
 
 const NAME = 'statement';
@@ -45,13 +45,9 @@ export function parseStatementArgs(
 ): StatementArgs | { help: true } {
   const { values, help } = parseCommandArgs(NAME, argv, OPTIONS);
   if (help) return { help: true };
-  const accountId = uuidOption(values, 'account', NAME);
-  if (accountId === undefined) throw new UsageError('--account is required', NAME);
   return {
     help: false,
-    url: apiUrl(stringOption(values, 'url'), env, NAME),
-    principal: stringOption(values, 'principal') ?? 'demo',
-    accountId,
+    ...accountTarget(values, env, NAME),
     from: instantOption(values, 'from'),
     to: instantOption(values, 'to'),
     pageSize: intOption(values, 'page-size', NAME, { min: 1, max: MAX_STATEMENT_PAGE }) ?? 100,
