@@ -8,20 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { HttpResult } from '../../functions/api/types';
 import { MAX_BATCH_OPERATIONS } from '../../functions/contract/batches';
-import { silentLog } from '../../functions/domain/shared/log';
 import { keys } from '../../functions/dynamodb/table/keys';
-import { composeHttpHandler } from '../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
 import { httpEvent } from '../../kit/http-event';
-import { DEFAULT_CONTENTION_WRITE_UNITS } from '../../local/services/contention/service';
-import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
-import { ensureLedgerTable } from '../../local/services/dynamodb/table';
-import { startLayerProcess } from '../hot/layer';
 import { HTTP_IN_FLIGHT } from '../hot/run';
 import { type HttpRound, httpRound } from '../hot/scenarios';
-import { benchConfig } from '../http/ours';
 import { PRINCIPAL } from '../http/scenarios';
-import { startLatencyProxy } from '../latency-proxy';
+import { onOneAccount } from '../one-account';
 import { progress } from '../progress';
 import type { BenchSettings } from '../settings';
 
@@ -106,36 +98,12 @@ async function batchRound(
   return { perSecond: credits / seconds, retriedPerCredit: retried / credits };
 }
 
-export async function measureBatches(
+export function measureBatches(
   dynamoEndpoint: string,
   settings: BenchSettings,
 ): Promise<BatchResults> {
-  const layer = await startLayerProcess(dynamoEndpoint, DEFAULT_CONTENTION_WRITE_UNITS);
-  const proxy = await startLatencyProxy({ target: layer.endpoint, rttMs: settings.rttMs });
-  const client = localDynamoClient(proxy.endpoint);
-  const direct = localDynamoClient(dynamoEndpoint);
-  const tableName = `ledger-batches-${randomUUID()}`;
-  try {
-    await ensureLedgerTable(direct, tableName);
-    const compose = (dynamo: typeof client) =>
-      composeHttpHandler({
-        dynamo,
-        config: benchConfig(tableName),
-        callbackSecrets: staticCallbackSecrets('{}'),
-        log: silentLog,
-      });
-    const app = compose(client);
-    const setup = compose(direct);
-    const newAccount = async () => {
-      const created = await setup(
-        httpEvent('POST', '/v1/accounts', {
-          principal: PRINCIPAL,
-          idempotencyKey: randomUUID(),
-          body: { currency: 'EUR' },
-        }),
-      );
-      return String(JSON.parse(created.body).id);
-    };
+  return onOneAccount(dynamoEndpoint, settings, 'batches', async (bench) => {
+    const { app, direct, tableName, proxy, layer, newAccount } = bench;
     const balanceOf = (accountId: string) => async () => {
       const { Item } = await direct.send(
         new GetItemCommand({
@@ -176,12 +144,7 @@ export async function measureBatches(
       }
     }
     return { creditsPerRound, bySide };
-  } finally {
-    client.destroy();
-    direct.destroy();
-    await proxy.close();
-    await layer.stop();
-  }
+  });
 }
 
 /** Credits/s through batches over credits/s of single requests, per round (the §25 target). */

@@ -11,23 +11,16 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { MAX_CREDITS_PER_POSTING } from '../../functions/domain/intake/model';
 import { CreditFolder } from '../../functions/domain/intake/posting';
-import { silentLog } from '../../functions/domain/shared/log';
 import { readIntakePartitions } from '../../functions/dynamodb/intake/partitions';
 import { createPostingStore } from '../../functions/dynamodb/intake/posting-store';
 import { keys } from '../../functions/dynamodb/table/keys';
-import { composeHttpHandler } from '../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import type { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { httpEvent } from '../../kit/http-event';
 import { itemSize, type WireItem } from '../../local/services/contention/items';
-import { DEFAULT_CONTENTION_WRITE_UNITS } from '../../local/services/contention/service';
-import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
-import { ensureLedgerTable } from '../../local/services/dynamodb/table';
-import { startLayerProcess } from '../hot/layer';
 import { HTTP_IN_FLIGHT } from '../hot/run';
 import { type HttpRound, httpRound } from '../hot/scenarios';
-import { benchConfig } from '../http/ours';
 import { PRINCIPAL } from '../http/scenarios';
-import { startLatencyProxy } from '../latency-proxy';
+import { onOneAccount } from '../one-account';
 import { progress } from '../progress';
 import type { BenchSettings } from '../settings';
 import { type DeferredItemSizes, deferredModelLines } from './model';
@@ -56,39 +49,16 @@ export interface DeferredResults {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function measureDeferred(
+export function measureDeferred(
   dynamoEndpoint: string,
   settings: BenchSettings,
 ): Promise<DeferredResults> {
-  const layer = await startLayerProcess(dynamoEndpoint, DEFAULT_CONTENTION_WRITE_UNITS);
-  const proxy = await startLatencyProxy({ target: layer.endpoint, rttMs: settings.rttMs });
-  const client = localDynamoClient(proxy.endpoint);
-  const direct = localDynamoClient(dynamoEndpoint);
-  const tableName = `ledger-deferred-${randomUUID()}`;
-  try {
-    await ensureLedgerTable(direct, tableName);
-    const compose = (dynamo: typeof client) =>
-      composeHttpHandler({
-        dynamo,
-        config: benchConfig(tableName),
-        callbackSecrets: staticCallbackSecrets('{}'),
-        log: silentLog,
-      });
-    const app = compose(client);
-    const setup = compose(direct);
+  return onOneAccount(dynamoEndpoint, settings, 'deferred', async (bench) => {
+    const { app, client, direct, tableName, proxy, layer } = bench;
+    const newAccount = (creditIntake: 'direct' | 'deferred') => bench.newAccount({ creditIntake });
     const folder = new CreditFolder(createPostingStore({ client, tableName }), {
       clock: () => new Date(),
     });
-    const newAccount = async (creditIntake: 'direct' | 'deferred') => {
-      const created = await setup(
-        httpEvent('POST', '/v1/accounts', {
-          principal: PRINCIPAL,
-          idempotencyKey: randomUUID(),
-          body: { currency: 'EUR', creditIntake },
-        }),
-      );
-      return String(JSON.parse(created.body).id);
-    };
     const rawItem = async (key: { pk: string; sk: string }) => {
       const { Item } = await direct.send(
         new GetItemCommand({ TableName: tableName, Key: marshall(key), ConsistentRead: true }),
@@ -184,12 +154,7 @@ export async function measureDeferred(
     }
     const sizes = await itemSizes(rawItem, newAccount, folder, app);
     return { creditsPerRound, bySide, sizes };
-  } finally {
-    client.destroy();
-    direct.destroy();
-    await proxy.close();
-    await layer.stop();
-  }
+  });
 }
 
 /**
