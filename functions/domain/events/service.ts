@@ -16,7 +16,6 @@ import {
 } from '../shared/retry';
 import { type EventOutcome, inboxClaimOf, inboxOutcome, type LedgerEventInput } from './model';
 import type { EventLedgerPort, EventRunWrite } from './port';
-import { runningBounds } from './runs';
 
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
 export interface EventServiceOptions extends OptimisticRetryOptions, EffectiveTimeOptions {
@@ -200,7 +199,6 @@ export class EventService {
     }));
     // A deferred account's credits take intake (§24), never a run on the account item.
     if (this.movements.defers(records.map(({ entry }) => entry))) return 'refused';
-    const { drawdown } = runningBounds(events);
     return retryOptimistic<EventOutcome[] | 'refused'>(
       this.retry,
       async () => {
@@ -213,7 +211,6 @@ export class EventService {
           accountId: first.accountId,
           currency: first.currency,
           records,
-          requireAvailableAtLeast: drawdown > 0 ? drawdown : undefined,
           sequences: writes,
         };
         const result = await this.port.applyEventRun(run);

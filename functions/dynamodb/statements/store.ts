@@ -6,7 +6,12 @@ import { UnavailableError, ValidationError } from '../../domain/shared/errors';
 import type { EffectiveRange } from '../../domain/statements/model';
 import type { PeriodCloseResult, StatementPort } from '../../domain/statements/port';
 import { toAccountRecord, toLedgerEntry } from '../accounts/items';
-import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import {
+  claimedFailure,
+  claimItem,
+  findClaimRecord,
+  recordClaimOnly,
+} from '../idempotency/command';
 import { gatePeriodItem, readIntakePartitions } from '../intake/partitions';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -174,16 +179,7 @@ export function createStatementStore(options: StoreOptions): StatementPort {
       throw new UnavailableError(new Error(`account ${account.id} kept accepting credits`));
     },
 
-    async recordResponse(claim) {
-      const result = await writeCommand(
-        client,
-        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
-        retry,
-      );
-      if (result.kind === 'committed') return { kind: 'recorded' };
-      if (result.kind === 'claimed') return result;
-      throw new Error(`unexpected outcome ${result.kind} when recording a response`);
-    },
+    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
 
     findRecord: (key) => findClaimRecord(client, tableName, key),
   };
