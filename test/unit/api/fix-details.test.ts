@@ -23,9 +23,9 @@ const txPath = `/v1/accounts/${ACCOUNT}/transactions`;
 
 beforeEach(() => ddb.reset());
 
-async function problem(event: ReturnType<typeof httpEvent>) {
+async function problem(event: ReturnType<typeof httpEvent>): Promise<Record<string, unknown>> {
   const res = await app(event);
-  return { status: res.statusCode, ...(JSON.parse(res.body) as Record<string, unknown>) };
+  return { ...(JSON.parse(res.body) as Record<string, unknown>), status: res.statusCode };
 }
 
 async function amountMessages(amount: number): Promise<string[]> {
