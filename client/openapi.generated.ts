@@ -668,10 +668,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         CreateAccount: {
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             name?: string;
             /** @description How far below 0 available may go, in minor units */
@@ -685,10 +682,7 @@ export interface components {
         Account: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             balance: number;
             /** @description balance less the active holds; with overdraftLimit, what debits, transfers and holds draw on */
@@ -723,10 +717,7 @@ export interface components {
             type: "credit" | "debit";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             /** @description Business unique key per account; never expires */
@@ -738,7 +729,6 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
@@ -751,10 +741,7 @@ export interface components {
             type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -831,10 +818,7 @@ export interface components {
                 type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 reference?: string;
                 paymentId?: string;
@@ -907,10 +891,7 @@ export interface components {
             type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -983,10 +964,7 @@ export interface components {
                 accountId: string;
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 /**
                  * @description the entry type it posts as
@@ -1218,10 +1196,7 @@ export interface components {
         Statement: {
             /** Format: uuid */
             accountId: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** Format: date-time */
             from: string;
@@ -1245,10 +1220,7 @@ export interface components {
                 type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 reference?: string;
                 paymentId?: string;
@@ -1311,7 +1283,6 @@ export interface components {
             /**
              * Format: date-time
              * @description not later than now, not before the account's closedThrough; entries effective at or before it are refused from then on (period_closed)
-             * @example 2026-11-30T23:59:59.999Z
              */
             through: string;
         };
@@ -1372,10 +1343,7 @@ export interface components {
             toAccountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             /** @description Business unique key per account; never expires */
@@ -1387,7 +1355,6 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
@@ -1400,10 +1367,7 @@ export interface components {
             toAccountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -1424,10 +1388,7 @@ export interface components {
         PlaceHold: {
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @description Seconds until the hold expires and its amount is available again */
             expiresInSeconds: number;
@@ -1444,10 +1405,7 @@ export interface components {
             accountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @enum {string} */
             status: "active" | "captured" | "voided" | "expired";
@@ -1472,10 +1430,7 @@ export interface components {
                 accountId: string;
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 /** @enum {string} */
                 status: "active" | "captured" | "voided" | "expired";
@@ -1500,10 +1455,7 @@ export interface components {
         };
         VoidHold: Record<string, never>;
         CreateLedgerTransaction: {
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @description 2–25 legs, each account at most once; debits and credits sum alike */
             legs: {
@@ -1524,17 +1476,13 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
         LedgerTransaction: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             legs: {
                 /** Format: uuid */
@@ -1598,34 +1546,6 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /**
-         * @example {
-         *       "mode": "independent",
-         *       "operations": [
-         *         {
-         *           "key": "payout-2026-12-01-0001",
-         *           "op": "credit",
-         *           "accountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *           "body": {
-         *             "type": "credit",
-         *             "amount": 1250,
-         *             "currency": "EUR",
-         *             "reference": "payout 0001"
-         *           }
-         *         },
-         *         {
-         *           "key": "payout-2026-12-01-0002",
-         *           "op": "transfer",
-         *           "body": {
-         *             "fromAccountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *             "toAccountId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-         *             "amount": 500,
-         *             "currency": "EUR"
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
         CreateBatch: {
             /**
              * @description independent: each operation succeeds or fails alone; atomic: all commit in one transaction or none does
@@ -1644,10 +1564,7 @@ export interface components {
                     type: "credit" | "debit";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1659,7 +1576,6 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
@@ -1675,10 +1591,7 @@ export interface components {
                     type: "credit" | "debit";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1690,7 +1603,6 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
@@ -1706,10 +1618,7 @@ export interface components {
                     toAccountId: string;
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1721,7 +1630,6 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
@@ -1731,10 +1639,7 @@ export interface components {
                 /** @constant */
                 op: "ledger_transaction";
                 body: {
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     /** @description 2–25 legs, each account at most once; debits and credits sum alike */
                     legs: {
@@ -1755,44 +1660,11 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             })[];
         };
-        /**
-         * @example {
-         *       "mode": "independent",
-         *       "results": [
-         *         {
-         *           "key": "payout-2026-12-01-0001",
-         *           "status": 201,
-         *           "body": {
-         *             "id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
-         *             "accountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *             "type": "credit",
-         *             "amount": 1250,
-         *             "currency": "EUR",
-         *             "reference": "payout 0001",
-         *             "origin": "http",
-         *             "createdAt": "2026-12-01T10:00:00.000Z"
-         *           }
-         *         },
-         *         {
-         *           "key": "payout-2026-12-01-0002",
-         *           "status": 409,
-         *           "body": {
-         *             "type": "/v1/problems/insufficient_funds",
-         *             "title": "Insufficient funds",
-         *             "status": 409,
-         *             "detail": "The available balance does not cover this amount.",
-         *             "code": "insufficient_funds"
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
         Batch: {
             /** @enum {string} */
             mode: "independent" | "atomic";
@@ -1812,10 +1684,7 @@ export interface components {
                     type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     paymentId?: string;
@@ -1880,10 +1749,7 @@ export interface components {
                     toAccountId: string;
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     paymentId?: string;
@@ -1903,10 +1769,7 @@ export interface components {
                 } | {
                     /** Format: uuid */
                     id: string;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     legs: {
                         /** Format: uuid */

@@ -128,8 +128,8 @@ export class IdempotencyKeyInUseError extends DomainError {
 }
 
 export class UnauthenticatedError extends DomainError {
-  constructor() {
-    super('unauthenticated', 'This request needs an authenticated principal.');
+  constructor(detail = 'This request needs an authenticated principal.') {
+    super('unauthenticated', detail);
   }
 }
 
