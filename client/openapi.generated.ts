@@ -1633,7 +1633,7 @@ export interface components {
              */
             mode: "independent" | "atomic";
             operations: ({
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "credit";
@@ -1664,7 +1664,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "debit";
@@ -1695,7 +1695,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "transfer";
@@ -1726,7 +1726,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "ledger_transaction";
@@ -1798,7 +1798,7 @@ export interface components {
             mode: "independent" | "atomic";
             /** @description One per operation, in request order */
             results: {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @description The single route's status: 201, 409, 422, 503… */
                 status: number;
