@@ -1553,7 +1553,7 @@ export interface components {
              */
             mode: "independent" | "atomic";
             operations: ({
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "credit";
@@ -1580,7 +1580,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "debit";
@@ -1607,7 +1607,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "transfer";
@@ -1634,7 +1634,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "ledger_transaction";
@@ -1670,7 +1670,7 @@ export interface components {
             mode: "independent" | "atomic";
             /** @description One per operation, in request order */
             results: {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @description The single route's status: 201, 409, 422, 503… */
                 status: number;
