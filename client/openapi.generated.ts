@@ -678,6 +678,10 @@ export interface components {
              * @enum {string}
              */
             creditIntake?: "direct" | "deferred";
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         Account: {
             /** Format: uuid */
@@ -711,6 +715,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description caller-chosen pairs, absent when it has none; searchable (GET /v1/accounts) */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         PostTransaction: {
             /** @enum {string} */
@@ -807,6 +815,10 @@ export interface components {
             creditIntake?: "direct" | "deferred";
             /** @description How far below 0 available may go, in minor units */
             overdraftLimit?: number;
+            /** @description the account's new metadata, replacing it whole; null clears it */
+            metadata?: {
+                [key: string]: string;
+            } | null;
         };
         TransactionPage: {
             items: {
