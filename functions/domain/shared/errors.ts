@@ -40,7 +40,8 @@ export type ErrorCode =
   | 'batch_rejected'
   | 'period_closed'
   | 'period_already_closed'
-  | 'pending_credits';
+  | 'pending_credits'
+  | 'webhook_endpoint_limit_reached';
 
 export interface FieldError {
   readonly path: string;
