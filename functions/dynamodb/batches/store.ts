@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AccountRecord } from '../../domain/accounts/model';
 import type { BatchPort, LeaseResult, MovementsWriteResult } from '../../domain/batches/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
+import { toAccountRecord } from '../accounts/items';
 import {
   findClaimRecord,
   recordClaimOnly,
@@ -14,6 +14,7 @@ import { commitMoney } from '../movements/decode';
 import { toAttributes } from '../table/attributes';
 import { deleteIfStill } from '../table/delete-if';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
+import { getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions } from '../table/transact';
 import { batchPlan } from './items';
@@ -33,12 +34,6 @@ export function createBatchStore(options: StoreOptions): BatchPort {
       if (outcome.kind === 'committed') return outcome;
       const { cancellation } = outcome;
       const claimed = new Map<number, IdempotencyRecord>();
-      const accounts = new Map<string, AccountRecord | undefined>();
-      const viaGate = new Set<string>();
-      for (const [accountId, refused] of cancellation.accounts) {
-        accounts.set(accountId, refused.account);
-        if (refused.viaGate) viaGate.add(accountId);
-      }
       let batch: IdempotencyRecord | undefined;
       for (const [role, old] of cancellation.failed) {
         const [kind, id = ''] = role.split(/:(.*)/s);
@@ -51,9 +46,9 @@ export function createBatchStore(options: StoreOptions): BatchPort {
       return {
         kind: 'refused',
         claimed,
-        accounts,
+        accounts: cancellation.accounts,
         payments: new Set(cancellation.payments),
-        viaGate,
+        gates: cancellation.gates,
         ...(batch ? { batch } : {}),
       };
     },
@@ -61,6 +56,12 @@ export function createBatchStore(options: StoreOptions): BatchPort {
     recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
 
     findRecord: (key) => findClaimRecord(client, tableName, key),
+
+    async readAccounts(accountIds) {
+      const items = await getItems(client, tableName, accountIds.map(keys.account));
+      const found = items.flatMap((item) => (item ? [toAccountRecord(item)] : []));
+      return new Map(found.map((account) => [account.id, account]));
+    },
 
     async takeLease(lease, nowMs): Promise<LeaseResult> {
       try {
@@ -86,7 +87,8 @@ export function createBatchStore(options: StoreOptions): BatchPort {
         if (!(error instanceof ConditionalCheckFailedException)) throw storageError(error);
         // The SDK's retry of a put whose answer was lost finds our own lease: it is ours.
         const held = error.Item ? unmarshall(error.Item) : {};
-        return held.token === lease.token ? { kind: 'taken' } : { kind: 'held' };
+        if (held.token === lease.token) return { kind: 'taken' };
+        return { kind: 'held', expiresAtMs: Number(held.expiresAtMs ?? nowMs) };
       }
     },
 

@@ -1,14 +1,15 @@
 import type { EventLedgerPort, EventRunResult, WaiverWriteResult } from '../../domain/events/port';
+import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import { inboxOnce } from '../../domain/movements/once';
 import { toAccountRecord } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
 import { composeMoney } from '../movements/compose';
 import { commitMoney } from '../movements/decode';
 import { onceFailure, withOnce } from '../movements/once';
-import { keys } from '../table/keys';
+import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { getItem } from '../table/reads';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
-import { runPlan, toVersionedSequence } from './items';
+import { inboxScopeId, runPlan, toVersionedSequence } from './items';
 
 /**
  * DynamoDB adapter of what is about ledger events only: the sequence items, a waiver, and a
@@ -58,6 +59,15 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       if (failed.has('inbox') || accounts.size > 0 || payments.size > 0) return { kind: 'refused' };
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       throw unexpectedFailure(failed);
+    },
+
+    async seenInbox(claim) {
+      const scope = inboxScopeId(claim.source, claim.id, claim.namespace);
+      const item = await getItem(client, tableName, keys.inbox(scope));
+      if (!item || Number(item[TTL_ATTRIBUTE]) < claim.nowSeconds) return undefined;
+      return sameInboxContent(item.contentHash, claim.contentHash)
+        ? { kind: 'duplicate' }
+        : { kind: 'id_conflict' };
     },
 
     async getAccount(accountId) {

@@ -172,7 +172,7 @@ function ownerMoved(
   settlement: HoldSettlement | undefined,
 ): { readonly kind: 'hold_changed'; readonly hold: HoldRecord } | undefined {
   if (settlement?.requires !== 'unexpired') return undefined;
-  const account = cancellation.accounts.get(settlement.hold.accountId)?.account;
+  const account = cancellation.accounts.get(settlement.hold.accountId);
   if (account === undefined) return undefined;
   const owner = account.ownerId;
   if (owner === settlement.hold.ownerId) return undefined;

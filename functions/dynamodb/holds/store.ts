@@ -66,9 +66,8 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
       const { cancellation } = outcome;
       const replay = claimedFailure(cancellation.failed);
       if (replay) return replay;
-      const refused = cancellation.accounts.get(hold.accountId);
-      if (!refused) throw unexpected(cancellation.failed);
-      return { kind: 'account_rejected', account: refused.account };
+      if (!cancellation.accounts.has(hold.accountId)) throw unexpected(cancellation.failed);
+      return { kind: 'account_rejected', account: cancellation.accounts.get(hold.accountId) };
     },
 
     async voidHold(claim: IdempotencyClaim, settlement: HoldSettlement): Promise<SettleHoldResult> {

@@ -124,8 +124,9 @@ async function readPartition(
 /** What a cancelled posting means: lost to another folder, or refused by the account. */
 function outcomeOf(accountId: string, cancellation: Cancellation) {
   if (cancellation.taken.size > 0) return { kind: 'gone' } as const;
-  const refused = cancellation.accounts.get(accountId);
-  if (refused !== undefined) return { kind: 'refused', account: refused.account } as const;
+  const { accounts } = cancellation;
+  if (accounts.has(accountId))
+    return { kind: 'refused', account: accounts.get(accountId) } as const;
   // A posted count has no condition: a refusal anywhere else is a bug, not a state.
   const roles = [...cancellation.failed.keys()];
   throw new InternalError(new Error(`posting refused by ${roles.join(', ')}`));

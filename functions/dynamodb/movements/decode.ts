@@ -12,20 +12,16 @@ import {
 
 type Failed = ReadonlyMap<string, Record<string, unknown> | undefined>;
 
-/** An account whose guard failed (or the gate that stood for it), as it stood (ALL_OLD). */
-export interface RefusingAccount {
-  readonly account: AccountRecord | undefined;
-  /** Refused by the account's intake gate (§24): `account` is the gate's copy. */
-  readonly viaGate: boolean;
-}
-
 /**
  * THE reading of a cancelled money transaction (docs/architecture.md "One write path"): every
  * failed condition of the composer's roles (`compose.ts`), by what it means, and the rest (the
  * claims, the inbox, sequences, a hold, a reversal's original) by role, as they stood.
  */
 export interface Cancellation {
-  readonly accounts: ReadonlyMap<string, RefusingAccount>;
+  /** Accounts whose guard failed, as they stood (ALL_OLD; undefined: missing). */
+  readonly accounts: ReadonlyMap<string, AccountRecord | undefined>;
+  /** Accounts whose intake gate refused (§24), as the gate's copy of them. */
+  readonly gates: ReadonlyMap<string, AccountRecord | undefined>;
   /** Movements whose paymentId item was taken. */
   readonly payments: ReadonlySet<number>;
   /** Movements whose entry, pointer or pending item failed: written by someone else. */
@@ -35,22 +31,23 @@ export interface Cancellation {
 }
 
 export function decodeCancellation(failed: Failed): Cancellation {
-  const accounts = new Map<string, RefusingAccount>();
+  const accounts = new Map<string, AccountRecord | undefined>();
+  const gates = new Map<string, AccountRecord | undefined>();
   const payments = new Set<number>();
   const taken = new Set<number>();
   for (const [role, old] of failed) {
     const [kind, id = ''] = role.split(/:(.*)/s);
     if (kind === 'account' && id !== '') {
-      accounts.set(id, { account: old ? toAccountRecord(old) : undefined, viaGate: false });
+      accounts.set(id, old ? toAccountRecord(old) : undefined);
     } else if (kind === 'gate' && id.includes(':')) {
       const accountId = id.slice(0, id.lastIndexOf(':'));
-      accounts.set(accountId, { account: old ? gateAsAccount(old) : undefined, viaGate: true });
+      gates.set(accountId, old ? gateAsAccount(old) : undefined);
     } else if (kind === 'payment' && id !== '') payments.add(Number(id));
     else if ((kind === 'entry' || kind === 'pointer' || kind === 'pending') && id !== '') {
       taken.add(Number(id));
     }
   }
-  return { accounts, payments, taken, failed };
+  return { accounts, gates, payments, taken, failed };
 }
 
 /** How a money transaction ended: committed or cancelled, decoded. */

@@ -16,11 +16,12 @@ export function rejectedLegs(
 ): RejectedLeg[] {
   const legs: RejectedLeg[] = [];
   entries.forEach(({ accountId }, index) => {
-    const refused = cancellation.accounts.get(accountId);
-    if (refused === undefined) return;
     if (entries.findIndex((entry) => entry.accountId === accountId) !== index) return;
-    const { account, viaGate } = refused;
-    legs.push(viaGate ? { index, account, viaGate } : { index, account });
+    if (cancellation.accounts.has(accountId)) {
+      legs.push({ index, account: cancellation.accounts.get(accountId) });
+    } else if (cancellation.gates.has(accountId)) {
+      legs.push({ index, account: cancellation.gates.get(accountId), viaGate: true });
+    }
   });
   return legs;
 }
@@ -29,12 +30,11 @@ export function postingRejection(
   cancellation: Cancellation,
   accountId: string,
 ): PostingRejection | undefined {
-  const refused = cancellation.accounts.get(accountId);
-  if (refused !== undefined) {
-    const { account, viaGate } = refused;
-    return viaGate
-      ? { kind: 'account_rejected', account, viaGate }
-      : { kind: 'account_rejected', account };
+  const { accounts, gates } = cancellation;
+  if (accounts.has(accountId))
+    return { kind: 'account_rejected', account: accounts.get(accountId) };
+  if (gates.has(accountId)) {
+    return { kind: 'account_rejected', account: gates.get(accountId), viaGate: true };
   }
   if (cancellation.payments.size > 0) return { kind: 'payment_id_taken' };
   return undefined;

@@ -138,14 +138,9 @@ describe('the one decoder', () => {
         ['claim:0', { scopeId: 's' }],
       ]),
     );
-    expect(cancellation.accounts.get('a1')).toMatchObject({
-      viaGate: false,
-      account: { balance: 3 },
-    });
-    expect(cancellation.accounts.get('a:b')).toMatchObject({
-      viaGate: true,
-      account: { creditIntake: 'direct' },
-    });
+    expect(cancellation.accounts.get('a1')).toMatchObject({ balance: 3 });
+    expect(cancellation.accounts.has('a:b')).toBe(false);
+    expect(cancellation.gates.get('a:b')).toMatchObject({ creditIntake: 'direct' });
     expect([...cancellation.payments]).toEqual([1]);
     expect([...cancellation.taken]).toEqual([3]);
     expect(cancellation.failed.has('claim:0')).toBe(true);
