@@ -5,13 +5,7 @@ import type { CloseResult, EntryPage, LedgerPort } from '../../domain/accounts/p
 import type { EventSourceView } from '../../domain/gaps/port';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
 import { toVersionedSequence } from '../events/items';
-import {
-  claimedFailure,
-  claimItem,
-  findClaimRecord,
-  recordClaimOnly,
-  writeCommand,
-} from '../idempotency/command';
+import { claimedFailure, claimItem, claimRecorder, writeCommand } from '../idempotency/command';
 import { gateCloseParts, gateFailed, gateParts } from '../intake/gates';
 import { readIntakePartitions } from '../intake/partitions';
 import { decodeCursor, encodeCursor } from '../table/cursor';
@@ -79,9 +73,7 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       return { kind: 'account_moved', account: account ? toAccountRecord(account) : undefined };
     },
 
-    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
 
     async getAccount(accountId: string) {
       const item = await getItem(client, tableName, keys.account(accountId));

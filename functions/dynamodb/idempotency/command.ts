@@ -1,7 +1,12 @@
 import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { WriteResult } from '../../domain/accounts/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
-import type { ClaimKey, IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
+import type {
+  ClaimKey,
+  IdempotencyClaim,
+  RecordResult,
+  ResponseRecorder,
+} from '../../domain/idempotency/port';
 import { toAccountRecord } from '../accounts/items';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
@@ -104,7 +109,7 @@ export async function writeCommand<Role extends string, Other = never>(
  * THE claim-only transaction every store records a rejection with (docs/contract.md §4): the
  * response is stored unless a claim committed meanwhile, which is then answered instead.
  */
-export async function recordClaimOnly(
+async function recordClaimOnly(
   client: DynamoDBClient,
   tableName: string,
   retry: RetryPolicy,
@@ -117,6 +122,16 @@ export async function recordClaimOnly(
   if (claimed) return claimed;
   throw unexpectedFailure(outcome.failed);
 }
+
+/** Every store's `ResponseRecorder`: the one claim-only write and the claim's read. */
+export const claimRecorder = (
+  client: DynamoDBClient,
+  tableName: string,
+  retry: RetryPolicy,
+): ResponseRecorder => ({
+  recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
+  findRecord: (key) => findClaimRecord(client, tableName, key),
+});
 
 export function unexpectedFailure(failed: ReadonlyMap<string, unknown>): Error {
   return new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);
