@@ -4,8 +4,8 @@ import type { AccountRecord } from '../../domain/accounts/model';
 import type { CloseResult, EntryPage, LedgerPort } from '../../domain/accounts/port';
 import type { EventSourceView } from '../../domain/gaps/port';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
-import { toVersionedSequence } from '../events/items';
-import { claimedFailure, claimItem, claimRecorder, writeCommand } from '../idempotency/command';
+import { toVersionedSequence } from '../gaps/sequence-items';
+import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { gateCloseParts, gateFailed, gateParts } from '../intake/gates';
 import { readIntakePartitions } from '../intake/partitions';
 import { decodeCursor, encodeCursor } from '../table/cursor';
@@ -18,6 +18,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
+import { writeCommand } from './command';
 import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
 import { metadataItem, readAccountMetadata } from './metadata';
 

@@ -1,5 +1,4 @@
 import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { WriteResult } from '../../domain/accounts/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
 import type {
   ClaimKey,
@@ -7,11 +6,10 @@ import type {
   RecordResult,
   ResponseRecorder,
 } from '../../domain/idempotency/port';
-import { toAccountRecord } from '../accounts/items';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { getItem } from '../table/reads';
-import { type RetryPolicy, type TransactPart, transactWithRetry } from '../table/transact';
+import { type RetryPolicy, transactWithRetry } from '../table/transact';
 
 /** Builders for the items each transaction writes; conditions are named after what they guard. */
 
@@ -67,42 +65,6 @@ export function claimedFailure(
 ): { kind: 'claimed'; record: IdempotencyRecord } | undefined {
   const record = failed.get('claim');
   return record ? { kind: 'claimed', record: toIdempotencyRecord(record) } : undefined;
-}
-
-/**
- * The facts of a cancelled command in precedence order: an existing claim (replay or reuse),
- * then the account guard, then the paymentId. Undefined when none of these failed.
- */
-function commandFailure(
-  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
-): WriteResult | undefined {
-  const claim = claimedFailure(failed);
-  if (claim) return claim;
-  if (failed.has('account')) {
-    const account = failed.get('account');
-    return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
-  }
-  if (failed.has('payment')) return { kind: 'payment_id_taken' };
-  return undefined;
-}
-
-/**
- * Runs a command's transaction and reports its facts: committed, or the failure
- * `commandFailure` names, or what `otherFailure` makes of the rest (e.g. a moved task).
- */
-export async function writeCommand<Role extends string, Other = never>(
-  client: DynamoDBClient,
-  parts: readonly TransactPart<Role>[],
-  retry: RetryPolicy,
-  otherFailure: (
-    failed: ReadonlyMap<Role, Record<string, unknown> | undefined>,
-  ) => Other | undefined = () => undefined,
-): Promise<WriteResult | Other> {
-  const outcome = await transactWithRetry(client, parts, retry);
-  if (outcome.kind === 'committed') return outcome;
-  const failure = commandFailure(outcome.failed) ?? otherFailure(outcome.failed);
-  if (failure === undefined) throw unexpectedFailure(outcome.failed);
-  return failure;
 }
 
 /**
