@@ -168,6 +168,7 @@ export const Batch = z
               reference: 'payout 0001',
               origin: 'http',
               createdAt: '2026-12-01T10:00:00.000Z',
+              effectiveAt: '2026-12-01T10:00:00.000Z',
             },
           },
           {
