@@ -229,7 +229,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
 }
 
 /**
- * The invocation a request runs in (docs/contract.md §36): from the Lambda context's remaining
+ * The invocation a request runs in (docs/contract.md §25): from the Lambda context's remaining
  * time, or the deployed timeout where there is no context (the local stack emulates it).
  */
 function invocationOf(nowMs: number, context: HttpContext | undefined): Invocation {

@@ -263,7 +263,7 @@ export function toProblem(error: unknown): Problem {
     ...(errors.length > 0 ? { errors } : {}),
     ...(known instanceof BatchRejectedError ? batchRejection(known) : {}),
   };
-  // A held batch lease knows when it ends (docs/contract.md §31): that is the wait.
+  // A held batch lease knows when it ends (docs/contract.md §25): that is the wait.
   const retryAfter =
     known instanceof IdempotencyKeyInUseError ? known.retryAfterSeconds : undefined;
   return {

@@ -1,5 +1,5 @@
 /**
- * Facts of the HTTP function's invocations (docs/contract.md §36): lib/ deploys the timeout,
+ * Facts of the HTTP function's invocations (docs/contract.md §25): lib/ deploys the timeout,
  * the local stack and the integration fixture emulate it, a batch's deadline is cut from both.
  */
 

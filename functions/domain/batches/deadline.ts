@@ -6,12 +6,12 @@ import type { Invocation } from '../shared/invocation';
 export interface BatchTimes {
   /** Retries stop at it; an operation not started by then answers `503 unavailable`. */
   readonly deadline: number;
-  /** The function is stopped by then: nothing of the holder runs after it (docs/contract.md §31). */
+  /** The function is stopped by then: nothing of the holder runs after it (docs/contract.md §25). */
   readonly leaseExpiresAtMs: number;
 }
 
 /**
- * A batch's deadline (docs/contract.md §36): min(the function's remaining time − 1.5 s for the
+ * A batch's deadline (docs/contract.md §25): min(the function's remaining time − 1.5 s for the
  * answer and the lease's release, 29 s − elapsed since the request started, as API Gateway
  * stops at 30 s), and no later than a deadline already set around it. Without an invocation
  * the deployed timeout is assumed from `nowMs`. The lease lasts as long as the invocation.

@@ -108,8 +108,8 @@ export class BatchService {
   /**
    * Runs `run` holding the batch's lease (docs/contract.md §25). A copy that finds a live lease
    * replays the holder's answer if it was just recorded, else answers `idempotency_key_in_use`
-   * with `Retry-After` the lease's remaining seconds (§31). The holder reads the record once more (a copy may have answered between the
-   * first read and the lease), and releases the lease once the answer is recorded, or the run
+   * with `Retry-After` the lease's remaining seconds (§31). The holder reads the record once
+   * more (a copy may have answered between the first read and the lease), and releases the lease once the answer is recorded, or the run
    * failed: either way no operation of it runs any more.
    */
   private async underLease(
@@ -206,7 +206,7 @@ export class BatchService {
 
   /**
    * ONE transaction for a chunk of one account's postings, routed as a single credit is
-   * (docs/contract.md §31). False: nothing was written (a replay, a reused key, a refusal,
+   * (docs/contract.md §25). False: nothing was written (a replay, a reused key, a refusal,
    * contention to the end), so each is applied on its own.
    */
   private async writeChunk(chunk: readonly PlannedMovement[]): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The invocation a request runs in (docs/contract.md §36): when it started and when the
+ * The invocation a request runs in (docs/contract.md §25): when it started and when the
  * function is stopped (epoch ms). The HTTP function sets it from the Lambda context's remaining
  * time, or — where there is no context, as in the local stack — from the deployed timeout it
  * emulates. Carried through async calls, so no port or command context needs it.

@@ -101,7 +101,7 @@ describe('two copies of one independent batch sent at once', () => {
     open();
     expect(second.statusCode).toBe(409);
     expect(bodyOf(second).code).toBe('idempotency_key_in_use');
-    // Retry-After: the held lease's remaining seconds, rounded up (docs/contract.md §31).
+    // Retry-After: the held lease's remaining seconds, rounded up (docs/contract.md §25).
     const retryAfter = Number(second.headers['retry-after']);
     expect(retryAfter).toBeLessThanOrEqual(Math.ceil((held.expiresAtMs - asked) / 1000));
     expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((held.expiresAtMs - Date.now()) / 1000));

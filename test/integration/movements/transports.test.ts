@@ -6,7 +6,7 @@ import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
 /**
- * One write path (docs/contract.md §31, §33): the same movements — credits, debits, a transfer,
+ * One write path (docs/contract.md §25): the same movements — credits, debits, a transfer,
  * a ledger transaction, then reversals — into direct and deferred accounts give the same
  * outcomes, codes and balances through every transport: single HTTP requests, an independent
  * batch, atomic batches, SQS ledger events. Black box at each transport's boundary: the HTTP
@@ -208,7 +208,7 @@ describe('the same movements through every transport', () => {
     expect(await standing(a)).toEqual({ ...FINAL, D: FINAL.D - 5 });
   });
 
-  // The atomic cases of docs/contract.md §31: what one by one answers first is the refusal.
+  // The atomic cases of docs/contract.md §25: what one by one answers first is the refusal.
   it.each([
     ['[credit F 50, debit F 120]', [STEPS[0], STEPS[1]]],
     ['[credit F 50, debit F 120, debit E 10]', [STEPS[0], STEPS[1], STEPS[2]]],
