@@ -1,3 +1,4 @@
+import { LEDGER_FUNCTION_TIMEOUT_SECONDS } from '../contract/http';
 import type { EntryReadPort, LedgerPort, SettingsPort } from '../domain/accounts/port';
 import { EntryReadService } from '../domain/accounts/reads';
 import { LedgerService } from '../domain/accounts/service';
@@ -24,6 +25,7 @@ import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
 import type { ErrorCode } from '../domain/shared/errors';
+import { type Invocation, withInvocation } from '../domain/shared/invocation';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
 import type { Runtime } from '../domain/shared/runtime';
@@ -52,7 +54,7 @@ import { createRouter } from './router';
 import { ROUTE_LIST, type Routes } from './routes';
 import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
-import type { HttpEvent, HttpHandler, HttpResult } from './types';
+import type { HttpContext, HttpEvent, HttpHandler, HttpResult } from './types';
 import { webhookEndpointHandlers } from './webhooks/routes';
 
 /** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
@@ -203,12 +205,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     clock,
   );
 
-  return async (event) => {
+  return async (event, context) => {
     const started = performance.now();
     const fields = correlationFields(event);
     let result: HttpResult;
     try {
-      result = await route(event);
+      result = await withInvocation(invocationOf(clock().getTime(), context), () => route(event));
     } catch (error) {
       const problem = toProblem(error);
       if (problem.status >= 500) {
@@ -224,6 +226,15 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     log.info('request', { ...fields, status: result.statusCode, replayed, ms });
     return result;
   };
+}
+
+/**
+ * The invocation a request runs in (docs/contract.md §25): from the Lambda context's remaining
+ * time, or the deployed timeout where there is no context (the local stack emulates it).
+ */
+function invocationOf(nowMs: number, context: HttpContext | undefined): Invocation {
+  const remaining = context?.getRemainingTimeInMillis() ?? LEDGER_FUNCTION_TIMEOUT_SECONDS * 1000;
+  return { startedAtMs: nowMs, endsAtMs: nowMs + remaining };
 }
 
 /**
