@@ -56,10 +56,18 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     outages: counters.outages,
     retries: client.stats.retries,
   }));
+  // Ctrl-C or a CI timeout: stop the stack (and DynamoDB Local) before leaving.
+  const interrupted = () => {
+    progress.stop();
+    void session.close().finally(() => process.exit(130));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, interrupted);
   const deadline = started + options.minutes * 60_000;
   const findings: Finding[] = [];
   let shortest: SoakResult['shortest'];
   let rounds = 0;
+  let operations = 0;
+  const byKind: Record<string, number> = {};
   try {
     do {
       const plan = drawPlan({
@@ -72,6 +80,8 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
         shrinkBudget: options.shrinkBudget,
       });
       rounds++;
+      operations += plan.operations.length;
+      for (const op of plan.operations) byKind[op.kind] = (byKind[op.kind] ?? 0) + 1;
       if (result.findings.length > 0) {
         findings.push(...result.findings);
         shortest = { plan, operations: result.shortest ?? [] };
@@ -84,14 +94,16 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     );
     throw error;
   } finally {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.removeListener(signal, interrupted);
     progress.stop();
     await session.close();
   }
   return {
     seed: options.seed,
     rounds,
-    operations: counters.operations,
-    byKind: counters.byKind,
+    operations,
+    byKind,
     faults: {
       lostAnswers: proxy.stats.lost,
       kills: counters.kills,

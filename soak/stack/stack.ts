@@ -54,7 +54,9 @@ export async function startSoakStack(options: StackOptions = {}): Promise<SoakSt
     SNS_ENDPOINT: emulator.endpoint,
     TABLE_NAME: `soak-${randomUUID()}`,
     DYNAMODB_CONTENTION: 'on',
-    SQS_VISIBILITY_TIMEOUT_SECONDS: '5',
+    // 5 s (the default) on a loaded machine let events miss their batch's deadline five times
+    // and be dead-lettered as transient (docs/reliability.md "Found"); AWS gives ≥ 6× the timeout.
+    SQS_VISIBILITY_TIMEOUT_SECONDS: '10',
     EXPORT_WORKER: 'off',
     ...options.env,
   };

@@ -98,14 +98,13 @@ describe('the soak checker', () => {
 
   it('finds a refusal the model never gives in its window', () => {
     const debit = answer(3, 409, { code: 'insufficient_funds' });
+    const debit5: Operation = { kind: 'debit', account: 0, amount: 5 };
+    const base = run(debit);
     const small: RunRecord = {
-      ...run(debit),
-      plan: {
-        ...plan,
-        operations: [plan.operations[0] as Operation, { kind: 'debit', account: 0, amount: 5 }],
-      },
+      ...base,
+      plan: { ...plan, operations: [plan.operations[0] as Operation, debit5] },
+      executed: [base.executed[0] as Executed, { index: 1, op: debit5, answer: debit }],
     };
-    small.executed[1] = { index: 1, op: { kind: 'debit', account: 0, amount: 5 }, answer: debit };
     expect(checks(small, observed([record(1, 'e1', 20, 20)]))).toEqual(['answers']);
   });
 
