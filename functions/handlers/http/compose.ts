@@ -21,6 +21,7 @@ import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions
 import { createMonitorStore } from '../../dynamodb/monitors/store';
 import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
+import { createSearchReadStore } from '../../dynamodb/search/read-store';
 import { createStatementStore } from '../../dynamodb/statements/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
@@ -72,6 +73,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     monitors: createMonitorStore(table),
     statements: createStatementStore(table),
     health: createHealthStore(table),
+    search: createSearchReadStore(table),
     callbackSecrets: options.callbackSecrets,
     config: options.config,
     ...runtime,

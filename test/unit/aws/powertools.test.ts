@@ -38,6 +38,7 @@ import { fakeTransferPort } from '../../support/fakes/ledger/transfers';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
 import { fakeMonitorPort } from '../../support/fakes/monitors';
+import { fakeSearchReadPort } from '../../support/fakes/search';
 import { quietRuntime } from '../../support/runtime';
 
 /** The ports an HTTP test of callbacks never reaches. */
@@ -57,6 +58,7 @@ const otherPorts = () => ({
   monitors: fakeMonitorPort(),
   statements: fakeStatementPort(),
   health: fakeHealthPort(),
+  search: fakeSearchReadPort(),
 });
 
 const ddb = mockClient(DynamoDBClient);
