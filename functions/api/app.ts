@@ -33,6 +33,8 @@ import type { StatementPort } from '../domain/statements/port';
 import { StatementService } from '../domain/statements/service';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
+import type { WebhookEndpointPort } from '../domain/webhooks/port';
+import { WebhookEndpointService, type WebhookSecurity } from '../domain/webhooks/service';
 import { accountHandlers } from './accounts/routes';
 import { batchHandlers, batchResponses } from './batches/routes';
 import { callbackHandlers, callbackPath } from './callbacks/routes';
@@ -54,6 +56,7 @@ import { searchHandlers } from './search/routes';
 import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
+import { webhookEndpointHandlers } from './webhooks/routes';
 
 /** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
 export interface HttpAppConfig {
@@ -110,6 +113,9 @@ export interface HttpAppDeps extends Runtime {
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
+  /** Webhook endpoints (docs/contract.md §32) and how their URLs and secrets are guarded. */
+  readonly webhookEndpoints: WebhookEndpointPort;
+  readonly webhookSecurity: WebhookSecurity;
   readonly config: HttpAppConfig;
 }
 
@@ -192,6 +198,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...batchHandlers(batches),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
+      ...webhookEndpointHandlers(
+        new WebhookEndpointService(deps.webhookEndpoints, {
+          ...commandOptions,
+          ...deps.webhookSecurity,
+        }),
+        clock,
+      ),
       ...healthHandlers(new HealthService(deps.health, clock)),
       ...searchHandlers(search),
       ...documentHandlers(config),

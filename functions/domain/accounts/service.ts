@@ -94,9 +94,20 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
     input: PostTransactionInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const { claim, posting } = this.planPosting(ctx, accountId, input, rawBody);
-    const result = await this.movements.post(requestOnce(claim), posting);
-    return this.commands.settle(claim, result, requestRefusal);
+    const request = {
+      operation: OPERATION_IDS.postTransaction,
+      pathParameters: { accountId },
+      rawBody,
+    };
+    return this.commands.planned(
+      ctx,
+      request,
+      () => this.planPosting(ctx, accountId, input, rawBody),
+      async ({ claim, posting }) => {
+        const result = await this.movements.post(requestOnce(claim), posting);
+        return this.commands.settle(claim, result, requestRefusal);
+      },
+    );
   }
 
   /**
