@@ -24,6 +24,8 @@ import { MonitorService } from '../domain/monitors/service';
 import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
+import type { SearchReadPort } from '../domain/search/port';
+import { SearchService } from '../domain/search/service';
 import type { ErrorCode } from '../domain/shared/errors';
 import { type Invocation, withInvocation } from '../domain/shared/invocation';
 import { errorFields } from '../domain/shared/log';
@@ -52,6 +54,7 @@ import { problemResponse } from './respond';
 import { reversalHandlers } from './reversals/routes';
 import { createRouter } from './router';
 import { ROUTE_LIST, type Routes } from './routes';
+import { searchHandlers } from './search/routes';
 import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
 import type { HttpContext, HttpEvent, HttpHandler, HttpResult } from './types';
@@ -107,6 +110,8 @@ export interface HttpAppDeps extends Runtime {
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
   readonly health: HealthPort;
+  /** Search by metadata, reference and payment id (docs/contract.md §34). */
+  readonly search: SearchReadPort;
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
@@ -170,6 +175,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     readers: config.journalReaders ?? [],
   });
 
+  const search = new SearchService(deps.search);
+
   const route = createRouter<Routes>(
     ROUTE_LIST,
     {
@@ -177,6 +184,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         ledger: postings,
         settings: new SettingsService(deps.settings, { ...commandOptions, ...intake }),
         reads: new EntryReadService(deps.entryReads),
+        search,
       }),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
@@ -200,6 +208,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         clock,
       ),
       ...healthHandlers(new HealthService(deps.health, clock)),
+      ...searchHandlers(search),
       ...documentHandlers(config),
     },
     clock,
