@@ -6,7 +6,7 @@ import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
 /**
- * Batches over the write path (docs/contract.md §31, §33, §36), black box through the HTTP
+ * Batches over the write path (docs/contract.md §25), black box through the HTTP
  * function on DynamoDB Local: atomic batches into deferred accounts answer what applying their
  * operations one by one answers, are sized after routing, coalesced chunks are routed like
  * single credits, operation keys read as the header would, the fingerprint normalises ids.
@@ -116,6 +116,25 @@ describe('an independent batch routes its coalesced chunks like single credits (
     expect(await cancelledDuring(() => batch('independent', chunk()))).toBeLessThanOrEqual(1);
     // …after which every chunk into it commits at once.
     expect(await cancelledDuring(() => batch('independent', chunk()))).toBe(0);
+  });
+
+  it('learns from the single route: one routing decision for both (§33)', async () => {
+    const a = await deferred();
+    await api.post(`/v1/accounts/${a}/transactions`, {
+      type: 'credit',
+      amount: 1,
+      currency: 'EUR',
+    });
+    const chunk = Array.from({ length: 5 }, () => posting('credit', a, 1));
+    expect(await cancelledDuring(() => batch('independent', chunk))).toBe(0);
+    expect(
+      await cancelledDuring(() =>
+        batch(
+          'atomic',
+          chunk.map((o) => ({ ...o, key: randomUUID() })),
+        ),
+      ),
+    ).toBe(0);
   });
 });
 
