@@ -166,6 +166,13 @@ export function directionOf(entry: Pick<LedgerEntry, 'type' | 'direction'>): Dir
   }
 }
 
+/** Entries that give money to their account: what intake defers (credit-direction effects). */
+export const isCreditDirection = (entry: Pick<LedgerEntry, 'type' | 'direction'>): boolean =>
+  directionOf(entry) === 'credit';
+
+/** Intake partitions of a deferred account unless the deployment says otherwise (§24). */
+export const DEFAULT_INTAKE_SHARDS = 8;
+
 /** The signed change an entry made to its account's balance. */
 export const signedAmount = (entry: Pick<LedgerEntry, 'type' | 'direction' | 'amount'>): number =>
   directionOf(entry) === 'credit' ? entry.amount : -entry.amount;

@@ -7,7 +7,6 @@ import type {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import { DEFAULT_INTAKE_SHARDS } from '../intake/model';
 import { requestOnce, requestRefusal } from '../movements/once';
 import { newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
 import { MovingService } from '../movements/service';
@@ -20,6 +19,7 @@ import {
   type AccountRecord,
   accountView,
   type CreditIntake,
+  DEFAULT_INTAKE_SHARDS,
   notFound,
   owned,
   ownedBy,

@@ -6,7 +6,6 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { DEFAULT_INTAKE_SHARDS } from '../intake/model';
 import {
   AccountClosedError,
   type DomainError,
@@ -15,7 +14,14 @@ import {
 } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
 import { type Metadata, sameMetadata, withMetadata } from './metadata';
-import { type AccountRecord, accountView, type CreditIntake, notFound, owned } from './model';
+import {
+  type AccountRecord,
+  accountView,
+  type CreditIntake,
+  DEFAULT_INTAKE_SHARDS,
+  notFound,
+  owned,
+} from './model';
 import type { SettingsPort } from './port';
 
 /** `POST /v1/accounts/{accountId}/settings` (docs/contract.md §24): at least one of them. */

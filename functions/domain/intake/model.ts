@@ -1,7 +1,7 @@
-import { directionOf, type LedgerEntry } from '../accounts/model';
+import type { LedgerEntry } from '../accounts/model';
 
-/** Intake partitions of a deferred account unless the deployment says otherwise. */
-export const DEFAULT_INTAKE_SHARDS = 8;
+/** Defined with the accounts (below movements, which route by them); intake's words too. */
+export { DEFAULT_INTAKE_SHARDS, isCreditDirection } from '../accounts/model';
 /**
  * Pending credits one posting transaction takes (docs/contract.md §24): one account update, n
  * entries, n pointers, n pending items removed and a gate per shard they came from.
@@ -24,10 +24,6 @@ export interface PendingCredit {
   readonly acceptedAt: string;
   readonly shard: number;
 }
-
-/** Entries that give money to their account: what intake defers (credit-direction effects). */
-export const isCreditDirection = (entry: Pick<LedgerEntry, 'type' | 'direction'>): boolean =>
-  directionOf(entry) === 'credit';
 
 /**
  * The shard of an entry id (FNV-1a over its text): fixed by the id alone, so the same credit

@@ -1,5 +1,9 @@
-import type { AccountRecord, LedgerEntry } from '../accounts/model';
-import { DEFAULT_INTAKE_SHARDS, isCreditDirection } from '../intake/model';
+import {
+  type AccountRecord,
+  DEFAULT_INTAKE_SHARDS,
+  isCreditDirection,
+  type LedgerEntry,
+} from '../accounts/model';
 import type { RejectedLeg } from './legs';
 
 /**
