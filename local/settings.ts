@@ -4,6 +4,7 @@ import {
   MAX_EVENTS_BATCH_SIZE,
 } from '../functions/contract/events';
 import { LOCAL_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
+import { LOCAL_INTAKE_STRANDED_AFTER_SECONDS } from '../functions/contract/intake';
 import {
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
@@ -142,6 +143,8 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       EXPORT_RETENTION_DAYS: given('EXPORT_RETENTION_DAYS'),
       IDEMPOTENCY_LOCAL_CACHE: given('IDEMPOTENCY_LOCAL_CACHE'),
       JOURNAL_READERS: given('JOURNAL_READERS'),
+      INTAKE_STRANDED_AFTER_SECONDS:
+        given('INTAKE_STRANDED_AFTER_SECONDS') ?? String(LOCAL_INTAKE_STRANDED_AFTER_SECONDS),
     }),
     callbackSecrets: mergeKeyMaps(
       parseCallbackSecrets(given('CALLBACK_SECRETS')),
