@@ -47,7 +47,7 @@ export function testSweeper(overrides: Partial<SweeperConfig> = {}): {
       ...overrides,
     },
     sns: new SNSClient(nowhere),
-    // Reached only by a stranded deferred account's INTAKE_DUE marker (docs/contract.md §36).
+    // Reached only by a stranded deferred account's INTAKE_DUE marker (docs/contract.md §24).
     sqs: new SQSClient(nowhere),
   };
 }

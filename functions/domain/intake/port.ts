@@ -39,7 +39,7 @@ export interface CreditIntakeQueue {
 }
 
 /**
- * The per-account `INTAKE_DUE` marker (docs/contract.md §36) through which the sweep finds
+ * The per-account `INTAKE_DUE` marker (docs/contract.md §24) through which the sweep finds
  * deferred accounts whose pending credits stranded (a folder that failed, a message
  * dead-lettered): upserted for every pending-credit insert, deleted when the account is drained.
  */

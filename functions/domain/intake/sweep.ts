@@ -3,7 +3,7 @@ import type { DueItem, SweepHandler } from '../sweeper/port';
 import type { CreditIntakeQueue, IntakeDuePort } from './port';
 
 /**
- * Pending credits never strand (docs/contract.md §33, §36): the sweeper's handler of `INTAKE_DUE`
+ * Pending credits never strand (docs/contract.md §24, §36): the sweeper's handler of `INTAKE_DUE`
  * markers. A marker falls due once its account's oldest pending credit is older than
  * `strandedAfterSeconds`; the sweep then reads the oldest pending credit itself: none (the
  * account was drained and the marker outlived it) → the marker goes; else the account is queued

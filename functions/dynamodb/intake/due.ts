@@ -14,7 +14,7 @@ import type { StoreOptions } from '../table/transact';
 import { oldestPending } from './lag';
 
 /**
- * The `INTAKE_DUE` markers of deferred accounts (docs/contract.md §36;
+ * The `INTAKE_DUE` markers of deferred accounts (docs/contract.md §24;
  * functions/dynamodb/table/keys.ts `intakeDue`): items of kind `intake-due` in the sweeper's due
  * index (functions/dynamodb/table/due-index.ts), one per account with pending credits.
  */

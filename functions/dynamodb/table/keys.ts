@@ -180,7 +180,7 @@ export const keys = {
     sk: `${PENDING_CREDIT_SK_PREFIX}${acceptedAt}#${entryId}`,
   }),
   /**
-   * The `INTAKE_DUE` marker of a deferred account (docs/contract.md §36): `{ kind: 'intake-due',
+   * The `INTAKE_DUE` marker of a deferred account (docs/contract.md §24): `{ kind: 'intake-due',
    * accountId, since, marks }` in the sweeper's due index while pending credits wait. The
    * dispatcher upserts it on each pending-credit insert (`marks` + 1, `since` the oldest
    * acceptance), the folder deletes it once the account is drained (while `marks` is as read).

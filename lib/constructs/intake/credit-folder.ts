@@ -113,7 +113,7 @@ export class CreditFolder extends Construct {
       [table.tableArn],
       leadingKeys(INTAKE_PARTITIONS),
     );
-    // A drained account's INTAKE_DUE marker goes (docs/contract.md §36): read, then deleted.
+    // A drained account's INTAKE_DUE marker goes (docs/contract.md §24): read, then deleted.
     this.function.allow(
       'IntakeDueMarker',
       INTAKE_DUE_ACTIONS,

@@ -36,7 +36,7 @@ export function creditIntakeAlarms(
     });
   return {
     // A gauge, emitted by each folder run that found pending credits and by each sweep that found
-    // a stranded account (docs/contract.md §31, §36: measured from the oldest acceptance, so it
+    // a stranded account (docs/contract.md §24, §36: measured from the oldest acceptance, so it
     // fires when the folder never runs): the larger per minute, over the threshold in each of 5
     // consecutive minutes. Nothing pending and nothing stranded emits nothing (not breaching).
     [S.creditIntakeLag]: add('CreditIntakeLagAlarm', {

@@ -101,7 +101,7 @@ export class Sweeper extends Construct {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': SWEEPER_PARTITIONS },
     });
 
-    // Stranded deferred accounts (docs/contract.md §36): the INTAKE_DUE markers (postponed, or
+    // Stranded deferred accounts (docs/contract.md §24): the INTAKE_DUE markers (postponed, or
     // deleted once the account is drained), the oldest pending credit of each intake partition
     // (Query) and `credit-intake`, where the account is queued again.
     this.function.allow('IntakeDueMarkers', INTAKE_DUE_ACTIONS, [table.tableArn], {

@@ -181,7 +181,7 @@ describe('credit-intake queues, folder and operations (default config)', () => {
     const sweeperRole = roleIdOf(ledger.stacks.stateless.sweeper.function);
     for (const statement of statementsNotOf(template, folderRole)) {
       if (statement.Sid === 'CreditIntakeRequeue') {
-        // The sweep queues stranded accounts again (docs/contract.md §36).
+        // The sweep queues stranded accounts again (docs/contract.md §24).
         expect(statementsOf(template, sweeperRole)).toContainEqual(statement);
         expect(asList(statement.Action)).toEqual(['sqs:SendMessage']);
         continue;
@@ -206,7 +206,7 @@ describe('credit-intake queues, folder and operations (default config)', () => {
       DatapointsToAlarm: 5,
       TreatMissingData: 'notBreaching',
     });
-    // The larger of the folder's and the sweep's gauges (docs/contract.md §31, §36).
+    // The larger of the folder's and the sweep's gauges (docs/contract.md §24, §36).
     const metrics = lag.Metrics as { Expression?: string; MetricStat?: unknown }[];
     expect(metrics.find((m) => m.Expression)?.Expression).toBe('MAX([folder, sweep])');
     const gauge = (service: string) => ({

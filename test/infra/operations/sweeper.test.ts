@@ -101,7 +101,7 @@ describe('StatelessStack: sweeper', () => {
           },
         },
       },
-      // Stranded deferred accounts (docs/contract.md §36): markers, oldest pending, re-queue.
+      // Stranded deferred accounts (docs/contract.md §24): markers, oldest pending, re-queue.
       {
         Sid: 'IntakeDueMarkers',
         Action: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],

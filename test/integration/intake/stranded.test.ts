@@ -20,7 +20,7 @@ import { quietRuntime } from '../../support/runtime';
 import { useLedgerFixture } from '../fixture';
 
 /**
- * Pending credits never strand (docs/contract.md §33, §36) on DynamoDB Local: the dispatcher marks
+ * Pending credits never strand (docs/contract.md §24, §36) on DynamoDB Local: the dispatcher marks
  * the account `INTAKE_DUE`, the folder fails until its message is dead-lettered, and the sweep —
  * run on a short schedule, as `npm start` runs it — queues the account again; the folder then
  * posts everything and deletes the marker. No new credit, no operator.
@@ -48,7 +48,7 @@ const insertRecord = (item: Record<string, unknown>) =>
     dynamodb: { SequenceNumber: String(item.sk), NewImage: marshall(item) },
   }) as unknown as DynamoDBRecord;
 
-describe('stranded pending credits heal by themselves (docs/contract.md §36)', () => {
+describe('stranded pending credits heal by themselves (docs/contract.md §24)', () => {
   it('a folder that failed 5 times is healed by the sweep; the marker then goes', async () => {
     const table = { client: fixture.client, tableName: fixture.tableName };
     const queue = memoryQueue();
