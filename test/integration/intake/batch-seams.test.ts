@@ -15,7 +15,13 @@ const fixture = useLedgerFixture();
 const { api } = fixture;
 
 type Op = 'credit' | 'debit';
-const posting = (op: Op, accountId: string, amount: number, extra = {}, key = randomUUID()) => ({
+const posting = (
+  op: Op,
+  accountId: string,
+  amount: number,
+  extra = {},
+  key: string = randomUUID(),
+) => ({
   key,
   op,
   accountId,
@@ -24,7 +30,7 @@ const posting = (op: Op, accountId: string, amount: number, extra = {}, key = ra
 const batch = (mode: string, operations: unknown[], key = randomUUID()) =>
   api.post('/v1/batches', { mode, operations }, key);
 const deferred = (funds = 0) => api.accountWith({ creditIntake: 'deferred' }, funds);
-const rejection = (res: { body: string }) => {
+const rejection = (res: Parameters<typeof bodyOf>[0]) => {
   const body = bodyOf(res) as { failedOperation?: number; cause?: { code: string } };
   return { code: bodyOf(res).code, failedOperation: body.failedOperation, cause: body.cause?.code };
 };
