@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { adoptToken } from './api';
 import { Notices } from './components/notice';
 import { AccountPage } from './pages/account';
 import { AccountsPage } from './pages/accounts';
@@ -23,10 +24,21 @@ function useRoute(): string[] {
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const update = () => setRoute(read());
+    // The hash may have changed between the first render and this effect: read it again.
+    update();
     addEventListener('hashchange', update);
     return () => removeEventListener('hashchange', update);
   }, []);
-  return route.map(decodeURIComponent);
+  return route.map(decodeSegment);
+}
+
+/** A route segment as typed; a malformed escape stays as it is (the server then says why). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function Page(props: { route: string[] }) {
@@ -80,5 +92,6 @@ function App() {
   );
 }
 
+adoptToken();
 const root = document.getElementById('app');
 if (root) render(<App />, root);
