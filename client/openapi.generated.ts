@@ -10,7 +10,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Find accounts by metadata or name
+         * @description The caller's accounts. Filters are ANDed, at most 5, exact and case-sensitive: metadata.<key>=<value> (any metadata key); name: a case-insensitive prefix. Without a filter: every account. Newest first; eventually consistent (an index fed by the journal, within seconds); a page may hold fewer than limit items and still have a nextCursor. A repeated query parameter is 400.
+         */
+        get: operations["searchAccounts"];
         put?: never;
         /**
          * Create an account
@@ -586,6 +590,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find entries by metadata, reference or payment id
+         * @description Entries of the caller's accounts (credits, debits, transfer and ledger legs, captures; reversals by reference only; pending credits once posted). Filters are ANDed, at most 5, exact and case-sensitive: metadata.<key>=<value> (any metadata key), reference, paymentId; at least one. Newest first; eventually consistent (an index fed by the journal, within seconds); a page may hold fewer than limit items and still have a nextCursor. A repeated query parameter is 400.
+         */
+        get: operations["searchTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/callbacks/{applicationId}": {
         parameters: {
             query?: never;
@@ -600,6 +624,72 @@ export interface paths {
          * @description Signed execution callbacks, with either header set (one valid set suffices). `Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during rotation; ±300 s window. A `whsec_` secret signs with its base64-decoded bytes.
          */
         post: operations["postCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your webhook endpoints */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description An https URL that receives, signed per Standard Webhooks, the journal records and monitor events of your accounts it subscribes to, in journal order per account. The answer shows the signing secret once; a retry under the same Idempotency-Key replays it (stored sealed). At most 20 per principal.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its deliveries stop. Deleting it again answers 404.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Disable or enable it, change its events or description. Enabling a disabled endpoint resumes its deliveries where each account stopped.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/secret-rotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description A new secret signs from now on; the one it replaces signs too for 24 h (deliveries carry a signature per live secret). The body is {}.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -678,6 +768,10 @@ export interface components {
              * @enum {string}
              */
             creditIntake?: "direct" | "deferred";
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         Account: {
             /** Format: uuid */
@@ -711,6 +805,51 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description caller-chosen pairs, absent when it has none; searchable (GET /v1/accounts) */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        AccountSearchPage: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** @description ISO 4217 currency code */
+                currency: string;
+                balance: number;
+                /** @description balance less the active holds; with overdraftLimit, what debits, transfers and holds draw on */
+                available: number;
+                /** @description How far below 0 available may go, in minor units */
+                overdraftLimit: number;
+                /**
+                 * @description closed: nothing moves any more
+                 * @enum {string}
+                 */
+                status: "open" | "closed";
+                name?: string;
+                /** @description changes of balance or available committed so far: the journal reaches this sequence within seconds (an account older than the journal counts from its first change after it) */
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description movements effective at or before it are refused (period_closed); statements and effective balances up to it never change
+                 */
+                closedThrough?: string;
+                /**
+                 * @description direct (default): a credit changes the account in its own transaction; deferred: credits are accepted as pending credits and posted in batches within seconds
+                 * @enum {string}
+                 */
+                creditIntake: "direct" | "deferred";
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description caller-chosen pairs, absent when it has none; searchable (GET /v1/accounts) */
+                metadata?: {
+                    [key: string]: string;
+                };
+            }[];
+            nextCursor: string | null;
+            indexedThrough: null;
         };
         PostTransaction: {
             /** @enum {string} */
@@ -807,6 +946,10 @@ export interface components {
             creditIntake?: "direct" | "deferred";
             /** @description How far below 0 available may go, in minor units */
             overdraftLimit?: number;
+            /** @description the account's new metadata, replacing it whole; null clears it */
+            metadata?: {
+                [key: string]: string;
+            } | null;
         };
         TransactionPage: {
             items: {
@@ -1553,7 +1696,7 @@ export interface components {
              */
             mode: "independent" | "atomic";
             operations: ({
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "credit";
@@ -1580,7 +1723,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "debit";
@@ -1607,7 +1750,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "transfer";
@@ -1634,7 +1777,7 @@ export interface components {
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "ledger_transaction";
@@ -1670,7 +1813,7 @@ export interface components {
             mode: "independent" | "atomic";
             /** @description One per operation, in request order */
             results: {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @description The single route's status: 201, 409, 422, 503… */
                 status: number;
@@ -1812,6 +1955,82 @@ export interface components {
                 replayed?: true;
             }[];
         };
+        TransactionSearchPage: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                accountId: string;
+                /** @enum {string} */
+                type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
+                /** @description Integer amount in minor units */
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+                reference?: string;
+                paymentId?: string;
+                /**
+                 * Format: uuid
+                 * @description transfer_out / transfer_in: the transfer
+                 */
+                transferId?: string;
+                /**
+                 * Format: uuid
+                 * @description transfer_out / transfer_in: the other account
+                 */
+                counterpartyAccountId?: string;
+                /**
+                 * Format: uuid
+                 * @description capture: the hold captured
+                 */
+                holdId?: string;
+                /**
+                 * Format: uuid
+                 * @description ledger_debit / ledger_credit, and reversals of one: the ledger transaction
+                 */
+                ledgerTransactionId?: string;
+                /** @description reversal: what it reverses */
+                reversalOf?: {
+                    /** @enum {string} */
+                    kind: "entry" | "transfer" | "ledger_transaction";
+                    /** Format: uuid */
+                    id: string;
+                };
+                /**
+                 * Format: uuid
+                 * @description reversal: the reversal it belongs to
+                 */
+                reversalId?: string;
+                /**
+                 * @description reversal: which way it moved the balance
+                 * @enum {string}
+                 */
+                direction?: "debit" | "credit";
+                /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description credit, debit, capture: how much reversals moved back so far */
+                reversedAmount?: number;
+                /** @enum {string} */
+                origin: "http" | "event";
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+                 */
+                effectiveAt: string;
+                /**
+                 * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: it changed the account (every entry of a direct account)
+                 * @enum {string}
+                 */
+                status: "posted" | "pending";
+            }[];
+            nextCursor: string | null;
+            /** @description with accountId: the commit time through which the account's changes are indexed (eventually consistent); else null */
+            indexedThrough: string | null;
+        };
         CallbackEvent: {
             /** @constant */
             specversion: "1.0";
@@ -1845,6 +2064,114 @@ export interface components {
             /** @enum {string} */
             outcome: "applied" | "duplicate" | "stale" | "superseded";
         };
+        CreateWebhookEndpoint: {
+            /** @description https: (locally http://127.0.0.1 too); deployed, public addresses only */
+            url: string;
+            /** @description a subset of ledger.journal.v1, ledger.balance_monitor.v1, or ["*"] for every type */
+            events: [
+                "*"
+            ] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
+            /** @description accounts of yours to hear about; absent: all of them */
+            accountIds?: string[];
+            description?: string;
+        };
+        CreatedWebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            /** @description null: every account of the owner */
+            accountIds: string[] | null;
+            description?: string;
+            /**
+             * @description disabled by PATCH, or after too many failed attempts in a row
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: starts_with
+             * @description the signing secret, shown only in this answer (and its replays under the same key)
+             */
+            secret: string;
+        };
+        WebhookEndpointList: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                url: string;
+                events: string[];
+                /** @description null: every account of the owner */
+                accountIds: string[] | null;
+                description?: string;
+                /**
+                 * @description disabled by PATCH, or after too many failed attempts in a row
+                 * @enum {string}
+                 */
+                status: "enabled" | "disabled";
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            }[];
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            /** @description null: every account of the owner */
+            accountIds: string[] | null;
+            description?: string;
+            /**
+             * @description disabled by PATCH, or after too many failed attempts in a row
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        UpdateWebhookEndpoint: {
+            /** @enum {string} */
+            status?: "enabled" | "disabled";
+            /** @description a subset of ledger.journal.v1, ledger.balance_monitor.v1, or ["*"] for every type */
+            events?: [
+                "*"
+            ] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
+            /** @description null removes it */
+            description?: string | null;
+        };
+        RotateWebhookSecret: Record<string, never>;
+        RotatedWebhookSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            /** @description null: every account of the owner */
+            accountIds: string[] | null;
+            description?: string;
+            /**
+             * @description disabled by PATCH, or after too many failed attempts in a row
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: starts_with
+             * @description the signing secret, shown only in this answer (and its replays under the same key)
+             */
+            secret: string;
+            /** @description until when the replaced secret still signs (24 h); null if none was live */
+            previousSecretExpiresAt: string | null;
+        };
         Health: {
             /** @constant */
             status: "ok";
@@ -1875,6 +2202,68 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    searchAccounts: {
+        parameters: {
+            query?: {
+                name?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accounts carrying every pair, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSearchPage"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     createAccount: {
         parameters: {
             query?: never;
@@ -5035,6 +5424,70 @@ export interface operations {
             };
         };
     };
+    searchTransactions: {
+        parameters: {
+            query?: {
+                reference?: string;
+                paymentId?: string;
+                accountId?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries carrying every pair, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionSearchPage"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postCallback: {
         parameters: {
             query?: never;
@@ -5097,6 +5550,503 @@ export interface operations {
             };
             /** @description unsupported_media_type: Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Endpoint created, with its secret (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use; webhook_endpoint_limit_reached: Webhook endpoint limit reached */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (never its secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecret"];
+            };
+        };
+        responses: {
+            /** @description Secret rotated (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

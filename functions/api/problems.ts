@@ -4,6 +4,7 @@ import type { ResponsePresenter } from '../domain/idempotency/port';
 import {
   DomainError,
   type ErrorCode,
+  IdempotencyKeyInUseError,
   InternalError,
   InvalidInputError,
 } from '../domain/shared/errors';
@@ -219,6 +220,11 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Monitor limit reached',
     description: 'an 11th balance monitor on one account: at most 10 (§28)',
   },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: 'Webhook endpoint limit reached',
+    description: "a principal's 21st webhook endpoint: at most 20 (§32)",
+  },
   batch_too_large: {
     status: 400,
     title: 'Batch too large',
@@ -257,7 +263,15 @@ export function toProblem(error: unknown): Problem {
     ...(errors.length > 0 ? { errors } : {}),
     ...(known instanceof BatchRejectedError ? batchRejection(known) : {}),
   };
-  return { code: known.code, status, body: JSON.stringify(problem), retryAfterSeconds };
+  // A held batch lease knows when it ends (docs/contract.md §25): that is the wait.
+  const retryAfter =
+    known instanceof IdempotencyKeyInUseError ? known.retryAfterSeconds : undefined;
+  return {
+    code: known.code,
+    status,
+    body: JSON.stringify(problem),
+    retryAfterSeconds: retryAfter ?? retryAfterSeconds,
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
 import type { EventSourceState } from '../gaps/source-state';
+import type { SeenOutcome } from './model';
 
 export interface DeadLetter {
   /** The original body, unchanged. */
@@ -56,8 +57,6 @@ export interface EventRunWrite {
   readonly currency: string;
   /** In lane order: each record's inbox claim and its entry. */
   readonly records: readonly { readonly claim: InboxClaim; readonly entry: PostingEntry }[];
-  /** The largest running draw-down the effective available balance must cover, if any. */
-  readonly requireAvailableAtLeast: number | undefined;
   readonly sequences: readonly SequenceWrite[];
 }
 
@@ -78,6 +77,11 @@ export interface EventLedgerPort {
   applyWaiver(claim: InboxClaim, sequence: SequenceWrite | undefined): Promise<WaiverWriteResult>;
   /** ONE transaction for a chunk of one account's credits and debits (docs/contract.md §20). */
   applyEventRun(run: EventRunWrite): Promise<EventRunResult>;
+  /**
+   * What the inbox says of a claim's (source, id) when a live item holds it (strongly
+   * consistent): a duplicate, or an id conflict when its content differs; undefined when unseen.
+   */
+  seenInbox(claim: InboxClaim): Promise<SeenOutcome | undefined>;
   /** The event's `subject`: whose owner every account of a transfer or ledger transaction must have. */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
 }

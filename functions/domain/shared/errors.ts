@@ -40,7 +40,8 @@ export type ErrorCode =
   | 'batch_rejected'
   | 'period_closed'
   | 'period_already_closed'
-  | 'pending_credits';
+  | 'pending_credits'
+  | 'webhook_endpoint_limit_reached';
 
 export interface FieldError {
   readonly path: string;
@@ -83,6 +84,13 @@ export class ValidationError extends InvalidInputError {
   }
 }
 
+/**
+ * A refused `effectiveAt` (docs/contract.md §26): judged against the clock, so on a request's
+ * first attempt only — a retry under a stored key replays before it (§31,
+ * `IdempotentCommands.planned`; an event's inbox likewise).
+ */
+export class EffectiveTimeRefused extends ValidationError {}
+
 export class InvalidCallbackError extends InvalidInputError {
   constructor(detail: string, errors: readonly FieldError[] = []) {
     super('invalid_callback', detail, errors);
@@ -111,7 +119,11 @@ export class IdempotencyKeyReusedError extends DomainError {
 }
 
 export class IdempotencyKeyInUseError extends DomainError {
-  constructor(cause?: unknown) {
+  constructor(
+    cause?: unknown,
+    /** When the key is known to be free again, in seconds (a batch's lease, §31). */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(
       'idempotency_key_in_use',
       'Another request with this Idempotency-Key is being processed; retry later.',

@@ -3,9 +3,15 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord } from '../../domain/accounts/model';
 import type { CloseResult, EntryPage, LedgerPort } from '../../domain/accounts/port';
 import type { EventSourceView } from '../../domain/gaps/port';
-import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
+import type { IdempotencyClaim } from '../../domain/idempotency/port';
 import { toVersionedSequence } from '../events/items';
-import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import {
+  claimedFailure,
+  claimItem,
+  findClaimRecord,
+  recordClaimOnly,
+  writeCommand,
+} from '../idempotency/command';
 import { gateCloseParts, gateFailed, gateParts } from '../intake/gates';
 import { readIntakePartitions } from '../intake/partitions';
 import { decodeCursor, encodeCursor } from '../table/cursor';
@@ -19,6 +25,7 @@ import {
   transactWithRetry,
 } from '../table/transact';
 import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
+import { metadataItem, readAccountMetadata } from './metadata';
 
 type Role =
   | 'claim'
@@ -26,6 +33,7 @@ type Role =
   | 'entry'
   | 'pointer'
   | 'payment'
+  | 'metadata'
   | `gate:${number}`
   | `posted:${number}`;
 
@@ -40,6 +48,9 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       return write([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         { role: 'account', item: newAccountItem(tableName, account) },
+        ...(account.metadata
+          ? [{ role: 'metadata' as const, item: metadataItem(tableName, account) }]
+          : []),
         ...gateParts(tableName, account),
       ]);
     },
@@ -68,14 +79,7 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       return { kind: 'account_moved', account: account ? toAccountRecord(account) : undefined };
     },
 
-    async recordResponse(claim: IdempotencyClaim): Promise<RecordResult> {
-      const result = await write([
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-      ]);
-      if (result.kind === 'committed') return { kind: 'recorded' };
-      if (result.kind === 'claimed') return result;
-      throw new Error(`unexpected outcome ${result.kind} when recording a response`);
-    },
+    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
 
     findRecord: (key) => findClaimRecord(client, tableName, key),
 
@@ -83,6 +87,8 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       const item = await getItem(client, tableName, keys.account(accountId));
       return item ? toAccountRecord(item) : undefined;
     },
+
+    getAccountMetadata: (accountId) => readAccountMetadata(client, tableName, accountId),
 
     async listEntries(
       accountId: string,

@@ -28,11 +28,13 @@ import {
   gapRefetchAfter,
   optionalText,
   positiveInt,
+  principalList,
   queueUrl,
   rule,
   stageName,
   topicArn,
   url,
+  variablesOf,
   wholeNumber,
 } from './env-rules';
 
@@ -90,6 +92,11 @@ export interface CreditIntakeConfig extends ServiceConfig {
 export interface JournalProjectorConfig extends ServiceConfig {
   /** The journal topic (docs/contract.md §15): every record is published there. */
   readonly journalTopicArn: string;
+  /**
+   * `search-index` (docs/contract.md §34): the projector hands the search indexer each update.
+   * Absent: no search index (a deployment without it).
+   */
+  readonly searchIndexQueueUrl?: string;
   /** The deployment's stage: the events' `source` is `urn:idempotent-ledger:<stage>`. */
   readonly stage: string;
 }
@@ -111,6 +118,8 @@ export interface FunctionConfigs {
   readonly journalProjector: JournalProjectorConfig;
   readonly reconciler: ServiceConfig;
   readonly creditIntake: CreditIntakeConfig;
+  /** The search indexer (docs/contract.md §34): the table only. */
+  readonly searchIndexer: ServiceConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -173,20 +182,11 @@ const serviceEnv = z.object({
   ),
 });
 
-/**
- * `JOURNAL_READERS` (docs/contract.md §15): a JSON array of principals (what the CDK stack
- * writes) or a comma separated list (handy for `npm start`); empty, nobody but the owners.
- */
-function principalList(text: string): readonly string[] | undefined {
-  let items: unknown;
-  try {
-    items = text.startsWith('[') ? JSON.parse(text) : text.split(',');
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) return undefined;
-  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
-}
+/** A variable every function reads (the shared schema's keys). */
+export type ServiceSetting = keyof typeof serviceEnv.shape;
+
+/** Every variable every function reads: the one list for the local stack and CDK (§31). */
+export const SERVICE_SETTINGS = Object.keys(serviceEnv.shape) as readonly ServiceSetting[];
 
 const callbackSecretsEnv = z
   .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
@@ -267,16 +267,24 @@ const functionEnv = {
     .object({
       JOURNAL_TOPIC_ARN: topicArn('JOURNAL_TOPIC_ARN', 'be the journal topic ARN'),
       STAGE: stageName(),
+      SEARCH_INDEX_QUEUE_URL: queueUrl('SEARCH_INDEX_QUEUE_URL').optional(),
     })
     .transform(
       (e): Omit<JournalProjectorConfig, keyof ServiceConfig> => ({
         journalTopicArn: e.JOURNAL_TOPIC_ARN,
         stage: e.STAGE,
+        ...(e.SEARCH_INDEX_QUEUE_URL ? { searchIndexQueueUrl: e.SEARCH_INDEX_QUEUE_URL } : {}),
       }),
     ),
+  searchIndexer: z.object({}),
 } satisfies Record<FunctionName, z.ZodType>;
 
 type Env = Record<string, string | undefined>;
+
+/** A function's own variables (queues, topics, stage): `local/functions.ts` passes its own. */
+export function functionSettings(fn: FunctionName): readonly string[] {
+  return variablesOf(functionEnv[fn]);
+}
 
 /** An issue as its sentence; one whose text does not name its variable gets the name first. */
 function sentence(issue: z.core.$ZodIssue): string {

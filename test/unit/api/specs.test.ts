@@ -13,9 +13,11 @@ import { LEDGER_TRANSACTION_ROUTES } from '../../../functions/api/ledger-transac
 import { MONITOR_ROUTES } from '../../../functions/api/monitors/spec';
 import { REVERSAL_ROUTES } from '../../../functions/api/reversals/spec';
 import { ROUTE_LIST } from '../../../functions/api/routes';
+import { SEARCH_ROUTES } from '../../../functions/api/search/spec';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
 import { STATEMENT_ROUTES } from '../../../functions/api/statements/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
+import { WEBHOOK_ENDPOINT_ROUTES } from '../../../functions/api/webhooks/spec';
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
 
 /**
@@ -80,9 +82,20 @@ const FROZEN_IDS = {
     'POST /v1/accounts/{accountId}/period-closes',
   ],
   postCallback: ['POST /v1/callbacks/{applicationId}', undefined],
+  createWebhookEndpoint: ['POST /v1/webhook-endpoints', 'POST /v1/webhook-endpoints'],
+  listWebhookEndpoints: ['GET /v1/webhook-endpoints', undefined],
+  getWebhookEndpoint: ['GET /v1/webhook-endpoints/{endpointId}', undefined],
+  updateWebhookEndpoint: ['PATCH /v1/webhook-endpoints/{endpointId}', undefined],
+  rotateWebhookSecret: [
+    'POST /v1/webhook-endpoints/{endpointId}/secret-rotations',
+    'POST /v1/webhook-endpoints/{endpointId}/secret-rotations',
+  ],
+  deleteWebhookEndpoint: ['DELETE /v1/webhook-endpoints/{endpointId}', undefined],
   getHealth: ['GET /v1/health', undefined],
   getOpenApi: ['GET /v1/openapi.json', undefined],
   getProblemType: ['GET /v1/problems/{code}', undefined],
+  searchAccounts: ['GET /v1/accounts', undefined],
+  searchTransactions: ['GET /v1/transactions', undefined],
 };
 
 const FUNCTIONS = join(import.meta.dirname, '..', '..', '..', 'functions');
@@ -125,7 +138,9 @@ describe('route specs', () => {
       LEDGER_TRANSACTION_ROUTES,
       REVERSAL_ROUTES,
       BATCH_ROUTES,
+      SEARCH_ROUTES,
       CALLBACK_ROUTES,
+      WEBHOOK_ENDPOINT_ROUTES,
       HEALTH_ROUTES,
       DOCUMENT_ROUTES,
     ];
