@@ -20,7 +20,8 @@ const PAGES = [
 ] as const;
 
 function useRoute(): string[] {
-  const read = () => (location.hash.replace(/^#\/?/, '') || 'accounts').split('/');
+  // The route is the hash's path; a page reads its own query (`?q=…`) from the hash itself.
+  const read = () => (location.hash.replace(/^#\/?/, '').split('?')[0] || 'accounts').split('/');
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const update = () => setRoute(read());

@@ -75,7 +75,7 @@ describe('operator console', () => {
     await expect(rowOf(page, 'accounts-table', seed.otherId).count()).resolves.toBe(1);
     await shoot(page, 'accounts');
 
-    await page.getByLabel('Account id or owner id').fill('bob');
+    await page.getByLabel('Account id, owner id or name').fill('bob');
     await page.keyboard.press('Enter');
     await page.getByText('Accounts matching "bob"').waitFor();
     // The heading shows before the search answers: wait for its row, then count.
@@ -105,14 +105,13 @@ describe('operator console', () => {
     );
     const legend = await chart.locator('.u-legend').textContent();
     expect(legend).toContain('balance (EUR)');
-    // The cursor on the first record (2% of the span in from the left edge, which holds no
-    // value): the legend reads its values.
+    // The cursor at the left edge: the legend reads what the account held before its first
+    // record (nothing), and the monitor's threshold.
     const plot = await chart.locator('.u-over').boundingBox();
     if (!plot) throw new Error('no plot area');
-    await page.mouse.move(plot.x + plot.width * (0.02 / 1.04) + 2, plot.y + plot.height / 2);
+    await page.mouse.move(plot.x + 1, plot.y + plot.height / 2);
     const values = await chart.locator('.u-legend .u-value').allTextContents();
-    // Balance, available, and the monitor's threshold line at 10.00.
-    expect(values.slice(1)).toEqual(['10', '10', '10']);
+    expect(values.slice(1)).toEqual(['0', '0', '10']);
     await page.mouse.move(0, 0);
 
     await expect(page.getByTestId('journal-table').locator('tbody tr').count()).resolves.toBe(5);

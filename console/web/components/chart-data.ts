@@ -11,7 +11,7 @@ export interface ChartData {
    * edge (so a threshold spans the chart and the last balance holds to the edge).
    */
   readonly x: readonly number[];
-  /** Major units at each x; null at the left edge (nothing is known before the first record). */
+  /** Major units at each x; at the left edge, the values before the first record. */
   readonly balance: readonly (number | null)[];
   readonly available: readonly (number | null)[];
   /** One flat line per monitor, at its threshold, in major units. */
@@ -45,12 +45,25 @@ export function chartData(
   const first = x[0] ?? 0;
   const last = x.at(-1) ?? first;
   const pad = last - first < 1 ? SINGLE_INSTANT_PAD_SECONDS : (last - first) * 0.02;
-  const edges = (values: number[]) => [null, ...values, values.at(-1) ?? null];
+  // At the left edge, what the account held before its first record (after less delta); at
+  // the right edge, what it holds since its last.
+  const edges = (before: number | null, values: number[]) => [
+    before,
+    ...values,
+    values.at(-1) ?? null,
+  ];
+  const head = records[0];
   const axis = [first - pad, ...x, last + pad];
   return {
     x: axis,
-    balance: edges(records.map((r) => scale(r.balanceAfter))),
-    available: edges(records.map((r) => scale(r.availableAfter))),
+    balance: edges(
+      head ? scale(head.balanceAfter - head.balanceDelta) : null,
+      records.map((r) => scale(r.balanceAfter)),
+    ),
+    available: edges(
+      head ? scale(head.availableAfter - head.availableDelta) : null,
+      records.map((r) => scale(r.availableAfter)),
+    ),
     thresholds: monitors.map((m) => ({
       label: `monitor: ${m.field} ${OPERATOR_SIGNS[m.operator]} ${describe(m.value)}`,
       y: axis.map(() => scale(m.value)),

@@ -193,4 +193,23 @@ export function consoleActionTests(
     await browser.shoot(page, 'account-equal-timestamps');
     await page.close();
   });
+
+  it('accounts search: owner and name prefix in any case, the query in the URL', async () => {
+    const { browser, stack } = context();
+    const page = await browser.open('accounts?q=CAROL');
+    await page.getByText('Accounts matching "CAROL"').waitFor();
+    await rowOf(page, 'accounts-table', 'Carol & Co').waitFor();
+    await expect(page.getByTestId('accounts-table').locator('tbody tr').count()).resolves.toBe(1);
+    await expect(page.getByLabel('Account id, owner id or name').inputValue()).resolves.toBe(
+      'CAROL',
+    );
+    await page.getByLabel('Account id, owner id or name').fill('dana, ONE');
+    await page.keyboard.press('Enter');
+    await rowOf(page, 'accounts-table', 'Dana, one batch').waitFor();
+    await expect(page.getByTestId('accounts-table').locator('tbody tr').count()).resolves.toBe(2);
+    expect(page.url()).toBe(`${stack.base}/console/#/accounts?q=dana%2C%20ONE`);
+    await page.reload();
+    await rowOf(page, 'accounts-table', 'Dana, one credit').waitFor();
+    await page.close();
+  });
 }

@@ -36,7 +36,7 @@ describe('the balance chart', () => {
     const pad = SINGLE_INSTANT_PAD_SECONDS;
     // The edges, the record, and its balance holding to the right edge.
     expect(data.x).toEqual([SECONDS - pad, SECONDS, SECONDS + pad]);
-    expect(data.balance).toEqual([null, 25, 25]);
+    expect(data.balance).toEqual([23.5, 25, 25]); // before it: 2500 less its delta of 150
     expect(data.range).toEqual([
       SECONDS - SINGLE_INSTANT_PAD_SECONDS,
       SECONDS + SINGLE_INSTANT_PAD_SECONDS,
@@ -54,7 +54,7 @@ describe('the balance chart', () => {
     const steps = [0, 1, 2].map((n) => SECONDS + n * SAME_TIME_STEP_SECONDS);
     for (const [i, x] of data.x.slice(1, -1).entries()) expect(x).toBeCloseTo(steps[i] ?? 0, 6);
     for (let i = 1; i < data.x.length; i++) expect(data.x[i]).toBeGreaterThan(data.x[i - 1] ?? 0);
-    expect(data.balance).toEqual([null, 1.5, 3, 4.5, 4.5]);
+    expect(data.balance).toEqual([0, 1.5, 3, 4.5, 4.5]);
     const [from, to] = data.range;
     expect(to - from).toBeLessThanOrEqual(2 * SINGLE_INSTANT_PAD_SECONDS + 1);
     expect(from).toBeLessThan(SECONDS);
@@ -76,6 +76,6 @@ describe('the balance chart', () => {
   });
 
   it("scales by the currency's digits (JPY has none)", () => {
-    expect(chartData([record(1, AT, 2500)], [], 0, String).balance).toEqual([null, 2500, 2500]);
+    expect(chartData([record(1, AT, 2500)], [], 0, String).balance).toEqual([2350, 2500, 2500]);
   });
 });
