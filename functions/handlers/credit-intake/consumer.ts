@@ -6,7 +6,7 @@ import { errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import { withDeadline } from '../../domain/shared/retry';
 import { CreditIntakeMessage } from '../../schemas/intake';
-import { type InvocationContext, retryDeadline } from '../events/consumer';
+import { type InvocationContext, retryDeadline } from '../shared/invocation';
 
 export interface CreditIntakeDeps {
   readonly folder: Pick<CreditFolder, 'postAll'>;
