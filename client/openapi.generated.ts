@@ -606,6 +606,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your webhook endpoints */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description An https URL that receives, signed per Standard Webhooks, the journal records and monitor events of your accounts it subscribes to, in journal order per account. The answer shows the signing secret once; a retry under the same Idempotency-Key replays it (stored sealed). At most 20 per principal.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its deliveries stop. Deleting it again answers 404.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Disable or enable it, change its events or description. Enabling a disabled endpoint resumes its deliveries where each account stopped.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/secret-rotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description A new secret signs from now on; the one it replaces signs too for 24 h (deliveries carry a signature per live secret). The body is {}.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -668,10 +734,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         CreateAccount: {
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             name?: string;
             /** @description How far below 0 available may go, in minor units */
@@ -681,14 +744,15 @@ export interface components {
              * @enum {string}
              */
             creditIntake?: "direct" | "deferred";
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         Account: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             balance: number;
             /** @description balance less the active holds; with overdraftLimit, what debits, transfers and holds draw on */
@@ -717,16 +781,17 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description caller-chosen pairs, absent when it has none; searchable (GET /v1/accounts) */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         PostTransaction: {
             /** @enum {string} */
             type: "credit" | "debit";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             /** @description Business unique key per account; never expires */
@@ -738,7 +803,6 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
@@ -751,10 +815,7 @@ export interface components {
             type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -820,6 +881,10 @@ export interface components {
             creditIntake?: "direct" | "deferred";
             /** @description How far below 0 available may go, in minor units */
             overdraftLimit?: number;
+            /** @description the account's new metadata, replacing it whole; null clears it */
+            metadata?: {
+                [key: string]: string;
+            } | null;
         };
         TransactionPage: {
             items: {
@@ -831,10 +896,7 @@ export interface components {
                 type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 reference?: string;
                 paymentId?: string;
@@ -907,10 +969,7 @@ export interface components {
             type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -983,10 +1042,7 @@ export interface components {
                 accountId: string;
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 /**
                  * @description the entry type it posts as
@@ -1218,10 +1274,7 @@ export interface components {
         Statement: {
             /** Format: uuid */
             accountId: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** Format: date-time */
             from: string;
@@ -1245,10 +1298,7 @@ export interface components {
                 type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 reference?: string;
                 paymentId?: string;
@@ -1311,7 +1361,6 @@ export interface components {
             /**
              * Format: date-time
              * @description not later than now, not before the account's closedThrough; entries effective at or before it are refused from then on (period_closed)
-             * @example 2026-11-30T23:59:59.999Z
              */
             through: string;
         };
@@ -1372,10 +1421,7 @@ export interface components {
             toAccountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             /** @description Business unique key per account; never expires */
@@ -1387,7 +1433,6 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
@@ -1400,10 +1445,7 @@ export interface components {
             toAccountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -1424,10 +1466,7 @@ export interface components {
         PlaceHold: {
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @description Seconds until the hold expires and its amount is available again */
             expiresInSeconds: number;
@@ -1444,10 +1483,7 @@ export interface components {
             accountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @enum {string} */
             status: "active" | "captured" | "voided" | "expired";
@@ -1472,10 +1508,7 @@ export interface components {
                 accountId: string;
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 /** @enum {string} */
                 status: "active" | "captured" | "voided" | "expired";
@@ -1500,10 +1533,7 @@ export interface components {
         };
         VoidHold: Record<string, never>;
         CreateLedgerTransaction: {
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @description 2–25 legs, each account at most once; debits and credits sum alike */
             legs: {
@@ -1524,17 +1554,13 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
         LedgerTransaction: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             legs: {
                 /** Format: uuid */
@@ -1598,34 +1624,6 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /**
-         * @example {
-         *       "mode": "independent",
-         *       "operations": [
-         *         {
-         *           "key": "payout-2026-12-01-0001",
-         *           "op": "credit",
-         *           "accountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *           "body": {
-         *             "type": "credit",
-         *             "amount": 1250,
-         *             "currency": "EUR",
-         *             "reference": "payout 0001"
-         *           }
-         *         },
-         *         {
-         *           "key": "payout-2026-12-01-0002",
-         *           "op": "transfer",
-         *           "body": {
-         *             "fromAccountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *             "toAccountId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-         *             "amount": 500,
-         *             "currency": "EUR"
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
         CreateBatch: {
             /**
              * @description independent: each operation succeeds or fails alone; atomic: all commit in one transaction or none does
@@ -1633,7 +1631,7 @@ export interface components {
              */
             mode: "independent" | "atomic";
             operations: ({
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "credit";
@@ -1644,10 +1642,7 @@ export interface components {
                     type: "credit" | "debit";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1659,12 +1654,11 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "debit";
@@ -1675,10 +1669,7 @@ export interface components {
                     type: "credit" | "debit";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1690,12 +1681,11 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "transfer";
@@ -1706,10 +1696,7 @@ export interface components {
                     toAccountId: string;
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1721,20 +1708,16 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "ledger_transaction";
                 body: {
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     /** @description 2–25 legs, each account at most once; debits and credits sum alike */
                     legs: {
@@ -1755,50 +1738,17 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             })[];
         };
-        /**
-         * @example {
-         *       "mode": "independent",
-         *       "results": [
-         *         {
-         *           "key": "payout-2026-12-01-0001",
-         *           "status": 201,
-         *           "body": {
-         *             "id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
-         *             "accountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *             "type": "credit",
-         *             "amount": 1250,
-         *             "currency": "EUR",
-         *             "reference": "payout 0001",
-         *             "origin": "http",
-         *             "createdAt": "2026-12-01T10:00:00.000Z"
-         *           }
-         *         },
-         *         {
-         *           "key": "payout-2026-12-01-0002",
-         *           "status": 409,
-         *           "body": {
-         *             "type": "/v1/problems/insufficient_funds",
-         *             "title": "Insufficient funds",
-         *             "status": 409,
-         *             "detail": "The available balance does not cover this amount.",
-         *             "code": "insufficient_funds"
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
         Batch: {
             /** @enum {string} */
             mode: "independent" | "atomic";
             /** @description One per operation, in request order */
             results: {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @description The single route's status: 201, 409, 422, 503… */
                 status: number;
@@ -1812,10 +1762,7 @@ export interface components {
                     type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     paymentId?: string;
@@ -1880,10 +1827,7 @@ export interface components {
                     toAccountId: string;
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     paymentId?: string;
@@ -1903,10 +1847,7 @@ export interface components {
                 } | {
                     /** Format: uuid */
                     id: string;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     legs: {
                         /** Format: uuid */
@@ -1981,6 +1922,114 @@ export interface components {
         CallbackOutcome: {
             /** @enum {string} */
             outcome: "applied" | "duplicate" | "stale" | "superseded";
+        };
+        CreateWebhookEndpoint: {
+            /** @description https: (locally http://127.0.0.1 too); deployed, public addresses only */
+            url: string;
+            /** @description a subset of ledger.journal.v1, ledger.balance_monitor.v1, or ["*"] for every type */
+            events: [
+                "*"
+            ] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
+            /** @description accounts of yours to hear about; absent: all of them */
+            accountIds?: string[];
+            description?: string;
+        };
+        CreatedWebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            /** @description null: every account of the owner */
+            accountIds: string[] | null;
+            description?: string;
+            /**
+             * @description disabled by PATCH, or after too many failed attempts in a row
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: starts_with
+             * @description the signing secret, shown only in this answer (and its replays under the same key)
+             */
+            secret: string;
+        };
+        WebhookEndpointList: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                url: string;
+                events: string[];
+                /** @description null: every account of the owner */
+                accountIds: string[] | null;
+                description?: string;
+                /**
+                 * @description disabled by PATCH, or after too many failed attempts in a row
+                 * @enum {string}
+                 */
+                status: "enabled" | "disabled";
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            }[];
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            /** @description null: every account of the owner */
+            accountIds: string[] | null;
+            description?: string;
+            /**
+             * @description disabled by PATCH, or after too many failed attempts in a row
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        UpdateWebhookEndpoint: {
+            /** @enum {string} */
+            status?: "enabled" | "disabled";
+            /** @description a subset of ledger.journal.v1, ledger.balance_monitor.v1, or ["*"] for every type */
+            events?: [
+                "*"
+            ] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
+            /** @description null removes it */
+            description?: string | null;
+        };
+        RotateWebhookSecret: Record<string, never>;
+        RotatedWebhookSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            /** @description null: every account of the owner */
+            accountIds: string[] | null;
+            description?: string;
+            /**
+             * @description disabled by PATCH, or after too many failed attempts in a row
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: starts_with
+             * @description the signing secret, shown only in this answer (and its replays under the same key)
+             */
+            secret: string;
+            /** @description until when the replaced secret still signs (24 h); null if none was live */
+            previousSecretExpiresAt: string | null;
         };
         Health: {
             /** @constant */
@@ -5234,6 +5283,503 @@ export interface operations {
             };
             /** @description unsupported_media_type: Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Endpoint created, with its secret (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use; webhook_endpoint_limit_reached: Webhook endpoint limit reached */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (never its secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bare token or RFC 8941 string, 1–255 printable ASCII. Scoped to (principal, operation, key). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecret"];
+            };
+        };
+        responses: {
+            /** @description Secret rotated (or its replay) */
+            201: {
+                headers: {
+                    /** @description Present and `true` when this is the replay of the first response. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
+            };
+            /** @description validation_failed: Validation failed; idempotency_key_missing: Idempotency-Key required; idempotency_key_invalid: Idempotency-Key invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: Idempotency-Key in use */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: Idempotency-Key reused */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,8 @@ import type { StatementPort } from '../domain/statements/port';
 import { StatementService } from '../domain/statements/service';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
+import type { WebhookEndpointPort } from '../domain/webhooks/port';
+import { WebhookEndpointService, type WebhookSecurity } from '../domain/webhooks/service';
 import { accountHandlers } from './accounts/routes';
 import { batchHandlers, batchResponses } from './batches/routes';
 import { callbackHandlers, callbackPath } from './callbacks/routes';
@@ -51,6 +53,7 @@ import { ROUTE_LIST, type Routes } from './routes';
 import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
 import type { HttpEvent, HttpHandler, HttpResult } from './types';
+import { webhookEndpointHandlers } from './webhooks/routes';
 
 /** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
 export interface HttpAppConfig {
@@ -105,6 +108,9 @@ export interface HttpAppDeps extends Runtime {
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
+  /** Webhook endpoints (docs/contract.md §32) and how their URLs and secrets are guarded. */
+  readonly webhookEndpoints: WebhookEndpointPort;
+  readonly webhookSecurity: WebhookSecurity;
   readonly config: HttpAppConfig;
 }
 
@@ -184,6 +190,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...batchHandlers(batches),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
+      ...webhookEndpointHandlers(
+        new WebhookEndpointService(deps.webhookEndpoints, {
+          ...commandOptions,
+          ...deps.webhookSecurity,
+        }),
+        clock,
+      ),
       ...healthHandlers(new HealthService(deps.health, clock)),
       ...documentHandlers(config),
     },

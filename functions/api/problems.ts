@@ -219,6 +219,11 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Monitor limit reached',
     description: 'an 11th balance monitor on one account: at most 10 (§28)',
   },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: 'Webhook endpoint limit reached',
+    description: "a principal's 21st webhook endpoint: at most 20 (§32)",
+  },
   batch_too_large: {
     status: 400,
     title: 'Batch too large',

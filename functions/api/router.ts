@@ -8,6 +8,7 @@ import { header, parseWith, readJsonBody } from './request';
 import { json, noContent, rawJson } from './respond';
 import {
   type ListedRoute,
+  type NamedSchema,
   needsPrincipal,
   type PublicAccess,
   type RouteSpec,
@@ -39,6 +40,12 @@ export interface RouteInput<S extends RouteSpec> {
   readonly principal: S['public'] extends PublicAccess ? undefined : string;
   readonly params: Parsed<S['params']>;
   readonly query: Parsed<S['query']>;
+  /** The parsed body of a route that is not a command (a PATCH); a command's is `command.input`. */
+  readonly body: S['idempotency'] extends string
+    ? undefined
+    : S['body'] extends NamedSchema
+      ? Parsed<S['body']['schema']>
+      : undefined;
   readonly command: S['idempotency'] extends string ? CommandInput<S> : undefined;
 }
 
@@ -61,6 +68,7 @@ interface LooseInput {
   readonly principal: string | undefined;
   readonly params: unknown;
   readonly query: unknown;
+  readonly body: unknown;
   readonly command: { ctx: CommandContext; body: Json; input: unknown } | undefined;
 }
 
@@ -97,7 +105,8 @@ function bind(spec: RouteSpec, handler: AnyHandler, clock: () => Date) {
     const params = spec.params && parseWith(spec.params, pathParameters, 'path');
     const query = spec.query && parseWith(spec.query, event.queryStringParameters ?? {}, 'query');
     if (!spec.idempotency) {
-      const resource = await handle({ event, principal, params, query, command: undefined });
+      const body = spec.body && parseWith(spec.body.schema, readJsonBody(event), 'body');
+      const resource = await handle({ event, principal, params, query, body, command: undefined });
       return spec.response.status === 204 ? noContent() : json(spec.response.status, resource);
     }
     const idempotencyKey = parseIdempotencyKey(header(event, 'idempotency-key'));
@@ -111,6 +120,7 @@ function bind(spec: RouteSpec, handler: AnyHandler, clock: () => Date) {
       principal,
       params,
       query,
+      body: undefined,
       command,
     })) as CommandResponse;
     return rawJson(response.statusCode, response.body, response.replayed);

@@ -8,7 +8,7 @@ import type { ErrorCode } from '../domain/shared/errors';
  * A new route is a spec in `api/<feature>/spec.ts` plus its handler in `api/<feature>/routes.ts`.
  */
 export interface RouteSpec {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path template, e.g. /v1/accounts/{accountId} (the syntax API Gateway uses too). */
   readonly path: string;
   /**
@@ -32,7 +32,7 @@ export interface RouteSpec {
   readonly query?: z.ZodObject;
   /** Request headers besides `Idempotency-Key` (documented; the handler reads them). */
   readonly headers?: readonly HeaderSpec[];
-  /** The JSON request body (a command's is parsed by the router). */
+  /** The JSON request body, parsed by the router (a command's, or a PATCH's). */
   readonly body?: NamedSchema;
   readonly response: {
     /** 204: no body (a DELETE). */
@@ -69,6 +69,7 @@ export type RouteTag =
   | 'batches'
   | 'exports'
   | 'callbacks'
+  | 'webhooks'
   | 'health'
   | 'document';
 

@@ -23,6 +23,8 @@ export const OPERATION_IDS = {
   createBatch: 'POST /v1/batches',
   closePeriod: 'POST /v1/accounts/{accountId}/period-closes',
   changeSettings: 'POST /v1/accounts/{accountId}/settings',
+  createWebhookEndpoint: 'POST /v1/webhook-endpoints',
+  rotateWebhookSecret: 'POST /v1/webhook-endpoints/{endpointId}/secret-rotations',
 } as const;
 
 export type OperationId = (typeof OPERATION_IDS)[keyof typeof OPERATION_IDS];

@@ -40,7 +40,8 @@ export type ErrorCode =
   | 'batch_rejected'
   | 'period_closed'
   | 'period_already_closed'
-  | 'pending_credits';
+  | 'pending_credits'
+  | 'webhook_endpoint_limit_reached';
 
 export interface FieldError {
   readonly path: string;
@@ -128,8 +129,8 @@ export class IdempotencyKeyInUseError extends DomainError {
 }
 
 export class UnauthenticatedError extends DomainError {
-  constructor() {
-    super('unauthenticated', 'This request needs an authenticated principal.');
+  constructor(detail = 'This request needs an authenticated principal.') {
+    super('unauthenticated', detail);
   }
 }
 

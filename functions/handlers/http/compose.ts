@@ -2,6 +2,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { createHttpApp } from '../../api/app';
 import type { HttpHandler } from '../../api/types';
 import { createS3ResultObjects } from '../../aws/s3-result-objects';
+import { localWebhookSecurity } from '../../aws/webhook-security';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import type { ResultObjectPort } from '../../domain/exports/port';
 import {
@@ -9,6 +10,7 @@ import {
   withSettledMovements,
   withSettledResponses,
 } from '../../domain/idempotency/settled-responses';
+import type { WebhookSecurity } from '../../domain/webhooks/service';
 import { createEntryReadStore } from '../../dynamodb/accounts/reads';
 import { createSettingsStore } from '../../dynamodb/accounts/settings';
 import { createLedgerStore } from '../../dynamodb/accounts/store';
@@ -23,6 +25,7 @@ import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createStatementStore } from '../../dynamodb/statements/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
+import { createWebhookEndpointStore } from '../../dynamodb/webhooks/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
 
@@ -33,6 +36,11 @@ export interface HttpComposition extends TableComposition<ServiceConfig> {
    * in `AWS_REGION`, with the function's credentials
    */
   readonly results?: ResultObjectPort;
+  /**
+   * Webhook URL checks and secret sealing (docs/contract.md §32). @default the local stack's
+   * (loopback http allowed, a fixed key); the Lambda handler passes the deployed one
+   */
+  readonly webhookSecurity?: WebhookSecurity;
 }
 
 /**
@@ -73,6 +81,8 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     statements: createStatementStore(table),
     health: createHealthStore(table),
     callbackSecrets: options.callbackSecrets,
+    webhookEndpoints: createWebhookEndpointStore(table),
+    webhookSecurity: options.webhookSecurity ?? localWebhookSecurity(),
     config: options.config,
     ...runtime,
   });

@@ -84,6 +84,9 @@ async function firstRequests(): Promise<Record<string, { key: string; res: HttpR
     mode: 'independent',
     operations: [{ key: randomUUID(), op: 'credit', accountId: account, body: credit }],
   });
+  const hook = { url: 'https://hooks.example.com/in', events: ['*'] };
+  const endpoint = await post('createWebhookEndpoint', '/v1/webhook-endpoints', hook);
+  await post('rotateWebhookSecret', `/v1/webhook-endpoints/${endpoint.id}/secret-rotations`, {});
   return sent;
 }
 

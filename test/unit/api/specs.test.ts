@@ -16,6 +16,7 @@ import { ROUTE_LIST } from '../../../functions/api/routes';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
 import { STATEMENT_ROUTES } from '../../../functions/api/statements/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
+import { WEBHOOK_ENDPOINT_ROUTES } from '../../../functions/api/webhooks/spec';
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
 
 /**
@@ -80,6 +81,15 @@ const FROZEN_IDS = {
     'POST /v1/accounts/{accountId}/period-closes',
   ],
   postCallback: ['POST /v1/callbacks/{applicationId}', undefined],
+  createWebhookEndpoint: ['POST /v1/webhook-endpoints', 'POST /v1/webhook-endpoints'],
+  listWebhookEndpoints: ['GET /v1/webhook-endpoints', undefined],
+  getWebhookEndpoint: ['GET /v1/webhook-endpoints/{endpointId}', undefined],
+  updateWebhookEndpoint: ['PATCH /v1/webhook-endpoints/{endpointId}', undefined],
+  rotateWebhookSecret: [
+    'POST /v1/webhook-endpoints/{endpointId}/secret-rotations',
+    'POST /v1/webhook-endpoints/{endpointId}/secret-rotations',
+  ],
+  deleteWebhookEndpoint: ['DELETE /v1/webhook-endpoints/{endpointId}', undefined],
   getHealth: ['GET /v1/health', undefined],
   getOpenApi: ['GET /v1/openapi.json', undefined],
   getProblemType: ['GET /v1/problems/{code}', undefined],
@@ -126,6 +136,7 @@ describe('route specs', () => {
       REVERSAL_ROUTES,
       BATCH_ROUTES,
       CALLBACK_ROUTES,
+      WEBHOOK_ENDPOINT_ROUTES,
       HEALTH_ROUTES,
       DOCUMENT_ROUTES,
     ];

@@ -9,6 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpApp } from '../../../functions/api/app';
 import { lambdaTelemetry } from '../../../functions/aws/powertools';
+import { localWebhookSecurity } from '../../../functions/aws/webhook-security';
 import type { CallbackWriteResult } from '../../../functions/domain/callbacks/port';
 import { EventService } from '../../../functions/domain/events/service';
 import type { ExecutionRecord, TaskRecord } from '../../../functions/domain/exports/model';
@@ -38,6 +39,7 @@ import { fakeTransferPort } from '../../support/fakes/ledger/transfers';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
 import { fakeMonitorPort } from '../../support/fakes/monitors';
+import { fakeWebhookEndpointPort } from '../../support/fakes/webhooks';
 import { quietRuntime } from '../../support/runtime';
 
 /** The ports an HTTP test of callbacks never reaches. */
@@ -57,6 +59,8 @@ const otherPorts = () => ({
   monitors: fakeMonitorPort(),
   statements: fakeStatementPort(),
   health: fakeHealthPort(),
+  webhookEndpoints: fakeWebhookEndpointPort(),
+  webhookSecurity: localWebhookSecurity(),
 });
 
 const ddb = mockClient(DynamoDBClient);

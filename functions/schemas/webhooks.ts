@@ -1,0 +1,83 @@
+import * as z from 'zod';
+import {
+  ALL_WEBHOOK_EVENTS,
+  MAX_WEBHOOK_ACCOUNT_IDS,
+  MAX_WEBHOOK_DESCRIPTION,
+  MAX_WEBHOOK_ENDPOINTS_PER_PRINCIPAL,
+  MAX_WEBHOOK_URL_LENGTH,
+  WEBHOOK_EVENT_TYPES,
+} from '../contract/webhooks';
+import { Timestamp, Uuid } from './shared';
+
+/** Wire shapes of webhook endpoints (docs/contract.md §32). */
+
+const EventList = z
+  .union([
+    z.tuple([z.literal(ALL_WEBHOOK_EVENTS)]),
+    z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .min(1)
+      .max(WEBHOOK_EVENT_TYPES.length)
+      .refine((list) => new Set(list).size === list.length, 'must not repeat a type'),
+  ])
+  .meta({ description: `a subset of ${WEBHOOK_EVENT_TYPES.join(', ')}, or ["*"] for every type` });
+
+const Description = z.string().min(1).max(MAX_WEBHOOK_DESCRIPTION);
+
+export const CreateWebhookEndpointBody = z.strictObject({
+  url: z
+    .string()
+    .min(1)
+    .max(MAX_WEBHOOK_URL_LENGTH)
+    .meta({
+      description: 'https: (locally http://127.0.0.1 too); deployed, public addresses only',
+    }),
+  events: EventList,
+  accountIds: z
+    .array(Uuid)
+    .min(1)
+    .max(MAX_WEBHOOK_ACCOUNT_IDS)
+    .optional()
+    .meta({ description: 'accounts of yours to hear about; absent: all of them' }),
+  description: Description.optional(),
+});
+
+export const UpdateWebhookEndpointBody = z
+  .strictObject({
+    status: z.enum(['enabled', 'disabled']).optional(),
+    events: EventList.optional(),
+    description: Description.nullable().optional().meta({ description: 'null removes it' }),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'must change something');
+
+export const WebhookEndpointPath = z.strictObject({ endpointId: Uuid });
+
+export const WebhookEndpoint = z.object({
+  id: Uuid,
+  url: z.string(),
+  events: z.array(z.string()),
+  accountIds: z.array(Uuid).nullable().meta({ description: 'null: every account of the owner' }),
+  description: z.string().optional(),
+  status: z
+    .enum(['enabled', 'disabled'])
+    .meta({ description: 'disabled by PATCH, or after too many failed attempts in a row' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+const Secret = z.string().startsWith('whsec_').meta({
+  description: 'the signing secret, shown only in this answer (and its replays under the same key)',
+});
+
+export const CreatedWebhookEndpoint = WebhookEndpoint.extend({ secret: Secret });
+
+export const RotatedWebhookSecret = WebhookEndpoint.extend({
+  secret: Secret,
+  previousSecretExpiresAt: Timestamp.nullable().meta({
+    description: 'until when the replaced secret still signs (24 h); null if none was live',
+  }),
+});
+
+export const WebhookEndpointList = z.object({
+  items: z.array(WebhookEndpoint).max(MAX_WEBHOOK_ENDPOINTS_PER_PRINCIPAL),
+});
