@@ -71,6 +71,8 @@ export interface OperationResult {
 export interface PlannedMovement {
   readonly claim: IdempotencyClaim;
   readonly legs: readonly MovementLeg[];
+  /** The operation's index in its batch: its entries' place among one commit's (§36). */
+  readonly position?: number;
   readonly record?:
     | { readonly kind: 'transfer'; readonly transfer: TransferRecord }
     | { readonly kind: 'ledger_transaction'; readonly record: LedgerTransactionRecord };

@@ -178,7 +178,7 @@ export class BatchService {
     }
     await Promise.all(
       [...byAccount.values()].map(async (indexes) => {
-        const planned = indexes.map((index) => this.planPosting(ctx, operations[index]));
+        const planned = indexes.map((index) => this.planPosting(ctx, operations, index));
         for (const chunk of coalesce(planned, this.routing.routesFor(planned))) {
           const written = await this.writeChunk(chunk.map((i) => planned[i] as PlannedMovement));
           for (const i of chunk) {
@@ -212,7 +212,12 @@ export class BatchService {
     }
   }
 
-  private planPosting(ctx: CommandContext, operation: BatchOperation | undefined): PlannedMovement {
+  private planPosting(
+    ctx: CommandContext,
+    operations: readonly BatchOperation[],
+    position: number,
+  ): PlannedMovement {
+    const operation = operations[position];
     if (operation?.op !== 'credit' && operation?.op !== 'debit') {
       throw new Error('a posting segment holds credits and debits only');
     }
@@ -222,7 +227,7 @@ export class BatchService {
       operation.input,
       operation.rawBody,
     );
-    return { claim, legs: [posting] };
+    return { claim, legs: [posting], position };
   }
 
   /**

@@ -12,6 +12,7 @@ import { gateIntakeItem, pendingCreditItem } from '../intake/items';
 import { recordItem } from '../ledger-transactions/items';
 import { accountChangeItem } from '../movements/account-change';
 import { legChange } from '../movements/legs';
+import { requestPosition } from '../statements/items';
 import { keys } from '../table/keys';
 import type { TransactPart } from '../table/transact';
 import { transferRecordItem } from '../transfers/items';
@@ -150,11 +151,13 @@ export function batchParts(
   );
   movements.forEach((movement, i) => {
     parts.push({ role: `claim:${i}`, item: claimItem(tableName, movement.claim), decisive: true });
-    for (const leg of movement.legs) {
+    for (const [index, leg] of movement.legs.entries()) {
       const { entry } = leg;
       const shards = deferredShards(leg, intake);
       if (shards === undefined) {
-        const [listed, pointer] = newEntryItems(tableName, entry);
+        // Its place in the batch's request orders it among entries of the same commit (§36).
+        const position = requestPosition(movement.position ?? i, index);
+        const [listed, pointer] = newEntryItems(tableName, entry, position);
         parts.push({ role: `entry:${i}`, item: listed }, { role: `pointer:${i}`, item: pointer });
       } else {
         const shard = intakeShardOf(entry.id, shards);

@@ -6,6 +6,7 @@ import type { LegsRejection, MovementLeg, RejectedLeg } from '../../domain/movem
 import { newEntryItems, paymentItem } from '../accounts/entries';
 import { toAccountRecord } from '../accounts/items';
 import { gateAsAccount, intakeItems } from '../intake/items';
+import { requestPosition } from '../statements/items';
 import type { TransactPart } from '../table/transact';
 import { accountChangeItem } from './account-change';
 
@@ -80,7 +81,7 @@ export function legParts(
   });
   legs.forEach(({ entry }, index) => {
     if (deferred(entry) !== undefined) return;
-    const [listed, pointer] = newEntryItems(tableName, entry);
+    const [listed, pointer] = newEntryItems(tableName, entry, requestPosition(0, index));
     parts.push(
       { role: `entry:${index}`, item: listed },
       { role: `pointer:${index}`, item: pointer },

@@ -16,7 +16,9 @@ import {
  *   before its first dated change and from when its history is complete (an account created
  *   with effective dates: 0 and 1970; an older one: its balance and the time of that change);
  * - on every entry, the attributes of the sparse `effective` index: the account and
- *   `<effectiveAt>#<createdAt>#<entryId>`, so a window's entries are one index Query.
+ *   `<effectiveAt>#<createdAt>#<position>#<entryId>` (docs/contract.md §36: the entry's place in
+ *   its request, 6 digits, breaks ties of commit time before the id; entries written before it
+ *   keep `<effectiveAt>#<createdAt>#<entryId>`), so a window's entries are one index Query.
  */
 
 export const EFFECTIVE_OPENING = 'effectiveOpening';
@@ -53,16 +55,25 @@ export const newAccountHistory = (): Record<string, unknown> => ({
   [EFFECTIVE_SINCE]: EFFECTIVE_HISTORY_FROM_CREATION,
 });
 
+/** Legs an operation may have: a position is `operation × LEGS_PER_OPERATION + leg`. */
+const LEGS_PER_OPERATION = 1000;
+const POSITION_DIGITS = 6;
+
+/**
+ * An entry's place in its request (docs/contract.md §36): its operation's index in a batch (0
+ * for a single request) and its leg's index in the movement.
+ */
+export const requestPosition = (operation: number, leg = 0): number =>
+  operation * LEGS_PER_OPERATION + leg;
+
 /** The two attributes that put an entry into the effective index. */
-export function effectiveIndexAttributes(entry: LedgerEntry): Record<string, string> {
+export function effectiveIndexAttributes(entry: LedgerEntry, position = 0): Record<string, string> {
+  const place = String(position).padStart(POSITION_DIGITS, '0');
   return {
     [EFFECTIVE_INDEX.accountAttribute]: entry.accountId,
-    [EFFECTIVE_INDEX.keyAttribute]: effectiveKey(entry.effectiveAt, entry.createdAt, entry.id),
+    [EFFECTIVE_INDEX.keyAttribute]: `${entry.effectiveAt}#${entry.createdAt}#${place}#${entry.id}`,
   };
 }
-
-export const effectiveKey = (effectiveAt: string, createdAt = '', entryId = ''): string =>
-  createdAt === '' ? effectiveAt : `${effectiveAt}#${createdAt}#${entryId}`;
 
 /** The account item's effective history as the domain reads it. */
 export function toEffectiveHistory(item: Record<string, unknown>): EffectiveHistory {

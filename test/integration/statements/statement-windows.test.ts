@@ -90,6 +90,24 @@ describe('statement windows (docs/contract.md §26)', () => {
     }
   });
 
+  it.each(['independent', 'atomic'])(
+    "lists an %s batch's entries of one commit in request order (§36)",
+    async (mode) => {
+      const id = await api.account();
+      const t = at(-DAY);
+      const operations = [6, 2, 4, 3, 7, 8, 5, 1].map((amount) => ({
+        key: randomUUID(),
+        op: 'credit',
+        accountId: id,
+        body: { type: 'credit', amount, currency: 'EUR', effectiveAt: t },
+      }));
+      const res = await api.post('/v1/batches', { mode, operations });
+      expect(res.statusCode, res.body).toBe(200);
+      const page = bodyOf(await statement(id, { from: at(-2 * DAY), to: at(0) }));
+      expect(amounts(page)).toEqual([6, 2, 4, 3, 7, 8, 5, 1]);
+    },
+  );
+
   it('refuses from ≥ to, more than 366 days, and a limit outside 1–1000', async () => {
     const id = await api.account();
     const to = at(0);
