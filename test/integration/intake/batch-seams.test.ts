@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
+import type { HttpResult } from '../../../functions/api/types';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
@@ -15,7 +16,13 @@ const fixture = useLedgerFixture();
 const { api } = fixture;
 
 type Op = 'credit' | 'debit';
-const posting = (op: Op, accountId: string, amount: number, extra = {}, key = randomUUID()) => ({
+const posting = (
+  op: Op,
+  accountId: string,
+  amount: number,
+  extra = {},
+  key: string = randomUUID(),
+) => ({
   key,
   op,
   accountId,
@@ -24,7 +31,7 @@ const posting = (op: Op, accountId: string, amount: number, extra = {}, key = ra
 const batch = (mode: string, operations: unknown[], key = randomUUID()) =>
   api.post('/v1/batches', { mode, operations }, key);
 const deferred = (funds = 0) => api.accountWith({ creditIntake: 'deferred' }, funds);
-const rejection = (res: { body: string }) => {
+const rejection = (res: HttpResult) => {
   const body = bodyOf(res) as { failedOperation?: number; cause?: { code: string } };
   return { code: bodyOf(res).code, failedOperation: body.failedOperation, cause: body.cause?.code };
 };
