@@ -10,7 +10,12 @@ import {
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { ClaimKey, ResponsePresenter } from '../idempotency/port';
 import { IntakeDirectory } from '../movements/intake';
-import { DomainError, IdempotencyKeyInUseError, UnavailableError } from '../shared/errors';
+import {
+  DomainError,
+  EffectiveTimeRefused,
+  IdempotencyKeyInUseError,
+  UnavailableError,
+} from '../shared/errors';
 import { currentDeadline, withDeadline } from '../shared/retry';
 import { AtomicBatch } from './atomic';
 import {
@@ -19,6 +24,7 @@ import {
   type OperationResult,
   type PlannedMovement,
   refuseEffectiveTimes,
+  singleRequest,
 } from './model';
 import type { BatchLease, BatchPort, BatchPresenter, SingleRouteCommands } from './port';
 import { BatchRouting } from './routing';
@@ -73,7 +79,9 @@ export class BatchService {
     const key = this.commands.key(ctx, request);
     const known = await this.commands.replayed(key);
     if (known) return known;
-    refuseEffectiveTimes(batch.operations, ctx.now, this.options.backdateLimitDays);
+    await refuseEffectiveTimes(batch.operations, ctx.now, this.options.backdateLimitDays, (op) =>
+      this.commands.stored({ ...ctx, idempotencyKey: op.key }, singleRequest(op)),
+    );
     const planned = batch.mode === 'atomic' ? this.atomic.plan(ctx, batch.operations) : [];
     if (batch.mode === 'atomic') await this.atomic.requireFit(planned);
     const started = this.options.now();
@@ -177,8 +185,11 @@ export class BatchService {
       byAccount.set(operation.accountId, [...(byAccount.get(operation.accountId) ?? []), index]);
     }
     await Promise.all(
-      [...byAccount.values()].map(async (indexes) => {
-        const planned = indexes.map((index) => this.planPosting(ctx, operations, index));
+      [...byAccount.values()].map(async (all) => {
+        const { indexes, planned, aged } = this.planPostings(ctx, operations, all);
+        // Their time aged since a first attempt (§31): each replays through its single route.
+        for (const index of aged)
+          results[index] = await this.alone(ctx, operations[index] as BatchOperation);
         for (const chunk of coalesce(planned, this.routing.routesFor(planned))) {
           const written = await this.writeChunk(chunk.map((i) => planned[i] as PlannedMovement));
           for (const i of chunk) {
@@ -210,6 +221,23 @@ export class BatchService {
       if (error instanceof DomainError) return false;
       throw error;
     }
+  }
+
+  /** The postings made ready to write; those whose `effectiveAt` aged since are set apart. */
+  private planPostings(ctx: CommandContext, operations: readonly BatchOperation[], all: number[]) {
+    const indexes: number[] = [];
+    const planned: PlannedMovement[] = [];
+    const aged: number[] = [];
+    for (const index of all) {
+      try {
+        planned.push(this.planPosting(ctx, operations, index));
+        indexes.push(index);
+      } catch (error) {
+        if (!(error instanceof EffectiveTimeRefused)) throw error;
+        aged.push(index);
+      }
+    }
+    return { indexes, planned, aged };
   }
 
   private planPosting(
