@@ -25,6 +25,8 @@ import { composeHttpHandler } from '../functions/handlers/http/compose';
 import { composeJournalProjector } from '../functions/handlers/journal-projector/compose';
 import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/stream-handler';
 import { composeReconciler, type ReconcileRun } from '../functions/handlers/reconciler/compose';
+import { composeSearchIndexer } from '../functions/handlers/search-indexer/compose';
+import type { SearchIndexerHandler } from '../functions/handlers/search-indexer/consumer';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
 import { fixedCallbackSecrets } from '../functions/schemas/callbacks';
 import type { LocalResources } from './resources';
@@ -120,15 +122,32 @@ export function localCreditIntakeHandler(
 
 /** The journal projector (docs/contract.md §15), publishing to the local `ledger-journal`. */
 export function localJournalProjector(
-  local: Pick<LocalResources, 'config' | 'dynamo' | 'sns' | 'topics'>,
+  local: Pick<LocalResources, 'config' | 'dynamo' | 'sns' | 'topics'> &
+    Partial<Pick<LocalResources, 'sqs' | 'queues'>>,
   log: Log,
 ): JournalProjectorHandler {
+  // With the stack's queues, it hands the search indexer each update (docs/contract.md §34).
+  const search = local.queues ? { searchIndexQueueUrl: local.queues.searchIndex.url } : {};
   return composeJournalProjector({
-    config: { ...local.config, journalTopicArn: local.topics.journal.arn, stage: LOCAL_STAGE },
+    config: {
+      ...local.config,
+      journalTopicArn: local.topics.journal.arn,
+      stage: LOCAL_STAGE,
+      ...search,
+    },
     dynamo: local.dynamo,
     sns: local.sns,
+    ...(local.sqs ? { sqs: local.sqs } : {}),
     log,
   });
+}
+
+/** The search indexer (docs/contract.md §34) on the local `search-index`. */
+export function localSearchIndexer(
+  local: Pick<LocalResources, 'config' | 'dynamo'>,
+  log: Log,
+): SearchIndexerHandler {
+  return composeSearchIndexer({ config: local.config, dynamo: local.dynamo, log });
 }
 
 /**
@@ -230,6 +249,20 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
       label: 'Journal',
       text: ({ settings, topics }) =>
         `${settings.config.tableName} stream -> the journal projector -> SNS ${topics.journal.name} -> ${topics.journal.tap.name} (raw delivery): its own checkpoint per shard, every change of an account as a record and a ledger.journal.v1 event`,
+    },
+  },
+  {
+    kind: 'queue',
+    name: 'search indexer',
+    queue: 'searchIndex',
+    batchSize: () => 10,
+    visibilityTimeoutSeconds: (settings) => settings.sqsVisibilityTimeoutSeconds,
+    tags: { trigger: 'poller', function: 'search' },
+    handler: ({ resources }, log) => localSearchIndexer(resources, log),
+    banner: {
+      label: 'Search',
+      text: ({ queues }) =>
+        `${queues.searchIndex.name} -> the search indexer (fed by the journal projector): metadata, reference and paymentId of accounts and entries; ${queues.searchIndexDeadLetters.name} after ${MAX_RECEIVE_COUNT} receives`,
     },
   },
   {

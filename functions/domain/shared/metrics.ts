@@ -15,6 +15,7 @@ export const SERVICE_NAMES = {
   journalProjector: 'ledger-journal-projector',
   reconciler: 'ledger-reconciler',
   creditIntake: 'ledger-credit-intake',
+  searchIndexer: 'ledger-search-indexer',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];

@@ -92,6 +92,11 @@ export interface CreditIntakeConfig extends ServiceConfig {
 export interface JournalProjectorConfig extends ServiceConfig {
   /** The journal topic (docs/contract.md §15): every record is published there. */
   readonly journalTopicArn: string;
+  /**
+   * `search-index` (docs/contract.md §34): the projector hands the search indexer each update.
+   * Absent: no search index (a deployment without it).
+   */
+  readonly searchIndexQueueUrl?: string;
   /** The deployment's stage: the events' `source` is `urn:idempotent-ledger:<stage>`. */
   readonly stage: string;
 }
@@ -113,6 +118,8 @@ export interface FunctionConfigs {
   readonly journalProjector: JournalProjectorConfig;
   readonly reconciler: ServiceConfig;
   readonly creditIntake: CreditIntakeConfig;
+  /** The search indexer (docs/contract.md §34): the table only. */
+  readonly searchIndexer: ServiceConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -260,13 +267,16 @@ const functionEnv = {
     .object({
       JOURNAL_TOPIC_ARN: topicArn('JOURNAL_TOPIC_ARN', 'be the journal topic ARN'),
       STAGE: stageName(),
+      SEARCH_INDEX_QUEUE_URL: queueUrl('SEARCH_INDEX_QUEUE_URL').optional(),
     })
     .transform(
       (e): Omit<JournalProjectorConfig, keyof ServiceConfig> => ({
         journalTopicArn: e.JOURNAL_TOPIC_ARN,
         stage: e.STAGE,
+        ...(e.SEARCH_INDEX_QUEUE_URL ? { searchIndexQueueUrl: e.SEARCH_INDEX_QUEUE_URL } : {}),
       }),
     ),
+  searchIndexer: z.object({}),
 } satisfies Record<FunctionName, z.ZodType>;
 
 type Env = Record<string, string | undefined>;

@@ -6,7 +6,7 @@ import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
 /**
- * Batches over the write path (docs/contract.md §31, §33, §36), black box through the HTTP
+ * Batches over the write path (docs/contract.md §25), black box through the HTTP
  * function on DynamoDB Local: atomic batches into deferred accounts answer what applying their
  * operations one by one answers, are sized after routing, coalesced chunks are routed like
  * single credits, operation keys read as the header would, the fingerprint normalises ids.

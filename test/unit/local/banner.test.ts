@@ -24,6 +24,8 @@ const endpoints: StackEndpoints = {
     exportJobsDeadLetters: queue('export-jobs-dlq'),
     creditIntake: queue('credit-intake'),
     creditIntakeDeadLetters: queue('credit-intake-dlq'),
+    searchIndex: queue('search-index'),
+    searchIndexDeadLetters: queue('search-index-dlq'),
   },
   topics: {
     journal: {
