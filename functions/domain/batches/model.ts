@@ -66,6 +66,24 @@ export async function refuseEffectiveTimes(
   }
 }
 
+/**
+ * Postings made ready to write, by index; those whose `effectiveAt` aged since their first
+ * attempt are set apart (`aged`): each replays through its single route (§31).
+ */
+export function planApart(all: readonly number[], plan: (index: number) => PlannedMovement) {
+  const ready = { indexes: [] as number[], planned: [] as PlannedMovement[], aged: [] as number[] };
+  for (const index of all) {
+    try {
+      ready.planned.push(plan(index));
+      ready.indexes.push(index);
+    } catch (error) {
+      if (!(error instanceof EffectiveTimeRefused)) throw error;
+      ready.aged.push(index);
+    }
+  }
+  return ready;
+}
+
 /** The single route's request an operation is, under its own key (its fingerprint's parts). */
 export function singleRequest(operation: BatchOperation): KeyRequest {
   switch (operation.op) {

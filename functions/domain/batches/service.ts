@@ -11,12 +11,7 @@ import type { StoredResponse } from '../idempotency/model';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { ClaimKey, ResponsePresenter } from '../idempotency/port';
 import { IntakeDirectory } from '../movements/intake';
-import {
-  DomainError,
-  EffectiveTimeRefused,
-  IdempotencyKeyInUseError,
-  UnavailableError,
-} from '../shared/errors';
+import { DomainError, IdempotencyKeyInUseError, UnavailableError } from '../shared/errors';
 import { currentInvocation } from '../shared/invocation';
 import { currentDeadline, withDeadline } from '../shared/retry';
 import { AtomicBatch } from './atomic';
@@ -26,6 +21,7 @@ import {
   coalesce,
   type OperationResult,
   type PlannedMovement,
+  planApart,
   refuseEffectiveTimes,
   singleRequest,
 } from './model';
@@ -193,7 +189,9 @@ export class BatchService {
     }
     await Promise.all(
       [...byAccount.values()].map(async (all) => {
-        const { indexes, planned, aged } = this.planPostings(ctx, operations, all);
+        const { indexes, planned, aged } = planApart(all, (i) =>
+          this.planPosting(ctx, operations, i),
+        );
         // Their time aged since a first attempt (§31): each replays through its single route.
         for (const index of aged)
           results[index] = await this.alone(ctx, operations[index] as BatchOperation);
@@ -228,23 +226,6 @@ export class BatchService {
       if (error instanceof DomainError) return false;
       throw error;
     }
-  }
-
-  /** The postings made ready to write; those whose `effectiveAt` aged since are set apart. */
-  private planPostings(ctx: CommandContext, operations: readonly BatchOperation[], all: number[]) {
-    const indexes: number[] = [];
-    const planned: PlannedMovement[] = [];
-    const aged: number[] = [];
-    for (const index of all) {
-      try {
-        planned.push(this.planPosting(ctx, operations, index));
-        indexes.push(index);
-      } catch (error) {
-        if (!(error instanceof EffectiveTimeRefused)) throw error;
-        aged.push(index);
-      }
-    }
-    return { indexes, planned, aged };
   }
 
   private planPosting(

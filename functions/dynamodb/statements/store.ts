@@ -16,7 +16,6 @@ import {
   claimItem,
   findClaimRecord,
   recordClaimOnly,
-  writeCommand,
 } from '../idempotency/command';
 import { fenceGates, readIntakePartitions } from '../intake/partitions';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';

@@ -27,6 +27,17 @@ const at = (offsetMs: number) => new Date(now.getTime() + offsetMs).toISOString(
 const plusTwo = (iso: string) =>
   new Date(new Date(iso).getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
 
+/** A stored key replays while it is retained (§36): a retention long enough for "days later". */
+const retainedApi = () =>
+  ledgerApi(
+    composeHttpHandler({
+      dynamo: fixture.client,
+      config: testConfig({ tableName: fixture.tableName, idempotencyRetentionSeconds: 864_000 }),
+      callbackSecrets: staticCallbackSecrets('{}'),
+      clock: () => now,
+    }),
+  );
+
 type Kind = 'credit' | 'debit' | 'transfer' | 'ledger transaction';
 const KINDS: Kind[] = ['credit', 'debit', 'transfer', 'ledger transaction'];
 
@@ -143,18 +154,7 @@ describe('effectiveAt on every movement (docs/contract.md §26)', () => {
   it.each(KINDS)(
     '%s: a retry days later replays though its effectiveAt aged past the limit (§31)',
     async (kind) => {
-      // A stored key replays while it is retained (§36): a retention long enough for the test.
-      const retained = ledgerApi(
-        composeHttpHandler({
-          dynamo: fixture.client,
-          config: testConfig({
-            tableName: fixture.tableName,
-            idempotencyRetentionSeconds: 864_000,
-          }),
-          callbackSecrets: staticCallbackSecrets('{}'),
-          clock: () => now,
-        }),
-      );
+      const retained = retainedApi();
       const [a, b] = [await api.account(1_000), await api.account()];
       const key = randomUUID();
       const effectiveAt = at(-89 * DAY);
@@ -175,14 +175,7 @@ describe('effectiveAt on every movement (docs/contract.md §26)', () => {
   );
 
   it('a batch retried days later replays: its own key, or its operations’ keys under a new one', async () => {
-    const retained = ledgerApi(
-      composeHttpHandler({
-        dynamo: fixture.client,
-        config: testConfig({ tableName: fixture.tableName, idempotencyRetentionSeconds: 864_000 }),
-        callbackSecrets: staticCallbackSecrets('{}'),
-        clock: () => now,
-      }),
-    );
+    const retained = retainedApi();
     const a = await api.account();
     const effectiveAt = at(-89 * DAY);
     const credit = (amount: number) => ({
