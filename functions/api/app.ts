@@ -21,6 +21,7 @@ import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
 import type { MonitorPort } from '../domain/monitors/port';
 import { MonitorService } from '../domain/monitors/service';
+import { intakeDirectoryOf } from '../domain/movements/intake';
 import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
@@ -168,7 +169,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const batches = new BatchService(
     deps.batches,
     { postings, transfers, ledgerTransactions },
-    { ...movementOptions, presenter: batchResponses, now: () => clock().getTime() },
+    {
+      ...movementOptions,
+      presenter: batchResponses,
+      now: () => clock().getTime(),
+      // One routing decision (docs/contract.md §25): the single routes' directory.
+      intake: intakeDirectoryOf(deps.movements),
+    },
   );
   const statements = new StatementService(deps.statements, {
     ...commandOptions,

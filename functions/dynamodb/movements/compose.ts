@@ -1,9 +1,9 @@
 import { intakeShardOf } from '../../domain/intake/model';
 import { newEntryItems, paymentItem } from '../accounts/entries';
-import { gateIntakeItem, pendingCreditItem } from '../intake/items';
 import { requestPosition } from '../statements/items';
 import type { TransactPart } from '../table/transact';
 import { accountChangeItem } from './account-change';
+import { gateIntakeItem, pendingCreditItem } from './intake-items';
 import { type MoneyPlan, type PlanLeg, routeOf } from './plan';
 
 /**

@@ -117,6 +117,25 @@ describe('an independent batch routes its coalesced chunks like single credits (
     // …after which every chunk into it commits at once.
     expect(await cancelledDuring(() => batch('independent', chunk()))).toBe(0);
   });
+
+  it('learns from the single route: one routing decision for both (§33)', async () => {
+    const a = await deferred();
+    await api.post(`/v1/accounts/${a}/transactions`, {
+      type: 'credit',
+      amount: 1,
+      currency: 'EUR',
+    });
+    const chunk = Array.from({ length: 5 }, () => posting('credit', a, 1));
+    expect(await cancelledDuring(() => batch('independent', chunk))).toBe(0);
+    expect(
+      await cancelledDuring(() =>
+        batch(
+          'atomic',
+          chunk.map((o) => ({ ...o, key: randomUUID() })),
+        ),
+      ),
+    ).toBe(0);
+  });
 });
 
 describe('operation keys and the batch fingerprint (§31, §36)', () => {
