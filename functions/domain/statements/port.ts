@@ -35,6 +35,8 @@ export interface StatementPort extends ResponseRecorder {
   getEffectiveAccount(accountId: string): Promise<EffectiveAccount | undefined>;
   /** Every entry of the account effective in `range`, as sums need them (all index pages). */
   effectiveMovements(accountId: string, range: EffectiveRange): Promise<EffectiveMovement[]>;
+  /** How many entries the index holds effective in `range` (Select COUNT: no items kept). */
+  countEffective(accountId: string, range: EffectiveRange): Promise<number>;
   /** One page of the entries effective in `range`, after `cursor`. */
   statementItems(
     accountId: string,
