@@ -217,6 +217,7 @@ export class StatelessStack extends Stack {
         STAGE: config.stage,
       },
       gapTopic,
+      creditIntakeQueue: creditIntakeQueues.queue,
     });
 
     this.reconciler = new Reconciler(this, 'Reconciler', {
@@ -246,6 +247,7 @@ export class StatelessStack extends Stack {
       exportJobsDeadLetterQueue: exportJobQueues.deadLetterQueue,
       outboxDispatchDeadLetterQueue,
       creditIntakeDeadLetterQueue: creditIntakeQueues.deadLetterQueue,
+      creditIntakeQueue: creditIntakeQueues.queue,
       api5xxThreshold: config.api5xxThreshold,
       gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
     }).alarms;

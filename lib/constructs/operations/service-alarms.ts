@@ -56,6 +56,8 @@ export interface ServiceAlarmsProps {
   readonly exportJobsDeadLetterQueue: sqs.IQueue;
   readonly outboxDispatchDeadLetterQueue: sqs.IQueue;
   readonly creditIntakeDeadLetterQueue: sqs.IQueue;
+  /** `credit-intake` itself: its oldest message's age is alarmed (docs/contract.md §24). */
+  readonly creditIntakeQueue: sqs.IQueue;
   /** 5xx responses of the HTTP API in 5 minutes that raise `api-5xx-responses`. */
   readonly api5xxThreshold: number;
   /**
