@@ -1,3 +1,4 @@
+import { LEDGER_FUNCTION_TIMEOUT_SECONDS } from '../contract/http';
 import type { EntryReadPort, LedgerPort, SettingsPort } from '../domain/accounts/port';
 import { EntryReadService } from '../domain/accounts/reads';
 import { LedgerService } from '../domain/accounts/service';
@@ -20,12 +21,14 @@ import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
 import type { MonitorPort } from '../domain/monitors/port';
 import { MonitorService } from '../domain/monitors/service';
+import { intakeDirectoryOf } from '../domain/movements/intake';
 import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
 import type { SearchReadPort } from '../domain/search/port';
 import { SearchService } from '../domain/search/service';
 import type { ErrorCode } from '../domain/shared/errors';
+import { type Invocation, withInvocation } from '../domain/shared/invocation';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
 import type { Runtime } from '../domain/shared/runtime';
@@ -55,7 +58,7 @@ import { ROUTE_LIST, type Routes } from './routes';
 import { searchHandlers } from './search/routes';
 import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
-import type { HttpEvent, HttpHandler, HttpResult } from './types';
+import type { HttpContext, HttpEvent, HttpHandler, HttpResult } from './types';
 import { webhookEndpointHandlers } from './webhooks/routes';
 
 /** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
@@ -166,7 +169,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const batches = new BatchService(
     deps.batches,
     { postings, transfers, ledgerTransactions },
-    { ...movementOptions, presenter: batchResponses, now: () => clock().getTime() },
+    {
+      ...movementOptions,
+      presenter: batchResponses,
+      now: () => clock().getTime(),
+      // One routing decision (docs/contract.md §25): the single routes' directory.
+      intake: intakeDirectoryOf(deps.movements),
+    },
   );
   const statements = new StatementService(deps.statements, {
     ...commandOptions,
@@ -212,12 +221,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     clock,
   );
 
-  return async (event) => {
+  return async (event, context) => {
     const started = performance.now();
     const fields = correlationFields(event);
     let result: HttpResult;
     try {
-      result = await route(event);
+      result = await withInvocation(invocationOf(clock().getTime(), context), () => route(event));
     } catch (error) {
       const problem = toProblem(error);
       if (problem.status >= 500) {
@@ -233,6 +242,15 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     log.info('request', { ...fields, status: result.statusCode, replayed, ms });
     return result;
   };
+}
+
+/**
+ * The invocation a request runs in (docs/contract.md §25): from the Lambda context's remaining
+ * time, or the deployed timeout where there is no context (the local stack emulates it).
+ */
+function invocationOf(nowMs: number, context: HttpContext | undefined): Invocation {
+  const remaining = context?.getRemainingTimeInMillis() ?? LEDGER_FUNCTION_TIMEOUT_SECONDS * 1000;
+  return { startedAtMs: nowMs, endsAtMs: nowMs + remaining };
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   InternalError,
   LedgerRejection,
   PaymentIdConflictError,
+  UnavailableError,
 } from '../shared/errors';
 import { BatchRejectedError, BatchTooLargeError } from './errors';
 import {
@@ -156,6 +157,8 @@ export class AtomicBatch {
           : undefined;
       if (found === 'replays') continue;
       const failure = found ?? (await this.failureAt(ctx, operations, planned, limit, unbalanced));
+      // Never a 5xx as an operation's answer (§31): nothing was applied, the batch may be retried.
+      if (failure.response.statusCode >= 500) throw new UnavailableError(failure.response);
       const error = new BatchRejectedError(failure.index, failure.response);
       if (failure.recorded) return this.commands.reject(batchClaim, error);
       throw error;

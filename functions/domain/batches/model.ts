@@ -85,7 +85,7 @@ export function paymentKeys(movement: PlannedMovement): string[] {
 
 /**
  * The items a set of movements writes in ONE transaction, counted after routing
- * (docs/contract.md §33): one update per account item they touch (two actions on one item are
+ * (docs/contract.md §25): one update per account item they touch (two actions on one item are
  * refused by DynamoDB) and one per intake gate (account, shard) a credit routed to intake
  * touches; then per movement its claim, per leg an entry and its pointer (or, routed to intake,
  * one pending credit), its record (transfer, ledger transaction) and its paymentId item.

@@ -13,14 +13,12 @@ import type {
   WaivedNumber,
 } from '../../domain/gaps/source-state';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
-import { newEntryItems, paymentItem } from '../accounts/entries';
+import { postingGuard } from '../../domain/movements/legs';
 import { CLAIM_FREE } from '../idempotency/command';
-import { accountChangeItem } from '../movements/account-change';
-import { postingChange } from '../movements/posting';
+import { entryLeg, type MoneyPlan } from '../movements/plan';
 import { toAttributes } from '../table/attributes';
 import { dueIndexAttributes } from '../table/due-index';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
-import type { TransactPart } from '../table/transact';
 
 /**
  * Dedup key (source, id): two producers may reuse an id (docs/contract.md §6). Callbacks use
@@ -208,38 +206,25 @@ function legacyRange(truncated: boolean, gaps: number[], last: number, before: s
   return [{ from: highest + 1, to: last - 1, openedAt: before }];
 }
 
-export type RunRole = 'account' | 'inbox' | 'entry' | 'pointer' | 'payment' | 'sequence';
-
 /**
- * The items of a batched event write (docs/contract.md §20): ONE account update carrying every
- * record's change (`version` + n, the changes in `lastChanges`), then per record its inbox
- * item (decisive: a seen record settles the attempt), its entry, the entry's pointer and its
- * paymentId item, then one sequence item per source. `runs.ts` guarantees no item twice and at most 100.
+ * The plan of a batched event write (docs/contract.md §20) for the one composer
+ * (`dynamodb/movements/compose.ts`): per record its inbox item (decisive: a seen record settles
+ * the attempt) and its leg — so ONE account update carries every record's change (`version` + n,
+ * the changes in `lastChanges`), covering each debit at its turn — then one sequence item per
+ * source. Producers are trusted by IAM: no owner; the account must be open (§17). `runs.ts`
+ * guarantees no item twice and at most 100.
  */
-export function runParts(tableName: string, run: EventRunWrite): TransactPart<RunRole>[] {
+export function runPlan(tableName: string, run: EventRunWrite): MoneyPlan {
   const last = run.records.at(-1)?.entry;
   if (!last) throw new Error('a batched event write has at least one record');
-  const account = accountChangeItem(tableName, {
-    accountId: run.accountId,
-    changes: run.records.map(({ entry }) => postingChange(entry)),
-    currency: run.currency,
-    // Producers are trusted by IAM: no owner; the account must be open (docs/contract.md §17).
-    requireOpen: true,
-    requireAvailableAtLeast: run.requireAvailableAtLeast,
-  });
-  const parts: TransactPart<RunRole>[] = [{ role: 'account', item: account }];
-  for (const { claim, entry } of run.records) {
-    const [listed, pointer] = newEntryItems(tableName, entry);
-    parts.push(
-      { role: 'inbox', item: inboxItem(tableName, claim, entry.id), decisive: true },
-      { role: 'entry', item: listed },
-      { role: 'pointer', item: pointer },
-    );
-    const payment = paymentItem(tableName, entry);
-    if (payment) parts.push({ role: 'payment', item: payment });
-  }
-  for (const sequence of run.sequences) {
-    parts.push({ role: 'sequence', item: sequenceItem(tableName, sequence, last.createdAt) });
-  }
-  return parts;
+  return {
+    movements: run.records.map(({ claim, entry }) => ({
+      before: [{ role: 'inbox', item: inboxItem(tableName, claim, entry.id), decisive: true }],
+      legs: [entryLeg(entry, postingGuard(entry))],
+    })),
+    tail: run.sequences.map((sequence) => ({
+      role: 'sequence',
+      item: sequenceItem(tableName, sequence, last.createdAt),
+    })),
+  };
 }

@@ -1,7 +1,7 @@
 import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { WriteResult } from '../../domain/accounts/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
-import type { ClaimKey, IdempotencyClaim } from '../../domain/idempotency/port';
+import type { ClaimKey, IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
 import { toAccountRecord } from '../accounts/items';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
@@ -98,6 +98,24 @@ export async function writeCommand<Role extends string, Other = never>(
   const failure = commandFailure(outcome.failed) ?? otherFailure(outcome.failed);
   if (failure === undefined) throw unexpectedFailure(outcome.failed);
   return failure;
+}
+
+/**
+ * THE claim-only transaction every store records a rejection with (docs/contract.md §4): the
+ * response is stored unless a claim committed meanwhile, which is then answered instead.
+ */
+export async function recordClaimOnly(
+  client: DynamoDBClient,
+  tableName: string,
+  retry: RetryPolicy,
+  claim: IdempotencyClaim,
+): Promise<RecordResult> {
+  const parts = [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }];
+  const outcome = await transactWithRetry(client, parts, retry);
+  if (outcome.kind === 'committed') return { kind: 'recorded' };
+  const claimed = claimedFailure(outcome.failed);
+  if (claimed) return claimed;
+  throw unexpectedFailure(outcome.failed);
 }
 
 export function unexpectedFailure(failed: ReadonlyMap<string, unknown>): Error {

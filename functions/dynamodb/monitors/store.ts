@@ -10,6 +10,7 @@ import {
   claimedFailure,
   claimItem,
   findClaimRecord,
+  recordClaimOnly,
   unexpectedFailure,
 } from '../idempotency/command';
 import { keys, MONITOR_SK_PREFIX } from '../table/keys';
@@ -44,17 +45,7 @@ export function createMonitorStore(options: StoreOptions): MonitorPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);
   return {
-    async recordResponse(claim) {
-      const outcome = await transactWithRetry(
-        client,
-        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
-        retry,
-      );
-      if (outcome.kind === 'committed') return { kind: 'recorded' };
-      const claimed = claimedFailure(outcome.failed);
-      if (claimed) return claimed;
-      throw unexpectedFailure(outcome.failed);
-    },
+    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
 
     findRecord: (key) => findClaimRecord(client, tableName, key),
 

@@ -11,7 +11,13 @@ import type {
   StatementPort,
 } from '../../domain/statements/port';
 import { toAccountRecord, toLedgerEntry } from '../accounts/items';
-import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import {
+  claimedFailure,
+  claimItem,
+  findClaimRecord,
+  recordClaimOnly,
+  writeCommand,
+} from '../idempotency/command';
 import { fenceGates, readIntakePartitions } from '../intake/partitions';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -195,16 +201,7 @@ export function createStatementStore(options: StoreOptions): StatementPort {
       return { kind: 'account_rejected', account: stood };
     },
 
-    async recordResponse(claim) {
-      const result = await writeCommand(
-        client,
-        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
-        retry,
-      );
-      if (result.kind === 'committed') return { kind: 'recorded' };
-      if (result.kind === 'claimed') return result;
-      throw new Error(`unexpected outcome ${result.kind} when recording a response`);
-    },
+    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
 
     findRecord: (key) => findClaimRecord(client, tableName, key),
   };
