@@ -48,6 +48,7 @@ export const ALARM_SLUGS = {
   creditIntakeErrors: 'credit-intake-errors',
   searchIndexDeadLetters: 'search-index-dlq-not-empty',
   searchIndexerErrors: 'search-indexer-errors',
+  creditIntakeQueueAge: 'credit-intake-queue-behind',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];

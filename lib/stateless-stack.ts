@@ -228,6 +228,7 @@ export class StatelessStack extends Stack {
         STAGE: config.stage,
       },
       gapTopic,
+      creditIntakeQueue: creditIntakeQueues.queue,
     });
 
     this.reconciler = new Reconciler(this, 'Reconciler', {
@@ -259,6 +260,7 @@ export class StatelessStack extends Stack {
       creditIntakeDeadLetterQueue: creditIntakeQueues.deadLetterQueue,
       searchIndexer: this.searchIndexer.function,
       searchIndexDeadLetterQueue: searchIndexQueues.deadLetterQueue,
+      creditIntakeQueue: creditIntakeQueues.queue,
       api5xxThreshold: config.api5xxThreshold,
       gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
     }).alarms;

@@ -43,7 +43,7 @@ export interface StatementPort extends ResponseRecorder {
     cursor: string | undefined,
   ): Promise<StatementPage>;
   /**
-   * A period close as docs/contract.md §36 orders it. An account with intake partitions first
+   * A period close as docs/contract.md §26 orders it. An account with intake partitions first
    * raises `closedThrough` on each gate (its own monotonic update), then reads its pending
    * credits strongly consistently: any effective at or before `through` → `pending_credits`
    * (the gates stay fenced). Then ONE transaction: the claim and `closedThrough = through` on the

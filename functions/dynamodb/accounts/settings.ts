@@ -3,12 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { withMetadata } from '../../domain/accounts/metadata';
 import type { AccountRecord } from '../../domain/accounts/model';
 import type { SettingsPort, SettingsResult } from '../../domain/accounts/port';
-import {
-  claimedFailure,
-  claimItem,
-  findClaimRecord,
-  recordClaimOnly,
-} from '../idempotency/command';
+import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { gateParts } from '../intake/gates';
 import { CLOSED_THROUGH } from '../statements/items';
 import { keys } from '../table/keys';
@@ -123,8 +118,6 @@ export function createSettingsStore(options: StoreOptions): SettingsPort {
       return claimedFailure(outcome.failed) ?? { kind: 'account_moved' };
     },
 
-    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
   };
 }

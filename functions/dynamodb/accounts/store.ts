@@ -4,14 +4,8 @@ import type { AccountRecord } from '../../domain/accounts/model';
 import type { CloseResult, EntryPage, LedgerPort } from '../../domain/accounts/port';
 import type { EventSourceView } from '../../domain/gaps/port';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
-import { toVersionedSequence } from '../events/items';
-import {
-  claimedFailure,
-  claimItem,
-  findClaimRecord,
-  recordClaimOnly,
-  writeCommand,
-} from '../idempotency/command';
+import { toVersionedSequence } from '../gaps/sequence-items';
+import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { gateCloseParts, gateFailed, gateParts } from '../intake/gates';
 import { readIntakePartitions } from '../intake/partitions';
 import { decodeCursor, encodeCursor } from '../table/cursor';
@@ -24,6 +18,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
+import { writeCommand } from './command';
 import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
 import { metadataItem, readAccountMetadata } from './metadata';
 
@@ -79,9 +74,7 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       return { kind: 'account_moved', account: account ? toAccountRecord(account) : undefined };
     },
 
-    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
 
     async getAccount(accountId: string) {
       const item = await getItem(client, tableName, keys.account(accountId));

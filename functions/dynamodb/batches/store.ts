@@ -3,12 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { BatchPort, LeaseResult, MovementsWriteResult } from '../../domain/batches/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
 import { toAccountRecord } from '../accounts/items';
-import {
-  findClaimRecord,
-  recordClaimOnly,
-  toIdempotencyRecord,
-  unexpectedFailure,
-} from '../idempotency/command';
+import { claimRecorder, toIdempotencyRecord, unexpectedFailure } from '../idempotency/command';
 import { composeMoney } from '../movements/compose';
 import { commitMoney } from '../movements/decode';
 import { toAttributes } from '../table/attributes';
@@ -53,9 +48,7 @@ export function createBatchStore(options: StoreOptions): BatchPort {
       };
     },
 
-    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
 
     async readAccounts(accountIds) {
       const items = await getItems(client, tableName, accountIds.map(keys.account));

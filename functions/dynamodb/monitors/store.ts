@@ -9,8 +9,7 @@ import { accountFigures } from '../accounts/items';
 import {
   claimedFailure,
   claimItem,
-  findClaimRecord,
-  recordClaimOnly,
+  claimRecorder,
   unexpectedFailure,
 } from '../idempotency/command';
 import { keys, MONITOR_SK_PREFIX } from '../table/keys';
@@ -45,9 +44,7 @@ export function createMonitorStore(options: StoreOptions): MonitorPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);
   return {
-    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
 
     async getAccount(accountId) {
       const item = await getItem(client, tableName, keys.account(accountId));

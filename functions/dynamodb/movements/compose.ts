@@ -1,8 +1,8 @@
 import { intakeShardOf } from '../../domain/intake/model';
 import { newEntryItems, paymentItem } from '../accounts/entries';
-import { gateIntakeItem, pendingCreditItem } from '../intake/items';
 import type { TransactPart } from '../table/transact';
 import { accountChangeItem } from './account-change';
+import { gateIntakeItem, pendingCreditItem } from './intake-items';
 import { type MoneyPlan, type PlanLeg, routeOf } from './plan';
 
 /**

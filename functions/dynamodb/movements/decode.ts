@@ -1,7 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AccountRecord } from '../../domain/accounts/model';
 import { toAccountRecord } from '../accounts/items';
-import { gateAsAccount } from '../intake/items';
 import {
   type Contended,
   type RetryPolicy,
@@ -9,6 +8,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
+import { gateAsAccount } from './intake-items';
 
 type Failed = ReadonlyMap<string, Record<string, unknown> | undefined>;
 

@@ -11,13 +11,7 @@ import type {
   StatementPort,
 } from '../../domain/statements/port';
 import { toAccountRecord, toLedgerEntry } from '../accounts/items';
-import {
-  claimedFailure,
-  claimItem,
-  findClaimRecord,
-  recordClaimOnly,
-  writeCommand,
-} from '../idempotency/command';
+import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { fenceGates, readIntakePartitions } from '../intake/partitions';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -201,8 +195,6 @@ export function createStatementStore(options: StoreOptions): StatementPort {
       return { kind: 'account_rejected', account: stood };
     },
 
-    recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
   };
 }

@@ -60,6 +60,8 @@ export interface ServiceAlarmsProps {
   /** The search indexer and its DLQ (docs/contract.md §34). */
   readonly searchIndexer: lambda.IFunction;
   readonly searchIndexDeadLetterQueue: sqs.IQueue;
+  /** `credit-intake` itself: its oldest message's age is alarmed (docs/contract.md §24). */
+  readonly creditIntakeQueue: sqs.IQueue;
   /** 5xx responses of the HTTP API in 5 minutes that raise `api-5xx-responses`. */
   readonly api5xxThreshold: number;
   /**

@@ -41,7 +41,7 @@ const gatesOf = (accountId: string) =>
     }),
   );
 
-describe('period closes on deferred accounts (docs/contract.md §36)', () => {
+describe('period closes on deferred accounts (docs/contract.md §26)', () => {
   it('closes while 50 credits are in flight: 200, the gates fenced, every credit posted', async () => {
     const id = await api.accountWith({ creditIntake: 'deferred' });
     const through = secondsAgo(1);

@@ -53,8 +53,8 @@ describe('the one write path', () => {
     );
     const gates = files.filter(({ text }) => text.includes('gateAsAccount('));
     expect(gates.map(({ path }) => path).sort()).toEqual([
-      'functions/dynamodb/intake/items.ts',
       'functions/dynamodb/movements/decode.ts',
+      'functions/dynamodb/movements/intake-items.ts',
     ]);
   });
 });
