@@ -92,13 +92,13 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the catalogued alarms (32), uniquely named, all in the stateless stack', () => {
+  it('has exactly the catalogued alarms (34), uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       Object.values(ALARM_SLUGS)
         .map((slug) => `idempotent-ledger-dev-${slug}`)
         .sort(),
     );
-    expect(byName.size).toBe(32);
+    expect(byName.size).toBe(34);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -562,9 +562,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 32 alarms', () => {
+  it('starts with the status of all 34 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(32);
+    expect(widgets[0]?.properties.alarms).toHaveLength(34);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
