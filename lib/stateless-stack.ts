@@ -28,6 +28,7 @@ import { OperationsDashboard } from './constructs/operations/operations-dashboar
 import { ServiceAlarms } from './constructs/operations/service-alarms';
 import { Reconciler } from './constructs/schedules/reconciler';
 import { Sweeper } from './constructs/schedules/sweeper';
+import { SearchIndexer } from './constructs/search/search-indexer';
 import type { LedgerFunctionDefaults } from './constructs/shared/ledger-function';
 import type { StatefulResources } from './stateful-resources';
 import { addStatelessOutputs } from './stateless-outputs';
@@ -88,6 +89,8 @@ export class StatelessStack extends Stack {
   readonly reconciler: Reconciler;
   /** The folder (function + SQS event source on credit-intake, docs/contract.md §24). */
   readonly creditFolder: CreditFolder;
+  /** The search indexer (function + SQS event source on search-index, docs/contract.md §34). */
+  readonly searchIndexer: SearchIndexer;
   /** The journal projector (function + DynamoDB stream event source, the stream's second reader). */
   readonly journalProjector: JournalProjector;
   /** The alarm topic (KMS-encrypted, TLS only) and the house style of every alarm. */
@@ -104,7 +107,7 @@ export class StatelessStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { table, eventQueues, exportJobQueues, callbackSecret } = props.stateful;
     const { outboxDispatchDeadLetterQueue, exportBucketName, journalTopic } = props.stateful;
-    const { gapTopic, creditIntakeQueues } = props.stateful;
+    const { gapTopic, creditIntakeQueues, searchIndexQueues } = props.stateful;
     const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
     // Read by `loadConfig` in every handler.
@@ -206,6 +209,14 @@ export class StatelessStack extends Stack {
       table,
       topic: journalTopic,
       stage: config.stage,
+      searchIndexQueue: searchIndexQueues.queue,
+    });
+
+    this.searchIndexer = new SearchIndexer(this, 'SearchIndexer', {
+      functionDefaults,
+      table,
+      queues: searchIndexQueues,
+      environment: serviceEnvironment,
     });
 
     this.sweeper = new Sweeper(this, 'Sweeper', {
@@ -217,6 +228,7 @@ export class StatelessStack extends Stack {
         STAGE: config.stage,
       },
       gapTopic,
+      creditIntakeQueue: creditIntakeQueues.queue,
     });
 
     this.reconciler = new Reconciler(this, 'Reconciler', {
@@ -246,6 +258,9 @@ export class StatelessStack extends Stack {
       exportJobsDeadLetterQueue: exportJobQueues.deadLetterQueue,
       outboxDispatchDeadLetterQueue,
       creditIntakeDeadLetterQueue: creditIntakeQueues.deadLetterQueue,
+      searchIndexer: this.searchIndexer.function,
+      searchIndexDeadLetterQueue: searchIndexQueues.deadLetterQueue,
+      creditIntakeQueue: creditIntakeQueues.queue,
       api5xxThreshold: config.api5xxThreshold,
       gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
     }).alarms;

@@ -155,7 +155,10 @@ export function localSearchIndexer(
  * publishing re-fetch requests to the local `ledger-gaps`.
  */
 export function localSweeper(
-  local: Pick<LocalResources, 'config' | 'dynamo' | 'sns' | 'topics' | 'gapRefetchAfterSeconds'>,
+  local: Pick<
+    LocalResources,
+    'config' | 'dynamo' | 'sns' | 'sqs' | 'queues' | 'topics' | 'gapRefetchAfterSeconds'
+  >,
   log: Log,
 ): SweepRun {
   return composeSweeper({
@@ -164,9 +167,11 @@ export function localSweeper(
       gapRefetchAfterSeconds: local.gapRefetchAfterSeconds,
       gapTopicArn: local.topics.gaps.arn,
       stage: LOCAL_STAGE,
+      creditIntakeQueueUrl: local.queues.creditIntake.url,
     },
     dynamo: local.dynamo,
     sns: local.sns,
+    sqs: local.sqs,
     log,
   });
 }
@@ -293,8 +298,8 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     handler: ({ resources }, log) => localSweeper(resources, log),
     banner: {
       label: 'Sweeper',
-      text: ({ settings }) =>
-        `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT, gaps open ${settings.gapRefetchAfterSeconds} s -> ledger.gap.refetch.v1`,
+      text: ({ settings, queues }) =>
+        `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT, gaps open ${settings.gapRefetchAfterSeconds} s -> ledger.gap.refetch.v1, deferred accounts with credits pending ${settings.config.intakeStrandedAfterSeconds} s -> ${queues.creditIntake.name}`,
     },
   },
   {

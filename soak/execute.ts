@@ -115,16 +115,52 @@ export async function execute(context: Context, index: number, op: Operation): P
           through: effectiveAt(context, op.backdays),
         }),
       );
-    case 'batch':
+    case 'batch': {
+      const operations = op.items.map((item, j) => batchOperation(context, `${key}-${j}`, item));
       return done(
-        await post('/v1/batches', {
-          mode: op.mode,
-          operations: op.items.map((item, j) => batchOperation(context, `${key}-${j}`, item)),
-        }),
+        await retryNotApplied(
+          context,
+          await post('/v1/batches', { mode: op.mode, operations }),
+          operations,
+        ),
       );
+    }
     case 'events':
       throw new Error('events go to SQS (events.ts)');
   }
+}
+
+/**
+ * A batch result of `503` or `409 idempotency_key_in_use` was not applied and may be retried
+ * under its own key (docs/contract.md §30): alone, on the single route, until it answers for
+ * good; its answer takes the result's place and the batch's window ends with it.
+ */
+async function retryNotApplied(
+  context: Context,
+  answer: Answer,
+  operations: readonly ReturnType<typeof batchOperation>[],
+): Promise<Answer> {
+  if (answer.status !== 200 || !Array.isArray(answer.body?.results)) return answer;
+  let answered = answer.answered;
+  const results = await Promise.all(
+    answer.body.results.map(
+      async (result: { status: number; body?: { code?: string } }, j: number) => {
+        const operation = operations[j];
+        const again =
+          result.status === 503 ||
+          (result.status === 409 && result.body?.code === 'idempotency_key_in_use');
+        if (!again || !operation) return result;
+        const path =
+          operation.op === 'transfer'
+            ? '/v1/transfers'
+            : `/v1/accounts/${operation.accountId}/transactions`;
+        const single = await context.client.send('POST', path, operation.key, operation.body);
+        answered = Math.max(answered, single.answered);
+        return { key: operation.key, status: single.status, body: single.body, retriedAlone: true };
+      },
+    ),
+  );
+  return { ...answer, body: { ...answer.body, results }, answered };
 }
 
 function batchOperation(context: Context, key: string, item: BatchItem) {

@@ -56,7 +56,7 @@ function report(r: SoakResult): void {
   );
   console.log(`operations by kind: ${kinds}`);
   console.log(
-    `faults: ${r.faults.lostAnswers} lost answers, ${r.faults.kills} kills, ${r.faults.outages} DynamoDB outages, ${r.faults.retries} retries, ${r.faults.eventsSent} event messages`,
+    `faults: ${r.faults.lostAnswers} lost answers, ${r.faults.kills} kills, ${r.faults.outages} DynamoDB outages, ${r.faults.retries} retries, ${r.faults.eventsSent} event messages (${r.faults.transientDeadLetters} dead-lettered as transient)`,
   );
   if (r.findings.length === 0) {
     console.log('checks: all passed');

@@ -40,7 +40,8 @@ export interface Queues {
   readonly tap: string;
 }
 
-const SETTLE_MS = 120_000;
+/** How long the stack may take to settle: journal reads took 2–4 s each at load 23 on 2 cores. */
+const SETTLE_MS = 300_000;
 
 /** Waits until events are consumed, credits posted, holds expired and journals caught up; then reads. */
 export async function observe(

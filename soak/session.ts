@@ -1,4 +1,4 @@
-import { check, type Finding } from './check/check';
+import { check, type Finding, transientDeadLetters } from './check/check';
 import { type Client, soakClient } from './client';
 import { sendEvents } from './events';
 import { observe, type Queues } from './observe';
@@ -28,6 +28,8 @@ export interface Counters {
   kills: number;
   outages: number;
   eventsSent: number;
+  /** Events SQS dead-lettered after their receives ran out (transient; not a finding, §6). */
+  transientDeadLetters: number;
   readonly byKind: Record<string, number>;
 }
 
@@ -71,7 +73,14 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     deadLetters: stack.queues.deadLetters.url,
     tap: stack.topics.journal.tap.url,
   };
-  const counters: Counters = { operations: 0, kills: 0, outages: 0, eventsSent: 0, byKind: {} };
+  const counters: Counters = {
+    operations: 0,
+    kills: 0,
+    outages: 0,
+    eventsSent: 0,
+    transientDeadLetters: 0,
+    byKind: {},
+  };
   const target: RunTarget = {
     client,
     sendEvents: (run, accounts, items) =>
@@ -106,7 +115,12 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       ...(only ? { only } : {}),
     });
     counters.eventsSent += record.eventsSent;
-    return { record, found: check(record, await observe(client, record, queues)) };
+    const observed = await observe(client, record, queues);
+    const transient = transientDeadLetters(record, observed);
+    counters.transientDeadLetters += transient.length;
+    if (transient.length > 0)
+      log(`  ${transient.length} event(s) dead-lettered after their receives ran out (transient)`);
+    return { record, found: check(record, observed) };
   };
   return {
     client,

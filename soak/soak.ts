@@ -31,6 +31,7 @@ export interface SoakResult {
     outages: number;
     retries: number;
     eventsSent: number;
+    transientDeadLetters: number;
   };
   readonly findings: readonly Finding[];
   /** The failing round's plan and the shortest sequence (plan positions) that shows it. */
@@ -110,6 +111,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
       outages: counters.outages,
       retries: client.stats.retries,
       eventsSent: counters.eventsSent,
+      transientDeadLetters: counters.transientDeadLetters,
     },
     findings,
     ...(shortest ? { shortest } : {}),

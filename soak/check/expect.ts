@@ -21,7 +21,15 @@ export interface Expected {
   readonly index: number;
   /** A credit into a deferred account: posted whenever the folder runs, not at the answer. */
   readonly deferredPosting: boolean;
+  /**
+   * An event SQS moved to the DLQ after its receives ran out (transient, §6): applied at most
+   * once, perhaps not at all.
+   */
+  readonly optional?: true;
 }
+
+/** What `ledger-events-dlq` holds for an event: a permanent refusal, or receives run out. */
+export type DeadLetter = 'permanent' | 'transient' | undefined;
 
 const ok = (answer: Answer | undefined) =>
   answer !== undefined && answer.status >= 200 && answer.status < 300;
@@ -42,7 +50,7 @@ export const eventKey = (record: JournalRecord) =>
 export function expectations(
   plan: Plan,
   executed: readonly Executed[],
-  deadLettered: (amount: number) => boolean,
+  deadLettered: (amount: number) => DeadLetter,
 ): Expected[] {
   const out: Expected[] = [];
   const byIndex = new Map(executed.map((e) => [e.index, e]));
@@ -53,6 +61,7 @@ export function expectations(
     kind: string,
     db: number,
     da: number,
+    optional = false,
   ) =>
     out.push({
       account,
@@ -62,6 +71,7 @@ export function expectations(
       availableDelta: da,
       index,
       deferredPosting: db > 0 && plan.accounts[account]?.deferred === true,
+      ...(optional ? { optional: true as const } : {}),
     });
   const movement = (
     index: number,
@@ -83,15 +93,17 @@ export function expectations(
     const { op, answer, index } = e;
     if (op.kind === 'events') {
       for (const item of op.items) {
-        if (deadLettered(item.amount)) continue;
-        const sign = item.type === 'credit' ? 1 : -1;
+        const dead = deadLettered(item.amount);
+        if (dead === 'permanent') continue;
+        const delta = (item.type === 'credit' ? 1 : -1) * item.amount;
         push(
           index,
           item.account,
           `ev:${item.amount}`,
           item.type,
-          sign * item.amount,
-          sign * item.amount,
+          delta,
+          delta,
+          dead === 'transient',
         );
       }
       continue;

@@ -14,6 +14,8 @@ export interface Finding {
 export interface Replayed {
   /** Per account, per sequence (index sequence − 1): the operation that wrote it, -1 unknown. */
   readonly writers: readonly (readonly number[])[];
+  /** The expectations a record matched (an optional one counts only then). */
+  readonly matched: ReadonlySet<Expected>;
 }
 
 const DRAWS = new Set(['debit', 'transfer_out', 'ledger_debit', 'hold_placed', 'reversal']);
@@ -33,6 +35,7 @@ export function replayJournals(
   const open = new Map<string, Expected[]>();
   for (const x of expected) open.set(expectedId(x), [...(open.get(expectedId(x)) ?? []), x]);
   const writers: number[][] = [];
+  const matched = new Set<Expected>();
   journals.forEach((records, account) => {
     const { breaks } = checkChain(records, undefined);
     for (const b of breaks) {
@@ -60,6 +63,7 @@ export function replayJournals(
       };
       const match = take(recordKey(record)) ?? take(eventKey(record) ?? '-');
       mine.push(match?.index ?? -1);
+      if (match) matched.add(match);
       if (!match) {
         findings.push({
           check: 'applied_once',
@@ -82,7 +86,7 @@ export function replayJournals(
     writers.push(mine);
   });
   for (const list of open.values()) {
-    for (const x of list) {
+    for (const x of list.filter((x) => !x.optional)) {
       findings.push({
         check: 'applied_once',
         detail: `${x.kind} ${x.balanceDelta}/${x.availableDelta} on account ${x.account} (${x.key}) was answered or sent but never reached the journal`,
@@ -90,5 +94,5 @@ export function replayJournals(
       });
     }
   }
-  return { writers };
+  return { writers, matched };
 }

@@ -60,9 +60,10 @@ export class AtomicBatch {
 
   /** Every operation made ready to write, under its own key in the single route's scope. */
   plan(ctx: CommandContext, operations: readonly BatchOperation[]): PlannedMovement[] {
-    return operations.map((operation) =>
-      this.planOne({ ...ctx, idempotencyKey: operation.key }, operation),
-    );
+    return operations.map((operation, position) => ({
+      ...this.planOne({ ...ctx, idempotencyKey: operation.key }, operation),
+      position,
+    }));
   }
 
   private planOne(own: CommandContext, operation: BatchOperation): PlannedMovement {

@@ -21,7 +21,9 @@ import {
   coalesce,
   type OperationResult,
   type PlannedMovement,
+  planApart,
   refuseEffectiveTimes,
+  singleRequest,
 } from './model';
 import type { BatchLease, BatchPort, BatchPresenter, SingleRouteCommands } from './port';
 import { BatchRouting } from './routing';
@@ -76,7 +78,9 @@ export class BatchService {
     const key = this.commands.key(ctx, request);
     const known = await this.commands.replayed(key);
     if (known) return known;
-    refuseEffectiveTimes(batch.operations, ctx.now, this.options.backdateLimitDays);
+    await refuseEffectiveTimes(batch.operations, ctx.now, this.options.backdateLimitDays, (op) =>
+      this.commands.stored({ ...ctx, idempotencyKey: op.key }, singleRequest(op)),
+    );
     const planned = batch.mode === 'atomic' ? this.atomic.plan(ctx, batch.operations) : [];
     if (batch.mode === 'atomic') await this.atomic.requireFit(planned);
     const started = this.options.now();
@@ -184,8 +188,13 @@ export class BatchService {
       byAccount.set(operation.accountId, [...(byAccount.get(operation.accountId) ?? []), index]);
     }
     await Promise.all(
-      [...byAccount.values()].map(async (indexes) => {
-        const planned = indexes.map((index) => this.planPosting(ctx, operations[index]));
+      [...byAccount.values()].map(async (all) => {
+        const { indexes, planned, aged } = planApart(all, (i) =>
+          this.planPosting(ctx, operations, i),
+        );
+        // Their time aged since a first attempt (§31): each replays through its single route.
+        for (const index of aged)
+          results[index] = await this.alone(ctx, operations[index] as BatchOperation);
         for (const chunk of coalesce(planned, this.routing.routesFor(planned))) {
           const written = await this.writeChunk(chunk.map((i) => planned[i] as PlannedMovement));
           for (const i of chunk) {
@@ -219,7 +228,12 @@ export class BatchService {
     }
   }
 
-  private planPosting(ctx: CommandContext, operation: BatchOperation | undefined): PlannedMovement {
+  private planPosting(
+    ctx: CommandContext,
+    operations: readonly BatchOperation[],
+    position: number,
+  ): PlannedMovement {
+    const operation = operations[position];
     if (operation?.op !== 'credit' && operation?.op !== 'debit') {
       throw new Error('a posting segment holds credits and debits only');
     }
@@ -229,7 +243,7 @@ export class BatchService {
       operation.input,
       operation.rawBody,
     );
-    return { claim, legs: [posting] };
+    return { claim, legs: [posting], position };
   }
 
   /**

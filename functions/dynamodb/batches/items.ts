@@ -6,6 +6,7 @@ import type { IntakeRoutes } from '../../domain/movements/intake';
 import { claimItem } from '../idempotency/command';
 import { recordItem } from '../ledger-transactions/items';
 import { entryLeg, type MoneyPlan } from '../movements/plan';
+import { requestPosition } from '../statements/items';
 import { keys } from '../table/keys';
 import { transferRecordItem } from '../transfers/items';
 
@@ -47,7 +48,11 @@ export function batchPlan(
       : [],
     movements: movements.map((movement, i) => ({
       before: [{ role: `claim:${i}`, item: claimItem(tableName, movement.claim), decisive: true }],
-      legs: movement.legs.map(({ entry, guard }) => entryLeg(entry, guard)),
+      // Each entry's place in the batch's request orders it among one commit's (§36).
+      legs: movement.legs.map(({ entry, guard }, l) => ({
+        ...entryLeg(entry, guard),
+        position: requestPosition(movement.position ?? i, l),
+      })),
       after: recordParts(tableName, movement, i),
     })),
     tail: options.probe ? [{ role: 'probe', item: probeItem(tableName) }] : [],

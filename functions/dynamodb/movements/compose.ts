@@ -1,5 +1,6 @@
 import { intakeShardOf } from '../../domain/intake/model';
 import { newEntryItems, paymentItem } from '../accounts/entries';
+import { requestPosition } from '../statements/items';
 import type { TransactPart } from '../table/transact';
 import { accountChangeItem } from './account-change';
 import { gateIntakeItem, pendingCreditItem } from './intake-items';
@@ -61,7 +62,9 @@ export function composeMoney(tableName: string, plan: MoneyPlan): TransactPart<s
   }
   plan.movements.forEach((movement, m) => {
     parts.push(...(movement.before ?? []));
-    for (const leg of movement.legs) parts.push(...legItems(tableName, plan, leg, m));
+    for (const [l, leg] of movement.legs.entries()) {
+      parts.push(...legItems(tableName, plan, leg, m, leg.position ?? requestPosition(0, l)));
+    }
     for (const { entry } of movement.legs) {
       // A posted pending credit's paymentId was claimed at intake, with the credit.
       const payment = entry && !plan.postsPendingCredits && paymentItem(tableName, entry);
@@ -109,13 +112,14 @@ function legItems(
   plan: MoneyPlan,
   leg: PlanLeg,
   m: number,
+  position: number,
 ): TransactPart<MoneyRole>[] {
   const { entry } = leg;
   if (!entry) return [];
   const parts: TransactPart<MoneyRole>[] = [];
   const shards = routeOf(leg, plan);
   if (shards === undefined) {
-    const [listed, pointer] = newEntryItems(tableName, entry);
+    const [listed, pointer] = newEntryItems(tableName, entry, position);
     parts.push({ role: `entry:${m}`, item: listed }, { role: `pointer:${m}`, item: pointer });
   } else {
     const shard = intakeShardOf(entry.id, shards);

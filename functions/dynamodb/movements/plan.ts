@@ -26,6 +26,8 @@ export interface PlanLeg {
    * leg with an entry into an account the plan's intake names is routed to its gate (§24).
    */
   readonly entry?: LedgerEntry;
+  /** The entry's place in its request (`requestPosition`, §36). @default its leg's index */
+  readonly position?: number;
 }
 
 /** One movement: its legs and the items it writes before and after them (claims, records). */

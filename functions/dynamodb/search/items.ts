@@ -5,6 +5,14 @@ import type { IndexedObject, IndexPlan, Pair, SearchKind } from '../../domain/se
 import { toAttributes } from '../table/attributes';
 import type { ItemKey } from '../table/keys';
 
+/** The search partitions' prefixes (CDK grants the indexer exactly these). */
+export const SEARCH_PARTITION_PREFIXES = {
+  pair: 'SEARCH#',
+  object: 'SEARCH_OBJECT#',
+  head: 'SEARCH_HEAD#',
+} as const;
+const P = SEARCH_PARTITION_PREFIXES;
+
 /** Index items of a pair's partition sort by this, then the object's time and id. */
 export const SEARCH_SK_PREFIX = 'AT#';
 
@@ -24,7 +32,7 @@ const digest = (...parts: string[]) =>
  */
 export const searchKeys = {
   partition: (ownerId: string, kind: SearchKind, pair: Pair): string =>
-    `SEARCH#${kind}#${digest(ownerId, pair.field, pair.value)}`,
+    `${P.pair}${kind}#${digest(ownerId, pair.field, pair.value)}`,
   item: (object: IndexedObject, pair: Pair): ItemKey => ({
     pk: searchKeys.partition(object.ownerId, object.kind, pair),
     sk: `${SEARCH_SK_PREFIX}${object.sortAt}#${object.id}`,
@@ -34,10 +42,10 @@ export const searchKeys = {
     sk: 'COUNT',
   }),
   object: (kind: SearchKind, id: string): ItemKey => ({
-    pk: `SEARCH_OBJECT#${kind}#${id}`,
+    pk: `${P.object}${kind}#${id}`,
     sk: 'PAIRS',
   }),
-  head: (accountId: string): ItemKey => ({ pk: `SEARCH_HEAD#${accountId}`, sk: 'HEAD' }),
+  head: (accountId: string): ItemKey => ({ pk: `${P.head}${accountId}`, sk: 'HEAD' }),
 };
 
 const copied = (object: IndexedObject) =>

@@ -1,4 +1,4 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { EFFECTIVE_INDEX } from '../../contract/effective-time';
@@ -131,6 +131,31 @@ export function createStatementStore(options: StoreOptions): StatementPort {
         ProjectionExpression: 'effectiveAt, #type, direction, amount',
       });
       return items.map(toEffectiveMovement);
+    },
+
+    async countEffective(accountId, range) {
+      let count = 0;
+      let start: Record<string, AttributeValue> | undefined;
+      try {
+        do {
+          const page = await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              IndexName: EFFECTIVE_INDEX.name,
+              KeyConditionExpression: RANGE_CONDITION,
+              ExpressionAttributeNames: INDEX_NAMES,
+              ExpressionAttributeValues: rangeValues(accountId, range),
+              Select: 'COUNT',
+              ExclusiveStartKey: start,
+            }),
+          );
+          count += page.Count ?? 0;
+          start = page.LastEvaluatedKey;
+        } while (start);
+        return count;
+      } catch (error) {
+        throw storageError(error);
+      }
     },
 
     async statementItems(accountId, range, limit, cursor) {

@@ -123,4 +123,27 @@ describe('the soak checker', () => {
     });
     expect(checks(run(), o)).toEqual(['monitors', 'pending_posted', 'statements']);
   });
+
+  it('lets an event dead-lettered after its receives apply at most once, never a permanent one', () => {
+    const events: Operation = {
+      kind: 'events',
+      items: [{ type: 'credit', account: 0, amount: 700_000, sequence: 1, duplicate: false }],
+    };
+    const base = run();
+    const withEvent: RunRecord = {
+      ...base,
+      plan: { ...plan, operations: [...plan.operations, events] },
+      executed: [...base.executed, { index: 2, op: events }],
+    };
+    const applied = [record(1, 'e1', 20, 20), record(2, 'event-entry', 700_000, 700_020)];
+    const dlq = (code: string) => ({ deadLetters: new Map([['r1-ev-700000', code]]) });
+    expect(checks(withEvent, observed([record(1, 'e1', 20, 20)], dlq('none')))).toEqual([]);
+    expect(checks(withEvent, observed(applied, dlq('none')))).toEqual([]);
+    expect(checks(withEvent, observed(applied, dlq('account_closed')))).toEqual([
+      'applied_once',
+      'balances',
+      'conservation',
+      'dead_letters',
+    ]);
+  });
 });
