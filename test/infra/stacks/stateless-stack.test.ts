@@ -1,4 +1,5 @@
 import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
+import { isDeepStrictEqual as isEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { routeKey } from '../../../functions/api/spec';
@@ -162,7 +163,18 @@ describe('StatelessStack (IAM auth, default config)', () => {
     for (const t of [template, ledger.stateful]) {
       for (const statement of statementsOf(t)) {
         const actions = asList(statement.Action);
-        if (actions.includes('dynamodb:DeleteItem')) {
+        const dueMarkers = {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['INTAKE_DUE#*'] },
+        };
+        if (actions.includes('dynamodb:DeleteItem') && isEqual(statement.Condition, dueMarkers)) {
+          // The folder reads and deletes a drained account's INTAKE_DUE marker, the sweeper
+          // postpones or deletes it (docs/contract.md §24): markers only, never money items.
+          for (const action of actions) {
+            expect(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']).toContain(
+              action,
+            );
+          }
+        } else if (actions.includes('dynamodb:DeleteItem')) {
           // The reconciler clears the marks of checked accounts (docs/contract.md §19), the HTTP
           // function deletes balance monitors (§28), the folder posted pending credits (§24),
           // the search indexer index items (§34), nothing else.
