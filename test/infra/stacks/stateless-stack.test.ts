@@ -1,5 +1,5 @@
-import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { isDeepStrictEqual as isEqual } from 'node:util';
+import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { routeKey } from '../../../functions/api/spec';
