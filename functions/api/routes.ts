@@ -12,7 +12,7 @@ import { REVERSAL_ROUTES } from './reversals/spec';
 import { type ListedRoute, listRoutes } from './spec';
 import { STATEMENT_ROUTES } from './statements/spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
-import { WEBHOOK_ENDPOINT_ROUTES } from './webhooks/spec';
+import { WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ENDPOINT_ROUTES } from './webhooks/spec';
 
 /**
  * Every route the HTTP function serves, keyed by OpenAPI operationId: the router, the OpenAPI
@@ -31,6 +31,7 @@ export const ROUTES = {
   ...BATCH_ROUTES,
   ...CALLBACK_ROUTES,
   ...WEBHOOK_ENDPOINT_ROUTES,
+  ...WEBHOOK_DELIVERY_ROUTES,
   ...HEALTH_ROUTES,
   ...DOCUMENT_ROUTES,
 };

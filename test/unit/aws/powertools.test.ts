@@ -9,6 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpApp } from '../../../functions/api/app';
 import { lambdaTelemetry } from '../../../functions/aws/powertools';
+import { noWebhookQueue } from '../../../functions/aws/sqs-webhook-queue';
 import { localWebhookSecurity } from '../../../functions/aws/webhook-security';
 import type { CallbackWriteResult } from '../../../functions/domain/callbacks/port';
 import { EventService } from '../../../functions/domain/events/service';
@@ -61,6 +62,12 @@ const otherPorts = () => ({
   health: fakeHealthPort(),
   webhookEndpoints: fakeWebhookEndpointPort(),
   webhookSecurity: localWebhookSecurity(),
+  webhookDeliveries: {
+    getDelivery: async () => undefined,
+    listDeliveries: async () => ({ items: [], nextCursor: null }),
+    cursorsOf: async () => [],
+  },
+  webhookQueue: noWebhookQueue,
 });
 
 const ddb = mockClient(DynamoDBClient);
