@@ -41,8 +41,12 @@ export function contractWithRouteErrors(contract: string): string {
 /** The file's content for the current document. */
 export async function generateClientTypes(): Promise<string> {
   const document = defaultDocument();
-  // openapi-typescript takes the document as JSON text: no file and no network involved.
-  const ast = await openapiTS(JSON.stringify(document));
+  // openapi-typescript takes the document as JSON text: no file and no network involved. The
+  // examples /docs shows (functions/api/document/examples.ts) are left out: types need none.
+  const withoutExamples = JSON.stringify(document, (key, value) =>
+    key === 'example' || key === 'examples' ? undefined : value,
+  );
+  const ast = await openapiTS(withoutExamples);
   return `${HEADER}\n${astToString(ast)}`;
 }
 

@@ -774,10 +774,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         CreateAccount: {
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             name?: string;
             /** @description How far below 0 available may go, in minor units */
@@ -787,14 +784,15 @@ export interface components {
              * @enum {string}
              */
             creditIntake?: "direct" | "deferred";
+            /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         Account: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             balance: number;
             /** @description balance less the active holds; with overdraftLimit, what debits, transfers and holds draw on */
@@ -823,16 +821,17 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description caller-chosen pairs, absent when it has none; searchable (GET /v1/accounts) */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         PostTransaction: {
             /** @enum {string} */
             type: "credit" | "debit";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             /** @description Business unique key per account; never expires */
@@ -844,7 +843,6 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
@@ -857,10 +855,7 @@ export interface components {
             type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -926,6 +921,10 @@ export interface components {
             creditIntake?: "direct" | "deferred";
             /** @description How far below 0 available may go, in minor units */
             overdraftLimit?: number;
+            /** @description the account's new metadata, replacing it whole; null clears it */
+            metadata?: {
+                [key: string]: string;
+            } | null;
         };
         TransactionPage: {
             items: {
@@ -937,10 +936,7 @@ export interface components {
                 type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 reference?: string;
                 paymentId?: string;
@@ -1013,10 +1009,7 @@ export interface components {
             type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -1089,10 +1082,7 @@ export interface components {
                 accountId: string;
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 /**
                  * @description the entry type it posts as
@@ -1324,10 +1314,7 @@ export interface components {
         Statement: {
             /** Format: uuid */
             accountId: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** Format: date-time */
             from: string;
@@ -1351,10 +1338,7 @@ export interface components {
                 type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 reference?: string;
                 paymentId?: string;
@@ -1417,7 +1401,6 @@ export interface components {
             /**
              * Format: date-time
              * @description not later than now, not before the account's closedThrough; entries effective at or before it are refused from then on (period_closed)
-             * @example 2026-11-30T23:59:59.999Z
              */
             through: string;
         };
@@ -1478,10 +1461,7 @@ export interface components {
             toAccountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             /** @description Business unique key per account; never expires */
@@ -1493,7 +1473,6 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
@@ -1506,10 +1485,7 @@ export interface components {
             toAccountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             reference?: string;
             paymentId?: string;
@@ -1530,10 +1506,7 @@ export interface components {
         PlaceHold: {
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @description Seconds until the hold expires and its amount is available again */
             expiresInSeconds: number;
@@ -1550,10 +1523,7 @@ export interface components {
             accountId: string;
             /** @description Integer amount in minor units */
             amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @enum {string} */
             status: "active" | "captured" | "voided" | "expired";
@@ -1578,10 +1548,7 @@ export interface components {
                 accountId: string;
                 /** @description Integer amount in minor units */
                 amount: number;
-                /**
-                 * @description ISO 4217 currency code
-                 * @example EUR
-                 */
+                /** @description ISO 4217 currency code */
                 currency: string;
                 /** @enum {string} */
                 status: "active" | "captured" | "voided" | "expired";
@@ -1606,10 +1573,7 @@ export interface components {
         };
         VoidHold: Record<string, never>;
         CreateLedgerTransaction: {
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             /** @description 2–25 legs, each account at most once; debits and credits sum alike */
             legs: {
@@ -1630,17 +1594,13 @@ export interface components {
             /**
              * Format: date-time
              * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-             * @example 2026-11-30T23:59:59Z
              */
             effectiveAt?: string;
         };
         LedgerTransaction: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description ISO 4217 currency code
-             * @example EUR
-             */
+            /** @description ISO 4217 currency code */
             currency: string;
             legs: {
                 /** Format: uuid */
@@ -1704,34 +1664,6 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /**
-         * @example {
-         *       "mode": "independent",
-         *       "operations": [
-         *         {
-         *           "key": "payout-2026-12-01-0001",
-         *           "op": "credit",
-         *           "accountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *           "body": {
-         *             "type": "credit",
-         *             "amount": 1250,
-         *             "currency": "EUR",
-         *             "reference": "payout 0001"
-         *           }
-         *         },
-         *         {
-         *           "key": "payout-2026-12-01-0002",
-         *           "op": "transfer",
-         *           "body": {
-         *             "fromAccountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *             "toAccountId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-         *             "amount": 500,
-         *             "currency": "EUR"
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
         CreateBatch: {
             /**
              * @description independent: each operation succeeds or fails alone; atomic: all commit in one transaction or none does
@@ -1739,7 +1671,7 @@ export interface components {
              */
             mode: "independent" | "atomic";
             operations: ({
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "credit";
@@ -1750,10 +1682,7 @@ export interface components {
                     type: "credit" | "debit";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1765,12 +1694,11 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "debit";
@@ -1781,10 +1709,7 @@ export interface components {
                     type: "credit" | "debit";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1796,12 +1721,11 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "transfer";
@@ -1812,10 +1736,7 @@ export interface components {
                     toAccountId: string;
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     /** @description Business unique key per account; never expires */
@@ -1827,20 +1748,16 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             } | {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @constant */
                 op: "ledger_transaction";
                 body: {
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     /** @description 2–25 legs, each account at most once; debits and credits sum alike */
                     legs: {
@@ -1861,50 +1778,17 @@ export interface components {
                     /**
                      * Format: date-time
                      * @description When the movement counts in the books (default: when it is committed); not later than now + 5 s, not more than BACKDATE_LIMIT_DAYS (default 90) back, after closedThrough
-                     * @example 2026-11-30T23:59:59Z
                      */
                     effectiveAt?: string;
                 };
             })[];
         };
-        /**
-         * @example {
-         *       "mode": "independent",
-         *       "results": [
-         *         {
-         *           "key": "payout-2026-12-01-0001",
-         *           "status": 201,
-         *           "body": {
-         *             "id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
-         *             "accountId": "3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b",
-         *             "type": "credit",
-         *             "amount": 1250,
-         *             "currency": "EUR",
-         *             "reference": "payout 0001",
-         *             "origin": "http",
-         *             "createdAt": "2026-12-01T10:00:00.000Z"
-         *           }
-         *         },
-         *         {
-         *           "key": "payout-2026-12-01-0002",
-         *           "status": 409,
-         *           "body": {
-         *             "type": "/v1/problems/insufficient_funds",
-         *             "title": "Insufficient funds",
-         *             "status": 409,
-         *             "detail": "The available balance does not cover this amount.",
-         *             "code": "insufficient_funds"
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
         Batch: {
             /** @enum {string} */
             mode: "independent" | "atomic";
             /** @description One per operation, in request order */
             results: {
-                /** @description The operation's Idempotency-Key, claimed in the single route's scope */
+                /** @description The operation's Idempotency-Key, claimed in the single route's scope: exactly what the header would carry when sent alone (no surrounding spaces, quotes or commas) */
                 key: string;
                 /** @description The single route's status: 201, 409, 422, 503… */
                 status: number;
@@ -1918,10 +1802,7 @@ export interface components {
                     type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     paymentId?: string;
@@ -1986,10 +1867,7 @@ export interface components {
                     toAccountId: string;
                     /** @description Integer amount in minor units */
                     amount: number;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     reference?: string;
                     paymentId?: string;
@@ -2009,10 +1887,7 @@ export interface components {
                 } | {
                     /** Format: uuid */
                     id: string;
-                    /**
-                     * @description ISO 4217 currency code
-                     * @example EUR
-                     */
+                    /** @description ISO 4217 currency code */
                     currency: string;
                     legs: {
                         /** Format: uuid */

@@ -12,6 +12,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { QUEUE_NAMES } from '../functions/contract/names';
+import type { ServiceSetting } from '../functions/handlers/shared/config';
 import type { AlarmSlug } from './alarm-catalog';
 import type { LedgerConfig } from './config';
 import { LedgerEventsConsumer } from './constructs/events/ledger-events-consumer';
@@ -115,7 +116,7 @@ export class StatelessStack extends Stack {
       CALLBACK_APPLICATION_ID: config.callbackApplicationId,
       BACKDATE_LIMIT_DAYS: String(config.backdateLimitDays),
       INTAKE_SHARDS: String(config.intakeShards),
-    };
+    } satisfies Partial<Record<ServiceSetting, string>>;
     // The export settings, for the functions that create executions or serve their files.
     const exportEnvironment = {
       ...serviceEnvironment,
@@ -123,7 +124,7 @@ export class StatelessStack extends Stack {
       MAX_RERUNS_PER_TASK: String(config.maxRerunsPerTask),
       EXPORT_RETENTION_DAYS: String(config.exportRetentionDays),
       EXPORT_BUCKET: exportBucket.bucketName,
-    };
+    } satisfies Partial<Record<ServiceSetting, string>>;
     const namePrefix = props.namePrefix ?? id;
     const functionDefaults: LedgerFunctionDefaults = {
       code: props.handlerCode,

@@ -14,7 +14,11 @@ import {
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
 import { messageOf } from '../functions/domain/shared/log';
-import { loadConfig, type ServiceConfig } from '../functions/handlers/shared/config';
+import {
+  loadConfig,
+  SERVICE_SETTINGS,
+  type ServiceConfig,
+} from '../functions/handlers/shared/config';
 import { mergeKeyMaps, parsePublicKeyMap, parseSecretMap } from '../functions/schemas/callbacks';
 import {
   type ContentionSettings,
@@ -131,17 +135,10 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       DEFAULT_EVENTS_MAX_CONCURRENCY,
       1000,
     ),
+    // Every setting the deployed functions read, from the one list (docs/contract.md §31).
     config: loadConfig({
+      ...Object.fromEntries(SERVICE_SETTINGS.map((name) => [name, given(name)])),
       TABLE_NAME: given('TABLE_NAME') ?? DEFAULT_TABLE_NAME,
-      IDEMPOTENCY_RETENTION_SECONDS: given('IDEMPOTENCY_RETENTION_SECONDS'),
-      INBOX_RETENTION_SECONDS: given('INBOX_RETENTION_SECONDS'),
-      EXPORT_FEE: given('EXPORT_FEE'),
-      CALLBACK_APPLICATION_ID: given('CALLBACK_APPLICATION_ID'),
-      EXPORT_EXECUTION_TIMEOUT_SECONDS: given('EXPORT_EXECUTION_TIMEOUT_SECONDS'),
-      MAX_RERUNS_PER_TASK: given('MAX_RERUNS_PER_TASK'),
-      EXPORT_RETENTION_DAYS: given('EXPORT_RETENTION_DAYS'),
-      IDEMPOTENCY_LOCAL_CACHE: given('IDEMPOTENCY_LOCAL_CACHE'),
-      JOURNAL_READERS: given('JOURNAL_READERS'),
     }),
     callbackSecrets: mergeKeyMaps(
       parseCallbackSecrets(given('CALLBACK_SECRETS')),

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency/key';
 import type { ErrorCode } from '../domain/shared/errors';
 import { Problem } from '../schemas/shared';
+import { addExamples } from './document/examples';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS } from './problems';
 import { ROUTE_LIST } from './routes';
 import { type ListedRoute, type NamedSchema, problemsOf } from './spec';
@@ -28,7 +29,12 @@ const IDEMPOTENCY_KEY_HEADER = {
     `Bare token or RFC 8941 string, 1–${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII. ` +
     'Scoped to (principal, operation, key).',
   // Two more for the quotes of the RFC 8941 form.
-  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
+  schema: {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2,
+    example: 'order-42-credit',
+  },
 };
 
 const REPLAYED_HEADER = {
@@ -154,11 +160,20 @@ export function errorResponses(codes: readonly ErrorCode[]) {
           description: group.map((code) => `${code}: ${PROBLEMS[code].title}`).join('; '),
           'x-problem-codes': group,
           ...(retry ? { headers: RETRY_AFTER_HEADER } : {}),
-          content: { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } },
+          content: {
+            [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem'), example: problemExample(group) },
+          },
         },
       ];
     }),
   );
+}
+
+/** What /docs shows for an error status: its first code as the service would answer it. */
+function problemExample([code = 'internal']: readonly ErrorCode[]) {
+  const { status, title, description } = PROBLEMS[code];
+  const detail = `${description.charAt(0).toUpperCase()}${description.slice(1)}.`;
+  return { type: `/v1/problems/${code}`, title, status, detail, code };
 }
 
 function operation(spec: ListedRoute, components: Components) {
@@ -215,11 +230,12 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
   const components = new Components();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of ROUTE_LIST) {
-    paths[spec.path] = {
-      ...paths[spec.path],
-      [spec.method.toLowerCase()]: operation(spec, components),
-    };
+    const op = operation(spec, components);
+    for (const param of op.parameters ?? []) addExamples(param.schema, '', param.name);
+    paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: op };
   }
+  const schemas = { ...components.toJSON(), Problem: jsonSchema(Problem, 'output') };
+  for (const [name, schema] of Object.entries(schemas)) addExamples(schema, name);
   return {
     openapi: '3.1.0',
     info: {
@@ -243,7 +259,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
     paths,
     components: {
       securitySchemes: DEPLOYED_SECURITY_SCHEMES,
-      schemas: { ...components.toJSON(), Problem: jsonSchema(Problem, 'output') },
+      schemas,
     },
   };
 }

@@ -1,3 +1,8 @@
+import {
+  LOCAL_PRINCIPAL_CHARACTERS,
+  LOCAL_PRINCIPAL_HEADER,
+  LOCAL_PRINCIPAL_MAX_LENGTH,
+} from '../contract/local-stack';
 import { UnauthenticatedError } from '../domain/shared/errors';
 import type { HttpEvent } from './types';
 
@@ -13,8 +18,18 @@ export function principalOf(event: HttpEvent): string {
   if (typeof sub === 'string' && sub.length > 0) return sub;
   const arn = authorizer?.iam?.userArn;
   if (typeof arn === 'string' && arn.length > 0) return iamPrincipal(arn);
-  throw new UnauthenticatedError();
+  throw new UnauthenticatedError(NO_PRINCIPAL);
 }
+
+/**
+ * What a caller without a principal must do (issue 49): a deployed API's authorizer answers
+ * before the service runs, so a caller who reads this is almost always on the local stack.
+ */
+export const NO_PRINCIPAL =
+  `This request needs an authenticated principal. On the local stack, send the header ` +
+  `${LOCAL_PRINCIPAL_HEADER}: <1-${LOCAL_PRINCIPAL_MAX_LENGTH} characters of ` +
+  `${LOCAL_PRINCIPAL_CHARACTERS}> (for example ${LOCAL_PRINCIPAL_HEADER}: alice); a deployed ` +
+  'API takes the principal from its JWT or IAM authorizer instead.';
 
 /**
  * An assumed-role caller is its role: the session name is chosen by whoever assumes the role,

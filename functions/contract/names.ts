@@ -21,6 +21,11 @@ export const MAX_RECEIVE_COUNT = 5;
 /** `kind` of account items; the journal projector's stream filter names it (docs/contract.md §15). */
 export const ACCOUNT_ITEM_KIND = 'account';
 /**
+ * `kind` of an account's metadata item (docs/contract.md §34); the journal projector's stream
+ * filter passes its changes to the search indexer.
+ */
+export const ACCOUNT_METADATA_ITEM_KIND = 'account-metadata';
+/**
  * The account attribute holding the changes of its last update (docs/contract.md §15): what
  * the journal projector's stream filter requires and reads.
  */

@@ -26,6 +26,7 @@ export const CreateAccountBody = z.strictObject({
   name: z.string().min(1).max(200).optional(),
   overdraftLimit: OverdraftLimit.optional(),
   creditIntake: CreditIntake.optional(),
+  metadata: Metadata.optional(),
 });
 
 export const PostTransactionBody = z.strictObject({
@@ -43,10 +44,17 @@ export const SettingsBody = z
   .strictObject({
     creditIntake: CreditIntake.optional(),
     overdraftLimit: OverdraftLimit.optional(),
+    metadata: Metadata.nullable()
+      .optional()
+      .meta({ description: "the account's new metadata, replacing it whole; null clears it" }),
   })
-  .refine((body) => body.creditIntake !== undefined || body.overdraftLimit !== undefined, {
-    message: 'must name at least one of creditIntake, overdraftLimit',
-  });
+  .refine(
+    (body) =>
+      body.creditIntake !== undefined ||
+      body.overdraftLimit !== undefined ||
+      body.metadata !== undefined,
+    { message: 'must name at least one of creditIntake, overdraftLimit, metadata' },
+  );
 
 /** Closing takes no options: the body must be `{}`. */
 export const CloseAccountBody = z.strictObject({});
@@ -86,6 +94,9 @@ export const Account = z.object({
   creditIntake: CreditIntake,
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  metadata: Metadata.optional().meta({
+    description: 'caller-chosen pairs, absent when it has none; searchable (GET /v1/accounts)',
+  }),
 });
 
 /** What a reversal reverses (docs/contract.md §16). */

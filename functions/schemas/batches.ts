@@ -1,6 +1,10 @@
 import * as z from 'zod';
 import { BATCH_MODES, MAX_BATCH_OPERATIONS } from '../contract/batches';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, PRINTABLE_ASCII } from '../domain/idempotency/key';
+import {
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  PRINTABLE_ASCII,
+  parseIdempotencyKey,
+} from '../domain/idempotency/key';
 import { PostTransactionBody, Transaction } from './accounts';
 import { CreateLedgerTransactionBody, LedgerTransaction } from './ledger-transactions';
 import { Problem, Uuid } from './shared';
@@ -8,13 +12,34 @@ import { CreateTransferBody, Transfer } from './transfers';
 
 /** Request and response shapes of batches (docs/contract.md §25). */
 
+/**
+ * Whether a key is what `parseIdempotencyKey` reads from a bare header carrying it: a key with
+ * surrounding spaces (a header is trimmed), quotes or escapes (an RFC 8941 string is decoded) or
+ * a comma (two header values) names another key, or none, when sent alone (docs/contract.md §36).
+ */
+function decodesAsItself(key: string): boolean {
+  try {
+    return parseIdempotencyKey(key) === key;
+  } catch {
+    return false;
+  }
+}
+
 /** An operation's own key: what `Idempotency-Key` would carry if it were sent alone (§4). */
 export const OperationKey = z
   .string()
   .min(1)
   .max(MAX_IDEMPOTENCY_KEY_LENGTH)
   .regex(PRINTABLE_ASCII, 'printable ASCII')
-  .meta({ description: "The operation's Idempotency-Key, claimed in the single route's scope" });
+  .refine(
+    decodesAsItself,
+    'must read as itself in an Idempotency-Key header: no surrounding spaces, quotes or commas',
+  )
+  .meta({
+    description:
+      "The operation's Idempotency-Key, claimed in the single route's scope: exactly what " +
+      'the header would carry when sent alone (no surrounding spaces, quotes or commas)',
+  });
 
 const PostingOperation = (op: 'credit' | 'debit') =>
   z.strictObject({
@@ -143,6 +168,7 @@ export const Batch = z
               reference: 'payout 0001',
               origin: 'http',
               createdAt: '2026-12-01T10:00:00.000Z',
+              effectiveAt: '2026-12-01T10:00:00.000Z',
             },
           },
           {

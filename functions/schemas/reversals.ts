@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../domain/accounts/money';
 import { MAX_LEGS } from '../domain/ledger-transactions/model';
 import { ReversalOf } from './accounts';
-import { Amount, Reference, Timestamp, Uuid } from './shared';
+import { Amount, minorUnits, Reference, Timestamp, Uuid } from './shared';
 
 /** Request and response shapes of reversals (docs/contract.md §16). */
 
@@ -29,11 +29,8 @@ export const Reversal = z.object({
  * What a whole reversal of a ledger transaction moves: up to 25 legs of 10^12 each
  * (docs/contract.md §30). Only this answer may exceed an entry's cap.
  */
-export const ReversalAmount = z
-  .number()
-  .int('must be an integer number of minor units')
-  .min(MIN_AMOUNT)
-  .max(MAX_LEGS * MAX_AMOUNT)
-  .meta({ description: 'Integer amount in minor units: the sum of the debit legs moved back' });
+export const ReversalAmount = minorUnits(MIN_AMOUNT, MAX_LEGS * MAX_AMOUNT).meta({
+  description: 'Integer amount in minor units: the sum of the debit legs moved back',
+});
 
 export const LedgerTransactionReversal = Reversal.extend({ amount: ReversalAmount });

@@ -19,12 +19,25 @@ export const Currency = z
   .refine(isIsoCurrency, 'must be an ISO 4217 currency code')
   .meta({ description: 'ISO 4217 currency code', example: 'EUR' });
 
-export const Amount = z
-  .number()
-  .int('must be an integer number of minor units')
-  .min(MIN_AMOUNT)
-  .max(MAX_AMOUNT)
-  .meta({ description: 'Integer amount in minor units' });
+/**
+ * A whole number of minor units within [min, max]. The bounds are checked first and name
+ * themselves, so `1e20` reads "must be at most 1000000000000 minor units" rather than a
+ * complaint about integers (issue 49); only an in-range fraction hears "must be an integer".
+ */
+export function minorUnits(min: number, max: number) {
+  return z
+    .number()
+    .min(min, { message: `must be at least ${min} minor unit${min === 1 ? '' : 's'}`, abort: true })
+    .max(max, {
+      message: `must be at most ${max} minor units (${max.toExponential()})`,
+      abort: true,
+    })
+    .int('must be an integer number of minor units');
+}
+
+export const Amount = minorUnits(MIN_AMOUNT, MAX_AMOUNT).meta({
+  description: 'Integer amount in minor units',
+});
 
 /** UUIDs are case-insensitive: lower-cased before any comparison, key or fingerprint (docs/contract.md §4). */
 export const Uuid = z.uuid().overwrite((id) => id.toLowerCase());
@@ -51,12 +64,9 @@ export const Metadata = z
   .meta({ description: 'Caller-chosen string pairs, echoed wherever the movement is read' });
 
 /** How far below 0 an account's available may go (docs/contract.md §17). */
-export const OverdraftLimit = z
-  .number()
-  .int('must be an integer number of minor units')
-  .min(0)
-  .max(MAX_OVERDRAFT_LIMIT)
-  .meta({ description: 'How far below 0 available may go, in minor units' });
+export const OverdraftLimit = minorUnits(0, MAX_OVERDRAFT_LIMIT).meta({
+  description: 'How far below 0 available may go, in minor units',
+});
 
 /** A caller's free-text reference on a movement (credits, debits, transfers, holds, events). */
 export const Reference = z.string().min(1).max(256);

@@ -53,6 +53,22 @@ function operationOf(parsed: BatchOperationInput, raw: Json): BatchOperation {
   }
 }
 
+/**
+ * What the batch's own key fingerprints (docs/contract.md §31): its body with each operation as
+ * its single route fingerprints it (ids lower-cased), so the same batch sent with upper- and
+ * then lower-case ids under one key replays.
+ */
+function batchFingerprinted(body: Json, raw: readonly Json[], operations: BatchOperation[]): Json {
+  return {
+    ...(body as Record<string, Json>),
+    operations: operations.map((operation, i) => ({
+      ...(raw[i] as Record<string, Json>),
+      ...('accountId' in operation ? { accountId: operation.accountId } : {}),
+      body: operation.rawBody,
+    })),
+  };
+}
+
 /** Batches (docs/contract.md §25): the spec parsed and checked every operation. */
 export function batchHandlers(service: BatchService): RouteHandlers<typeof BATCH_ROUTES> {
   return {
@@ -65,7 +81,7 @@ export function batchHandlers(service: BatchService): RouteHandlers<typeof BATCH
       return service.createBatch(
         command.ctx,
         { mode: command.input.mode, operations },
-        command.body,
+        batchFingerprinted(command.body, raw, operations),
       );
     },
   };

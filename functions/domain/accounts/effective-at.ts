@@ -1,5 +1,5 @@
 import { EFFECTIVE_SKEW_MS } from '../../contract/effective-time';
-import { ValidationError } from '../shared/errors';
+import { EffectiveTimeRefused, type ValidationError } from '../shared/errors';
 
 /**
  * When a movement counts in the books (docs/contract.md §26): the caller's `effectiveAt`, or the
@@ -47,5 +47,5 @@ export function resolveEffectiveAt(
 }
 
 function refused(path: EffectivePath, message: string): ValidationError {
-  return new ValidationError(`effectiveAt ${message}.`, [{ path, message }]);
+  return new EffectiveTimeRefused(`effectiveAt ${message}.`, [{ path, message }]);
 }

@@ -16,3 +16,10 @@ export const METADATA_KEY_PATTERN = /^[A-Za-z0-9_.-]{1,40}$/;
 /** `metadata` when given, else nothing: spread into what is stored and echoed. */
 export const withMetadata = (metadata: Metadata | undefined) =>
   metadata === undefined ? {} : { metadata };
+
+/** The same pairs (key order aside); two absent metadata are the same. */
+export function sameMetadata(a: Metadata | undefined, b: Metadata | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}

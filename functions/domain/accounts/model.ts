@@ -58,6 +58,11 @@ export interface Account {
   readonly status: AccountStatus;
   readonly name?: string;
   /**
+   * Caller-chosen pairs (docs/contract.md §34): stored in the account's own metadata item,
+   * never on the hot account item; present only where a read fetched that item.
+   */
+  readonly metadata?: Metadata;
+  /**
    * Changes of `balance` or `available` committed so far, counted from the account's creation
    * or, for an account older than the journal, from its first change after it (§15).
    */
@@ -170,8 +175,9 @@ export type PostingEntry = LedgerEntry & { readonly type: 'credit' | 'debit' };
 
 /** Public view of an account: the owner is never returned. */
 export function accountView(record: AccountRecord): Account {
-  const { ownerId: _owner, intakeShards: _shards, ...account } = record;
-  return account;
+  const { ownerId: _owner, intakeShards: _shards, metadata, ...account } = record;
+  // Last, and only when there is some: an account without metadata answers as it always did.
+  return metadata === undefined ? account : { ...account, metadata };
 }
 
 /**

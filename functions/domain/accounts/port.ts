@@ -3,6 +3,7 @@ import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
 import type { PendingCredit } from '../intake/model';
+import type { Metadata } from './metadata';
 import type { AccountRecord, LedgerEntry } from './model';
 
 /**
@@ -40,6 +41,8 @@ export interface LedgerPort extends ResponseRecorder {
    */
   closeAccount(claim: IdempotencyClaim, read: AccountRecord, at: string): Promise<CloseResult>;
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
+  /** The account's own metadata item (docs/contract.md §34); undefined when it has none. */
+  getAccountMetadata(accountId: string): Promise<Metadata | undefined>;
   listEntries(accountId: string, limit: number, cursor: string | undefined): Promise<EntryPage>;
   listEventSources(accountId: string): Promise<EventSourceView[]>;
 }
@@ -49,10 +52,13 @@ export type SettingsResult = SettledWrite | { readonly kind: 'account_moved' };
 
 /** Account settings (docs/contract.md §24): a read, then ONE transaction. */
 export interface SettingsPort extends ResponseRecorder {
+  /** The account with its metadata (its own item, docs/contract.md §34). */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
   /**
-   * ONE transaction: the claim, the account as `next` while it is still exactly as `read`, and
-   * — when `gates` — every gate of `next` synced to it (functions/dynamodb/intake/gates.ts).
+   * ONE transaction: the claim, the account as `next` while it is still exactly as `read`, its
+   * metadata item when `next.metadata` differs from `read.metadata` (put, or deleted when
+   * absent), and — when `gates` — every gate of `next` synced to it
+   * (functions/dynamodb/intake/gates.ts).
    */
   updateSettings(
     claim: IdempotencyClaim,

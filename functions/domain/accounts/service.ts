@@ -14,6 +14,7 @@ import { MovingService } from '../movements/service';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
 import { type EffectiveTimeOptions, resolveEffectiveAt } from './effective-at';
+import { type Metadata, withMetadata } from './metadata';
 import {
   type Account,
   type AccountRecord,
@@ -33,6 +34,8 @@ export interface CreateAccountInput {
   readonly overdraftLimit?: number;
   /** How it takes credits (docs/contract.md §24). @default 'direct' */
   readonly creditIntake?: CreditIntake;
+  /** Caller-chosen pairs, kept in the account's own metadata item (docs/contract.md §34). */
+  readonly metadata?: Metadata;
 }
 
 /** A credit or debit of the account the path names (docs/contract.md §5). */
@@ -70,6 +73,7 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
       ...(input.creditIntake === 'deferred' ? { intakeShards: this.intakeShards } : {}),
       createdAt: at,
       updatedAt: at,
+      ...withMetadata(input.metadata),
     };
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.createAccount,
@@ -90,9 +94,20 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
     input: PostTransactionInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const { claim, posting } = this.planPosting(ctx, accountId, input, rawBody);
-    const result = await this.movements.post(requestOnce(claim), posting);
-    return this.commands.settle(claim, result, requestRefusal);
+    const request = {
+      operation: OPERATION_IDS.postTransaction,
+      pathParameters: { accountId },
+      rawBody,
+    };
+    return this.commands.planned(
+      ctx,
+      request,
+      () => this.planPosting(ctx, accountId, input, rawBody),
+      async ({ claim, posting }) => {
+        const result = await this.movements.post(requestOnce(claim), posting);
+        return this.commands.settle(claim, result, requestRefusal);
+      },
+    );
   }
 
   /**
@@ -169,8 +184,13 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
     );
   }
 
+  /** The account and, from its own item, its metadata (docs/contract.md §34). */
   async getAccount(principal: string, accountId: string): Promise<Account> {
-    return accountView(await this.ownedAccount(principal, accountId));
+    const [account, metadata] = await Promise.all([
+      this.ownedAccount(principal, accountId),
+      this.port.getAccountMetadata(accountId),
+    ]);
+    return accountView({ ...account, ...withMetadata(metadata) });
   }
 
   async listTransactions(

@@ -14,6 +14,7 @@ import {
   UnavailableError,
 } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
+import { type Metadata, sameMetadata, withMetadata } from './metadata';
 import { type AccountRecord, accountView, type CreditIntake, notFound, owned } from './model';
 import type { SettingsPort } from './port';
 
@@ -21,6 +22,8 @@ import type { SettingsPort } from './port';
 export interface SettingsInput {
   readonly creditIntake?: CreditIntake;
   readonly overdraftLimit?: number;
+  /** New pairs for the account's metadata item; `null` clears it (docs/contract.md §34). */
+  readonly metadata?: Metadata | null;
 }
 
 /**
@@ -44,7 +47,7 @@ export type SettingsPlan =
   | { readonly kind: 'change'; readonly next: AccountRecord; readonly gates: boolean };
 
 /**
- * The rules (docs/contract.md §24): a closed account changes no more (`account_closed`); a lower
+ * The rules (docs/contract.md §24, §36): a closed account changes no more (`account_closed`); a lower
  * overdraftLimit must still cover what is drawn; the same values again change nothing. Turning
  * deferred the first time fixes `intakeShards`; later changes keep them, and a change of the
  * intake mode syncs every gate. `spendable` follows overdraftLimit in the store.
@@ -63,16 +66,23 @@ export function planSettings(
   if (account.available < -overdraftLimit) {
     return { kind: 'rejected', error: new OverdraftInUseError(account.available, overdraftLimit) };
   }
-  if (overdraftLimit === account.overdraftLimit && creditIntake === account.creditIntake) {
+  const metadata = input.metadata === undefined ? account.metadata : (input.metadata ?? undefined);
+  if (
+    overdraftLimit === account.overdraftLimit &&
+    creditIntake === account.creditIntake &&
+    sameMetadata(metadata, account.metadata)
+  ) {
     return { kind: 'unchanged' };
   }
   const intakeShards = account.intakeShards ?? (creditIntake === 'deferred' ? shards : undefined);
+  const { metadata: _old, ...rest } = account;
   const next: AccountRecord = {
-    ...account,
+    ...rest,
     overdraftLimit,
     creditIntake,
     ...(intakeShards === undefined ? {} : { intakeShards }),
     updatedAt: at,
+    ...withMetadata(metadata),
   };
   return { kind: 'change', next, gates: creditIntake !== account.creditIntake };
 }

@@ -1,5 +1,4 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
-import type { LedgerEntry } from '../accounts/model';
 import type {
   CommandContext,
   CommandResponse,
@@ -8,10 +7,8 @@ import type {
 } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
 import type { ResponsePresenter } from '../idempotency/port';
-import { isCreditDirection } from '../intake/model';
 import { sums } from '../ledger-transactions/model';
-import { IntakeDirectory, MAX_ROUTE_ATTEMPTS } from '../movements/intake';
-import type { RejectedLeg } from '../movements/legs';
+import type { IntakeRoutes } from '../movements/intake';
 import { transferMovement } from '../movements/transfer';
 import {
   CurrencyMismatchError,
@@ -29,8 +26,9 @@ import {
   type OperationResult,
   type PlannedMovement,
 } from './model';
-import type { BatchPort, BatchPresenter, MovementsRefused, SingleRouteCommands } from './port';
-import { firstRefusals } from './refusals';
+import type { BatchPresenter, MovementsRefused, SingleRouteCommands } from './port';
+import { firstRefusal } from './refusals';
+import type { BatchRouting } from './routing';
 
 /** The first operation that fails, with its answer and whether that answer is a recorded one. */
 interface Failure {
@@ -48,11 +46,9 @@ interface Failure {
 export class AtomicBatch {
   private readonly responses: ResponsePresenter;
   private readonly presenter: BatchPresenter;
-  /** Deferred accounts this process knows of (docs/contract.md §24), as the single routes'. */
-  private readonly intake = new IntakeDirectory();
 
   constructor(
-    private readonly port: BatchPort,
+    private readonly routing: BatchRouting,
     private readonly singles: SingleRouteCommands,
     private readonly commands: IdempotentCommands,
     options: { readonly responses: ResponsePresenter; readonly presenter: BatchPresenter },
@@ -102,9 +98,16 @@ export class AtomicBatch {
     return { claim, legs: [posting] };
   }
 
-  /** `400 batch_too_large` before anything is claimed: the batch's claim counts too. */
-  requireFit(planned: readonly PlannedMovement[]): void {
-    const items = itemsOf(planned, 1);
+  /**
+   * `400 batch_too_large` before anything is claimed, counted after routing (docs/contract.md
+   * §33): the batch's claim counts too. A batch that does not fit as routed so far reads the
+   * accounts it credits first: credits into deferred accounts write fewer items.
+   */
+  async requireFit(planned: readonly PlannedMovement[]): Promise<void> {
+    const size = () => itemsOf(planned, 1, this.routing.routesFor(planned));
+    if (size() <= MAX_TRANSACTION_ITEMS) return;
+    await this.routing.learnAccounts(planned);
+    const items = size();
     if (items > MAX_TRANSACTION_ITEMS) throw new BatchTooLargeError(items, MAX_TRANSACTION_ITEMS);
   }
 
@@ -124,11 +127,8 @@ export class AtomicBatch {
     );
     const replays = new Map<number, IdempotencyRecord>();
     const batchClaim = this.commands.claim(ctx, { ...request, resource: undefined, outcome: 'ok' });
-    let rerouted = 0;
     for (let attempt = 0; attempt <= operations.length; attempt++) {
       const live = [...planned.keys()].filter((i) => i < limit && !replays.has(i));
-      const entries = live.flatMap((i) => (planned[i] as PlannedMovement).legs.map((l) => l.entry));
-      const intake = this.intake.routesFor(entries);
       const whole = limit === operations.length;
       const results: OperationResult[] = planned.map((movement, i) => {
         const replay = replays.get(i);
@@ -139,23 +139,21 @@ export class AtomicBatch {
         };
       });
       const claim = { ...batchClaim, response: this.presenter.batch('atomic', results) };
-      const result =
+      const written =
         live.length === 0 && !whole
           ? undefined
-          : await this.port.writeMovements(
+          : await this.routing.write(
               live.map((i) => planned[i] as PlannedMovement),
-              whole ? { batchClaim: claim, intake } : { probe: true, intake },
+              whole ? { batchClaim: claim } : { probe: true },
             );
+      const result = written?.result;
       if (result?.kind === 'committed') return { ...claim.response, replayed: false };
       if (result?.batch)
         return this.commands.settle(claim, { kind: 'claimed', record: result.batch }, never);
-      if (result && rerouted < MAX_ROUTE_ATTEMPTS && this.rerouted(result, entries)) {
-        // An account turned out deferred (or no longer is): the same write, routed again.
-        rerouted += 1;
-        attempt -= 1;
-        continue;
-      }
-      const found = result ? this.failures(planned, live, result, replays) : undefined;
+      const found =
+        result && written
+          ? this.failures(planned, live, result, written.intake, replays)
+          : undefined;
       if (found === 'replays') continue;
       const failure = found ?? (await this.failureAt(ctx, operations, planned, limit, unbalanced));
       const error = new BatchRejectedError(failure.index, failure.response);
@@ -174,6 +172,7 @@ export class AtomicBatch {
     planned: readonly PlannedMovement[],
     live: readonly number[],
     refused: MovementsRefused,
+    intake: IntakeRoutes,
     replays: Map<number, IdempotencyRecord>,
   ): Failure | 'replays' | undefined {
     const failures: Failure[] = [];
@@ -197,25 +196,14 @@ export class AtomicBatch {
     // Operations whose key is taken move no money in this write: the walk leaves them out.
     const claimed = new Set([...refused.claimed.keys()].map((position) => live[position]));
     const moving = live.filter((index) => !claimed.has(index));
-    for (const [index, error] of firstRefusals(planned, moving, refused.accounts)) {
-      failures.push(this.failed(index, error));
-    }
+    const refusal = firstRefusal(planned, moving, refused, intake);
+    if (refusal) failures.push(this.failed(refusal.index, refusal.error));
     failures.sort((a, b) => a.index - b.index);
     const first = failures[0];
     // A replay's legs were in this write's account guards, so a guard that held may not hold
     // without them: only a failure before the first replay is certain; else write again.
     if (first && first.index < firstReplay) return first;
     return Number.isFinite(firstReplay) ? 'replays' : first;
-  }
-
-  /** Whether the refused accounts taught the directory a route these entries take. */
-  private rerouted(refused: MovementsRefused, entries: readonly LedgerEntry[]): boolean {
-    const rejected: RejectedLeg[] = [];
-    for (const [accountId, account] of refused.accounts) {
-      const index = entries.findIndex((e) => e.accountId === accountId && isCreditDirection(e));
-      if (index >= 0) rejected.push({ index, account, viaGate: refused.viaGate?.has(accountId) });
-    }
-    return this.intake.learn(entries, rejected);
   }
 
   /** Why operation `limit` fails when every operation before it would apply. */

@@ -5,7 +5,9 @@ import type { PostTransactionInput } from '../accounts/service';
 import type { Json } from '../idempotency/fingerprint';
 import type { StoredResponse } from '../idempotency/model';
 import type { IdempotencyClaim } from '../idempotency/port';
+import { intakeShardOf, isCreditDirection } from '../intake/model';
 import type { LedgerTransactionInput, LedgerTransactionRecord } from '../ledger-transactions/model';
+import { type IntakeRoutes, NO_INTAKE } from '../movements/intake';
 import type { MovementLeg } from '../movements/legs';
 import type { TransferInput } from '../movements/transfer';
 import type { TransferRecord } from '../transfers/model';
@@ -82,17 +84,33 @@ export function paymentKeys(movement: PlannedMovement): string[] {
 }
 
 /**
- * The items a set of movements writes in ONE transaction: one update per account they touch
- * (two actions on one item are refused by DynamoDB), then per movement its claim, an entry and
- * an entry pointer per leg, its record (transfer, ledger transaction) and its paymentId item.
+ * The items a set of movements writes in ONE transaction, counted after routing
+ * (docs/contract.md §33): one update per account item they touch (two actions on one item are
+ * refused by DynamoDB) and one per intake gate (account, shard) a credit routed to intake
+ * touches; then per movement its claim, per leg an entry and its pointer (or, routed to intake,
+ * one pending credit), its record (transfer, ledger transaction) and its paymentId item.
  */
-export function itemsOf(movements: readonly PlannedMovement[], extra = 0): number {
-  const accounts = new Set(movements.flatMap((m) => m.legs.map((leg) => leg.entry.accountId)));
-  const own = movements.reduce(
-    (sum, m) => sum + 1 + 2 * m.legs.length + (m.record ? 1 : 0) + paymentKeys(m).length,
-    0,
-  );
-  return accounts.size + own + extra;
+export function itemsOf(
+  movements: readonly PlannedMovement[],
+  extra = 0,
+  intake: IntakeRoutes = NO_INTAKE,
+): number {
+  const updates = new Set<string>();
+  let own = 0;
+  for (const movement of movements) {
+    own += 1 + (movement.record ? 1 : 0) + paymentKeys(movement).length;
+    for (const { entry } of movement.legs) {
+      const shards = isCreditDirection(entry) ? intake.get(entry.accountId) : undefined;
+      if (shards === undefined) {
+        updates.add(JSON.stringify([entry.accountId]));
+        own += 2;
+      } else {
+        updates.add(JSON.stringify([entry.accountId, intakeShardOf(entry.id, shards)]));
+        own += 1;
+      }
+    }
+  }
+  return updates.size + own + extra;
 }
 
 /**
@@ -119,10 +137,13 @@ export function firstClash(movements: readonly PlannedMovement[]): number | unde
 
 /**
  * Cuts the postings of one account, in request order, into the chunks an independent batch
- * writes (docs/contract.md §25): at most MAX_COALESCED_OPERATIONS and 100 items each, one
+ * writes (docs/contract.md §25), routed as `intake` says: at most MAX_COALESCED_OPERATIONS and 100 items each, one
  * currency, no paymentId twice. Each element is an index into `movements`.
  */
-export function coalesce(movements: readonly PlannedMovement[]): number[][] {
+export function coalesce(
+  movements: readonly PlannedMovement[],
+  intake: IntakeRoutes = NO_INTAKE,
+): number[][] {
   const chunks: number[][] = [];
   let chunk: number[] = [];
   const members = () => chunk.map((i) => movements[i] as PlannedMovement);
@@ -130,7 +151,7 @@ export function coalesce(movements: readonly PlannedMovement[]): number[][] {
     const candidate = [...members(), movement];
     const fits =
       chunk.length < MAX_COALESCED_OPERATIONS &&
-      itemsOf(candidate) <= MAX_TRANSACTION_ITEMS &&
+      itemsOf(candidate, 0, intake) <= MAX_TRANSACTION_ITEMS &&
       firstClash(candidate) === undefined;
     if (!fits && chunk.length > 0) {
       chunks.push(chunk);

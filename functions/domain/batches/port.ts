@@ -12,10 +12,13 @@ export interface MovementsRefused {
   readonly kind: 'refused';
   /** Movements whose claim a live record holds (a replay or a reused key), by index. */
   readonly claimed: ReadonlyMap<number, IdempotencyRecord>;
-  /** Accounts whose guard failed, as they stood (undefined: missing). */
+  /** Account items whose guard failed, as they stood (undefined: missing). */
   readonly accounts: ReadonlyMap<string, AccountRecord | undefined>;
-  /** Of those, the accounts whose intake gate refused (docs/contract.md §24): the gate's copy. */
-  readonly viaGate?: ReadonlySet<string>;
+  /**
+   * Accounts whose intake gate refused (docs/contract.md §24): the gate's copy of the account
+   * (undefined: the gate is missing). Kept apart from `accounts`: a gate holds no money.
+   */
+  readonly gates: ReadonlyMap<string, AccountRecord | undefined>;
   /** Movements whose paymentId item exists already, by index. */
   readonly payments: ReadonlySet<number>;
   /** The batch's own record, when the batch's claim is what failed. */
@@ -37,8 +40,13 @@ export interface BatchLease {
   readonly expiresAtMs: number;
 }
 
-/** `held`: another copy's live lease; it may have just answered, so the record is read again. */
-export type LeaseResult = { readonly kind: 'taken' } | { readonly kind: 'held' };
+/**
+ * `held`: another copy's live lease, until `expiresAtMs`; it may have just answered, so the
+ * record is read again.
+ */
+export type LeaseResult =
+  | { readonly kind: 'taken' }
+  | { readonly kind: 'held'; readonly expiresAtMs: number };
 
 export interface MovementsWriteOptions {
   /** The batch's own claim, written in the same transaction (an atomic batch). */
@@ -62,6 +70,12 @@ export interface BatchPort extends ResponseRecorder {
     movements: readonly PlannedMovement[],
     options: MovementsWriteOptions,
   ): Promise<MovementsWriteResult>;
+
+  /**
+   * The accounts of these ids as they stand (strongly consistent); a missing one is left out.
+   * An atomic batch reads them to route its credits before it is sized (docs/contract.md §33).
+   */
+  readAccounts(accountIds: readonly string[]): Promise<ReadonlyMap<string, AccountRecord>>;
 
   /** ONE conditional put: taken when there is no lease of `scopeId` or it expired by `nowMs`. */
   takeLease(lease: BatchLease, nowMs: number): Promise<LeaseResult>;

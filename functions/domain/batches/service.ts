@@ -9,6 +9,7 @@ import {
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { ClaimKey, ResponsePresenter } from '../idempotency/port';
+import { IntakeDirectory } from '../movements/intake';
 import { DomainError, IdempotencyKeyInUseError, UnavailableError } from '../shared/errors';
 import { currentDeadline, withDeadline } from '../shared/retry';
 import { AtomicBatch } from './atomic';
@@ -20,11 +21,17 @@ import {
   refuseEffectiveTimes,
 } from './model';
 import type { BatchLease, BatchPort, BatchPresenter, SingleRouteCommands } from './port';
+import { BatchRouting } from './routing';
 
 export interface BatchServiceOptions extends CommandServiceOptions, EffectiveTimeOptions {
   readonly presenter: BatchPresenter;
   /** Epoch ms: the batch's one deadline is measured with it. */
   readonly now: () => number;
+  /**
+   * What this process knows of deferred accounts (docs/contract.md §24): the single routes'
+   * directory when the composition shares it. @default a directory of the batches' own
+   */
+  readonly intake?: IntakeDirectory;
 }
 
 export interface BatchInput {
@@ -37,6 +44,7 @@ export class BatchService {
   private readonly commands: IdempotentCommands;
   private readonly responses: ResponsePresenter;
   private readonly atomic: AtomicBatch;
+  private readonly routing: BatchRouting;
 
   constructor(
     private readonly port: BatchPort,
@@ -45,7 +53,8 @@ export class BatchService {
   ) {
     this.commands = new IdempotentCommands(port, options);
     this.responses = options.responses;
-    this.atomic = new AtomicBatch(port, singles, this.commands, options);
+    this.routing = new BatchRouting(port, options.intake ?? new IntakeDirectory());
+    this.atomic = new AtomicBatch(this.routing, singles, this.commands, options);
   }
 
   /**
@@ -66,7 +75,7 @@ export class BatchService {
     if (known) return known;
     refuseEffectiveTimes(batch.operations, ctx.now, this.options.backdateLimitDays);
     const planned = batch.mode === 'atomic' ? this.atomic.plan(ctx, batch.operations) : [];
-    if (batch.mode === 'atomic') this.atomic.requireFit(planned);
+    if (batch.mode === 'atomic') await this.atomic.requireFit(planned);
     const started = this.options.now();
     const own = started + BATCH_DEADLINE_MS;
     const deadline = Math.min(own, currentDeadline() ?? own);
@@ -170,7 +179,7 @@ export class BatchService {
     await Promise.all(
       [...byAccount.values()].map(async (indexes) => {
         const planned = indexes.map((index) => this.planPosting(ctx, operations[index]));
-        for (const chunk of coalesce(planned)) {
+        for (const chunk of coalesce(planned, this.routing.routesFor(planned))) {
           const written = await this.writeChunk(chunk.map((i) => planned[i] as PlannedMovement));
           for (const i of chunk) {
             const index = indexes[i] as number;
@@ -189,13 +198,14 @@ export class BatchService {
   }
 
   /**
-   * ONE transaction for a chunk of one account's postings. False: nothing was written (a
-   * replay, a reused key, a refusal, contention to the end), so each is applied on its own.
+   * ONE transaction for a chunk of one account's postings, routed as a single credit is
+   * (docs/contract.md §31). False: nothing was written (a replay, a reused key, a refusal,
+   * contention to the end), so each is applied on its own.
    */
   private async writeChunk(chunk: readonly PlannedMovement[]): Promise<boolean> {
     if (chunk.length < 2 || this.pastDeadline()) return false;
     try {
-      return (await this.port.writeMovements(chunk, {})).kind === 'committed';
+      return (await this.routing.write(chunk, {})).result.kind === 'committed';
     } catch (error) {
       if (error instanceof DomainError) return false;
       throw error;

@@ -1,5 +1,6 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
 import type { EventSourceState } from '../gaps/source-state';
+import type { SeenOutcome } from './model';
 
 export interface DeadLetter {
   /** The original body, unchanged. */
@@ -78,6 +79,11 @@ export interface EventLedgerPort {
   applyWaiver(claim: InboxClaim, sequence: SequenceWrite | undefined): Promise<WaiverWriteResult>;
   /** ONE transaction for a chunk of one account's credits and debits (docs/contract.md §20). */
   applyEventRun(run: EventRunWrite): Promise<EventRunResult>;
+  /**
+   * What the inbox says of a claim's (source, id) when a live item holds it (strongly
+   * consistent): a duplicate, or an id conflict when its content differs; undefined when unseen.
+   */
+  seenInbox(claim: InboxClaim): Promise<SeenOutcome | undefined>;
   /** The event's `subject`: whose owner every account of a transfer or ledger transaction must have. */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
 }

@@ -7,7 +7,12 @@ import { inboxOnce, type MovementResult, type Once } from '../movements/once';
 import type { MovementPort } from '../movements/port';
 import { newPosting, type PostingWrite } from '../movements/posting';
 import { newTransfer } from '../movements/transfer';
-import { type DomainError, NotFoundError, ValidationError } from '../shared/errors';
+import {
+  type DomainError,
+  EffectiveTimeRefused,
+  NotFoundError,
+  ValidationError,
+} from '../shared/errors';
 import {
   LatencyEstimate,
   MOVED,
@@ -15,7 +20,7 @@ import {
   retryOptimistic,
 } from '../shared/retry';
 import { type EventOutcome, inboxClaimOf, inboxOutcome, type LedgerEventInput } from './model';
-import type { EventLedgerPort, EventRunWrite } from './port';
+import type { EventLedgerPort, EventRunWrite, InboxClaim } from './port';
 import { runningBounds } from './runs';
 
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
@@ -124,7 +129,7 @@ export class EventService {
     return retryOptimistic<EventOutcome>(
       this.retry,
       async () => {
-        const prepared = await prepare().catch(refusedAsPoison);
+        const prepared = await prepare().catch((error) => this.refusedAsPoison(error, claim));
         if ('kind' in prepared) return prepared;
         const advance = await nextSequence(this.port, event, this.sequenceClock(now));
         const result = await prepared.write(inboxOnce(claim, advance?.write));
@@ -229,6 +234,18 @@ export class EventService {
     );
   }
 
+  /**
+   * A ValidationError thrown while an event's movement is built (its `data.effectiveAt`): a
+   * duplicate is a duplicate before any check of time (docs/contract.md §31), so a refused time
+   * asks the inbox first; an unseen event is poison.
+   */
+  private async refusedAsPoison(error: unknown, claim: InboxClaim): Promise<EventOutcome> {
+    if (!(error instanceof ValidationError)) throw error;
+    const seen =
+      error instanceof EffectiveTimeRefused ? await this.port.seenInbox(claim) : undefined;
+    return seen ?? { kind: 'rejected', error };
+  }
+
   /** A gap waiver (docs/contract.md §18): `waiver.ts`. */
   waive(waiver: GapWaiverInput, now: Date): Promise<WaiverOutcome> {
     return applyWaiver(this.port, this.options, waiver, now);
@@ -238,10 +255,4 @@ export class EventService {
   private sequenceClock(now: Date) {
     return { at: now.toISOString(), refetchAfterSeconds: this.options.gapRefetchAfterSeconds };
   }
-}
-
-/** A ValidationError thrown while an event's movement is built (its `data.effectiveAt`). */
-function refusedAsPoison(error: unknown): EventOutcome {
-  if (error instanceof ValidationError) return { kind: 'rejected', error };
-  throw error;
 }

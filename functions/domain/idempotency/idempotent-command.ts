@@ -1,4 +1,9 @@
-import { type DomainError, IdempotencyKeyReusedError, LedgerRejection } from '../shared/errors';
+import {
+  type DomainError,
+  EffectiveTimeRefused,
+  IdempotencyKeyReusedError,
+  LedgerRejection,
+} from '../shared/errors';
 import { epochSeconds } from '../shared/time';
 import { idempotencyScopeId, type Json, requestFingerprint } from './fingerprint';
 import type { IdempotencyRecord } from './model';
@@ -101,6 +106,27 @@ export class IdempotentCommands {
     const record = await this.recorder.findRecord(key);
     if (record) return replayOrReject(key, record);
     throw error;
+  }
+
+  /**
+   * Plans a command whose checks read the clock (an `effectiveAt` within `backdateLimitDays`),
+   * then runs it. Such a check is judged on the first attempt only (docs/contract.md §31): when
+   * it refuses, a live record of the key replays (or refuses a reused key) before the refusal.
+   */
+  async planned<T>(
+    ctx: CommandContext,
+    request: KeyRequest,
+    plan: () => T,
+    run: (planned: T) => Promise<CommandResponse>,
+  ): Promise<CommandResponse> {
+    let planned: T;
+    try {
+      planned = plan();
+    } catch (error) {
+      if (error instanceof EffectiveTimeRefused) return this.refuse(this.key(ctx, request), error);
+      throw error;
+    }
+    return run(planned);
   }
 
   /**

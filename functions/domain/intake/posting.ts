@@ -1,6 +1,6 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
 import type { AccountRecord } from '../accounts/model';
-import { MAX_BALANCE } from '../accounts/money';
+import { firstRefusal } from '../movements/precedence';
 import { DomainError, type ErrorCode, UnavailableError } from '../shared/errors';
 import {
   type Backoff,
@@ -71,7 +71,11 @@ export class PostingRefusedError extends DomainError {
   }
 }
 
-/** Why an account refused a chunk, from the account as it stood (ALL_OLD). */
+/**
+ * Why an account refused a chunk, from the account as it stood (ALL_OLD), by the one precedence
+ * table (functions/domain/movements/precedence.ts): the posting guards no owner, currency or
+ * open account (intake checked those), so missing, a closed period, then the balance cap.
+ */
 export function refusalOf(
   accountId: string,
   account: AccountRecord | undefined,
@@ -79,24 +83,25 @@ export function refusalOf(
 ): PostingRefusedError {
   const refused = (code: ErrorCode, detail: string) =>
     new PostingRefusedError(code, `account ${accountId}: ${detail}`, accountId);
-  if (!account) return refused('not_found', 'pending credits of an account that does not exist');
   const sum = chunk.reduce((total, c) => total + c.entry.amount, 0);
-  if (account.balance > MAX_BALANCE - sum) {
-    return refused(
-      'balance_limit_exceeded',
-      `posting ${sum} would push the balance ${account.balance} past 2^53 − 1 minor units`,
-    );
-  }
   const [earliest] = chunk.map((c) => c.entry.effectiveAt).sort();
-  if (account.closedThrough !== undefined && earliest !== undefined) {
-    if (earliest <= account.closedThrough) {
+  const guard = { increaseBy: sum, ...(earliest === undefined ? {} : { effectiveAt: earliest }) };
+  switch (firstRefusal(account, guard)) {
+    case 'not_found':
+      return refused('not_found', 'pending credits of an account that does not exist');
+    case 'period_closed':
       return refused(
         'period_closed',
-        `a pending credit effective ${earliest} lies in the period closed through ${account.closedThrough}`,
+        `a pending credit effective ${earliest} lies in the period closed through ${account?.closedThrough}`,
       );
-    }
+    case 'balance_limit_exceeded':
+      return refused(
+        'balance_limit_exceeded',
+        `posting ${sum} would push the balance ${account?.balance} past 2^53 − 1 minor units`,
+      );
+    default:
+      return refused('internal', 'the account refused the posting for no known reason');
   }
-  return refused('internal', 'the account refused the posting for no known reason');
 }
 
 /** What one run of the folder on one account did. */

@@ -105,38 +105,70 @@ export class JournalProjector {
     }
   }
 
-  /** One account's updates in stream order; stops at the first that fails. */
+  /**
+   * One account's updates in stream order; stops at the first that fails. Monitors are isolated
+   * (docs/contract.md §31): a monitors read or write that fails stops only their evaluation, the
+   * records go on being written and published, and the stream retries from the first update
+   * not evaluated, where they are found projected and evaluated then.
+   */
   private async projectLane(lane: readonly { index: number; image: AccountImage }[]) {
     const published: Publication[] = [];
     const first = lane[0];
     if (!first) return { published };
     let head: JournalHead | undefined;
-    let monitors: AccountMonitors | undefined;
     try {
       head = await this.deps.store.readHead(first.image.accountId);
-      monitors = await this.loadMonitors(first.image.accountId);
     } catch (error) {
       this.failure(first.image, error);
       return { published, failedAt: first.index };
     }
+    const { monitors, ...watched } = await this.watch(first);
+    let failedAt = watched.failedAt;
     for (const event of monitors?.unconfirmed() ?? [])
       published.push({ index: first.index, event });
     for (const { index, image } of lane) {
+      let projected: Projected;
       try {
-        const projected = await this.projectOne(image, head);
-        head = projected.head;
-        for (const record of projected.records) {
-          published.push({ index, event: journalEvent(record, this.deps.source) });
-        }
-        for (const event of (await monitors?.apply(projected.records)) ?? []) {
-          published.push({ index, event });
-        }
+        projected = await this.projectOne(image, head);
       } catch (error) {
         this.failure(image, error);
-        return { published, monitors, failedAt: index };
+        return { published, monitors, failedAt: Math.min(index, failedAt ?? index) };
+      }
+      head = projected.head;
+      for (const record of projected.records) {
+        published.push({ index, event: journalEvent(record, this.deps.source) });
+      }
+      if (failedAt !== undefined || !monitors) continue;
+      try {
+        for (const event of await monitors.apply(projected.records))
+          published.push({ index, event });
+      } catch (error) {
+        this.monitorFailure(image, error);
+        failedAt = index;
       }
     }
-    return { published, monitors };
+    return { published, monitors, failedAt };
+  }
+
+  /** The account's monitors, or where their evaluation failed: never the projection's failure. */
+  private async watch(first: {
+    index: number;
+    image: AccountImage;
+  }): Promise<{ monitors?: AccountMonitors; failedAt?: number }> {
+    try {
+      return { monitors: await this.loadMonitors(first.image.accountId) };
+    } catch (error) {
+      this.monitorFailure(first.image, error);
+      return { failedAt: first.index };
+    }
+  }
+
+  private monitorFailure(image: AccountImage, error: unknown): void {
+    this.deps.log.error('monitors not evaluated; the stream will retry them', {
+      accountId: image.accountId,
+      version: image.version,
+      ...errorFields(error),
+    });
   }
 
   private loadMonitors(accountId: string): Promise<AccountMonitors | undefined> {

@@ -56,9 +56,15 @@ export class LedgerTransactionService extends MovingService<
       }
       throw new LegsUnbalancedError(debits, credits);
     }
-    const { claim, write } = this.planLedgerTransaction(ctx, input, rawBody);
-    const result = await this.movements.ledgerTransaction(requestOnce(claim), write);
-    return this.commands.settle(claim, result, requestRefusal);
+    return this.commands.planned(
+      ctx,
+      request,
+      () => this.planLedgerTransaction(ctx, input, rawBody),
+      async ({ claim, write }) => {
+        const result = await this.movements.ledgerTransaction(requestOnce(claim), write);
+        return this.commands.settle(claim, result, requestRefusal);
+      },
+    );
   }
 
   /**

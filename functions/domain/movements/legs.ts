@@ -1,6 +1,7 @@
 import type { AccountRecord, LedgerEntry, PostingEntry } from '../accounts/model';
-import { type DomainError, OwnerMismatchError, PaymentIdConflictError } from '../shared/errors';
+import { type DomainError, PaymentIdConflictError } from '../shared/errors';
 import type { EntryGuard } from './guard';
+import { type ForeignOwner, refusalRank } from './precedence';
 import { explainAccountRejection } from './rejections';
 
 /**
@@ -31,45 +32,25 @@ export type LegsRejection =
   | { readonly kind: 'payment_id_taken' };
 
 /**
- * Which refusal wins when several legs refused (docs/contract.md §16): not found, owners,
- * currency, closed, funds, the balance cap; the first leg in order among equals, so
- * `insufficient_funds` names the first short leg.
- */
-const PRECEDENCE = [
-  'not_found',
-  'owner_mismatch',
-  'currency_mismatch',
-  'account_closed',
-  'period_closed',
-  'insufficient_funds',
-  'balance_limit_exceeded',
-];
-
-/**
- * Why a movement was refused, judged on the accounts as they stood when the write failed. An
- * account of another owner is `not_found` over HTTP (the caller must not learn it exists) and
- * `owner_mismatch` for a ledger event, whose owner is the first account's (§10, §16).
+ * Why a movement was refused, judged on the accounts as they stood when the write failed: each
+ * refused leg by the one precedence table (./precedence.ts), the leg whose code comes first
+ * wins, the first leg in order among equals, so `insufficient_funds` names the first short
+ * leg. An account of another owner is `not_found` over HTTP (the caller must not learn it
+ * exists) and `owner_mismatch` for a ledger event, whose owner is the first account's (§10, §16).
  */
 export function explainLegsRejection(
   rejected: LegsRejection,
   legs: readonly MovementLeg[],
-  foreignOwner: 'not_found' | 'owner_mismatch' = 'not_found',
+  foreignOwner: ForeignOwner = 'not_found',
 ): DomainError {
   if (rejected.kind === 'payment_id_taken') return new PaymentIdConflictError();
   const errors = rejected.legs.map(({ index, account }) => {
     const leg = legs[index];
     if (!leg) throw new Error(`a rejected leg ${index} that the movement does not have`);
-    const owner = leg.guard.ownerId;
-    if (foreignOwner === 'owner_mismatch' && account && owner && account.ownerId !== owner) {
-      return { index, error: new OwnerMismatchError() as DomainError };
-    }
-    return { index, error: explainAccountRejection(account, leg.guard, leg.entry.accountId) };
+    const error = explainAccountRejection(account, leg.guard, leg.entry.accountId, foreignOwner);
+    return { index, error };
   });
-  const rank = (error: DomainError) => {
-    const at = PRECEDENCE.indexOf(error.code);
-    return at < 0 ? PRECEDENCE.length : at;
-  };
-  errors.sort((a, b) => rank(a.error) - rank(b.error) || a.index - b.index);
+  errors.sort((a, b) => refusalRank(a.error.code) - refusalRank(b.error.code) || a.index - b.index);
   const first = errors[0];
   if (!first) throw new Error('a movement was refused without a refusing leg');
   return first.error;

@@ -1,5 +1,4 @@
 import type { AccountRecord } from '../accounts/model';
-import { exceedsBalanceLimit } from '../accounts/money';
 import {
   AccountClosedError,
   BalanceLimitExceededError,
@@ -8,47 +7,49 @@ import {
   InsufficientFundsError,
   InternalError,
   NotFoundError,
+  OwnerMismatchError,
   PaymentIdConflictError,
 } from '../shared/errors';
 import { PeriodClosedError } from '../statements/errors';
 import type { EntryGuard } from './guard';
+import { type ForeignOwner, firstRefusal } from './precedence';
 
-/** What an account may draw on: `available` plus its `overdraftLimit` (docs/contract.md §17). */
-export const spendableOf = (account: AccountRecord): number =>
-  account.available + account.overdraftLimit;
+export { spendableOf } from './precedence';
 
 /**
- * Why an account refused a guarded posting, judged on the state the failed write returned:
- * missing or not the caller's → not_found (the same answer, so nobody learns it exists);
- * then currency, then closed, then cover, then the balance cap (docs/contract.md §16).
- * HTTP commands, ledger events and the export fee share it; `accountId` names the account in
- * an `insufficient_funds` detail (a leg of a ledger transaction).
+ * Why an account refused a guarded posting, judged on the state the failed write returned by
+ * the one precedence table (./precedence.ts): missing or not the caller's → not_found (the
+ * same answer, so nobody learns it exists); then currency, closed, the closed period, cover,
+ * the balance cap (docs/contract.md §16). HTTP commands, ledger events, holds and the export
+ * fee share it; `accountId` names the account in an `insufficient_funds` detail (a leg of a
+ * ledger transaction). `foreign`: how an account of another owner is answered.
  */
 export function explainAccountRejection(
   account: AccountRecord | undefined,
   guard: EntryGuard,
   accountId?: string,
+  foreign: ForeignOwner = 'not_found',
 ): DomainError {
-  if (!account || (guard.ownerId !== undefined && account.ownerId !== guard.ownerId)) {
-    return new NotFoundError('Account not found.');
+  const code = firstRefusal(account, guard, foreign);
+  if (code === 'not_found') return new NotFoundError('Account not found.');
+  if (code === undefined || !account) {
+    // The guard failed on a state that satisfies it: storage and rules disagree.
+    return new InternalError(new Error('account guard failed without a failing rule'));
   }
-  if (account.currency !== guard.currency) {
-    return new CurrencyMismatchError(account.currency, guard.currency);
+  switch (code) {
+    case 'owner_mismatch':
+      return new OwnerMismatchError();
+    case 'currency_mismatch':
+      return new CurrencyMismatchError(account.currency, guard.currency);
+    case 'account_closed':
+      return new AccountClosedError(accountId);
+    case 'period_closed':
+      return new PeriodClosedError(account.closedThrough ?? '', accountId);
+    case 'insufficient_funds':
+      return new InsufficientFundsError(accountId);
+    case 'balance_limit_exceeded':
+      return new BalanceLimitExceededError();
   }
-  if (guard.requireOpen && account.status === 'closed') return new AccountClosedError(accountId);
-  const closedThrough = account.closedThrough;
-  if (closedThrough !== undefined && guard.effectiveAt !== undefined) {
-    if (guard.effectiveAt <= closedThrough) return new PeriodClosedError(closedThrough, accountId);
-  }
-  const required = guard.requireAvailableAtLeast;
-  if (required !== undefined && spendableOf(account) < required) {
-    return new InsufficientFundsError(accountId);
-  }
-  if (exceedsBalanceLimit(account.balance, guard.increaseBy ?? 0)) {
-    return new BalanceLimitExceededError();
-  }
-  // The guard failed on a state that satisfies it: storage and rules disagree.
-  return new InternalError(new Error('account guard failed without a failing rule'));
 }
 
 /** The rejections a guarded posting write reports (see WriteResult). */

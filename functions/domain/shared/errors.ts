@@ -84,6 +84,13 @@ export class ValidationError extends InvalidInputError {
   }
 }
 
+/**
+ * A refused `effectiveAt` (docs/contract.md §26): judged against the clock, so on a request's
+ * first attempt only — a retry under a stored key replays before it (§31,
+ * `IdempotentCommands.planned`; an event's inbox likewise).
+ */
+export class EffectiveTimeRefused extends ValidationError {}
+
 export class InvalidCallbackError extends InvalidInputError {
   constructor(detail: string, errors: readonly FieldError[] = []) {
     super('invalid_callback', detail, errors);
@@ -122,8 +129,8 @@ export class IdempotencyKeyInUseError extends DomainError {
 }
 
 export class UnauthenticatedError extends DomainError {
-  constructor() {
-    super('unauthenticated', 'This request needs an authenticated principal.');
+  constructor(detail = 'This request needs an authenticated principal.') {
+    super('unauthenticated', detail);
   }
 }
 

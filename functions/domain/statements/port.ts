@@ -20,7 +20,15 @@ export type PeriodCloseResult =
   | SettledWrite
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined }
   /** A deferred pending credit is effective at or before `through` (docs/contract.md §24). */
-  | { readonly kind: 'pending_credits' };
+  | { readonly kind: 'pending_credits' }
+  /** The account's intake mode or shard count changed since it was read: read it again. */
+  | { readonly kind: 'intake_moved' };
+
+/** What a period close reads of the account and conditions its write on (§36). */
+export type PeriodCloseAccount = Pick<
+  AccountRecord,
+  'id' | 'ownerId' | 'creditIntake' | 'intakeShards'
+>;
 
 /** Storage of statements, effective balances and period closes (docs/contract.md §26). */
 export interface StatementPort extends ResponseRecorder {
@@ -35,15 +43,16 @@ export interface StatementPort extends ResponseRecorder {
     cursor: string | undefined,
   ): Promise<StatementPage>;
   /**
-   * ONE transaction: the claim and `closedThrough = through` on the owner's account, while its
-   * closedThrough is absent or not after `through`. Moves no money: no version, no journal.
-   * A deferred account (`intakeShards` > 0): refused while a pending credit is effective at or
-   * before `through`, its gates take the same `closedThrough`, each while it accepted nothing
-   * since that was checked.
+   * A period close as docs/contract.md §36 orders it. An account with intake partitions first
+   * raises `closedThrough` on each gate (its own monotonic update), then reads its pending
+   * credits strongly consistently: any effective at or before `through` → `pending_credits`
+   * (the gates stay fenced). Then ONE transaction: the claim and `closedThrough = through` on the
+   * owner's account, while its closedThrough is absent or before `through` and its intake mode
+   * and shard count are as read (else `intake_moved`). Moves no money: no version, no journal.
    */
   closePeriod(
     claim: IdempotencyClaim,
-    account: Pick<AccountRecord, 'id' | 'ownerId' | 'intakeShards'>,
+    account: PeriodCloseAccount,
     through: string,
   ): Promise<PeriodCloseResult>;
 }

@@ -8,7 +8,12 @@ import {
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
 import { OPERATION_IDS } from '../idempotency/operations';
-import { type DomainError, NotFoundError, ValidationError } from '../shared/errors';
+import {
+  type DomainError,
+  NotFoundError,
+  UnavailableError,
+  ValidationError,
+} from '../shared/errors';
 import { PendingCreditsError, PeriodAlreadyClosedError } from './errors';
 import {
   justAfter,
@@ -47,6 +52,8 @@ export type Statement = {
   StatementPage;
 
 const DAY_MS = 86_400_000;
+/** Reads of an account whose intake mode keeps changing before a period close gives up (503). */
+const PERIOD_CLOSE_ATTEMPTS = 5;
 const utc = (instant: string): string => new Date(instant).toISOString();
 
 /**
@@ -113,11 +120,13 @@ export class StatementService {
   }
 
   /**
-   * Closes the account's books through `through` (docs/contract.md §26): a read, then ONE
-   * transaction of the claim and `closedThrough`, conditioned on it not having moved past
-   * `through` meanwhile. The same `through` again answers the account as it is; an earlier one
-   * is `period_already_closed`, recorded; a deferred pending credit (§24) effective at or before
-   * `through` is `pending_credits`, recorded.
+   * Closes the account's books through `through` (docs/contract.md §26, §36): a read, then the
+   * store fences the gates, checks the pending credits and writes the claim and `closedThrough`
+   * in ONE transaction, conditioned on the intake mode and shard count read, so the answer's
+   * `closedThrough`, `creditIntake` and `intakeShards` are as written (balances as read). The
+   * same `through` again answers the account as it is; an earlier one is
+   * `period_already_closed`, recorded; a pending credit (§24) effective at or before `through`
+   * is `pending_credits`, recorded. A switch of the intake mode meanwhile reads again.
    */
   async closePeriod(
     ctx: CommandContext,
@@ -135,24 +144,33 @@ export class StatementService {
     if (new Date(instant).getTime() > ctx.now.getTime()) {
       return this.commands.refuse(key, invalid('body.through', 'must not be later than now'));
     }
-    const read = await this.port.getEffectiveAccount(accountId);
-    const account = owned(read?.account, ctx.principal);
-    if (!account) return this.commands.refuse(key, notFound('Account'));
-    const current = account.closedThrough;
-    const closed = accountView({ ...account, closedThrough: instant });
-    const claim = this.commands.claim(ctx, { ...request, resource: closed, outcome: 'ok' });
-    if (current !== undefined && current > instant) {
-      return this.commands.reject(claim, new PeriodAlreadyClosedError(current));
+    for (let attempt = 1; attempt <= PERIOD_CLOSE_ATTEMPTS; attempt += 1) {
+      const read = await this.port.getEffectiveAccount(accountId);
+      const account = owned(read?.account, ctx.principal);
+      if (!account) return this.commands.refuse(key, notFound('Account'));
+      const current = account.closedThrough;
+      const closed = accountView({ ...account, closedThrough: instant });
+      const claim = this.commands.claim(ctx, { ...request, resource: closed, outcome: 'ok' });
+      if (current !== undefined && current > instant) {
+        return this.commands.reject(claim, new PeriodAlreadyClosedError(current));
+      }
+      if (current === instant) return this.commands.answer(claim);
+      const result = await this.port.closePeriod(claim, account, instant);
+      if (result.kind === 'pending_credits') {
+        return this.commands.reject(claim, new PendingCreditsError(instant));
+      }
+      // Another intake mode, or a concurrent close to the same instant: read again.
+      if (result.kind === 'intake_moved') continue;
+      if (result.kind === 'account_rejected' && result.account?.closedThrough === instant) continue;
+      return this.commands.settle(claim, result, ({ account: now }): DomainError => {
+        if (!owned(now, ctx.principal)) return notFound('Account');
+        return new PeriodAlreadyClosedError(now?.closedThrough ?? instant);
+      });
     }
-    if (current === instant) return this.commands.answer(claim);
-    const result = await this.port.closePeriod(claim, account, instant);
-    if (result.kind === 'pending_credits') {
-      return this.commands.reject(claim, new PendingCreditsError(instant));
-    }
-    return this.commands.settle(claim, result, ({ account: now }): DomainError => {
-      if (!owned(now, ctx.principal)) return notFound('Account');
-      return new PeriodAlreadyClosedError(now?.closedThrough ?? instant);
-    });
+    throw new UnavailableError(
+      undefined,
+      `account ${accountId}: its intake mode kept changing during the period close; retry`,
+    );
   }
 
   /**

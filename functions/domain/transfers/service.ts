@@ -26,9 +26,16 @@ export class TransferService extends MovingService<TransferPort, TransferService
     input: TransferInput,
     rawBody: Json,
   ): Promise<CommandResponse> {
-    const { claim, write } = this.planTransfer(ctx, input, rawBody);
-    const result = await this.movements.transfer(requestOnce(claim), write);
-    return this.commands.settle(claim, result, requestRefusal);
+    const request = { operation: OPERATION_IDS.createTransfer, pathParameters: {}, rawBody };
+    return this.commands.planned(
+      ctx,
+      request,
+      () => this.planTransfer(ctx, input, rawBody),
+      async ({ claim, write }) => {
+        const result = await this.movements.transfer(requestOnce(claim), write);
+        return this.commands.settle(claim, result, requestRefusal);
+      },
+    );
   }
 
   /**

@@ -16,7 +16,9 @@ export const JOURNAL_FROM_CREATION = 'journalFromCreation';
  * at `version` 0 and marked as created with the journal, so the projector starts its journal
  * from zeros (§15); accounts from before the journal have neither attribute.
  */
-export function newAccountItem(tableName: string, account: AccountRecord): TransactWriteItem {
+export function newAccountItem(tableName: string, record: AccountRecord): TransactWriteItem {
+  // Metadata has its own item (./metadata.ts), never the hot account item (§36).
+  const { metadata: _metadata, ...account } = record;
   return putNew(tableName, {
     ...keys.account(account.id),
     kind: ACCOUNT_ITEM_KIND,

@@ -1,12 +1,13 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { withMetadata } from '../../domain/accounts/metadata';
 import type { AccountRecord } from '../../domain/accounts/model';
 import type { SettingsPort, SettingsResult } from '../../domain/accounts/port';
 import { claimedFailure, claimItem, findClaimRecord } from '../idempotency/command';
 import { gateParts } from '../intake/gates';
 import { CLOSED_THROUGH } from '../statements/items';
 import { keys } from '../table/keys';
-import { getItem } from '../table/reads';
+import { getItems } from '../table/reads';
 import {
   retryPolicy,
   type StoreOptions,
@@ -14,6 +15,7 @@ import {
   transactWithRetry,
 } from '../table/transact';
 import { toAccountRecord } from './items';
+import { metadataChange, toMetadata } from './metadata';
 
 /**
  * A settings change (docs/contract.md §24): overdraftLimit, `spendable` (= available +
@@ -80,7 +82,13 @@ export function settingsAccountItem(
   };
 }
 
-type Role = 'claim' | 'account' | `gate:${number}`;
+type Role = 'claim' | 'account' | 'metadata' | `gate:${number}`;
+
+/** The metadata item's change, guarded by the account's own condition (`updatedAt`). */
+function metadataParts(tableName: string, read: AccountRecord, next: AccountRecord) {
+  const item = metadataChange(tableName, read, next);
+  return item ? [{ role: 'metadata' as const, item }] : [];
+}
 
 /** The settings feature's port on the table. */
 export function createSettingsStore(options: StoreOptions): SettingsPort {
@@ -89,14 +97,20 @@ export function createSettingsStore(options: StoreOptions): SettingsPort {
 
   return {
     async getAccount(accountId) {
-      const item = await getItem(client, tableName, keys.account(accountId));
-      return item ? toAccountRecord(item) : undefined;
+      // One BatchGetItem: the account and its metadata item (docs/contract.md §34).
+      const [item, meta] = await getItems(client, tableName, [
+        keys.account(accountId),
+        keys.accountMetadata(accountId),
+      ]);
+      const metadata = toMetadata(meta?.metadata);
+      return item ? { ...toAccountRecord(item), ...withMetadata(metadata) } : undefined;
     },
 
     async updateSettings(claim, read, next, gates): Promise<SettingsResult> {
       const parts: TransactPart<Role>[] = [
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         { role: 'account', item: settingsAccountItem(tableName, read, next) },
+        ...metadataParts(tableName, read, next),
         ...(gates ? gateParts(tableName, next) : []),
       ];
       const outcome = await transactWithRetry(client, parts, retry);

@@ -19,6 +19,7 @@ import {
   transactWithRetry,
 } from '../table/transact';
 import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
+import { metadataItem, readAccountMetadata } from './metadata';
 
 type Role =
   | 'claim'
@@ -26,6 +27,7 @@ type Role =
   | 'entry'
   | 'pointer'
   | 'payment'
+  | 'metadata'
   | `gate:${number}`
   | `posted:${number}`;
 
@@ -40,6 +42,9 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       return write([
         { role: 'claim', item: claimItem(tableName, claim), decisive: true },
         { role: 'account', item: newAccountItem(tableName, account) },
+        ...(account.metadata
+          ? [{ role: 'metadata' as const, item: metadataItem(tableName, account) }]
+          : []),
         ...gateParts(tableName, account),
       ]);
     },
@@ -83,6 +88,8 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       const item = await getItem(client, tableName, keys.account(accountId));
       return item ? toAccountRecord(item) : undefined;
     },
+
+    getAccountMetadata: (accountId) => readAccountMetadata(client, tableName, accountId),
 
     async listEntries(
       accountId: string,

@@ -15,6 +15,7 @@ import { gateAsAccount } from '../intake/items';
 import { toAttributes } from '../table/attributes';
 import { deleteIfStill } from '../table/delete-if';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
+import { getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
 import { batchParts } from './items';
@@ -37,8 +38,8 @@ export function createBatchStore(options: StoreOptions): BatchPort {
       if (outcome.kind === 'committed') return outcome;
       const claimed = new Map<number, IdempotencyRecord>();
       const accounts = new Map<string, AccountRecord | undefined>();
+      const gates = new Map<string, AccountRecord | undefined>();
       const payments = new Set<number>();
-      const viaGate = new Set<string>();
       let batch: IdempotencyRecord | undefined;
       for (const [role, old] of outcome.failed) {
         const [kind, id = ''] = role.split(/:(.*)/s);
@@ -48,8 +49,7 @@ export function createBatchStore(options: StoreOptions): BatchPort {
         else if (kind === 'payment') payments.add(Number(id));
         else if (kind === 'gate') {
           const accountId = id.slice(0, id.lastIndexOf(':'));
-          accounts.set(accountId, old ? gateAsAccount(old) : undefined);
-          viaGate.add(accountId);
+          gates.set(accountId, old ? gateAsAccount(old) : undefined);
         } else if (role !== 'probe') throw unexpectedFailure(outcome.failed);
       }
       return {
@@ -57,7 +57,7 @@ export function createBatchStore(options: StoreOptions): BatchPort {
         claimed,
         accounts,
         payments,
-        viaGate,
+        gates,
         ...(batch ? { batch } : {}),
       };
     },
@@ -75,6 +75,12 @@ export function createBatchStore(options: StoreOptions): BatchPort {
     },
 
     findRecord: (key) => findClaimRecord(client, tableName, key),
+
+    async readAccounts(accountIds) {
+      const items = await getItems(client, tableName, accountIds.map(keys.account));
+      const found = items.flatMap((item) => (item ? [toAccountRecord(item)] : []));
+      return new Map(found.map((account) => [account.id, account]));
+    },
 
     async takeLease(lease, nowMs): Promise<LeaseResult> {
       try {
@@ -100,7 +106,8 @@ export function createBatchStore(options: StoreOptions): BatchPort {
         if (!(error instanceof ConditionalCheckFailedException)) throw storageError(error);
         // The SDK's retry of a put whose answer was lost finds our own lease: it is ours.
         const held = error.Item ? unmarshall(error.Item) : {};
-        return held.token === lease.token ? { kind: 'taken' } : { kind: 'held' };
+        if (held.token === lease.token) return { kind: 'taken' };
+        return { kind: 'held', expiresAtMs: Number(held.expiresAtMs ?? nowMs) };
       }
     },
 

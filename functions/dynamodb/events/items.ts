@@ -26,7 +26,7 @@ import type { TransactPart } from '../table/transact';
  * Dedup key (source, id): two producers may reuse an id (docs/contract.md §6). Callbacks use
  * (applicationId, id) in their own namespace (docs/contract.md §7).
  */
-function inboxScopeId(source: string, id: string, namespace = 'event'): string {
+export function inboxScopeId(source: string, id: string, namespace = 'event'): string {
   return sha256Hex(JSON.stringify([namespace, source, id]));
 }
 

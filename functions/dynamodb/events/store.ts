@@ -1,9 +1,10 @@
 import type { EventLedgerPort, EventRunResult, WaiverWriteResult } from '../../domain/events/port';
+import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import { inboxOnce } from '../../domain/movements/once';
 import { toAccountRecord } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
 import { onceFailure, withOnce } from '../movements/once';
-import { keys } from '../table/keys';
+import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { getItem } from '../table/reads';
 import {
   retryPolicy,
@@ -11,7 +12,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
-import { runParts, toVersionedSequence } from './items';
+import { inboxScopeId, runParts, toVersionedSequence } from './items';
 
 /**
  * DynamoDB adapter of what is about ledger events only: the sequence items, a waiver, and a
@@ -63,6 +64,15 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       }
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       throw unexpectedFailure(failed);
+    },
+
+    async seenInbox(claim) {
+      const scope = inboxScopeId(claim.source, claim.id, claim.namespace);
+      const item = await getItem(client, tableName, keys.inbox(scope));
+      if (!item || Number(item[TTL_ATTRIBUTE]) < claim.nowSeconds) return undefined;
+      return sameInboxContent(item.contentHash, claim.contentHash)
+        ? { kind: 'duplicate' }
+        : { kind: 'id_conflict' };
     },
 
     async getAccount(accountId) {

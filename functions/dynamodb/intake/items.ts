@@ -30,9 +30,10 @@ const GATE_NAMES = {
 };
 
 /**
- * Sets a gate's copy of the account (creation, turning deferred, closing, period closes,
- * re-owning); its `accepted` count starts at 0 and is never reset, so a gate that already counts
- * credits keeps counting them.
+ * Sets a gate's copy of the account (creation, turning deferred, closing, re-owning; a period
+ * close fences the gates itself, functions/dynamodb/intake/partitions.ts `fenceGates`); its
+ * `accepted` count starts at 0 and is never reset, so a gate that already counts credits keeps
+ * counting them.
  */
 export function gateSyncItem(
   tableName: string,
@@ -51,7 +52,9 @@ export function gateSyncItem(
   let closedThrough = '';
   if (account.closedThrough !== undefined) {
     values[':closedThrough'] = account.closedThrough;
-    closedThrough = ', #closedThrough = :closedThrough';
+    // Only ever raised (§36): a period close fences every existing gate before its account
+    // moves, so an existing gate is never behind its account; a sync must not lower it.
+    closedThrough = ', #closedThrough = if_not_exists(#closedThrough, :closedThrough)';
   }
   return {
     Update: {

@@ -1,8 +1,14 @@
-import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  type DynamoDBClient,
+  UpdateItemCommand,
+  type UpdateItemCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { PendingCredit } from '../../domain/intake/model';
 import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
 import { queryAll } from '../table/reads';
+import { storageError } from '../table/sdk-errors';
 import { toPendingCredit } from './items';
 
 /** One intake partition as read: its gate's `accepted` count and its pending credits, oldest first. */
@@ -46,24 +52,48 @@ export async function readIntakePartitions(
 }
 
 /**
- * A period close on one gate (docs/contract.md §24, §26): the gate takes `closedThrough`, while
- * it accepted nothing since it was read (`accepted` as seen), so no pending credit effective in
- * the closed period slips in between the check and the close.
+ * Step 1 of a period close (docs/contract.md §36): one gate raises `closedThrough` to `through`
+ * with its own monotonic update — never lowered, no `accepted` condition, so credits in flight
+ * never cancel it. From then on the gate refuses credits effective at or before `through`.
  */
-export function gatePeriodItem(
+export function gateFenceItem(
   tableName: string,
   accountId: string,
-  partition: IntakePartition,
+  shard: number,
   through: string,
-): TransactWriteItem {
+): UpdateItemCommandInput {
   return {
-    Update: {
-      TableName: tableName,
-      Key: marshall(keys.intakeGate(accountId, partition.shard)),
-      UpdateExpression: 'SET #closedThrough = :through',
-      ConditionExpression: 'attribute_exists(pk) AND #accepted = :seen',
-      ExpressionAttributeNames: { '#closedThrough': 'closedThrough', '#accepted': 'accepted' },
-      ExpressionAttributeValues: marshall({ ':through': through, ':seen': partition.accepted }),
-    },
+    TableName: tableName,
+    Key: marshall(keys.intakeGate(accountId, shard)),
+    UpdateExpression: 'SET #closedThrough = :through',
+    ConditionExpression:
+      'attribute_exists(pk) AND (attribute_not_exists(#closedThrough) OR #closedThrough < :through)',
+    ExpressionAttributeNames: { '#closedThrough': 'closedThrough' },
+    ExpressionAttributeValues: marshall({ ':through': through }),
   };
+}
+
+/**
+ * Fences every gate of an account through `through` (one UpdateItem each, in parallel). A gate
+ * already fenced as far, or missing (nothing can be accepted through it), is left as it is.
+ */
+export async function fenceGates(
+  client: DynamoDBClient,
+  tableName: string,
+  accountId: string,
+  shards: number,
+  through: string,
+): Promise<void> {
+  await Promise.all(
+    Array.from({ length: shards }, async (_, shard) => {
+      try {
+        await client.send(
+          new UpdateItemCommand(gateFenceItem(tableName, accountId, shard, through)),
+        );
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return;
+        throw storageError(error);
+      }
+    }),
+  );
 }

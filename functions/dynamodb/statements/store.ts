@@ -2,12 +2,17 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { EFFECTIVE_INDEX } from '../../contract/effective-time';
-import { UnavailableError, ValidationError } from '../../domain/shared/errors';
+import type { AccountRecord } from '../../domain/accounts/model';
+import { ValidationError } from '../../domain/shared/errors';
 import type { EffectiveRange } from '../../domain/statements/model';
-import type { PeriodCloseResult, StatementPort } from '../../domain/statements/port';
+import type {
+  PeriodCloseAccount,
+  PeriodCloseResult,
+  StatementPort,
+} from '../../domain/statements/port';
 import { toAccountRecord, toLedgerEntry } from '../accounts/items';
 import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
-import { gatePeriodItem, readIntakePartitions } from '../intake/partitions';
+import { fenceGates, readIntakePartitions } from '../intake/partitions';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
@@ -53,32 +58,54 @@ function decodeStatementCursor(cursor: string, range: EffectiveRange): { k: stri
 }
 
 /**
- * `closedThrough` moves forward only (docs/contract.md §26): the owner's account, its
- * closedThrough absent or not after `through`. No version, no journal record: no money moves.
+ * Step 3 of a period close (docs/contract.md §26, §36): `closedThrough` moves forward only —
+ * the owner's account, its closedThrough absent or before `through`, while its intake mode and
+ * shard count are still those read (a concurrent switch to deferred makes the close fence the
+ * new gates first). Never conditioned on `version`: credits keep posting. No journal record.
  */
 function closePeriodItem(
   tableName: string,
-  accountId: string,
-  ownerId: string,
+  account: PeriodCloseAccount,
   through: string,
 ): TransactWriteItem {
+  const names: Record<string, string> = {
+    '#closedThrough': CLOSED_THROUGH,
+    '#ownerId': 'ownerId',
+    '#creditIntake': 'creditIntake',
+    '#intakeShards': 'intakeShards',
+  };
+  const values: Record<string, unknown> = {
+    ':through': through,
+    ':ownerId': account.ownerId,
+    ':mode': account.creditIntake,
+  };
+  const mode =
+    account.creditIntake === 'direct'
+      ? '(attribute_not_exists(#creditIntake) OR #creditIntake = :mode)'
+      : '#creditIntake = :mode';
+  let shards = 'attribute_not_exists(#intakeShards)';
+  if (account.intakeShards !== undefined) {
+    values[':shards'] = account.intakeShards;
+    shards = '#intakeShards = :shards';
+  }
   return {
     Update: {
       TableName: tableName,
-      Key: marshall(keys.account(accountId)),
+      Key: marshall(keys.account(account.id)),
       UpdateExpression: 'SET #closedThrough = :through',
       ConditionExpression:
         'attribute_exists(pk) AND #ownerId = :ownerId AND ' +
-        '(attribute_not_exists(#closedThrough) OR #closedThrough <= :through)',
-      ExpressionAttributeNames: { '#closedThrough': CLOSED_THROUGH, '#ownerId': 'ownerId' },
-      ExpressionAttributeValues: marshall({ ':through': through, ':ownerId': ownerId }),
+        `(attribute_not_exists(#closedThrough) OR #closedThrough < :through) AND ${mode} AND ${shards}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: marshall(values),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }
 
-/** Reads of a busy deferred account's intake before a period close gives up (503). */
-const PERIOD_CLOSE_ATTEMPTS = 5;
+/** Whether the account as it stood has another intake mode or shard count than was read. */
+const intakeMoved = (read: PeriodCloseAccount, stood: AccountRecord): boolean =>
+  stood.creditIntake !== read.creditIntake || stood.intakeShards !== read.intakeShards;
 
 /** Statements, effective balances and period closes on the table and its effective index. */
 export function createStatementStore(options: StoreOptions): StatementPort {
@@ -140,38 +167,32 @@ export function createStatementStore(options: StoreOptions): StatementPort {
     },
 
     async closePeriod(claim, account, through): Promise<PeriodCloseResult> {
-      for (let attempt = 1; attempt <= PERIOD_CLOSE_ATTEMPTS; attempt += 1) {
-        const shards = account.intakeShards ?? 0;
+      const shards = account.intakeShards ?? 0;
+      if (shards > 0) {
+        // (1) every gate refuses credits into the period; (2) then what they accepted before.
+        await fenceGates(client, tableName, account.id, shards, through);
         const partitions = await readIntakePartitions(client, tableName, account.id, shards);
-        const gated = partitions.filter((partition) => partition.accepted !== undefined);
-        if (gated.some(({ pending }) => pending.some((p) => p.entry.effectiveAt <= through))) {
+        if (partitions.some(({ pending }) => pending.some((p) => p.entry.effectiveAt <= through))) {
           return { kind: 'pending_credits' };
         }
-        const outcome = await transactWithRetry(
-          client,
-          [
-            { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-            {
-              role: 'account',
-              item: closePeriodItem(tableName, account.id, account.ownerId, through),
-            },
-            ...gated.map((partition) => ({
-              role: `gate:${partition.shard}`,
-              item: gatePeriodItem(tableName, account.id, partition, through),
-            })),
-          ],
-          retry,
-        );
-        if (outcome.kind === 'committed') return outcome;
-        const claimed = claimedFailure(outcome.failed);
-        if (claimed) return claimed;
-        if (outcome.failed.has('account')) {
-          const stood = outcome.failed.get('account');
-          return { kind: 'account_rejected', account: stood ? toAccountRecord(stood) : undefined };
-        }
-        // A gate accepted a credit since it was read: check again.
       }
-      throw new UnavailableError(new Error(`account ${account.id} kept accepting credits`));
+      const outcome = await transactWithRetry(
+        client,
+        [
+          { role: 'claim', item: claimItem(tableName, claim), decisive: true },
+          { role: 'account', item: closePeriodItem(tableName, account, through) },
+        ],
+        retry,
+      );
+      if (outcome.kind === 'committed') return outcome;
+      const claimed = claimedFailure(outcome.failed);
+      if (claimed) return claimed;
+      const old = outcome.failed.get('account');
+      const stood = old ? toAccountRecord(old) : undefined;
+      if (stood && stood.ownerId === account.ownerId && intakeMoved(account, stood)) {
+        return { kind: 'intake_moved' };
+      }
+      return { kind: 'account_rejected', account: stood };
     },
 
     async recordResponse(claim) {

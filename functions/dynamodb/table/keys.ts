@@ -198,4 +198,12 @@ export const keys = {
    * holder's lease is taken over once `expiresAtMs` has passed, and TTL removes it.
    */
   batchLease: (scopeId: string): ItemKey => ({ pk: `BATCH_LEASE#${scopeId}`, sk: 'LEASE' }),
+  /**
+   * An account's metadata (docs/contract.md §34): its own item beside the account, never on the
+   * hot account item (`{ kind: 'account-metadata', accountId, ownerId, metadata, updatedAt }`).
+   */
+  accountMetadata: (accountId: string): ItemKey => ({
+    pk: `ACCOUNT#${accountId}`,
+    sk: 'METADATA',
+  }),
 } as const;

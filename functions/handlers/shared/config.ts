@@ -28,11 +28,13 @@ import {
   gapRefetchAfter,
   optionalText,
   positiveInt,
+  principalList,
   queueUrl,
   rule,
   stageName,
   topicArn,
   url,
+  variablesOf,
   wholeNumber,
 } from './env-rules';
 
@@ -173,20 +175,11 @@ const serviceEnv = z.object({
   ),
 });
 
-/**
- * `JOURNAL_READERS` (docs/contract.md §15): a JSON array of principals (what the CDK stack
- * writes) or a comma separated list (handy for `npm start`); empty, nobody but the owners.
- */
-function principalList(text: string): readonly string[] | undefined {
-  let items: unknown;
-  try {
-    items = text.startsWith('[') ? JSON.parse(text) : text.split(',');
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) return undefined;
-  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
-}
+/** A variable every function reads (the shared schema's keys). */
+export type ServiceSetting = keyof typeof serviceEnv.shape;
+
+/** Every variable every function reads: the one list for the local stack and CDK (§31). */
+export const SERVICE_SETTINGS = Object.keys(serviceEnv.shape) as readonly ServiceSetting[];
 
 const callbackSecretsEnv = z
   .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
@@ -277,6 +270,11 @@ const functionEnv = {
 } satisfies Record<FunctionName, z.ZodType>;
 
 type Env = Record<string, string | undefined>;
+
+/** A function's own variables (queues, topics, stage): `local/functions.ts` passes its own. */
+export function functionSettings(fn: FunctionName): readonly string[] {
+  return variablesOf(functionEnv[fn]);
+}
 
 /** An issue as its sentence; one whose text does not name its variable gets the name first. */
 function sentence(issue: z.core.$ZodIssue): string {

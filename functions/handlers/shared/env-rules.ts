@@ -59,3 +59,28 @@ export const topicArn = (name: string, what: string) =>
     (value) => (/^arn:[^:]+:sns:/.test(value) ? value : undefined),
     what,
   );
+
+/**
+ * `JOURNAL_READERS` (docs/contract.md §15): a JSON array of principals (what the CDK stack
+ * writes) or a comma separated list (handy for `npm start`); empty, nobody but the owners.
+ */
+export function principalList(text: string): readonly string[] | undefined {
+  let items: unknown;
+  try {
+    items = text.startsWith('[') ? JSON.parse(text) : text.split(',');
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) return undefined;
+  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
+}
+
+/** The variables a schema reads: an object's keys, through transforms and intersections. */
+export function variablesOf(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodPipe) return variablesOf(schema.in as z.ZodType);
+  if (schema instanceof z.ZodIntersection) {
+    const { left, right } = schema._zod.def;
+    return [...variablesOf(left as z.ZodType), ...variablesOf(right as z.ZodType)];
+  }
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}

@@ -74,7 +74,7 @@ describe('account settings (docs/contract.md §24)', () => {
     expect(res.statusCode).toBe(200);
     // One read, then ONE transaction: the claim, the account and a gate per shard.
     expect(sent).toEqual([
-      'GetItemCommand',
+      'BatchGetItemCommand',
       `TransactWriteItemsCommand:${2 + DEFAULT_INTAKE_SHARDS}`,
     ]);
     const account = Account.parse(bodyOf(res));

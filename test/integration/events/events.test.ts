@@ -33,7 +33,11 @@ let drop: () => Promise<void>;
 let now: Date;
 let deadLetters: DeadLetter[];
 let ledger: LedgerService;
-function consumer(port?: EventLedgerPort, movements?: MovementPort): EventsHandler {
+function consumer(
+  port?: EventLedgerPort,
+  movements?: MovementPort,
+  inboxRetentionSeconds = RETENTION,
+): EventsHandler {
   const table = { client, tableName };
   return createEventsConsumer({
     ...quietRuntime(),
@@ -42,7 +46,7 @@ function consumer(port?: EventLedgerPort, movements?: MovementPort): EventsHandl
       movements ?? createMovementStore(table),
       {
         newId: randomUUID,
-        inboxRetentionSeconds: RETENTION,
+        inboxRetentionSeconds,
         gapRefetchAfterSeconds: 300,
         backdateLimitDays: 90,
       },
@@ -143,6 +147,24 @@ describe('seed scenarios', () => {
     expect(f).toMatchObject({ balance: 10, effects: 2 });
   });
 
+  it('a redelivery days later is a duplicate before its effectiveAt is judged (§31)', async () => {
+    const accountId = await newAccount();
+    const handle = consumer(undefined, undefined, 30 * 86_400);
+    const effectiveAt = new Date(now.getTime() - 89 * 86_400_000).toISOString();
+    const body = ledgerEvent({ id: 'evt-aged', subject: accountId, amount: 7, effectiveAt });
+    expect((await handle(sqsEvent(sqsRecord(body)))).batchItemFailures).toEqual([]);
+    // Two days on, effectiveAt lies 91 days back: past the limit, yet the inbox answers first.
+    now = new Date(now.getTime() + 2 * 86_400_000);
+    expect((await handle(sqsEvent(sqsRecord(body)))).batchItemFailures).toEqual([]);
+    expect(deadLetters).toEqual([]);
+    expect(await figures(accountId)).toMatchObject({ balance: 7, effects: 1 });
+    // Another event at that time was never seen: poison validation_failed, nothing moved.
+    const fresh = ledgerEvent({ id: 'evt-aged-2', subject: accountId, amount: 7, effectiveAt });
+    await handle(sqsEvent(sqsRecord(fresh)));
+    expect(deadLetters.map((letter) => letter.code)).toEqual(['validation_failed']);
+    expect(await figures(accountId)).toMatchObject({ balance: 7, effects: 1 });
+  });
+
   it('marking "seen" before the effect loses the message on a crash; one transaction does not', async () => {
     const accountId = await newAccount();
     const body = ledgerEvent({ id: 'evt-crash', subject: accountId, amount: 70 });
@@ -199,6 +221,7 @@ describe('partial batches and poison', () => {
       getSequence: (a, s) => real.getSequence(a, s),
       getAccount: (a) => real.getAccount(a),
       applyWaiver: (...args) => real.applyWaiver(...args),
+      seenInbox: (claim) => real.seenInbox(claim),
       // The batched write of the three fails as a whole; one by one, only the flaky one does.
       applyEventRun: async (run) => {
         if (run.records.some((r) => r.claim.id === 'evt-flaky')) {

@@ -31,20 +31,27 @@ type Kind = 'credit' | 'debit' | 'transfer' | 'ledger transaction';
 const KINDS: Kind[] = ['credit', 'debit', 'transfer', 'ledger transaction'];
 
 /** One movement of `kind` from `a` (to `b` for two accounts), with `effectiveAt` when given. */
-function move(kind: Kind, a: string, b: string, effectiveAt?: string, key = randomUUID()) {
+function move(
+  kind: Kind,
+  a: string,
+  b: string,
+  effectiveAt?: string,
+  key = randomUUID(),
+  via: ReturnType<typeof ledgerApi> = api,
+) {
   const dated = { currency: 'EUR', ...(effectiveAt === undefined ? {} : { effectiveAt }) };
   switch (kind) {
     case 'credit':
     case 'debit':
-      return api.post(`/v1/accounts/${a}/transactions`, { type: kind, amount: 10, ...dated }, key);
+      return via.post(`/v1/accounts/${a}/transactions`, { type: kind, amount: 10, ...dated }, key);
     case 'transfer':
-      return api.post(
+      return via.post(
         '/v1/transfers',
         { fromAccountId: a, toAccountId: b, amount: 10, ...dated },
         key,
       );
     case 'ledger transaction':
-      return api.post(
+      return via.post(
         '/v1/ledger-transactions',
         {
           legs: [
@@ -132,6 +139,40 @@ describe('effectiveAt on every movement (docs/contract.md §26)', () => {
     expect(edge.statusCode, edge.body).toBe(201);
     expect(bodyOf(edge).effectiveAt).toBe(at(-90 * DAY));
   });
+
+  it.each(KINDS)(
+    '%s: a retry days later replays though its effectiveAt aged past the limit (§31)',
+    async (kind) => {
+      // A stored key replays while it is retained (§36): a retention long enough for the test.
+      const retained = ledgerApi(
+        composeHttpHandler({
+          dynamo: fixture.client,
+          config: testConfig({
+            tableName: fixture.tableName,
+            idempotencyRetentionSeconds: 864_000,
+          }),
+          callbackSecrets: staticCallbackSecrets('{}'),
+          clock: () => now,
+        }),
+      );
+      const [a, b] = [await api.account(1_000), await api.account()];
+      const key = randomUUID();
+      const effectiveAt = at(-89 * DAY);
+      const first = await move(kind, a, b, effectiveAt, key, retained);
+      expect(first.statusCode, first.body).toBe(201);
+      now = new Date(now.getTime() + 2 * DAY);
+      const again = await move(kind, a, b, effectiveAt, key, retained);
+      expect([again.statusCode, again.headers?.['idempotent-replayed']]).toEqual([201, 'true']);
+      expect(again.body).toBe(first.body);
+      // The limit still holds for a key never used.
+      const fresh = await move(kind, a, b, effectiveAt, randomUUID(), retained);
+      expect(bodyOf(fresh)).toMatchObject({ code: 'validation_failed' });
+      expect(await api.money(a)).toEqual({
+        balance: kind === 'credit' ? 1_010 : 990,
+        available: kind === 'credit' ? 1_010 : 990,
+      });
+    },
+  );
 
   it('follows BACKDATE_LIMIT_DAYS, and refuses an instant without an offset', async () => {
     const tenDays = ledgerApi(

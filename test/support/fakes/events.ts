@@ -15,6 +15,7 @@ export function fakeEventLedgerPort(
       getSequence: async () => undefined,
       applyEventRun: async () => ({ kind: 'committed' }),
       getAccount: async () => undefined,
+      seenInbox: async () => undefined,
       applyWaiver: async () => ({ kind: 'committed' }),
     },
     overrides,

@@ -11,6 +11,7 @@ export function fakeLedgerPort(overrides: Partial<LedgerPort> = {}): Mocked<Ledg
       recordResponse: async () => RECORDED,
       findRecord: async () => undefined,
       getAccount: async () => undefined,
+      getAccountMetadata: async () => undefined,
       listEntries: async () => ({ items: [], nextCursor: null }),
       listEventSources: async () => [],
     },

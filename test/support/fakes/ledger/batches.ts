@@ -22,6 +22,7 @@ export function fakeBatchPort(overrides: Partial<BatchPort> = {}): Mocked<BatchP
       writeMovements: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,
       findRecord: async () => undefined,
+      readAccounts: async () => new Map(),
       takeLease: async () => ({ kind: 'taken' }),
       releaseLease: async () => {},
     },

@@ -33,7 +33,7 @@ async function recordOfFirstCopy(): Promise<IdempotencyRecord> {
   return { ...claim.response, fingerprint: claim.fingerprint, expiresAt: claim.expiresAt };
 }
 
-const held = async () => ({ kind: 'held' as const });
+const held = async () => ({ kind: 'held' as const, expiresAtMs: 0 });
 
 describe('an independent batch’s lease of its key', () => {
   it('is taken before any operation runs, until the deadline and its margin', async () => {

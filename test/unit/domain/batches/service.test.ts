@@ -46,6 +46,7 @@ describe('an independent batch', () => {
         kind: 'refused' as const,
         claimed: new Map(),
         accounts: new Map(),
+        gates: new Map(),
         payments: new Set<number>(),
       }),
     ],
@@ -130,7 +131,8 @@ describe('an atomic batch', () => {
         if (claimed.size === 0 && accounts.size === 0 && !options.probe) {
           return { kind: 'committed' as const };
         }
-        return { kind: 'refused' as const, claimed, accounts, payments: new Set<number>() };
+        const refused = { claimed, accounts, gates: new Map(), payments: new Set<number>() };
+        return { kind: 'refused' as const, ...refused };
       }),
     });
   }

@@ -231,4 +231,71 @@ describe('balance monitors along random walks (docs/contract.md §28)', () => {
     await projector.project([change]);
     expect(published.filter((e) => e.type === 'ledger.balance_monitor.v1')).toHaveLength(1);
   });
+
+  it.each(['listMonitors', 'recordFlips'] as const)(
+    'a failing %s delays only monitor evaluation: records are written and published (§31)',
+    async (failing) => {
+      const monitor: Monitor = {
+        id: 'm1',
+        accountId: 'a1',
+        field: 'balance',
+        operator: 'gte',
+        value: 10,
+        state: false,
+        stateSince: at(0),
+        sequence: 0,
+        createdAt: at(0),
+      };
+      const table = monitorTable([monitor]);
+      let broken = true;
+      const real = table.port[failing];
+      const port: MonitorEvaluationPort = {
+        ...table.port,
+        [failing]: (...args: Parameters<typeof real>) => {
+          if (broken) return Promise.reject(new Error('monitors read throttled'));
+          return (real as (...a: typeof args) => ReturnType<typeof real>)(...args);
+        },
+      };
+      const published: OutboundEvent[] = [];
+      const store = journalTable();
+      const projector = new JournalProjector({
+        store,
+        events: fakeJournalEvents({
+          publish: async (batch) => {
+            published.push(...batch);
+            return [];
+          },
+        }),
+        monitors: port,
+        source: 'urn:test',
+        clock: () => new Date(at(0)),
+        log: silentLog,
+        metrics: noMetrics,
+      });
+      const image = (version: number, balance: number): StreamChange => ({
+        kind: 'image',
+        image: {
+          accountId: 'a1',
+          version,
+          balance,
+          available: balance,
+          changes: [{ kind: 'credit', balanceDelta: 10, availableDelta: 10, at: at(version) }],
+          journalFromCreation: true,
+        },
+      });
+      const batch = [image(1, 10), image(2, 20), image(3, 30)];
+      // Monitors fail: every record is still written and published; the stream retries from
+      // the first update whose monitors were not evaluated.
+      expect(await projector.project(batch)).toBe(0);
+      expect((await store.readHead('a1'))?.lastSequence).toBe(3);
+      expect(published.filter((e) => e.type === 'ledger.journal.v1')).toHaveLength(3);
+      expect(published.some((e) => e.type === 'ledger.balance_monitor.v1')).toBe(false);
+      // Healed: the retry finds the records projected and evaluates them, one flip at 1.
+      broken = false;
+      expect(await projector.project(batch)).toBeUndefined();
+      const flips = published.filter((e) => e.type === 'ledger.balance_monitor.v1');
+      expect(flips.map((e) => e.id)).toEqual(['m1:0000000000000001']);
+      expect(table.rows.get('m1')).toMatchObject({ state: true, sequence: 1 });
+    },
+  );
 });

@@ -140,9 +140,13 @@ describe('the lease of an independent batch’s key', () => {
     expect(input?.ExpressionAttributeValues).toEqual({ ':now': { N: '1000000' } });
   });
 
-  it('is held when the condition fails on another copy’s live lease', async () => {
-    ddb.on(PutItemCommand).rejects(checkFailed({ ...lease, token: 'token-2' }));
-    await expect(store.takeLease(lease, 1_000_000)).resolves.toEqual({ kind: 'held' });
+  it('is held, until that lease expires, when the condition fails on another copy’s', async () => {
+    const other = { ...lease, token: 'token-2', expiresAtMs: 1_004_200 };
+    ddb.on(PutItemCommand).rejects(checkFailed(other));
+    await expect(store.takeLease(lease, 1_000_000)).resolves.toEqual({
+      kind: 'held',
+      expiresAtMs: 1_004_200,
+    });
     const input = ddb.commandCalls(PutItemCommand)[0]?.args[0].input;
     expect(input?.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
   });

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { httpResponses } from '../../../functions/api/problems';
+import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/intake/model';
+import { CreditFolder } from '../../../functions/domain/intake/posting';
+import type { StatementPort } from '../../../functions/domain/statements/port';
+import { StatementService } from '../../../functions/domain/statements/service';
+import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
+import { createStatementStore } from '../../../functions/dynamodb/statements/store';
+import { Problem } from '../../../functions/schemas/shared';
+import { intakeOf, intakePartition } from '../../support/intake/intake';
+import { bodyOf } from '../../support/ledger-api';
+import { useLedgerFixture } from '../fixture';
+
+/**
+ * Period closes on deferred accounts (docs/contract.md §26, §33, §36) on DynamoDB Local: the
+ * gates are fenced first, so credits in flight never cancel a close, and a close racing a switch
+ * to `deferred` never admits a credit into the closed period.
+ */
+const fixture = useLedgerFixture();
+const { api } = fixture;
+
+const codeOf = (res: { body: string }) => Problem.parse(JSON.parse(res.body)).code;
+const secondsAgo = (s: number) => new Date(Date.now() - s * 1000).toISOString();
+const credit = (accountId: string, amount: number, extra: Record<string, unknown> = {}) =>
+  api.post(`/v1/accounts/${accountId}/transactions`, {
+    type: 'credit',
+    amount,
+    currency: 'EUR',
+    ...extra,
+  });
+const closeThrough = (accountId: string, through: string) =>
+  api.post(`/v1/accounts/${accountId}/period-closes`, { through });
+const postAll = (accountId: string) =>
+  new CreditFolder(createPostingStore(fixture), { clock: () => new Date() }).postAll(accountId);
+const gatesOf = (accountId: string) =>
+  Promise.all(
+    Array.from({ length: DEFAULT_INTAKE_SHARDS }, async (_, shard) => {
+      const [gate] = await intakePartition(fixture.client, fixture.tableName, accountId, shard);
+      return gate;
+    }),
+  );
+
+describe('period closes on deferred accounts (docs/contract.md §36)', () => {
+  it('closes while 50 credits are in flight: 200, the gates fenced, every credit posted', async () => {
+    const id = await api.accountWith({ creditIntake: 'deferred' });
+    const through = secondsAgo(1);
+    // 50 senders keep a credit in flight each until the close has answered.
+    let closing = true;
+    let started: () => void = () => undefined;
+    const flowing = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const statuses: number[] = [];
+    const senders = Array.from({ length: 50 }, async () => {
+      for (let sent = 0; sent < 20 && (closing || sent === 0); sent += 1) {
+        statuses.push((await credit(id, 2)).statusCode);
+        if (statuses.length === 5) started();
+      }
+    });
+    await flowing;
+    const close = await closeThrough(id, through);
+    closing = false;
+    await Promise.all(senders);
+    expect(close.statusCode).toBe(200);
+    expect(bodyOf(close)).toMatchObject({ closedThrough: through, creditIntake: 'deferred' });
+    expect(statuses.filter((status) => status !== 201)).toEqual([]);
+    for (const gate of await gatesOf(id)) expect(gate).toMatchObject({ closedThrough: through });
+    const backdated = await credit(id, 1, { effectiveAt: through });
+    expect(codeOf(backdated)).toBe('period_closed');
+    await postAll(id);
+    expect(bodyOf(await api.get(`/v1/accounts/${id}`))).toMatchObject({
+      balance: 2 * statuses.length,
+      closedThrough: through,
+    });
+  });
+
+  it('a close racing a switch to deferred admits no credit into the closed period', async () => {
+    const id = await api.account();
+    const through = secondsAgo(10);
+    const real = createStatementStore(fixture);
+    let raced = false;
+    // Between the close's read (direct) and its write, the account turns deferred and a
+    // credit back-dated into the period is accepted through a gate.
+    const port: StatementPort = {
+      ...real,
+      async getEffectiveAccount(accountId) {
+        const read = await real.getEffectiveAccount(accountId);
+        if (!raced) {
+          raced = true;
+          const switched = await api.post(`/v1/accounts/${id}/settings`, {
+            creditIntake: 'deferred',
+          });
+          expect(switched.statusCode).toBe(200);
+          expect((await credit(id, 7, { effectiveAt: secondsAgo(20) })).statusCode).toBe(201);
+        }
+        return read;
+      },
+    };
+    const service = new StatementService(port, {
+      idempotencyRetentionSeconds: 3600,
+      responses: httpResponses,
+      newId: randomUUID,
+      readers: [],
+    });
+    const ctx = { principal: 'alice', idempotencyKey: randomUUID(), now: new Date() };
+    const close = await service.closePeriod(ctx, id, through, { through });
+    expect(close.statusCode).toBe(409);
+    expect(codeOf(close)).toBe('pending_credits');
+    expect(bodyOf(await api.get(`/v1/accounts/${id}`))).not.toHaveProperty('closedThrough');
+    // The gates stay fenced: no further credit lands in the period.
+    expect(codeOf(await credit(id, 1, { effectiveAt: secondsAgo(15) }))).toBe('period_closed');
+    // Once the back-dated credit is posted, a close through the same instant succeeds.
+    await postAll(id);
+    expect((await intakeOf(fixture.client, fixture.tableName, id)).pending).toHaveLength(0);
+    const again = await closeThrough(id, through);
+    expect(again.statusCode).toBe(200);
+    expect(bodyOf(again)).toMatchObject({ closedThrough: through, balance: 7 });
+  });
+});
