@@ -1967,9 +1967,7 @@ export interface components {
             /** @description https: (locally http://127.0.0.1 too); deployed, public addresses only */
             url: string;
             /** @description a subset of ledger.journal.v1, ledger.balance_monitor.v1, or ["*"] for every type */
-            events: [
-                "*"
-            ] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
+            events: "*"[] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
             /** @description accounts of yours to hear about; absent: all of them */
             accountIds?: string[];
             description?: string;
@@ -2039,9 +2037,7 @@ export interface components {
             /** @enum {string} */
             status?: "enabled" | "disabled";
             /** @description a subset of ledger.journal.v1, ledger.balance_monitor.v1, or ["*"] for every type */
-            events?: [
-                "*"
-            ] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
+            events?: "*"[] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
             /** @description null removes it */
             description?: string | null;
         };

@@ -23,10 +23,3 @@ export function createSqsWebhookQueue(client: SQSClient, queueUrl: string): Webh
     },
   };
 }
-
-/** Where no delivery queue is configured (tests of other features): every send is `503`. */
-export const noWebhookQueue: WebhookQueue = {
-  async send() {
-    throw new UnavailableError(new Error('no webhook delivery queue is configured'));
-  },
-};

@@ -14,7 +14,7 @@ import { Timestamp, Uuid } from './shared';
 
 const EventList = z
   .union([
-    z.tuple([z.literal(ALL_WEBHOOK_EVENTS)]),
+    z.array(z.literal(ALL_WEBHOOK_EVENTS)).length(1),
     z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .min(1)

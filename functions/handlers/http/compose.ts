@@ -1,8 +1,8 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { createHttpApp } from '../../api/app';
 import type { HttpHandler } from '../../api/types';
+import { noWebhookQueue } from '../../aws/no-webhook-queue';
 import { createS3ResultObjects } from '../../aws/s3-result-objects';
-import { noWebhookQueue } from '../../aws/sqs-webhook-queue';
 import { localWebhookSecurity } from '../../aws/webhook-security';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import type { ResultObjectPort } from '../../domain/exports/port';

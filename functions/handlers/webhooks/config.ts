@@ -65,6 +65,12 @@ const deliveryEnv = httpEnv.extend({
   ),
 });
 
+/**
+ * The webhook functions' own variables (their queue, the sealing key, the retry schedule): the
+ * local stack passes its own resources for them (local/functions.ts), like any function's own.
+ */
+export const WEBHOOK_SETTINGS = Object.keys(deliveryEnv.shape);
+
 type Env = Record<string, string | undefined>;
 
 function parsed<T>(schema: z.ZodType<T>, env: Env): T {
