@@ -8,6 +8,7 @@ import { pendingCreditsCommand } from './commands/pending-credits';
 import { reconcileCommand } from './commands/reconcile';
 import { redriveCommand } from './commands/redrive';
 import { reownCommand } from './commands/reown';
+import { searchCommand } from './commands/search';
 import { sendEventCommand } from './commands/send-event';
 import { settingsCommand } from './commands/settings';
 import { statementCommand } from './commands/statement';
@@ -33,4 +34,5 @@ export const COMMANDS: readonly Command[] = [
   statementCommand,
   settingsCommand,
   pendingCreditsCommand,
+  searchCommand,
 ];

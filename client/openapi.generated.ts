@@ -10,7 +10,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Find accounts by metadata or name
+         * @description The caller's accounts. Filters are ANDed, at most 5, exact and case-sensitive: metadata.<key>=<value> (any metadata key); name: a case-insensitive prefix. Without a filter: every account. Newest first; eventually consistent (an index fed by the journal, within seconds); a page may hold fewer than limit items and still have a nextCursor. A repeated query parameter is 400.
+         */
+        get: operations["searchAccounts"];
         put?: never;
         /**
          * Create an account
@@ -586,6 +590,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find entries by metadata, reference or payment id
+         * @description Entries of the caller's accounts (credits, debits, transfer and ledger legs, captures; reversals by reference only; pending credits once posted). Filters are ANDed, at most 5, exact and case-sensitive: metadata.<key>=<value> (any metadata key), reference, paymentId; at least one. Newest first; eventually consistent (an index fed by the journal, within seconds); a page may hold fewer than limit items and still have a nextCursor. A repeated query parameter is 400.
+         */
+        get: operations["searchTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/callbacks/{applicationId}": {
         parameters: {
             query?: never;
@@ -825,6 +849,47 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+        };
+        AccountSearchPage: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** @description ISO 4217 currency code */
+                currency: string;
+                balance: number;
+                /** @description balance less the active holds; with overdraftLimit, what debits, transfers and holds draw on */
+                available: number;
+                /** @description How far below 0 available may go, in minor units */
+                overdraftLimit: number;
+                /**
+                 * @description closed: nothing moves any more
+                 * @enum {string}
+                 */
+                status: "open" | "closed";
+                name?: string;
+                /** @description changes of balance or available committed so far: the journal reaches this sequence within seconds (an account older than the journal counts from its first change after it) */
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description movements effective at or before it are refused (period_closed); statements and effective balances up to it never change
+                 */
+                closedThrough?: string;
+                /**
+                 * @description direct (default): a credit changes the account in its own transaction; deferred: credits are accepted as pending credits and posted in batches within seconds
+                 * @enum {string}
+                 */
+                creditIntake: "direct" | "deferred";
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description caller-chosen pairs, absent when it has none; searchable (GET /v1/accounts) */
+                metadata?: {
+                    [key: string]: string;
+                };
+            }[];
+            nextCursor: string | null;
+            indexedThrough: null;
         };
         PostTransaction: {
             /** @enum {string} */
@@ -1930,6 +1995,82 @@ export interface components {
                 replayed?: true;
             }[];
         };
+        TransactionSearchPage: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                accountId: string;
+                /** @enum {string} */
+                type: "credit" | "debit" | "transfer_out" | "transfer_in" | "capture" | "ledger_debit" | "ledger_credit" | "reversal";
+                /** @description Integer amount in minor units */
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+                reference?: string;
+                paymentId?: string;
+                /**
+                 * Format: uuid
+                 * @description transfer_out / transfer_in: the transfer
+                 */
+                transferId?: string;
+                /**
+                 * Format: uuid
+                 * @description transfer_out / transfer_in: the other account
+                 */
+                counterpartyAccountId?: string;
+                /**
+                 * Format: uuid
+                 * @description capture: the hold captured
+                 */
+                holdId?: string;
+                /**
+                 * Format: uuid
+                 * @description ledger_debit / ledger_credit, and reversals of one: the ledger transaction
+                 */
+                ledgerTransactionId?: string;
+                /** @description reversal: what it reverses */
+                reversalOf?: {
+                    /** @enum {string} */
+                    kind: "entry" | "transfer" | "ledger_transaction";
+                    /** Format: uuid */
+                    id: string;
+                };
+                /**
+                 * Format: uuid
+                 * @description reversal: the reversal it belongs to
+                 */
+                reversalId?: string;
+                /**
+                 * @description reversal: which way it moved the balance
+                 * @enum {string}
+                 */
+                direction?: "debit" | "credit";
+                /** @description Caller-chosen string pairs, echoed wherever the movement is read */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description credit, debit, capture: how much reversals moved back so far */
+                reversedAmount?: number;
+                /** @enum {string} */
+                origin: "http" | "event";
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it counts in the books (docs/contract.md §26); createdAt when not given
+                 */
+                effectiveAt: string;
+                /**
+                 * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: it changed the account (every entry of a direct account)
+                 * @enum {string}
+                 */
+                status: "posted" | "pending";
+            }[];
+            nextCursor: string | null;
+            /** @description with accountId: the commit time through which the account's changes are indexed (eventually consistent); else null */
+            indexedThrough: string | null;
+        };
         CallbackEvent: {
             /** @constant */
             specversion: "1.0";
@@ -2147,6 +2288,68 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    searchAccounts: {
+        parameters: {
+            query?: {
+                name?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accounts carrying every pair, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSearchPage"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     createAccount: {
         parameters: {
             query?: never;
@@ -5278,6 +5481,70 @@ export interface operations {
             };
             /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchTransactions: {
+        parameters: {
+            query?: {
+                reference?: string;
+                paymentId?: string;
+                accountId?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries carrying every pair, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionSearchPage"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

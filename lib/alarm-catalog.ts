@@ -46,6 +46,9 @@ export const ALARM_SLUGS = {
   creditIntakeLag: 'credit-intake-lag',
   creditIntakeDeadLetters: 'credit-intake-dlq-not-empty',
   creditIntakeErrors: 'credit-intake-errors',
+  searchIndexDeadLetters: 'search-index-dlq-not-empty',
+  searchIndexerErrors: 'search-indexer-errors',
+  creditIntakeQueueAge: 'credit-intake-queue-behind',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];

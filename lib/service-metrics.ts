@@ -74,7 +74,8 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.reconciledRecords]: [SERVICE_NAMES.reconciler],
   [METRICS.journalVersionGapFindings]: [SERVICE_NAMES.reconciler],
   [METRICS.journalHashChainBreaks]: [SERVICE_NAMES.reconciler],
-  [METRICS.creditIntakeLag]: [SERVICE_NAMES.creditIntake],
+  // The folder's runs, and the sweep's stranded accounts (docs/contract.md §24).
+  [METRICS.creditIntakeLag]: [SERVICE_NAMES.creditIntake, SERVICE_NAMES.sweeper],
   [METRICS.creditsPosted]: [SERVICE_NAMES.creditIntake],
   [METRICS.creditIntakeNotified]: [SERVICE_NAMES.dispatcher],
 };

@@ -24,6 +24,9 @@ export interface StatefulResources {
   /** `credit-intake` and its DLQ (docs/contract.md §24): the folder's feed. */
   readonly creditIntakeQueues: QueueWithDeadLetterRef;
 
+  /** `search-index` and its DLQ (docs/contract.md §34): the search indexer's feed. */
+  readonly searchIndexQueues: QueueWithDeadLetterRef;
+
   /** Callback signing secrets (`CALLBACK_SECRETS_ARN`). */
   readonly callbackSecret: secretsmanager.ISecret;
 

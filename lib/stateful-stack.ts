@@ -13,6 +13,7 @@ import {
 import { CallbackSecrets } from './constructs/http/callback-secrets';
 import { CreditIntakeQueues } from './constructs/intake/credit-intake-queues';
 import { JournalTopic } from './constructs/journal/journal-topic';
+import { SearchIndexQueues } from './constructs/search/search-index-queues';
 import { LedgerTable } from './constructs/shared/ledger-table';
 import { WebhookResources } from './constructs/webhooks/webhook-resources';
 
@@ -81,6 +82,8 @@ export class StatefulStack extends Stack {
   readonly outboxDispatchDeadLetterQueue: OutboxDispatchDeadLetterQueue;
   /** `credit-intake` and its DLQ (docs/contract.md §24): fed by the dispatcher, consumed by the folder. */
   readonly creditIntakeQueues: CreditIntakeQueues;
+  /** `search-index` and its DLQ (docs/contract.md §34): fed by the projector, consumed by the indexer. */
+  readonly searchIndexQueues: SearchIndexQueues;
   /** Callback signing secrets, `{ "<applicationId>": ["<secret>", …] }`. */
   readonly callbackSecret: secretsmanager.ISecret;
   /** `ledger-journal` (docs/contract.md §15) and its key: the journal projector publishes there. */
@@ -125,6 +128,11 @@ export class StatefulStack extends Stack {
     );
 
     this.creditIntakeQueues = new CreditIntakeQueues(this, 'CreditIntake', {
+      namePrefix: props.queueNamePrefix,
+      removalPolicy,
+    });
+
+    this.searchIndexQueues = new SearchIndexQueues(this, 'SearchIndex', {
       namePrefix: props.queueNamePrefix,
       removalPolicy,
     });

@@ -29,6 +29,7 @@ import { OperationsDashboard } from './constructs/operations/operations-dashboar
 import { ServiceAlarms } from './constructs/operations/service-alarms';
 import { Reconciler } from './constructs/schedules/reconciler';
 import { Sweeper } from './constructs/schedules/sweeper';
+import { SearchIndexer } from './constructs/search/search-indexer';
 import type { LedgerFunctionDefaults } from './constructs/shared/ledger-function';
 import {
   allowWebhookSecrets,
@@ -95,6 +96,8 @@ export class StatelessStack extends Stack {
   readonly reconciler: Reconciler;
   /** The folder (function + SQS event source on credit-intake, docs/contract.md §24). */
   readonly creditFolder: CreditFolder;
+  /** The search indexer (function + SQS event source on search-index, docs/contract.md §34). */
+  readonly searchIndexer: SearchIndexer;
   /** The journal projector (function + DynamoDB stream event source, the stream's second reader). */
   readonly journalProjector: JournalProjector;
   /** The webhook delivery function (function + SQS event source, docs/contract.md §32). */
@@ -113,7 +116,7 @@ export class StatelessStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { table, eventQueues, exportJobQueues, callbackSecret } = props.stateful;
     const { outboxDispatchDeadLetterQueue, exportBucketName, journalTopic } = props.stateful;
-    const { gapTopic, creditIntakeQueues, webhooks } = props.stateful;
+    const { gapTopic, creditIntakeQueues, searchIndexQueues, webhooks } = props.stateful;
     const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
     // Read by `loadConfig` in every handler.
@@ -231,6 +234,14 @@ export class StatelessStack extends Stack {
       table,
       topic: journalTopic,
       stage: config.stage,
+      searchIndexQueue: searchIndexQueues.queue,
+    });
+
+    this.searchIndexer = new SearchIndexer(this, 'SearchIndexer', {
+      functionDefaults,
+      table,
+      queues: searchIndexQueues,
+      environment: serviceEnvironment,
     });
 
     this.sweeper = new Sweeper(this, 'Sweeper', {
@@ -242,6 +253,7 @@ export class StatelessStack extends Stack {
         STAGE: config.stage,
       },
       gapTopic,
+      creditIntakeQueue: creditIntakeQueues.queue,
     });
 
     this.reconciler = new Reconciler(this, 'Reconciler', {
@@ -279,6 +291,9 @@ export class StatelessStack extends Stack {
       exportJobsDeadLetterQueue: exportJobQueues.deadLetterQueue,
       outboxDispatchDeadLetterQueue,
       creditIntakeDeadLetterQueue: creditIntakeQueues.deadLetterQueue,
+      searchIndexer: this.searchIndexer.function,
+      searchIndexDeadLetterQueue: searchIndexQueues.deadLetterQueue,
+      creditIntakeQueue: creditIntakeQueues.queue,
       api5xxThreshold: config.api5xxThreshold,
       gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
     }).alarms;

@@ -1,5 +1,5 @@
 import { COMMANDS } from '../cli/registry';
-import { CONSOLE_PATH } from '../console/shared/api';
+import { consoleUrl } from '../console/shared/api';
 import {
   DEFAULT_PORT,
   DEFAULT_SQS_PORT,
@@ -31,6 +31,8 @@ export interface StackEndpoints {
   readonly streamArn: string;
   /** S3 holding the export bucket (the SQS emulator unless S3_ENDPOINT names another). */
   readonly s3Endpoint: string;
+  /** This start's console token (console/server/http/token.ts), printed in the console's URL. */
+  readonly consoleToken: string;
 }
 
 /** With DYNAMODB_CONTENTION=on: where the functions' DynamoDB calls go instead. */
@@ -54,7 +56,7 @@ export function banner(settings: LocalSettings, endpoints: StackEndpoints): stri
 idempotent-ledger local stack
   HTTP API   ${api}   (API Gateway v2 events -> the Lambda handler)
   OpenAPI    ${api}/v1/openapi.json   (interactive reference: ${api}${API_REFERENCE_PATH})
-  Console    ${api}${CONSOLE_PATH}/   (operator console: accounts, dead letters, gaps, findings; docs/console.md)
+  Console    ${consoleUrl(api, endpoints.consoleToken)}   (operator console, this start's token; docs/console.md)
   DynamoDB   ${endpoints.dynamoEndpoint}   (${dynamo}, table "${config.tableName}")
 ${contentionLine(settings, endpoints)}  SQS        ${endpoints.sqsEndpoint}   (${sqs}, region ${LOCAL_AWS.region}, any credentials)
     ${ledgerEvents.url}

@@ -25,6 +25,8 @@ import { composeHttpHandler } from '../functions/handlers/http/compose';
 import { composeJournalProjector } from '../functions/handlers/journal-projector/compose';
 import type { JournalProjectorHandler } from '../functions/handlers/journal-projector/stream-handler';
 import { composeReconciler, type ReconcileRun } from '../functions/handlers/reconciler/compose';
+import { composeSearchIndexer } from '../functions/handlers/search-indexer/compose';
+import type { SearchIndexerHandler } from '../functions/handlers/search-indexer/consumer';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
 import { fixedCallbackSecrets } from '../functions/schemas/callbacks';
 import type { LocalResources } from './resources';
@@ -120,15 +122,32 @@ export function localCreditIntakeHandler(
 
 /** The journal projector (docs/contract.md §15), publishing to the local `ledger-journal`. */
 export function localJournalProjector(
-  local: Pick<LocalResources, 'config' | 'dynamo' | 'sns' | 'topics'>,
+  local: Pick<LocalResources, 'config' | 'dynamo' | 'sns' | 'topics'> &
+    Partial<Pick<LocalResources, 'sqs' | 'queues'>>,
   log: Log,
 ): JournalProjectorHandler {
+  // With the stack's queues, it hands the search indexer each update (docs/contract.md §34).
+  const search = local.queues ? { searchIndexQueueUrl: local.queues.searchIndex.url } : {};
   return composeJournalProjector({
-    config: { ...local.config, journalTopicArn: local.topics.journal.arn, stage: LOCAL_STAGE },
+    config: {
+      ...local.config,
+      journalTopicArn: local.topics.journal.arn,
+      stage: LOCAL_STAGE,
+      ...search,
+    },
     dynamo: local.dynamo,
     sns: local.sns,
+    ...(local.sqs ? { sqs: local.sqs } : {}),
     log,
   });
+}
+
+/** The search indexer (docs/contract.md §34) on the local `search-index`. */
+export function localSearchIndexer(
+  local: Pick<LocalResources, 'config' | 'dynamo'>,
+  log: Log,
+): SearchIndexerHandler {
+  return composeSearchIndexer({ config: local.config, dynamo: local.dynamo, log });
 }
 
 /**
@@ -136,7 +155,10 @@ export function localJournalProjector(
  * publishing re-fetch requests to the local `ledger-gaps`.
  */
 export function localSweeper(
-  local: Pick<LocalResources, 'config' | 'dynamo' | 'sns' | 'topics' | 'gapRefetchAfterSeconds'>,
+  local: Pick<
+    LocalResources,
+    'config' | 'dynamo' | 'sns' | 'sqs' | 'queues' | 'topics' | 'gapRefetchAfterSeconds'
+  >,
   log: Log,
 ): SweepRun {
   return composeSweeper({
@@ -145,9 +167,11 @@ export function localSweeper(
       gapRefetchAfterSeconds: local.gapRefetchAfterSeconds,
       gapTopicArn: local.topics.gaps.arn,
       stage: LOCAL_STAGE,
+      creditIntakeQueueUrl: local.queues.creditIntake.url,
     },
     dynamo: local.dynamo,
     sns: local.sns,
+    sqs: local.sqs,
     log,
   });
 }
@@ -234,6 +258,20 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
   },
   {
     kind: 'queue',
+    name: 'search indexer',
+    queue: 'searchIndex',
+    batchSize: () => 10,
+    visibilityTimeoutSeconds: (settings) => settings.sqsVisibilityTimeoutSeconds,
+    tags: { trigger: 'poller', function: 'search' },
+    handler: ({ resources }, log) => localSearchIndexer(resources, log),
+    banner: {
+      label: 'Search',
+      text: ({ queues }) =>
+        `${queues.searchIndex.name} -> the search indexer (fed by the journal projector): metadata, reference and paymentId of accounts and entries; ${queues.searchIndexDeadLetters.name} after ${MAX_RECEIVE_COUNT} receives`,
+    },
+  },
+  {
+    kind: 'queue',
     name: 'export worker',
     queue: 'exportJobs',
     batchSize: () => 1,
@@ -260,8 +298,8 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
     handler: ({ resources }, log) => localSweeper(resources, log),
     banner: {
       label: 'Sweeper',
-      text: ({ settings }) =>
-        `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT, gaps open ${settings.gapRefetchAfterSeconds} s -> ledger.gap.refetch.v1`,
+      text: ({ settings, queues }) =>
+        `every ${settings.sweepIntervalSeconds} s: expired holds, executions past their deadline (${settings.config.exportExecutionTimeoutSeconds} s) -> TIMED_OUT, gaps open ${settings.gapRefetchAfterSeconds} s -> ledger.gap.refetch.v1, deferred accounts with credits pending ${settings.config.intakeStrandedAfterSeconds} s -> ${queues.creditIntake.name}`,
     },
   },
   {

@@ -4,6 +4,7 @@ import {
   MAX_EVENTS_BATCH_SIZE,
 } from '../functions/contract/events';
 import { LOCAL_GAP_REFETCH_AFTER_SECONDS } from '../functions/contract/gaps';
+import { LOCAL_INTAKE_STRANDED_AFTER_SECONDS } from '../functions/contract/intake';
 import {
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
@@ -139,6 +140,8 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
     config: loadConfig({
       ...Object.fromEntries(SERVICE_SETTINGS.map((name) => [name, given(name)])),
       TABLE_NAME: given('TABLE_NAME') ?? DEFAULT_TABLE_NAME,
+      INTAKE_STRANDED_AFTER_SECONDS:
+        given('INTAKE_STRANDED_AFTER_SECONDS') ?? String(LOCAL_INTAKE_STRANDED_AFTER_SECONDS),
     }),
     callbackSecrets: mergeKeyMaps(
       parseCallbackSecrets(given('CALLBACK_SECRETS')),

@@ -147,7 +147,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       lineLog((line) => out(`[http] ${line}`)),
     ),
     log: (line) => out(`[http] ${line}`),
-    pages: operatorConsole,
+    pages: operatorConsole.handler,
   });
 
   const stack = { resources: local, apiUrl: http.url };
@@ -171,6 +171,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
       snsEndpoint,
       streamArn: dynamo.stream.arn,
       s3Endpoint,
+      consoleToken: operatorConsole.token,
     }),
   );
   out('ready');

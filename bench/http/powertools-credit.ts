@@ -22,7 +22,8 @@ import {
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../functions/api/types';
 import type { PostingEntry } from '../../functions/domain/accounts/model';
-import { postingItems } from '../../functions/dynamodb/movements/posting';
+import { composeMoney } from '../../functions/dynamodb/movements/compose';
+import { entryLeg } from '../../functions/dynamodb/movements/plan';
 
 export interface PowertoolsCreditOptions {
   readonly client: DynamoDBClient;
@@ -103,10 +104,18 @@ export function createPowertoolsCredit(options: PowertoolsCreditOptions): Powert
       await options.client.send(
         new TransactWriteItemsCommand({
           // No paymentId: the balance update and the entry, 2 items.
-          TransactItems: postingItems(options.ledgerTable, entry, {
-            ownerId: principal,
-            currency: input.currency,
-            ...(input.type === 'debit' ? { requireAvailableAtLeast: input.amount } : {}),
+          TransactItems: composeMoney(options.ledgerTable, {
+            movements: [
+              {
+                legs: [
+                  entryLeg(entry, {
+                    ownerId: principal,
+                    currency: input.currency,
+                    ...(input.type === 'debit' ? { requireAvailableAtLeast: input.amount } : {}),
+                  }),
+                ],
+              },
+            ],
           }).map((part) => part.item),
         }),
       );

@@ -14,7 +14,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { PostingEntry } from '../../functions/domain/accounts/model';
 import { epochSeconds } from '../../functions/domain/shared/time';
 import { inboxItem } from '../../functions/dynamodb/events/items';
-import { postingItems } from '../../functions/dynamodb/movements/posting';
+import { composeMoney } from '../../functions/dynamodb/movements/compose';
+import { entryLeg } from '../../functions/dynamodb/movements/plan';
 
 interface PlainLedgerEvent {
   readonly id: string;
@@ -56,9 +57,9 @@ export function createSequentialConsumer(options: {
           new TransactWriteItemsCommand({
             TransactItems: [
               inboxItem(options.tableName, claim, entry.id),
-              ...postingItems(options.tableName, entry, { currency: entry.currency }).map(
-                (part) => part.item,
-              ),
+              ...composeMoney(options.tableName, {
+                movements: [{ legs: [entryLeg(entry, { currency: entry.currency })] }],
+              }).map((part) => part.item),
             ],
           }),
         );

@@ -89,7 +89,8 @@ inbox drops any event that was already applied, and one that is still poison ret
   auto        move-task with --aws, copy otherwise (the local emulator has no move tasks).
 
 Options:
-  --dlq <name>     dead-letter queue name or URL (default ${QUEUE_NAMES.ledgerEventsDeadLetter})
+  --dlq <name>     dead-letter queue name or URL (default ${QUEUE_NAMES.ledgerEventsDeadLetter};
+                   also ${QUEUE_NAMES.exportJobsDeadLetter}, ${QUEUE_NAMES.creditIntakeDeadLetter})
   --to <name>      destination queue name or URL (default: the DLQ's name without -dlq,
                    e.g. prod-ledger-events-dlq -> prod-ledger-events). Always explicit in
                    the move task: what the consumer dead-lettered itself records no source.

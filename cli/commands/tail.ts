@@ -21,6 +21,8 @@ const NAME = 'tail';
 
 const TAIL_QUEUES = [
   QUEUE_NAMES.ledgerEventsDeadLetter,
+  // Accounts whose pending credits the folder failed to post on 5 receives (§31).
+  QUEUE_NAMES.creditIntakeDeadLetter,
   QUEUE_NAMES.exportJobs,
   JOURNAL_TAP_QUEUE_NAME,
   GAP_TAP_QUEUE_NAME,

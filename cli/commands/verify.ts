@@ -43,10 +43,13 @@ export const verifyCommand: Command = {
   summary: "recompute journals' hash chain and arithmetic (operators)",
   help: `Usage: npm run cli -- verify (--account <id> | --all) [--aws] [--table <name>]
 
-Reads an account's journal (docs/contract.md §27) from record 1 to its head and recomputes every
-record's hash (SHA-256 over the previous hash and the record in RFC 8785 canonical JSON), the
-balanceAfter/availableAfter arithmetic and the contiguity of the sequences; checks that the head
-stands at the last record with its hash and that each time-keyed copy is its record. Prints
+Reads an account's journal (docs/contract.md §27, §31) from record 1 to its head, page by page,
+and recomputes every record's hash (SHA-256 over the previous hash and the record in RFC 8785
+canonical JSON), the balanceAfter/availableAfter arithmetic and the contiguity of the sequences;
+walks the time-keyed copies alongside (exactly one per record, keyed committedAt#sequence, equal
+to it; read up to the head it started from, so a live journal verifies clean); checks that the
+head stands at the last record with its hash and at the account's version (waiting up to 5 s for
+the projector), and that the reconciler's checkpoint still holds its record's hash. Prints
 "verified N record(s)", or the first broken sequence of each account that does not hold (exit
 code 1). Records written before the chain (no hash) are checked for arithmetic only. Reads only.
 --all finds the journals with a Scan of the table.

@@ -6,6 +6,7 @@ import { createFindings } from './books/findings';
 import { buildConsole, loadBundle } from './bundle/bundle';
 import { createGaps } from './gaps/gaps';
 import { type ConsoleHandler, createConsoleHandler } from './http/handler';
+import { newConsoleToken } from './http/token';
 import { createIntakeReader } from './intake/intake';
 import { createDeadLetters, type DeadLetterQueueRef } from './queues/dead-letters';
 
@@ -26,6 +27,14 @@ export interface ConsoleComposition {
   readonly clock?: () => Date;
   /** A build of console/web to serve. @default built (or reused) now */
   readonly bundleDir?: string;
+  /** @default a new random token (http/token.ts): each start makes its own */
+  readonly token?: string;
+}
+
+/** The console's handler and the token its API requires (printed in its URL's fragment). */
+export interface ComposedConsole {
+  readonly handler: ConsoleHandler;
+  readonly token: string;
 }
 
 /** Who runs the console: the OS user, as every action line names it. */
@@ -42,12 +51,13 @@ export function osUser(): string {
  * (console/server/main.ts) and the tests: the project's own readers and the events' waiver
  * command on the given clients, behind the console's HTTP handler.
  */
-export async function composeConsole(options: ConsoleComposition): Promise<ConsoleHandler> {
+export async function composeConsole(options: ConsoleComposition): Promise<ComposedConsole> {
   const { dynamo: client, tableName } = options;
+  const token = options.token ?? newConsoleToken();
   const clock = options.clock ?? (() => new Date());
   const bundleDir = options.bundleDir ?? (await buildConsole(options.log));
   const intake = createIntakeReader({ client, tableName, clock });
-  return createConsoleHandler({
+  const handler = createConsoleHandler({
     accounts: createAccountReader({
       client,
       tableName,
@@ -67,6 +77,8 @@ export async function composeConsole(options: ConsoleComposition): Promise<Conso
     intake,
     bundle: await loadBundle(bundleDir),
     user: options.user ?? osUser(),
+    token,
     log: options.log,
   });
+  return { handler, token };
 }

@@ -9,6 +9,7 @@ import { withOperatorDynamo } from '../../cli/operator-dynamo';
 import { sqsClient } from '../../cli/sqs';
 import { DEFAULT_INBOX_RETENTION_SECONDS } from '../../functions/contract/retention';
 import { describeError } from '../../functions/domain/shared/log';
+import { consoleUrl } from '../shared/api';
 import { CONSOLE_HELP, type ConsoleArgs, parseConsoleArgs } from './args';
 import { composeConsole, osUser } from './compose';
 import { startConsoleServer } from './http/server';
@@ -23,7 +24,7 @@ async function serve(args: ConsoleArgs): Promise<void> {
   const sqs = args.aws ? new SQSClient({ maxAttempts: 6 }) : sqsClient(args.sqs);
   try {
     await withOperatorDynamo(args, async (dynamo) => {
-      const handler = await composeConsole({
+      const { handler, token } = await composeConsole({
         dynamo,
         sqs,
         tableName: args.table,
@@ -39,7 +40,7 @@ async function serve(args: ConsoleArgs): Promise<void> {
         log: (line) => out(`[console] ${line}`),
       });
       out(
-        `operator console ${running.url} (table ${args.table}${args.aws ? ', AWS' : `, ${args.dynamodb}`}; actions as OS user ${osUser()})`,
+        `operator console ${consoleUrl(running.url.replace(/\/console\/$/, ''), token)} (table ${args.table}${args.aws ? ', AWS' : `, ${args.dynamodb}`}; actions as OS user ${osUser()})`,
       );
       out('ready');
       await new Promise<void>((resolve) => {

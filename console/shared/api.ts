@@ -9,6 +9,16 @@ export const CONSOLE_PATH = '/console';
 /** The JSON API under it. */
 export const CONSOLE_API = `${CONSOLE_PATH}/api`;
 
+/** The header every `/console/api` request carries the console's token in (docs/console.md). */
+export const CONSOLE_TOKEN_HEADER = 'X-Console-Token';
+/** The URL fragment parameter the banner passes the token to the page in: `#token=…`. */
+export const CONSOLE_TOKEN_FRAGMENT = 'token';
+
+/** The console's address with its token, as `npm start` and `npm run console` print it. */
+export function consoleUrl(origin: string, token: string): string {
+  return `${origin}${CONSOLE_PATH}/#${CONSOLE_TOKEN_FRAGMENT}=${encodeURIComponent(token)}`;
+}
+
 export const CONSOLE_ROUTES = {
   accounts: `${CONSOLE_API}/accounts`,
   account: (accountId: string) => `${CONSOLE_API}/accounts/${encodeURIComponent(accountId)}`,
@@ -167,7 +177,20 @@ export interface AccountPage {
   readonly holds: readonly HoldRow[];
   readonly sources: readonly EventSourceRow[];
   readonly pendingCredits: PendingCredits;
-  readonly monitors: OptionalRows;
+  readonly monitors: readonly MonitorRow[];
+}
+
+/** A balance monitor of the account (docs/contract.md §28), as its wire shape. */
+export interface MonitorRow {
+  readonly id: string;
+  readonly field: 'balance' | 'available';
+  readonly operator: 'lt' | 'lte' | 'gt' | 'gte';
+  /** Minor units of the account's currency. */
+  readonly value: number;
+  readonly description?: string;
+  readonly state: 'true' | 'false';
+  readonly stateSince: string;
+  readonly createdAt: string;
 }
 
 export interface DeadLetterRow {

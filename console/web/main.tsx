@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { adoptToken } from './api';
 import { Notices } from './components/notice';
 import { AccountPage } from './pages/account';
 import { AccountsPage } from './pages/accounts';
@@ -19,14 +20,26 @@ const PAGES = [
 ] as const;
 
 function useRoute(): string[] {
-  const read = () => (location.hash.replace(/^#\/?/, '') || 'accounts').split('/');
+  // The route is the hash's path; a page reads its own query (`?q=…`) from the hash itself.
+  const read = () => (location.hash.replace(/^#\/?/, '').split('?')[0] || 'accounts').split('/');
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const update = () => setRoute(read());
+    // The hash may have changed between the first render and this effect: read it again.
+    update();
     addEventListener('hashchange', update);
     return () => removeEventListener('hashchange', update);
   }, []);
-  return route.map(decodeURIComponent);
+  return route.map(decodeSegment);
+}
+
+/** A route segment as typed; a malformed escape stays as it is (the server then says why). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function Page(props: { route: string[] }) {
@@ -80,5 +93,6 @@ function App() {
   );
 }
 
+adoptToken();
 const root = document.getElementById('app');
 if (root) render(<App />, root);

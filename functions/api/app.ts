@@ -1,3 +1,4 @@
+import { LEDGER_FUNCTION_TIMEOUT_SECONDS } from '../contract/http';
 import type { EntryReadPort, LedgerPort, SettingsPort } from '../domain/accounts/port';
 import { EntryReadService } from '../domain/accounts/reads';
 import { LedgerService } from '../domain/accounts/service';
@@ -21,10 +22,14 @@ import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
 import { LedgerTransactionService } from '../domain/ledger-transactions/service';
 import type { MonitorPort } from '../domain/monitors/port';
 import { MonitorService } from '../domain/monitors/service';
+import { intakeDirectoryOf } from '../domain/movements/intake';
 import type { MovementPort } from '../domain/movements/port';
 import type { ReversalPort } from '../domain/reversals/port';
 import { ReversalService } from '../domain/reversals/service';
+import type { SearchReadPort } from '../domain/search/port';
+import { SearchService } from '../domain/search/service';
 import type { ErrorCode } from '../domain/shared/errors';
+import { type Invocation, withInvocation } from '../domain/shared/invocation';
 import { errorFields } from '../domain/shared/log';
 import { METRICS, type MetricName } from '../domain/shared/metrics';
 import type { Runtime } from '../domain/shared/runtime';
@@ -57,9 +62,10 @@ import { problemResponse } from './respond';
 import { reversalHandlers } from './reversals/routes';
 import { createRouter } from './router';
 import { ROUTE_LIST, type Routes } from './routes';
+import { searchHandlers } from './search/routes';
 import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
-import type { HttpEvent, HttpHandler, HttpResult } from './types';
+import type { HttpContext, HttpEvent, HttpHandler, HttpResult } from './types';
 import { webhookDeliveryHandlers, webhookEndpointHandlers } from './webhooks/routes';
 
 /** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
@@ -112,6 +118,8 @@ export interface HttpAppDeps extends Runtime {
   readonly callbacks: CallbackPort;
   /** The table read of `GET /v1/health` (docs/contract.md §5). */
   readonly health: HealthPort;
+  /** Search by metadata, reference and payment id (docs/contract.md §34). */
+  readonly search: SearchReadPort;
   /** Export objects: existence and presigned downloads (docs/contract.md §12). */
   readonly results: ResultObjectPort;
   readonly callbackSecrets: CallbackSecrets;
@@ -171,12 +179,20 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const batches = new BatchService(
     deps.batches,
     { postings, transfers, ledgerTransactions },
-    { ...movementOptions, presenter: batchResponses, now: () => clock().getTime() },
+    {
+      ...movementOptions,
+      presenter: batchResponses,
+      now: () => clock().getTime(),
+      // One routing decision (docs/contract.md §25): the single routes' directory.
+      intake: intakeDirectoryOf(deps.movements),
+    },
   );
   const statements = new StatementService(deps.statements, {
     ...commandOptions,
     readers: config.journalReaders ?? [],
   });
+
+  const search = new SearchService(deps.search);
 
   const route = createRouter<Routes>(
     ROUTE_LIST,
@@ -185,6 +201,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         ledger: postings,
         settings: new SettingsService(deps.settings, { ...commandOptions, ...intake }),
         reads: new EntryReadService(deps.entryReads),
+        search,
       }),
       ...journalHandlers(
         new JournalService(deps.journal, { readers: config.journalReaders ?? [] }),
@@ -202,17 +219,18 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
       ...webhookHandlers(deps, commandOptions, clock),
       ...healthHandlers(new HealthService(deps.health, clock)),
+      ...searchHandlers(search),
       ...documentHandlers(config),
     },
     clock,
   );
 
-  return async (event) => {
+  return async (event, context) => {
     const started = performance.now();
     const fields = correlationFields(event);
     let result: HttpResult;
     try {
-      result = await route(event);
+      result = await withInvocation(invocationOf(clock().getTime(), context), () => route(event));
     } catch (error) {
       const problem = toProblem(error);
       if (problem.status >= 500) {
@@ -250,6 +268,15 @@ function webhookHandlers(
     ...webhookEndpointHandlers(endpoints, clock),
     ...webhookDeliveryHandlers(deliveries),
   };
+}
+
+/**
+ * The invocation a request runs in (docs/contract.md §25): from the Lambda context's remaining
+ * time, or the deployed timeout where there is no context (the local stack emulates it).
+ */
+function invocationOf(nowMs: number, context: HttpContext | undefined): Invocation {
+  const remaining = context?.getRemainingTimeInMillis() ?? LEDGER_FUNCTION_TIMEOUT_SECONDS * 1000;
+  return { startedAtMs: nowMs, endsAtMs: nowMs + remaining };
 }
 
 /**

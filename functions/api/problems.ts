@@ -4,6 +4,7 @@ import type { ResponsePresenter } from '../domain/idempotency/port';
 import {
   DomainError,
   type ErrorCode,
+  IdempotencyKeyInUseError,
   InternalError,
   InvalidInputError,
 } from '../domain/shared/errors';
@@ -262,7 +263,15 @@ export function toProblem(error: unknown): Problem {
     ...(errors.length > 0 ? { errors } : {}),
     ...(known instanceof BatchRejectedError ? batchRejection(known) : {}),
   };
-  return { code: known.code, status, body: JSON.stringify(problem), retryAfterSeconds };
+  // A held batch lease knows when it ends (docs/contract.md §25): that is the wait.
+  const retryAfter =
+    known instanceof IdempotencyKeyInUseError ? known.retryAfterSeconds : undefined;
+  return {
+    code: known.code,
+    status,
+    body: JSON.stringify(problem),
+    retryAfterSeconds: retryAfter ?? retryAfterSeconds,
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import { JOURNAL_ROUTES } from './journal/spec';
 import { LEDGER_TRANSACTION_ROUTES } from './ledger-transactions/spec';
 import { MONITOR_ROUTES } from './monitors/spec';
 import { REVERSAL_ROUTES } from './reversals/spec';
+import { SEARCH_ROUTES } from './search/spec';
 import { type ListedRoute, listRoutes } from './spec';
 import { STATEMENT_ROUTES } from './statements/spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
@@ -29,6 +30,7 @@ export const ROUTES = {
   ...LEDGER_TRANSACTION_ROUTES,
   ...REVERSAL_ROUTES,
   ...BATCH_ROUTES,
+  ...SEARCH_ROUTES,
   ...CALLBACK_ROUTES,
   ...WEBHOOK_ENDPOINT_ROUTES,
   ...WEBHOOK_DELIVERY_ROUTES,

@@ -67,6 +67,7 @@ export type RouteTag =
   | 'ledger-transactions'
   | 'reversals'
   | 'batches'
+  | 'search'
   | 'exports'
   | 'callbacks'
   | 'webhooks'

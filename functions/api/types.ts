@@ -14,4 +14,10 @@ export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   body: string;
 };
 
-export type HttpHandler = (event: HttpEvent) => Promise<HttpResult>;
+/** What the HTTP function reads of its Lambda context: the time it has left. */
+export interface HttpContext {
+  getRemainingTimeInMillis(): number;
+}
+
+/** `context` is the Lambda's; without one (the local stack) the deployed timeout is emulated. */
+export type HttpHandler = (event: HttpEvent, context?: HttpContext) => Promise<HttpResult>;

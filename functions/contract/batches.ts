@@ -17,15 +17,8 @@ export const BATCH_OPS = ['credit', 'debit', 'transfer', 'ledger_transaction'] a
 export type BatchOp = (typeof BATCH_OPS)[number];
 
 /**
- * The one deadline of a batch's writes (docs/contract.md §25): retries stop at it, and an
- * operation not started by then answers `503 unavailable` (retry it under its own key).
+ * What a batch keeps of its invocation for its answer and its lease's release (docs/contract.md
+ * §36): its writes' one deadline is min(the function's remaining time − this, 29 s − elapsed);
+ * an operation not started by then answers `503 unavailable` (retry it under its own key).
  */
-export const BATCH_DEADLINE_MS = 10_000;
-
-/**
- * How long an `independent` batch's lease outlives its deadline (docs/contract.md §25): an
- * operation started just before the deadline still makes its write (one DynamoDB call gives up
- * within MAX_DYNAMODB_CALL_MS, 9.5 s), then the batch records its answer. A holder that crashed
- * leaves a lease that a retry takes over after BATCH_DEADLINE_MS + this margin at most.
- */
-export const BATCH_LEASE_MARGIN_MS = 10_000;
+export const BATCH_ANSWER_MARGIN_MS = 1_500;

@@ -15,7 +15,7 @@ import { CreateTransferBody, Transfer } from './transfers';
 /**
  * Whether a key is what `parseIdempotencyKey` reads from a bare header carrying it: a key with
  * surrounding spaces (a header is trimmed), quotes or escapes (an RFC 8941 string is decoded) or
- * a comma (two header values) names another key, or none, when sent alone (docs/contract.md §36).
+ * a comma (two header values) names another key, or none, when sent alone (docs/contract.md §25).
  */
 function decodesAsItself(key: string): boolean {
   try {

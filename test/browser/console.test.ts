@@ -3,12 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES, REDRIVE_MAX_PER_CLICK } from '../../console/shared/api';
 import { clientFor, type LocalStack, startLocalStack } from '../e2e/support/stack';
 import { queueDepth } from '../support/queue-depth';
+import { consoleActionTests } from './support/console-actions';
+import { consoleAuthTests } from './support/console-auth';
 import {
   type ConsoleBrowser,
+  consoleTokenOf,
   launchConsoleBrowser,
   actionLine as lineOf,
   rowOf,
   spawnConsole,
+  withToken,
 } from './support/console-browser';
 import { deferredCreditTests } from './support/console-intake';
 import {
@@ -41,9 +45,13 @@ beforeAll(async () => {
     { dynamo: 'own' },
   );
   seed = await seedConsole(stack);
-  // The one error expected: Chromium's line for the unknown account's 404.
-  browser = await launchConsoleBrowser(stack, (url) =>
-    url.endsWith(`/api/accounts/${seed.unknownAccountId}`),
+  // The errors expected: Chromium's lines for the unknown account's 404 and the malformed ids'
+  // 400s (test/browser/support/console-auth.ts).
+  browser = await launchConsoleBrowser(
+    stack,
+    (url) =>
+      url.endsWith(`/api/accounts/${seed.unknownAccountId}`) ||
+      /\/api\/accounts\/(not-an-account|%25E0%25A4%25A)$/.test(url),
   );
 });
 
@@ -67,7 +75,7 @@ describe('operator console', () => {
     await expect(rowOf(page, 'accounts-table', seed.otherId).count()).resolves.toBe(1);
     await shoot(page, 'accounts');
 
-    await page.getByLabel('Account id or owner id').fill('bob');
+    await page.getByLabel('Account id, owner id or name').fill('bob');
     await page.keyboard.press('Enter');
     await page.getByText('Accounts matching "bob"').waitFor();
     // The heading shows before the search answers: wait for its row, then count.
@@ -97,12 +105,13 @@ describe('operator console', () => {
     );
     const legend = await chart.locator('.u-legend').textContent();
     expect(legend).toContain('balance (EUR)');
-    // The cursor at the left edge sits on the first record: the legend reads its values.
+    // The cursor at the left edge: the legend reads what the account held before its first
+    // record (nothing), and the monitor's threshold.
     const plot = await chart.locator('.u-over').boundingBox();
     if (!plot) throw new Error('no plot area');
     await page.mouse.move(plot.x + 1, plot.y + plot.height / 2);
     const values = await chart.locator('.u-legend .u-value').allTextContents();
-    expect(values.slice(1)).toEqual(['10', '10']);
+    expect(values.slice(1)).toEqual(['0', '0', '10']);
     await page.mouse.move(0, 0);
 
     await expect(page.getByTestId('journal-table').locator('tbody tr').count()).resolves.toBe(5);
@@ -113,8 +122,10 @@ describe('operator console', () => {
     ).resolves.toMatch(/5\.00 EUR.*active/);
     // The seeded monitor, through the monitors' own store: available 27.00 EUR is not below 10.00.
     await expect(
-      page.getByRole('table', { name: 'Balance monitors' }).locator('tbody tr').textContent(),
-    ).resolves.toMatch(/available.*lt.*1000.*low funds.*false/);
+      page.getByTestId('monitors-table').locator('tbody tr').textContent(),
+    ).resolves.toMatch(/^available < 10\.00 EURlow fundsfalse/);
+    await expect(chart.getAttribute('data-thresholds')).resolves.toBe('1');
+    expect(legend).toContain('monitor: available < 10.00 EUR');
     const gaps = page.getByTestId(`gaps-${seed.source}`);
     await expect(gaps.locator('tbody tr').count()).resolves.toBe(2);
     await shoot(page, 'account');
@@ -128,11 +139,11 @@ describe('operator console', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Waived 2.' }).waitFor();
     await until(async () => (await gaps.locator('tbody tr').count()) === 1, 'gap 2 gone');
-    await expect(page.getByText(/Waived: 2 \(producer lost event 2/)).toBeDefined();
+    await page.getByText(/Waived: 2 \(producer lost event 2/).waitFor();
 
     const line = await actionLine('waive', `gaps 2"`);
     expect(line).toBe(
-      `[console] action=waive target="account ${seed.accountId} source ${seed.source} gaps 2" user="${USER}" outcome="waived 2"`,
+      `[console] action=waive target="account ${seed.accountId} source ${seed.source} gaps 2" user="console owner=${USER}" outcome="waived 2"`,
     );
     const { data } = await clientFor(stack.base, 'alice').GET(
       '/v1/accounts/{accountId}/event-sources',
@@ -184,7 +195,7 @@ describe('operator console', () => {
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('No ledger-event source has an open gap.').waitFor();
     const line = await actionLine('waive', `gaps 3"`);
-    expect(line).toContain(`user="${USER}" outcome="waived 3"`);
+    expect(line).toContain(`user="console owner=${USER}" outcome="waived 3"`);
     await page.close();
   });
 
@@ -229,7 +240,7 @@ describe('operator console', () => {
     await expect(rowOf(page, table, seed.unknownAccountEventId).count()).resolves.toBe(1);
     const line = await actionLine('redrive', 'ledger-events-dlq 1 selected');
     expect(line).toBe(
-      `[console] action=redrive target="ledger-events-dlq 1 selected" user="${USER}" outcome="moved 1 to ledger-events, 1 left"`,
+      `[console] action=redrive target="ledger-events-dlq 1 selected" user="console owner=${USER}" outcome="moved 1 to ledger-events, 1 left"`,
     );
     await page.close();
   });
@@ -248,7 +259,7 @@ describe('operator console', () => {
     const post = (path: string, body: object) =>
       fetch(`${stack.base}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: withToken(stack.output(), { 'content-type': 'application/json' }),
         body: JSON.stringify(body),
       });
     const redrive = await post(CONSOLE_ROUTES.redrive, { queue: 'ledger-events-dlq' });
@@ -266,7 +277,7 @@ describe('operator console', () => {
     expect(waive.status).toBe(428);
     expect(await queueDepth(seed.producer.sqs, seed.producer.dlqUrl)).toBe(before);
     expect(stack.output()).toContain(
-      `[console] action=redrive target="ledger-events-dlq all" user="${USER}" outcome="refused: not confirmed"`,
+      `[console] action=redrive target="ledger-events-dlq all" user="console owner=${USER}" outcome="refused: not confirmed"`,
     );
   });
 
@@ -275,24 +286,29 @@ describe('operator console', () => {
     const output = () => out.text;
     try {
       await until(async () => /^ready$/m.test(output()), 'npm run console ready', 60_000);
-      const url = /operator console (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(output())?.[1];
-      expect(url).toBeDefined();
+      const url = /operator console (http:\/\/127\.0\.0\.1:\d+\/console\/)#token=/.exec(
+        output(),
+      )?.[1];
+      expect(url).toMatch(/^http:/);
       const origin = new URL(url ?? '').origin;
 
-      const page = await browser.context.newPage();
-      await page.goto(`${url}#/accounts/${seed.accountId}`);
+      const page = await browser.open(
+        `accounts/${seed.accountId}`,
+        origin,
+        consoleTokenOf(output()),
+      );
       await expect(page.locator('dd[data-field="Owner"]').textContent()).resolves.toBe('alice');
       await page.close();
 
       const refused = await fetch(`${origin}${CONSOLE_ROUTES.redrive}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: withToken(output(), { 'content-type': 'application/json' }),
         body: JSON.stringify({ queue: 'ledger-events-dlq' }),
       });
       expect(refused.status).toBe(428);
       await until(async () => output().includes('outcome="refused: not confirmed"'), 'its line');
       expect(output()).toContain(
-        `[console] action=redrive target="ledger-events-dlq all" user="${USER}" outcome="refused: not confirmed"`,
+        `[console] action=redrive target="ledger-events-dlq all" user="console owner=${USER}" outcome="refused: not confirmed"`,
       );
     } finally {
       child.kill('SIGINT');
@@ -301,6 +317,8 @@ describe('operator console', () => {
   });
 
   deferredCreditTests(() => ({ browser, seed, stack }));
+  consoleAuthTests(() => ({ browser, seed, stack }));
+  consoleActionTests(() => ({ browser, seed, stack }));
 
   it('logged no console error and asked nothing of any other origin', () => {
     expect(browser.problems).toEqual([]);

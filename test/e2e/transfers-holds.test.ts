@@ -119,6 +119,70 @@ describe('holds over HTTP', () => {
   });
 });
 
+describe('search (docs/contract.md §34) on npm start: projector → search-index → indexer', () => {
+  type Query = Record<string, string>;
+  const find = async (client: LedgerClient, query: Query) => {
+    // `metadata.<key>` parameters are open-ended: the typed client declares the fixed ones.
+    const res = await client.GET('/v1/transactions', {
+      params: { query: query as { reference?: string } },
+    });
+    return { status: res.response.status, ids: (res.data?.items ?? []).map((e) => e.id) };
+  };
+  /** Polls until `found` holds or 5 s pass after `since`; answers when it first held. */
+  async function within5s(since: number, found: () => Promise<boolean>): Promise<number> {
+    for (;;) {
+      if (await found()) return Date.now() - since;
+      if (Date.now() - since > 5000) throw new Error('not found within 5 s of its 201');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('finds a credit by metadata within 5 s of its 201, by AND, reference and paymentId, only its owner’s', async () => {
+    const order = randomUUID();
+    const id = await account(0);
+    const post = (body: Record<string, unknown>) =>
+      alice.POST('/v1/accounts/{accountId}/transactions', {
+        params: { path: { accountId: id }, header: key(randomUUID()) },
+        body: { type: 'credit', amount: 5, currency: 'EUR', ...body },
+      });
+    const other = await post({ metadata: { order, shop: 's2' } });
+    const credit = await post({
+      metadata: { order, shop: 's1' },
+      reference: `ref-${order}`,
+      paymentId: `pay-${order}`,
+    });
+    const created = Date.now();
+    expect(credit.response.status).toBe(201);
+    const entryId = credit.data?.id ?? '';
+    await within5s(created, async () =>
+      (await find(alice, { 'metadata.order': order })).ids.includes(entryId),
+    );
+    expect((await find(alice, { 'metadata.order': order })).ids).toEqual([entryId, other.data?.id]);
+    expect((await find(alice, { 'metadata.order': order, 'metadata.shop': 's1' })).ids).toEqual([
+      entryId,
+    ]);
+    expect((await find(alice, { reference: `ref-${order}` })).ids).toEqual([entryId]);
+    expect((await find(alice, { paymentId: `pay-${order}` })).ids).toEqual([entryId]);
+    expect((await find(bob, { 'metadata.order': order })).ids).toEqual([]);
+    expect((await find(alice, {})).status).toBe(400);
+  });
+
+  it('finds an account by metadata within 5 s of its 201', async () => {
+    const order = randomUUID();
+    const created = await alice.POST('/v1/accounts', {
+      params: { header: key(randomUUID()) },
+      body: { currency: 'EUR', name: 'Search Shop', metadata: { order } },
+    });
+    const since = Date.now();
+    expect(created.response.status).toBe(201);
+    const query = { 'metadata.order': order, name: 'search s' } as { name?: string };
+    await within5s(since, async () => {
+      const res = await alice.GET('/v1/accounts', { params: { query } });
+      return (res.data?.items ?? []).some((a) => a.id === created.data?.id);
+    });
+  });
+});
+
 describe('ledger.transfer.v1 through the SQS emulator', () => {
   it('applies a transfer event once and dead-letters the ones that can never apply', async () => {
     const [a, b] = [await account(1_000), await account(0)];

@@ -7,7 +7,10 @@ import {
   ACCOUNTS,
   BatchModel,
   batchPlanArb,
+  DEFERRED,
+  DEFERRED_FUNDS,
   type Expected,
+  PENDING_NOT_SPENDABLE,
   type PlanAction,
   type Posting,
 } from './support/batch-model';
@@ -15,7 +18,7 @@ import { createAccount, isKeyInUse, ledgerPerFile, postUntilFinal } from './supp
 
 /**
  * Model-based, under faults (docs/contract.md §25): random runs of single credits and debits,
- * independent and atomic batches — operations new, sent again, or their key reused with another
+ * into direct accounts and a deferred one (§24), independent and atomic batches — operations new, sent again, or their key reused with another
  * amount, batches sent twice at once with one key (one copy runs; the other replays it, or
  * answers 409 idempotency_key_in_use and is sent again) — through the fault proxy, which loses a
  * tenth of the transactions' answers after DynamoDB decided, and the contention layer. After
@@ -47,12 +50,50 @@ function single(accounts: string[], posting: Posting) {
   return postUntilFinal(ledger().app, path, posting.key, bodyOf(posting));
 }
 
+/**
+ * An account whose credits go through intake (docs/contract.md §24), holding DEFERRED_FUNDS
+ * posted: credited while direct, then switched.
+ */
+async function deferredAccount(): Promise<string> {
+  const { app } = ledger();
+  const id = await createAccount(app);
+  const credit = { type: 'credit', amount: DEFERRED_FUNDS, currency: 'EUR' };
+  const paths = [`/v1/accounts/${id}/transactions`, `/v1/accounts/${id}/settings`];
+  const bodies = [credit, { creditIntake: 'deferred' }];
+  for (const [i, path] of paths.entries()) {
+    const { result } = await postUntilFinal(app, path, randomUUID(), bodies[i]);
+    if (result.statusCode >= 300) throw new Error(`${path}: ${result.statusCode}`);
+  }
+  return id;
+}
+
+/** The sum of an account's pending credits (no folder runs: every credit into it waits). */
+async function pendingSum(accountId: string): Promise<number> {
+  let sum = 0;
+  let cursor: string | null = null;
+  do {
+    const query = { limit: '100', ...(cursor ? { cursor } : {}) };
+    const page = (await ledger().verify.read(
+      `/v1/accounts/${accountId}/pending-credits`,
+      query,
+    )) as {
+      items: { amount: number }[];
+      nextCursor: string | null;
+    };
+    for (const item of page.items) sum += item.amount;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return sum;
+}
+
 /** Runs that finished, so an interrupted property still proves it ran. */
 let runs = 0;
 
 async function runPlan(plan: readonly PlanAction[]): Promise<void> {
   const accounts: string[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) accounts.push(await createAccount(ledger().app));
+  for (let i = 0; i < ACCOUNTS; i++) {
+    accounts.push(i === DEFERRED ? await deferredAccount() : await createAccount(ledger().app));
+  }
   const model = new BatchModel(randomUUID());
   const answered: { key: string; body: unknown; first: string }[] = [];
   for (const action of plan) {
@@ -145,6 +186,7 @@ async function runPlan(plan: readonly PlanAction[]): Promise<void> {
     for (const [i, id] of accounts.entries()) {
       expect(await ledger().verify.balance(id)).toBe(model.balances[i]);
     }
+    expect(await pendingSum(accounts[DEFERRED] as string)).toBe(model.pending[DEFERRED]);
   }
   // A batch replayed with its own key answers the same bytes, however much happened since.
   for (const { key, body, first } of answered) {
@@ -159,6 +201,7 @@ it('agrees with the reference model on every answer and balance, answers lost or
   ledger().proxy.loseTransactResponses(LOST_RESPONSES);
   await fc.assert(fc.asyncProperty(batchPlanArb, runPlan), {
     numRuns: 15,
+    examples: [[PENDING_NOT_SPENDABLE]],
     ...PROPERTY_BUDGET,
   });
   ledger().proxy.loseTransactResponses(0);

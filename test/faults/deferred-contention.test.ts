@@ -136,6 +136,7 @@ describe('deferred credits under real contention', () => {
         ),
         // Only an unfinished run would queue its account again; none may be unfinished here.
         queue: { notify: async (ids) => ids },
+        intakeDue: { marks: async () => undefined, clear: async () => undefined },
       });
     const containers = STALENESS_MS.map((_, i) => container(i));
     const message = sqsRecord({ accountId });

@@ -1,4 +1,5 @@
 import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_INTAKE_SHARDS } from '../../functions/domain/intake/model';
 import type { ServiceConfig, SweeperConfig } from '../../functions/handlers/shared/config';
 
@@ -21,13 +22,20 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
 }
 
 /**
- * A sweeper's configuration and SNS client for tests that do not look at gaps: the topic is
+ * A sweeper's configuration, SNS and SQS clients for tests that do not look at gaps: the topic is
  * never reached (a publish would fail at once, and only a ledger-event gap publishes).
  */
 export function testSweeper(overrides: Partial<SweeperConfig> = {}): {
   config: SweeperConfig;
   sns: SNSClient;
+  sqs: SQSClient;
 } {
+  const nowhere = {
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 1,
+  };
   return {
     config: {
       ...testConfig(overrides),
@@ -35,13 +43,11 @@ export function testSweeper(overrides: Partial<SweeperConfig> = {}): {
       backdateLimitDays: 90,
       gapTopicArn: 'arn:aws:sns:us-east-1:000000000000:ledger-gaps',
       stage: 'test',
+      creditIntakeQueueUrl: 'http://127.0.0.1:9/000000000000/credit-intake',
       ...overrides,
     },
-    sns: new SNSClient({
-      region: 'us-east-1',
-      endpoint: 'http://127.0.0.1:9',
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-      maxAttempts: 1,
-    }),
+    sns: new SNSClient(nowhere),
+    // Reached only by a stranded deferred account's INTAKE_DUE marker (docs/contract.md §24).
+    sqs: new SQSClient(nowhere),
   };
 }

@@ -105,6 +105,7 @@ export function gapRig(options: {
           gapTopicArn: options.gapTopicArn,
         },
         sns: sns ?? rig.sns,
+        sqs: rig.sqs,
         clock: () => now,
         log: silentLog,
         ...(metrics ? { metrics } : {}),

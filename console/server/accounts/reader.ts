@@ -29,6 +29,15 @@ export interface AccountReaderOptions {
   readonly intake: IntakeReader;
 }
 
+/** An owner id equal to the query, or a name starting with it, compared case-insensitively. */
+export function matches(account: { ownerId: string; name?: string }, query: string): boolean {
+  const q = query.toLocaleLowerCase('en');
+  return (
+    account.ownerId.toLocaleLowerCase('en') === q ||
+    (account.name ?? '').toLocaleLowerCase('en').startsWith(q)
+  );
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Accounts the "recent" list shows. */
 const RECENT = 20;
@@ -45,7 +54,7 @@ export function createAccountReader(options: AccountReaderOptions) {
   const holds = createHoldStore({ client, tableName });
   const monitorStore = createMonitorStore({ client, tableName });
 
-  async function scanAccounts(ownerId: string | undefined): Promise<AccountSearch> {
+  async function scanAccounts(query: string | undefined): Promise<AccountSearch> {
     const found: Record<string, unknown>[] = [];
     let scanned = 0;
     let start: Record<string, AttributeValue> | undefined;
@@ -54,13 +63,9 @@ export function createAccountReader(options: AccountReaderOptions) {
         const page = await client.send(
           new ScanCommand({
             TableName: tableName,
-            FilterExpression:
-              ownerId === undefined ? '#kind = :kind' : '#kind = :kind AND ownerId = :owner',
+            FilterExpression: '#kind = :kind',
             ExpressionAttributeNames: { '#kind': 'kind' },
-            ExpressionAttributeValues: marshall({
-              ':kind': ACCOUNT_ITEM_KIND,
-              ...(ownerId === undefined ? {} : { ':owner': ownerId }),
-            }),
+            ExpressionAttributeValues: marshall({ ':kind': ACCOUNT_ITEM_KIND }),
             Limit: Math.min(1000, ACCOUNT_SCAN_LIMIT - scanned),
             ...(start ? { ExclusiveStartKey: start } : {}),
           }),
@@ -74,16 +79,20 @@ export function createAccountReader(options: AccountReaderOptions) {
     }
     const items = found
       .map((item) => accountSummary(toAccountRecord(item)))
+      .filter((account) => query === undefined || matches(account, query))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     return {
-      items: ownerId === undefined ? items.slice(0, RECENT) : items,
+      items: query === undefined ? items.slice(0, RECENT) : items,
       scanned,
       complete: start === undefined,
     };
   }
 
   return {
-    /** An account id finds that account; anything else is an owner id. */
+    /**
+     * An account id finds that account; anything else is an owner id or the start of a name,
+     * either in any case (§31).
+     */
     async search(query: string): Promise<AccountSearch> {
       const q = query.trim();
       if (!UUID.test(q)) return scanAccounts(q);

@@ -41,9 +41,12 @@ class Refused extends Error {
  * read or written, and the answer says so. Each logs one line, whatever its outcome.
  */
 export function createActions(deps: ActionDeps) {
+  // Whoever holds the console's token acts as the OS user who started it (§31): the line says
+  // so rather than claiming to know the person.
+  const actor = JSON.stringify(`console owner=${deps.user}`);
   const line = (action: string, target: string, outcome: string) =>
     deps.log(
-      `action=${action} target=${JSON.stringify(target)} user=${JSON.stringify(deps.user)} outcome=${JSON.stringify(outcome)}`,
+      `action=${action} target=${JSON.stringify(target)} user=${actor} outcome=${JSON.stringify(outcome)}`,
     );
 
   async function run<T>(

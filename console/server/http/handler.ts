@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeError } from '../../../functions/domain/shared/log';
-import { CONSOLE_API, CONSOLE_PATH, CONSOLE_ROUTES } from '../../shared/api';
+import { CONSOLE_API, CONSOLE_PATH, CONSOLE_ROUTES, CONSOLE_TOKEN_HEADER } from '../../shared/api';
 import type { AccountReader } from '../accounts/reader';
 import type { Findings } from '../books/findings';
 import type { Bundle } from '../bundle/bundle';
@@ -9,6 +9,7 @@ import type { IntakeReader } from '../intake/intake';
 import type { DeadLetters } from '../queues/dead-letters';
 import { type ActionAnswer, createActions } from './actions';
 import { requestAllowed } from './loopback';
+import { crossSiteRefusal, tokenMatches } from './token';
 
 export interface ConsoleDeps {
   readonly accounts: AccountReader;
@@ -18,6 +19,8 @@ export interface ConsoleDeps {
   readonly intake: Pick<IntakeReader, 'lag'>;
   readonly bundle: Bundle;
   readonly user: string;
+  /** This start's token (./token.ts): every `/console/api` request must carry it. */
+  readonly token: string;
   /** Where action lines (and failures) go: `npm start`'s or `npm run console`'s output. */
   readonly log: (line: string) => void;
 }
@@ -57,7 +60,8 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
       if (read) return read(url);
       const accountPrefix = `${CONSOLE_ROUTES.accounts}/`;
       if (path.startsWith(accountPrefix)) {
-        const id = decodeURIComponent(path.slice(accountPrefix.length));
+        const id = accountIdOf(path.slice(accountPrefix.length));
+        if (typeof id !== 'string') return id;
         const page = await deps.accounts.page(id);
         return page ? ok(page) : { status: 404, body: { error: `no account ${id}` } };
       }
@@ -86,11 +90,16 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
       host: req.headers.host,
       origin: req.headers.origin,
     });
-    if (refused) {
-      sendJson(res, 403, { error: refused });
+    const crossSite = crossSiteRefusal(header(req, 'sec-fetch-site'));
+    if (refused || crossSite) {
+      sendJson(res, 403, { error: refused ?? crossSite });
       return true;
     }
     if (path === CONSOLE_API || path.startsWith(`${CONSOLE_API}/`)) {
+      if (!tokenMatches(deps.token, header(req, CONSOLE_TOKEN_HEADER))) {
+        sendJson(res, 401, { error: NO_TOKEN });
+        return true;
+      }
       let answer: ActionAnswer;
       try {
         answer = await api(req, url);
@@ -107,6 +116,30 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
 }
 
 const ok = (body: unknown): ActionAnswer => ({ status: 200, body });
+
+const NO_TOKEN =
+  `the console's API needs its token in the ${CONSOLE_TOKEN_HEADER} header: open the console ` +
+  'at the URL its start printed (…/console/#token=…); a restart makes a new token';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account id of a path segment, or the `400` a malformed escape or id gets (§31). */
+function accountIdOf(segment: string): string | ActionAnswer {
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    return { status: 400, body: { error: `"${segment}" has a malformed %-escape` } };
+  }
+  if (UUID.test(id)) return id.toLowerCase();
+  const error = `"${id}" is not an account id: ids are UUIDs such as 3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b`;
+  return { status: 400, body: { error } };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');

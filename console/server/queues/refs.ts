@@ -7,6 +7,8 @@ import type { DeadLetterQueueRef } from './dead-letters';
 export const DEAD_LETTER_PAIRS = [
   { dlq: QUEUE_NAMES.ledgerEventsDeadLetter, source: QUEUE_NAMES.ledgerEvents },
   { dlq: QUEUE_NAMES.exportJobsDeadLetter, source: QUEUE_NAMES.exportJobs },
+  // `{ accountId }` messages the folder failed on 5 receives (docs/contract.md §24).
+  { dlq: QUEUE_NAMES.creditIntakeDeadLetter, source: QUEUE_NAMES.creditIntake },
 ] as const;
 
 /** The stage's dead-letter queues (names with `prefix`), their URLs looked up by name. */

@@ -11,6 +11,8 @@ export function ConfirmButton<T>(props: {
   title: string;
   children: ComponentChildren;
   disabled?: boolean;
+  /** Why Confirm is not enabled yet (a required field still empty); absent: it is. */
+  notReady?: string;
   run: () => Promise<T>;
   done: (result: T) => string;
   after?: () => void;
@@ -56,7 +58,13 @@ export function ConfirmButton<T>(props: {
         <h2>{props.title}</h2>
         <div>{props.children}</div>
         <p class="buttons">
-          <button type="button" class="primary" onClick={() => void confirm()}>
+          <button
+            type="button"
+            class="primary"
+            disabled={props.notReady !== undefined}
+            title={props.notReady}
+            onClick={() => void confirm()}
+          >
             Confirm
           </button>
           <button type="button" onClick={() => setOpen(false)}>

@@ -1,13 +1,18 @@
+/** The minor-unit digits of a currency (EUR 2, JPY 0, BHD 3); an unknown code: 2. */
+export function digitsOf(currency: string): number {
+  try {
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+        .maximumFractionDigits ?? 2
+    );
+  } catch {
+    return 2;
+  }
+}
+
 /** Minor units as the currency writes them: 2500 EUR is "25.00 EUR". */
 export function money(amount: number, currency: string): string {
-  let digits = 2;
-  try {
-    digits =
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-        .maximumFractionDigits ?? 2;
-  } catch {
-    // an unknown code: two digits
-  }
+  const digits = digitsOf(currency);
   const sign = amount < 0 ? '-' : '';
   const abs = Math.abs(amount);
   const whole = Math.floor(abs / 10 ** digits);

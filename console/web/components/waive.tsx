@@ -22,12 +22,13 @@ export function WaiveButton(props: {
     <ConfirmButton<WaiveResult>
       label={props.label}
       title={`Waive gap ${list} of ${props.source}?`}
+      notReady={reason.trim() === '' ? 'Give a reason first' : undefined}
       run={() =>
         postAction<WaiveResult>(CONSOLE_ROUTES.waive, {
           accountId: props.accountId,
           source: props.source,
           numbers: props.numbers,
-          reason,
+          reason: reason.trim(),
         })
       }
       done={(r) =>

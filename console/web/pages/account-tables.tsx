@@ -2,7 +2,6 @@ import type {
   EntryRow,
   HoldRow,
   JournalRow,
-  OptionalRows,
   PendingCreditRow,
   PendingCredits,
 } from '../../shared/api';
@@ -108,29 +107,5 @@ export function PendingCreditsTable(props: { pending: PendingCredits; currency: 
         </p>
       )}
     </>
-  );
-}
-
-/** Items of a feature this console does not know field by field: every field, as stored. */
-export function OptionalTable(props: { caption: string; rows: OptionalRows }) {
-  const fields = [...new Set(props.rows.flatMap((row) => Object.keys(row)))].slice(0, 10);
-  return (
-    <Table
-      caption={props.caption}
-      rows={props.rows}
-      rowKey={(row) => JSON.stringify(row)}
-      empty="None."
-      columns={fields.map((field) => ({
-        label: field,
-        cell: (row: Readonly<Record<string, unknown>>) => {
-          const value = row[field];
-          return value === undefined
-            ? '—'
-            : typeof value === 'string'
-              ? value
-              : JSON.stringify(value);
-        },
-      }))}
-    />
   );
 }

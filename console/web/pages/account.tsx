@@ -2,14 +2,9 @@ import { CONSOLE_ROUTES, type AccountPage as Page } from '../../shared/api';
 import { BalanceChart } from '../components/chart';
 import { money, when } from '../components/format';
 import { Load, useLoad } from '../components/load';
-import {
-  EntriesTable,
-  HoldsTable,
-  JournalTable,
-  OptionalTable,
-  PendingCreditsTable,
-} from './account-tables';
+import { EntriesTable, HoldsTable, JournalTable, PendingCreditsTable } from './account-tables';
 import { EventSources } from './event-sources';
+import { MonitorsTable } from './monitors';
 
 /** One account: its figures, its balance over time, its journal, entries, holds and sources. */
 export function AccountPage(props: { accountId: string }) {
@@ -61,7 +56,7 @@ function AccountView(props: { page: Page; reload: () => void }) {
         ))}
       </dl>
       <h2>Balance over time</h2>
-      <BalanceChart records={journal} currency={account.currency} />
+      <BalanceChart records={journal} monitors={props.page.monitors} currency={account.currency} />
       <h2>Event sources and gaps</h2>
       <EventSources accountId={account.id} sources={props.page.sources} reload={props.reload} />
       <h2>Journal</h2>
@@ -79,7 +74,7 @@ function AccountView(props: { page: Page; reload: () => void }) {
       {props.page.monitors.length > 0 && (
         <>
           <h2>Monitors</h2>
-          <OptionalTable caption="Balance monitors" rows={props.page.monitors} />
+          <MonitorsTable monitors={props.page.monitors} currency={account.currency} />
         </>
       )}
     </>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { type AccountSearch, type AccountSummary, CONSOLE_ROUTES } from '../../shared/api';
 import { money, when } from '../components/format';
 import { Load, useLoad } from '../components/load';
@@ -21,10 +21,38 @@ const COLUMNS = [
   { label: 'Created', cell: (a: AccountSummary) => when(a.createdAt) },
 ];
 
-/** Find an account by id or owner; without a query, the most recent accounts. */
+/** The `q` of the page's address (`#/accounts?q=alice`): a search can be linked and reloaded. */
+function queryInUrl(): string {
+  return new URLSearchParams(location.hash.split('?')[1] ?? '').get('q')?.trim() ?? '';
+}
+
+/** Shows `q` in the address bar (replacing the entry: Back leaves the page, as before). */
+function putQueryInUrl(q: string): void {
+  const hash = q ? `#/accounts?q=${encodeURIComponent(q)}` : '#/accounts';
+  history.replaceState(null, '', `${location.pathname}${hash}`);
+}
+
+/**
+ * Find an account by id, owner or name prefix (any case); without a query, the most recent
+ * accounts. An empty answer from an incomplete read never says that nothing exists.
+ */
 export function AccountsPage() {
-  const [draft, setDraft] = useState('');
-  const [query, setQuery] = useState('');
+  const [draft, setDraft] = useState(queryInUrl);
+  const [query, setQueryState] = useState(queryInUrl);
+  const setQuery = (q: string) => {
+    putQueryInUrl(q);
+    setQueryState(q);
+  };
+  // A link or typed address with another `?q=` while the page is open: follow it.
+  useEffect(() => {
+    const follow = () => {
+      const q = queryInUrl();
+      setDraft(q);
+      setQueryState(q);
+    };
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
   const path = query
     ? `${CONSOLE_ROUTES.accounts}?q=${encodeURIComponent(query)}`
     : CONSOLE_ROUTES.accounts;
@@ -39,13 +67,13 @@ export function AccountsPage() {
             setQuery(draft.trim());
           }}
         >
-          <label for="account-query">Account id or owner id</label>
+          <label for="account-query">Account id, owner id or name</label>
           <input
             id="account-query"
             name="q"
             value={draft}
             onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
-            placeholder="e.g. 8d5484bc-… or alice"
+            placeholder="e.g. 8d5484bc-…, alice or Savings"
           />
           <button type="submit">Find</button>
           {query && (
@@ -70,9 +98,7 @@ export function AccountsPage() {
               columns={COLUMNS}
               rows={search.items}
               rowKey={(a) => a.id}
-              empty={
-                query ? `No account has the id or owner "${query}".` : 'There are no accounts yet.'
-              }
+              empty={emptyText(query, search.complete, search.scanned)}
             />
             <p class="note">
               {search.complete
@@ -84,4 +110,14 @@ export function AccountsPage() {
       </Load>
     </section>
   );
+}
+
+/** What an empty answer says: absence only when the whole table was read. */
+function emptyText(query: string, complete: boolean, scanned: number): string {
+  if (!complete) {
+    return `None found in the first ${scanned} item(s) read; the table has more, so accounts${query ? ` matching "${query}"` : ''} may exist.`;
+  }
+  return query
+    ? `No account has the id or owner "${query}", or a name starting with it.`
+    : 'There are no accounts yet.';
 }

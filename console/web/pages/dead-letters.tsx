@@ -84,9 +84,24 @@ function Queue(props: { queue: DeadLetterQueue; reload: () => void }) {
               ),
           },
           { label: 'Dead-lettered', cell: (m) => when(m.sentAt) },
-          { label: 'Receives', cell: (m) => m.receiveCount ?? '—', numeric: true },
+          { label: 'Receives*', cell: (m) => m.receiveCount ?? '—', numeric: true },
+          {
+            label: 'Body',
+            cell: (m) => (
+              <details>
+                <summary>Open</summary>
+                <pre data-testid="dlq-body">{m.body}</pre>
+              </details>
+            ),
+          },
         ]}
       />
+      {queue.messages.length > 0 && (
+        <p class="note" data-testid="receive-count-note">
+          * Receives counts every receive of the message, the console's own listings included (each
+          view reads the queue and makes the messages visible again).
+        </p>
+      )}
       {queue.messages.length > 0 && (
         <p class="buttons">
           <ConfirmButton<RedriveResult>
@@ -101,6 +116,7 @@ function Queue(props: { queue: DeadLetterQueue; reload: () => void }) {
               The selected message(s) go back to <code>{queue.target}</code> and are applied again;
               one that is still poison returns here.
             </p>
+            <Moves messages={queue.messages.filter((m) => selected.has(m.messageId))} />
           </ConfirmButton>
           <ConfirmButton<RedriveResult>
             label={`Redrive all (at most ${REDRIVE_MAX_PER_CLICK})`}
@@ -111,8 +127,9 @@ function Queue(props: { queue: DeadLetterQueue; reload: () => void }) {
           >
             <p>
               Up to {REDRIVE_MAX_PER_CLICK} messages, oldest first, go back to{' '}
-              <code>{queue.target}</code>. Click again for the next ones.
+              <code>{queue.target}</code>. Click again for the next ones. Of those listed:
             </p>
+            <Moves messages={oldestFirst(queue.messages).slice(0, REDRIVE_MAX_PER_CLICK)} />
           </ConfirmButton>
           {tooMany && (
             <span role="alert">Select at most {REDRIVE_MAX_PER_CLICK} messages per click.</span>
@@ -122,3 +139,20 @@ function Queue(props: { queue: DeadLetterQueue; reload: () => void }) {
     </section>
   );
 }
+
+/** What a redrive moves, in its dialog: each message's reason, event and id. */
+function Moves(props: { messages: readonly DeadLetterRow[] }) {
+  return (
+    <ul data-testid="redrive-moves">
+      {props.messages.map((m) => (
+        <li key={m.messageId}>
+          <strong>{m.reason ?? '(no reason)'}</strong>{' '}
+          {m.type ? `${m.type} ${m.eventId ?? ''}` : ''} <code>{m.messageId}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const oldestFirst = (messages: readonly DeadLetterRow[]) =>
+  [...messages].sort((a, b) => (a.sentAt ?? '').localeCompare(b.sentAt ?? ''));

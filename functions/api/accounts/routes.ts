@@ -1,7 +1,9 @@
 import type { EntryReadService } from '../../domain/accounts/reads';
 import type { LedgerService } from '../../domain/accounts/service';
 import type { SettingsService } from '../../domain/accounts/settings';
+import type { SearchService } from '../../domain/search/service';
 import type { RouteHandlers } from '../router';
+import { searchAccountsHandler } from '../search/routes';
 import type { ACCOUNT_ROUTES } from './spec';
 
 /** What the account routes call. */
@@ -9,6 +11,8 @@ export interface AccountServices {
   readonly ledger: LedgerService;
   readonly settings: SettingsService;
   readonly reads: EntryReadService;
+  /** `GET /v1/accounts` (docs/contract.md §34). */
+  readonly search: SearchService;
 }
 
 /** Accounts, transactions and event sources (docs/contract.md §5): the spec parsed the input. */
@@ -16,9 +20,11 @@ export function accountHandlers({
   ledger,
   settings,
   reads,
+  search,
 }: AccountServices): RouteHandlers<typeof ACCOUNT_ROUTES> {
   return {
     createAccount: ({ command }) => ledger.createAccount(command.ctx, command.input, command.body),
+    searchAccounts: searchAccountsHandler(search),
     getAccount: ({ principal, params }) => ledger.getAccount(principal, params.accountId),
     postTransaction: ({ params, command }) =>
       ledger.postTransaction(command.ctx, params.accountId, command.input, command.body),

@@ -14,6 +14,8 @@ import {
   Transaction,
   TransactionPage,
 } from '../../schemas/accounts';
+import { AccountSearchPage, AccountSearchQuery } from '../../schemas/search';
+import { EVENTUAL, FILTERS } from '../search/spec';
 import { MOVEMENT_PROBLEMS, named, type RouteTable } from '../spec';
 
 /** Accounts, transactions and event sources (docs/contract.md §5). */
@@ -32,6 +34,20 @@ export const ACCOUNT_ROUTES = {
       status: 201,
       description: 'Account created',
       body: named('Account', Account),
+    },
+  },
+  /** Search (docs/contract.md §34): the caller's accounts by metadata and name. */
+  searchAccounts: {
+    method: 'GET',
+    path: '/v1/accounts',
+    summary: 'Find accounts by metadata or name',
+    description: `The caller's accounts. ${FILTERS}; name: a case-insensitive prefix. Without a filter: every account. ${EVENTUAL}`,
+    tag: 'accounts',
+    query: AccountSearchQuery,
+    response: {
+      status: 200,
+      description: 'Accounts carrying every pair, newest first',
+      body: named('AccountSearchPage', AccountSearchPage),
     },
   },
   getAccount: {

@@ -54,7 +54,7 @@ function operationOf(parsed: BatchOperationInput, raw: Json): BatchOperation {
 }
 
 /**
- * What the batch's own key fingerprints (docs/contract.md §31): its body with each operation as
+ * What the batch's own key fingerprints (docs/contract.md §25): its body with each operation as
  * its single route fingerprints it (ids lower-cased), so the same batch sent with upper- and
  * then lower-case ids under one key replays.
  */

@@ -17,6 +17,7 @@ import {
   InternalError,
   LedgerRejection,
   PaymentIdConflictError,
+  UnavailableError,
 } from '../shared/errors';
 import { BatchRejectedError, BatchTooLargeError } from './errors';
 import {
@@ -59,9 +60,10 @@ export class AtomicBatch {
 
   /** Every operation made ready to write, under its own key in the single route's scope. */
   plan(ctx: CommandContext, operations: readonly BatchOperation[]): PlannedMovement[] {
-    return operations.map((operation) =>
-      this.planOne({ ...ctx, idempotencyKey: operation.key }, operation),
-    );
+    return operations.map((operation, position) => ({
+      ...this.planOne({ ...ctx, idempotencyKey: operation.key }, operation),
+      position,
+    }));
   }
 
   private planOne(own: CommandContext, operation: BatchOperation): PlannedMovement {
@@ -156,6 +158,8 @@ export class AtomicBatch {
           : undefined;
       if (found === 'replays') continue;
       const failure = found ?? (await this.failureAt(ctx, operations, planned, limit, unbalanced));
+      // Never a 5xx as an operation's answer (§31): nothing was applied, the batch may be retried.
+      if (failure.response.statusCode >= 500) throw new UnavailableError(failure.response);
       const error = new BatchRejectedError(failure.index, failure.response);
       if (failure.recorded) return this.commands.reject(batchClaim, error);
       throw error;

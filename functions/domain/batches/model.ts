@@ -3,13 +3,16 @@ import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
 import { resolveEffectiveAt } from '../accounts/effective-at';
 import type { PostTransactionInput } from '../accounts/service';
 import type { Json } from '../idempotency/fingerprint';
+import type { KeyRequest } from '../idempotency/idempotent-command';
 import type { StoredResponse } from '../idempotency/model';
+import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
 import { intakeShardOf, isCreditDirection } from '../intake/model';
 import type { LedgerTransactionInput, LedgerTransactionRecord } from '../ledger-transactions/model';
 import { type IntakeRoutes, NO_INTAKE } from '../movements/intake';
 import type { MovementLeg } from '../movements/legs';
 import type { TransferInput } from '../movements/transfer';
+import { EffectiveTimeRefused } from '../shared/errors';
 import type { TransferRecord } from '../transfers/model';
 
 export type { BatchMode, BatchOp } from '../../contract/batches';
@@ -42,18 +45,67 @@ export type BatchOperation =
 
 /**
  * Every operation's `effectiveAt` can apply (docs/contract.md §26), checked before anything is
- * claimed: else the batch is `400 validation_failed` naming the operation, as for a body that
- * fails its schema, and no operation has run (an independent batch would otherwise answer 400
- * after committing the operations ahead of it).
+ * claimed: else the batch is `400 validation_failed` naming the operation
+ * (`body.operations.<i>.body.effectiveAt`) and no operation has run — unless the operation's own
+ * key holds a record (`stored`): a retry of it replays, its time judged on the first attempt only
+ * (§31).
  */
-export function refuseEffectiveTimes(
+export async function refuseEffectiveTimes(
   operations: readonly BatchOperation[],
   now: Date,
   backdateLimitDays: number,
-): void {
+  stored: (operation: BatchOperation) => Promise<boolean>,
+): Promise<void> {
   for (const [index, operation] of operations.entries()) {
     const path = `body.operations.${index}.body.effectiveAt` as const;
-    resolveEffectiveAt(operation.input.effectiveAt, now, backdateLimitDays, path);
+    try {
+      resolveEffectiveAt(operation.input.effectiveAt, now, backdateLimitDays, path);
+    } catch (error) {
+      if (!(error instanceof EffectiveTimeRefused) || !(await stored(operation))) throw error;
+    }
+  }
+}
+
+/**
+ * Postings made ready to write, by index; those whose `effectiveAt` aged since their first
+ * attempt are set apart (`aged`): each replays through its single route (§31).
+ */
+export function planApart(all: readonly number[], plan: (index: number) => PlannedMovement) {
+  const ready = { indexes: [] as number[], planned: [] as PlannedMovement[], aged: [] as number[] };
+  for (const index of all) {
+    try {
+      ready.planned.push(plan(index));
+      ready.indexes.push(index);
+    } catch (error) {
+      if (!(error instanceof EffectiveTimeRefused)) throw error;
+      ready.aged.push(index);
+    }
+  }
+  return ready;
+}
+
+/** The single route's request an operation is, under its own key (its fingerprint's parts). */
+export function singleRequest(operation: BatchOperation): KeyRequest {
+  switch (operation.op) {
+    case 'credit':
+    case 'debit':
+      return {
+        operation: OPERATION_IDS.postTransaction,
+        pathParameters: { accountId: operation.accountId },
+        rawBody: operation.rawBody,
+      };
+    case 'transfer':
+      return {
+        operation: OPERATION_IDS.createTransfer,
+        pathParameters: {},
+        rawBody: operation.rawBody,
+      };
+    case 'ledger_transaction':
+      return {
+        operation: OPERATION_IDS.createLedgerTransaction,
+        pathParameters: {},
+        rawBody: operation.rawBody,
+      };
   }
 }
 
@@ -71,6 +123,8 @@ export interface OperationResult {
 export interface PlannedMovement {
   readonly claim: IdempotencyClaim;
   readonly legs: readonly MovementLeg[];
+  /** The operation's index in its batch: its entries' place among one commit's (§36). */
+  readonly position?: number;
   readonly record?:
     | { readonly kind: 'transfer'; readonly transfer: TransferRecord }
     | { readonly kind: 'ledger_transaction'; readonly record: LedgerTransactionRecord };
@@ -85,7 +139,7 @@ export function paymentKeys(movement: PlannedMovement): string[] {
 
 /**
  * The items a set of movements writes in ONE transaction, counted after routing
- * (docs/contract.md §33): one update per account item they touch (two actions on one item are
+ * (docs/contract.md §25): one update per account item they touch (two actions on one item are
  * refused by DynamoDB) and one per intake gate (account, shard) a credit routed to intake
  * touches; then per movement its claim, per leg an entry and its pointer (or, routed to intake,
  * one pending credit), its record (transfer, ledger transaction) and its paymentId item.

@@ -73,7 +73,7 @@ export interface BatchPort extends ResponseRecorder {
 
   /**
    * The accounts of these ids as they stand (strongly consistent); a missing one is left out.
-   * An atomic batch reads them to route its credits before it is sized (docs/contract.md §33).
+   * An atomic batch reads them to route its credits before it is sized (docs/contract.md §25).
    */
   readAccounts(accountIds: readonly string[]): Promise<ReadonlyMap<string, AccountRecord>>;
 

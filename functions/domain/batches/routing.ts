@@ -12,7 +12,7 @@ export interface RoutedWrite {
 }
 
 /**
- * The ONE routing decision of a batch's writes (docs/contract.md §24, §31, §33), whatever the
+ * The ONE routing decision of a batch's writes (docs/contract.md §24, §25), whatever the
  * mode: credits into a deferred account go through its intake gate, as the single routes route
  * them — the movements' IntakeDirectory holds what is known, a refused write teaches it (an
  * account that turned out deferred, a gate that is missing or says `direct`), and the write
@@ -32,7 +32,7 @@ export class BatchRouting {
   /**
    * Reads the accounts these movements credit whose intake is not known yet, and learns which
    * are deferred: what an atomic batch does before it is sized, when it does not fit as routed
-   * so far (docs/contract.md §33). One read, no write.
+   * so far (docs/contract.md §25). One read, no write.
    */
   async learnAccounts(movements: readonly PlannedMovement[]): Promise<void> {
     const entries = entriesOf(movements);

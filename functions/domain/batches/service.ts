@@ -1,4 +1,4 @@
-import { BATCH_DEADLINE_MS, BATCH_LEASE_MARGIN_MS, type BatchMode } from '../../contract/batches';
+import type { BatchMode } from '../../contract/batches';
 import type { EffectiveTimeOptions } from '../accounts/effective-at';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -7,18 +7,23 @@ import {
   type CommandServiceOptions,
   IdempotentCommands,
 } from '../idempotency/idempotent-command';
+import type { StoredResponse } from '../idempotency/model';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { ClaimKey, ResponsePresenter } from '../idempotency/port';
 import { IntakeDirectory } from '../movements/intake';
 import { DomainError, IdempotencyKeyInUseError, UnavailableError } from '../shared/errors';
+import { currentInvocation } from '../shared/invocation';
 import { currentDeadline, withDeadline } from '../shared/retry';
 import { AtomicBatch } from './atomic';
+import { batchTimes, retryAfterOf } from './deadline';
 import {
   type BatchOperation,
   coalesce,
   type OperationResult,
   type PlannedMovement,
+  planApart,
   refuseEffectiveTimes,
+  singleRequest,
 } from './model';
 import type { BatchLease, BatchPort, BatchPresenter, SingleRouteCommands } from './port';
 import { BatchRouting } from './routing';
@@ -73,19 +78,24 @@ export class BatchService {
     const key = this.commands.key(ctx, request);
     const known = await this.commands.replayed(key);
     if (known) return known;
-    refuseEffectiveTimes(batch.operations, ctx.now, this.options.backdateLimitDays);
+    await refuseEffectiveTimes(batch.operations, ctx.now, this.options.backdateLimitDays, (op) =>
+      this.commands.stored({ ...ctx, idempotencyKey: op.key }, singleRequest(op)),
+    );
     const planned = batch.mode === 'atomic' ? this.atomic.plan(ctx, batch.operations) : [];
     if (batch.mode === 'atomic') await this.atomic.requireFit(planned);
     const started = this.options.now();
-    const own = started + BATCH_DEADLINE_MS;
-    const deadline = Math.min(own, currentDeadline() ?? own);
+    const { deadline, leaseExpiresAtMs } = batchTimes(
+      started,
+      currentInvocation(),
+      currentDeadline(),
+    );
     if (batch.mode === 'atomic') {
       return withDeadline(deadline, () => this.atomic.run(ctx, batch.operations, planned, request));
     }
     const lease = {
       scopeId: key.scopeId,
       token: this.commands.newId(),
-      expiresAtMs: own + BATCH_LEASE_MARGIN_MS,
+      expiresAtMs: leaseExpiresAtMs,
     };
     return this.underLease(key, lease, started, () =>
       withDeadline(deadline, async () => {
@@ -102,8 +112,8 @@ export class BatchService {
   /**
    * Runs `run` holding the batch's lease (docs/contract.md §25). A copy that finds a live lease
    * replays the holder's answer if it was just recorded, else answers `idempotency_key_in_use`
-   * (retry later). The holder reads the record once more (a copy may have answered between the
-   * first read and the lease), and releases the lease once the answer is recorded, or the run
+   * with `Retry-After` the lease's remaining seconds (§31). The holder reads the record once
+   * more (a copy may have answered between the first read and the lease), and releases the lease once the answer is recorded, or the run
    * failed: either way no operation of it runs any more.
    */
   private async underLease(
@@ -112,10 +122,11 @@ export class BatchService {
     nowMs: number,
     run: () => Promise<CommandResponse>,
   ): Promise<CommandResponse> {
-    if ((await this.port.takeLease(lease, nowMs)).kind === 'held') {
+    const taken = await this.port.takeLease(lease, nowMs);
+    if (taken.kind === 'held') {
       const answered = await this.commands.replayed(key);
       if (answered) return answered;
-      throw new IdempotencyKeyInUseError();
+      throw new IdempotencyKeyInUseError(undefined, retryAfterOf(taken.expiresAtMs, nowMs));
     }
     try {
       return (await this.commands.replayed(key)) ?? (await run());
@@ -177,8 +188,13 @@ export class BatchService {
       byAccount.set(operation.accountId, [...(byAccount.get(operation.accountId) ?? []), index]);
     }
     await Promise.all(
-      [...byAccount.values()].map(async (indexes) => {
-        const planned = indexes.map((index) => this.planPosting(ctx, operations[index]));
+      [...byAccount.values()].map(async (all) => {
+        const { indexes, planned, aged } = planApart(all, (i) =>
+          this.planPosting(ctx, operations, i),
+        );
+        // Their time aged since a first attempt (§31): each replays through its single route.
+        for (const index of aged)
+          results[index] = await this.alone(ctx, operations[index] as BatchOperation);
         for (const chunk of coalesce(planned, this.routing.routesFor(planned))) {
           const written = await this.writeChunk(chunk.map((i) => planned[i] as PlannedMovement));
           for (const i of chunk) {
@@ -199,7 +215,7 @@ export class BatchService {
 
   /**
    * ONE transaction for a chunk of one account's postings, routed as a single credit is
-   * (docs/contract.md §31). False: nothing was written (a replay, a reused key, a refusal,
+   * (docs/contract.md §25). False: nothing was written (a replay, a reused key, a refusal,
    * contention to the end), so each is applied on its own.
    */
   private async writeChunk(chunk: readonly PlannedMovement[]): Promise<boolean> {
@@ -212,7 +228,12 @@ export class BatchService {
     }
   }
 
-  private planPosting(ctx: CommandContext, operation: BatchOperation | undefined): PlannedMovement {
+  private planPosting(
+    ctx: CommandContext,
+    operations: readonly BatchOperation[],
+    position: number,
+  ): PlannedMovement {
+    const operation = operations[position];
     if (operation?.op !== 'credit' && operation?.op !== 'debit') {
       throw new Error('a posting segment holds credits and debits only');
     }
@@ -222,7 +243,7 @@ export class BatchService {
       operation.input,
       operation.rawBody,
     );
-    return { claim, legs: [posting] };
+    return { claim, legs: [posting], position };
   }
 
   /**
@@ -245,8 +266,21 @@ export class BatchService {
       };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { key: operation.key, response: this.responses.rejection(error), replayed: false };
+      return { key: operation.key, response: this.refusal(error), replayed: false };
     }
+  }
+
+  /**
+   * A refusal as the single route renders it, but never a 5xx other than `503` (docs/contract.md
+   * §31): the single route recorded nothing for it, so it stands as `503 unavailable`, which
+   * says "not applied, retry under its own key" — a retry replays it if it did apply.
+   */
+  private refusal(error: DomainError): StoredResponse {
+    const response = this.responses.rejection(error);
+    if (response.statusCode < 500 || response.statusCode === 503) return response;
+    return this.responses.rejection(
+      new UnavailableError(error, 'This operation failed unexpectedly; retry it under its key.'),
+    );
   }
 
   private single(ctx: CommandContext, operation: BatchOperation): Promise<CommandResponse> {

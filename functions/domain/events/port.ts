@@ -57,8 +57,6 @@ export interface EventRunWrite {
   readonly currency: string;
   /** In lane order: each record's inbox claim and its entry. */
   readonly records: readonly { readonly claim: InboxClaim; readonly entry: PostingEntry }[];
-  /** The largest running draw-down the effective available balance must cover, if any. */
-  readonly requireAvailableAtLeast: number | undefined;
   readonly sequences: readonly SequenceWrite[];
 }
 

@@ -58,24 +58,3 @@ export function chunksOf(run: readonly LedgerEventInput[]): LedgerEventInput[][]
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
 }
-
-/**
- * What the account's guard must cover for the chunk to apply as one: the largest running
- * draw-down (the effective available balance must be at least that, so every debit is covered
- * at its turn) and the highest running increase (the balance must stay within 2^53 − 1 at
- * every step). Equivalent to checking each record at its turn, on the state before the chunk.
- */
-export function runningBounds(chunk: readonly LedgerEventInput[]): {
-  drawdown: number;
-  peak: number;
-} {
-  let running = 0;
-  let lowest = 0;
-  let peak = 0;
-  for (const event of chunk) {
-    running += event.type === 'credit' ? event.amount : -event.amount;
-    lowest = Math.min(lowest, running);
-    peak = Math.max(peak, running);
-  }
-  return { drawdown: lowest < 0 ? -lowest : 0, peak };
-}

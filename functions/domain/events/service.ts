@@ -21,7 +21,6 @@ import {
 } from '../shared/retry';
 import { type EventOutcome, inboxClaimOf, inboxOutcome, type LedgerEventInput } from './model';
 import type { EventLedgerPort, EventRunWrite, InboxClaim } from './port';
-import { runningBounds } from './runs';
 
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
 export interface EventServiceOptions extends OptimisticRetryOptions, EffectiveTimeOptions {
@@ -205,7 +204,6 @@ export class EventService {
     }));
     // A deferred account's credits take intake (§24), never a run on the account item.
     if (this.movements.defers(records.map(({ entry }) => entry))) return 'refused';
-    const { drawdown } = runningBounds(events);
     return retryOptimistic<EventOutcome[] | 'refused'>(
       this.retry,
       async () => {
@@ -218,7 +216,6 @@ export class EventService {
           accountId: first.accountId,
           currency: first.currency,
           records,
-          requireAvailableAtLeast: drawdown > 0 ? drawdown : undefined,
           sequences: writes,
         };
         const result = await this.port.applyEventRun(run);

@@ -129,6 +129,11 @@ export class IdempotentCommands {
     return run(planned);
   }
 
+  /** Whether a live record holds the request's key (whatever request it was). */
+  async stored(ctx: CommandContext, request: KeyRequest): Promise<boolean> {
+    return (await this.recorder.findRecord(this.key(ctx, request))) !== undefined;
+  }
+
   /**
    * The stored answer of a key when a live record holds it: its replay, or
    * `idempotency_key_reused` (thrown) for another request; undefined when the key is free. A

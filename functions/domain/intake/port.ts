@@ -37,3 +37,21 @@ export interface CreditIntakeQueue {
   /** One message per account; answers the accounts whose message was not accepted. */
   notify(accountIds: readonly string[]): Promise<readonly string[]>;
 }
+
+/**
+ * The per-account `INTAKE_DUE` marker (docs/contract.md §24) through which the sweep finds
+ * deferred accounts whose pending credits stranded (a folder that failed, a message
+ * dead-lettered): upserted for every pending-credit insert, deleted when the account is drained.
+ */
+export interface IntakeDuePort {
+  /** Upserts the marker: counted once more, `since` kept at the oldest acceptance, due then. */
+  mark(accountId: string, acceptedAt: string, dueAt: Date): Promise<void>;
+  /** The marker's count, undefined when there is none. */
+  marks(accountId: string): Promise<number | undefined>;
+  /** Deletes the marker while its count is still `marks` (no insert marked it since). */
+  clear(accountId: string, marks: number): Promise<void>;
+  /** acceptedAt of the account's oldest pending credit (set-aside credits excluded). */
+  oldestPendingAt(accountId: string): Promise<string | undefined>;
+  /** The marker (if still there) falls due again at `dueAt`, `since` the oldest acceptance. */
+  postpone(accountId: string, since: string, dueAt: Date): Promise<void>;
+}

@@ -1,6 +1,6 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
 import type { AccountRecord } from '../accounts/model';
-import { firstRefusal } from '../movements/precedence';
+import { refusalCode } from '../movements/precedence';
 import { DomainError, type ErrorCode, UnavailableError } from '../shared/errors';
 import {
   type Backoff,
@@ -86,7 +86,7 @@ export function refusalOf(
   const sum = chunk.reduce((total, c) => total + c.entry.amount, 0);
   const [earliest] = chunk.map((c) => c.entry.effectiveAt).sort();
   const guard = { increaseBy: sum, ...(earliest === undefined ? {} : { effectiveAt: earliest }) };
-  switch (firstRefusal(account, guard)) {
+  switch (refusalCode(account, guard)) {
     case 'not_found':
       return refused('not_found', 'pending credits of an account that does not exist');
     case 'period_closed':

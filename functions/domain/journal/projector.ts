@@ -13,12 +13,15 @@ import {
   recordsOf,
 } from './model';
 import type { JournalEventsPort, JournalWritePort } from './port';
+import { handOff, type SearchHandOff } from './search-hand-off';
 
 /** What one record of the table's stream means to the projector. */
 export type StreamChange =
   | { readonly kind: 'image'; readonly image: AccountImage }
   /** An account item whose changes do not read as the builder writes them: our bug. */
   | { readonly kind: 'malformed'; readonly accountId: string; readonly reason: string }
+  /** An account created, or its metadata changed: the search indexer re-reads it (§34). */
+  | { readonly kind: 'account'; readonly accountId: string }
   /** Anything else on the stream (other items, account items without changes, deletes). */
   | { readonly kind: 'other' };
 
@@ -32,6 +35,8 @@ export interface JournalProjectorDeps {
   readonly metrics: MetricsPort;
   /** Balance monitors (docs/contract.md §28), evaluated after each update's records. */
   readonly monitors?: MonitorEvaluationPort;
+  /** The search indexer's queue (docs/contract.md §34): handed each update, never awaited for it. */
+  readonly search?: SearchHandOff;
 }
 
 type Publication = { readonly index: number; readonly event: OutboundEvent };
@@ -90,6 +95,7 @@ export class JournalProjector {
     );
     const refused = await this.publish(toPublish);
     failed.push(...refused.indexes);
+    failed.push(...(await handOff(this.deps.search, changes, toPublish)));
     await this.confirm(watched, refused.ids);
     return failed.length === 0 ? undefined : Math.min(...failed);
   }

@@ -1,18 +1,45 @@
-import { type ChainBreak, type ChainPoint, checkChain, hashedContent } from './chain';
+import { type ChainBreak, type ChainPoint, linkProblem, pointOf } from './chain';
 import type { JournalHead, JournalRecord } from './model';
+import { CopyWalk, type TimeCopy, type VerifyPage } from './verify-copies';
 
-/** Records read per page while verifying (one Query each). */
+export type { TimeCopy, VerifyPage } from './verify-copies';
+
+/** Records (and copies) read per page while verifying (one Query each). */
 const VERIFY_PAGE = 1000;
+
+/** What the reconciler last checked (§19): a record's sequence and hash, outside the records. */
+export interface ChainCheckpoint {
+  readonly sequence: number;
+  readonly hash?: string;
+}
 
 /** What verifying a journal reads: the head, the records by sequence, their time-keyed copies. */
 export interface JournalVerifyPort {
   readHead(accountId: string): Promise<JournalHead | undefined>;
+  /** The account item's `version`; undefined when there is no account item. */
+  readAccountVersion(accountId: string): Promise<number | undefined>;
   /** Records `from … to`, ascending, strongly consistent. */
   readRecords(accountId: string, from: number, to: number): Promise<JournalRecord[]>;
-  /** Every time-keyed copy of the account's records (the as-of route's items). */
-  readTimeCopies(accountId: string): Promise<JournalRecord[]>;
+  /**
+   * The time-keyed copies in key order (`committedAt#sequence`, the sequence order too) up to
+   * and including `through`'s key, a page at a time, strongly consistent.
+   */
+  readTimeCopies(
+    accountId: string,
+    through: JournalHead,
+    start?: string,
+  ): Promise<VerifyPage<TimeCopy>>;
+  /** The reconciler's checkpoint of the account, if it has one. */
+  readCheckpoint(accountId: string): Promise<ChainCheckpoint | undefined>;
   /** Accounts that have a journal, a page at a time (`start`: where the previous page ended). */
-  journalAccounts(start?: string): Promise<{ items: readonly string[]; next?: string }>;
+  journalAccounts(start?: string): Promise<VerifyPage<string>>;
+}
+
+export interface VerifyOptions {
+  /** Reads of the head while it trails the account's `version` (projection lag). @default 5 */
+  readonly headReads?: number;
+  /** The pause between two of them. @default 1 s */
+  readonly wait?: () => Promise<void>;
 }
 
 export interface Verification {
@@ -24,49 +51,46 @@ export interface Verification {
 }
 
 /**
- * `npm run cli -- verify` (docs/contract.md §27): recomputes an account's hash chain and its
- * `balanceAfter`/`availableAfter` arithmetic from record 1 to the head, checks that the head
- * stands at the last record with its hash and that every time-keyed copy is its record, and
- * reports the first break. Reads only.
+ * `npm run cli -- verify` (docs/contract.md §27, §31): walks an account's records and their
+ * time-keyed copies together, a page at a time, up to the head it started from (a live journal
+ * verifies clean): every hash and `balanceAfter`/`availableAfter`, exactly one copy per record
+ * keyed `committedAt#sequence` and equal to it, the head at the last record with its hash and at
+ * the account's `version`, and the reconciler's checkpoint hash equal to its record's (a
+ * rewritten suffix). Reports the first break. Reads only.
  */
 export class JournalVerifier {
-  constructor(private readonly port: JournalVerifyPort) {}
+  private readonly headReads: number;
+  private readonly wait: () => Promise<void>;
+
+  constructor(
+    private readonly port: JournalVerifyPort,
+    options: VerifyOptions = {},
+  ) {
+    this.headReads = options.headReads ?? 5;
+    this.wait = options.wait ?? (() => new Promise((resolve) => setTimeout(resolve, 1000)));
+  }
 
   async verifyAccount(accountId: string): Promise<Verification> {
-    const head = await this.port.readHead(accountId);
+    const { head, found } = await this.headAtVersion(accountId);
     const last = head?.lastSequence ?? 0;
-    const found: ChainBreak[] = [];
+    const copies =
+      head && new CopyWalk((start) => this.port.readTimeCopies(accountId, head, start));
+    const checkpoint = await this.port.readCheckpoint(accountId);
     let point: ChainPoint | undefined;
     let records = 0;
-    const bySequence = new Map<number, string>();
     for (let from = 1; from <= last; from += VERIFY_PAGE) {
-      const page = await this.port.readRecords(
-        accountId,
-        from,
-        Math.min(last, from + VERIFY_PAGE - 1),
-      );
-      const checked = checkChain(page, point);
-      found.push(...checked.breaks);
-      point = checked.end;
-      records += page.length;
-      for (const record of page)
-        bySequence.set(record.sequence, hashedContent(record) + record.hash);
+      const to = Math.min(last, from + VERIFY_PAGE - 1);
+      for (const record of await this.port.readRecords(accountId, from, to)) {
+        const problem = linkProblem(record, point);
+        if (problem) found.push(problem);
+        point = pointOf(record);
+        records++;
+        if (copies) found.push(...(await copies.match(record)));
+        if (record.sequence === checkpoint?.sequence) found.push(...rewritten(record, checkpoint));
+      }
     }
-    if (head && (point?.sequence ?? 0) !== last) {
-      const at = (point?.sequence ?? 0) + 1;
-      found.push({
-        sequence: at,
-        problem: 'sequence',
-        detail: `records ${at}…${last} are missing`,
-      });
-    } else if (head && point && head.hash !== point.hash) {
-      found.push({
-        sequence: last,
-        problem: 'hash',
-        detail: `the journal head names hash ${head.hash ?? 'none'}, its last record has ${point.hash ?? 'none'}`,
-      });
-    }
-    if (head) found.push(...(await this.copies(accountId, bySequence)));
+    if (copies) found.push(...(await copies.rest()));
+    if (head) found.push(...headProblems(head, point, checkpoint));
     const broken = found.sort((a, b) => a.sequence - b.sequence)[0];
     return broken ? { accountId, records, broken } : { accountId, records };
   }
@@ -81,17 +105,76 @@ export class JournalVerifier {
     } while (start !== undefined);
   }
 
-  /** A time-keyed copy must be its record, byte for byte once canonical. */
-  private async copies(accountId: string, records: ReadonlyMap<number, string>) {
+  /**
+   * The head, read until it stands at the `version` the account had just after it (the projector
+   * trails the account by its lag); one that stays behind, or ran past it, is a break.
+   */
+  private async headAtVersion(accountId: string) {
+    let head = await this.port.readHead(accountId);
+    const version = await this.port.readAccountVersion(accountId);
     const found: ChainBreak[] = [];
-    for (const copy of await this.port.readTimeCopies(accountId)) {
-      if (records.get(copy.sequence) === hashedContent(copy) + copy.hash) continue;
-      found.push({
-        sequence: copy.sequence,
-        problem: 'hash',
-        detail: `the time-keyed copy of record ${copy.sequence} differs from the record`,
-      });
+    if (!head) return { head, found };
+    const past = (at: number, detail: string) =>
+      found.push({ sequence: at + 1, problem: 'sequence', detail });
+    if (version === undefined || head.lastSequence > version) {
+      past(
+        version ?? 0,
+        `the journal head stands at ${head.lastSequence}, the account at version ${version ?? 'none'}`,
+      );
+      return { head, found };
     }
-    return found;
+    for (let read = 1; read < this.headReads && head.lastSequence < version; read++) {
+      await this.wait();
+      head = (await this.port.readHead(accountId)) ?? head;
+    }
+    if (head.lastSequence < version) {
+      past(
+        head.lastSequence,
+        `the journal head stands at ${head.lastSequence}, the account at version ${version}`,
+      );
+    }
+    return { head, found };
   }
+}
+
+/** The checkpoint kept the hash of this record when the reconciler checked it. */
+function rewritten(record: JournalRecord, checkpoint: ChainCheckpoint): ChainBreak[] {
+  if (checkpoint.hash === undefined || checkpoint.hash === record.hash) return [];
+  return [
+    {
+      sequence: record.sequence,
+      problem: 'hash',
+      detail: `the reconciler's checkpoint holds hash ${checkpoint.hash} for this record, it now has ${record.hash ?? 'none'} (rewritten since it was checked)`,
+      expected: checkpoint.hash,
+      actual: record.hash ?? 'none',
+    },
+  ];
+}
+
+/** The head stands at the last record with its hash, and not behind the checkpoint. */
+function headProblems(
+  head: JournalHead,
+  point: ChainPoint | undefined,
+  checkpoint: ChainCheckpoint | undefined,
+): ChainBreak[] {
+  const last = head.lastSequence;
+  const found: ChainBreak[] = [];
+  if ((point?.sequence ?? 0) !== last) {
+    const at = (point?.sequence ?? 0) + 1;
+    found.push({ sequence: at, problem: 'sequence', detail: `records ${at}…${last} are missing` });
+  } else if (point && head.hash !== point.hash) {
+    found.push({
+      sequence: last,
+      problem: 'hash',
+      detail: `the journal head names hash ${head.hash ?? 'none'}, its last record has ${point.hash ?? 'none'}`,
+    });
+  }
+  if (checkpoint && checkpoint.sequence > last) {
+    found.push({
+      sequence: last + 1,
+      problem: 'sequence',
+      detail: `the reconciler checked through record ${checkpoint.sequence}, the journal ends at ${last} (truncated)`,
+    });
+  }
+  return found;
 }

@@ -1,7 +1,12 @@
 import type { LedgerEntry } from '../accounts/model';
 import type { HoldSettlement } from '../holds/model';
 import type { HoldChanged } from '../holds/port';
-import { IntakeDirectory, type IntakeRoutes, MAX_ROUTE_ATTEMPTS } from './intake';
+import {
+  type IntakeDirectory,
+  type IntakeRoutes,
+  intakeDirectoryOf,
+  MAX_ROUTE_ATTEMPTS,
+} from './intake';
 import type { LedgerTransactionWrite } from './ledger-transaction';
 import { explainLegsRejection, type LegsRejection, type RejectedLeg } from './legs';
 import {
@@ -31,7 +36,7 @@ import { explainTransferRejection, type TransferWrite } from './transfer';
 export class MovementCommands {
   constructor(
     private readonly port: MovementPort,
-    private readonly intake: IntakeDirectory = new IntakeDirectory(),
+    private readonly intake: IntakeDirectory = intakeDirectoryOf(port),
   ) {}
 
   async post(once: Once, posting: PostingWrite): Promise<MovementResult> {

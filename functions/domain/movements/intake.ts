@@ -59,5 +59,20 @@ export class IntakeDirectory {
   }
 }
 
+const directories = new WeakMap<object, IntakeDirectory>();
+
+/**
+ * The one directory of everything a composition writes through `port` (docs/contract.md §33):
+ * every command on it and the batches route with what any of them learnt, so a credit that
+ * taught the single route an account is deferred spares a batch's chunk the refused try.
+ */
+export function intakeDirectoryOf(port: object): IntakeDirectory {
+  const known = directories.get(port);
+  if (known) return known;
+  const directory = new IntakeDirectory();
+  directories.set(port, directory);
+  return directory;
+}
+
 /** How often one movement may be re-routed: direct → intake → direct is the longest story. */
 export const MAX_ROUTE_ATTEMPTS = 3;

@@ -86,7 +86,7 @@ export const REFUSAL_PRECEDENCE: readonly Row[] = [
  * The first rule of the table that refuses the account under the guard; undefined when the
  * account satisfies every rule (storage and rules disagree: the caller answers `internal`).
  */
-export function firstRefusal(
+export function refusalCode(
   account: AccountRecord | undefined,
   guard: JudgedGuard,
   foreign: ForeignOwner = 'not_found',

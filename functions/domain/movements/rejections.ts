@@ -12,7 +12,7 @@ import {
 } from '../shared/errors';
 import { PeriodClosedError } from '../statements/errors';
 import type { EntryGuard } from './guard';
-import { type ForeignOwner, firstRefusal } from './precedence';
+import { type ForeignOwner, refusalCode } from './precedence';
 
 export { spendableOf } from './precedence';
 
@@ -30,7 +30,7 @@ export function explainAccountRejection(
   accountId?: string,
   foreign: ForeignOwner = 'not_found',
 ): DomainError {
-  const code = firstRefusal(account, guard, foreign);
+  const code = refusalCode(account, guard, foreign);
   if (code === 'not_found') return new NotFoundError('Account not found.');
   if (code === undefined || !account) {
     // The guard failed on a state that satisfies it: storage and rules disagree.

@@ -82,8 +82,9 @@ export class Reconciler {
   /** One account: its new records page by page, then the live comparisons. */
   private async account(changed: ChangedAccount) {
     const { accountId } = changed;
-    let checkpoint = await this.linked(await this.port.readCheckpoint(accountId));
-    const findings: Finding[] = [];
+    const stored = await this.linked(await this.port.readCheckpoint(accountId));
+    let checkpoint = stored.checkpoint;
+    const findings: Finding[] = await this.record(accountId, stored.rewritten);
     const groups = new Set<string>();
     let records = 0;
     for (let from = (checkpoint?.checkedSequence ?? 0) + 1; from <= changed.lastSequence; ) {
@@ -119,16 +120,27 @@ export class Reconciler {
   }
 
   /**
-   * A checkpoint saved before the chain (§27) has no hash although its record may have one: the
-   * record is read once so the next one is checked against its stored hash.
+   * The checkpoint's record, read again on each visit: the hash the checkpoint keeps outside the
+   * records must still be its record's (docs/contract.md §31), else the journal was rewritten
+   * since it was checked (a finding `hash_chain` at that sequence). A checkpoint saved before the
+   * chain (§27) has no hash: it takes its record's, so the next one is checked against it.
    */
-  private async linked(checkpoint: Checkpoint | undefined): Promise<Checkpoint | undefined> {
-    if (!checkpoint || checkpoint.hash !== undefined || checkpoint.checkedSequence === 0) {
-      return checkpoint;
-    }
-    const { accountId, checkedSequence } = checkpoint;
-    const [record] = await this.port.readRecords(accountId, checkedSequence, checkedSequence);
-    return { ...checkpoint, ...hashOf(record?.hash) };
+  private async linked(
+    checkpoint: Checkpoint | undefined,
+  ): Promise<{ checkpoint: Checkpoint | undefined; rewritten: Mismatch[] }> {
+    if (!checkpoint || checkpoint.checkedSequence === 0) return { checkpoint, rewritten: [] };
+    const { accountId, checkedSequence: sequence, hash } = checkpoint;
+    const [record] = await this.port.readRecords(accountId, sequence, sequence);
+    if (hash === undefined)
+      return { checkpoint: { ...checkpoint, ...hashOf(record?.hash) }, rewritten: [] };
+    if (record?.hash === hash) return { checkpoint, rewritten: [] };
+    const actual = record?.hash ?? 'missing';
+    const detail = `journal record ${sequence}: its hash is ${actual}, the reconciler's checkpoint kept ${hash} (rewritten since checked)`;
+    // Reported once, at the record rewritten; the records after it link to what it holds now.
+    return {
+      checkpoint: { ...checkpoint, ...hashOf(record?.hash) },
+      rewritten: [{ check: 'hash_chain', sequence, expected: hash, actual, detail }],
+    };
   }
 
   private async entries(page: readonly JournalRecord[]): Promise<Mismatch[]> {

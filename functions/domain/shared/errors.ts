@@ -119,7 +119,11 @@ export class IdempotencyKeyReusedError extends DomainError {
 }
 
 export class IdempotencyKeyInUseError extends DomainError {
-  constructor(cause?: unknown) {
+  constructor(
+    cause?: unknown,
+    /** When the key is known to be free again, in seconds (a batch's lease, §31). */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(
       'idempotency_key_in_use',
       'Another request with this Idempotency-Key is being processed; retry later.',

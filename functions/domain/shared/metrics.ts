@@ -16,6 +16,7 @@ export const SERVICE_NAMES = {
   reconciler: 'ledger-reconciler',
   creditIntake: 'ledger-credit-intake',
   webhooks: 'ledger-webhooks',
+  searchIndexer: 'ledger-search-indexer',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];

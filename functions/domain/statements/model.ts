@@ -11,6 +11,8 @@ export interface MonthSums {
   readonly month: string;
   readonly credits: number;
   readonly debits: number;
+  /** Entries effective in it, written with the sums (§31); absent for months summed before. */
+  readonly entries?: number;
 }
 
 /** An account's effective history as its account item holds it. */

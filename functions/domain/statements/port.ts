@@ -35,6 +35,8 @@ export interface StatementPort extends ResponseRecorder {
   getEffectiveAccount(accountId: string): Promise<EffectiveAccount | undefined>;
   /** Every entry of the account effective in `range`, as sums need them (all index pages). */
   effectiveMovements(accountId: string, range: EffectiveRange): Promise<EffectiveMovement[]>;
+  /** How many entries the index holds effective in `range` (Select COUNT: no items kept). */
+  countEffective(accountId: string, range: EffectiveRange): Promise<number>;
   /** One page of the entries effective in `range`, after `cursor`. */
   statementItems(
     accountId: string,
@@ -43,7 +45,7 @@ export interface StatementPort extends ResponseRecorder {
     cursor: string | undefined,
   ): Promise<StatementPage>;
   /**
-   * A period close as docs/contract.md §36 orders it. An account with intake partitions first
+   * A period close as docs/contract.md §26 orders it. An account with intake partitions first
    * raises `closedThrough` on each gate (its own monotonic update), then reads its pending
    * credits strongly consistently: any effective at or before `through` → `pending_credits`
    * (the gates stay fenced). Then ONE transaction: the claim and `closedThrough = through` on the

@@ -16,10 +16,13 @@ import {
 } from '../shared/errors';
 import { PendingCreditsError, PeriodAlreadyClosedError } from './errors';
 import {
+  type EffectiveHistory,
   justAfter,
   monthOf,
   monthStart,
+  nextMonth,
   planStatement,
+  type StatementPlan,
   type StatementTotals,
   statementTotals,
 } from './model';
@@ -54,6 +57,8 @@ export type Statement = {
 const DAY_MS = 86_400_000;
 /** Reads of an account whose intake mode keeps changing before a period close gives up (503). */
 const PERIOD_CLOSE_ATTEMPTS = 5;
+/** Reads of the index again while it trails the month sums, before a statement is `503`. */
+const INDEX_REREADS = 3;
 const utc = (instant: string): string => new Date(instant).toISOString();
 
 /**
@@ -104,6 +109,7 @@ export class StatementService {
     const { account, history } = await this.readable(principal, accountId, false);
     if (from < history.since) throw beforeHistory('query.from', history.since);
     const plan = planStatement(from, to);
+    await this.indexCaughtUp(accountId, history, plan);
     const [head, tail, page] = await Promise.all([
       this.port.effectiveMovements(accountId, plan.head),
       plan.tail ? this.port.effectiveMovements(accountId, plan.tail) : [],
@@ -170,6 +176,32 @@ export class StatementService {
     throw new UnavailableError(
       undefined,
       `account ${accountId}: its intake mode kept changing during the period close; retry`,
+    );
+  }
+
+  /**
+   * The effective index is eventually consistent (docs/contract.md §31, §36): each full month of
+   * the window whose entry count was written with its sums must have that many entries in the
+   * index, else the items listed could disagree with the totals. Read again up to 3 times, then
+   * `503` (with `Retry-After`): never totals that disagree with the items.
+   */
+  private async indexCaughtUp(accountId: string, history: EffectiveHistory, plan: StatementPlan) {
+    const full = new Set(plan.fullMonths);
+    const counted = history.months.filter((m) => full.has(m.month) && m.entries !== undefined);
+    for (let read = 0; read <= INDEX_REREADS; read++) {
+      const counts = await Promise.all(
+        counted.map(({ month }) =>
+          this.port.countEffective(accountId, {
+            from: monthStart(month),
+            to: monthStart(nextMonth(month)),
+          }),
+        ),
+      );
+      if (counts.every((count, i) => count >= (counted[i]?.entries ?? 0))) return;
+    }
+    throw new UnavailableError(
+      undefined,
+      `The effective-time index of account ${accountId} trails its month sums; retry shortly.`,
     );
   }
 

@@ -13,13 +13,14 @@ import { keys } from '../table/keys';
 
 export const ENTRY_POINTER_KIND = 'entry-pointer';
 
-export function entryItem(tableName: string, entry: LedgerEntry): TransactWriteItem {
+/** `position`: the entry's place in its request (`requestPosition`, docs/contract.md §36). */
+export function entryItem(tableName: string, entry: LedgerEntry, position = 0): TransactWriteItem {
   return putNew(tableName, {
     ...keys.entry(entry.accountId, entry.createdAt, entry.id),
     kind: 'entry',
     ...entry,
     // The effective-time index (docs/contract.md §26): statements read a window of it.
-    ...effectiveIndexAttributes(entry),
+    ...effectiveIndexAttributes(entry, position),
   });
 }
 
@@ -41,8 +42,8 @@ export function entryPointerItem(tableName: string, entry: LedgerEntry): Transac
 }
 
 /** An entry and its pointer: what every new entry writes. */
-export const newEntryItems = (tableName: string, entry: LedgerEntry) =>
-  [entryItem(tableName, entry), entryPointerItem(tableName, entry)] as const;
+export const newEntryItems = (tableName: string, entry: LedgerEntry, position = 0) =>
+  [entryItem(tableName, entry, position), entryPointerItem(tableName, entry)] as const;
 
 export function paymentItem(tableName: string, entry: LedgerEntry): TransactWriteItem | undefined {
   if (entry.paymentId === undefined) return undefined;

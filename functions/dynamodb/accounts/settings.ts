@@ -3,7 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { withMetadata } from '../../domain/accounts/metadata';
 import type { AccountRecord } from '../../domain/accounts/model';
 import type { SettingsPort, SettingsResult } from '../../domain/accounts/port';
-import { claimedFailure, claimItem, findClaimRecord } from '../idempotency/command';
+import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { gateParts } from '../intake/gates';
 import { CLOSED_THROUGH } from '../statements/items';
 import { keys } from '../table/keys';
@@ -118,18 +118,6 @@ export function createSettingsStore(options: StoreOptions): SettingsPort {
       return claimedFailure(outcome.failed) ?? { kind: 'account_moved' };
     },
 
-    async recordResponse(claim) {
-      const outcome = await transactWithRetry(
-        client,
-        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
-        retry,
-      );
-      if (outcome.kind === 'committed') return { kind: 'recorded' };
-      const claimed = claimedFailure(outcome.failed);
-      if (claimed) return claimed;
-      throw new Error('a claim alone failed without an existing claim');
-    },
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
   };
 }

@@ -3,9 +3,9 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord } from '../../domain/accounts/model';
 import type { CloseResult, EntryPage, LedgerPort } from '../../domain/accounts/port';
 import type { EventSourceView } from '../../domain/gaps/port';
-import type { IdempotencyClaim, RecordResult } from '../../domain/idempotency/port';
-import { toVersionedSequence } from '../events/items';
-import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import type { IdempotencyClaim } from '../../domain/idempotency/port';
+import { toVersionedSequence } from '../gaps/sequence-items';
+import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { gateCloseParts, gateFailed, gateParts } from '../intake/gates';
 import { readIntakePartitions } from '../intake/partitions';
 import { decodeCursor, encodeCursor } from '../table/cursor';
@@ -18,6 +18,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
+import { writeCommand } from './command';
 import { closeAccountItem, newAccountItem, toAccountRecord, toLedgerEntry } from './items';
 import { metadataItem, readAccountMetadata } from './metadata';
 
@@ -73,16 +74,7 @@ export function createLedgerStore(options: StoreOptions): LedgerPort {
       return { kind: 'account_moved', account: account ? toAccountRecord(account) : undefined };
     },
 
-    async recordResponse(claim: IdempotencyClaim): Promise<RecordResult> {
-      const result = await write([
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-      ]);
-      if (result.kind === 'committed') return { kind: 'recorded' };
-      if (result.kind === 'claimed') return result;
-      throw new Error(`unexpected outcome ${result.kind} when recording a response`);
-    },
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
 
     async getAccount(accountId: string) {
       const item = await getItem(client, tableName, keys.account(accountId));

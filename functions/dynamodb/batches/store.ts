@@ -1,24 +1,18 @@
 import { ConditionalCheckFailedException, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AccountRecord } from '../../domain/accounts/model';
 import type { BatchPort, LeaseResult, MovementsWriteResult } from '../../domain/batches/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
-import type { RecordResult } from '../../domain/idempotency/port';
 import { toAccountRecord } from '../accounts/items';
-import {
-  claimItem,
-  findClaimRecord,
-  toIdempotencyRecord,
-  unexpectedFailure,
-} from '../idempotency/command';
-import { gateAsAccount } from '../intake/items';
+import { claimRecorder, toIdempotencyRecord, unexpectedFailure } from '../idempotency/command';
+import { composeMoney } from '../movements/compose';
+import { commitMoney } from '../movements/decode';
 import { toAttributes } from '../table/attributes';
 import { deleteIfStill } from '../table/delete-if';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
-import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
-import { batchParts } from './items';
+import { retryPolicy, type StoreOptions } from '../table/transact';
+import { batchPlan } from './items';
 
 /** `kind` of a batch's lease item (`BATCH_LEASE#<scopeId>`, functions/dynamodb/table/keys.ts). */
 export const BATCH_LEASE_KIND = 'batch-lease';
@@ -30,51 +24,31 @@ export function createBatchStore(options: StoreOptions): BatchPort {
 
   return {
     async writeMovements(movements, write): Promise<MovementsWriteResult> {
-      const outcome = await transactWithRetry(
-        client,
-        batchParts(tableName, movements, write),
-        retry,
-      );
+      const parts = composeMoney(tableName, batchPlan(tableName, movements, write));
+      const outcome = await commitMoney(client, parts, retry);
       if (outcome.kind === 'committed') return outcome;
+      const { cancellation } = outcome;
       const claimed = new Map<number, IdempotencyRecord>();
-      const accounts = new Map<string, AccountRecord | undefined>();
-      const gates = new Map<string, AccountRecord | undefined>();
-      const payments = new Set<number>();
       let batch: IdempotencyRecord | undefined;
-      for (const [role, old] of outcome.failed) {
+      for (const [role, old] of cancellation.failed) {
         const [kind, id = ''] = role.split(/:(.*)/s);
         if (role === 'batch' && old) batch = toIdempotencyRecord(old);
         else if (kind === 'claim' && old) claimed.set(Number(id), toIdempotencyRecord(old));
-        else if (kind === 'account') accounts.set(id, old ? toAccountRecord(old) : undefined);
-        else if (kind === 'payment') payments.add(Number(id));
-        else if (kind === 'gate') {
-          const accountId = id.slice(0, id.lastIndexOf(':'));
-          gates.set(accountId, old ? gateAsAccount(old) : undefined);
-        } else if (role !== 'probe') throw unexpectedFailure(outcome.failed);
+        else if (!/^(account|gate|payment|probe)$/.test(kind ?? '')) {
+          throw unexpectedFailure(cancellation.failed);
+        }
       }
       return {
         kind: 'refused',
         claimed,
-        accounts,
-        payments,
-        gates,
+        accounts: cancellation.accounts,
+        payments: new Set(cancellation.payments),
+        gates: cancellation.gates,
         ...(batch ? { batch } : {}),
       };
     },
 
-    async recordResponse(claim): Promise<RecordResult> {
-      const outcome = await transactWithRetry(
-        client,
-        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
-        retry,
-      );
-      if (outcome.kind === 'committed') return { kind: 'recorded' };
-      const record = outcome.failed.get('claim');
-      if (record) return { kind: 'claimed', record: toIdempotencyRecord(record) };
-      throw unexpectedFailure(outcome.failed);
-    },
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
 
     async readAccounts(accountIds) {
       const items = await getItems(client, tableName, accountIds.map(keys.account));

@@ -3,16 +3,13 @@ import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import { inboxOnce } from '../../domain/movements/once';
 import { toAccountRecord } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
+import { composeMoney } from '../movements/compose';
+import { commitMoney } from '../movements/decode';
 import { onceFailure, withOnce } from '../movements/once';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { getItem } from '../table/reads';
-import {
-  retryPolicy,
-  type StoreOptions,
-  type TransactPart,
-  transactWithRetry,
-} from '../table/transact';
-import { inboxScopeId, runParts, toVersionedSequence } from './items';
+import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
+import { inboxScopeId, runPlan, toVersionedSequence } from './items';
 
 /**
  * DynamoDB adapter of what is about ledger events only: the sequence items, a waiver, and a
@@ -22,16 +19,6 @@ import { inboxScopeId, runParts, toVersionedSequence } from './items';
 export function createEventStore(options: StoreOptions): EventLedgerPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);
-  /**
-   * A write with a sequence item was built from a read of it (its version). Cancelled for
-   * contention, it is not retried as is: whoever holds the account is likely moving that
-   * sequence too, so the same items would only be cancelled by DynamoDB a moment later, after
-   * holding the account for a whole transaction. The service reads again and retries instead,
-   * with the same backoff (`sequence_moved`).
-   */
-  const send = <R extends string>(parts: TransactPart<R>[], readFirst: boolean) =>
-    transactWithRetry(client, parts, retry, readFirst ? { contention: 'return' } : {});
-
   return {
     async getSequence(accountId, source) {
       const item = await getItem(client, tableName, keys.eventSource(accountId, source));
@@ -55,13 +42,21 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
      * rejection: `refused`, and the records are applied one by one, each judged on its own.
      */
     async applyEventRun(run): Promise<EventRunResult> {
-      const outcome = await send(runParts(tableName, run), run.sequences.length > 0);
+      const parts = composeMoney(tableName, runPlan(tableName, run));
+      // A write with a sequence item was built from a read of it (its version). Cancelled for
+      // contention, it is not retried as is: whoever holds the account is likely moving that
+      // sequence too. The service reads again and retries instead (`sequence_moved`).
+      const readFirst = run.sequences.length > 0;
+      const outcome = await commitMoney(
+        client,
+        parts,
+        retry,
+        readFirst ? { contention: 'return' } : {},
+      );
       if (outcome.kind === 'committed') return outcome;
       if (outcome.kind === 'contended') return { kind: 'sequence_moved' };
-      const { failed } = outcome;
-      if (failed.has('inbox') || failed.has('account') || failed.has('payment')) {
-        return { kind: 'refused' };
-      }
+      const { accounts, payments, failed } = outcome.cancellation;
+      if (failed.has('inbox') || accounts.size > 0 || payments.size > 0) return { kind: 'refused' };
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       throw unexpectedFailure(failed);
     },

@@ -4,9 +4,10 @@ import type { CallbackPort, CallbackWrite, CallbackWriteResult } from '../../dom
 import type { ExecutionRecord, TaskRecord, TaskState } from '../../domain/exports/model';
 import type { RerunResult, TaskPort } from '../../domain/exports/port';
 import { sameInboxContent } from '../../domain/idempotency/fingerprint';
+import { writeCommand } from '../accounts/command';
 import { createLedgerStore } from '../accounts/store';
-import { inboxItem } from '../events/items';
-import { claimItem, writeCommand } from '../idempotency/command';
+import { claimItem } from '../idempotency/command';
+import { inboxItem } from '../idempotency/inbox';
 import { keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
 import {

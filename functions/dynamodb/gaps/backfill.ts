@@ -2,11 +2,11 @@ import { type AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { EVENT_SOURCE_ITEM_KIND } from '../../contract/gaps';
 import { sequenceWrite } from '../../domain/gaps/sequences';
-import { sequenceItem, toVersionedSequence } from '../events/items';
 import { DUE_INDEX } from '../table/due-index';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
 import { toSourceRef } from './items';
+import { sequenceItem, toVersionedSequence } from './sequence-items';
 
 export interface BackfillPage {
   /** Sequence items with open gaps read on this page. */

@@ -3,7 +3,6 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { DEFAULT_INBOX_RETENTION_SECONDS } from '../../contract/retention';
 import type { GapRequestStore } from '../../domain/gaps/port';
 import { epochSeconds } from '../../domain/shared/time';
-import { sequenceItem, toVersionedSequence } from '../events/items';
 import { unexpectedFailure } from '../idempotency/command';
 import { LEAVE_DUE_INDEX } from '../table/due-index';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
@@ -11,6 +10,7 @@ import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
 import { gapRequestItem } from './items';
+import { sequenceItem, toVersionedSequence } from './sequence-items';
 
 /** A published request is kept this long (its id stays findable for a producer's questions). */
 const PUBLISHED_RETENTION_SECONDS = DEFAULT_INBOX_RETENTION_SECONDS;

@@ -2,9 +2,12 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { HOLD_ITEM_KIND } from '../../contract/names';
 import { withMetadata } from '../../domain/accounts/metadata';
+import type { LedgerEntry } from '../../domain/accounts/model';
 import { HOLD_STATUSES, type HoldRecord, type HoldSettlement } from '../../domain/holds/model';
+import type { EntryGuard } from '../../domain/movements/guard';
 import { metadataOf } from '../accounts/entries';
-import { type AccountUpdate, accountChangeItem } from '../movements/account-change';
+import type { Cancellation } from '../movements/decode';
+import type { MoneyPlan, PlanLeg } from '../movements/plan';
 import { putNew, toAttributes } from '../table/attributes';
 import { dueIndexAttributes, LEAVE_DUE_INDEX } from '../table/due-index';
 import { keys } from '../table/keys';
@@ -90,59 +93,64 @@ function settleHoldItem(tableName: string, settlement: HoldSettlement): Transact
 }
 
 /**
- * The account side of a settlement: captured money leaves the balance, the rest is available.
- * A capture is journaled as `capture` (with its entry), a void or an expiry as `hold_released`.
- * A capture or void also requires the account to still belong to the hold's owner: a re-own
- * moves the account after its holds (docs/contract.md §30), and a hold the catch-up pass has
- * not reached yet must not settle on an account someone else owns now. The sweeper's expiry
- * acts for nobody and has no owner guard.
+ * The account side of a settlement, as a leg of the one composer's plan
+ * (`dynamodb/movements/plan.ts`): captured money leaves the balance, the rest is available. A
+ * capture is journaled as `capture` (with its entry, which it lists), a void or an expiry as
+ * `hold_released`. A capture or void also requires the account to still belong to the hold's
+ * owner: a re-own moves the account after its holds (docs/contract.md §30), and a hold the
+ * catch-up pass has not reached yet must not settle on an account someone else owns now. The
+ * sweeper's expiry acts for nobody and has no owner guard.
  */
-export function settlementAccountUpdate(
-  settlement: HoldSettlement,
-  entryId?: string,
-): AccountUpdate {
+export function settlementLeg(settlement: HoldSettlement, entry?: LedgerEntry): PlanLeg {
   const { hold } = settlement;
   return {
     accountId: hold.accountId,
-    ...(settlement.requires === 'unexpired' ? { ownerId: hold.ownerId } : {}),
-    changes: [
-      {
-        kind: hold.status === 'captured' ? 'capture' : 'hold_released',
-        balanceDelta: settlement.balanceDelta,
-        availableDelta: settlement.availableDelta,
-        at: settlement.at,
-        // A capture counts in the books when it is written (docs/contract.md §26).
-        ...(entryId === undefined ? {} : { entryId, effectiveAt: settlement.at }),
-        holdId: hold.id,
-      },
-    ],
+    guard: settlement.requires === 'unexpired' ? { ownerId: hold.ownerId } : {},
+    change: {
+      kind: hold.status === 'captured' ? 'capture' : 'hold_released',
+      balanceDelta: settlement.balanceDelta,
+      availableDelta: settlement.availableDelta,
+      at: settlement.at,
+      // A capture counts in the books when it is written (docs/contract.md §26).
+      ...(entry === undefined ? {} : { entryId: entry.id, effectiveAt: settlement.at }),
+      holdId: hold.id,
+    },
+    ...(entry === undefined ? {} : { entry }),
   };
 }
 
-/** The items of a settlement; a capture passes its entry's id for the journal. */
-export function settlementItems(tableName: string, settlement: HoldSettlement, entryId?: string) {
+/** A new hold's reservation on its account: available only, covered, in the currency, open. */
+export function placementLeg(hold: HoldRecord, guard: EntryGuard): PlanLeg {
   return {
-    hold: settleHoldItem(tableName, settlement),
-    ref: holdRefItem(tableName, settlement.hold),
-    account: accountChangeItem(tableName, settlementAccountUpdate(settlement, entryId)),
+    accountId: hold.accountId,
+    guard,
+    change: {
+      kind: 'hold_placed',
+      balanceDelta: 0,
+      availableDelta: -hold.amount,
+      at: hold.createdAt,
+      holdId: hold.id,
+    },
   };
 }
 
 /**
- * A settlement as a transaction lists it. The hold is decisive: once it is no longer active,
- * contention elsewhere changes nothing.
+ * A settlement as the one composer plans it: the claim of a void, the hold (decisive: once it
+ * is no longer active, contention elsewhere changes nothing) and its listing copy, then the
+ * account's leg and, for a capture, its entry.
  */
-export function settlementParts(
+export function settlementPlan(
   tableName: string,
   settlement: HoldSettlement,
-  entryId?: string,
-): TransactPart<'hold' | 'ref' | 'account'>[] {
-  const items = settlementItems(tableName, settlement, entryId);
-  return [
-    { role: 'hold', item: items.hold, decisive: true },
-    { role: 'ref', item: items.ref },
-    { role: 'account', item: items.account },
+  entry?: LedgerEntry,
+  claim?: TransactPart<string>,
+): MoneyPlan {
+  const head: TransactPart<string>[] = [
+    ...(claim === undefined ? [] : [claim]),
+    { role: 'hold', item: settleHoldItem(tableName, settlement), decisive: true },
+    { role: 'ref', item: holdRefItem(tableName, settlement.hold) },
   ];
+  return { head, movements: [{ legs: [settlementLeg(settlement, entry)] }] };
 }
 
 /**
@@ -151,21 +159,22 @@ export function settlementParts(
  * re-owned between the read and the write, so the caller does not find it.
  */
 export function holdChanged(
-  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+  cancellation: Cancellation,
   settlement?: HoldSettlement,
 ): { readonly kind: 'hold_changed'; readonly hold: HoldRecord | undefined } | undefined {
-  if (!failed.has('hold')) return ownerMoved(failed, settlement);
-  const old = failed.get('hold');
+  if (!cancellation.failed.has('hold')) return ownerMoved(cancellation, settlement);
+  const old = cancellation.failed.get('hold');
   return { kind: 'hold_changed', hold: old ? toHoldRecord(old) : undefined };
 }
 
 function ownerMoved(
-  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
+  cancellation: Cancellation,
   settlement: HoldSettlement | undefined,
 ): { readonly kind: 'hold_changed'; readonly hold: HoldRecord } | undefined {
-  const account = failed.get('account');
-  if (settlement?.requires !== 'unexpired' || account === undefined) return undefined;
-  const owner = String(account.ownerId);
+  if (settlement?.requires !== 'unexpired') return undefined;
+  const account = cancellation.accounts.get(settlement.hold.accountId);
+  if (account === undefined) return undefined;
+  const owner = account.ownerId;
   if (owner === settlement.hold.ownerId) return undefined;
   return { kind: 'hold_changed', hold: { ...settlement.hold, ownerId: owner } };
 }

@@ -10,23 +10,17 @@ import type {
 } from '../../domain/holds/port';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
 import type { EntryGuard } from '../../domain/movements/guard';
-import { toAccountRecord } from '../accounts/items';
 import { createLedgerStore } from '../accounts/store';
 import { claimedFailure, claimItem, unexpectedFailure as unexpected } from '../idempotency/command';
-import { accountChangeItem } from '../movements/account-change';
+import { composeMoney } from '../movements/compose';
+import { commitMoney } from '../movements/decode';
+import type { MoneyPlan } from '../movements/plan';
 import { decodeCursor, encodeCursor } from '../table/cursor';
 import { HOLD_SK_PREFIX, keys } from '../table/keys';
 import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
-import {
-  retryPolicy,
-  type StoreOptions,
-  type TransactPart,
-  transactWithRetry,
-} from '../table/transact';
-import { holdChanged, newHoldItems, settlementParts, toHoldRecord } from './items';
-
-type Role = 'claim' | 'account' | 'hold' | 'ref' | 'entry';
+import { retryPolicy, type StoreOptions, type TransactPart } from '../table/transact';
+import { holdChanged, newHoldItems, placementLeg, settlementPlan, toHoldRecord } from './items';
 
 /** Holds read per listing query while looking for `limit` that match the filter. */
 const LISTING_PAGE = 100;
@@ -43,7 +37,12 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
   const retry = retryPolicy(options);
   const ledger = createLedgerStore(options);
 
-  const transact = (parts: TransactPart<Role>[]) => transactWithRetry(client, parts, retry);
+  const commit = (plan: MoneyPlan) => commitMoney(client, composeMoney(tableName, plan), retry);
+  const claimPart = (claim: IdempotencyClaim): TransactPart<string> => ({
+    role: 'claim',
+    item: claimItem(tableName, claim),
+    decisive: true,
+  });
 
   const read = (key: ReturnType<typeof keys.hold>) => getItem(client, tableName, key);
 
@@ -55,54 +54,38 @@ export function createHoldStore(options: StoreOptions): HoldPort & HoldReleasePo
     ): Promise<PlaceHoldResult> {
       const [main, ref] = newHoldItems(tableName, hold);
       if (!main || !ref) throw new Error('a hold is written as two items');
-      const outcome = await transact([
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        {
-          role: 'account',
-          item: accountChangeItem(tableName, {
-            accountId: hold.accountId,
-            changes: [
-              {
-                kind: 'hold_placed',
-                balanceDelta: 0,
-                availableDelta: -hold.amount,
-                at: hold.createdAt,
-                holdId: hold.id,
-              },
-            ],
-            ownerId: guard.ownerId,
-            currency: guard.currency,
-            requireAvailableAtLeast: guard.requireAvailableAtLeast,
-            requireOpen: guard.requireOpen,
-          }),
-        },
+      const after = [
         { role: 'hold', item: main },
         { role: 'ref', item: ref },
-      ]);
-      if (outcome.kind === 'committed') return outcome;
-      const replay = claimedFailure(outcome.failed);
+      ];
+      const outcome = await commit({
+        head: [claimPart(claim)],
+        movements: [{ legs: [placementLeg(hold, guard)], after }],
+      });
+      if (outcome.kind !== 'cancelled') return { kind: 'committed' };
+      const { cancellation } = outcome;
+      const replay = claimedFailure(cancellation.failed);
       if (replay) return replay;
-      if (!outcome.failed.has('account')) throw unexpected(outcome.failed);
-      const account = outcome.failed.get('account');
-      return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
+      if (!cancellation.accounts.has(hold.accountId)) throw unexpected(cancellation.failed);
+      return { kind: 'account_rejected', account: cancellation.accounts.get(hold.accountId) };
     },
 
     async voidHold(claim: IdempotencyClaim, settlement: HoldSettlement): Promise<SettleHoldResult> {
-      const outcome = await transact([
-        { role: 'claim', item: claimItem(tableName, claim), decisive: true },
-        ...settlementParts(tableName, settlement),
-      ]);
-      if (outcome.kind === 'committed') return outcome;
-      const result = claimedFailure(outcome.failed) ?? holdChanged(outcome.failed, settlement);
-      if (!result) throw unexpected(outcome.failed);
+      const outcome = await commit(
+        settlementPlan(tableName, settlement, undefined, claimPart(claim)),
+      );
+      if (outcome.kind !== 'cancelled') return { kind: 'committed' };
+      const { cancellation } = outcome;
+      const result = claimedFailure(cancellation.failed) ?? holdChanged(cancellation, settlement);
+      if (!result) throw unexpected(cancellation.failed);
       return result;
     },
 
     async releaseHold(settlement: HoldSettlement): Promise<HoldReleaseResult> {
-      const outcome = await transact(settlementParts(tableName, settlement));
-      if (outcome.kind === 'committed') return outcome;
-      const changed = holdChanged(outcome.failed);
-      if (!changed) throw unexpected(outcome.failed);
+      const outcome = await commit(settlementPlan(tableName, settlement));
+      if (outcome.kind !== 'cancelled') return { kind: 'committed' };
+      const changed = holdChanged(outcome.cancellation);
+      if (!changed) throw unexpected(outcome.cancellation.failed);
       return changed;
     },
 

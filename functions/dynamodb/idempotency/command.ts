@@ -1,12 +1,15 @@
 import type { DynamoDBClient, TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { WriteResult } from '../../domain/accounts/port';
 import type { IdempotencyRecord } from '../../domain/idempotency/model';
-import type { ClaimKey, IdempotencyClaim } from '../../domain/idempotency/port';
-import { toAccountRecord } from '../accounts/items';
+import type {
+  ClaimKey,
+  IdempotencyClaim,
+  RecordResult,
+  ResponseRecorder,
+} from '../../domain/idempotency/port';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { getItem } from '../table/reads';
-import { type RetryPolicy, type TransactPart, transactWithRetry } from '../table/transact';
+import { type RetryPolicy, transactWithRetry } from '../table/transact';
 
 /** Builders for the items each transaction writes; conditions are named after what they guard. */
 
@@ -65,40 +68,32 @@ export function claimedFailure(
 }
 
 /**
- * The facts of a cancelled command in precedence order: an existing claim (replay or reuse),
- * then the account guard, then the paymentId. Undefined when none of these failed.
+ * THE claim-only transaction every store records a rejection with (docs/contract.md §4): the
+ * response is stored unless a claim committed meanwhile, which is then answered instead.
  */
-function commandFailure(
-  failed: ReadonlyMap<string, Record<string, unknown> | undefined>,
-): WriteResult | undefined {
-  const claim = claimedFailure(failed);
-  if (claim) return claim;
-  if (failed.has('account')) {
-    const account = failed.get('account');
-    return { kind: 'account_rejected', account: account ? toAccountRecord(account) : undefined };
-  }
-  if (failed.has('payment')) return { kind: 'payment_id_taken' };
-  return undefined;
+async function recordClaimOnly(
+  client: DynamoDBClient,
+  tableName: string,
+  retry: RetryPolicy,
+  claim: IdempotencyClaim,
+): Promise<RecordResult> {
+  const parts = [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }];
+  const outcome = await transactWithRetry(client, parts, retry);
+  if (outcome.kind === 'committed') return { kind: 'recorded' };
+  const claimed = claimedFailure(outcome.failed);
+  if (claimed) return claimed;
+  throw unexpectedFailure(outcome.failed);
 }
 
-/**
- * Runs a command's transaction and reports its facts: committed, or the failure
- * `commandFailure` names, or what `otherFailure` makes of the rest (e.g. a moved task).
- */
-export async function writeCommand<Role extends string, Other = never>(
+/** Every store's `ResponseRecorder`: the one claim-only write and the claim's read. */
+export const claimRecorder = (
   client: DynamoDBClient,
-  parts: readonly TransactPart<Role>[],
+  tableName: string,
   retry: RetryPolicy,
-  otherFailure: (
-    failed: ReadonlyMap<Role, Record<string, unknown> | undefined>,
-  ) => Other | undefined = () => undefined,
-): Promise<WriteResult | Other> {
-  const outcome = await transactWithRetry(client, parts, retry);
-  if (outcome.kind === 'committed') return outcome;
-  const failure = commandFailure(outcome.failed) ?? otherFailure(outcome.failed);
-  if (failure === undefined) throw unexpectedFailure(outcome.failed);
-  return failure;
-}
+): ResponseRecorder => ({
+  recordResponse: (claim) => recordClaimOnly(client, tableName, retry, claim),
+  findRecord: (key) => findClaimRecord(client, tableName, key),
+});
 
 export function unexpectedFailure(failed: ReadonlyMap<string, unknown>): Error {
   return new Error(`unexpected failed condition on ${[...failed.keys()].join(', ')}`);

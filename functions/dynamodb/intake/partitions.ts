@@ -52,7 +52,7 @@ export async function readIntakePartitions(
 }
 
 /**
- * Step 1 of a period close (docs/contract.md §36): one gate raises `closedThrough` to `through`
+ * Step 1 of a period close (docs/contract.md §26): one gate raises `closedThrough` to `through`
  * with its own monotonic update — never lowered, no `accepted` condition, so credits in flight
  * never cancel it. From then on the gate refuses credits effective at or before `through`.
  */

@@ -8,32 +8,19 @@ import type { PendingCredit } from '../../domain/intake/model';
 import type { PostingPort, PostOutcome } from '../../domain/intake/port';
 import type { AccountChange } from '../../domain/journal/model';
 import { InternalError } from '../../domain/shared/errors';
-import { newEntryItems } from '../accounts/entries';
-import { toAccountRecord } from '../accounts/items';
-import { accountChangeItem } from '../movements/account-change';
-import { legChange } from '../movements/legs';
+import { composeMoney } from '../movements/compose';
+import { type Cancellation, commitMoney } from '../movements/decode';
+import { legChange, type MoneyPlan } from '../movements/plan';
 import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
 import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
-import {
-  retryPolicy,
-  type StoreOptions,
-  type TransactPart,
-  transactWithRetry,
-} from '../table/transact';
+import { retryPolicy, type StoreOptions } from '../table/transact';
 import { toPendingCredit } from './items';
 
 /**
  * The folder's store (docs/contract.md §24; functions/domain/intake/posting.ts): reads an
  * account's intake partitions and posts a chunk of pending credits in ONE TransactWriteItems.
  */
-
-type PostingRole =
-  | 'account'
-  | `entry:${number}`
-  | `pointer:${number}`
-  | `pending:${number}`
-  | `posted:${number}`;
 
 /** The journal's descriptor of a posted credit: as its leg would be, at posting, with acceptedAt. */
 export function postedChange(credit: PendingCredit, at: string): AccountChange {
@@ -71,44 +58,34 @@ function postedCountItem(
 }
 
 /**
- * Every item of one posting: ONE account update carrying a change per credit (no owner, open or
- * currency guard: the gates checked those at intake, and closing waits until every accepted
- * credit is posted), each credit's entry, pointer and pending item, then the posted count of
- * every touched partition (never its gate, which the intakes hold).
+ * One posting as the one composer plans it (`dynamodb/movements/compose.ts`): ONE account update
+ * carrying a change per credit (no owner, open or currency guard: the gates checked those at
+ * intake, and closing waits until every accepted credit is posted; `postsPendingCredits`), per
+ * credit its entry, pointer and pending item's removal (`entry:<i>`, `pointer:<i>`,
+ * `pending:<i>`), then the posted count of every touched partition (never its gate, which the
+ * intakes hold).
  */
-export function postingParts(
+export function foldPlan(
   tableName: string,
   accountId: string,
   credits: readonly PendingCredit[],
   at: string,
-): TransactPart<PostingRole>[] {
-  const parts: TransactPart<PostingRole>[] = [
-    {
-      role: 'account',
-      item: accountChangeItem(tableName, {
-        accountId,
-        changes: credits.map((credit) => postedChange(credit, at)),
-        postsPendingCredits: true,
-      }),
-    },
-  ];
+): MoneyPlan {
   const perShard = new Map<number, number>();
-  credits.forEach((credit, i) => {
-    const [entry, pointer] = newEntryItems(tableName, credit.entry);
-    parts.push(
-      { role: `entry:${i}`, item: entry },
-      { role: `pointer:${i}`, item: pointer },
-      { role: `pending:${i}`, item: removePendingItem(tableName, credit) },
-    );
-    perShard.set(credit.shard, (perShard.get(credit.shard) ?? 0) + 1);
-  });
-  for (const [shard, count] of [...perShard].sort(([a], [b]) => a - b)) {
-    parts.push({
-      role: `posted:${shard}`,
-      item: postedCountItem(tableName, accountId, shard, count),
-    });
-  }
-  return parts;
+  for (const { shard } of credits) perShard.set(shard, (perShard.get(shard) ?? 0) + 1);
+  return {
+    postsPendingCredits: true,
+    movements: credits.map((credit, i) => ({
+      legs: [{ accountId, change: postedChange(credit, at), guard: {}, entry: credit.entry }],
+      after: [{ role: `pending:${i}`, item: removePendingItem(tableName, credit) }],
+    })),
+    tail: [...perShard]
+      .sort(([a], [b]) => a - b)
+      .map(([shard, count]) => ({
+        role: `posted:${shard}`,
+        item: postedCountItem(tableName, accountId, shard, count),
+      })),
+  };
 }
 
 /** The oldest `limit` pending credits of one partition, strongly consistent. */
@@ -145,15 +122,13 @@ async function readPartition(
 }
 
 /** What a cancelled posting means: lost to another folder, or refused by the account. */
-function outcomeOf(failed: ReadonlyMap<PostingRole, Record<string, unknown> | undefined>) {
-  const roles = [...failed.keys()];
-  if (roles.some((role) => /^(entry|pointer|pending):/.test(role)))
-    return { kind: 'gone' } as const;
-  if (failed.has('account')) {
-    const old = failed.get('account');
-    return { kind: 'refused', account: old ? toAccountRecord(old) : undefined } as const;
-  }
+function outcomeOf(accountId: string, cancellation: Cancellation) {
+  if (cancellation.taken.size > 0) return { kind: 'gone' } as const;
+  const { accounts } = cancellation;
+  if (accounts.has(accountId))
+    return { kind: 'refused', account: accounts.get(accountId) } as const;
   // A posted count has no condition: a refusal anywhere else is a bug, not a state.
+  const roles = [...cancellation.failed.keys()];
   throw new InternalError(new Error(`posting refused by ${roles.join(', ')}`));
 }
 
@@ -173,12 +148,12 @@ export function createPostingStore(options: StoreOptions): PostingPort {
     },
 
     async post(accountId, credits, at): Promise<PostOutcome> {
-      const parts = postingParts(tableName, accountId, credits, at);
+      const parts = composeMoney(tableName, foldPlan(tableName, accountId, credits, at));
       // Built from a read: a cancellation for contention reads again instead of resending.
-      const outcome = await transactWithRetry(client, parts, retry, { contention: 'return' });
+      const outcome = await commitMoney(client, parts, retry, { contention: 'return' });
       if (outcome.kind === 'committed') return { kind: 'posted' };
       if (outcome.kind === 'contended') return outcome;
-      return outcomeOf(outcome.failed);
+      return outcomeOf(accountId, outcome.cancellation);
     },
   };
 }

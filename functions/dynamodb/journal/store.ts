@@ -10,7 +10,6 @@ import type {
 } from '../../domain/journal/port';
 import { accountFigures, JOURNAL_FROM_CREATION } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
-import { markerItem } from '../reconciliation/items';
 import {
   JOURNAL_SEQUENCE_SK_PREFIX,
   JOURNAL_TIME_SK_PREFIX,
@@ -26,6 +25,7 @@ import {
   transactWithRetry,
 } from '../table/transact';
 import { headItem, recordItems, toJournalHead, toJournalRecord } from './items';
+import { markerItem } from './marker';
 
 type Role = 'record' | 'head';
 

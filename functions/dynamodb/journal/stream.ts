@@ -1,7 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { ACCOUNT_CHANGES_ATTRIBUTE, ACCOUNT_ITEM_KIND } from '../../contract/names';
+import {
+  ACCOUNT_CHANGES_ATTRIBUTE,
+  ACCOUNT_ITEM_KIND,
+  ACCOUNT_METADATA_ITEM_KIND,
+} from '../../contract/names';
 import type { StreamChange } from '../../domain/journal/projector';
 import { AccountChanges } from '../../schemas/journal';
 import { JOURNAL_FROM_CREATION } from '../accounts/items';
@@ -12,6 +16,8 @@ import { JOURNAL_FROM_CREATION } from '../accounts/items';
  * passes only those; locally every record arrives, so the decoder skips the rest.
  */
 export function decodeAccountChange(record: DynamoDBRecord): StreamChange {
+  const searched = searchChange(record);
+  if (searched) return searched;
   const image = record.dynamodb?.NewImage;
   if (record.eventName === 'REMOVE' || !image) return { kind: 'other' };
   // aws-lambda's stream AttributeValue mirrors the SDK's; the SDK type is what unmarshall takes.
@@ -39,4 +45,17 @@ export function decodeAccountChange(record: DynamoDBRecord): StreamChange {
       journalFromCreation: item[JOURNAL_FROM_CREATION] === true,
     },
   };
+}
+
+/**
+ * What the search indexer re-reads (docs/contract.md §34): an account created (INSERT) and
+ * any change of an account's metadata item (removed too: `metadata: null`).
+ */
+function searchChange(record: DynamoDBRecord): StreamChange | undefined {
+  const image = record.dynamodb?.NewImage ?? record.dynamodb?.OldImage;
+  const kind = image?.kind?.S;
+  const created = kind === ACCOUNT_ITEM_KIND && record.eventName === 'INSERT';
+  if (!created && kind !== ACCOUNT_METADATA_ITEM_KIND) return undefined;
+  const accountId = image?.id?.S ?? image?.accountId?.S;
+  return accountId ? { kind: 'account', accountId } : undefined;
 }

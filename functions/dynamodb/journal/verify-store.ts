@@ -1,12 +1,16 @@
-import { type AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { JournalVerifyPort } from '../../domain/journal/verify';
-import { JOURNAL_TIME_SK_PREFIX, keys, SK_RANGE_END } from '../table/keys';
-import { queryAll } from '../table/reads';
+import { toCheckpoint } from '../reconciliation/items';
+import { JOURNAL_TIME_SK_PREFIX, keys } from '../table/keys';
+import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import type { StoreOptions } from '../table/transact';
 import { HEAD_ITEM_KIND, toJournalRecord } from './items';
 import { createJournalStore } from './store';
+
+/** Time-keyed copies per page: one Query each, about as many records as one records page. */
+const COPIES_PAGE = 1000;
 
 /**
  * What `verify` reads (docs/contract.md §27), an operator's command: the head and records as the
@@ -20,18 +24,47 @@ export function createJournalVerifyStore(options: StoreOptions): JournalVerifyPo
     readHead: (accountId) => journal.readHead(accountId),
     readRecords: (accountId, from, to) => journal.readRecords(accountId, from, to),
 
-    async readTimeCopies(accountId) {
-      const items = await queryAll(client, {
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: marshall({
-          ':pk': keys.journalHead(accountId).pk,
-          ':from': JOURNAL_TIME_SK_PREFIX,
-          ':to': `${JOURNAL_TIME_SK_PREFIX}${SK_RANGE_END}`,
-        }),
-        ConsistentRead: true,
-      });
-      return items.map((item) => toJournalRecord(item));
+    async readAccountVersion(accountId) {
+      const item = await getItem(client, tableName, keys.account(accountId));
+      return item ? Number(item.version ?? 0) : undefined;
+    },
+
+    async readCheckpoint(accountId) {
+      const item = await getItem(client, tableName, keys.reconcileCheckpoint(accountId));
+      if (!item) return undefined;
+      const { checkedSequence, hash } = toCheckpoint(item);
+      return hash === undefined
+        ? { sequence: checkedSequence }
+        : { sequence: checkedSequence, hash };
+    },
+
+    async readTimeCopies(accountId, through, start) {
+      const head = keys.journalAsOf(accountId, through.committedAt, through.lastSequence);
+      try {
+        const page = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+            ExpressionAttributeValues: marshall({
+              ':pk': head.pk,
+              ':from': JOURNAL_TIME_SK_PREFIX,
+              ':to': head.sk,
+            }),
+            ConsistentRead: true,
+            Limit: COPIES_PAGE,
+            ...(start === undefined ? {} : { ExclusiveStartKey: JSON.parse(start) }),
+          }),
+        );
+        const items = (page.Items ?? []).map((raw) => {
+          const item = unmarshall(raw);
+          const key = String(item.sk).slice(JOURNAL_TIME_SK_PREFIX.length);
+          return { key, record: toJournalRecord(item) };
+        });
+        const next = page.LastEvaluatedKey ? JSON.stringify(page.LastEvaluatedKey) : undefined;
+        return next === undefined ? { items } : { items, next };
+      } catch (error) {
+        throw storageError(error);
+      }
     },
 
     async journalAccounts(start) {

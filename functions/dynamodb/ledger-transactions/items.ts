@@ -1,19 +1,16 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { withMetadata } from '../../domain/accounts/metadata';
 import type { LedgerTransactionRecord, StoredLeg } from '../../domain/ledger-transactions/model';
-import { type IntakeRoutes, NO_INTAKE } from '../../domain/movements/intake';
-import type { LedgerTransactionWrite } from '../../domain/movements/ledger-transaction';
 import { metadataOf } from '../accounts/entries';
-import { type LegRole, legParts } from '../movements/legs';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
-import type { TransactPart } from '../table/transact';
 
 export const LEDGER_TRANSACTION_KIND = 'ledger-transaction';
 
-/** The items of a ledger transaction besides its dedup record (claim or inbox). */
-export type LedgerTransactionRole = LegRole | 'record';
-
+/**
+ * The `LEDGER_TRANSACTION#<id>` record a ledger transaction writes beside its legs (docs/contract.md
+ * §16): with the claim, every leg's update, entry and pointer, at most 1 + 3 × 25 + 2 = 78 items.
+ */
 export function recordItem(tableName: string, record: LedgerTransactionRecord): TransactWriteItem {
   return putNew(tableName, {
     ...keys.ledgerTransaction(record.id),
@@ -21,22 +18,6 @@ export function recordItem(tableName: string, record: LedgerTransactionRecord): 
     ...record,
     legs: record.legs.map((leg) => ({ ...leg })),
   });
-}
-
-/**
- * Every leg (guarded account change, entry, pointer), the first debited account's paymentId
- * item and the `LEDGER_TRANSACTION#<id>` record (docs/contract.md §16): with the claim, at most
- * 1 + 3 × 25 + 2 = 78 items, within DynamoDB's 100.
- */
-export function ledgerTransactionParts(
-  tableName: string,
-  write: LedgerTransactionWrite,
-  intake: IntakeRoutes = NO_INTAKE,
-): TransactPart<LedgerTransactionRole>[] {
-  return [
-    ...legParts(tableName, write.legs, intake),
-    { role: 'record', item: recordItem(tableName, write.record) },
-  ];
 }
 
 function toStoredLeg(value: unknown): StoredLeg {

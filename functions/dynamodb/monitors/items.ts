@@ -8,6 +8,7 @@ import {
 } from '../../domain/monitors/model';
 import type { MonitoredAccount } from '../../domain/monitors/port';
 import { putNew, toAttributes } from '../table/attributes';
+import { counterDownItem, counterUpItem } from '../table/counter';
 import { keys } from '../table/keys';
 
 const MONITOR_KIND = 'monitor';
@@ -22,35 +23,12 @@ export const newMonitorItem = (tableName: string, monitor: Monitor): TransactWri
   });
 
 /** The account's monitor count up by one, only below the limit (docs/contract.md §28). */
-export function countUpItem(tableName: string, accountId: string): TransactWriteItem {
-  return {
-    Update: {
-      TableName: tableName,
-      Key: toAttributes(keys.monitorCount(accountId)),
-      UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :one, #kind = :kind',
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-      ExpressionAttributeNames: { '#count': 'count', '#kind': 'kind' },
-      ExpressionAttributeValues: toAttributes({
-        ':zero': 0,
-        ':one': 1,
-        ':max': MAX_MONITORS_PER_ACCOUNT,
-        ':kind': COUNT_KIND,
-      }),
-    },
-  };
-}
+export const countUpItem = (tableName: string, accountId: string): TransactWriteItem =>
+  counterUpItem(tableName, keys.monitorCount(accountId), MAX_MONITORS_PER_ACCOUNT, COUNT_KIND);
 
 /** The count down by one, with the monitor's removal. */
-export const countDownItem = (tableName: string, accountId: string): TransactWriteItem => ({
-  Update: {
-    TableName: tableName,
-    Key: toAttributes(keys.monitorCount(accountId)),
-    UpdateExpression: 'SET #count = #count - :one',
-    ConditionExpression: '#count > :zero',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: toAttributes({ ':zero': 0, ':one': 1 }),
-  },
-});
+export const countDownItem = (tableName: string, accountId: string): TransactWriteItem =>
+  counterDownItem(tableName, keys.monitorCount(accountId));
 
 /**
  * The account still as read: its owner, and the version its values stood at — a change in

@@ -9,7 +9,7 @@ import { accountFigures } from '../accounts/items';
 import {
   claimedFailure,
   claimItem,
-  findClaimRecord,
+  claimRecorder,
   unexpectedFailure,
 } from '../idempotency/command';
 import { keys, MONITOR_SK_PREFIX } from '../table/keys';
@@ -44,19 +44,7 @@ export function createMonitorStore(options: StoreOptions): MonitorPort {
   const { client, tableName } = options;
   const retry = retryPolicy(options);
   return {
-    async recordResponse(claim) {
-      const outcome = await transactWithRetry(
-        client,
-        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
-        retry,
-      );
-      if (outcome.kind === 'committed') return { kind: 'recorded' };
-      const claimed = claimedFailure(outcome.failed);
-      if (claimed) return claimed;
-      throw unexpectedFailure(outcome.failed);
-    },
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
 
     async getAccount(accountId) {
       const item = await getItem(client, tableName, keys.account(accountId));

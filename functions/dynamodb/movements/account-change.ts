@@ -8,8 +8,7 @@ import {
   EFFECTIVE_OPENING,
   EFFECTIVE_SINCE,
   effectiveTimeOf,
-  monthCreditsAttribute,
-  monthDebitsAttribute,
+  monthAdds,
   monthSums,
 } from '../statements/items';
 import { toAttributes } from '../table/attributes';
@@ -93,10 +92,7 @@ function effectiveHistoryClauses(
   const adds: string[] = [];
   let i = 0;
   for (const [month, sums] of months) {
-    for (const [attribute, amount] of [
-      [monthCreditsAttribute(month), sums.credits],
-      [monthDebitsAttribute(month), sums.debits],
-    ] as const) {
+    for (const [attribute, amount] of monthAdds(month, sums)) {
       if (amount === 0) continue;
       names[`#m${i}`] = attribute;
       values[`:m${i}`] = amount;

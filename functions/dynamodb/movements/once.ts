@@ -1,9 +1,10 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import type { Once, OnceAnswer } from '../../domain/movements/once';
-import { inboxItem, sequenceItem } from '../events/items';
 import { paidExportItems } from '../exports/items';
+import { sequenceItem } from '../gaps/sequence-items';
 import { claimedFailure, claimItem } from '../idempotency/command';
+import { inboxItem } from '../idempotency/inbox';
 import type { TransactOptions, TransactPart } from '../table/transact';
 
 /**

@@ -1,14 +1,12 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { type IntakeRoutes, NO_INTAKE } from '../../domain/movements/intake';
 import type { ReversalWrite } from '../../domain/movements/reversal';
 import type { OriginalLocation } from '../../domain/reversals/model';
-import { type LegRole, legParts } from '../movements/legs';
 import { type ItemKey, keys } from '../table/keys';
 import type { TransactPart } from '../table/transact';
 
 /** The original's guard (`original`) and, for an entry with a pointer, its mirror (`mirror`). */
-export type ReversalRole = LegRole | 'original' | 'mirror';
+export type ReversalRole = 'original' | 'mirror';
 
 /** The item that holds an original's `reversedAmount` and guards its reversals. */
 function guardKey(location: OriginalLocation): ItemKey {
@@ -60,12 +58,11 @@ function addReversed(
 /**
  * The original's guarded update; for an entry found through its pointer, the same Δ on the
  * entry in its account's listing, which reads show (both move in every reversal, so they stay
- * equal); then every leg moved back.
+ * equal). The legs moved back are the movement store's (`dynamodb/movements/store.ts`).
  */
-export function reversalParts(
+export function reversalGuardParts(
   tableName: string,
   write: ReversalWrite,
-  intake: IntakeRoutes = NO_INTAKE,
 ): TransactPart<ReversalRole>[] {
   const { location, amount, reversing } = write.original;
   const parts: TransactPart<ReversalRole>[] = [
@@ -79,5 +76,5 @@ export function reversalParts(
     const listed = keys.entry(entry.accountId, entry.createdAt, entry.id);
     parts.push({ role: 'mirror', item: addReversed(tableName, listed, reversing) });
   }
-  return [...parts, ...legParts(tableName, write.legs, intake)];
+  return parts;
 }

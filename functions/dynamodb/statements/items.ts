@@ -16,7 +16,9 @@ import {
  *   before its first dated change and from when its history is complete (an account created
  *   with effective dates: 0 and 1970; an older one: its balance and the time of that change);
  * - on every entry, the attributes of the sparse `effective` index: the account and
- *   `<effectiveAt>#<createdAt>#<entryId>`, so a window's entries are one index Query.
+ *   `<effectiveAt>#<createdAt>#<position>#<entryId>` (docs/contract.md §36: the entry's place in
+ *   its request, 6 digits, breaks ties of commit time before the id; entries written before it
+ *   keep `<effectiveAt>#<createdAt>#<entryId>`), so a window's entries are one index Query.
  */
 
 export const EFFECTIVE_OPENING = 'effectiveOpening';
@@ -24,28 +26,44 @@ export const EFFECTIVE_SINCE = 'effectiveSince';
 export const CLOSED_THROUGH = 'closedThrough';
 const CREDITS_PREFIX = 'ec#';
 const DEBITS_PREFIX = 'ed#';
+const ENTRIES_PREFIX = 'en#';
 
 export const monthCreditsAttribute = (month: string): string => `${CREDITS_PREFIX}${month}`;
 export const monthDebitsAttribute = (month: string): string => `${DEBITS_PREFIX}${month}`;
+/** How many entries are effective in the month (docs/contract.md §31): the index is held to it. */
+export const monthEntriesAttribute = (month: string): string => `${ENTRIES_PREFIX}${month}`;
 
 /** When a change counts: its entry's `effectiveAt`, else (a capture, a fee) its own time. */
 export const effectiveTimeOf = (change: AccountChange): string => change.effectiveAt ?? change.at;
 
-/** Per effective month, the credits and debits that changes of the balance add. */
-export function monthSums(
-  changes: readonly AccountChange[],
-): Map<string, { credits: number; debits: number }> {
-  const months = new Map<string, { credits: number; debits: number }>();
+/** Per effective month, what changes of the balance add to its sums (`ADD` operands). */
+export function monthSums(changes: readonly AccountChange[]): Map<string, MonthAdds> {
+  const months = new Map<string, MonthAdds>();
   for (const change of changes) {
     if (change.balanceDelta === 0) continue;
     const month = monthOf(effectiveTimeOf(change));
-    const sums = months.get(month) ?? { credits: 0, debits: 0 };
+    const sums = months.get(month) ?? { credits: 0, debits: 0, entries: 0 };
     if (change.balanceDelta > 0) sums.credits += change.balanceDelta;
     else sums.debits -= change.balanceDelta;
+    // Each change of the balance is one entry in the effective index.
+    sums.entries += 1;
     months.set(month, sums);
   }
   return months;
 }
+
+interface MonthAdds {
+  credits: number;
+  debits: number;
+  entries: number;
+}
+
+/** The attributes and amounts one month's changes `ADD` to the account item. */
+export const monthAdds = (month: string, sums: MonthAdds): (readonly [string, number])[] => [
+  [monthCreditsAttribute(month), sums.credits],
+  [monthDebitsAttribute(month), sums.debits],
+  [monthEntriesAttribute(month), sums.entries],
+];
 
 /** The attributes of a new account: its effective history is complete from creation. */
 export const newAccountHistory = (): Record<string, unknown> => ({
@@ -53,27 +71,38 @@ export const newAccountHistory = (): Record<string, unknown> => ({
   [EFFECTIVE_SINCE]: EFFECTIVE_HISTORY_FROM_CREATION,
 });
 
+/** Legs an operation may have: a position is `operation × LEGS_PER_OPERATION + leg`. */
+const LEGS_PER_OPERATION = 1000;
+const POSITION_DIGITS = 6;
+
+/**
+ * An entry's place in its request (docs/contract.md §36): its operation's index in a batch (0
+ * for a single request) and its leg's index in the movement.
+ */
+export const requestPosition = (operation: number, leg = 0): number =>
+  operation * LEGS_PER_OPERATION + leg;
+
 /** The two attributes that put an entry into the effective index. */
-export function effectiveIndexAttributes(entry: LedgerEntry): Record<string, string> {
+export function effectiveIndexAttributes(entry: LedgerEntry, position = 0): Record<string, string> {
+  const place = String(position).padStart(POSITION_DIGITS, '0');
   return {
     [EFFECTIVE_INDEX.accountAttribute]: entry.accountId,
-    [EFFECTIVE_INDEX.keyAttribute]: effectiveKey(entry.effectiveAt, entry.createdAt, entry.id),
+    [EFFECTIVE_INDEX.keyAttribute]: `${entry.effectiveAt}#${entry.createdAt}#${place}#${entry.id}`,
   };
 }
 
-export const effectiveKey = (effectiveAt: string, createdAt = '', entryId = ''): string =>
-  createdAt === '' ? effectiveAt : `${effectiveAt}#${createdAt}#${entryId}`;
-
 /** The account item's effective history as the domain reads it. */
 export function toEffectiveHistory(item: Record<string, unknown>): EffectiveHistory {
-  const months = new Map<string, { credits: number; debits: number }>();
+  const months = new Map<string, { credits: number; debits: number; entries?: number }>();
   for (const [name, value] of Object.entries(item)) {
-    const credits = name.startsWith(CREDITS_PREFIX);
-    if (!credits && !name.startsWith(DEBITS_PREFIX)) continue;
-    const month = name.slice(CREDITS_PREFIX.length);
+    const prefix = [CREDITS_PREFIX, DEBITS_PREFIX, ENTRIES_PREFIX].find((p) => name.startsWith(p));
+    if (prefix === undefined) continue;
+    const month = name.slice(prefix.length);
     const sums = months.get(month) ?? { credits: 0, debits: 0 };
-    if (credits) sums.credits = Number(value);
-    else sums.debits = Number(value);
+    if (prefix === CREDITS_PREFIX) sums.credits = Number(value);
+    else if (prefix === DEBITS_PREFIX) sums.debits = Number(value);
+    // Months summed before the counts were written have none: nothing to hold the index to.
+    else sums.entries = Number(value);
     months.set(month, sums);
   }
   const since = item[EFFECTIVE_SINCE];

@@ -1,4 +1,4 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { EFFECTIVE_INDEX } from '../../contract/effective-time';
@@ -11,7 +11,7 @@ import type {
   StatementPort,
 } from '../../domain/statements/port';
 import { toAccountRecord, toLedgerEntry } from '../accounts/items';
-import { claimedFailure, claimItem, findClaimRecord, writeCommand } from '../idempotency/command';
+import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { fenceGates, readIntakePartitions } from '../intake/partitions';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
@@ -133,6 +133,31 @@ export function createStatementStore(options: StoreOptions): StatementPort {
       return items.map(toEffectiveMovement);
     },
 
+    async countEffective(accountId, range) {
+      let count = 0;
+      let start: Record<string, AttributeValue> | undefined;
+      try {
+        do {
+          const page = await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              IndexName: EFFECTIVE_INDEX.name,
+              KeyConditionExpression: RANGE_CONDITION,
+              ExpressionAttributeNames: INDEX_NAMES,
+              ExpressionAttributeValues: rangeValues(accountId, range),
+              Select: 'COUNT',
+              ExclusiveStartKey: start,
+            }),
+          );
+          count += page.Count ?? 0;
+          start = page.LastEvaluatedKey;
+        } while (start);
+        return count;
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+
     async statementItems(accountId, range, limit, cursor) {
       const start = cursor === undefined ? undefined : decodeStatementCursor(cursor, range);
       const { pk } = keys.account(accountId);
@@ -195,17 +220,6 @@ export function createStatementStore(options: StoreOptions): StatementPort {
       return { kind: 'account_rejected', account: stood };
     },
 
-    async recordResponse(claim) {
-      const result = await writeCommand(
-        client,
-        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
-        retry,
-      );
-      if (result.kind === 'committed') return { kind: 'recorded' };
-      if (result.kind === 'claimed') return result;
-      throw new Error(`unexpected outcome ${result.kind} when recording a response`);
-    },
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
   };
 }

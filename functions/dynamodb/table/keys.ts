@@ -179,6 +179,13 @@ export const keys = {
     pk: `INTAKE#${accountId}#${shard}`,
     sk: `${PENDING_CREDIT_SK_PREFIX}${acceptedAt}#${entryId}`,
   }),
+  /**
+   * The `INTAKE_DUE` marker of a deferred account (docs/contract.md §24): `{ kind: 'intake-due',
+   * accountId, since, marks }` in the sweeper's due index while pending credits wait. The
+   * dispatcher upserts it on each pending-credit insert (`marks` + 1, `since` the oldest
+   * acceptance), the folder deletes it once the account is drained (while `marks` is as read).
+   */
+  intakeDue: (accountId: string): ItemKey => ({ pk: `INTAKE_DUE#${accountId}`, sk: 'DUE' }),
   /** Read by `GET /v1/health` and never written: the read only proves the table answers. */
   health: (): ItemKey => ({ pk: 'HEALTH', sk: 'HEALTH' }),
   /** Where a re-own run of this account keeps its checkpoint (operators only, never expires). */

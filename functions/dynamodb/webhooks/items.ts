@@ -7,6 +7,7 @@ import type {
   WebhookStatus,
 } from '../../domain/webhooks/model';
 import { putNew, toAttributes } from '../table/attributes';
+import { counterDownItem, counterUpItem } from '../table/counter';
 import type { ItemKey } from '../table/keys';
 
 /**
@@ -54,32 +55,16 @@ export const replaceEndpointItem = (
 });
 
 /** The owner's count up by one, only below the limit (docs/contract.md §32). */
-export const countUpItem = (tableName: string, ownerId: string): TransactWriteItem => ({
-  Update: {
-    TableName: tableName,
-    Key: toAttributes(webhookKeys.endpointCount(ownerId)),
-    UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :one, #kind = :kind',
-    ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-    ExpressionAttributeNames: { '#count': 'count', '#kind': 'kind' },
-    ExpressionAttributeValues: toAttributes({
-      ':zero': 0,
-      ':one': 1,
-      ':max': MAX_WEBHOOK_ENDPOINTS_PER_PRINCIPAL,
-      ':kind': COUNT_KIND,
-    }),
-  },
-});
+export const countUpItem = (tableName: string, ownerId: string): TransactWriteItem =>
+  counterUpItem(
+    tableName,
+    webhookKeys.endpointCount(ownerId),
+    MAX_WEBHOOK_ENDPOINTS_PER_PRINCIPAL,
+    COUNT_KIND,
+  );
 
-export const countDownItem = (tableName: string, ownerId: string): TransactWriteItem => ({
-  Update: {
-    TableName: tableName,
-    Key: toAttributes(webhookKeys.endpointCount(ownerId)),
-    UpdateExpression: 'SET #count = #count - :one',
-    ConditionExpression: '#count > :zero',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: toAttributes({ ':zero': 0, ':one': 1 }),
-  },
-});
+export const countDownItem = (tableName: string, ownerId: string): TransactWriteItem =>
+  counterDownItem(tableName, webhookKeys.endpointCount(ownerId));
 
 const STATUSES: readonly WebhookStatus[] = ['enabled', 'disabled'];
 

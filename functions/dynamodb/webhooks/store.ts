@@ -3,7 +3,7 @@ import type { WebhookEndpointPort } from '../../domain/webhooks/port';
 import {
   claimedFailure,
   claimItem,
-  findClaimRecord,
+  claimRecorder,
   unexpectedFailure,
 } from '../idempotency/command';
 import { keys } from '../table/keys';
@@ -26,19 +26,7 @@ export function createWebhookEndpointStore(options: StoreOptions): WebhookEndpoi
   const { client, tableName } = options;
   const retry = retryPolicy(options);
   return {
-    async recordResponse(claim) {
-      const outcome = await transactWithRetry(
-        client,
-        [{ role: 'claim', item: claimItem(tableName, claim), decisive: true }],
-        retry,
-      );
-      if (outcome.kind === 'committed') return { kind: 'recorded' };
-      const claimed = claimedFailure(outcome.failed);
-      if (claimed) return claimed;
-      throw unexpectedFailure(outcome.failed);
-    },
-
-    findRecord: (key) => findClaimRecord(client, tableName, key),
+    ...claimRecorder(client, tableName, retry),
 
     async ownedAccounts(ownerId, accountIds) {
       const unique = [...new Set(accountIds)];

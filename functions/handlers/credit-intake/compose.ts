@@ -1,6 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsCreditIntake } from '../../aws/sqs-credit-intake';
 import { CreditFolder } from '../../domain/intake/posting';
+import { createIntakeDueStore } from '../../dynamodb/intake/due';
 import { createPostingStore } from '../../dynamodb/intake/posting-store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { CreditIntakeConfig } from '../shared/config';
@@ -33,6 +34,7 @@ export function composeCreditIntakeHandler(options: CreditIntakeComposition): Cr
       ...(options.now ? { now: options.now } : {}),
     }),
     queue,
+    intakeDue: createIntakeDueStore(table),
     clock,
     log,
     metrics,

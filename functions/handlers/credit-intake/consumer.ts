@@ -1,17 +1,19 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { CreditIntakeQueue } from '../../domain/intake/port';
+import type { CreditIntakeQueue, IntakeDuePort } from '../../domain/intake/port';
 import type { CreditFolder, FolderRun } from '../../domain/intake/posting';
 import { DomainError } from '../../domain/shared/errors';
 import { errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import { withDeadline } from '../../domain/shared/retry';
 import { CreditIntakeMessage } from '../../schemas/intake';
-import { type InvocationContext, retryDeadline } from '../events/consumer';
+import { type InvocationContext, retryDeadline } from '../shared/invocation';
 
 export interface CreditIntakeDeps {
   readonly folder: Pick<CreditFolder, 'postAll'>;
   /** `credit-intake` itself: an account the deadline cut short is queued again. */
   readonly queue: CreditIntakeQueue;
+  /** The accounts' `INTAKE_DUE` markers (§36): a drained account's marker goes. */
+  readonly intakeDue: Pick<IntakeDuePort, 'marks' | 'clear'>;
   readonly clock: () => Date;
   readonly log: Log;
   readonly metrics: MetricsPort;
@@ -45,7 +47,9 @@ function byAccount(records: readonly SQSRecord[]): Map<string | undefined, SQSRe
  * once (they share no item). A run that fails reports its records, so they are redelivered and,
  * after MAX_RECEIVE_COUNT receives, dead-lettered — a refusal that stays (the balance cap) lands
  * there instead of looping. A run the invocation's deadline cut short queues its account again
- * and acknowledges. Emits CreditIntakeLagSeconds: the age of the oldest pending credit found.
+ * and acknowledges; a run that drained the account deletes its `INTAKE_DUE` marker while no
+ * credit marked it since the run began (§36). Emits CreditIntakeLagSeconds: the age of the
+ * oldest pending credit found.
  */
 export function createCreditIntakeConsumer(deps: CreditIntakeDeps): CreditIntakeHandler {
   const { clock, log, metrics } = deps;
@@ -53,7 +57,10 @@ export function createCreditIntakeConsumer(deps: CreditIntakeDeps): CreditIntake
 
   async function runAccount(accountId: string): Promise<FolderRun | 'failed'> {
     try {
+      // Read before the run: a credit marked since then keeps the marker (its count moved).
+      const marks = await deps.intakeDue.marks(accountId);
       const run = await deps.folder.postAll(accountId);
+      if (run.finished && marks !== undefined) await deps.intakeDue.clear(accountId, marks);
       if (run.posted > 0) metrics.count(METRICS.creditsPosted, run.posted);
       log.info('pending credits posted', { accountId, posted: run.posted, finished: run.finished });
       if (!run.finished) {

@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { ExportJobQueue } from '../../domain/exports/port';
-import type { CreditIntakeQueue } from '../../domain/intake/port';
+import type { CreditIntakeQueue, IntakeDuePort } from '../../domain/intake/port';
 import { errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import type { OutboxMarks } from '../../dynamodb/exports/outbox-store';
@@ -12,9 +12,19 @@ export interface DispatcherDeps {
   readonly outbox: OutboxMarks;
   /** `credit-intake` (docs/contract.md §24): the folder's feed. */
   readonly creditIntake: CreditIntakeQueue;
+  /** The `INTAKE_DUE` markers the sweep finds stranded accounts by (§36), set before sending. */
+  readonly intakeDue: Pick<IntakeDuePort, 'mark'>;
+  /** A marker falls due this long after its oldest credit's acceptance. */
+  readonly strandedAfterSeconds: number;
   readonly clock: () => Date;
   readonly log: Log;
   readonly metrics: MetricsPort;
+}
+
+/** An account's first pending-credit record in a batch and its oldest acceptance there. */
+interface FirstSeen {
+  readonly index: number;
+  readonly acceptedAt: string;
 }
 
 export type DispatcherHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
@@ -27,7 +37,7 @@ const failureAt = (record: DynamoDBRecord | undefined): DynamoDBBatchResponse =>
  * The outbox dispatcher, one of the table stream's two readers (§22): every new outbox item goes
  * to `export-jobs`, then is marked dispatched; and every account with a new pending credit goes
  * to `credit-intake`, ONE message per account per batch however many credits it received
- * (docs/contract.md §24), sent once the batch's outbox items are through (or before reporting
+ * (docs/contract.md §24), after its `INTAKE_DUE` marker is upserted (§36), sent once the batch's outbox items are through (or before reporting
  * one of them failed). A failure reports the earliest record not yet delivered, so the stream
  * retries from it (in order) instead of dropping it; a resend carries the same `executionId`,
  * and a repeated account message only makes a folder find less to post.
@@ -35,16 +45,36 @@ const failureAt = (record: DynamoDBRecord | undefined): DynamoDBBatchResponse =>
 export function createOutboxDispatcher(deps: DispatcherDeps): DispatcherHandler {
   const { clock, log, metrics } = deps;
 
-  /** Sends the accounts seen so far; the index of the first record of any not accepted. */
-  async function notifyAccounts(firstSeen: ReadonlyMap<string, number>): Promise<number> {
-    if (firstSeen.size === 0) return Number.POSITIVE_INFINITY;
-    const unsent = await deps.creditIntake
-      .notify([...firstSeen.keys()])
-      .catch(() => [...firstSeen.keys()]);
-    metrics.count(METRICS.creditIntakeNotified, firstSeen.size - unsent.length);
-    if (unsent.length === 0) return Number.POSITIVE_INFINITY;
-    log.error('credit-intake notification failed; the stream will retry', { accounts: unsent });
-    return Math.min(...unsent.map((id) => firstSeen.get(id) ?? 0));
+  /** Marks, then sends, the accounts seen so far; the index of the first record of any not. */
+  async function notifyAccounts(seen: ReadonlyMap<string, FirstSeen>): Promise<number> {
+    if (seen.size === 0) return Number.POSITIVE_INFINITY;
+    const strandedMs = deps.strandedAfterSeconds * 1000;
+    const marked = await Promise.all(
+      [...seen].map(([accountId, { acceptedAt }]) =>
+        deps.intakeDue
+          .mark(accountId, acceptedAt, new Date(Date.parse(acceptedAt) + strandedMs))
+          .then(() => accountId)
+          .catch((error: unknown) => {
+            log.error('INTAKE_DUE marker not written; the stream will retry', {
+              accountId,
+              ...errorFields(error),
+            });
+            return undefined;
+          }),
+      ),
+    );
+    const ready = marked.filter((id): id is string => id !== undefined);
+    const unsent = new Set([...seen.keys()].filter((id) => !ready.includes(id)));
+    if (ready.length > 0) {
+      const refused = await deps.creditIntake.notify(ready).catch(() => ready);
+      metrics.count(METRICS.creditIntakeNotified, ready.length - refused.length);
+      for (const id of refused) unsent.add(id);
+    }
+    if (unsent.size === 0) return Number.POSITIVE_INFINITY;
+    log.error('credit-intake notification failed; the stream will retry', {
+      accounts: [...unsent],
+    });
+    return Math.min(...[...unsent].map((id) => seen.get(id)?.index ?? 0));
   }
 
   async function dispatchJob(record: DynamoDBRecord): Promise<boolean> {
@@ -74,13 +104,17 @@ export function createOutboxDispatcher(deps: DispatcherDeps): DispatcherHandler 
 
   return async (event) => {
     const records = event.Records;
-    /** Each account with a new pending credit, and the index of its first such record. */
-    const firstSeen = new Map<string, number>();
+    /** Each account with a new pending credit: its first such record, its oldest acceptance. */
+    const firstSeen = new Map<string, FirstSeen>();
     let failedJob = Number.POSITIVE_INFINITY;
     for (const [index, record] of records.entries()) {
-      const accountId = decodePendingCreditInsert(record);
-      if (accountId !== undefined) {
-        if (!firstSeen.has(accountId)) firstSeen.set(accountId, index);
+      const pending = decodePendingCreditInsert(record);
+      if (pending !== undefined) {
+        const seen = firstSeen.get(pending.accountId);
+        if (!seen) firstSeen.set(pending.accountId, { index, acceptedAt: pending.acceptedAt });
+        else if (pending.acceptedAt < seen.acceptedAt) {
+          firstSeen.set(pending.accountId, { index: seen.index, acceptedAt: pending.acceptedAt });
+        }
         continue;
       }
       if (!(await dispatchJob(record))) {

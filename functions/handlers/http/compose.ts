@@ -25,6 +25,7 @@ import { createLedgerTransactionStore } from '../../dynamodb/ledger-transactions
 import { createMonitorStore } from '../../dynamodb/monitors/store';
 import { createMovementStore } from '../../dynamodb/movements/store';
 import { createReversalStore } from '../../dynamodb/reversals/store';
+import { createSearchReadStore } from '../../dynamodb/search/read-store';
 import { createStatementStore } from '../../dynamodb/statements/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
 import { createDeliveryReads } from '../../dynamodb/webhooks/delivery-reads';
@@ -85,6 +86,7 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     monitors: createMonitorStore(table),
     statements: createStatementStore(table),
     health: createHealthStore(table),
+    search: createSearchReadStore(table),
     callbackSecrets: options.callbackSecrets,
     webhookEndpoints: createWebhookEndpointStore(table),
     webhookSecurity: options.webhookSecurity ?? localWebhookSecurity(),

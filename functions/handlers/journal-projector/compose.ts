@@ -1,6 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { createSnsJournalEvents } from '../../aws/sns-journal-events';
+import { createSqsSearchIndex } from '../../aws/sqs-search-index';
 import { journalEventSource } from '../../contract/journal';
 import { JournalProjector } from '../../domain/journal/projector';
 import { createJournalStore } from '../../dynamodb/journal/store';
@@ -12,6 +14,8 @@ import { type JournalProjectorHandler, journalStreamHandler } from './stream-han
 export interface JournalProjectorComposition extends TableComposition<JournalProjectorConfig> {
   readonly dynamo: DynamoDBClient;
   readonly sns: SNSClient;
+  /** Where `search-index` is (`config.searchIndexQueueUrl`): the search hand-off (§34). */
+  readonly sqs?: SQSClient;
 }
 
 /**
@@ -30,9 +34,17 @@ export function composeJournalProjector(
       monitors: createMonitorEvaluationStore(table),
       events: createSnsJournalEvents(options.sns, config.journalTopicArn),
       source: journalEventSource(config.stage),
+      ...searchHandOff(options),
       clock,
       log,
       metrics,
     }),
   );
+}
+
+/** The indexer's queue, when the configuration names one (docs/contract.md §34). */
+function searchHandOff({ config, sqs }: JournalProjectorComposition) {
+  const url = config.searchIndexQueueUrl;
+  if (url === undefined) return {};
+  return { search: createSqsSearchIndex(sqs ?? new SQSClient({}), url) };
 }

@@ -1,4 +1,5 @@
 import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { lambdaTelemetry } from '../../aws/powertools';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
@@ -14,6 +15,7 @@ export const handler = telemetry.instrument(
     config,
     dynamo: createDynamoClient(),
     sns: new SNSClient({}),
+    sqs: new SQSClient({}),
     log: telemetry.log,
     metrics: telemetry.metrics,
   }),

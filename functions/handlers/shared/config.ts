@@ -11,6 +11,11 @@ import {
   DEFAULT_MAX_RERUNS_PER_TASK,
   LOCAL_EXPORT_BUCKET,
 } from '../../contract/exports';
+import {
+  DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
+  MAX_INTAKE_STRANDED_AFTER_SECONDS,
+  MIN_INTAKE_STRANDED_AFTER_SECONDS,
+} from '../../contract/intake';
 import { APPLICATION_ID_PATTERN } from '../../contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
@@ -52,6 +57,8 @@ export interface ServiceConfig extends HttpAppConfig {
    * (`IDEMPOTENCY_LOCAL_CACHE=off` disables it; docs/contract.md §4). @default true
    */
   readonly idempotencyLocalCache?: boolean;
+  /** `INTAKE_STRANDED_AFTER_SECONDS`: when pending credits strand (§36). @default 60 */
+  readonly intakeStrandedAfterSeconds?: number;
 }
 
 /** Where the HTTP function reads callback signing secrets (contract §7). */
@@ -76,6 +83,8 @@ export interface SweeperConfig extends ServiceConfig {
   readonly gapTopicArn: string;
   /** The deployment's stage: the requests' `source` is `urn:idempotent-ledger:<stage>`. */
   readonly stage: string;
+  /** `credit-intake`: deferred accounts whose pending credits stranded are queued again (§36). */
+  readonly creditIntakeQueueUrl: string;
 }
 export interface DispatcherConfig extends ServiceConfig {
   /** `export-jobs`, where the outbox delivers (contract §8). */
@@ -92,6 +101,11 @@ export interface CreditIntakeConfig extends ServiceConfig {
 export interface JournalProjectorConfig extends ServiceConfig {
   /** The journal topic (docs/contract.md §15): every record is published there. */
   readonly journalTopicArn: string;
+  /**
+   * `search-index` (docs/contract.md §34): the projector hands the search indexer each update.
+   * Absent: no search index (a deployment without it).
+   */
+  readonly searchIndexQueueUrl?: string;
   /** The deployment's stage: the events' `source` is `urn:idempotent-ledger:<stage>`. */
   readonly stage: string;
 }
@@ -113,6 +127,8 @@ export interface FunctionConfigs {
   readonly journalProjector: JournalProjectorConfig;
   readonly reconciler: ServiceConfig;
   readonly creditIntake: CreditIntakeConfig;
+  /** The search indexer (docs/contract.md §34): the table only. */
+  readonly searchIndexer: ServiceConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
 
@@ -166,6 +182,12 @@ const serviceEnv = z.object({
     MIN_INTAKE_SHARDS,
     MAX_INTAKE_SHARDS,
     DEFAULT_INTAKE_SHARDS,
+  ),
+  INTAKE_STRANDED_AFTER_SECONDS: wholeNumber(
+    'INTAKE_STRANDED_AFTER_SECONDS',
+    MIN_INTAKE_STRANDED_AFTER_SECONDS,
+    MAX_INTAKE_STRANDED_AFTER_SECONDS,
+    DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
   ),
   JOURNAL_READERS: rule<readonly string[]>(
     'JOURNAL_READERS',
@@ -247,12 +269,14 @@ const functionEnv = {
       GAP_REFETCH_AFTER_SECONDS: gapRefetchAfter(),
       GAP_TOPIC_ARN: topicArn('GAP_TOPIC_ARN', 'be the gap topic ARN'),
       STAGE: stageName(),
+      CREDIT_INTAKE_QUEUE_URL: queueUrl('CREDIT_INTAKE_QUEUE_URL'),
     })
     .transform(
       (e): Omit<SweeperConfig, keyof ServiceConfig> => ({
         gapRefetchAfterSeconds: e.GAP_REFETCH_AFTER_SECONDS,
         gapTopicArn: e.GAP_TOPIC_ARN,
         stage: e.STAGE,
+        creditIntakeQueueUrl: e.CREDIT_INTAKE_QUEUE_URL,
       }),
     ),
   reconciler: z.object({}),
@@ -260,13 +284,16 @@ const functionEnv = {
     .object({
       JOURNAL_TOPIC_ARN: topicArn('JOURNAL_TOPIC_ARN', 'be the journal topic ARN'),
       STAGE: stageName(),
+      SEARCH_INDEX_QUEUE_URL: queueUrl('SEARCH_INDEX_QUEUE_URL').optional(),
     })
     .transform(
       (e): Omit<JournalProjectorConfig, keyof ServiceConfig> => ({
         journalTopicArn: e.JOURNAL_TOPIC_ARN,
         stage: e.STAGE,
+        ...(e.SEARCH_INDEX_QUEUE_URL ? { searchIndexQueueUrl: e.SEARCH_INDEX_QUEUE_URL } : {}),
       }),
     ),
+  searchIndexer: z.object({}),
 } satisfies Record<FunctionName, z.ZodType>;
 
 type Env = Record<string, string | undefined>;
@@ -311,6 +338,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     journalReaders: e.JOURNAL_READERS,
     backdateLimitDays: e.BACKDATE_LIMIT_DAYS,
     intakeShards: e.INTAKE_SHARDS,
+    intakeStrandedAfterSeconds: e.INTAKE_STRANDED_AFTER_SECONDS,
   };
   return own === undefined ? config : { ...config, ...own.data };
 }

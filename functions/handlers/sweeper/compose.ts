@@ -1,9 +1,13 @@
 import type { SNSClient } from '@aws-sdk/client-sns';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSnsGapRequests } from '../../aws/sns-gap-requests';
+import { createSqsCreditIntake } from '../../aws/sqs-credit-intake';
+import { DEFAULT_INTAKE_STRANDED_AFTER_SECONDS } from '../../contract/intake';
 import { journalEventSource } from '../../contract/journal';
 import { executionDeadlineHandler } from '../../domain/exports/deadline';
 import { type GapSweep, gapSweep } from '../../domain/gaps/service';
 import { holdExpiryHandler } from '../../domain/holds/expiry';
+import { type IntakeSweep, intakeSweep } from '../../domain/intake/sweep';
 import { errorFields } from '../../domain/shared/log';
 import { METRICS } from '../../domain/shared/metrics';
 import type { SweepHandler } from '../../domain/sweeper/port';
@@ -13,6 +17,7 @@ import { toGapRequest, toSourceRef } from '../../dynamodb/gaps/items';
 import { createGapRequestStore } from '../../dynamodb/gaps/store';
 import { toHoldRecord } from '../../dynamodb/holds/items';
 import { createHoldStore } from '../../dynamodb/holds/store';
+import { createIntakeDueStore } from '../../dynamodb/intake/due';
 import { createDueStore } from '../../dynamodb/sweeper/store';
 import { DUE_SHARD_COUNT } from '../../dynamodb/table/due-index';
 import type { StoreOptions } from '../../dynamodb/table/transact';
@@ -22,6 +27,8 @@ import type { SweeperConfig } from '../shared/config';
 export interface SweeperComposition extends TableComposition<SweeperConfig> {
   /** Where re-fetch requests are published (`config.gapTopicArn`). */
   readonly sns: SNSClient;
+  /** Where stranded deferred accounts are queued again (`config.creditIntakeQueueUrl`). */
+  readonly sqs: SQSClient;
   /** Stop starting new pages after this long. @default unlimited */
   readonly budgetMs?: number;
 }
@@ -29,11 +36,16 @@ export interface SweeperComposition extends TableComposition<SweeperConfig> {
 /**
  * The registration point of the sweeper: one handler per due kind. Holds release here
  * (docs/contract.md §11); executions past their deadline time out (§12); gaps are requested
- * again and their requests published (§18).
+ * again and their requests published (§18); stranded deferred accounts are queued again (§36).
  */
-export function sweepHandlers(table: StoreOptions, gaps: GapSweep): SweepHandler[] {
+export function sweepHandlers(
+  table: StoreOptions,
+  gaps: GapSweep,
+  intake: IntakeSweep,
+): SweepHandler[] {
   return [
     ...gaps.handlers,
+    intake.handler,
     holdExpiryHandler(createHoldStore(table), toHoldRecord),
     executionDeadlineHandler(createExecutionDeadlineStore(table), (attributes) => ({
       taskId: String(attributes.taskId),
@@ -61,7 +73,12 @@ export function composeSweeper(options: SweeperComposition): SweepRun {
       decodeRequest: toGapRequest,
     },
   );
-  const sweeper = new Sweeper(createDueStore(table), sweepHandlers(table, gaps), {
+  const intake = intakeSweep(
+    createIntakeDueStore(table),
+    createSqsCreditIntake(options.sqs, config.creditIntakeQueueUrl),
+    config.intakeStrandedAfterSeconds ?? DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
+  );
+  const sweeper = new Sweeper(createDueStore(table), sweepHandlers(table, gaps, intake), {
     shardCount: DUE_SHARD_COUNT,
     ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
     onFailure: ({ kind, attributes, error }) =>
@@ -86,6 +103,9 @@ export function composeSweeper(options: SweeperComposition): SweepRun {
     // A gauge: each overdue source is re-counted every 180 s, so every alarm period sees it
     // (docs/alarms.md, docs/contract.md §30).
     metrics.count(METRICS.overdueGaps, gaps.takeOverdue());
+    // The oldest stranded credit's age: present whenever a marker fell due (§31, §36).
+    const lag = intake.takeLag();
+    if (lag !== undefined) metrics.seconds(METRICS.creditIntakeLag, lag);
     if (report.truncated) log.warn('sweep stopped at its time budget; the rest waits', {});
     return report;
   };

@@ -1,4 +1,5 @@
 import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { lambdaTelemetry } from '../../aws/powertools';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
@@ -16,6 +17,7 @@ const sweep = composeSweeper({
   config,
   dynamo: createDynamoClient(),
   sns: new SNSClient({}),
+  sqs: new SQSClient({}),
   log: telemetry.log,
   metrics: telemetry.metrics,
   budgetMs: SWEEP_BUDGET_MS,

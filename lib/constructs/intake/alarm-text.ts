@@ -3,8 +3,10 @@
 /** Shown on the credit-intake-lag alarm; `thresholdSeconds` and `minutes` are its own. */
 export function creditIntakeLagDescription(thresholdSeconds: number, minutes: number): string {
   return [
-    `The oldest pending credit the folder found has waited more than ${thresholdSeconds} s, for ${minutes}`,
-    'minutes (CreditIntakeLagSeconds, max): credits into deferred accounts are accepted but not',
+    `The oldest pending credit has waited more than ${thresholdSeconds} s, for ${minutes}`,
+    'minutes (CreditIntakeLagSeconds, max of the folder and of the sweep, which measures stranded',
+    'accounts from their oldest acceptance even when the folder never runs): credits into deferred',
+    'accounts are accepted but not',
     'posted, so their balances and available lag behind (the money is not lost: the entries read',
     'status pending). The folder is slow, throttled, failing or refusing. First: the folder log',
     'group (ledger-credit-intake) for "posting pending credits failed" and its errorCode,',
@@ -33,3 +35,15 @@ export const CREDIT_INTAKE_ERRORS_DESCRIPTION = [
   'they are not lost. First: run the runbook query on the folder log group and compare with the',
   'last deployment.',
 ].join(' ');
+
+/** Shown on the credit-intake queue-age alarm; `thresholdSeconds` and `minutes` are its own. */
+export function creditIntakeQueueAgeDescription(thresholdSeconds: number, minutes: number): string {
+  return [
+    `The oldest message on credit-intake has waited more than ${thresholdSeconds} s, for ${minutes}`,
+    'minutes (ApproximateAgeOfOldestMessage): the folder is not keeping up or not running (throttled,',
+    'failing at cold start, its event source disabled), so pending credits are not posted. First: the',
+    'folder log group and credit-intake-errors, its concurrency and throttles; the sweep keeps',
+    'queueing stranded accounts, so the age falls once the folder runs again (docs/operations.md',
+    '"Stranded pending credits").',
+  ].join(' ');
+}

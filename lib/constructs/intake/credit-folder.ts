@@ -32,6 +32,8 @@ export const CREDIT_INTAKE_MAX_CONCURRENCY = 5;
  */
 const INTAKE_ACTIONS = ['dynamodb:Query', 'dynamodb:UpdateItem'] as const;
 const PENDING_REMOVE_ACTIONS = ['dynamodb:DeleteItem'] as const;
+/** The account's INTAKE_DUE marker: its count read before a run, deleted once drained. */
+const INTAKE_DUE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:DeleteItem'] as const;
 /** The account's partition: GetItem (its `intakeShards`), Update (the posting), Put (entries). */
 const ACCOUNT_ACTIONS = ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'] as const;
 /** Each posted entry's id pointer (`ENTRY_ID#<entryId>`), written new. */
@@ -110,6 +112,13 @@ export class CreditFolder extends Construct {
       PENDING_REMOVE_ACTIONS,
       [table.tableArn],
       leadingKeys(INTAKE_PARTITIONS),
+    );
+    // A drained account's INTAKE_DUE marker goes (docs/contract.md §24): read, then deleted.
+    this.function.allow(
+      'IntakeDueMarker',
+      INTAKE_DUE_ACTIONS,
+      [table.tableArn],
+      leadingKeys([keys.intakeDue('*').pk]),
     );
     this.function.allow(
       'PostToAccount',

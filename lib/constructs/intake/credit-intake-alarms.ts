@@ -1,9 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { METRICS } from '../../../functions/domain/shared/metrics';
 import * as text from '../../alarm-catalog';
-import { SERVICE_NAMES, serviceMetric } from '../../service-metrics';
+import { SERVICE_NAMES, type ServiceName, serviceMetric } from '../../service-metrics';
 import type { OperationsAlarmSpec } from '../operations/operations-alarms';
 
 /** `credit-intake-lag` fires when the lag stays over this (docs/contract.md §24: over 60 s)… */
@@ -13,7 +14,10 @@ export const CREDIT_INTAKE_LAG_MINUTES = 5;
 
 const S = text.ALARM_SLUGS;
 
-type IntakeSlug = typeof S.creditIntakeLag | typeof S.creditIntakeErrors;
+type IntakeSlug =
+  | typeof S.creditIntakeLag
+  | typeof S.creditIntakeErrors
+  | typeof S.creditIntakeQueueAge;
 
 /** ServiceAlarms' house style, with the periods of a sustained alarm. */
 type AddAlarm = (id: string, spec: OperationsAlarmSpec) => cloudwatch.Alarm;
@@ -24,20 +28,47 @@ type AddAlarm = (id: string, spec: OperationsAlarmSpec) => cloudwatch.Alarm;
  */
 export function creditIntakeAlarms(
   add: AddAlarm,
-  props: { readonly creditFolder: lambda.IFunction },
+  props: { readonly creditFolder: lambda.IFunction; readonly creditIntakeQueue: sqs.IQueue },
 ): Record<IntakeSlug, cloudwatch.Alarm> {
+  const lagOf = (service: ServiceName) =>
+    serviceMetric(METRICS.creditIntakeLag, service, { period: Duration.minutes(1) }).with({
+      statistic: cloudwatch.Stats.MAXIMUM,
+    });
   return {
-    // A gauge, emitted by each run that found pending credits: its maximum per minute, over the
-    // threshold in each of 5 consecutive minutes. An idle folder emits nothing (not breaching).
+    // A gauge, emitted by each folder run that found pending credits and by each sweep that found
+    // a stranded account (docs/contract.md §24, §36: measured from the oldest acceptance, so it
+    // fires when the folder never runs): the larger per minute, over the threshold in each of 5
+    // consecutive minutes. Nothing pending and nothing stranded emits nothing (not breaching).
     [S.creditIntakeLag]: add('CreditIntakeLagAlarm', {
       slug: S.creditIntakeLag,
       description: text.creditIntakeLagDescription(
         CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
         CREDIT_INTAKE_LAG_MINUTES,
       ),
-      metric: serviceMetric(METRICS.creditIntakeLag, SERVICE_NAMES.creditIntake, {
+      metric: new cloudwatch.MathExpression({
+        expression: 'MAX([folder, sweep])',
+        usingMetrics: {
+          folder: lagOf(SERVICE_NAMES.creditIntake),
+          sweep: lagOf(SERVICE_NAMES.sweeper),
+        },
+        label: 'CreditIntakeLagSeconds (folder, sweep)',
         period: Duration.minutes(1),
-      }).with({ statistic: cloudwatch.Stats.MAXIMUM }),
+      }),
+      threshold: CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: CREDIT_INTAKE_LAG_MINUTES,
+    }),
+    // The folder's feed itself: a message older than the lag threshold, sustained (§31).
+    [S.creditIntakeQueueAge]: add('CreditIntakeQueueAgeAlarm', {
+      slug: S.creditIntakeQueueAge,
+      description: text.creditIntakeQueueAgeDescription(
+        CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
+        CREDIT_INTAKE_LAG_MINUTES,
+      ),
+      metric: props.creditIntakeQueue.metricApproximateAgeOfOldestMessage({
+        period: Duration.minutes(1),
+        statistic: cloudwatch.Stats.MAXIMUM,
+      }),
       threshold: CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: CREDIT_INTAKE_LAG_MINUTES,

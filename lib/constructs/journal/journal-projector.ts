@@ -2,8 +2,9 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ACCOUNT_ITEM_KIND } from '../../../functions/contract/names';
+import { ACCOUNT_ITEM_KIND, ACCOUNT_METADATA_ITEM_KIND } from '../../../functions/contract/names';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import {
   handlerEntry,
@@ -62,6 +63,23 @@ export const JOURNAL_FILTER = lambda.FilterCriteria.filter({
   },
 });
 
+/**
+ * What the search indexer needs besides (docs/contract.md §34): account creations (INSERT) and
+ * every change of an account's metadata item (removals carry only the old image).
+ */
+export const SEARCH_FILTERS = [
+  lambda.FilterCriteria.filter({
+    eventName: lambda.FilterRule.isEqual('INSERT'),
+    dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual(ACCOUNT_ITEM_KIND) } } },
+  }),
+  lambda.FilterCriteria.filter({
+    dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual(ACCOUNT_METADATA_ITEM_KIND) } } },
+  }),
+  lambda.FilterCriteria.filter({
+    dynamodb: { OldImage: { kind: { S: lambda.FilterRule.isEqual(ACCOUNT_METADATA_ITEM_KIND) } } },
+  }),
+];
+
 export interface JournalProjectorProps {
   /** Log group settings and test code shared by every function of the stack. */
   readonly functionDefaults?: LedgerFunctionDefaults;
@@ -74,6 +92,9 @@ export interface JournalProjectorProps {
 
   /** The deployment's stage: the events' `source` is `urn:idempotent-ledger:<stage>`. */
   readonly stage: string;
+
+  /** `search-index` (docs/contract.md §34): the projector hands the search indexer each batch. */
+  readonly searchIndexQueue?: sqs.IQueue;
 }
 
 /** Why the projector's role has `dynamodb:ListStreams` on `*` (cdk-nag AwsSolutions-IAM5). */
@@ -116,6 +137,9 @@ export class JournalProjector extends Construct {
         TABLE_NAME: table.tableName,
         JOURNAL_TOPIC_ARN: topic.topic.topicArn,
         STAGE: props.stage,
+        ...(props.searchIndexQueue
+          ? { SEARCH_INDEX_QUEUE_URL: props.searchIndexQueue.queueUrl }
+          : {}),
       },
     });
 
@@ -128,7 +152,7 @@ export class JournalProjector extends Construct {
       reportBatchItemFailures: true,
       bisectBatchOnError: false,
       retryAttempts: JOURNAL_RETRY_ATTEMPTS,
-      filters: [JOURNAL_FILTER],
+      filters: props.searchIndexQueue ? [JOURNAL_FILTER, ...SEARCH_FILTERS] : [JOURNAL_FILTER],
     });
     this.function.addEventSource(this.eventSource);
 
@@ -145,6 +169,14 @@ export class JournalProjector extends Construct {
     });
     this.function.allow('JournalPublish', ['sns:Publish'], [topic.topic.topicArn]);
     this.function.allow('JournalTopicKey', TOPIC_KEY_ACTIONS, [topic.key.keyArn]);
+    if (props.searchIndexQueue) {
+      // The hand-off to the search indexer (SendMessageBatch is sqs:SendMessage).
+      this.function.allow(
+        'SearchIndexSend',
+        ['sqs:SendMessage'],
+        [props.searchIndexQueue.queueArn],
+      );
+    }
 
     if (this.function.role) {
       Validations.of(this.function.role).acknowledge({

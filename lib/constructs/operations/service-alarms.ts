@@ -16,6 +16,7 @@ import { SERVICE_NAMES, serviceMetric, sumOfSparse } from '../../service-metrics
 import { DEFAULT_OUTBOX_MAX_RECORD_AGE } from '../exports/outbox-dispatcher';
 import { creditIntakeAlarms } from '../intake/credit-intake-alarms';
 import { journalAlarms } from '../journal/journal-alarms';
+import { searchAlarms } from '../search/search-alarms';
 import type { OperationsAlarmSpec, OperationsAlarms } from './operations-alarms';
 import { TABLE_OPERATIONS, tableOperationMetric } from './operations-dashboard';
 
@@ -56,6 +57,11 @@ export interface ServiceAlarmsProps {
   readonly exportJobsDeadLetterQueue: sqs.IQueue;
   readonly outboxDispatchDeadLetterQueue: sqs.IQueue;
   readonly creditIntakeDeadLetterQueue: sqs.IQueue;
+  /** The search indexer and its DLQ (docs/contract.md §34). */
+  readonly searchIndexer: lambda.IFunction;
+  readonly searchIndexDeadLetterQueue: sqs.IQueue;
+  /** `credit-intake` itself: its oldest message's age is alarmed (docs/contract.md §24). */
+  readonly creditIntakeQueue: sqs.IQueue;
   /** 5xx responses of the HTTP API in 5 minutes that raise `api-5xx-responses`. */
   readonly api5xxThreshold: number;
   /**
@@ -246,6 +252,7 @@ export class ServiceAlarms extends Construct {
         text.CREDIT_INTAKE_DLQ_ALARM_DESCRIPTION,
       ),
       ...creditIntakeAlarms((id, spec) => this.operations.addAlarm(this.scope, id, spec), props),
+      ...searchAlarms((id, spec) => this.operations.addAlarm(this.scope, id, spec), props),
     };
   }
 

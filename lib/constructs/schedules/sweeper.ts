@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
 import { keys } from '../../../functions/dynamodb/table/keys';
@@ -36,6 +37,10 @@ const SWEEPER_PARTITIONS = [
   // Re-fetch requests (docs/contract.md §18): the sequence items live in ACCOUNT#.
   keys.gapRequest('*').pk,
 ];
+/** An INTAKE_DUE marker is postponed or, once its account is drained, deleted (§36). */
+const INTAKE_DUE_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
+/** Every intake partition (`INTAKE#<account>#<shard>`), spelled by keys.ts itself. */
+const INTAKE_PARTITION = keys.intakeGate('*', 0).pk.replace(/0$/, '*');
 /** Publishing to a KMS-encrypted topic needs exactly these on its key. */
 const TOPIC_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 const SWEEPER_TABLE_ACTIONS = [
@@ -54,6 +59,8 @@ export interface SweeperProps {
   readonly environment: Readonly<Record<string, string>>;
   /** Where re-fetch requests go (docs/contract.md §18): publish on it, encrypt with its key. */
   readonly gapTopic: GapTopicRef;
+  /** `credit-intake`: deferred accounts whose pending credits stranded go there again (§36). */
+  readonly creditIntakeQueue: sqs.IQueue;
 }
 
 /**
@@ -76,7 +83,11 @@ export class Sweeper extends Construct {
       description:
         'idempotent-ledger sweeper (expired holds, execution deadlines, gap re-fetch), every minute',
       timeout: SWEEPER_TIMEOUT,
-      environment: { ...props.environment, GAP_TOPIC_ARN: props.gapTopic.topic.topicArn },
+      environment: {
+        ...props.environment,
+        GAP_TOPIC_ARN: props.gapTopic.topic.topicArn,
+        CREDIT_INTAKE_QUEUE_URL: props.creditIntakeQueue.queueUrl,
+      },
     });
     // Lambda's own queue for asynchronous invocations would retry a failed or throttled run for
     // up to six hours; the next scheduled run, a minute later, does the same work instead.
@@ -89,6 +100,21 @@ export class Sweeper extends Construct {
     this.function.allow('SettleDueItems', SWEEPER_TABLE_ACTIONS, [table.tableArn], {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': SWEEPER_PARTITIONS },
     });
+
+    // Stranded deferred accounts (docs/contract.md §24): the INTAKE_DUE markers (postponed, or
+    // deleted once the account is drained), the oldest pending credit of each intake partition
+    // (Query) and `credit-intake`, where the account is queued again.
+    this.function.allow('IntakeDueMarkers', INTAKE_DUE_ACTIONS, [table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.intakeDue('*').pk] },
+    });
+    this.function.allow('IntakeOldestPending', ['dynamodb:Query'], [table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [INTAKE_PARTITION] },
+    });
+    this.function.allow(
+      'CreditIntakeRequeue',
+      ['sqs:SendMessage'],
+      [props.creditIntakeQueue.queueArn],
+    );
 
     // Only the gap topic and its key: the one topic the sweeper publishes to.
     this.function.allow('GapRequestPublish', ['sns:Publish'], [props.gapTopic.topic.topicArn]);

@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { LEDGER_FUNCTION_TIMEOUT_SECONDS } from '../../../functions/contract/http';
 
 /**
  * Prepended to the ESM bundle: CommonJS dependencies bundled by esbuild may still call
@@ -110,7 +111,7 @@ const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
  * (`MAX_DYNAMODB_CALL_MS`, functions/dynamodb/table/client.ts), so a caller gets our
  * `503 unavailable` with Retry-After rather than API Gateway's bare 503; a unit test checks it.
  */
-export const LEDGER_FUNCTION_TIMEOUT = Duration.seconds(10);
+export const LEDGER_FUNCTION_TIMEOUT = Duration.seconds(LEDGER_FUNCTION_TIMEOUT_SECONDS);
 
 /** Why the functions stay on {@link LEDGER_RUNTIME} although cdk-nag's AwsSolutions-L1 wants the newest. */
 const RUNTIME_ACKNOWLEDGEMENT_REASON =

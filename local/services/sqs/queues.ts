@@ -5,6 +5,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { MAX_RECEIVE_COUNT, QUEUE_NAMES } from '../../../functions/contract/names';
+import { SEARCH_QUEUE_NAMES } from '../../../functions/contract/search';
 
 export interface QueueRef {
   readonly name: string;
@@ -20,11 +21,14 @@ export interface LocalQueues {
   /** The folder's feed (docs/contract.md §24) and its DLQ. */
   readonly creditIntake: QueueRef;
   readonly creditIntakeDeadLetters: QueueRef;
+  /** The search indexer's feed (docs/contract.md §34) and its DLQ. */
+  readonly searchIndex: QueueRef;
+  readonly searchIndexDeadLetters: QueueRef;
 }
 
 /**
  * Creates the stack's queues when they are missing (here or on an external SQS_ENDPOINT) and
- * makes sure `ledger-events`, `export-jobs` and `credit-intake` redrive to their DLQs after
+ * makes sure `ledger-events`, `export-jobs`, `credit-intake` and `search-index` redrive to their DLQs after
  * MAX_RECEIVE_COUNT receives.
  * Safe to run again: existing queues and their messages are kept.
  */
@@ -42,6 +46,13 @@ export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Pro
   );
   const creditIntake = await ensureQueue(client, QUEUE_NAMES.creditIntake, signal);
   await ensureRedrivePolicy(client, creditIntake, creditIntakeDeadLetters.arn, signal);
+  const searchIndexDeadLetters = await ensureQueue(
+    client,
+    SEARCH_QUEUE_NAMES.searchIndexDeadLetter,
+    signal,
+  );
+  const searchIndex = await ensureQueue(client, SEARCH_QUEUE_NAMES.searchIndex, signal);
+  await ensureRedrivePolicy(client, searchIndex, searchIndexDeadLetters.arn, signal);
   return {
     ledgerEvents,
     deadLetters,
@@ -49,6 +60,8 @@ export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Pro
     exportJobsDeadLetters,
     creditIntake,
     creditIntakeDeadLetters,
+    searchIndex,
+    searchIndexDeadLetters,
   };
 }
 

@@ -23,8 +23,11 @@ export interface ConsoleBrowser {
   readonly context: BrowserContext;
   /** What pages logged as errors or asked of other origins (expected: nothing). */
   readonly problems: string[];
-  /** A new page at `<base>/console/#/<route>` (base: the stack's, or another console's origin). */
-  open(route: string, base?: string): Promise<Page>;
+  /**
+   * A new page at `<base>/console/#/<route>` (base: the stack's, or another console's origin),
+   * first opened at the URL the console printed (`#token=…`), as an operator does.
+   */
+  open(route: string, base?: string, token?: string): Promise<Page>;
   /** A full-page screenshot `<name>.png`, checked to be more than blank. */
   shoot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
@@ -55,7 +58,7 @@ export async function launchConsoleBrowser(
   return {
     context,
     problems,
-    async open(route, base = stack.base) {
+    async open(route, base = stack.base, token = consoleTokenOf(stack.output())) {
       const page = await context.newPage();
       page.on('console', (m) => {
         if (m.type() === 'error' && !expectedError(m.location().url)) {
@@ -66,10 +69,17 @@ export async function launchConsoleBrowser(
       page.on('request', (r) => {
         if (!r.url().startsWith(base)) problems.push(`${route}: request to ${r.url()}`);
       });
+      await page.goto(`${base}/console/#token=${token}`);
       await page.goto(`${base}/console/#/${route}`);
       return page;
     },
     async shoot(page, name) {
+      // A screenshot of an error page is no screenshot of the page: nothing failed to load,
+      // no unknown route, and the page's own heading is there.
+      const errors = await page.locator('p.error').allTextContents();
+      expect(errors.filter((text) => text.trim() !== '')).toEqual([]);
+      await expect(page.getByText('There is no page').count()).resolves.toBe(0);
+      await expect(page.locator('main h1').count()).resolves.toBeGreaterThan(0);
       const file = join(SHOTS, `${name}.png`);
       await page.screenshot({ path: file, fullPage: true });
       expect(statSync(file).size).toBeGreaterThan(5_000);
@@ -80,6 +90,19 @@ export async function launchConsoleBrowser(
     },
   };
 }
+
+/** The token in the console URL a start printed (`…/console/#token=<token>`). */
+export function consoleTokenOf(output: string): string {
+  const token = /\/console\/#token=([A-Za-z0-9_-]+)/.exec(output)?.[1];
+  if (!token) throw new Error(`no console URL with a token in:\n${output.slice(0, 2000)}`);
+  return token;
+}
+
+/** The headers of a console API call made as its page makes it. */
+export const withToken = (output: string, headers: Record<string, string> = {}) => ({
+  ...headers,
+  'x-console-token': consoleTokenOf(output),
+});
 
 export const rowOf = (page: Page, table: string, text: string) =>
   page.getByTestId(table).locator('tbody tr', { hasText: text });

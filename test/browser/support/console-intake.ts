@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { clientFor, type LocalStack } from '../../e2e/support/stack';
-import { type ConsoleBrowser, rowOf, spawnConsole } from './console-browser';
+import { type ConsoleBrowser, consoleTokenOf, rowOf, spawnConsole } from './console-browser';
 import { PENDING_TABLE, seedPendingTable } from './console-pending';
 import { type ConsoleSeed, until } from './console-seed';
 
@@ -51,7 +51,11 @@ export function deferredCreditTests(
       const url = /operator console (http:\/\/127\.0\.0\.1:\d+)\/console\//.exec(output.text)?.[1];
       if (!url) throw new Error(`no console URL in ${output.text}`);
 
-      const page = await browser.open(`accounts/${pending.accountId}`, url);
+      const page = await browser.open(
+        `accounts/${pending.accountId}`,
+        url,
+        consoleTokenOf(output.text),
+      );
       await page.getByTestId('account-facts').waitFor();
       await expect(page.locator('dd[data-field="Credit intake"]').textContent()).resolves.toBe(
         'deferred',

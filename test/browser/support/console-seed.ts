@@ -38,6 +38,9 @@ export const SEEDED = {
   pendingCredits: [300, 450, 125],
 } as const;
 
+/** Markup in seeded names and bodies: it must reach the page as text and run nothing. */
+export const SEEDED_HTML = '<img src=x onerror="window.__seededHtmlRan=1"><b>Carol & Co</b>';
+
 /** Seeds the stack through its own doors: the HTTP API, the ledger-events queue, the table. */
 export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
   const alice = clientFor(stack.base, 'alice');
@@ -52,6 +55,7 @@ export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
   };
   const accountId = await create(alice, 'Alice main');
   const otherId = await create(bob, 'Bob savings');
+  await create(clientFor(stack.base, 'carol'), SEEDED_HTML);
   const { deferredId, pendingIds } = await seedDeferred(alice);
   for (const amount of SEEDED.credits) {
     await alice.POST('/v1/accounts/{accountId}/transactions', {
@@ -94,6 +98,8 @@ export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
       id: unknownAccountEventId,
       source: 'urn:console-test:batch',
       subject: unknownAccountId,
+      // Text a producer chose: the console shows it as text, never as markup.
+      metadata: { note: SEEDED_HTML },
     }),
   );
 

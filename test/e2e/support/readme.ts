@@ -27,6 +27,35 @@ export function blocksUnder(heading: string, lang: string): string[] {
   );
 }
 
+/** A shell block of the README, in reading order, with the `## ` heading it sits under. */
+export interface ReadmeBlock {
+  readonly heading: string;
+  readonly script: string;
+  /** Why the walkthrough does not run it (`<!-- readme-test: not run, <why> -->` above it). */
+  readonly notRun?: string;
+}
+
+const NOT_RUN = /^<!-- readme-test: not run, (.+) -->$/;
+
+/** Every ```sh block of the README, in order: what a newcomer pastes, top to bottom. */
+export function shellBlocks(text = README): ReadmeBlock[] {
+  const blocks: ReadmeBlock[] = [];
+  let heading = '';
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.startsWith('## ')) heading = line.slice(3);
+    if (line !== '```sh') continue;
+    const end = lines.indexOf('```', i + 1);
+    if (end === -1) throw new Error(`README: the block at line ${i + 1} is not closed`);
+    const notRun = NOT_RUN.exec(lines[i - 1] ?? '')?.[1];
+    const script = `${lines.slice(i + 1, end).join('\n')}\n`;
+    blocks.push({ heading, script, ...(notRun ? { notRun } : {}) });
+    i = end;
+  }
+  return blocks;
+}
+
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
 

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 
 /**
  * The reference model of batches (docs/contract.md §25) over credits and debits of a few
- * accounts without overdraft: what every operation, single request and atomic batch must answer,
- * and the balances after. Each operation key remembers its first request and recorded answer.
+ * accounts without overdraft, the last of them deferred (§24: its credits wait as pending
+ * credits, never spendable, as no folder runs here): what every operation, single request and
+ * atomic batch must answer, and the posted balances and pending sums after. Each operation key
+ * remembers its first request and recorded answer.
  */
 export interface Posting {
   readonly key: string;
@@ -40,6 +42,38 @@ export interface Expected {
 }
 
 export const ACCOUNTS = 3;
+/** The account whose credits go through intake (docs/contract.md §24). */
+export const DEFERRED = ACCOUNTS - 1;
+/** What the deferred account holds posted before a run (credited while it was direct). */
+export const DEFERRED_FUNDS = 100;
+
+/**
+ * Pending money is never spendable (docs/contract.md §31): an atomic batch that credits the
+ * deferred account 50 and then debits 120 of its 100 posted fails at the debit, and one that
+ * then debits an empty account too still names the debit.
+ */
+export const PENDING_NOT_SPENDABLE: PlanAction[] = [
+  {
+    kind: 'batch',
+    mode: 'atomic',
+    twice: false,
+    operations: [
+      { kind: 'new', type: 'credit', account: DEFERRED, amount: 50 },
+      { kind: 'new', type: 'debit', account: DEFERRED, amount: 120 },
+      { kind: 'new', type: 'debit', account: 0, amount: 10 },
+    ],
+  },
+  {
+    kind: 'batch',
+    mode: 'independent',
+    twice: false,
+    operations: [
+      { kind: 'new', type: 'credit', account: DEFERRED, amount: 50 },
+      { kind: 'new', type: 'debit', account: DEFERRED, amount: 120 },
+      { kind: 'new', type: 'debit', account: DEFERRED, amount: 60 },
+    ],
+  },
+];
 
 const operationArb: fc.Arbitrary<PlanOperation> = fc.oneof(
   {
@@ -74,8 +108,17 @@ export const batchPlanArb: fc.Arbitrary<PlanAction[]> = fc.array(
   { minLength: 1, maxLength: 8 },
 );
 
+/** Posted balances and pending credit sums, by account. */
+interface State {
+  readonly balances: number[];
+  readonly pending: number[];
+}
+
 export class BatchModel {
-  readonly balances: number[] = Array(ACCOUNTS).fill(0);
+  readonly balances: number[] = Array.from({ length: ACCOUNTS }, (_, i) =>
+    i === DEFERRED ? DEFERRED_FUNDS : 0,
+  );
+  readonly pending: number[] = Array(ACCOUNTS).fill(0);
   /** Every posting ever sent, in order: what `again` and `reuse` point at. */
   readonly sent: Posting[] = [];
   /** The first request of each key and its recorded answer. */
@@ -96,20 +139,22 @@ export class BatchModel {
     return operation.kind === 'again' ? earlier : { ...earlier, amount: earlier.amount + 1 };
   }
 
-  /** The answer of one posting on `balances`, applied to them when it moves money. */
-  private judge(posting: Posting, balances: number[]): Expected {
+  /** The answer of one posting on `state`, applied to it when it moves money. */
+  private judge(posting: Posting, state: State): Expected {
     const known = this.recorded.get(posting.key);
     if (known) {
       return known.posting.amount === posting.amount && known.posting.type === posting.type
         ? known.expected
         : { status: 422, code: 'idempotency_key_reused' };
     }
-    const balance = balances[posting.account] as number;
-    if (posting.type === 'debit' && balance < posting.amount) {
+    const { account, amount } = posting;
+    const balance = state.balances[account] as number;
+    if (posting.type === 'debit' && balance < amount) {
       return { status: 409, code: 'insufficient_funds' };
     }
-    balances[posting.account] =
-      balance + (posting.type === 'credit' ? posting.amount : -posting.amount);
+    if (posting.type === 'debit') state.balances[account] = balance - amount;
+    else if (account === DEFERRED) state.pending[account] = (state.pending[account] ?? 0) + amount;
+    else state.balances[account] = balance + amount;
     return { status: 201 };
   }
 
@@ -122,7 +167,7 @@ export class BatchModel {
 
   /** A single request, or an independent batch's operation, in request order. */
   apply(posting: Posting): Expected {
-    const expected = this.judge(posting, this.balances);
+    const expected = this.judge(posting, this);
     this.record(posting, expected);
     return expected;
   }
@@ -131,7 +176,7 @@ export class BatchModel {
   applyAtomic(
     postings: readonly Posting[],
   ): { results: Expected[] } | { failed: number; cause: Expected } {
-    const trial = [...this.balances];
+    const trial = { balances: [...this.balances], pending: [...this.pending] };
     const results: Expected[] = [];
     for (const [index, posting] of postings.entries()) {
       const expected = this.judge(posting, trial);
@@ -141,7 +186,8 @@ export class BatchModel {
       }
       results.push(expected);
     }
-    this.balances.splice(0, ACCOUNTS, ...trial);
+    this.balances.splice(0, ACCOUNTS, ...trial.balances);
+    this.pending.splice(0, ACCOUNTS, ...trial.pending);
     for (const [i, posting] of postings.entries()) this.record(posting, results[i] as Expected);
     return { results };
   }

@@ -42,8 +42,8 @@ export interface Verify {
   ): Promise<{ balance: number; available: number; status: string; version: number }>;
   /** Every entry of the account, all pages. */
   entries(accountId: string): Promise<Record<string, unknown>[]>;
-  /** A GET of `path` as the test principal, parsed (200 only). */
-  read(path: string): Promise<Record<string, unknown>>;
+  /** A GET of `path` (and `query`) as the test principal, parsed (200 only). */
+  read(path: string, query?: Record<string, string>): Promise<Record<string, unknown>>;
   /** Every record of the account's journal as the journal route answers it, all pages. */
   journal(accountId: string): Promise<Record<string, unknown>[]>;
 }
@@ -97,8 +97,10 @@ function verifier(app: HttpHandler): Verify {
         version: number;
       };
     },
-    async read(path) {
-      const res = await app(httpEvent('GET', path, { principal: PRINCIPAL }));
+    async read(path, query) {
+      const res = await app(
+        httpEvent('GET', path, { principal: PRINCIPAL, ...(query ? { query } : {}) }),
+      );
       if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${res.body}`);
       return JSON.parse(res.body) as Record<string, unknown>;
     },

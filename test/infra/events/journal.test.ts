@@ -94,15 +94,17 @@ describe('the journal projector (stateless stack)', () => {
     expect(readers).toHaveLength(2);
   });
 
-  it('runs without a concurrency cap, with the topic, the stage and the table in its environment', () => {
+  it('runs without a concurrency cap, with the topic, the stage, the table and search-index in its environment', () => {
     const fn = propertiesOfId(ledger.stateless, 'AWS::Lambda::Function', fnId);
     expect(fn.ReservedConcurrentExecutions).toBeUndefined();
     expect(fn.Timeout).toBe(60);
     const topicId = logicalIdOf(ledger.stacks.stateful.journalTopic.topic);
+    const searchId = logicalIdOf(ledger.stacks.stateful.searchIndexQueues.queue);
     expect((fn.Environment as { Variables: unknown }).Variables).toEqual({
       TABLE_NAME: importOf(ledger, { Ref: tableId }),
       JOURNAL_TOPIC_ARN: importOf(ledger, { Ref: topicId }),
       STAGE: 'dev',
+      SEARCH_INDEX_QUEUE_URL: importOf(ledger, { Ref: searchId }),
     });
   });
 
@@ -141,6 +143,12 @@ describe('the journal projector (stateless stack)', () => {
         Sid: 'JournalTopicKey',
         Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
         Resource: imported(arnOf(keyId)),
+      },
+      // The hand-off to the search indexer (docs/contract.md §34).
+      {
+        Sid: 'SearchIndexSend',
+        Action: 'sqs:SendMessage',
+        Resource: imported(arnOf(logicalIdOf(ledger.stacks.stateful.searchIndexQueues.queue))),
       },
     ]);
   });

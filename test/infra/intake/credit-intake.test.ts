@@ -155,6 +155,12 @@ describe('credit-intake queues, folder and operations (default config)', () => {
         Condition: leadingKeys(['INTAKE#*#*']),
       },
       {
+        Sid: 'IntakeDueMarker',
+        Action: ['dynamodb:GetItem', 'dynamodb:DeleteItem'],
+        Resource: table,
+        Condition: leadingKeys(['INTAKE_DUE#*']),
+      },
+      {
         Sid: 'PostToAccount',
         Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
         Resource: table,
@@ -169,10 +175,17 @@ describe('credit-intake queues, folder and operations (default config)', () => {
     ]);
   });
 
-  it('lets only the dispatcher and the folder send to credit-intake, and nobody send to its DLQ', () => {
+  it('lets only the dispatcher, the folder and the sweeper send to credit-intake, nobody to its DLQ', () => {
     const folderRole = roleIdOf(ledger.stacks.stateless.creditFolder.function);
     const dispatcherRole = roleIdOf(ledger.stacks.stateless.outboxDispatcher.function);
+    const sweeperRole = roleIdOf(ledger.stacks.stateless.sweeper.function);
     for (const statement of statementsNotOf(template, folderRole)) {
+      if (statement.Sid === 'CreditIntakeRequeue') {
+        // The sweep queues stranded accounts again (docs/contract.md §24).
+        expect(statementsOf(template, sweeperRole)).toContainEqual(statement);
+        expect(asList(statement.Action)).toEqual(['sqs:SendMessage']);
+        continue;
+      }
       for (const resource of asList(statement.Resource)) {
         const target = exportedValue(ledger, resource);
         if (same(target, arnOf(dlqId))) throw new Error('a role names credit-intake-dlq');
@@ -193,15 +206,36 @@ describe('credit-intake queues, folder and operations (default config)', () => {
       DatapointsToAlarm: 5,
       TreatMissingData: 'notBreaching',
     });
-    const [gauge] = lag.Metrics as { MetricStat?: unknown }[];
-    expect(gauge?.MetricStat).toEqual({
+    // The larger of the folder's and the sweep's gauges (docs/contract.md §24, §36).
+    const metrics = lag.Metrics as { Expression?: string; MetricStat?: unknown }[];
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('MAX([folder, sweep])');
+    const gauge = (service: string) => ({
       Metric: {
         Namespace: 'IdempotentLedger',
         MetricName: 'CreditIntakeLagSeconds',
-        Dimensions: [{ Name: 'service', Value: 'ledger-credit-intake' }],
+        Dimensions: [{ Name: 'service', Value: service }],
       },
       Period: 60,
       Stat: 'Maximum',
+    });
+    const stats = metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat);
+    expect(stats).toEqual([gauge('ledger-credit-intake'), gauge('ledger-sweeper')]);
+  });
+
+  it("alarms when credit-intake's oldest message stays over 60 s for 5 minutes", () => {
+    const age = alarm('credit-intake-queue-behind');
+    expect(age).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: 60,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 5,
+    });
+    const [dimension] = age.Dimensions as { Value: unknown }[];
+    expect(exportedValue(ledger, dimension?.Value)).toEqual({
+      'Fn::GetAtt': [queueId, 'QueueName'],
     });
   });
 

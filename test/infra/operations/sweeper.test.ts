@@ -67,7 +67,7 @@ describe('StatelessStack: sweeper', () => {
     expect(fn?.Environment).toMatchObject({ Variables: { TABLE_NAME: expect.anything() } });
   });
 
-  it('may only query the due index, re-read and settle items, and publish to the gap topic', () => {
+  it('may only query the due index, settle items, re-queue stranded accounts, publish gaps', () => {
     const gapTopicArn = importOf(ledger, {
       Ref: logicalIdOf(ledger.stacks.stateful.gapTopic.topic),
     });
@@ -76,6 +76,9 @@ describe('StatelessStack: sweeper', () => {
     });
     const tableArn = importOf(ledger, {
       'Fn::GetAtt': [logicalIdOf(ledger.stacks.stateful.table), 'Arn'],
+    });
+    const intakeArn = importOf(ledger, {
+      'Fn::GetAtt': [logicalIdOf(ledger.stacks.stateful.creditIntakeQueues.queue), 'Arn'],
     });
     expectRolePolicy(ledger, ledger.stacks.stateless.sweeper.function, [
       {
@@ -98,6 +101,20 @@ describe('StatelessStack: sweeper', () => {
           },
         },
       },
+      // Stranded deferred accounts (docs/contract.md §24): markers, oldest pending, re-queue.
+      {
+        Sid: 'IntakeDueMarkers',
+        Action: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+        Resource: tableArn,
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['INTAKE_DUE#*'] } },
+      },
+      {
+        Sid: 'IntakeOldestPending',
+        Action: 'dynamodb:Query',
+        Resource: tableArn,
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['INTAKE#*#*'] } },
+      },
+      { Sid: 'CreditIntakeRequeue', Action: 'sqs:SendMessage', Resource: intakeArn },
       { Sid: 'GapRequestPublish', Action: 'sns:Publish', Resource: gapTopicArn },
       {
         Sid: 'GapTopicKey',
@@ -107,7 +124,14 @@ describe('StatelessStack: sweeper', () => {
     ]);
     const fn = propertiesOf(template, 'AWS::Lambda::Function')[functionId];
     expect(fn?.Environment).toMatchObject({
-      Variables: { GAP_TOPIC_ARN: gapTopicArn, GAP_REFETCH_AFTER_SECONDS: '300', STAGE: 'dev' },
+      Variables: {
+        GAP_TOPIC_ARN: gapTopicArn,
+        GAP_REFETCH_AFTER_SECONDS: '300',
+        STAGE: 'dev',
+        CREDIT_INTAKE_QUEUE_URL: importOf(ledger, {
+          Ref: logicalIdOf(ledger.stacks.stateful.creditIntakeQueues.queue),
+        }),
+      },
     });
   });
 });

@@ -98,6 +98,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
       'sweeper',
       'reconciler',
       'credit-intake',
+      'search-indexer',
     ].map(handlerEntry)) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }

@@ -202,13 +202,15 @@ describe('StatelessStack (IAM auth, default config)', () => {
         if (actions.includes('dynamodb:DeleteItem')) {
           // The reconciler clears the marks of checked accounts (docs/contract.md §19), the HTTP
           // function deletes balance monitors (§28), the folder posted pending credits (§24),
-          // nothing else.
+          // the search indexer index items (§34), nothing else.
           expect(actions).toEqual(['dynamodb:DeleteItem']);
           expect([
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] } },
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MONITOR#*'] } },
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['INTAKE#*#*'] } },
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] } },
+            // The search indexer removes index items of removed pairs (§34).
+            { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SEARCH#*'] } },
           ]).toContainEqual(statement.Condition);
         }
         expect(actions).not.toContain('dynamodb:Scan');

@@ -70,6 +70,8 @@ it('delivers every execution to export-jobs although the first send crashed afte
   const dispatcher = createOutboxDispatcher({
     ...quietRuntime(),
     creditIntake: { notify: async () => [] },
+    intakeDue: { mark: async () => undefined },
+    strandedAfterSeconds: 60,
     jobs: {
       send: async (job) => {
         if (crashes-- > 0) throw new Error('process died between commit and send');

@@ -14,12 +14,14 @@ import {
   type EventSourceState,
 } from '../../../functions/domain/gaps/source-state';
 import type { HoldRecord } from '../../../functions/domain/holds/model';
+import { intakeSweep } from '../../../functions/domain/intake/sweep';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { Sweeper } from '../../../functions/domain/sweeper/service';
 import { sequenceItem } from '../../../functions/dynamodb/events/items';
 import { toGapRequest, toSourceRef } from '../../../functions/dynamodb/gaps/items';
 import { createGapRequestStore } from '../../../functions/dynamodb/gaps/store';
 import { newHoldItems } from '../../../functions/dynamodb/holds/items';
+import { createIntakeDueStore } from '../../../functions/dynamodb/intake/due';
 import { accountChangeItem } from '../../../functions/dynamodb/movements/account-change';
 import { createDueStore } from '../../../functions/dynamodb/sweeper/store';
 import { DUE_SHARD_COUNT } from '../../../functions/dynamodb/table/due-index';
@@ -145,7 +147,8 @@ function budgetedSweeper() {
     },
   );
   let settled = 0;
-  const counted = sweepHandlers(table, gaps).map((handler) => ({
+  const intake = intakeSweep(createIntakeDueStore(table), { notify: async () => [] }, 60);
+  const counted = sweepHandlers(table, gaps, intake).map((handler) => ({
     kind: handler.kind,
     settle: (...args: Parameters<typeof handler.settle>) => {
       settled++;

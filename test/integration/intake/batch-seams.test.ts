@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
+import type { HttpResult } from '../../../functions/api/types';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
 /**
- * Batches over the write path (docs/contract.md §31, §33, §36), black box through the HTTP
+ * Batches over the write path (docs/contract.md §25), black box through the HTTP
  * function on DynamoDB Local: atomic batches into deferred accounts answer what applying their
  * operations one by one answers, are sized after routing, coalesced chunks are routed like
  * single credits, operation keys read as the header would, the fingerprint normalises ids.
@@ -15,7 +16,13 @@ const fixture = useLedgerFixture();
 const { api } = fixture;
 
 type Op = 'credit' | 'debit';
-const posting = (op: Op, accountId: string, amount: number, extra = {}, key = randomUUID()) => ({
+const posting = (
+  op: Op,
+  accountId: string,
+  amount: number,
+  extra = {},
+  key: string = randomUUID(),
+) => ({
   key,
   op,
   accountId,
@@ -24,7 +31,7 @@ const posting = (op: Op, accountId: string, amount: number, extra = {}, key = ra
 const batch = (mode: string, operations: unknown[], key = randomUUID()) =>
   api.post('/v1/batches', { mode, operations }, key);
 const deferred = (funds = 0) => api.accountWith({ creditIntake: 'deferred' }, funds);
-const rejection = (res: { body: string }) => {
+const rejection = (res: HttpResult) => {
   const body = bodyOf(res) as { failedOperation?: number; cause?: { code: string } };
   return { code: bodyOf(res).code, failedOperation: body.failedOperation, cause: body.cause?.code };
 };
@@ -109,6 +116,25 @@ describe('an independent batch routes its coalesced chunks like single credits (
     expect(await cancelledDuring(() => batch('independent', chunk()))).toBeLessThanOrEqual(1);
     // …after which every chunk into it commits at once.
     expect(await cancelledDuring(() => batch('independent', chunk()))).toBe(0);
+  });
+
+  it('learns from the single route: one routing decision for both (§33)', async () => {
+    const a = await deferred();
+    await api.post(`/v1/accounts/${a}/transactions`, {
+      type: 'credit',
+      amount: 1,
+      currency: 'EUR',
+    });
+    const chunk = Array.from({ length: 5 }, () => posting('credit', a, 1));
+    expect(await cancelledDuring(() => batch('independent', chunk))).toBe(0);
+    expect(
+      await cancelledDuring(() =>
+        batch(
+          'atomic',
+          chunk.map((o) => ({ ...o, key: randomUUID() })),
+        ),
+      ),
+    ).toBe(0);
   });
 });
 

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteItemCommand,
+  type DynamoDBClient,
+  PutItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../cli/run';
-import { checkChain, pointOf } from '../../../functions/domain/journal/chain';
+import { chain, checkChain, pointOf } from '../../../functions/domain/journal/chain';
 import type { JournalRecord } from '../../../functions/domain/journal/model';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { JOURNAL_TIME_SK_PREFIX, keys } from '../../../functions/dynamodb/table/keys';
@@ -183,5 +189,101 @@ describe('the journal hash chain on the table (docs/contract.md §27)', () => {
     });
     await api.caughtUp(id);
     expect((await reconcile()).findings.filter((f) => f.accountId === id)).toEqual([]);
+  });
+});
+
+/** The account's time-keyed copies as stored, in key order. */
+async function copies(id: string): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :at)',
+      ExpressionAttributeValues: marshall({
+        ':pk': keys.journalHead(id).pk,
+        ':at': JOURNAL_TIME_SK_PREFIX,
+      }),
+    }),
+  );
+  return Items.map((item) => unmarshall(item));
+}
+
+const put = (item: Record<string, unknown>) =>
+  client.send(new PutItemCommand({ TableName: tableName, Item: marshall(item) }));
+
+describe('verify over records and copies together (docs/contract.md §31)', () => {
+  it('a copy deleted, duplicated or truncated is each a break at its record', async () => {
+    const { id } = await journalOf(5);
+    const [, second, third] = await copies(id);
+    const sk = (copy: Record<string, unknown> | undefined) => ({ pk: copy?.pk, sk: copy?.sk });
+    await client.send(new DeleteItemCommand({ TableName: tableName, Key: marshall(sk(second)) }));
+    expect((await verify('--account', id)).lines[0]).toMatch(/at sequence 2 .*no time-keyed copy/);
+    await put(second as Record<string, unknown>);
+    const twin = { ...third, sk: `${String(third?.sk)}x` };
+    await put(twin);
+    expect((await verify('--account', id)).lines[0]).toMatch(/at sequence 3 /);
+    await client.send(new DeleteItemCommand({ TableName: tableName, Key: marshall(sk(twin)) }));
+    const { entryId: _cut, ...truncated } = third as Record<string, unknown>;
+    await put(truncated);
+    expect((await verify('--account', id)).lines[0]).toMatch(/at sequence 3 .*differs/);
+    await put(third as Record<string, unknown>);
+    expect((await verify('--account', id)).code).toBe(0);
+  });
+
+  it('a rewritten suffix is caught by verify and the reconciler through the checkpoint', async () => {
+    const { id, records } = await journalOf(5);
+    await reconcile();
+    const forged = chain(
+      records.slice(2).map((r) => ({ ...r, entryId: randomUUID() })),
+      records[1],
+    );
+    const stored = await copies(id);
+    for (const record of forged) {
+      const { kind, ...rest } = record;
+      const fields = { ...rest, change: kind };
+      await put({ ...keys.journalRecord(id, record.sequence), kind: 'journal-record', ...fields });
+      const copy = stored.find((c) => c.sequence === record.sequence);
+      await put({ pk: copy?.pk, sk: copy?.sk, kind: 'journal-as-of', ...fields });
+    }
+    await client.send(
+      new UpdateItemCommand({
+        TableName: tableName,
+        Key: marshall(keys.journalHead(id)),
+        UpdateExpression: 'SET #hash = :hash',
+        ExpressionAttributeNames: { '#hash': 'hash' },
+        ExpressionAttributeValues: marshall({ ':hash': forged.at(-1)?.hash }),
+      }),
+    );
+    // The table alone holds together: only the hash kept outside the records tells.
+    expect(checkChain(await api.caughtUp(id), undefined).breaks).toEqual([]);
+    const run = await verify('--account', id);
+    expect(run.lines[0]).toMatch(new RegExp(`^BROKEN account ${id} at sequence 5 .*rewritten`));
+    // The next change marks the account: the reconciler compares its checkpoint on that run.
+    await api.post(`/v1/accounts/${id}/transactions`, {
+      type: 'credit',
+      amount: 1,
+      currency: 'EUR',
+    });
+    await api.caughtUp(id);
+    const found = (await reconcile()).findings.filter((f) => f.accountId === id);
+    expect(found.map((f) => [f.check, f.sequence])).toEqual([['hash_chain', 5]]);
+  });
+
+  it('a live journal under writes verifies clean', async () => {
+    const { id } = await journalOf(3);
+    let writing = true;
+    const writes = (async () => {
+      for (let i = 0; writing && i < 40; i++) {
+        await api.post(`/v1/accounts/${id}/transactions`, {
+          type: 'credit',
+          amount: 1,
+          currency: 'EUR',
+        });
+      }
+    })();
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await verify('--account', id));
+    writing = false;
+    await writes;
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
   });
 });

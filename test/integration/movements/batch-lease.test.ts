@@ -95,11 +95,17 @@ describe('two copies of one independent batch sent at once', () => {
     const first = api.post('/v1/batches', body, batchKey);
     await caught;
     // The first copy holds the key, its operations not written yet.
+    const asked = Date.now();
     const second = await api.post('/v1/batches', body, batchKey);
+    const held = { expiresAtMs: Number((await leaseOf(batchKey))?.expiresAtMs?.N) };
     open();
     expect(second.statusCode).toBe(409);
     expect(bodyOf(second).code).toBe('idempotency_key_in_use');
-    expect(second.headers['retry-after']).toBe('1');
+    // Retry-After: the held lease's remaining seconds, rounded up (docs/contract.md §25).
+    const retryAfter = Number(second.headers['retry-after']);
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((held.expiresAtMs - asked) / 1000));
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((held.expiresAtMs - Date.now()) / 1000));
+    expect(retryAfter).toBeGreaterThan(1);
 
     const answered = await first;
     expect(answered.statusCode).toBe(200);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { monthEntriesAttribute } from '../../../functions/dynamodb/statements/items';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
@@ -88,6 +89,48 @@ describe('statement windows (docs/contract.md §26)', () => {
         closingBalance: 9,
       });
     }
+  });
+
+  it.each(['independent', 'atomic'])(
+    "lists an %s batch's entries of one commit in request order (§36)",
+    async (mode) => {
+      const id = await api.account();
+      const t = at(-DAY);
+      const operations = [6, 2, 4, 3, 7, 8, 5, 1].map((amount) => ({
+        key: randomUUID(),
+        op: 'credit',
+        accountId: id,
+        body: { type: 'credit', amount, currency: 'EUR', effectiveAt: t },
+      }));
+      const res = await api.post('/v1/batches', { mode, operations });
+      expect(res.statusCode, res.body).toBe(200);
+      const page = bodyOf(await statement(id, { from: at(-2 * DAY), to: at(0) }));
+      expect(amounts(page)).toEqual([6, 2, 4, 3, 7, 8, 5, 1]);
+    },
+  );
+
+  it('answers 503 with Retry-After while the index trails a full month’s entry count (§31)', async () => {
+    const id = await api.account();
+    const t = at(-45 * DAY);
+    for (const amount of [3, 4]) expect((await move(id, 'credit', amount, t)).statusCode).toBe(201);
+    const window = { from: at(-80 * DAY), to: at(0) };
+    expect(bodyOf(await statement(id, window)).totalCredits).toBe(7);
+    // As if the index had not caught up with one more entry the month sums count.
+    const trail = (by: number) =>
+      fixture.client.send(
+        new UpdateItemCommand({
+          TableName: fixture.tableName,
+          Key: marshall(keys.account(id)),
+          UpdateExpression: 'ADD #n :by',
+          ExpressionAttributeNames: { '#n': monthEntriesAttribute(t.slice(0, 7)) },
+          ExpressionAttributeValues: marshall({ ':by': by }),
+        }),
+      );
+    await trail(1);
+    const behind = await statement(id, window);
+    expect([behind.statusCode, behind.headers?.['retry-after']]).toEqual([503, '1']);
+    await trail(-1);
+    expect((await statement(id, window)).statusCode).toBe(200);
   });
 
   it('refuses from ≥ to, more than 366 days, and a limit outside 1–1000', async () => {

@@ -27,8 +27,15 @@ const resolve = (s: Schema): Schema =>
  * default, const, enum, the first branch of a union, the properties); where it would make
  * one up from the type, the field's path is recorded in `madeUp`.
  */
-function sample(schema0: Schema, path: string, madeUp: string[], depth = 0): unknown {
+function sample(schema0: Schema | boolean, path: string, madeUp: string[], depth = 0): unknown {
+  // A boolean schema (`items: false` after a tuple's prefixItems) admits nothing to show.
+  if (typeof schema0 !== 'object') return undefined;
   const s = resolve(schema0);
+  if (Array.isArray(s.prefixItems)) {
+    return (s.prefixItems as Schema[]).map((item, i) =>
+      sample(item, `${path}[${i}]`, madeUp, depth + 1),
+    );
+  }
   if ('example' in s) return s.example;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   if ('default' in s) return s.default;

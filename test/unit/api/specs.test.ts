@@ -13,6 +13,7 @@ import { LEDGER_TRANSACTION_ROUTES } from '../../../functions/api/ledger-transac
 import { MONITOR_ROUTES } from '../../../functions/api/monitors/spec';
 import { REVERSAL_ROUTES } from '../../../functions/api/reversals/spec';
 import { ROUTE_LIST } from '../../../functions/api/routes';
+import { SEARCH_ROUTES } from '../../../functions/api/search/spec';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
 import { STATEMENT_ROUTES } from '../../../functions/api/statements/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
@@ -101,6 +102,8 @@ const FROZEN_IDS = {
   getHealth: ['GET /v1/health', undefined],
   getOpenApi: ['GET /v1/openapi.json', undefined],
   getProblemType: ['GET /v1/problems/{code}', undefined],
+  searchAccounts: ['GET /v1/accounts', undefined],
+  searchTransactions: ['GET /v1/transactions', undefined],
 };
 
 const FUNCTIONS = join(import.meta.dirname, '..', '..', '..', 'functions');
@@ -143,6 +146,7 @@ describe('route specs', () => {
       LEDGER_TRANSACTION_ROUTES,
       REVERSAL_ROUTES,
       BATCH_ROUTES,
+      SEARCH_ROUTES,
       CALLBACK_ROUTES,
       WEBHOOK_ENDPOINT_ROUTES,
       WEBHOOK_DELIVERY_ROUTES,

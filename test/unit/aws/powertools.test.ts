@@ -40,6 +40,7 @@ import { fakeTransferPort } from '../../support/fakes/ledger/transfers';
 import { recordingLog } from '../../support/fakes/log';
 import { recordingMetrics } from '../../support/fakes/metrics';
 import { fakeMonitorPort } from '../../support/fakes/monitors';
+import { fakeSearchReadPort } from '../../support/fakes/search';
 import { fakeWebhookEndpointPort } from '../../support/fakes/webhooks';
 import { quietRuntime } from '../../support/runtime';
 
@@ -60,6 +61,7 @@ const otherPorts = () => ({
   monitors: fakeMonitorPort(),
   statements: fakeStatementPort(),
   health: fakeHealthPort(),
+  search: fakeSearchReadPort(),
   webhookEndpoints: fakeWebhookEndpointPort(),
   webhookSecurity: localWebhookSecurity(),
   webhookDeliveries: {

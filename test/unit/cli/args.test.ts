@@ -203,6 +203,12 @@ describe('tail arguments', () => {
     });
   });
 
+  it('tails credit-intake-dlq (docs/contract.md §24)', () => {
+    expect(parseTailArgs(['--queue', 'credit-intake-dlq'], {})).toMatchObject({
+      queue: 'credit-intake-dlq',
+    });
+  });
+
   it('reads --journal as the journal tap queue, and refuses it with --queue', () => {
     expect(parseTailArgs(['--journal', '-f'], {})).toMatchObject({
       queue: 'ledger-journal-tap',

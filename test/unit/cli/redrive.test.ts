@@ -44,6 +44,10 @@ describe('redrive', () => {
     expect(parseRedriveArgs(['--aws', '--dlq', 'prod-export-jobs-dlq'], {})).toMatchObject({
       to: 'prod-export-jobs',
     });
+    // The folder's dead letters go back to the folder's queue (docs/contract.md §24).
+    expect(parseRedriveArgs(['--dlq', 'credit-intake-dlq'], {})).toMatchObject({
+      to: 'credit-intake',
+    });
   });
 
   it('copies each dead letter with its attributes, deleting it only after the send', async () => {

@@ -144,8 +144,8 @@ describe('console actions', () => {
       const waive = await actions().waive({ accountId: 'a', source: 's', numbers: [2], confirm });
       expect(waive.status).toBe(428);
       expect(lines).toEqual([
-        'action=redrive target="ledger-events-dlq all" user="maria" outcome="refused: not confirmed"',
-        'action=waive target="account a source s gaps 2" user="maria" outcome="refused: not confirmed"',
+        'action=redrive target="ledger-events-dlq all" user="console owner=maria" outcome="refused: not confirmed"',
+        'action=waive target="account a source s gaps 2" user="console owner=maria" outcome="refused: not confirmed"',
       ]);
     },
   );
@@ -164,7 +164,7 @@ describe('console actions', () => {
     });
     expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
     expect(lines).toEqual([
-      `action=redrive target="ledger-events-dlq ${ids.length} selected" user="maria" outcome="failed: at most ${REDRIVE_MAX_PER_CLICK} messages per click"`,
+      `action=redrive target="ledger-events-dlq ${ids.length} selected" user="console owner=maria" outcome="failed: at most ${REDRIVE_MAX_PER_CLICK} messages per click"`,
     ]);
   });
 
@@ -178,7 +178,7 @@ describe('console actions', () => {
     });
     expect(answer.status).toBe(200);
     expect(lines).toEqual([
-      'action=waive target="account a source s gaps 2" user="maria" outcome="waived 2"',
+      'action=waive target="account a source s gaps 2" user="console owner=maria" outcome="waived 2"',
     ]);
   });
 });

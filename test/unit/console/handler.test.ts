@@ -15,6 +15,7 @@ import { EMPTY_EVENT_SOURCE } from '../../../functions/domain/gaps/source-state'
 
 /** The console's HTTP edge (docs/contract.md §29): what it serves and what it refuses. */
 let running: RunningConsole;
+const TOKEN = 'k3J9-this-start-s-token_0123456789abcdefghijk';
 let dir: string;
 const lines: string[] = [];
 
@@ -49,6 +50,7 @@ beforeAll(async () => {
     },
     bundle: await loadBundle(dir),
     user: 'maria',
+    token: TOKEN,
     log: (line) => lines.push(line),
   });
   running = await startConsoleServer({ handler, host: '127.0.0.1', port: 0, log: () => {} });
@@ -59,10 +61,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A request as the console's page sends it (with the token), unless `token` says otherwise. */
 function call(
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    token?: string | null;
+  } = {},
 ): Promise<{ status: number; body: string; type: string }> {
+  const token = options.token === undefined ? TOKEN : options.token;
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -70,7 +79,7 @@ function call(
         port: running.port,
         path,
         method: options.method ?? 'GET',
-        headers: options.headers,
+        headers: { ...(token === null ? {} : { 'x-console-token': token }), ...options.headers },
       },
       (res) => {
         let body = '';
@@ -113,7 +122,8 @@ describe('console HTTP edge', () => {
   it('answers the reads as JSON', async () => {
     const found = await call('/console/api/accounts?q=alice');
     expect(JSON.parse(found.body)).toEqual({ items: [], scanned: 5, complete: true });
-    await expect(call('/console/api/accounts/nope')).resolves.toMatchObject({ status: 404 });
+    const unknown = '/console/api/accounts/3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b';
+    await expect(call(unknown)).resolves.toMatchObject({ status: 404 });
     const intake = await call('/console/api/intake');
     expect(JSON.parse(intake.body)).toEqual({
       accounts: [],
@@ -156,6 +166,49 @@ describe('console HTTP edge', () => {
     });
     expect(origin.status).toBe(403);
     expect(JSON.parse(origin.body).error).toContain('http://attacker.example');
+  });
+});
+
+describe('console token and cross-site requests (§31)', () => {
+  it('answers every API request without the token 401, GET too, naming the header', async () => {
+    for (const token of [null, '', 'wrong', `${TOKEN}x`, TOKEN.slice(0, -1)]) {
+      const read = await call('/console/api/gaps', { token });
+      expect(read.status).toBe(401);
+      expect(JSON.parse(read.body).error).toContain('X-Console-Token');
+      const action = await call('/console/api/dead-letters/redrive', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"queue":"dlq","confirm":true}',
+        token,
+      });
+      expect(action.status).toBe(401);
+    }
+    await expect(call('/console/api/gaps')).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('serves the page itself without a token: it reads the token from its URL fragment', async () => {
+    await expect(call('/console/', { token: null })).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('refuses a cross-site or same-site browser request 403, even with the token', async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      const answer = await call('/console/api/gaps', { headers: { 'sec-fetch-site': site } });
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body).error).toContain('Sec-Fetch-Site');
+    }
+    for (const site of ['same-origin', 'none']) {
+      const answer = await call('/console/api/gaps', { headers: { 'sec-fetch-site': site } });
+      expect(answer.status).toBe(200);
+    }
+  });
+
+  it('answers a malformed account id or escape 400 with what is wrong, never 502', async () => {
+    const badEscape = await call('/console/api/accounts/%E0%A4%A');
+    expect(badEscape.status).toBe(400);
+    expect(JSON.parse(badEscape.body).error).toBe('"%E0%A4%A" has a malformed %-escape');
+    const id = await call('/console/api/accounts/not-an-id');
+    expect(id.status).toBe(400);
+    expect(JSON.parse(id.body).error).toContain('"not-an-id" is not an account id');
   });
 });
 

@@ -17,7 +17,16 @@ describe('loadConfig', () => {
       journalReaders: [],
       backdateLimitDays: 90,
       intakeShards: 8,
+      intakeStrandedAfterSeconds: 60,
     });
+  });
+
+  it('reads INTAKE_STRANDED_AFTER_SECONDS and refuses one outside 1 … 86400 (§36)', () => {
+    const config = loadConfig({ TABLE_NAME: 't', INTAKE_STRANDED_AFTER_SECONDS: '5' });
+    expect(config.intakeStrandedAfterSeconds).toBe(5);
+    expect(() => loadConfig({ TABLE_NAME: 't', INTAKE_STRANDED_AFTER_SECONDS: '0' })).toThrow(
+      /INTAKE_STRANDED_AFTER_SECONDS/,
+    );
   });
 
   it.each([

@@ -24,6 +24,8 @@ const endpoints: StackEndpoints = {
     exportJobsDeadLetters: queue('export-jobs-dlq'),
     creditIntake: queue('credit-intake'),
     creditIntakeDeadLetters: queue('credit-intake-dlq'),
+    searchIndex: queue('search-index'),
+    searchIndexDeadLetters: queue('search-index-dlq'),
   },
   topics: {
     journal: {
@@ -40,9 +42,16 @@ const endpoints: StackEndpoints = {
   snsEndpoint: 'http://127.0.0.1:4566',
   streamArn: 'arn:aws:dynamodb:ddblocal:000000000000:table/ledger/stream/2026-11-29T17:14:02.071',
   s3Endpoint: 'http://127.0.0.1:4566',
+  consoleToken: 'tok_en-1',
 };
 
 describe('the npm start banner', () => {
+  it("prints the console's URL with this start's token in the fragment", () => {
+    expect(banner(readLocalSettings({}), endpoints)).toContain(
+      'Console    http://127.0.0.1:3000/console/#token=tok_en-1 ',
+    );
+  });
+
   it('names the contention layer only when DYNAMODB_CONTENTION=on', () => {
     expect(banner(readLocalSettings({}), endpoints)).not.toContain('Contention');
     const text = banner(readLocalSettings({ DYNAMODB_CONTENTION: 'on' }), {

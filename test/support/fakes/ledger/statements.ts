@@ -8,6 +8,7 @@ export function fakeStatementPort(overrides: Partial<StatementPort> = {}): Mocke
     {
       getEffectiveAccount: async () => undefined,
       effectiveMovements: async () => [],
+      countEffective: async () => 0,
       statementItems: async () => ({ items: [], nextCursor: null }),
       closePeriod: async () => ({ kind: 'committed' }),
       recordResponse: async () => RECORDED,

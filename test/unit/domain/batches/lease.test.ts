@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_DEADLINE_MS, BATCH_LEASE_MARGIN_MS } from '../../../../functions/contract/batches';
+import { LEDGER_FUNCTION_TIMEOUT_SECONDS } from '../../../../functions/contract/http';
 import type { BatchOperation } from '../../../../functions/domain/batches/model';
 import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
 import {
   IdempotencyKeyInUseError,
   UnavailableError,
 } from '../../../../functions/domain/shared/errors';
+import { withInvocation } from '../../../../functions/domain/shared/invocation';
+import { currentDeadline } from '../../../../functions/domain/shared/retry';
 import { batchServiceOn, fakeBatchPort } from '../../../support/fakes/ledger/batches';
 
 /**
@@ -36,15 +38,56 @@ async function recordOfFirstCopy(): Promise<IdempotencyRecord> {
 const held = async () => ({ kind: 'held' as const, expiresAtMs: 0 });
 
 describe('an independent batch’s lease of its key', () => {
-  it('is taken before any operation runs, until the deadline and its margin', async () => {
+  it('is taken before any operation runs, for the deployed timeout without a context', async () => {
     const { service, batches } = batchServiceOn(fakeBatchPort(), undefined, () => NOW_MS);
     await service.createBatch(ctx, independent, body);
     const [lease, now] = batches.takeLease.mock.calls[0] ?? [];
     expect(now).toBe(NOW_MS);
-    expect(lease?.expiresAtMs).toBe(NOW_MS + BATCH_DEADLINE_MS + BATCH_LEASE_MARGIN_MS);
+    expect(lease?.expiresAtMs).toBe(NOW_MS + LEDGER_FUNCTION_TIMEOUT_SECONDS * 1000);
     const [taken] = batches.takeLease.mock.invocationCallOrder;
     const [written] = batches.writeMovements.mock.invocationCallOrder;
     expect(taken).toBeLessThan(written ?? 0);
+  });
+
+  it('lasts the invocation; the writes stop 1.5 s before its end (§36)', async () => {
+    let deadline: number | undefined;
+    const batches = fakeBatchPort({
+      writeMovements: async () => {
+        deadline = currentDeadline();
+        return { kind: 'committed' };
+      },
+    });
+    const { service } = batchServiceOn(batches, undefined, () => NOW_MS);
+    const invocation = { startedAtMs: NOW_MS - 500, endsAtMs: NOW_MS + 4_000 };
+    await withInvocation(invocation, () => service.createBatch(ctx, independent, body));
+    expect(batches.takeLease.mock.calls[0]?.[0].expiresAtMs).toBe(NOW_MS + 4_000);
+    expect(deadline).toBe(NOW_MS + 2_500);
+  });
+
+  it('stops the writes 29 s after the request started when the function has longer', async () => {
+    let deadline: number | undefined;
+    const batches = fakeBatchPort({
+      writeMovements: async () => {
+        deadline = currentDeadline();
+        return { kind: 'committed' };
+      },
+    });
+    const { service } = batchServiceOn(batches, undefined, () => NOW_MS);
+    const invocation = { startedAtMs: NOW_MS - 5_000, endsAtMs: NOW_MS + 60_000 };
+    await withInvocation(invocation, () => service.createBatch(ctx, independent, body));
+    expect(deadline).toBe(NOW_MS + 24_000);
+  });
+
+  it('held: Retry-After is the held lease’s remaining seconds, rounded up (§31)', async () => {
+    const until = async () => ({ kind: 'held' as const, expiresAtMs: NOW_MS + 2_300 });
+    const { service } = batchServiceOn(
+      fakeBatchPort({ takeLease: until }),
+      undefined,
+      () => NOW_MS,
+    );
+    const error = await service.createBatch(ctx, independent, body).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IdempotencyKeyInUseError);
+    expect((error as IdempotencyKeyInUseError).retryAfterSeconds).toBe(3);
   });
 
   it('held by another copy: 409 idempotency_key_in_use, nothing run or recorded', async () => {

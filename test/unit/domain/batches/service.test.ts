@@ -5,6 +5,7 @@ import type { IdempotencyRecord } from '../../../../functions/domain/idempotency
 import type { MovementLeg } from '../../../../functions/domain/movements/legs';
 import {
   IdempotencyKeyInUseError,
+  InternalError,
   UnavailableError,
 } from '../../../../functions/domain/shared/errors';
 import { batchServiceOn, fakeBatchPort } from '../../../support/fakes/ledger/batches';
@@ -61,6 +62,23 @@ describe('an independent batch', () => {
     );
     expect(statuses(answer.body)).toEqual([201, 201]);
     expect(ledger.post.mock.calls.map(([once]) => once.kind)).toHaveLength(2);
+  });
+
+  it('never records a 5xx as an operation’s result: an unexpected failure stands as 503', async () => {
+    let posts = 0;
+    const ledger = fakeMovementPort({
+      post: async () => {
+        posts += 1;
+        if (posts === 1) throw new InternalError(new Error('rules and storage disagree'));
+        return { kind: 'committed' };
+      },
+    });
+    const { service, batches } = batchServiceOn(fakeBatchPort(), ledger);
+    const operations = [credit('x'), { ...credit('y'), accountId: 'b' }];
+    const answer = await service.createBatch(ctx, { mode: 'independent', operations }, {});
+    expect(statuses(answer.body)).toEqual([503, 201]);
+    const recorded = batches.recordResponse.mock.calls[0]?.[0].response;
+    expect(recorded && statuses(recorded.body)).toEqual([503, 201]);
   });
 
   it('answers 503 for an operation not started before the one deadline, recording nothing for it', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TRANSACTION_ITEMS } from '../../../../functions/contract/events';
 import type { LedgerEventInput } from '../../../../functions/domain/events/model';
-import { chunksOf, itemsOf, runningBounds } from '../../../../functions/domain/events/runs';
+import { chunksOf, itemsOf } from '../../../../functions/domain/events/runs';
 
 let n = 0;
 const event = (overrides: Partial<LedgerEventInput> = {}): LedgerEventInput => ({
@@ -49,23 +49,5 @@ describe('chunksOf: what one transaction of a run can carry', () => {
     // Records of one source share its sequence item.
     const one = Array.from({ length: 30 }, (_, i) => event({ sequence: i + 1 }));
     expect(itemsOf(one)).toBe(1 + 90 + 1);
-  });
-});
-
-describe('runningBounds: the guard that covers every record at its turn', () => {
-  it('is the largest running draw-down and the highest running increase', () => {
-    const run = [
-      event({ amount: 50 }),
-      event({ type: 'debit', amount: 80 }),
-      event({ amount: 10 }),
-      event({ type: 'debit', amount: 40 }),
-      event({ amount: 100 }),
-    ];
-    // Running: +50, −30, −20, −60, +40 → draw-down 60, peak 50.
-    expect(runningBounds(run)).toEqual({ drawdown: 60, peak: 50 });
-    expect(runningBounds([event({ amount: 5 }), event({ amount: 7 })])).toEqual({
-      drawdown: 0,
-      peak: 12,
-    });
   });
 });

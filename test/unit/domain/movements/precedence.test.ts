@@ -5,10 +5,7 @@ import type { PendingCredit } from '../../../../functions/domain/intake/model';
 import { refusalOf } from '../../../../functions/domain/intake/posting';
 import type { EntryGuard } from '../../../../functions/domain/movements/guard';
 import { explainLegsRejection, legGuard } from '../../../../functions/domain/movements/legs';
-import {
-  firstRefusal,
-  REFUSAL_PRECEDENCE,
-} from '../../../../functions/domain/movements/precedence';
+import { REFUSAL_PRECEDENCE, refusalCode } from '../../../../functions/domain/movements/precedence';
 import { explainAccountRejection } from '../../../../functions/domain/movements/rejections';
 
 /**
@@ -72,16 +69,16 @@ describe('the refusal precedence table', () => {
   });
 
   it('answers the first broken row, row after row as each is repaired', () => {
-    expect(firstRefusal(undefined, guard)).toBe('not_found');
+    expect(refusalCode(undefined, guard)).toBe('not_found');
     let state = broken;
     const seen: (string | undefined)[] = [];
     for (const [code, fix] of Object.entries(repaired)) {
-      seen.push(firstRefusal(state, guard, 'owner_mismatch'));
+      seen.push(refusalCode(state, guard, 'owner_mismatch'));
       expect(explainAccountRejection(state, guard, 'a', 'owner_mismatch').code).toBe(code);
       state = { ...state, ...fix };
     }
     expect(seen).toEqual(Object.keys(repaired));
-    expect(firstRefusal(state, guard)).toBeUndefined();
+    expect(refusalCode(state, guard)).toBeUndefined();
     expect(explainAccountRejection(state, guard).code).toBe('internal');
     // Over HTTP an account of another owner is not found, whatever else it breaks.
     expect(explainAccountRejection(broken, guard).code).toBe('not_found');

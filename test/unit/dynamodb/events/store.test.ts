@@ -122,7 +122,6 @@ describe('applyEventRun (docs/contract.md §20)', () => {
       { claim, entry },
       { claim: { ...claim, id: 'e2' }, entry: second },
     ],
-    requireAvailableAtLeast: undefined,
     sequences: [sequence],
   };
 
@@ -197,7 +196,6 @@ describe('applyEventRun: the balance ceiling at every record’s turn', () => {
       accountId: 'a1',
       currency: 'EUR',
       records: [at('c1', 'credit', 10), at('d1', 'debit', 20), at('c2', 'credit', 5)],
-      requireAvailableAtLeast: 10,
       sequences: [],
     });
     const account =

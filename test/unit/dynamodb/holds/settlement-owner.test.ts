@@ -1,12 +1,15 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
+import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import {
   captureSettlement,
   expirySettlement,
   type HoldRecord,
   voidSettlement,
 } from '../../../../functions/domain/holds/model';
-import { holdChanged, settlementItems } from '../../../../functions/dynamodb/holds/items';
+import { holdChanged, settlementPlan } from '../../../../functions/dynamodb/holds/items';
+import { composeMoney } from '../../../../functions/dynamodb/movements/compose';
+import { decodeCancellation } from '../../../../functions/dynamodb/movements/decode';
 
 /**
  * docs/contract.md §30: a capture racing a re-own cannot apply to an account someone else owns
@@ -28,7 +31,9 @@ const hold: HoldRecord = {
 };
 
 function accountGuard(settlement: ReturnType<typeof captureSettlement>) {
-  const update = settlementItems('ledger', settlement, 'e1').account.Update;
+  const entry = { id: 'e1', accountId: 'a1', type: 'capture', createdAt: 'x' } as LedgerEntry;
+  const parts = composeMoney('ledger', settlementPlan('ledger', settlement, entry));
+  const update = parts.find((part) => part.role === 'account:a1')?.item.Update;
   if (!update) throw new Error('an Update');
   return {
     condition: update.ConditionExpression ?? '',
@@ -56,12 +61,13 @@ describe("a hold settlement's account owner guard", () => {
 
   it('an account re-owned under the capture reports the hold as the new owner’s', () => {
     const settlement = captureSettlement(hold, 4, now);
-    const failed = new Map([['account', { id: 'a1', ownerId: 'bob' }]]);
+    const failed = decodeCancellation(new Map([['account:a1', { id: 'a1', ownerId: 'bob' }]]));
     expect(holdChanged(failed, settlement)).toEqual({
       kind: 'hold_changed',
       hold: { ...settlement.hold, ownerId: 'bob' },
     });
     // Same owner: not an owner race, so nothing to report here.
-    expect(holdChanged(new Map([['account', { ownerId: 'alice' }]]), settlement)).toBeUndefined();
+    const same = decodeCancellation(new Map([['account:a1', { ownerId: 'alice' }]]));
+    expect(holdChanged(same, settlement)).toBeUndefined();
   });
 });

@@ -47,12 +47,29 @@ describe('decoding the table stream for the journal projector', () => {
   it('skips what is not an account update with changes', () => {
     const { lastChanges: _none, ...created } = account();
     for (const r of [
-      record(created, 'INSERT'),
+      record(created),
       record({ pk: 'OUTBOX#x', sk: 'OUTBOX', kind: 'outbox' }),
       record(account(), 'REMOVE'),
       { eventName: 'MODIFY', dynamodb: {} } as DynamoDBRecord,
     ]) {
       expect(decodeAccountChange(r)).toEqual({ kind: 'other' });
+    }
+  });
+
+  it('hands the search indexer account creations and metadata changes, removals too (§34)', () => {
+    const { lastChanges: _none, ...created } = account();
+    const metadata = {
+      pk: 'ACCOUNT#a1',
+      sk: 'METADATA',
+      kind: 'account-metadata',
+      accountId: 'a1',
+    };
+    const removed = {
+      eventName: 'REMOVE',
+      dynamodb: { OldImage: marshall(metadata) },
+    } as DynamoDBRecord;
+    for (const r of [record(created, 'INSERT'), record(metadata, 'INSERT'), removed]) {
+      expect(decodeAccountChange(r)).toEqual({ kind: 'account', accountId: 'a1' });
     }
   });
 

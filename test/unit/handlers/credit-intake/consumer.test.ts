@@ -14,7 +14,10 @@ const now = new Date('2026-12-01T10:00:10.000Z');
 
 const message = (id: string, body: string) => ({ messageId: id, body }) as SQSRecord;
 
-function harness(runs: Record<string, () => Promise<unknown>>) {
+function harness(
+  runs: Record<string, () => Promise<unknown>>,
+  markers = new Map<string, number>(),
+) {
   const calls: string[] = [];
   const requeued: string[] = [];
   const metrics = recordingMetrics();
@@ -34,8 +37,14 @@ function harness(runs: Record<string, () => Promise<unknown>>) {
         return [];
       },
     },
+    intakeDue: {
+      marks: async (accountId) => markers.get(accountId),
+      clear: async (accountId, marks) => {
+        if (markers.get(accountId) === marks) markers.delete(accountId);
+      },
+    },
   });
-  return { consume, calls, requeued, metrics };
+  return { consume, calls, requeued, metrics, markers };
 }
 
 describe('the credit-intake consumer (docs/contract.md §24)', () => {
@@ -77,5 +86,32 @@ describe('the credit-intake consumer (docs/contract.md §24)', () => {
     const response = await consume({ Records: [message('m1', JSON.stringify({ accountId: A }))] });
     expect(response.batchItemFailures).toEqual([]);
     expect(requeued).toEqual([A]);
+  });
+
+  it("deletes a drained account's INTAKE_DUE marker, unless marked again during the run (§36)", async () => {
+    const markers = new Map([
+      [A, 2],
+      [B, 1],
+      [C, 4],
+    ]);
+    const { consume } = harness(
+      {
+        [A]: async () => ({ posted: 2, finished: true }),
+        // A credit accepted and marked while B's run posted: the marker stays for the sweep.
+        [B]: async () => {
+          markers.set(B, 2);
+          return { posted: 1, finished: true };
+        },
+        [C]: async () => ({ posted: 30, finished: false }),
+      },
+      markers,
+    );
+    await consume({
+      Records: [A, B, C].map((id, i) => message(`m${i}`, JSON.stringify({ accountId: id }))),
+    });
+    expect([...markers]).toEqual([
+      [B, 2],
+      [C, 4],
+    ]);
   });
 });

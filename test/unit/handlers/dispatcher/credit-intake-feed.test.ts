@@ -1,6 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,6 +48,7 @@ const pending = (accountId: string, n: number) => ({
   kind: 'pending-credit',
   accountId,
   entryId: `e${n}`,
+  acceptedAt: `2026-12-01T10:00:0${n % 10}.000Z`,
 });
 
 const bodies = () =>
@@ -69,6 +70,30 @@ describe('the dispatcher feeds credit-intake (docs/contract.md §24)', () => {
     ];
     expect(await dispatcher()({ Records: records })).toEqual({ batchItemFailures: [] });
     expect(bodies()).toEqual([{ accountId: 'a' }, { accountId: 'b' }]);
+  });
+
+  it("upserts each account's INTAKE_DUE marker (oldest acceptance) before sending (§36)", async () => {
+    const order: string[] = [];
+    dynamo.on(UpdateItemCommand).callsFake(async () => void order.push('mark'));
+    sqs.on(SendMessageBatchCommand).callsFake(async () => {
+      order.push('send');
+      return { Failed: [] };
+    });
+    await dispatcher()({ Records: [record(pending('a', 3), '1'), record(pending('a', 1), '2')] });
+    expect(order).toEqual(['mark', 'send']);
+    const [mark] = dynamo.commandCalls(UpdateItemCommand).map((c) => c.args[0].input);
+    expect(unmarshall(mark?.Key ?? {})).toEqual({ pk: 'INTAKE_DUE#a', sk: 'DUE' });
+    const values = unmarshall(mark?.ExpressionAttributeValues ?? {});
+    expect(values).toMatchObject({ ':since': '2026-12-01T10:00:01.000Z', ':accountId': 'a' });
+    expect(values[':dueAt']).toBe(Date.parse('2026-12-01T10:00:01.000Z') + 60_000);
+    // A marker that cannot be written: nothing sent for that account, its record retried.
+    dynamo.reset();
+    sqs.reset();
+    dynamo.on(UpdateItemCommand).rejects(new Error('throttled'));
+    expect(await dispatcher()({ Records: [record(pending('b', 2), '7')] })).toEqual({
+      batchItemFailures: [{ itemIdentifier: '7' }],
+    });
+    expect(bodies()).toEqual([]);
   });
 
   it('sends in batches of ten messages', async () => {

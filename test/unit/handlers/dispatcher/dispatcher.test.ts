@@ -40,6 +40,8 @@ function harness(failSends = 0) {
   const dispatch = createOutboxDispatcher({
     ...quietRuntime(),
     creditIntake: { notify: async () => [] },
+    intakeDue: { mark: async () => undefined },
+    strandedAfterSeconds: 60,
     jobs: fakeExportJobQueue({
       send: async (j) => {
         if (failures-- > 0) throw new Error('crash between commit and send');
@@ -95,6 +97,8 @@ describe('outbox dispatcher', () => {
     const dispatch = createOutboxDispatcher({
       ...quietRuntime(),
       creditIntake: { notify: async () => [] },
+      intakeDue: { mark: async () => undefined },
+      strandedAfterSeconds: 60,
       jobs: fakeExportJobQueue({
         send: vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(undefined),
       }),
@@ -134,6 +138,8 @@ describe('outbox dispatcher', () => {
     const dispatch = createOutboxDispatcher({
       ...quietRuntime(),
       creditIntake: { notify: async () => [] },
+      intakeDue: { mark: async () => undefined },
+      strandedAfterSeconds: 60,
       jobs: fakeExportJobQueue({ send: async (j) => void sent.push(j) }),
       outbox: fakeOutboxMarks({
         markDispatched: async () => {

@@ -304,22 +304,6 @@ describe('events consumer: batched writes (docs/contract.md §20)', () => {
     expect(movements.post.mock.calls.map(([once]) => inboxId(once))).toEqual(['3']);
   });
 
-  it('guards the run by its largest running draw-down', async () => {
-    const { handle, port } = batched();
-    await handle(
-      sqsEvent(
-        sqsRecord(ledgerEvent({ subject: A, amount: 30 })),
-        sqsRecord(ledgerEvent({ subject: A, type: 'ledger.debit.v1', amount: 100 })),
-        sqsRecord(ledgerEvent({ subject: A, amount: 500 })),
-      ),
-    );
-    expect(port.applyEventRun.mock.calls[0]?.[0]).toMatchObject({
-      accountId: A,
-      currency: 'EUR',
-      requireAvailableAtLeast: 70,
-    });
-  });
-
   it('falls back to one by one when the run is refused: the same outcome per record', async () => {
     let balance = 50;
     const { handle, movements, letters } = batched({

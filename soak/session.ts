@@ -1,0 +1,158 @@
+import { check, type Finding, transientDeadLetters } from './check/check';
+import { type Client, soakClient } from './client';
+import { sendEvents } from './events';
+import { observe, type Queues } from './observe';
+import type { Plan } from './plan';
+import { type Faults, type RunRecord, type RunTarget, runPlan } from './runner';
+import { shrink } from './shrink';
+import { type LossyProxy, startLossyProxy } from './stack/lossy-proxy';
+import { type SoakStack, startSoakStack } from './stack/stack';
+
+/**
+ * A stack (its own, or a running one at `url`) with the lossy proxy in front and the counters
+ * of what was injected; rounds of plans run on it, each checked, a failure shrunk.
+ */
+export interface SessionOptions {
+  readonly seed: number;
+  readonly concurrency: number;
+  readonly lossRate: number;
+  /** A running stack's base URL: no kill, no outage, no event, DLQ or monitor-event checks. */
+  readonly url?: string;
+  readonly dynamoEndpoint?: string;
+  readonly plantDoubleCredit?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+export interface Counters {
+  operations: number;
+  kills: number;
+  outages: number;
+  eventsSent: number;
+  /** Events SQS dead-lettered after their receives ran out (transient; not a finding, §6). */
+  transientDeadLetters: number;
+  readonly byKind: Record<string, number>;
+}
+
+export interface RoundResult {
+  readonly findings: readonly Finding[];
+  /** Plan positions of the shortest failing sequence found (all of them when not shrunk). */
+  readonly shortest?: readonly number[];
+  readonly seconds: number;
+}
+
+export interface Session {
+  readonly client: Client;
+  readonly proxy: LossyProxy;
+  readonly counters: Counters;
+  /** Runs the plan (with a kill at 40 % and an outage at 70 % when `faults`), checks it, shrinks a failure. */
+  round(
+    plan: Plan,
+    options: { readonly faults: boolean; readonly shrinkBudget: number },
+  ): Promise<RoundResult>;
+  /** The stack's last output lines, for a failure report. */
+  output(): string;
+  close(): Promise<void>;
+}
+
+export async function startSession(options: SessionOptions): Promise<Session> {
+  const log = options.log ?? (() => {});
+  const stack: SoakStack | undefined = options.url
+    ? undefined
+    : await startSoakStack(
+        options.dynamoEndpoint ? { dynamoEndpoint: options.dynamoEndpoint } : {},
+      );
+  const proxy = await startLossyProxy(options.url ?? stack?.base() ?? '', {
+    seed: options.seed,
+    lossRate: options.lossRate,
+    ...(options.plantDoubleCredit ? { plantDoubleCredit: true } : {}),
+  });
+  const client = soakClient(() => proxy.base);
+  const queues: Queues | undefined = stack && {
+    sqs: stack.sqs,
+    ledgerEvents: stack.queues.ledgerEvents.url,
+    deadLetters: stack.queues.deadLetters.url,
+    tap: stack.topics.journal.tap.url,
+  };
+  const counters: Counters = {
+    operations: 0,
+    kills: 0,
+    outages: 0,
+    eventsSent: 0,
+    transientDeadLetters: 0,
+    byKind: {},
+  };
+  const target: RunTarget = {
+    client,
+    sendEvents: (run, accounts, items) =>
+      stack
+        ? sendEvents(stack.sqs, stack.queues.ledgerEvents.url, run, options.seed, accounts, items)
+        : Promise.resolve(0),
+    ...(stack && {
+      killAndRestart: async () => {
+        counters.kills++;
+        await stack.killAndRestart();
+        proxy.retarget(stack.base());
+      },
+      outage: async (ms: number) => {
+        counters.outages++;
+        await stack.gate.outage(ms);
+      },
+    }),
+    onDone: (e) => {
+      counters.operations++;
+      counters.byKind[e.op.kind] = (counters.byKind[e.op.kind] ?? 0) + 1;
+    },
+  };
+  const replay = async (
+    plan: Plan,
+    faults: Faults,
+    only?: ReadonlySet<number>,
+  ): Promise<{ record: RunRecord; found: Finding[] }> => {
+    const run = `r${plan.seed}x${Math.random().toString(36).slice(2, 8)}`;
+    const record = await runPlan(target, plan, run, {
+      concurrency: options.concurrency,
+      faults,
+      ...(only ? { only } : {}),
+    });
+    counters.eventsSent += record.eventsSent;
+    const observed = await observe(client, record, queues);
+    const transient = transientDeadLetters(record, observed);
+    counters.transientDeadLetters += transient.length;
+    if (transient.length > 0)
+      log(`  ${transient.length} event(s) dead-lettered after their receives ran out (transient)`);
+    return { record, found: check(record, observed) };
+  };
+  return {
+    client,
+    proxy,
+    counters,
+    output: () => stack?.output() ?? '',
+    round: async (plan, { faults, shrinkBudget }) => {
+      const started = Date.now();
+      const n = plan.operations.length;
+      const injected: Faults = faults
+        ? { killAt: [Math.floor(n * 0.4)], outageAt: [Math.floor(n * 0.7)], outageMs: 3_000 }
+        : { killAt: [], outageAt: [], outageMs: 0 };
+      const { found } = await replay(plan, injected);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      log(`seed ${plan.seed}: ${n} operations, ${found.length} finding(s), ${seconds} s`);
+      if (found.length === 0) return { findings: found, seconds };
+      for (const f of found.slice(0, 20)) log(`  ${f.check}: ${f.detail}`);
+      if (shrinkBudget > 0)
+        log(`shrinking (at most ${shrinkBudget} replays, without kill and outage)...`);
+      const none: Faults = { killAt: [], outageAt: [], outageMs: 0 };
+      const shortest = await shrink(
+        plan,
+        found,
+        shrinkBudget,
+        async (only) => (await replay(plan, none, only)).found.length > 0,
+        log,
+      );
+      return { findings: found, shortest, seconds };
+    },
+    close: async () => {
+      await proxy.close();
+      await stack?.stop();
+    },
+  };
+}

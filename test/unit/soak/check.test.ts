@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { chain } from '../../../functions/domain/journal/chain';
+import type { JournalRecord } from '../../../functions/domain/journal/model';
+import { check } from '../../../soak/check/check';
+import type { Answer } from '../../../soak/client';
+import type { Executed } from '../../../soak/execute';
+import type { Observed } from '../../../soak/observe';
+import type { Operation, Plan } from '../../../soak/plan';
+import type { RunRecord } from '../../../soak/runner';
+
+/**
+ * The soak's checker (soak/check/) on hand-made runs: a clean one passes, and each planted
+ * defect — a credit applied twice, a refusal the model never gives, a journal whose chain is
+ * cut, a monitor that did not fire, a credit left pending — is a finding of its own check.
+ */
+const plan: Plan = {
+  seed: 1,
+  accounts: [{ deferred: false, overdraft: 0, events: false, closable: false }],
+  monitors: [{ account: 0, field: 'balance', operator: 'gte', value: 10 }],
+  operations: [
+    { kind: 'credit', account: 0, amount: 20 },
+    { kind: 'debit', account: 0, amount: 50 },
+  ],
+  knownDefects: false,
+};
+
+const answer = (sent: number, status: number, body: Record<string, unknown>): Answer => ({
+  status,
+  ...(typeof body.code === 'string' ? { code: body.code } : {}),
+  body,
+  sent,
+  answered: sent + 1,
+  attempts: 1,
+  at: 0,
+});
+
+function run(debit: Answer = answer(3, 409, { code: 'insufficient_funds' })): RunRecord {
+  const ops = plan.operations as Operation[];
+  const executed: Executed[] = [
+    { index: 0, op: ops[0] as Operation, answer: answer(1, 201, { id: 'e1' }) },
+    { index: 1, op: ops[1] as Operation, answer: debit },
+  ];
+  return {
+    run: 'r1',
+    plan,
+    startedAt: 0,
+    accounts: ['a'],
+    monitors: ['m'],
+    executed,
+    eventsSent: 0,
+  };
+}
+
+const record = (
+  sequence: number,
+  entryId: string,
+  delta: number,
+  after: number,
+): JournalRecord => ({
+  accountId: 'a',
+  sequence,
+  kind: 'credit',
+  balanceDelta: delta,
+  availableDelta: delta,
+  balanceAfter: after,
+  availableAfter: after,
+  committedAt: '2026-12-06T00:00:00.000Z',
+  entryId,
+});
+
+function observed(records: JournalRecord[], changes: Partial<Observed> = {}): Observed {
+  const balance = records.at(-1)?.balanceAfter ?? 0;
+  return {
+    accounts: [{ balance, available: balance, version: records.length, status: 'open' }],
+    journals: [chain(records, undefined)],
+    pending: [0],
+    statements: [
+      { openingBalance: 0, closingBalance: balance, totalCredits: balance, totalDebits: 0 },
+    ],
+    monitors: [{ state: String(balance >= 10) }],
+    monitorEvents: new Map([['m', [1]]]),
+    deadLetters: new Map(),
+    ...changes,
+  };
+}
+
+const checks = (r: RunRecord, o: Observed) => [...new Set(check(r, o).map((f) => f.check))].sort();
+
+describe('the soak checker', () => {
+  it('passes a run the model explains', () => {
+    expect(check(run(), observed([record(1, 'e1', 20, 20)]))).toEqual([]);
+  });
+
+  it('finds a credit applied twice (its retry applied again under another entry)', () => {
+    const twice = observed([record(1, 'e1', 20, 20), record(2, 'e1-again', 20, 40)]);
+    expect(checks(run(), twice)).toEqual(['applied_once', 'balances', 'conservation']);
+  });
+
+  it('finds a refusal the model never gives in its window', () => {
+    const debit = answer(3, 409, { code: 'insufficient_funds' });
+    const debit5: Operation = { kind: 'debit', account: 0, amount: 5 };
+    const base = run(debit);
+    const small: RunRecord = {
+      ...base,
+      plan: { ...plan, operations: [plan.operations[0] as Operation, debit5] },
+      executed: [base.executed[0] as Executed, { index: 1, op: debit5, answer: debit }],
+    };
+    expect(checks(small, observed([record(1, 'e1', 20, 20)]))).toEqual(['answers']);
+  });
+
+  it('finds a journal whose chain is broken', () => {
+    const o = observed([record(1, 'e1', 20, 20)]);
+    const [first] = o.journals[0] ?? [];
+    const forged = { ...o, journals: [[{ ...(first as JournalRecord), hash: '0'.repeat(64) }]] };
+    expect(checks(run(), forged)).toEqual(['journal_chain']);
+  });
+
+  it('finds a monitor that did not fire, a credit left pending, a statement that does not add up', () => {
+    const o = observed([record(1, 'e1', 20, 20)], {
+      monitorEvents: new Map(),
+      pending: [1],
+      statements: [{ openingBalance: 0, closingBalance: 20, totalCredits: 25, totalDebits: 0 }],
+    });
+    expect(checks(run(), o)).toEqual(['monitors', 'pending_posted', 'statements']);
+  });
+
+  it('lets an event dead-lettered after its receives apply at most once, never a permanent one', () => {
+    const events: Operation = {
+      kind: 'events',
+      items: [{ type: 'credit', account: 0, amount: 700_000, sequence: 1, duplicate: false }],
+    };
+    const base = run();
+    const withEvent: RunRecord = {
+      ...base,
+      plan: { ...plan, operations: [...plan.operations, events] },
+      executed: [...base.executed, { index: 2, op: events }],
+    };
+    const applied = [record(1, 'e1', 20, 20), record(2, 'event-entry', 700_000, 700_020)];
+    const dlq = (code: string) => ({ deadLetters: new Map([['r1-ev-700000', code]]) });
+    expect(checks(withEvent, observed([record(1, 'e1', 20, 20)], dlq('none')))).toEqual([]);
+    expect(checks(withEvent, observed(applied, dlq('none')))).toEqual([]);
+    expect(checks(withEvent, observed(applied, dlq('account_closed')))).toEqual([
+      'applied_once',
+      'balances',
+      'conservation',
+      'dead_letters',
+    ]);
+  });
+});
