@@ -5,6 +5,7 @@ import { ROUTE_LIST } from '../../../functions/api/routes';
 import { routeKey } from '../../../functions/api/spec';
 import {
   asList,
+  callbackSecretId,
   EXPORT_BUCKET_ARN,
   EXPORT_BUCKET_NAME,
   expectRolePolicy,
@@ -48,11 +49,23 @@ describe('StatelessStack (IAM auth, default config)', () => {
   let secretId: string;
   let functionId: string;
 
+  /** Webhooks' stateful resources by logical id (test/infra/webhooks). */
+  const statefulId = (type: string, prefix: string) => {
+    const ids = Object.keys(ledger.stateful.findResources(type)).filter((id) =>
+      id.startsWith(prefix),
+    );
+    if (ids.length !== 1 || !ids[0]) throw new Error(`expected one ${type} ${prefix}`);
+    return ids[0];
+  };
+  const webhookQueueId = () => statefulId('AWS::SQS::Queue', 'WebhooksDeliveriesQueue');
+  const sealingSecretId = () => statefulId('AWS::SecretsManager::Secret', 'WebhooksSealingSecret');
+  const sealingKeyId = () => statefulId('AWS::KMS::Key', 'WebhooksSealingKey');
+
   beforeAll(() => {
     ledger = synthLedger();
     template = ledger.stateless;
     tableId = onlyLogicalId(ledger.stateful, 'AWS::DynamoDB::Table');
-    secretId = onlyLogicalId(ledger.stateful, 'AWS::SecretsManager::Secret');
+    secretId = callbackSecretId(ledger.stateful);
     functionId = logicalIdOf(ledger.stacks.stateless.httpFunction);
   }, SYNTH_HOOK_TIMEOUT_MS);
 
@@ -87,6 +100,9 @@ describe('StatelessStack (IAM auth, default config)', () => {
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
           // Nobody but the owners unless context journalReaders names someone (§15).
           JOURNAL_READERS: '[]',
+          // Webhooks (§32): retries queue there; the key that seals endpoint secrets.
+          WEBHOOK_QUEUE_URL: importOf(ledger, { Ref: webhookQueueId() }),
+          WEBHOOK_SEALING_KEY_ARN: importOf(ledger, { Ref: sealingSecretId() }),
         }),
       },
     });
@@ -156,6 +172,27 @@ describe('StatelessStack (IAM auth, default config)', () => {
         Action: 's3:ListBucket',
         Resource: { 'Fn::Join': ['', EXPORT_BUCKET_ARN] },
       },
+      {
+        Sid: 'WebhookSealingKeyRead',
+        Action: 'secretsmanager:GetSecretValue',
+        Resource: importOf(ledger, { Ref: sealingSecretId() }),
+      },
+      {
+        Sid: 'WebhookSealingKeyDecrypt',
+        Action: 'kms:Decrypt',
+        Resource: importOf(ledger, { 'Fn::GetAtt': [sealingKeyId(), 'Arn'] }),
+      },
+      {
+        Sid: 'WebhookRetryQueue',
+        Action: 'sqs:SendMessage',
+        Resource: importOf(ledger, { 'Fn::GetAtt': [webhookQueueId(), 'Arn'] }),
+      },
+      {
+        Sid: 'WebhookEndpointDelete',
+        Action: 'dynamodb:DeleteItem',
+        Resource: importOf(ledger, { 'Fn::GetAtt': [tableId, 'Arn'] }),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] } },
+      },
     ]);
   });
 
@@ -183,6 +220,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] } },
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MONITOR#*'] } },
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['INTAKE#*#*'] } },
+            { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] } },
             // The search indexer removes index items of removed pairs (§34).
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SEARCH#*'] } },
           ]).toContainEqual(statement.Condition);
