@@ -11,7 +11,7 @@ import {
   SEARCH_ACCOUNTS_CURSOR_PARAM,
   SEARCH_OWNER_PARAM,
   type SearchEntryRow,
-} from '../../shared/api';
+} from '../../shared/search';
 import type { ActionAnswer } from '../http/actions';
 
 /** Characters of an owner (principal) the box accepts. */

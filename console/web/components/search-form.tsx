@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { SEARCH_OWNER_PARAM } from '../../shared/api';
+import { SEARCH_OWNER_PARAM } from '../../shared/search';
 
 /** What the form holds; `metadata` is one `key=value` a line. */
 interface Draft {

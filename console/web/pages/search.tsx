@@ -1,13 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { CONSOLE_ROUTES } from '../../shared/api';
 import {
-  type AccountSummary,
-  CONSOLE_ROUTES,
   type ConsoleSearchResult,
   SEARCH_ACCOUNTS_CURSOR_PARAM,
+  type SearchAccountRow,
   type SearchEntryRow,
   type SearchPageOf,
-} from '../../shared/api';
+} from '../../shared/search';
 import { money, when } from '../components/format';
 import { Load, useLoad } from '../components/load';
 import { SearchForm } from '../components/search-form';
@@ -31,7 +31,7 @@ const ENTRY_COLUMNS = [
   { label: 'Created', cell: (e: SearchEntryRow) => when(e.createdAt) },
 ];
 
-type FoundAccount = AccountSummary & { readonly metadata?: Record<string, string> };
+type FoundAccount = SearchAccountRow;
 const ACCOUNT_COLUMNS = [
   { label: 'Account', cell: (a: FoundAccount) => accountLink(a.id) },
   { label: 'Name', cell: (a: FoundAccount) => a.name ?? '—' },
