@@ -49,8 +49,26 @@ export class SearchService {
     }
     const page = await this.page(principal, 'entry', request, undefined);
     const found = await this.port.entries(page.hits);
-    const items = found.flatMap((entry) => (entry ? [readEntry(entry)] : []));
+    const owned = await this.ownedAccounts(principal, found);
+    const items = found.flatMap((entry) =>
+      entry && owned.has(entry.accountId) ? [readEntry(entry)] : [],
+    );
     return { items, nextCursor: page.nextCursor, indexedThrough };
+  }
+
+  /**
+   * The accounts of these entries that the caller owns now: an index item written before an
+   * operator moved the account to another owner (`reown`) must not show its entries to the old
+   * owner. One read of the page's distinct accounts.
+   */
+  private async ownedAccounts(
+    principal: string,
+    entries: readonly ({ readonly accountId: string } | undefined)[],
+  ): Promise<Set<string>> {
+    const ids = [...new Set(entries.flatMap((entry) => (entry ? [entry.accountId] : [])))];
+    if (ids.length === 0) return new Set();
+    const accounts = await this.port.accounts(ids);
+    return new Set(accounts.flatMap((a) => (a?.ownerId === principal ? [a.id] : [])));
   }
 
   /** One page of the rarest filter; `fallback` is queried when there is no pair. */

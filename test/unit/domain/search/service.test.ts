@@ -46,6 +46,7 @@ describe('SearchService', () => {
       counts: async () => [900, 3],
       query: async () => ({ hits: [{ id: 'e1', accountId: 'a1', sortAt: at }], nextCursor: 'c' }),
       entries: async () => [entry('e1')],
+      accounts: async (ids) => ids.map((id) => account(id)),
     });
     const page = await new SearchService(port).transactions('alice', {
       filters: { pairs: [order, shop] },
@@ -133,5 +134,27 @@ describe('SearchService', () => {
     expect(page.items[0]).not.toHaveProperty('ownerId');
     expect(page.items[0]?.metadata).toEqual({ order: '42' });
     expect(page.indexedThrough).toBeNull();
+  });
+
+  it('shows no entry of an account that moved to another owner since it was indexed', async () => {
+    const moved = { ...entry('e2'), accountId: 'a2' };
+    const port = fakeSearchReadPort({
+      counts: async () => [1],
+      query: async () => ({
+        hits: [
+          { id: 'e1', accountId: 'a1', sortAt: at },
+          { id: 'e2', accountId: 'a2', sortAt: at },
+        ],
+        nextCursor: null,
+      }),
+      entries: async () => [entry('e1'), moved],
+      accounts: async (ids) => ids.map((id) => account(id, id === 'a1' ? 'alice' : 'bob')),
+    });
+    const page = await new SearchService(port).transactions('alice', {
+      filters: { pairs: [order] },
+      limit: 10,
+    });
+    expect(page.items.map((e) => e.id)).toEqual(['e1']);
+    expect(port.accounts).toHaveBeenCalledWith(['a1', 'a2']);
   });
 });
