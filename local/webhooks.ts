@@ -63,7 +63,7 @@ export const WEBHOOK_DELIVERY_TRIGGER: Trigger = {
     label: 'Webhooks',
     text: ({ queues, settings, topics }) => {
       const { baseDelaySeconds, maxDelaySeconds, retryWindowSeconds } = settings.webhooks.retries;
-      return `SNS ${topics.journal.name} -> ${queues.webhookDeliveries.name} (raw delivery) -> the webhook delivery function: signed POSTs per endpoint in journal order per account; retries after up to ${baseDelaySeconds}·2^n s (at most ${maxDelaySeconds} s) for ${retryWindowSeconds} s; ${queues.webhookDeliveriesDeadLetters.name} after ${MAX_RECEIVE_COUNT} receives`;
+      return `SNS ${topics.journal.name} -> ${queues.webhookDeliveries.name} (raw delivery) -> the webhook delivery function (receiver: npm run cli -- webhooks listen): signed POSTs per endpoint in journal order per account; retries after up to ${baseDelaySeconds}·2^n s (at most ${maxDelaySeconds} s) for ${retryWindowSeconds} s; ${queues.webhookDeliveriesDeadLetters.name} after ${MAX_RECEIVE_COUNT} receives`;
     },
   },
 };
