@@ -14,6 +14,7 @@ import { settingsCommand } from './commands/settings';
 import { statementCommand } from './commands/statement';
 import { tailCommand } from './commands/tail';
 import { verifyCommand } from './commands/verify';
+import { webhooksCommand } from './commands/webhooks/listen';
 
 /**
  * Every command of `npm run cli`, in the order `--help` lists them. The `npm start` banner lists
@@ -35,4 +36,5 @@ export const COMMANDS: readonly Command[] = [
   settingsCommand,
   pendingCreditsCommand,
   searchCommand,
+  webhooksCommand,
 ];

@@ -31,6 +31,7 @@ import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/com
 import { fixedCallbackSecrets } from '../functions/schemas/callbacks';
 import type { LocalResources } from './resources';
 import type { Trigger } from './triggers/trigger';
+import { localWebhookQueue, WEBHOOK_DELIVERY_TRIGGER } from './webhooks';
 
 /**
  * Every function of the stack, built by its own composition (functions/handlers/<name>/compose.ts)
@@ -39,7 +40,8 @@ import type { Trigger } from './triggers/trigger';
  * A new function adds one builder here and its entry in `LOCAL_TRIGGERS` below.
  */
 export function localHttpHandler(
-  local: Pick<LocalResources, 'config' | 'callbackSecrets' | 'dynamo' | 's3Endpoint'>,
+  local: Pick<LocalResources, 'config' | 'callbackSecrets' | 'dynamo' | 's3Endpoint'> &
+    Partial<Pick<LocalResources, 'sqs' | 'queues'>>,
   log?: Log,
 ): HttpHandler {
   return composeHttpHandler({
@@ -52,14 +54,14 @@ export function localHttpHandler(
       endpoint: local.s3Endpoint,
     }),
     callbackSecrets: fixedCallbackSecrets(local.callbackSecrets),
+    ...localWebhookQueue(local),
     log,
   });
 }
 
 /**
  * How long a received export job stays hidden locally: the same visibility timeout as on AWS
- * (docs/contract.md §12), so failed jobs come back, report FAILED and dead-letter on the same
- * schedule.
+ * (docs/contract.md §12), so failed jobs come back, report FAILED and dead-letter alike.
  */
 export const EXPORT_JOB_VISIBILITY_SECONDS = EXPORT_JOBS_VISIBILITY_TIMEOUT_SECONDS;
 
@@ -270,6 +272,7 @@ export const LOCAL_TRIGGERS: readonly Trigger[] = [
         `${queues.searchIndex.name} -> the search indexer (fed by the journal projector): metadata, reference and paymentId of accounts and entries; ${queues.searchIndexDeadLetters.name} after ${MAX_RECEIVE_COUNT} receives`,
     },
   },
+  WEBHOOK_DELIVERY_TRIGGER,
   {
     kind: 'queue',
     name: 'export worker',

@@ -6,6 +6,7 @@ import type { ServiceConfig } from '../functions/handlers/shared/config';
 import type { SecretMap } from '../functions/schemas/callbacks';
 import type { LocalQueues } from './services/sqs/queues';
 import type { LocalTopics } from './services/sqs/topics';
+import type { LocalWebhookSettings } from './settings';
 
 /**
  * What every function of the local stack is built from once its services are up: the clients,
@@ -27,4 +28,6 @@ export interface LocalResources {
   readonly s3: S3Client;
   /** Its endpoint: result URLs are presigned path-style on it, so plain curl downloads them. */
   readonly s3Endpoint: string;
+  /** The webhook delivery function's retry schedule and disable threshold (§32). */
+  readonly webhooks: LocalWebhookSettings;
 }

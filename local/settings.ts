@@ -14,6 +14,11 @@ import {
   DEFAULT_TABLE_NAME,
   localCallbackSecretsJson,
 } from '../functions/contract/local-stack';
+import {
+  DEFAULT_WEBHOOK_DISABLE_AFTER_FAILURES,
+  LOCAL_WEBHOOK_RETRIES,
+  type WebhookRetrySchedule,
+} from '../functions/contract/webhooks';
 import { messageOf } from '../functions/domain/shared/log';
 import {
   loadConfig,
@@ -75,6 +80,15 @@ export interface LocalSettings {
   readonly callbackSecrets: Readonly<Record<string, readonly string[]>>;
   /** True when CALLBACK_SECRETS was set (the banner then does not print the secrets). */
   readonly callbackSecretsGiven: boolean;
+  /** The webhook delivery function's own settings (docs/contract.md §32), shorter than deployed. */
+  readonly webhooks: LocalWebhookSettings;
+}
+
+export interface LocalWebhookSettings {
+  /** WEBHOOK_RETRY_*_SECONDS; @default LOCAL_WEBHOOK_RETRIES (three retries within 30 s, §36) */
+  readonly retries: WebhookRetrySchedule;
+  /** WEBHOOK_DISABLE_AFTER_FAILURES. @default 100 */
+  readonly disableAfterFailures: number;
 }
 
 const DEFAULT_SQS_VISIBILITY_TIMEOUT_SECONDS = 5;
@@ -148,6 +162,30 @@ export function readLocalSettings(env: Record<string, string | undefined>): Loca
       parsePublicKeys(given('CALLBACK_PUBLIC_KEYS')),
     ),
     callbackSecretsGiven: given('CALLBACK_SECRETS') !== undefined,
+    webhooks: readWebhookSettings(given),
+  };
+}
+
+/** The delivery function's variables (WEBHOOK_SETTINGS) with the local stack's defaults. */
+function readWebhookSettings(given: (name: string) => string | undefined): LocalWebhookSettings {
+  const seconds = (name: string, fallback: number, max: number) =>
+    parseCount(name, given(name), fallback, max);
+  const base = LOCAL_WEBHOOK_RETRIES;
+  return {
+    retries: {
+      baseDelaySeconds: seconds('WEBHOOK_RETRY_BASE_SECONDS', base.baseDelaySeconds, 3600),
+      maxDelaySeconds: seconds('WEBHOOK_RETRY_MAX_DELAY_SECONDS', base.maxDelaySeconds, 86_400),
+      retryWindowSeconds: seconds(
+        'WEBHOOK_RETRY_WINDOW_SECONDS',
+        base.retryWindowSeconds,
+        3 * 86_400,
+      ),
+    },
+    disableAfterFailures: seconds(
+      'WEBHOOK_DISABLE_AFTER_FAILURES',
+      DEFAULT_WEBHOOK_DISABLE_AFTER_FAILURES,
+      100_000,
+    ),
   };
 }
 

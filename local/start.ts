@@ -108,7 +108,9 @@ async function startStack(settings: LocalSettings): Promise<void> {
   });
   const snsEndpoint = settings.snsEndpoint ?? sqs.endpoint;
   out(`creating the journal and gap topics and their tap queues on ${snsEndpoint}...`);
-  const sns = await startSnsService(lifecycle, snsEndpoint, sqs.client);
+  const sns = await startSnsService(lifecycle, snsEndpoint, sqs.client, [
+    sqs.queues.webhookDeliveries,
+  ]);
   const s3Endpoint = settings.s3Endpoint ?? sqs.endpoint;
   out(`creating the export bucket "${config.exportBucket}" on ${s3Endpoint}...`);
   const s3 = await startS3Service(lifecycle, s3Endpoint, config.exportBucket);
@@ -123,6 +125,7 @@ async function startStack(settings: LocalSettings): Promise<void> {
     gapRefetchAfterSeconds: settings.gapRefetchAfterSeconds,
     s3,
     s3Endpoint,
+    webhooks: settings.webhooks,
   };
 
   // The operator console (docs/console.md) on the API's port, reading the table and queues

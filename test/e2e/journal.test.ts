@@ -5,12 +5,14 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerClient } from '../../client/index';
 import { JOURNAL_TAP_QUEUE_NAME } from '../../functions/contract/journal';
 import type { JournalEvent } from '../../functions/domain/journal/events';
 import type { JournalRecord } from '../../functions/domain/journal/model';
 import { expectExactJournal } from '../support/journal/journal';
+import { startReceiver } from '../support/webhooks/receiver';
 import { runScript } from './support/run-script';
 import { clientFor, key, type LocalStack, startLocalStack } from './support/stack';
 
@@ -270,5 +272,37 @@ describe('the journal on npm start', () => {
       }));
     }
     expect(output, output).toContain(`${a} #1 credit        balance +42 = 42, available +42 = 42`);
+  });
+});
+
+describe('webhook delivery on npm start (docs/contract.md §32, §36)', () => {
+  it('delivers a credit journal event, signed, to a loopback receiver through 3 failures in 30 s', async () => {
+    const receiver = await startReceiver((i) => (i < 3 ? 500 : 204));
+    try {
+      const a = await account();
+      const created = await alice.POST('/v1/webhook-endpoints', {
+        params: { header: key(randomUUID()) },
+        body: { url: receiver.url, events: ['ledger.journal.v1'], accountIds: [a] },
+      });
+      const secret = created.data?.secret ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      await credit(a, 250);
+      const deadline = Date.now() + 30_000;
+      while (!receiver.received.some((r) => r.status === 204) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const ok = receiver.received.find((r) => r.status === 204);
+      expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 500, 204]);
+      const event = new Webhook(secret).verify(
+        ok?.body ?? '',
+        (ok?.headers ?? {}) as Record<string, string>,
+      );
+      expect(event).toMatchObject({ type: 'ledger.journal.v1', subject: a });
+      // Every retry kept the event's id as webhook-id.
+      const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+      expect(ids.size).toBe(1);
+    } finally {
+      await receiver.stop();
+    }
   });
 });

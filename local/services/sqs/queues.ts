@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { MAX_RECEIVE_COUNT, QUEUE_NAMES } from '../../../functions/contract/names';
 import { SEARCH_QUEUE_NAMES } from '../../../functions/contract/search';
+import { WEBHOOK_DLQ_NAME, WEBHOOK_QUEUE_NAME } from '../../../functions/contract/webhooks';
 
 export interface QueueRef {
   readonly name: string;
@@ -24,11 +25,14 @@ export interface LocalQueues {
   /** The search indexer's feed (docs/contract.md §34) and its DLQ. */
   readonly searchIndex: QueueRef;
   readonly searchIndexDeadLetters: QueueRef;
+  /** The webhook delivery function's feed (docs/contract.md §32) and its DLQ. */
+  readonly webhookDeliveries: QueueRef;
+  readonly webhookDeliveriesDeadLetters: QueueRef;
 }
 
 /**
  * Creates the stack's queues when they are missing (here or on an external SQS_ENDPOINT) and
- * makes sure `ledger-events`, `export-jobs`, `credit-intake` and `search-index` redrive to their DLQs after
+ * makes sure `ledger-events`, `export-jobs`, `credit-intake`, `search-index` and `webhook-deliveries` redrive to their DLQs after
  * MAX_RECEIVE_COUNT receives.
  * Safe to run again: existing queues and their messages are kept.
  */
@@ -53,6 +57,9 @@ export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Pro
   );
   const searchIndex = await ensureQueue(client, SEARCH_QUEUE_NAMES.searchIndex, signal);
   await ensureRedrivePolicy(client, searchIndex, searchIndexDeadLetters.arn, signal);
+  const webhookDeliveriesDeadLetters = await ensureQueue(client, WEBHOOK_DLQ_NAME, signal);
+  const webhookDeliveries = await ensureQueue(client, WEBHOOK_QUEUE_NAME, signal);
+  await ensureRedrivePolicy(client, webhookDeliveries, webhookDeliveriesDeadLetters.arn, signal);
   return {
     ledgerEvents,
     deadLetters,
@@ -62,6 +69,8 @@ export async function ensureQueues(client: SQSClient, signal?: AbortSignal): Pro
     creditIntakeDeadLetters,
     searchIndex,
     searchIndexDeadLetters,
+    webhookDeliveries,
+    webhookDeliveriesDeadLetters,
   };
 }
 

@@ -57,14 +57,28 @@ async function ensureTopic(
   });
   if (!arn) throw new Error(`CreateTopic ${name} returned no TopicArn`);
   const tap = await ensureQueue(sqs, tapName, signal);
+  await subscribeRaw(sns, arn, tap, signal);
+  return { name, arn, tap };
+}
+
+/**
+ * Subscribes `queue` to the topic with raw message delivery, as lib/ does with
+ * `SqsSubscription(…, { rawMessageDelivery: true })`: a message on it is the event itself.
+ * Safe to run again (an identical Subscribe answers the existing subscription).
+ */
+export async function subscribeRaw(
+  sns: SNSClient,
+  topicArn: string,
+  queue: QueueRef,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   await sns.send(
     new SubscribeCommand({
-      TopicArn: arn,
+      TopicArn: topicArn,
       Protocol: 'sqs',
-      Endpoint: tap.arn,
+      Endpoint: queue.arn,
       Attributes: { RawMessageDelivery: 'true' },
     }),
     { abortSignal: signal },
   );
-  return { name, arn, tap };
 }

@@ -26,6 +26,8 @@ const endpoints: StackEndpoints = {
     creditIntakeDeadLetters: queue('credit-intake-dlq'),
     searchIndex: queue('search-index'),
     searchIndexDeadLetters: queue('search-index-dlq'),
+    webhookDeliveries: queue('webhook-deliveries'),
+    webhookDeliveriesDeadLetters: queue('webhook-deliveries-dlq'),
   },
   topics: {
     journal: {

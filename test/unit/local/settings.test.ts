@@ -33,6 +33,10 @@ describe('local stack settings', () => {
       }),
       callbackSecrets: { 'export-worker': [DEMO_CALLBACK_SECRET] },
       callbackSecretsGiven: false,
+      webhooks: {
+        retries: { baseDelaySeconds: 1, maxDelaySeconds: 60, retryWindowSeconds: 3600 },
+        disableAfterFailures: 100,
+      },
     });
   });
 
@@ -91,6 +95,7 @@ describe('local stack settings', () => {
       }),
       callbackSecrets: { billing: ['billing-secret-0123456789'] },
       callbackSecretsGiven: true,
+      webhooks: expect.objectContaining({ disableAfterFailures: 100 }),
     });
   });
 

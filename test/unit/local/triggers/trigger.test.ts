@@ -30,6 +30,8 @@ const queues: LocalQueues = {
   creditIntakeDeadLetters: queue('credit-intake-dlq'),
   searchIndex: queue('search-index'),
   searchIndexDeadLetters: queue('search-index-dlq'),
+  webhookDeliveries: queue('webhook-deliveries'),
+  webhookDeliveriesDeadLetters: queue('webhook-deliveries-dlq'),
 };
 
 /** Only what the triggers under test read; the registered functions are not built here. */
@@ -47,13 +49,14 @@ function context(lines: string[], env: Record<string, string> = {}): TriggerCont
 const banner = { label: 'Test', text: () => 'a test trigger' };
 
 describe('LOCAL_TRIGGERS (what npm start starts, in order)', () => {
-  it('registers the events consumer, the two stream consumers, the credit folder, the search indexer, the export worker, the sweeper and the reconciler', () => {
+  it('registers the events consumer, the two stream consumers, the credit folder, the search indexer, the webhook delivery function, the export worker, the sweeper and the reconciler', () => {
     expect(LOCAL_TRIGGERS.map((t) => [t.kind, t.name])).toEqual([
       ['queue', 'events consumer'],
       ['stream', 'outbox dispatcher'],
       ['queue', 'credit folder'],
       ['stream', 'journal projector'],
       ['queue', 'search indexer'],
+      ['queue', 'webhook delivery'],
       ['queue', 'export worker'],
       ['schedule', 'sweeper'],
       ['schedule', 'reconciler'],
