@@ -696,6 +696,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's deliveries
+         * @description Newest first: event id and type, status, attempts, last HTTP status, next attempt. With status, a page may hold fewer than limit items: follow nextCursor. Kept 30 days.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description One attempt now, out of order, whatever its status or schedule (the same webhook-id). No Idempotency-Key: sending twice sends twice, and receivers dedupe on webhook-id.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -2077,9 +2117,7 @@ export interface components {
             /** @description https: (locally http://127.0.0.1 too); deployed, public addresses only */
             url: string;
             /** @description a subset of ledger.journal.v1, ledger.balance_monitor.v1, or ["*"] for every type */
-            events: [
-                "*"
-            ] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
+            events: "*"[] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
             /** @description accounts of yours to hear about; absent: all of them */
             accountIds?: string[];
             description?: string;
@@ -2149,9 +2187,7 @@ export interface components {
             /** @enum {string} */
             status?: "enabled" | "disabled";
             /** @description a subset of ledger.journal.v1, ledger.balance_monitor.v1, or ["*"] for every type */
-            events?: [
-                "*"
-            ] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
+            events?: "*"[] | ("ledger.journal.v1" | "ledger.balance_monitor.v1")[];
             /** @description null removes it */
             description?: string | null;
         };
@@ -2180,6 +2216,56 @@ export interface components {
             secret: string;
             /** @description until when the replaced secret still signs (24 h); null if none was live */
             previousSecretExpiresAt: string | null;
+        };
+        WebhookDeliveryList: {
+            /** @description newest first */
+            items: {
+                /** @description sorts by creation */
+                id: string;
+                /** @description the webhook-id header of every attempt */
+                eventId: string;
+                eventType: string;
+                /** Format: uuid */
+                accountId: string;
+                /**
+                 * @description pending: in flight or waiting for its next attempt; succeeded: a 2xx; failed: retries ran out
+                 * @enum {string}
+                 */
+                status: "pending" | "succeeded" | "failed";
+                attempts: number;
+                /** @description the last attempt's HTTP status; null: none (timeout, refused address) */
+                lastStatus: number | null;
+                lastError?: string;
+                lastAttemptAt: string | null;
+                /** @description null once finished */
+                nextAttemptAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+            nextCursor: string | null;
+        };
+        WebhookDelivery: {
+            /** @description sorts by creation */
+            id: string;
+            /** @description the webhook-id header of every attempt */
+            eventId: string;
+            eventType: string;
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description pending: in flight or waiting for its next attempt; succeeded: a 2xx; failed: retries ran out
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** @description the last attempt's HTTP status; null: none (timeout, refused address) */
+            lastStatus: number | null;
+            lastError?: string;
+            lastAttemptAt: string | null;
+            /** @description null once finished */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         Health: {
             /** @constant */
@@ -6056,6 +6142,149 @@ export interface operations {
             };
             /** @description idempotency_key_reused: Idempotency-Key reused */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "succeeded" | "failed";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal: Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable: Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the delivery as it stood */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description validation_failed: Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: Unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

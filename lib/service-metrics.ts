@@ -20,6 +20,10 @@ export { POISON_CODES, SERVICE_NAMES, type ServiceName };
 
 /** Which services publish each metric (what the code emits today). */
 const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
+  [METRICS.webhookDelivered]: [SERVICE_NAMES.webhooks],
+  [METRICS.webhookAttemptFailed]: [SERVICE_NAMES.webhooks],
+  [METRICS.webhookDeliveryFailed]: [SERVICE_NAMES.webhooks],
+  [METRICS.webhookEndpointDisabled]: [SERVICE_NAMES.webhooks],
   [METRICS.idempotentReplay]: [SERVICE_NAMES.http],
   [METRICS.idempotencyKeyReused]: [SERVICE_NAMES.http],
   [METRICS.inboxDuplicate]: [SERVICE_NAMES.events],

@@ -5,6 +5,7 @@ import type { GapTopicRef } from './constructs/events/gap-topic';
 import type { LedgerEventQueuesRef } from './constructs/events/ledger-event-queues';
 import type { JournalTopicRef } from './constructs/journal/journal-topic';
 import type { QueueWithDeadLetterRef } from './constructs/shared/queue-with-dead-letter';
+import type { WebhookResourcesRef } from './constructs/webhooks/webhook-resources';
 
 /** What the stateless stack uses of the stateful one; a `StatefulStack` is one. */
 export interface StatefulResources {
@@ -40,4 +41,7 @@ export interface StatefulResources {
    * on its `exports/` prefix are one fixed ARN.
    */
   readonly exportBucketName: string;
+
+  /** Webhooks' delivery queue, its DLQ and the sealing key (docs/contract.md §32). */
+  readonly webhooks: WebhookResourcesRef;
 }

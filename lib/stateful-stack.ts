@@ -15,6 +15,7 @@ import { CreditIntakeQueues } from './constructs/intake/credit-intake-queues';
 import { JournalTopic } from './constructs/journal/journal-topic';
 import { SearchIndexQueues } from './constructs/search/search-index-queues';
 import { LedgerTable } from './constructs/shared/ledger-table';
+import { WebhookResources } from './constructs/webhooks/webhook-resources';
 
 export interface StatefulStackProps extends StackProps {
   /**
@@ -96,6 +97,8 @@ export class StatefulStack extends Stack {
    * this stack): what the stateless stack names the bucket by.
    */
   readonly exportBucketName: string;
+  /** `webhook-deliveries` (on the journal topic), its DLQ, the secrets' sealing key (§32). */
+  readonly webhooks: WebhookResources;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
@@ -140,6 +143,12 @@ export class StatefulStack extends Stack {
     });
 
     this.gapTopic = new GapTopic(this, 'Gaps', {
+      namePrefix: props.queueNamePrefix,
+      removalPolicy,
+    });
+
+    this.webhooks = new WebhookResources(this, 'Webhooks', {
+      journalTopic: this.journalTopic.topic,
       namePrefix: props.queueNamePrefix,
       removalPolicy,
     });

@@ -12,6 +12,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { QUEUE_NAMES } from '../functions/contract/names';
+import { WEBHOOK_DLQ_NAME, WEBHOOK_QUEUE_NAME } from '../functions/contract/webhooks';
 import type { ServiceSetting } from '../functions/handlers/shared/config';
 import type { AlarmSlug } from './alarm-catalog';
 import type { LedgerConfig } from './config';
@@ -30,6 +31,12 @@ import { Reconciler } from './constructs/schedules/reconciler';
 import { Sweeper } from './constructs/schedules/sweeper';
 import { SearchIndexer } from './constructs/search/search-indexer';
 import type { LedgerFunctionDefaults } from './constructs/shared/ledger-function';
+import {
+  allowWebhookSecrets,
+  WebhookDelivery,
+  webhookAlarms,
+  webhookEnvironment,
+} from './constructs/webhooks/webhook-delivery';
 import type { StatefulResources } from './stateful-resources';
 import { addStatelessOutputs } from './stateless-outputs';
 
@@ -93,6 +100,8 @@ export class StatelessStack extends Stack {
   readonly searchIndexer: SearchIndexer;
   /** The journal projector (function + DynamoDB stream event source, the stream's second reader). */
   readonly journalProjector: JournalProjector;
+  /** The webhook delivery function (function + SQS event source, docs/contract.md §32). */
+  readonly webhookDelivery: WebhookDelivery;
   /** The alarm topic (KMS-encrypted, TLS only) and the house style of every alarm. */
   readonly operations: OperationsAlarms;
   /** Every alarm of the service by slug; each notifies `operations.topic`. */
@@ -107,7 +116,7 @@ export class StatelessStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { table, eventQueues, exportJobQueues, callbackSecret } = props.stateful;
     const { outboxDispatchDeadLetterQueue, exportBucketName, journalTopic } = props.stateful;
-    const { gapTopic, creditIntakeQueues, searchIndexQueues } = props.stateful;
+    const { gapTopic, creditIntakeQueues, searchIndexQueues, webhooks } = props.stateful;
     const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
     // Read by `loadConfig` in every handler.
@@ -144,9 +153,25 @@ export class StatelessStack extends Stack {
       callbackSecret,
       exportBucket,
       // Only the HTTP function serves the journal routes (docs/contract.md §15).
-      environment: { ...exportEnvironment, JOURNAL_READERS: JSON.stringify(config.journalReaders) },
+      environment: {
+        ...exportEnvironment,
+        JOURNAL_READERS: JSON.stringify(config.journalReaders),
+        ...webhookEnvironment(webhooks),
+      },
       exportObjectsReason: EXPORT_OBJECTS_REASON,
       reservedConcurrentExecutions: config.httpReservedConcurrency,
+    });
+
+    // Webhook routes (docs/contract.md §32): seal and open secrets, queue manual retries.
+    allowWebhookSecrets(this.httpFunction, webhooks);
+    this.httpFunction.allow(
+      'WebhookRetryQueue',
+      ['sqs:SendMessage'],
+      [webhooks.queues.queue.queueArn],
+    );
+    // DELETE of a webhook endpoint: items of the owners' endpoint partitions only.
+    this.httpFunction.allow('WebhookEndpointDelete', ['dynamodb:DeleteItem'], [table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] },
     });
 
     this.httpApi = new LedgerHttpApi(this, 'HttpApi', {
@@ -237,6 +262,14 @@ export class StatelessStack extends Stack {
       environment: serviceEnvironment,
     });
 
+    this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
+      functionDefaults,
+      table,
+      resources: webhooks,
+      environment: serviceEnvironment,
+      stage: config.stage,
+    });
+
     // Every alarm notifies the topic (ALARM and OK); runbook in docs/alarms.md.
     this.operations = new OperationsAlarms(this, 'Operations', {
       namePrefix,
@@ -264,6 +297,7 @@ export class StatelessStack extends Stack {
       api5xxThreshold: config.api5xxThreshold,
       gapRefetchAfterSeconds: config.gapRefetchAfterSeconds,
     }).alarms;
+    webhookAlarms(this.operations, this, webhooks);
 
     this.dashboard = new OperationsDashboard(this, 'Dashboard', {
       dashboardName: namePrefix,
@@ -276,6 +310,7 @@ export class StatelessStack extends Stack {
         reconciler: this.reconciler.function,
         'journal-projector': this.journalProjector.function,
         'credit-intake': this.creditFolder.function,
+        'webhook-delivery': this.webhookDelivery.function,
       },
       dispatcher: this.outboxDispatcher.function,
       journalProjector: this.journalProjector.function,
@@ -284,12 +319,14 @@ export class StatelessStack extends Stack {
         [QUEUE_NAMES.ledgerEvents]: eventQueues.queue,
         [QUEUE_NAMES.exportJobs]: exportJobQueues.queue,
         [QUEUE_NAMES.creditIntake]: creditIntakeQueues.queue,
+        [WEBHOOK_QUEUE_NAME]: webhooks.queues.queue,
       },
       deadLetterQueues: {
         [QUEUE_NAMES.ledgerEventsDeadLetter]: eventQueues.deadLetterQueue,
         [QUEUE_NAMES.exportJobsDeadLetter]: exportJobQueues.deadLetterQueue,
         [OUTBOX_DISPATCH_DEAD_LETTER_QUEUE_NAME]: outboxDispatchDeadLetterQueue,
         [QUEUE_NAMES.creditIntakeDeadLetter]: creditIntakeQueues.deadLetterQueue,
+        [WEBHOOK_DLQ_NAME]: webhooks.queues.deadLetterQueue,
       },
       table,
       alarms: this.operations.alarms,

@@ -49,7 +49,8 @@ export const pendingCreditsCommand: Command = {
   help: `Usage: npm run cli -- pending-credits --account <id> [options]
 
 Prints the credits accepted into a deferred account and not posted yet
-(GET /v1/accounts/<id>/pending-credits), oldest first, every page, then how many.
+(GET /v1/accounts/<id>/pending-credits), oldest first, every page, each credit
+once (a run may list one twice), then how many.
 
 Options:
   --account <id>       the account (required)
@@ -66,7 +67,8 @@ Options:
     const api = ledgerClient(args.url, ctx.fetch, args.principal);
     const what = `GET /v1/accounts/${args.accountId}/pending-credits`;
     let cursor: string | undefined;
-    let count = 0;
+    // A run may list a credit twice (docs/contract.md §24): each entry id is printed once.
+    const printed = new Set<string>();
     do {
       const query = { limit: args.pageSize, ...(cursor === undefined ? {} : { cursor }) };
       const page = expectStatus(
@@ -80,11 +82,14 @@ Options:
         200,
         what,
       );
-      for (const item of page.items) ctx.out(itemLine(item));
-      count += page.items.length;
+      for (const item of page.items) {
+        if (printed.has(item.entryId)) continue;
+        printed.add(item.entryId);
+        ctx.out(itemLine(item));
+      }
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
-    ctx.out(`${count} pending credit(s) on ${args.accountId}`);
+    ctx.out(`${printed.size} pending credit(s) on ${args.accountId}`);
     return 0;
   },
 };

@@ -15,6 +15,7 @@ import { HealthService } from '../domain/health/service';
 import type { HoldPort } from '../domain/holds/port';
 import { HoldService } from '../domain/holds/service';
 import { sha256Hex } from '../domain/idempotency/fingerprint';
+import type { CommandServiceOptions } from '../domain/idempotency/idempotent-command';
 import type { JournalReadPort } from '../domain/journal/port';
 import { JournalService } from '../domain/journal/service';
 import type { LedgerTransactionPort } from '../domain/ledger-transactions/port';
@@ -36,6 +37,12 @@ import type { StatementPort } from '../domain/statements/port';
 import { StatementService } from '../domain/statements/service';
 import type { TransferPort } from '../domain/transfers/port';
 import { TransferService } from '../domain/transfers/service';
+import {
+  type DeliveryReads,
+  resumeDeliveries,
+  WebhookDeliveryService,
+} from '../domain/webhooks/deliveries';
+import type { WebhookQueue } from '../domain/webhooks/delivery-port';
 import type { WebhookEndpointPort } from '../domain/webhooks/port';
 import { WebhookEndpointService, type WebhookSecurity } from '../domain/webhooks/service';
 import { accountHandlers } from './accounts/routes';
@@ -59,7 +66,7 @@ import { searchHandlers } from './search/routes';
 import { statementHandlers } from './statements/routes';
 import { transferHandlers } from './transfers/routes';
 import type { HttpContext, HttpEvent, HttpHandler, HttpResult } from './types';
-import { webhookEndpointHandlers } from './webhooks/routes';
+import { webhookDeliveryHandlers, webhookEndpointHandlers } from './webhooks/routes';
 
 /** The settings the HTTP API reads; every function's `ServiceConfig` extends them. */
 export interface HttpAppConfig {
@@ -119,6 +126,9 @@ export interface HttpAppDeps extends Runtime {
   /** Webhook endpoints (docs/contract.md §32) and how their URLs and secrets are guarded. */
   readonly webhookEndpoints: WebhookEndpointPort;
   readonly webhookSecurity: WebhookSecurity;
+  readonly webhookDeliveries: DeliveryReads;
+  /** The delivery queue: manual retries and resumed endpoints go there. */
+  readonly webhookQueue: WebhookQueue;
   readonly config: HttpAppConfig;
 }
 
@@ -207,13 +217,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
       ...batchHandlers(batches),
       ...exportHandlers(tasks, results, clock),
       ...callbackHandlers(callbacks, deps.callbackSecrets, clock, log, metrics),
-      ...webhookEndpointHandlers(
-        new WebhookEndpointService(deps.webhookEndpoints, {
-          ...commandOptions,
-          ...deps.webhookSecurity,
-        }),
-        clock,
-      ),
+      ...webhookHandlers(deps, commandOptions, clock),
       ...healthHandlers(new HealthService(deps.health, clock)),
       ...searchHandlers(search),
       ...documentHandlers(config),
@@ -241,6 +245,28 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     const ms = Math.round(performance.now() - started);
     log.info('request', { ...fields, status: result.statusCode, replayed, ms });
     return result;
+  };
+}
+
+/** Webhook endpoints and their deliveries (docs/contract.md §32). */
+function webhookHandlers(
+  deps: HttpAppDeps,
+  commandOptions: CommandServiceOptions,
+  clock: () => Date,
+) {
+  const endpoints = new WebhookEndpointService(deps.webhookEndpoints, {
+    ...commandOptions,
+    ...deps.webhookSecurity,
+    resume: resumeDeliveries(deps.webhookDeliveries, deps.webhookQueue),
+  });
+  const deliveries = new WebhookDeliveryService(
+    endpoints,
+    deps.webhookDeliveries,
+    deps.webhookQueue,
+  );
+  return {
+    ...webhookEndpointHandlers(endpoints, clock),
+    ...webhookDeliveryHandlers(deliveries),
   };
 }
 

@@ -13,7 +13,7 @@ import { SEARCH_ROUTES } from './search/spec';
 import { type ListedRoute, listRoutes } from './spec';
 import { STATEMENT_ROUTES } from './statements/spec';
 import { TRANSFER_ROUTES } from './transfers/spec';
-import { WEBHOOK_ENDPOINT_ROUTES } from './webhooks/spec';
+import { WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ENDPOINT_ROUTES } from './webhooks/spec';
 
 /**
  * Every route the HTTP function serves, keyed by OpenAPI operationId: the router, the OpenAPI
@@ -33,6 +33,7 @@ export const ROUTES = {
   ...SEARCH_ROUTES,
   ...CALLBACK_ROUTES,
   ...WEBHOOK_ENDPOINT_ROUTES,
+  ...WEBHOOK_DELIVERY_ROUTES,
   ...HEALTH_ROUTES,
   ...DOCUMENT_ROUTES,
 };

@@ -68,3 +68,13 @@ export const WEBHOOK_DLQ_NAME = 'webhook-deliveries-dlq';
 
 /** The local stack's key that seals secrets at rest (deployed: a KMS-protected key). */
 export const LOCAL_WEBHOOK_SEALING_KEY = 'local-webhook-sealing-key-not-for-production';
+
+/**
+ * Monitor events reach the delivery queue beside their record's; an endpoint that hears them
+ * delivers a record only this long after its commit, so its flips are in place first (§32).
+ */
+export const WEBHOOK_MONITOR_SETTLE_SECONDS = 3;
+/** The longest delay the queue takes (SQS); a later attempt is woken again until it is due. */
+export const WEBHOOK_MAX_WAKE_DELAY_SECONDS = 900;
+/** Events one wake delivers before it hands the rest to a new message (bounded invocations). */
+export const WEBHOOK_EVENTS_PER_WAKE = 50;

@@ -7,13 +7,14 @@ import {
   MAX_WEBHOOK_URL_LENGTH,
   WEBHOOK_EVENT_TYPES,
 } from '../contract/webhooks';
+import { DELIVERY_STATUSES } from '../domain/webhooks/delivery';
 import { Timestamp, Uuid } from './shared';
 
 /** Wire shapes of webhook endpoints (docs/contract.md §32). */
 
 const EventList = z
   .union([
-    z.tuple([z.literal(ALL_WEBHOOK_EVENTS)]),
+    z.array(z.literal(ALL_WEBHOOK_EVENTS)).length(1),
     z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .min(1)
@@ -25,13 +26,9 @@ const EventList = z
 const Description = z.string().min(1).max(MAX_WEBHOOK_DESCRIPTION);
 
 export const CreateWebhookEndpointBody = z.strictObject({
-  url: z
-    .string()
-    .min(1)
-    .max(MAX_WEBHOOK_URL_LENGTH)
-    .meta({
-      description: 'https: (locally http://127.0.0.1 too); deployed, public addresses only',
-    }),
+  url: z.string().min(1).max(MAX_WEBHOOK_URL_LENGTH).meta({
+    description: 'https: (locally http://127.0.0.1 too); deployed, public addresses only',
+  }),
   events: EventList,
   accountIds: z
     .array(Uuid)
@@ -80,4 +77,41 @@ export const RotatedWebhookSecret = WebhookEndpoint.extend({
 
 export const WebhookEndpointList = z.object({
   items: z.array(WebhookEndpoint).max(MAX_WEBHOOK_ENDPOINTS_PER_PRINCIPAL),
+});
+
+export const DeliveryPath = z.strictObject({
+  endpointId: Uuid,
+  deliveryId: z.string().regex(/^[0-9a-z]{9}[0-9a-f]{15}$/, 'not a delivery id'),
+});
+
+export const DeliveryQuery = z.strictObject({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(1024).optional(),
+});
+
+export const WebhookDelivery = z.object({
+  id: z.string().meta({ description: 'sorts by creation' }),
+  eventId: z.string().meta({ description: 'the webhook-id header of every attempt' }),
+  eventType: z.string(),
+  accountId: Uuid,
+  status: z.enum(DELIVERY_STATUSES).meta({
+    description:
+      'pending: in flight or waiting for its next attempt; succeeded: a 2xx; failed: retries ran out',
+  }),
+  attempts: z.number().int().min(0),
+  lastStatus: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "the last attempt's HTTP status; null: none (timeout, refused address)" }),
+  lastError: z.string().optional(),
+  lastAttemptAt: Timestamp.nullable(),
+  nextAttemptAt: Timestamp.nullable().meta({ description: 'null once finished' }),
+  createdAt: Timestamp,
+});
+
+export const WebhookDeliveryList = z.object({
+  items: z.array(WebhookDelivery).meta({ description: 'newest first' }),
+  nextCursor: z.string().nullable(),
 });

@@ -69,7 +69,8 @@ async function deferredAccount(): Promise<string> {
 
 /** The sum of an account's pending credits (no folder runs: every credit into it waits). */
 async function pendingSum(accountId: string): Promise<number> {
-  let sum = 0;
+  // By entry id: a paging run may list a credit twice (docs/contract.md §24).
+  const amounts = new Map<string, number>();
   let cursor: string | null = null;
   do {
     const query = { limit: '100', ...(cursor ? { cursor } : {}) };
@@ -77,13 +78,13 @@ async function pendingSum(accountId: string): Promise<number> {
       `/v1/accounts/${accountId}/pending-credits`,
       query,
     )) as {
-      items: { amount: number }[];
+      items: { entryId: string; amount: number }[];
       nextCursor: string | null;
     };
-    for (const item of page.items) sum += item.amount;
+    for (const item of page.items) amounts.set(item.entryId, item.amount);
     cursor = page.nextCursor;
   } while (cursor);
-  return sum;
+  return [...amounts.values()].reduce((sum, amount) => sum + amount, 0);
 }
 
 /** Runs that finished, so an interrupted property still proves it ran. */

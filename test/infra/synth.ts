@@ -246,3 +246,14 @@ export function expectTlsOnlyTopic(template: Template, topicId: string): void {
     },
   });
 }
+
+/** The callback signing secret's logical id (the stateful stack also holds webhooks' sealing key). */
+export function callbackSecretId(template: Template): string {
+  const ids = Object.keys(template.findResources('AWS::SecretsManager::Secret')).filter((id) =>
+    id.startsWith('CallbackSecrets'),
+  );
+  if (ids.length !== 1 || ids[0] === undefined) {
+    throw new Error(`expected exactly one callback secret, found ${ids.length}`);
+  }
+  return ids[0];
+}

@@ -3,8 +3,12 @@ import { OPERATION_IDS } from '../../domain/idempotency/operations';
 import {
   CreatedWebhookEndpoint,
   CreateWebhookEndpointBody,
+  DeliveryPath,
+  DeliveryQuery,
   RotatedWebhookSecret,
   UpdateWebhookEndpointBody,
+  WebhookDelivery,
+  WebhookDeliveryList,
   WebhookEndpoint,
   WebhookEndpointList,
   WebhookEndpointPath,
@@ -91,5 +95,40 @@ export const WEBHOOK_ENDPOINT_ROUTES = {
     tag: 'webhooks',
     params: WebhookEndpointPath,
     response: { status: 204, description: 'Deleted' },
+  },
+} as const satisfies RouteTable;
+
+/** An endpoint's deliveries (docs/contract.md §32). */
+export const WEBHOOK_DELIVERY_ROUTES = {
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/v1/webhook-endpoints/{endpointId}/deliveries',
+    summary: "List a webhook endpoint's deliveries",
+    description:
+      'Newest first: event id and type, status, attempts, last HTTP status, next attempt. ' +
+      'With status, a page may hold fewer than limit items: follow nextCursor. Kept 30 days.',
+    tag: 'webhooks',
+    params: WebhookEndpointPath,
+    query: DeliveryQuery,
+    response: {
+      status: 200,
+      description: 'A page of deliveries',
+      body: named('WebhookDeliveryList', WebhookDeliveryList),
+    },
+  },
+  retryWebhookDelivery: {
+    method: 'POST',
+    path: '/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry',
+    summary: 'Send a delivery again now',
+    description:
+      'One attempt now, out of order, whatever its status or schedule (the same webhook-id). ' +
+      'No Idempotency-Key: sending twice sends twice, and receivers dedupe on webhook-id.',
+    tag: 'webhooks',
+    params: DeliveryPath,
+    response: {
+      status: 202,
+      description: 'Queued; the delivery as it stood',
+      body: named('WebhookDelivery', WebhookDelivery),
+    },
   },
 } as const satisfies RouteTable;

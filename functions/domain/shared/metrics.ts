@@ -15,12 +15,21 @@ export const SERVICE_NAMES = {
   journalProjector: 'ledger-journal-projector',
   reconciler: 'ledger-reconciler',
   creditIntake: 'ledger-credit-intake',
+  webhooks: 'ledger-webhooks',
   searchIndexer: 'ledger-search-indexer',
 } as const;
 
 export type ServiceName = (typeof SERVICE_NAMES)[keyof typeof SERVICE_NAMES];
 
 export const METRICS = {
+  /** Webhook attempts answered 2xx within 10 s (docs/contract.md §32). */
+  webhookDelivered: 'WebhookDelivered',
+  /** Webhook attempts that failed (retried unless the delivery ran out of time). */
+  webhookAttemptFailed: 'WebhookAttemptFailed',
+  /** Webhook deliveries that ran out of retries: `failed`. Alarmed on. */
+  webhookDeliveryFailed: 'WebhookDeliveryFailed',
+  /** Endpoints disabled after too many failed attempts in a row. Alarmed on. */
+  webhookEndpointDisabled: 'WebhookEndpointDisabled',
   idempotentReplay: 'IdempotentReplay',
   idempotencyKeyReused: 'IdempotencyKeyReused',
   inboxDuplicate: 'InboxDuplicate',

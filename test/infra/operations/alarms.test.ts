@@ -9,6 +9,11 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS, METRICS_NAMESPACE } from '../../../functions/domain/shared/metrics';
 import { ALARM_SLUGS } from '../../../lib/alarm-catalog';
+import { WEBHOOK_ALARM_SLUGS } from '../../../lib/constructs/webhooks/webhook-delivery';
+
+/** Every alarm of the stacks: the service's catalogue and webhooks' own (docs/alarms.md). */
+const EVERY_SLUG = [...Object.values(ALARM_SLUGS), ...Object.values(WEBHOOK_ALARM_SLUGS)];
+
 import { LEDGER_METRICS_NAMESPACE, SERVICE_NAMES } from '../../../lib/service-metrics';
 import {
   dashboardBodyOf,
@@ -92,18 +97,16 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the catalogued alarms (34), uniquely named, all in the stateless stack', () => {
+  it('has exactly the catalogued alarms (37), uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
-      Object.values(ALARM_SLUGS)
-        .map((slug) => `idempotent-ledger-dev-${slug}`)
-        .sort(),
+      EVERY_SLUG.map((slug) => `idempotent-ledger-dev-${slug}`).sort(),
     );
-    expect(byName.size).toBe(34);
+    expect(byName.size).toBe(37);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
   it('gives every alarm the house style, the topic on ALARM and OK, and a runbook link', () => {
-    for (const slug of Object.values(ALARM_SLUGS)) {
+    for (const slug of EVERY_SLUG) {
       const a = alarm(slug);
       // The sustained alarms (docs/contract.md §24, §31: over 60 s for 5 minutes), see credit-intake.test.ts.
       const sustained: string[] = [ALARM_SLUGS.creditIntakeLag, ALARM_SLUGS.creditIntakeQueueAge];
@@ -481,11 +484,11 @@ describe('docs/alarms.md (the runbook the descriptions link to)', () => {
   const headings = [...RUNBOOK.matchAll(/^## (.+)$/gm)].map((m) => anchorOf(m[1] ?? ''));
 
   it('has a section, anchored by the slug, for every alarm', () => {
-    for (const slug of Object.values(ALARM_SLUGS)) expect(headings, slug).toContain(slug);
+    for (const slug of EVERY_SLUG) expect(headings, slug).toContain(slug);
   });
 
   it('says in each section what it means, likely causes, what to do first and where to look', () => {
-    for (const slug of Object.values(ALARM_SLUGS)) {
+    for (const slug of EVERY_SLUG) {
       const start = RUNBOOK.indexOf(`## ${slug}`);
       const end = RUNBOOK.indexOf('\n## ', start + 1);
       const section = RUNBOOK.slice(start, end === -1 ? undefined : end);
@@ -562,9 +565,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 34 alarms', () => {
+  it('starts with the status of all 37 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(34);
+    expect(widgets[0]?.properties.alarms).toHaveLength(37);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -622,6 +625,10 @@ describe('operations dashboard', () => {
       [METRICS.creditIntakeLag]: ['ledger-credit-intake'],
       [METRICS.creditsPosted]: ['ledger-credit-intake'],
       [METRICS.creditIntakeNotified]: ['ledger-outbox-dispatcher'],
+      [METRICS.webhookDelivered]: ['ledger-webhooks'],
+      [METRICS.webhookAttemptFailed]: ['ledger-webhooks'],
+      [METRICS.webhookDeliveryFailed]: ['ledger-webhooks'],
+      [METRICS.webhookEndpointDisabled]: ['ledger-webhooks'],
     };
     // A metric added to functions/domain/shared/metrics.ts must be graphed (DeadLetter: below).
     expect(Object.keys(expected).sort()).toEqual(
@@ -654,9 +661,9 @@ describe('operations dashboard', () => {
     );
   });
 
-  it('graphs Lambda errors, throttles and duration for the eight functions', () => {
+  it('graphs Lambda errors, throttles and duration for the nine functions', () => {
     for (const name of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions']) {
-      expect(rows('AWS/Lambda', name), name).toHaveLength(8);
+      expect(rows('AWS/Lambda', name), name).toHaveLength(9);
     }
     // The outbox dispatcher's and the journal projector's.
     expect(rows('AWS/Lambda', 'IteratorAge')).toHaveLength(2);
@@ -670,9 +677,9 @@ describe('operations dashboard', () => {
     }
   });
 
-  it('graphs the depth of the four DLQs, queue backlog, and DynamoDB throttles and errors per operation', () => {
-    expect(rows('AWS/SQS', 'ApproximateNumberOfMessagesVisible')).toHaveLength(7);
-    expect(rows('AWS/SQS', 'ApproximateAgeOfOldestMessage')).toHaveLength(3);
+  it('graphs the depth of the five DLQs, queue backlog, and DynamoDB throttles and errors per operation', () => {
+    expect(rows('AWS/SQS', 'ApproximateNumberOfMessagesVisible')).toHaveLength(9);
+    expect(rows('AWS/SQS', 'ApproximateAgeOfOldestMessage')).toHaveLength(4);
     for (const name of ['ThrottledRequests', 'SystemErrors']) {
       expect(
         rows('AWS/DynamoDB', name)

@@ -347,8 +347,8 @@ describe('StatelessStack: outbox dispatcher', () => {
     // 3 DLQs, iterator age, 3 x (errors, throttles), API 5xx, table throttles and system errors,
     // storage throttles, storage validation, export worker and sweeper errors, sweeper behind,
     // overdue executions, overdue gaps, the journal's and the reconciler's: one per catalogued
-    // slug, see alarms.test.ts.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', Object.keys(ALARM_SLUGS).length);
+    // slug, see alarms.test.ts; and webhooks' three (WEBHOOK_ALARM_SLUGS).
+    template.resourceCountIs('AWS::CloudWatch::Alarm', Object.keys(ALARM_SLUGS).length + 3);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 });

@@ -43,6 +43,10 @@ export const DEPLOY_TIME_VALUES: Readonly<Record<string, string>> = {
   API_URL: 'https://abc123.execute-api.eu-west-1.amazonaws.com/',
   JOURNAL_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-journal',
   GAP_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:test-ledger-gaps',
+  SEARCH_INDEX_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-search-index',
+  WEBHOOK_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-webhook-deliveries',
+  WEBHOOK_SEALING_KEY_ARN:
+    'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhooksSealingSecret-AbCdEf',
 };
 
 /**

@@ -40,8 +40,8 @@ describe('least privilege (default config)', () => {
     };
   }, SYNTH_HOOK_TIMEOUT_MS);
 
-  it('has exactly nine roles (one per function), none with a managed policy', () => {
-    ledger.stateless.resourceCountIs('AWS::IAM::Role', 9);
+  it('has exactly ten roles (one per function), none with a managed policy', () => {
+    ledger.stateless.resourceCountIs('AWS::IAM::Role', 10);
     ledger.stateful.resourceCountIs('AWS::IAM::Role', 0);
     const withManagedPolicy = { Properties: { ManagedPolicyArns: Match.anyValue() } };
     expect(ledger.stateless.findResources('AWS::IAM::Role', withManagedPolicy)).toEqual({});
@@ -107,9 +107,9 @@ describe('encryption and recovery', () => {
     ledger = synthLedger();
   }, SYNTH_HOOK_TIMEOUT_MS);
 
-  it('encrypts all nine queues with SQS-managed SSE', () => {
+  it('encrypts all eleven queues with SQS-managed SSE', () => {
     const queues = Object.values(propertiesOf(ledger.stateful, 'AWS::SQS::Queue'));
-    expect(queues).toHaveLength(9);
+    expect(queues).toHaveLength(11);
     for (const queue of queues)
       expect(queue.SqsManagedSseEnabled, String(queue.QueueName)).toBe(true);
     ledger.stateless.resourceCountIs('AWS::SQS::Queue', 0);
@@ -138,12 +138,12 @@ describe('log groups', () => {
       { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }
     >;
 
-  it('gives all ten log groups (nine functions, API access logs) 30 days and keeps them by default', () => {
+  it('gives all eleven log groups (ten functions, API access logs) 30 days and keeps them by default', () => {
     const ledger = synthLedger();
     const groups = Object.entries(logGroupsOf(ledger.stateless)).filter(
       ([, r]) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(10);
+    expect(groups).toHaveLength(11);
     for (const [id, group] of groups) {
       expect(group.Properties.RetentionInDays, id).toBe(30);
       expect(group.DeletionPolicy, id).toBe('Retain');
@@ -166,7 +166,7 @@ describe('log groups', () => {
     const groups = Object.values(logGroupsOf(ledger.stateless)).filter(
       (r) => r.Type === 'AWS::Logs::LogGroup',
     );
-    expect(groups).toHaveLength(10);
+    expect(groups).toHaveLength(11);
     for (const group of groups) {
       expect(group.Properties.RetentionInDays).toBe(365);
       expect(group.DeletionPolicy).toBe('Delete');

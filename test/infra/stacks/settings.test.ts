@@ -4,6 +4,7 @@ import {
   functionSettings,
   SERVICE_SETTINGS,
 } from '../../../functions/handlers/shared/config';
+import { WEBHOOK_SETTINGS } from '../../../functions/handlers/webhooks/config';
 import { readLocalSettings } from '../../../local/settings';
 import { propertiesOf, synthLedger } from '../synth';
 
@@ -44,7 +45,10 @@ describe('one settings list for the deployed functions and the local stack (§31
       ),
     );
     const local = readLocally();
-    const wired = new Set(FUNCTIONS.flatMap((fn) => functionSettings(fn)));
+    const wired = new Set([
+      ...FUNCTIONS.flatMap((fn) => functionSettings(fn)),
+      ...WEBHOOK_SETTINGS,
+    ]);
     for (const name of ['BACKDATE_LIMIT_DAYS', 'INTAKE_SHARDS']) expect(deployed).toContain(name);
     // A shared setting is read from the environment; a function's own (a queue URL, a topic
     // ARN) is the local emulators' resource, passed in its configuration by local/functions.ts.

@@ -22,12 +22,13 @@ describe('StatefulStack', () => {
     unprotected = synthLedger({ deletionProtection: 'false' }).stateful;
   }, SYNTH_HOOK_TIMEOUT_MS);
 
-  it('holds exactly one DynamoDB table, nine SQS queues, one secret and nothing stateless', () => {
+  it('holds exactly one DynamoDB table, eleven SQS queues, two secrets and nothing stateless', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     // ledger-events (+ DLQ), export-jobs (+ DLQ), outbox-dispatch-dlq, credit-intake (+ DLQ),
-    // search-index (+ DLQ).
-    template.resourceCountIs('AWS::SQS::Queue', 9);
-    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    // search-index (+ DLQ), webhook-deliveries (+ DLQ).
+    template.resourceCountIs('AWS::SQS::Queue', 11);
+    // The callback secrets and the webhook sealing key.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
     template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
     template.resourceCountIs('AWS::Lambda::Function', 0);
@@ -198,7 +199,7 @@ describe('StatefulStack: ledger-events queues', () => {
       });
     }
     const qaQueues = Object.values(qa.findResources('AWS::SQS::Queue'));
-    expect(qaQueues).toHaveLength(9);
+    expect(qaQueues).toHaveLength(11);
     for (const q of qaQueues) {
       expect(q).toMatchObject({ DeletionPolicy: 'Delete', UpdateReplacePolicy: 'Delete' });
     }

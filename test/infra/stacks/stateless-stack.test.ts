@@ -1,9 +1,11 @@
+import { isDeepStrictEqual as isEqual } from 'node:util';
 import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_LIST } from '../../../functions/api/routes';
 import { routeKey } from '../../../functions/api/spec';
 import {
   asList,
+  callbackSecretId,
   EXPORT_BUCKET_ARN,
   EXPORT_BUCKET_NAME,
   expectRolePolicy,
@@ -47,11 +49,23 @@ describe('StatelessStack (IAM auth, default config)', () => {
   let secretId: string;
   let functionId: string;
 
+  /** Webhooks' stateful resources by logical id (test/infra/webhooks). */
+  const statefulId = (type: string, prefix: string) => {
+    const ids = Object.keys(ledger.stateful.findResources(type)).filter((id) =>
+      id.startsWith(prefix),
+    );
+    if (ids.length !== 1 || !ids[0]) throw new Error(`expected one ${type} ${prefix}`);
+    return ids[0];
+  };
+  const webhookQueueId = () => statefulId('AWS::SQS::Queue', 'WebhooksDeliveriesQueue');
+  const sealingSecretId = () => statefulId('AWS::SecretsManager::Secret', 'WebhooksSealingSecret');
+  const sealingKeyId = () => statefulId('AWS::KMS::Key', 'WebhooksSealingKey');
+
   beforeAll(() => {
     ledger = synthLedger();
     template = ledger.stateless;
     tableId = onlyLogicalId(ledger.stateful, 'AWS::DynamoDB::Table');
-    secretId = onlyLogicalId(ledger.stateful, 'AWS::SecretsManager::Secret');
+    secretId = callbackSecretId(ledger.stateful);
     functionId = logicalIdOf(ledger.stacks.stateless.httpFunction);
   }, SYNTH_HOOK_TIMEOUT_MS);
 
@@ -86,6 +100,9 @@ describe('StatelessStack (IAM auth, default config)', () => {
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
           // Nobody but the owners unless context journalReaders names someone (§15).
           JOURNAL_READERS: '[]',
+          // Webhooks (§32): retries queue there; the key that seals endpoint secrets.
+          WEBHOOK_QUEUE_URL: importOf(ledger, { Ref: webhookQueueId() }),
+          WEBHOOK_SEALING_KEY_ARN: importOf(ledger, { Ref: sealingSecretId() }),
         }),
       },
     });
@@ -155,6 +172,27 @@ describe('StatelessStack (IAM auth, default config)', () => {
         Action: 's3:ListBucket',
         Resource: { 'Fn::Join': ['', EXPORT_BUCKET_ARN] },
       },
+      {
+        Sid: 'WebhookSealingKeyRead',
+        Action: 'secretsmanager:GetSecretValue',
+        Resource: importOf(ledger, { Ref: sealingSecretId() }),
+      },
+      {
+        Sid: 'WebhookSealingKeyDecrypt',
+        Action: 'kms:Decrypt',
+        Resource: importOf(ledger, { 'Fn::GetAtt': [sealingKeyId(), 'Arn'] }),
+      },
+      {
+        Sid: 'WebhookRetryQueue',
+        Action: 'sqs:SendMessage',
+        Resource: importOf(ledger, { 'Fn::GetAtt': [webhookQueueId(), 'Arn'] }),
+      },
+      {
+        Sid: 'WebhookEndpointDelete',
+        Action: 'dynamodb:DeleteItem',
+        Resource: importOf(ledger, { 'Fn::GetAtt': [tableId, 'Arn'] }),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] } },
+      },
     ]);
   });
 
@@ -162,7 +200,18 @@ describe('StatelessStack (IAM auth, default config)', () => {
     for (const t of [template, ledger.stateful]) {
       for (const statement of statementsOf(t)) {
         const actions = asList(statement.Action);
-        if (actions.includes('dynamodb:DeleteItem')) {
+        const dueMarkers = {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['INTAKE_DUE#*'] },
+        };
+        if (actions.includes('dynamodb:DeleteItem') && isEqual(statement.Condition, dueMarkers)) {
+          // The folder reads and deletes a drained account's INTAKE_DUE marker, the sweeper
+          // postpones or deletes it (docs/contract.md §24): markers only, never money items.
+          for (const action of actions) {
+            expect(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']).toContain(
+              action,
+            );
+          }
+        } else if (actions.includes('dynamodb:DeleteItem')) {
           // The reconciler clears the marks of checked accounts (docs/contract.md §19), the HTTP
           // function deletes balance monitors (§28), the folder posted pending credits (§24),
           // the search indexer index items (§34), nothing else.
@@ -171,6 +220,7 @@ describe('StatelessStack (IAM auth, default config)', () => {
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RECONCILE_MARK#*'] } },
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MONITOR#*'] } },
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['INTAKE#*#*'] } },
+            { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] } },
             // The search indexer removes index items of removed pairs (§34).
             { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SEARCH#*'] } },
           ]).toContainEqual(statement.Condition);

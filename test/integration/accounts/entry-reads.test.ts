@@ -3,7 +3,11 @@ import { type TransactWriteItem, TransactWriteItemsCommand } from '@aws-sdk/clie
 import { describe, expect, it } from 'vitest';
 import type { AccountRecord, LedgerEntry } from '../../../functions/domain/accounts/model';
 import { intakeShardOf } from '../../../functions/domain/intake/model';
-import { gateSyncItem, pendingCreditItem } from '../../../functions/dynamodb/intake/items';
+import {
+  gateSyncItem,
+  intakeItems,
+  pendingCreditItem,
+} from '../../../functions/dynamodb/intake/items';
 import { Entry, PendingCreditPage, Transaction } from '../../../functions/schemas/accounts';
 import { Problem } from '../../../functions/schemas/shared';
 import { bodyOf } from '../../support/ledger-api';
@@ -133,6 +137,39 @@ describe('GET …/pending-credits (docs/contract.md §24)', () => {
     } while (cursor);
     expect(seen).toEqual(expected);
     expect(pages).toEqual([4, 4, 3]);
+  });
+
+  it("lists a credit accepted behind a shard's cursor while paging before the run ends", async () => {
+    const id = await api.accountWith({ creditIntake: 'deferred' });
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 0, minutes)).toISOString();
+    const pending = [10, 20, 30, 40].map((m, i) => pendingOf(id, at(m), {}, i % 2));
+    await writeIntake(recordOf(id), pending);
+    // Accepted the way intake accepts (its gate counts it in), by a writer whose clock lags:
+    // its sort key falls behind where shard 0 already stands.
+    const late = pendingOf(id, at(5), {}, 0);
+    const { gate, pending: item } = intakeItems(
+      fixture.tableName,
+      late.entry,
+      { currency: 'EUR' },
+      SHARDS,
+    );
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page === 0 || cursor; page++) {
+      if (page === 2) {
+        await fixture.client.send(new TransactWriteItemsCommand({ TransactItems: [gate, item] }));
+      }
+      const query = { limit: '1', ...(cursor ? { cursor } : {}) };
+      const { result: res, count } = await queries(() => listPending(id, query));
+      expect(count).toBe(SHARDS);
+      const body = PendingCreditPage.parse(bodyOf(res));
+      seen.push(...body.items.map((credit) => credit.entryId));
+      cursor = body.nextCursor ?? undefined;
+    }
+    // Every credit at least once, the late one too; the first listing of each is oldest first
+    // except the late one, which comes after what was listed before it was accepted.
+    const firsts = [...new Set(seen)];
+    expect(firsts).toEqual([...pending.map((credit) => credit.entry.id), late.entry.id]);
   });
 
   it("shows each credit's amount, kind, times and the movement's ids, nothing else", async () => {

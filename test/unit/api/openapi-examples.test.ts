@@ -93,6 +93,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T/;
 
 /** Why a value is implausible, for each leaf that is (empty when all are believable). */
+const NOT_UUIDS = new Set(['paymentId', 'eventId']);
+
 function implausible(value: unknown, path: string): string[] {
   if (typeof value === 'number') {
     return Math.abs(value) <= 1e9 ? [] : [`${path}: ${value} is beyond 10^9`];
@@ -104,7 +106,8 @@ function implausible(value: unknown, path: string): string[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => implausible(v, `${path}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, v]) => {
-    const isId = /^(id|.+Id)$/.test(key) && key !== 'paymentId' && typeof v === 'string';
+    // Not UUIDs by design: a caller's paymentId, a journal event's `<accountId>:<sequence>`.
+    const isId = /^(id|.+Id)$/.test(key) && !NOT_UUIDS.has(key) && typeof v === 'string';
     const idProblem = isId && !UUID.test(v) ? [`${path}.${key}: ${v} is not a UUID`] : [];
     return [...idProblem, ...implausible(v, `${path}.${key}`)];
   });

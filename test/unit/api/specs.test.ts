@@ -17,7 +17,10 @@ import { SEARCH_ROUTES } from '../../../functions/api/search/spec';
 import { problemsOf, routeKey } from '../../../functions/api/spec';
 import { STATEMENT_ROUTES } from '../../../functions/api/statements/spec';
 import { TRANSFER_ROUTES } from '../../../functions/api/transfers/spec';
-import { WEBHOOK_ENDPOINT_ROUTES } from '../../../functions/api/webhooks/spec';
+import {
+  WEBHOOK_DELIVERY_ROUTES,
+  WEBHOOK_ENDPOINT_ROUTES,
+} from '../../../functions/api/webhooks/spec';
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
 
 /**
@@ -91,6 +94,11 @@ const FROZEN_IDS = {
     'POST /v1/webhook-endpoints/{endpointId}/secret-rotations',
   ],
   deleteWebhookEndpoint: ['DELETE /v1/webhook-endpoints/{endpointId}', undefined],
+  listWebhookDeliveries: ['GET /v1/webhook-endpoints/{endpointId}/deliveries', undefined],
+  retryWebhookDelivery: [
+    'POST /v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry',
+    undefined,
+  ],
   getHealth: ['GET /v1/health', undefined],
   getOpenApi: ['GET /v1/openapi.json', undefined],
   getProblemType: ['GET /v1/problems/{code}', undefined],
@@ -141,6 +149,7 @@ describe('route specs', () => {
       SEARCH_ROUTES,
       CALLBACK_ROUTES,
       WEBHOOK_ENDPOINT_ROUTES,
+      WEBHOOK_DELIVERY_ROUTES,
       HEALTH_ROUTES,
       DOCUMENT_ROUTES,
     ];

@@ -8,6 +8,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpApp } from '../../../functions/api/app';
+import { noWebhookQueue } from '../../../functions/aws/no-webhook-queue';
 import { lambdaTelemetry } from '../../../functions/aws/powertools';
 import { localWebhookSecurity } from '../../../functions/aws/webhook-security';
 import type { CallbackWriteResult } from '../../../functions/domain/callbacks/port';
@@ -63,6 +64,12 @@ const otherPorts = () => ({
   search: fakeSearchReadPort(),
   webhookEndpoints: fakeWebhookEndpointPort(),
   webhookSecurity: localWebhookSecurity(),
+  webhookDeliveries: {
+    getDelivery: async () => undefined,
+    listDeliveries: async () => ({ items: [], nextCursor: null }),
+    cursorsOf: async () => [],
+  },
+  webhookQueue: noWebhookQueue,
 });
 
 const ddb = mockClient(DynamoDBClient);

@@ -106,4 +106,16 @@ describe('npm run cli -- pending-credits', () => {
     ]);
     expect(c.out.at(-1)).toBe(`2 pending credit(s) on ${ACCOUNT}`);
   });
+
+  it('prints a credit the run lists twice once (docs/contract.md §24)', async () => {
+    const first = pending('e1', '2026-11-01T00:00:00.000Z');
+    const c = context((request) =>
+      new URL(request.url).searchParams.get('cursor') === 'again'
+        ? json({ items: [pending('e0', '2026-10-31T00:00:00.000Z'), first], nextCursor: null })
+        : json({ items: [first], nextCursor: 'again' }),
+    );
+    expect(await runCli(['pending-credits', '--account', ACCOUNT], c.ctx)).toBe(0);
+    expect(c.out.filter((line) => /\be[01]$/.test(line))).toHaveLength(2);
+    expect(c.out.at(-1)).toBe(`2 pending credit(s) on ${ACCOUNT}`);
+  });
 });

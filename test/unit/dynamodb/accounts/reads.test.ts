@@ -1,4 +1,4 @@
-import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,10 @@ import { createEntryReadStore } from '../../../../functions/dynamodb/accounts/re
 import { keys } from '../../../../functions/dynamodb/table/keys';
 
 const ddb = mockClient(DynamoDBClient);
-beforeEach(() => ddb.reset());
+beforeEach(() => {
+  ddb.reset();
+  ddb.on(BatchGetItemCommand).resolves({ Responses: { t: [] } });
+});
 const store = () => createEntryReadStore({ client: new DynamoDBClient({}), tableName: 't' });
 
 /** A stored pending credit of account a1 in `shard`, accepted at minute `m`. */
@@ -83,16 +86,19 @@ describe('pending credits across shards (functions/dynamodb/accounts/reads.ts)',
       reason: 'period_closed',
       setAsideAt: setAside.setAsideAt,
     });
-    expect(decodePendingCursor(page.nextCursor ?? undefined, 2)).toEqual([
-      early.sk,
-      pending(1, 0, 'e0').sk,
-    ]);
+    expect(decodePendingCursor(page.nextCursor ?? undefined, 2)).toEqual({
+      positions: [early.sk, pending(1, 0, 'e0').sk],
+      accepted: [0, 0],
+    });
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(4);
   });
 
   it('starts each shard after its position and ends with a null cursor when all are read', async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
-    const cursor = encodePendingCursor([null, 'PENDING#2026-11-01T00:00:00.000Z#x']);
+    const cursor = encodePendingCursor({
+      positions: [null, 'PENDING#2026-11-01T00:00:00.000Z#x'],
+      accepted: [0, 0],
+    });
     expect(await store().pendingCredits('a1', 2, 5, cursor)).toEqual({
       items: [],
       nextCursor: null,
@@ -108,17 +114,42 @@ describe('pending credits across shards (functions/dynamodb/accounts/reads.ts)',
       true,
     );
   });
+  it('passes again over a shard whose gate counted a credit since its pass began', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    const gate = (shard: number, accepted: number) =>
+      marshall({ ...keys.intakeGate('a1', shard), accepted });
+    ddb.on(BatchGetItemCommand).resolves({ Responses: { t: [gate(0, 3), gate(1, 7)] } });
+    const at = 'PENDING#2026-11-01T00:00:00.000Z#x';
+    const cursor = encodePendingCursor({ positions: [at, at], accepted: [3, 6] });
+    const page = await store().pendingCredits('a1', 2, 5, cursor);
+    expect(page.items).toEqual([]);
+    expect(decodePendingCursor(page.nextCursor ?? undefined, 2)).toEqual({
+      positions: [at, null],
+      accepted: [3, 7],
+    });
+    // The gates are read after the Queries: a credit counted later is in the next check.
+    const order = ddb.calls().map((call) => call.args[0].constructor.name);
+    expect(order).toEqual(['QueryCommand', 'QueryCommand', 'BatchGetItemCommand']);
+  });
 });
 
 describe('the pending-credits cursor', () => {
   it('round-trips a position per shard and refuses anything else as validation_failed', () => {
-    const positions = ['PENDING#a#b', null, null];
-    expect(decodePendingCursor(encodePendingCursor(positions), 3)).toEqual(positions);
-    expect(decodePendingCursor(undefined, 2)).toEqual([null, null]);
+    const run = { positions: ['PENDING#a#b', null, null], accepted: [2, null, 0] };
+    expect(decodePendingCursor(encodePendingCursor(run), 3)).toEqual(run);
+    expect(decodePendingCursor(undefined, 2)).toBeUndefined();
+    // A cursor from before gate counts: every count unknown.
+    const old = Buffer.from(JSON.stringify({ shards: run.positions })).toString('base64url');
+    expect(decodePendingCursor(old, 3)).toEqual({ ...run, accepted: [null, null, null] });
+    const cursor = (positions: (string | null)[], accepted: unknown[] = [0, 0, 0]) =>
+      Buffer.from(JSON.stringify({ shards: positions, accepted })).toString('base64url');
     const bad = [
-      encodePendingCursor(positions.slice(0, 2)),
-      encodePendingCursor(['ENTRY#x', null, null]),
-      encodePendingCursor([`PENDING#${'x'.repeat(300)}`, null, null]),
+      cursor(run.positions.slice(0, 2)),
+      cursor(['ENTRY#x', null, null]),
+      cursor([`PENDING#${'x'.repeat(300)}`, null, null]),
+      cursor(run.positions, [0, 0]),
+      cursor(run.positions, [0, -1, 0]),
+      cursor(run.positions, [0, '1', 0]),
       Buffer.from('{"shards":7}').toString('base64url'),
       'not json',
     ];
