@@ -8,6 +8,7 @@ import { CreditFolder } from '../../../functions/domain/intake/posting';
 import type { StatementPort } from '../../../functions/domain/statements/port';
 import { StatementService } from '../../../functions/domain/statements/service';
 import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
+import { resolveSetAside } from '../../../functions/dynamodb/intake/resolve';
 import { createStatementStore } from '../../../functions/dynamodb/statements/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { Problem } from '../../../functions/schemas/shared';
@@ -145,5 +146,14 @@ describe('period closes on deferred accounts (docs/contract.md §26)', () => {
     const close = await closeThrough(id, secondsAgo(30));
     expect(close.statusCode).toBe(409);
     expect(codeOf(close)).toBe('pending_credits');
+    // `intake resolve`: only after closedThrough, then the folder posts it.
+    const entryId = String((listed.items as { entryId: string }[])[0]?.entryId);
+    const resolve = (at: string) => resolveSetAside(fixture, id, entryId, at);
+    expect(await resolve(secondsAgo(90))).toMatchObject({ kind: 'not_after_close' });
+    expect(await resolve(secondsAgo(0))).toEqual({ kind: 'resolved' });
+    expect(await resolve(secondsAgo(0))).toEqual({ kind: 'not_found' });
+    expect(await postAll(id)).toMatchObject({ posted: 1, finished: true });
+    expect(await api.money(id)).toEqual({ balance: 7, available: 7 });
+    expect((await closeThrough(id, secondsAgo(30))).statusCode).toBe(200);
   });
 });
