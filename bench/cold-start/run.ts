@@ -44,6 +44,10 @@ const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/ledger-events-dlq',
   EXPORT_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/export-jobs',
   CREDIT_INTAKE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/credit-intake',
+  SEARCH_INDEX_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/search-index',
+  WEBHOOK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/webhook-deliveries',
+  WEBHOOK_SEALING_KEY_ARN:
+    'arn:aws:secretsmanager:us-east-1:123456789012:secret:WebhooksSealingSecret-AbCdEf',
   JOURNAL_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:ledger-journal',
   GAP_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:ledger-gaps',
   STAGE: 'dev',

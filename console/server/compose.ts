@@ -9,6 +9,7 @@ import { type ConsoleHandler, createConsoleHandler } from './http/handler';
 import { newConsoleToken } from './http/token';
 import { createIntakeReader } from './intake/intake';
 import { createDeadLetters, type DeadLetterQueueRef } from './queues/dead-letters';
+import { createConsoleSearch } from './search/search';
 
 export interface ConsoleComposition {
   readonly dynamo: DynamoDBClient;
@@ -75,6 +76,7 @@ export async function composeConsole(options: ConsoleComposition): Promise<Compo
     }),
     findings: createFindings(client, tableName),
     intake,
+    search: createConsoleSearch({ client, tableName }),
     bundle: await loadBundle(bundleDir),
     user: options.user ?? osUser(),
     token,

@@ -28,6 +28,7 @@ export const CONSOLE_ROUTES = {
   waive: `${CONSOLE_API}/gaps/waive`,
   findings: `${CONSOLE_API}/findings`,
   intake: `${CONSOLE_API}/intake`,
+  search: `${CONSOLE_API}/search`,
 } as const;
 
 /** Messages one redrive click moves at most, selected or "all". */

@@ -8,11 +8,13 @@ import { DeadLettersPage } from './pages/dead-letters';
 import { FindingsPage } from './pages/findings';
 import { GapsPage } from './pages/gaps';
 import { IntakePage } from './pages/intake';
+import { SearchPage } from './pages/search';
 import './styles.css';
 
 /** The pages, by hash route: the server serves one document, so a reload keeps the page. */
 const PAGES = [
   { route: 'accounts', label: 'Accounts' },
+  { route: 'search', label: 'Search' },
   { route: 'dead-letters', label: 'Dead-letter queues' },
   { route: 'gaps', label: 'Overdue gaps' },
   { route: 'findings', label: 'Reconciliation findings' },
@@ -47,6 +49,8 @@ function Page(props: { route: string[] }) {
   switch (name) {
     case 'accounts':
       return id ? <AccountPage accountId={id} /> : <AccountsPage />;
+    case 'search':
+      return <SearchPage />;
     case 'dead-letters':
       return <DeadLettersPage />;
     case 'gaps':

@@ -15,6 +15,7 @@ import {
   withToken,
 } from './support/console-browser';
 import { deferredCreditTests } from './support/console-intake';
+import { consoleSearchTests } from './support/console-search';
 import {
   CONSOLE_TABLE,
   type ConsoleSeed,
@@ -46,12 +47,14 @@ beforeAll(async () => {
   );
   seed = await seedConsole(stack);
   // The errors expected: Chromium's lines for the unknown account's 404 and the malformed ids'
-  // 400s (test/browser/support/console-auth.ts).
+  // 400s (test/browser/support/console-auth.ts), the search without an owner's 400
+  // (./support/console-search.ts).
   browser = await launchConsoleBrowser(
     stack,
     (url) =>
       url.endsWith(`/api/accounts/${seed.unknownAccountId}`) ||
-      /\/api\/accounts\/(not-an-account|%25E0%25A4%25A)$/.test(url),
+      /\/api\/accounts\/(not-an-account|%25E0%25A4%25A)$/.test(url) ||
+      /\/api\/search\?owner=&/.test(url),
   );
 });
 
@@ -319,6 +322,7 @@ describe('operator console', () => {
   deferredCreditTests(() => ({ browser, seed, stack }));
   consoleAuthTests(() => ({ browser, seed, stack }));
   consoleActionTests(() => ({ browser, seed, stack }));
+  consoleSearchTests(() => ({ browser, seed, stack }));
 
   it('logged no console error and asked nothing of any other origin', () => {
     expect(browser.problems).toEqual([]);

@@ -7,6 +7,7 @@ import type { Bundle } from '../bundle/bundle';
 import type { Gaps } from '../gaps/gaps';
 import type { IntakeReader } from '../intake/intake';
 import type { DeadLetters } from '../queues/dead-letters';
+import type { ConsoleSearch } from '../search/search';
 import { type ActionAnswer, createActions } from './actions';
 import { requestAllowed } from './loopback';
 import { crossSiteRefusal, tokenMatches } from './token';
@@ -17,6 +18,8 @@ export interface ConsoleDeps {
   readonly gaps: Gaps;
   readonly findings: Findings;
   readonly intake: Pick<IntakeReader, 'lag'>;
+  /** The search box: the API's search service scoped to the owner typed (§34). */
+  readonly search: ConsoleSearch;
   readonly bundle: Bundle;
   readonly user: string;
   /** This start's token (./token.ts): every `/console/api` request must carry it. */
@@ -47,6 +50,7 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
     [CONSOLE_ROUTES.gaps]: async () => ok(await deps.gaps.list()),
     [CONSOLE_ROUTES.findings]: async () => ok(await deps.findings.list()),
     [CONSOLE_ROUTES.intake]: async () => ok(await deps.intake.lag()),
+    [CONSOLE_ROUTES.search]: (url) => deps.search.find(url.searchParams),
   };
   const posts: Record<string, (body: unknown) => Promise<ActionAnswer>> = {
     [CONSOLE_ROUTES.redrive]: (body) => actions.redrive(body),

@@ -36,6 +36,8 @@ export const SEEDED = {
   eventCredit: 100,
   poisonDebit: 50_000,
   pendingCredits: [300, 450, 125],
+  /** What the second credit carries: the console's search box finds it by them. */
+  searchable: { order: 'console-42', reference: 'inv-console-7' },
 } as const;
 
 /** Markup in seeded names and bodies: it must reach the page as text and run nothing. */
@@ -57,10 +59,16 @@ export async function seedConsole(stack: LocalStack): Promise<ConsoleSeed> {
   const otherId = await create(bob, 'Bob savings');
   await create(clientFor(stack.base, 'carol'), SEEDED_HTML);
   const { deferredId, pendingIds } = await seedDeferred(alice);
-  for (const amount of SEEDED.credits) {
+  for (const [i, amount] of SEEDED.credits.entries()) {
+    const { order, reference } = SEEDED.searchable;
     await alice.POST('/v1/accounts/{accountId}/transactions', {
       params: { path: { accountId }, header: key(randomUUID()) },
-      body: { type: 'credit', amount, currency: 'EUR' },
+      body: {
+        type: 'credit',
+        amount,
+        currency: 'EUR',
+        ...(i === 1 ? { reference, metadata: { order } } : {}),
+      },
     });
   }
   await alice.POST('/v1/accounts/{accountId}/holds', {

@@ -48,6 +48,12 @@ beforeAll(async () => {
         complete: true,
       }),
     },
+    search: {
+      find: async (params: URLSearchParams) =>
+        params.has('owner')
+          ? { status: 200, body: { owner: params.get('owner') } }
+          : { status: 400, body: { error: 'give the owner' } },
+    },
     bundle: await loadBundle(dir),
     user: 'maria',
     token: TOKEN,
@@ -124,6 +130,12 @@ describe('console HTTP edge', () => {
     expect(JSON.parse(found.body)).toEqual({ items: [], scanned: 5, complete: true });
     const unknown = '/console/api/accounts/3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b';
     await expect(call(unknown)).resolves.toMatchObject({ status: 404 });
+    const search = await call('/console/api/search?owner=alice&reference=r');
+    expect(JSON.parse(search.body)).toEqual({ owner: 'alice' });
+    await expect(call('/console/api/search?reference=r')).resolves.toMatchObject({ status: 400 });
+    await expect(call('/console/api/search?owner=a', { token: null })).resolves.toMatchObject({
+      status: 401,
+    });
     const intake = await call('/console/api/intake');
     expect(JSON.parse(intake.body)).toEqual({
       accounts: [],
