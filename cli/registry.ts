@@ -3,6 +3,7 @@ import { batchCommand } from './commands/batch';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
 import { gapsBackfillCommand } from './commands/gaps-backfill';
+import { intakeCommand } from './commands/intake';
 import { keygenCommand } from './commands/keygen';
 import { pendingCreditsCommand } from './commands/pending-credits';
 import { reconcileCommand } from './commands/reconcile';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly Command[] = [
   reownCommand,
   gapsBackfillCommand,
   reconcileCommand,
+  intakeCommand,
   verifyCommand,
   statementCommand,
   settingsCommand,

@@ -131,7 +131,7 @@ export interface paths {
         };
         /**
          * List an account's pending credits
-         * @description Credits accepted into a deferred account and not posted yet, oldest first (acceptedAt, then entry id) across its intake partitions. Empty for an account that never deferred.
+         * @description Credits accepted into a deferred account and not posted yet, oldest first (acceptedAt, then entry id) across its intake partitions; credits set aside (never postable: a closed period, the balance cap) head the first page with status set_aside and reason. Empty for an account that never deferred.
          */
         get: operations["listPendingCredits"];
         put?: never;
@@ -1176,6 +1176,15 @@ export interface components {
                 };
                 reference?: string;
                 paymentId?: string;
+                /**
+                 * @description set_aside: the folder can never post it (§36); an operator resolves it
+                 * @enum {string}
+                 */
+                status: "pending" | "set_aside";
+                /** @description why it was set aside (a refusal code) */
+                reason?: string;
+                /** Format: date-time */
+                setAsideAt?: string;
             }[];
             nextCursor: string | null;
         };

@@ -166,6 +166,11 @@ export const PendingCredit = z.object({
   reversalOf: ReversalOf.optional(),
   reference: z.string().optional(),
   paymentId: z.string().optional(),
+  status: z.enum(['pending', 'set_aside']).meta({
+    description: 'set_aside: the folder can never post it (§36); an operator resolves it',
+  }),
+  reason: z.string().optional().meta({ description: 'why it was set aside (a refusal code)' }),
+  setAsideAt: Timestamp.optional(),
 });
 
 export const PendingCreditPage = z.object({

@@ -134,7 +134,9 @@ export const ACCOUNT_ROUTES = {
     summary: "List an account's pending credits",
     description:
       'Credits accepted into a deferred account and not posted yet, oldest first (acceptedAt, ' +
-      'then entry id) across its intake partitions. Empty for an account that never deferred.',
+      'then entry id) across its intake partitions; credits set aside (never postable: a ' +
+      'closed period, the balance cap) head the first page with status set_aside and reason. ' +
+      'Empty for an account that never deferred.',
     tag: 'accounts',
     params: AccountPath,
     query: ListTransactionsQuery,

@@ -105,6 +105,7 @@ const BY_NAME: Readonly<Record<string, unknown>> = {
   committedAt: AT,
   effectiveAt: AT,
   acceptedAt: AT,
+  setAsideAt: AT,
   stateSince: AT,
   openedAt: AT,
   waivedAt: AT,

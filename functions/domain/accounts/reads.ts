@@ -21,6 +21,11 @@ export interface PendingCreditView {
   readonly reversalOf?: ReversalTarget;
   readonly reference?: string;
   readonly paymentId?: string;
+  /** `set_aside`: the folder can never post it (§36); an operator resolves it. */
+  readonly status: 'pending' | 'set_aside';
+  /** Why it was set aside (a refusal code) and when; only when set aside. */
+  readonly reason?: string;
+  readonly setAsideAt?: string;
 }
 
 export interface PendingCreditViewPage {
@@ -28,7 +33,11 @@ export interface PendingCreditViewPage {
   readonly nextCursor: string | null;
 }
 
-export function pendingCreditView({ entry, acceptedAt }: PendingCredit): PendingCreditView {
+export function pendingCreditView({
+  entry,
+  acceptedAt,
+  setAside,
+}: PendingCredit): PendingCreditView {
   const optional = {
     transferId: entry.transferId,
     ledgerTransactionId: entry.ledgerTransactionId,
@@ -44,6 +53,8 @@ export function pendingCreditView({ entry, acceptedAt }: PendingCredit): Pending
     kind: entry.type,
     acceptedAt,
     effectiveAt: entry.effectiveAt,
+    status: setAside === undefined ? 'pending' : 'set_aside',
+    ...(setAside === undefined ? {} : { reason: setAside.reason, setAsideAt: setAside.setAsideAt }),
     // Absent, not `undefined`: only the movement's own ids.
     ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
   };

@@ -23,6 +23,15 @@ export interface PendingCredit {
   /** The intake commit's time (ISO 8601): its default `effectiveAt` (§31) and its lag. */
   readonly acceptedAt: string;
   readonly shard: number;
+  /** Present when the folder set it aside (§36): it never posts until an operator resolves it. */
+  readonly setAside?: SetAside;
+}
+
+/** Why and when a pending credit the folder can never post was set aside (§36). */
+export interface SetAside {
+  /** The refusal code (a precedence row with `setsAsideCredit`). */
+  readonly reason: string;
+  readonly setAsideAt: string;
 }
 
 /**

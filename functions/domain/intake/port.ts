@@ -18,6 +18,12 @@ export interface PostingPort {
    * pending items removed (each only if still there) and counted out of their gates.
    */
   post(accountId: string, credits: readonly PendingCredit[], at: string): Promise<PostOutcome>;
+  /**
+   * ONE transaction: the pending item is removed (only if still there) and a set-aside item of
+   * the same credit written beside it with `reason` and `setAsideAt` (§36); `gone` when another
+   * folder took the pending item first.
+   */
+  setAside(credit: PendingCredit, reason: string, at: string): Promise<'set_aside' | 'gone'>;
 }
 
 export type PostOutcome =

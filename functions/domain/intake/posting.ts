@@ -1,6 +1,6 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
 import type { AccountRecord } from '../accounts/model';
-import { refusalCode } from '../movements/precedence';
+import { refusalCode, setsAsideCredit } from '../movements/precedence';
 import { DomainError, type ErrorCode, UnavailableError } from '../shared/errors';
 import {
   type Backoff,
@@ -107,6 +107,8 @@ export function refusalOf(
 /** What one run of the folder on one account did. */
 export interface FolderRun {
   readonly posted: number;
+  /** Credits set aside (§36), present only when some were. */
+  readonly setAside?: number;
   /** acceptedAt of the oldest pending credit the first read found: the posting lag. */
   readonly oldestAcceptedAt?: string;
   /** False: the invocation's deadline came first, pending credits may be left. */
@@ -133,18 +135,23 @@ export class CreditFolder {
   /**
    * Posts everything pending for the account until a read finds nothing (or the invocation's
    * deadline comes). A race lost (`gone`, `contended`) reads again after a capped, jittered
-   * pause (the shared backoff, reset by every chunk posted); a refusal throws.
+   * pause (the shared backoff, reset by every chunk posted). A refusal that stays (§36:
+   * `setsAsideCredit` in the precedence table) posts the chunk again one credit at a time and
+   * sets aside the credit refused alone, so later credits post; any other refusal throws.
    */
   async postAll(accountId: string): Promise<FolderRun> {
     const limit = this.options.readLimit ?? PENDING_READ_LIMIT;
     const { now } = this.backoff;
     let posted = 0;
+    let setAside = 0;
+    let oneByOne = false;
     let oldestAcceptedAt: string | undefined;
     let attempt = 0;
     let startedAt = now();
     const run = (finished: boolean): FolderRun => ({
       posted,
       finished,
+      ...(setAside > 0 ? { setAside } : {}),
       ...(oldestAcceptedAt === undefined ? {} : { oldestAcceptedAt }),
     });
     for (;;) {
@@ -155,10 +162,23 @@ export class CreditFolder {
       oldestAcceptedAt ??= credits[0]?.acceptedAt;
       if (credits.length === 0) return run(true);
       let lost = false;
-      for (const chunk of postingChunks(credits)) {
+      const chunks = oneByOne ? credits.map((c) => [c]) : postingChunks(credits);
+      for (const chunk of chunks) {
         if (this.pastDeadline()) return run(false);
         const outcome = await this.port.post(accountId, chunk, this.options.clock().toISOString());
-        if (outcome.kind === 'refused') throw refusalOf(accountId, outcome.account, chunk);
+        if (outcome.kind === 'refused') {
+          const refusal = refusalOf(accountId, outcome.account, chunk);
+          const [only] = chunk;
+          if (!setsAsideCredit(refusal.code)) throw refusal;
+          if (chunk.length > 1 || only === undefined) {
+            oneByOne = true; // read again, then find the refused credit(s) one at a time
+            break;
+          }
+          const at = this.options.clock().toISOString();
+          if ((await this.port.setAside(only, refusal.code, at)) === 'set_aside') setAside += 1;
+          oneByOne = false;
+          break;
+        }
         if (outcome.kind !== 'posted') {
           lost = true;
           break;
@@ -167,7 +187,7 @@ export class CreditFolder {
         attempt = 0;
         startedAt = now();
       }
-      if (!lost) continue;
+      if (!lost) continue; // also after a refusal: read again at once
       attempt += 1;
       const pause = nextPause(this.backoff, attempt, startedAt);
       if (pause === undefined) {

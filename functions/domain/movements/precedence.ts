@@ -27,6 +27,11 @@ interface Row {
     guard: JudgedGuard,
     foreign: ForeignOwner,
   ) => boolean;
+  /**
+   * True: a pending credit this rule refuses can never post by reading again (§36): the folder
+   * sets it aside instead of failing the account's message.
+   */
+  readonly setsAsideCredit?: true;
 }
 
 export type RefusalCode =
@@ -63,6 +68,7 @@ export const REFUSAL_PRECEDENCE: readonly Row[] = [
   },
   {
     code: 'period_closed',
+    setsAsideCredit: true,
     refuses: (account, guard) =>
       account?.closedThrough !== undefined &&
       guard.effectiveAt !== undefined &&
@@ -77,6 +83,7 @@ export const REFUSAL_PRECEDENCE: readonly Row[] = [
   },
   {
     code: 'balance_limit_exceeded',
+    setsAsideCredit: true,
     refuses: (account, guard) =>
       !!account && exceedsBalanceLimit(account.balance, guard.increaseBy ?? 0),
   },
@@ -92,6 +99,11 @@ export function refusalCode(
   foreign: ForeignOwner = 'not_found',
 ): RefusalCode | undefined {
   return REFUSAL_PRECEDENCE.find((row) => row.refuses(account, guard, foreign))?.code;
+}
+
+/** A refusal the folder answers by setting the credit aside (§36), by the table's rows. */
+export function setsAsideCredit(code: string): boolean {
+  return REFUSAL_PRECEDENCE.some((row) => row.code === code && row.setsAsideCredit === true);
 }
 
 /** A code's place in the table; a code the table does not hold (internal) ranks last. */

@@ -3,7 +3,12 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { EntryReadPort, PendingCreditPage } from '../../domain/accounts/port';
 import type { PendingCredit } from '../../domain/intake/model';
 import { PENDING_CREDIT_KIND, toPendingCredit } from '../intake/items';
-import { keys, PENDING_CREDIT_SK_PREFIX, SK_RANGE_END } from '../table/keys';
+import {
+  keys,
+  PENDING_CREDIT_SK_PREFIX,
+  SET_ASIDE_CREDIT_SK_PREFIX,
+  SK_RANGE_END,
+} from '../table/keys';
 import { getItem, getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import type { StoreOptions } from '../table/transact';
@@ -25,6 +30,8 @@ interface ShardRead {
 /** Sorts after every pending credit's sort key. */
 const SK_RANGE_END_OF_PENDING = `${PENDING_CREDIT_SK_PREFIX}${SK_RANGE_END}`;
 
+const SET_ASIDE_PREFIX = SET_ASIDE_CREDIT_SK_PREFIX;
+
 /** Entries by id and pending credits on the table (docs/contract.md §24). */
 export function createEntryReadStore(options: StoreOptions): EntryReadPort {
   const { client, tableName } = options;
@@ -34,6 +41,7 @@ export function createEntryReadStore(options: StoreOptions): EntryReadPort {
     limit: number,
     from: ShardPosition,
     filterEntryId?: string,
+    prefix = PENDING_CREDIT_SK_PREFIX,
   ): Promise<ShardRead> {
     try {
       const { Items = [], LastEvaluatedKey } = await client.send(
@@ -48,7 +56,7 @@ export function createEntryReadStore(options: StoreOptions): EntryReadPort {
               }),
           ExpressionAttributeValues: marshall({
             ':pk': pk,
-            ':prefix': PENDING_CREDIT_SK_PREFIX,
+            ':prefix': prefix,
             ...(filterEntryId === undefined ? {} : { ':entryId': filterEntryId }),
           }),
           ConsistentRead: true,
@@ -147,8 +155,23 @@ export function createEntryReadStore(options: StoreOptions): EntryReadPort {
       for (const { shard, sk } of taken) next[shard] = sk;
       const fetched = reads.reduce((n, read) => n + read.items.length, 0);
       const more = taken.length < fetched || reads.some((read) => read.stoppedAt !== undefined);
+      // Set-aside credits (§36, few: each awaits an operator) head the first page.
+      const setAside =
+        cursor === undefined
+          ? await Promise.all(
+              positions.map((_, shard) =>
+                query(keys.intakeGate(accountId, shard).pk, 0, null, undefined, SET_ASIDE_PREFIX),
+              ),
+            )
+          : [];
       return {
-        items: taken.map(({ item }) => toPendingCredit(item)),
+        items: [
+          ...setAside
+            .flatMap(({ items }) => items)
+            .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1))
+            .map(toPendingCredit),
+          ...taken.map(({ item }) => toPendingCredit(item)),
+        ],
         nextCursor: more
           ? encodePendingCursor({ positions: next, accepted: run.accepted })
           : await afterLastPage(accountId, run, next),

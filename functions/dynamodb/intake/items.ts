@@ -19,6 +19,8 @@ export {
   gateIntakeItem,
   PENDING_CREDIT_KIND,
   pendingCreditItem,
+  SET_ASIDE_CREDIT_KIND,
+  setAsideCreditItem,
 } from '../movements/intake-items';
 
 /** What a gate copies of its account: what intake checks, nothing that moves with money. */
@@ -87,6 +89,9 @@ export function toPendingCredit(item: Record<string, unknown>): PendingCredit {
     entry: toLedgerEntry(item.entry as Record<string, unknown>),
     acceptedAt: String(item.acceptedAt),
     shard: Number(item.shard),
+    ...(typeof item.setAsideAt === 'string'
+      ? { setAside: { reason: String(item.reason), setAsideAt: item.setAsideAt } }
+      : {}),
   };
 }
 

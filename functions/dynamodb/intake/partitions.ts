@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { PendingCredit } from '../../domain/intake/model';
-import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
+import { keys, PENDING_CREDIT_SK_PREFIX, SET_ASIDE_CREDIT_SK_PREFIX } from '../table/keys';
 import { queryAll } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { toPendingCredit } from './items';
@@ -38,8 +38,13 @@ export async function readIntakePartitions(
       });
       const gate = items.find((item) => item.sk === keys.intakeGate(accountId, shard).sk);
       const posted = items.find((item) => item.sk === keys.intakePosted(accountId, shard).sk);
+      // Set-aside credits (§36) are still accepted and unposted: closes and sums count them.
       const pending = items
-        .filter((item) => String(item.sk).startsWith(PENDING_CREDIT_SK_PREFIX))
+        .filter((item) =>
+          [PENDING_CREDIT_SK_PREFIX, SET_ASIDE_CREDIT_SK_PREFIX].some((prefix) =>
+            String(item.sk).startsWith(prefix),
+          ),
+        )
         .map(toPendingCredit);
       return {
         shard,

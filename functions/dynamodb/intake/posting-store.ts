@@ -14,8 +14,8 @@ import { legChange, type MoneyPlan } from '../movements/plan';
 import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
 import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
-import { retryPolicy, type StoreOptions } from '../table/transact';
-import { toPendingCredit } from './items';
+import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
+import { setAsideCreditItem, toPendingCredit } from './items';
 
 /**
  * The folder's store (docs/contract.md §24; functions/domain/intake/posting.ts): reads an
@@ -154,6 +154,19 @@ export function createPostingStore(options: StoreOptions): PostingPort {
       if (outcome.kind === 'committed') return { kind: 'posted' };
       if (outcome.kind === 'contended') return outcome;
       return outcomeOf(accountId, outcome.cancellation);
+    },
+
+    async setAside(credit, reason, at) {
+      // The pending item's conditional delete and the set-aside item in ONE transaction (§36).
+      const outcome = await transactWithRetry(
+        client,
+        [
+          { role: 'pending', item: removePendingItem(tableName, credit), decisive: true },
+          { role: 'set_aside', item: setAsideCreditItem(tableName, credit, reason, at) },
+        ],
+        retry,
+      );
+      return outcome.kind === 'committed' ? 'set_aside' : 'gone';
     },
   };
 }

@@ -12,6 +12,8 @@ import { keys } from '../table/keys';
  * reads back. The composer writes them; `dynamodb/intake/` (gates, the folder) builds on them.
  */
 export const PENDING_CREDIT_KIND = 'pending-credit';
+/** A pending credit the folder can never post, set aside (docs/contract.md §36). */
+export const SET_ASIDE_CREDIT_KIND = 'set-aside-credit';
 
 /**
  * Intake through one gate: counts `count` credits in (`accepted` + count) while the
@@ -76,6 +78,27 @@ export function pendingCreditItem(tableName: string, pending: PendingCredit): Tr
     acceptedAt,
     shard,
     entry: { ...entry },
+  });
+}
+
+/** The set-aside copy of a pending credit (§36): a new item, with why and when. */
+export function setAsideCreditItem(
+  tableName: string,
+  pending: PendingCredit,
+  reason: string,
+  setAsideAt: string,
+): TransactWriteItem {
+  const { entry, acceptedAt, shard } = pending;
+  return putNew(tableName, {
+    ...keys.setAsideCredit(entry.accountId, shard, acceptedAt, entry.id),
+    kind: SET_ASIDE_CREDIT_KIND,
+    accountId: entry.accountId,
+    entryId: entry.id,
+    acceptedAt,
+    shard,
+    entry: { ...entry },
+    reason,
+    setAsideAt,
   });
 }
 

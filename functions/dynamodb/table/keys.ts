@@ -46,6 +46,8 @@ export const JOURNAL_TIME_SK_PREFIX = 'AT#';
 export const MONITOR_SK_PREFIX = 'MONITOR#';
 /** Pending credits of an intake partition, oldest first (acceptedAt, then entry id). */
 export const PENDING_CREDIT_SK_PREFIX = 'PENDING#';
+/** Set-aside credits of an intake partition (§36), beside its pending credits. */
+export const SET_ASIDE_CREDIT_SK_PREFIX = 'SETASIDE#';
 /** Sorts after every digit and date character: the open end of a key range. */
 export const SK_RANGE_END = '~';
 
@@ -178,6 +180,20 @@ export const keys = {
   ): ItemKey => ({
     pk: `INTAKE#${accountId}#${shard}`,
     sk: `${PENDING_CREDIT_SK_PREFIX}${acceptedAt}#${entryId}`,
+  }),
+  /**
+   * A set-aside credit (`{ kind: 'set-aside-credit', entry, acceptedAt, shard, reason,
+   * setAsideAt }`, §36): a pending credit the folder can never post, moved beside the pending
+   * ones so the folder and the sweep no longer read it, until `intake resolve` moves it back.
+   */
+  setAsideCredit: (
+    accountId: string,
+    shard: number,
+    acceptedAt: string,
+    entryId: string,
+  ): ItemKey => ({
+    pk: `INTAKE#${accountId}#${shard}`,
+    sk: `${SET_ASIDE_CREDIT_SK_PREFIX}${acceptedAt}#${entryId}`,
   }),
   /**
    * The `INTAKE_DUE` marker of a deferred account (docs/contract.md §24): `{ kind: 'intake-due',

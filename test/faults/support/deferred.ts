@@ -106,5 +106,6 @@ export function staleReads(port: PostingPort, pauseMs: number): PostingPort {
       return read;
     },
     post: port.post,
+    setAside: port.setAside,
   };
 }

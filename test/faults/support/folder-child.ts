@@ -15,6 +15,7 @@ let posted = 0;
 const folder = new CreditFolder(
   {
     readPending: store.readPending,
+    setAside: store.setAside,
     async post(accountId, chunk, at) {
       const outcome = await store.post(accountId, chunk, at);
       if (outcome.kind === 'posted') posted += chunk.length;

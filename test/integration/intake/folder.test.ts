@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BALANCE } from '../../../functions/domain/accounts/money';
 import type { PendingCredit } from '../../../functions/domain/intake/model';
 import type { PostingPort } from '../../../functions/domain/intake/port';
-import { CreditFolder, PostingRefusedError } from '../../../functions/domain/intake/posting';
+import { CreditFolder } from '../../../functions/domain/intake/posting';
 import { checkChain } from '../../../functions/domain/journal/chain';
 import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
 import { keys } from '../../../functions/dynamodb/table/keys';
@@ -28,6 +28,7 @@ const store = (onPost?: (chunk: readonly PendingCredit[]) => void): PostingPort 
   const real = createPostingStore({ client: fixture.client, tableName: fixture.tableName });
   return {
     readPending: real.readPending,
+    setAside: real.setAside,
     post: (accountId, chunk, at) => {
       onPost?.(chunk);
       return real.post(accountId, chunk, at);
@@ -154,7 +155,7 @@ describe('the folder posts pending credits (docs/contract.md §24)', () => {
     expect(await fixture.api.entries(id)).toHaveLength(50);
   });
 
-  it('reports a refusal that stays (the balance cap) and leaves the credits pending', async () => {
+  it('sets aside credits refused for good (the balance cap), never posting them (§36)', async () => {
     const { id } = await deferredWith([5, 6]);
     // An account at the ceiling: no credit can ever be posted to it.
     await fixture.client.send(
@@ -167,14 +168,20 @@ describe('the folder posts pending credits (docs/contract.md §24)', () => {
       }),
     );
     const chunks: number[] = [];
-    const error = await folder(store((chunk) => chunks.push(chunk.length)))
-      .postAll(id)
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PostingRefusedError);
-    expect(error).toMatchObject({ code: 'balance_limit_exceeded', accountId: id });
-    expect(chunks).toEqual([2]);
-    expect(await intakeOf(id)).toEqual({ pending: 2, counted: 2, accepted: 2 });
+    const run = await folder(store((chunk) => chunks.push(chunk.length))).postAll(id);
+    expect(run).toMatchObject({ posted: 0, setAside: 2, finished: true });
+    // The chunk, then each credit alone: both are refused and set aside.
+    expect(chunks).toEqual([2, 1, 1]);
+    expect(await intakeOf(id)).toMatchObject({ counted: 2, accepted: 2 });
     expect(await fixture.api.version(id)).toBe(0);
+    const listed = bodyOf(await fixture.api.get(`/v1/accounts/${id}/pending-credits`));
+    const items = (listed.items as { amount: number }[]).sort((x, y) => x.amount - y.amount);
+    expect(items).toEqual([
+      expect.objectContaining({ amount: 5, status: 'set_aside', reason: 'balance_limit_exceeded' }),
+      expect.objectContaining({ amount: 6, status: 'set_aside', reason: 'balance_limit_exceeded' }),
+    ]);
+    // Set aside, the folder no longer reads them.
+    expect(await folder().postAll(id)).toEqual({ posted: 0, finished: true });
   });
 
   it('posts nothing for an account without pending credits or intake partitions', async () => {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { httpResponses } from '../../../functions/api/problems';
 import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/intake/model';
@@ -6,7 +8,9 @@ import { CreditFolder } from '../../../functions/domain/intake/posting';
 import type { StatementPort } from '../../../functions/domain/statements/port';
 import { StatementService } from '../../../functions/domain/statements/service';
 import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
+import { resolveSetAside } from '../../../functions/dynamodb/intake/resolve';
 import { createStatementStore } from '../../../functions/dynamodb/statements/store';
+import { keys } from '../../../functions/dynamodb/table/keys';
 import { Problem } from '../../../functions/schemas/shared';
 import { intakeOf, intakePartition } from '../../support/intake/intake';
 import { bodyOf } from '../../support/ledger-api';
@@ -116,5 +120,40 @@ describe('period closes on deferred accounts (docs/contract.md §26)', () => {
     const again = await closeThrough(id, through);
     expect(again.statusCode).toBe(200);
     expect(bodyOf(again)).toMatchObject({ closedThrough: through, balance: 7 });
+  });
+
+  it('sets aside a credit in a closed period; later credits post; closes still wait (§36)', async () => {
+    const id = await api.accountWith({ creditIntake: 'deferred' });
+    expect((await credit(id, 3, { effectiveAt: secondsAgo(120) })).statusCode).toBe(201);
+    expect((await credit(id, 4)).statusCode).toBe(201);
+    // A period closed over the first credit behind its gate (what a lost race leaves).
+    await fixture.client.send(
+      new UpdateItemCommand({
+        TableName: fixture.tableName,
+        Key: marshall(keys.account(id)),
+        UpdateExpression: 'SET #closedThrough = :through',
+        ExpressionAttributeNames: { '#closedThrough': 'closedThrough' },
+        ExpressionAttributeValues: marshall({ ':through': secondsAgo(60) }),
+      }),
+    );
+    expect(await postAll(id)).toMatchObject({ posted: 1, setAside: 1, finished: true });
+    expect(await api.money(id)).toEqual({ balance: 4, available: 4 });
+    const listed = bodyOf(await api.get(`/v1/accounts/${id}/pending-credits`));
+    expect(listed.items).toEqual([
+      expect.objectContaining({ amount: 3, status: 'set_aside', reason: 'period_closed' }),
+    ]);
+    expect(await postAll(id)).toEqual({ posted: 0, finished: true });
+    const close = await closeThrough(id, secondsAgo(30));
+    expect(close.statusCode).toBe(409);
+    expect(codeOf(close)).toBe('pending_credits');
+    // `intake resolve`: only after closedThrough, then the folder posts it.
+    const entryId = String((listed.items as { entryId: string }[])[0]?.entryId);
+    const resolve = (at: string) => resolveSetAside(fixture, id, entryId, at);
+    expect(await resolve(secondsAgo(90))).toMatchObject({ kind: 'not_after_close' });
+    expect(await resolve(secondsAgo(0))).toEqual({ kind: 'resolved' });
+    expect(await resolve(secondsAgo(0))).toEqual({ kind: 'not_found' });
+    expect(await postAll(id)).toMatchObject({ posted: 1, finished: true });
+    expect(await api.money(id)).toEqual({ balance: 7, available: 7 });
+    expect((await closeThrough(id, secondsAgo(30))).statusCode).toBe(200);
   });
 });

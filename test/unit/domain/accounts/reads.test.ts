@@ -95,6 +95,7 @@ describe('EntryReadService.listPendingCredits', () => {
           kind: 'transfer_in',
           acceptedAt: pending.acceptedAt,
           effectiveAt: entry.effectiveAt,
+          status: 'pending',
           transferId: 't1',
         },
       ],
@@ -102,6 +103,11 @@ describe('EntryReadService.listPendingCredits', () => {
     });
     expect(port.pendingCredits).toHaveBeenCalledWith('a1', 8, 10, 'c1');
     expect(Object.keys(pendingCreditView(pending))).not.toContain('reference');
+    const setAside = { reason: 'period_closed', setAsideAt: entry.effectiveAt };
+    expect(pendingCreditView({ ...pending, setAside })).toMatchObject({
+      status: 'set_aside',
+      ...setAside,
+    });
   });
 
   it('an account that never deferred lists nothing without a query; a foreign one is 404', async () => {

@@ -32,8 +32,12 @@ function credit(n: number, shard: number, second = n): PendingCredit {
 }
 
 /** The table as the folder sees it: pending items per shard, and what each post carried. */
-function fakePort(pending: PendingCredit[], override?: (call: number) => PostOutcome | undefined) {
+function fakePort(
+  pending: PendingCredit[],
+  override?: (call: number, chunk: readonly PendingCredit[]) => PostOutcome | undefined,
+) {
   const posts: PendingCredit[][] = [];
+  const setAside: { credit: PendingCredit; reason: string }[] = [];
   let calls = 0;
   const port: PostingPort = {
     async readPending(_accountId, perShard) {
@@ -44,15 +48,21 @@ function fakePort(pending: PendingCredit[], override?: (call: number) => PostOut
     },
     async post(_accountId, chunk) {
       calls += 1;
-      const forced = override?.(calls);
+      const forced = override?.(calls, chunk);
       if (forced) return forced;
       if (!chunk.every((c) => pending.includes(c))) return { kind: 'gone' };
       posts.push([...chunk]);
       pending = pending.filter((c) => !chunk.includes(c));
       return { kind: 'posted' };
     },
+    async setAside(credit, reason) {
+      if (!pending.includes(credit)) return 'gone';
+      pending = pending.filter((c) => c !== credit);
+      setAside.push({ credit, reason });
+      return 'set_aside';
+    },
   };
-  return { port, posts, remaining: () => pending, calls: () => calls };
+  return { port, posts, setAside, remaining: () => pending, calls: () => calls };
 }
 
 const quick = { clock: () => new Date(), sleep: async () => {}, maxAttempts: 5 };
@@ -99,6 +109,7 @@ describe('the folder (docs/contract.md §24)', () => {
     const folder = new CreditFolder(
       {
         readPending: table.port.readPending,
+        setAside: table.port.setAside,
         async post(accountId, chunk, when) {
           if (table.calls() === 0) await rival.postAll(ACCOUNT).catch(() => undefined);
           return table.port.post(accountId, chunk, when);
@@ -114,28 +125,35 @@ describe('the folder (docs/contract.md §24)', () => {
     expect(table.remaining()).toEqual([]);
   });
 
-  it('reports a refusal that stays (the balance cap) instead of trying again', async () => {
+  it('sets aside a credit refused for good (the balance cap) instead of failing (§36)', async () => {
     const account = { balance: MAX_BALANCE - 1 } as AccountRecord;
     const table = fakePort([credit(5, 0)], () => ({ kind: 'refused', account }));
-    const folder = new CreditFolder(table.port, quick);
-    const error = await folder.postAll(ACCOUNT).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PostingRefusedError);
-    expect(error).toMatchObject({ code: 'balance_limit_exceeded', accountId: ACCOUNT });
+    const run = await new CreditFolder(table.port, quick).postAll(ACCOUNT);
+    expect(run).toMatchObject({ posted: 0, setAside: 1, finished: true });
+    expect(table.setAside.map((s) => s.reason)).toEqual(['balance_limit_exceeded']);
     expect(table.calls()).toBe(1);
+    expect(table.remaining()).toEqual([]);
   });
 
-  it('names a closed period and a missing account as what refused', async () => {
-    const closed = { balance: 0, closedThrough: at(30) } as AccountRecord;
-    const cases: [AccountRecord | undefined, string][] = [
-      [closed, 'period_closed'],
-      [undefined, 'not_found'],
-    ];
-    for (const [account, code] of cases) {
-      const table = fakePort([credit(5, 0)], () => ({ kind: 'refused', account }));
-      await expect(new CreditFolder(table.port, quick).postAll(ACCOUNT)).rejects.toMatchObject({
-        code,
-      });
-    }
+  it('finds the refused credit one by one and posts the others around it (§36)', async () => {
+    const closed = { balance: 0, closedThrough: at(2) } as AccountRecord;
+    const credits = [credit(1, 0, 5), credit(2, 1, 1), credit(3, 0, 7)];
+    // Credit 2 is effective in the closed period: every chunk holding it is refused.
+    const table = fakePort([...credits], (_call, chunk) =>
+      chunk.some((c) => c.entry.id === 'e-002') ? { kind: 'refused', account: closed } : undefined,
+    );
+    const run = await new CreditFolder(table.port, quick).postAll(ACCOUNT);
+    expect(run).toMatchObject({ posted: 2, setAside: 1, finished: true });
+    expect(table.setAside).toEqual([{ credit: credits[1], reason: 'period_closed' }]);
+    expect(table.posts.flat().map((c) => c.entry.id)).toEqual(['e-001', 'e-003']);
+  });
+
+  it('still fails on a refusal that is not set aside (a missing account)', async () => {
+    const table = fakePort([credit(5, 0)], () => ({ kind: 'refused', account: undefined }));
+    const error = await new CreditFolder(table.port, quick).postAll(ACCOUNT).catch((e) => e);
+    expect(error).toBeInstanceOf(PostingRefusedError);
+    expect(error).toMatchObject({ code: 'not_found', accountId: ACCOUNT });
+    expect(table.setAside).toEqual([]);
   });
 
   it('gives up on endless contention within its backoff, as unavailable', async () => {

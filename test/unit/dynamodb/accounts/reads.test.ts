@@ -42,6 +42,23 @@ function pending(shard: number, m: number, id: string) {
 describe('pending credits across shards (functions/dynamodb/accounts/reads.ts)', () => {
   it('takes nothing past where a shard that may hold more stopped (a 1 MB page)', async () => {
     const early = pending(0, 1, 'e1');
+    // Set-aside credits (§36) head the first page, whatever their partition.
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    const setAside = {
+      ...pending(1, 9, 's9'),
+      ...keys.setAsideCredit('a1', 1, pending(1, 9, 's9').acceptedAt, 's9'),
+      kind: 'set-aside-credit',
+      reason: 'period_closed',
+      setAsideAt: pending(1, 10, 's9').acceptedAt,
+    };
+    ddb
+      .on(QueryCommand, {
+        ExpressionAttributeValues: marshall({
+          ':pk': keys.intakeGate('a1', 1).pk,
+          ':prefix': 'SETASIDE#',
+        }),
+      })
+      .resolves({ Items: [marshall(setAside)] });
     // Shard 0 stopped after one item although it may hold more (DynamoDB's 1 MB page).
     ddb
       .on(QueryCommand, {
@@ -64,12 +81,16 @@ describe('pending credits across shards (functions/dynamodb/accounts/reads.ts)',
       .resolves({ Items: [marshall(pending(1, 0, 'e0')), marshall(pending(1, 5, 'e5'))] });
     const page = await store().pendingCredits('a1', 2, 10, undefined);
     // e5 could sort after shard 0's unseen items: it waits for the next page.
-    expect(page.items.map((credit) => credit.entry.id)).toEqual(['e0', 'e1']);
+    expect(page.items.map((credit) => credit.entry.id)).toEqual(['s9', 'e0', 'e1']);
+    expect(page.items[0]?.setAside).toEqual({
+      reason: 'period_closed',
+      setAsideAt: setAside.setAsideAt,
+    });
     expect(decodePendingCursor(page.nextCursor ?? undefined, 2)).toEqual({
       positions: [early.sk, pending(1, 0, 'e0').sk],
       accepted: [0, 0],
     });
-    expect(ddb.commandCalls(QueryCommand)).toHaveLength(2);
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(4);
   });
 
   it('starts each shard after its position and ends with a null cursor when all are read', async () => {
