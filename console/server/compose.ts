@@ -10,6 +10,7 @@ import { newConsoleToken } from './http/token';
 import { createIntakeReader } from './intake/intake';
 import { createDeadLetters, type DeadLetterQueueRef } from './queues/dead-letters';
 import { createConsoleSearch } from './search/search';
+import { createConsoleWebhooks } from './webhooks/webhooks';
 
 export interface ConsoleComposition {
   readonly dynamo: DynamoDBClient;
@@ -77,6 +78,7 @@ export async function composeConsole(options: ConsoleComposition): Promise<Compo
     findings: createFindings(client, tableName),
     intake,
     search: createConsoleSearch({ client, tableName }),
+    webhooks: createConsoleWebhooks({ client, tableName }),
     bundle: await loadBundle(bundleDir),
     user: options.user ?? osUser(),
     token,

@@ -29,6 +29,7 @@ export const CONSOLE_ROUTES = {
   findings: `${CONSOLE_API}/findings`,
   intake: `${CONSOLE_API}/intake`,
   search: `${CONSOLE_API}/search`,
+  webhooks: `${CONSOLE_API}/webhooks`,
 } as const;
 
 /** Messages one redrive click moves at most, selected or "all". */

@@ -9,6 +9,7 @@ import { FindingsPage } from './pages/findings';
 import { GapsPage } from './pages/gaps';
 import { IntakePage } from './pages/intake';
 import { SearchPage } from './pages/search';
+import { WebhooksPage } from './pages/webhooks';
 import './styles.css';
 
 /** The pages, by hash route: the server serves one document, so a reload keeps the page. */
@@ -19,6 +20,7 @@ const PAGES = [
   { route: 'gaps', label: 'Overdue gaps' },
   { route: 'findings', label: 'Reconciliation findings' },
   { route: 'intake', label: 'Intake lag' },
+  { route: 'webhooks', label: 'Webhooks' },
 ] as const;
 
 function useRoute(): string[] {
@@ -59,6 +61,8 @@ function Page(props: { route: string[] }) {
       return <FindingsPage />;
     case 'intake':
       return <IntakePage />;
+    case 'webhooks':
+      return <WebhooksPage />;
     default:
       return <p role="alert">There is no page "{name}".</p>;
   }

@@ -8,6 +8,7 @@ import type { Gaps } from '../gaps/gaps';
 import type { IntakeReader } from '../intake/intake';
 import type { DeadLetters } from '../queues/dead-letters';
 import type { ConsoleSearch } from '../search/search';
+import type { ConsoleWebhooksReader } from '../webhooks/webhooks';
 import { type ActionAnswer, createActions } from './actions';
 import { requestAllowed } from './loopback';
 import { crossSiteRefusal, tokenMatches } from './token';
@@ -20,6 +21,8 @@ export interface ConsoleDeps {
   readonly intake: Pick<IntakeReader, 'lag'>;
   /** The search box: the API's search service scoped to the owner typed (§34). */
   readonly search: ConsoleSearch;
+  /** The Webhooks page: an owner's endpoints and failed deliveries (§32). */
+  readonly webhooks: ConsoleWebhooksReader;
   readonly bundle: Bundle;
   readonly user: string;
   /** This start's token (./token.ts): every `/console/api` request must carry it. */
@@ -51,6 +54,7 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
     [CONSOLE_ROUTES.findings]: async () => ok(await deps.findings.list()),
     [CONSOLE_ROUTES.intake]: async () => ok(await deps.intake.lag()),
     [CONSOLE_ROUTES.search]: (url) => deps.search.find(url.searchParams),
+    [CONSOLE_ROUTES.webhooks]: (url) => deps.webhooks.list(url.searchParams),
   };
   const posts: Record<string, (body: unknown) => Promise<ActionAnswer>> = {
     [CONSOLE_ROUTES.redrive]: (body) => actions.redrive(body),

@@ -11,6 +11,7 @@ import type { Gaps } from '../../../console/server/gaps/gaps';
 import { createConsoleHandler } from '../../../console/server/http/handler';
 import { type RunningConsole, startConsoleServer } from '../../../console/server/http/server';
 import type { DeadLetters } from '../../../console/server/queues/dead-letters';
+import { consoleWebhooksOver } from '../../../console/server/webhooks/webhooks';
 import { EMPTY_EVENT_SOURCE } from '../../../functions/domain/gaps/source-state';
 
 /** The console's HTTP edge (docs/contract.md §29): what it serves and what it refuses. */
@@ -54,6 +55,10 @@ beforeAll(async () => {
           ? { status: 200, body: { owner: params.get('owner') } }
           : { status: 400, body: { error: 'give the owner' } },
     },
+    webhooks: consoleWebhooksOver({
+      listEndpoints: async () => [],
+      listDeliveries: async () => ({ items: [], nextCursor: null }),
+    }),
     bundle: await loadBundle(dir),
     user: 'maria',
     token: TOKEN,
