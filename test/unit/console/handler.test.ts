@@ -141,6 +141,12 @@ describe('console HTTP edge', () => {
     await expect(call('/console/api/search?owner=a', { token: null })).resolves.toMatchObject({
       status: 401,
     });
+    const hooks = await call('/console/api/webhooks?owner=alice');
+    expect(JSON.parse(hooks.body)).toEqual({ owner: 'alice', endpoints: [], failed: [] });
+    await expect(call('/console/api/webhooks')).resolves.toMatchObject({ status: 400 });
+    await expect(call('/console/api/webhooks?owner=a', { token: null })).resolves.toMatchObject({
+      status: 401,
+    });
     const intake = await call('/console/api/intake');
     expect(JSON.parse(intake.body)).toEqual({
       accounts: [],
