@@ -23,6 +23,7 @@ import {
   seedConsole,
   until,
 } from './support/console-seed';
+import { consoleWebhooksTests } from './support/console-webhooks';
 
 /**
  * The operator console (docs/console.md, docs/contract.md §29) in a real headless Chromium
@@ -323,6 +324,7 @@ describe('operator console', () => {
   consoleAuthTests(() => ({ browser, seed, stack }));
   consoleActionTests(() => ({ browser, seed, stack }));
   consoleSearchTests(() => ({ browser, seed, stack }));
+  consoleWebhooksTests(() => ({ browser, seed, stack }));
 
   it('logged no console error and asked nothing of any other origin', () => {
     expect(browser.problems).toEqual([]);
