@@ -14,8 +14,9 @@ import { legChange, type MoneyPlan } from '../movements/plan';
 import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
 import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
-import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
-import { setAsideCreditItem, toPendingCredit } from './items';
+import { retryPolicy, type StoreOptions } from '../table/transact';
+import { toPendingCredit } from './items';
+import { removePendingItem, setAsideCredit } from './set-aside';
 
 /**
  * The folder's store (docs/contract.md §24; functions/domain/intake/posting.ts): reads an
@@ -25,18 +26,6 @@ import { setAsideCreditItem, toPendingCredit } from './items';
 /** The journal's descriptor of a posted credit: as its leg would be, at posting, with acceptedAt. */
 export function postedChange(credit: PendingCredit, at: string): AccountChange {
   return { ...legChange(credit.entry, credit.entry.amount), at, acceptedAt: credit.acceptedAt };
-}
-
-/** The pending item goes, only if still there: a second folder's delete fails instead. */
-function removePendingItem(tableName: string, credit: PendingCredit): TransactWriteItem {
-  const { entry, shard, acceptedAt } = credit;
-  return {
-    Delete: {
-      TableName: tableName,
-      Key: marshall(keys.pendingCredit(entry.accountId, shard, acceptedAt, entry.id)),
-      ConditionExpression: 'attribute_exists(pk)',
-    },
-  };
 }
 
 /** The partition's posted count grows by `count` (the gate is not touched: intake holds it). */
@@ -156,17 +145,6 @@ export function createPostingStore(options: StoreOptions): PostingPort {
       return outcomeOf(accountId, outcome.cancellation);
     },
 
-    async setAside(credit, reason, at) {
-      // The pending item's conditional delete and the set-aside item in ONE transaction (§36).
-      const outcome = await transactWithRetry(
-        client,
-        [
-          { role: 'pending', item: removePendingItem(tableName, credit), decisive: true },
-          { role: 'set_aside', item: setAsideCreditItem(tableName, credit, reason, at) },
-        ],
-        retry,
-      );
-      return outcome.kind === 'committed' ? 'set_aside' : 'gone';
-    },
+    setAside: (credit, reason, at) => setAsideCredit(options, credit, reason, at),
   };
 }
