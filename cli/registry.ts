@@ -3,7 +3,7 @@ import { batchCommand } from './commands/batch';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
 import { gapsBackfillCommand } from './commands/gaps-backfill';
-import { intakeCommand } from './commands/intake';
+import { intakeCommand } from './commands/intake/resolve';
 import { keygenCommand } from './commands/keygen';
 import { pendingCreditsCommand } from './commands/pending-credits';
 import { reconcileCommand } from './commands/reconcile';

@@ -1,4 +1,4 @@
-import type { AccountSpec, BatchItem, EventItem, Operation, OperationKind } from './plan';
+import type { AccountSpec, BatchItem, EventItem, Operation, OperationKind } from './operations';
 import type { Random } from './random';
 
 /**

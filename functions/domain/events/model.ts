@@ -5,7 +5,7 @@ import type { MovementResult } from '../movements/once';
 import type { DomainError } from '../shared/errors';
 import { MOVED } from '../shared/retry';
 import { epochSeconds } from '../shared/time';
-import type { InboxClaim } from './port';
+import type { InboxClaim, SeenOutcome } from './port';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {
@@ -41,8 +41,7 @@ export type EventOutcome =
   | SeenOutcome
   | { readonly kind: 'rejected'; readonly error: DomainError };
 
-/** What the inbox says of an event it saw before, whatever the event is. */
-export type SeenOutcome = { readonly kind: 'duplicate' } | { readonly kind: 'id_conflict' };
+export type { SeenOutcome } from './port';
 
 /** The inbox claim of an event or a waiver: its (source, id), content hash and retention. */
 export function inboxClaimOf(

@@ -1,6 +1,5 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
 import type { EventSourceState } from '../gaps/source-state';
-import type { SeenOutcome } from './model';
 
 export interface DeadLetter {
   /** The original body, unchanged. */
@@ -13,6 +12,9 @@ export interface DeadLetter {
 export interface DeadLetterPort {
   send(letter: DeadLetter): Promise<void>;
 }
+
+/** What the inbox says of an event it saw before, whatever the event is. */
+export type SeenOutcome = { readonly kind: 'duplicate' } | { readonly kind: 'id_conflict' };
 
 export interface InboxClaim {
   /** Keeps callback ids and ledger-event ids apart; absent for ledger events. */

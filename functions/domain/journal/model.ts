@@ -194,3 +194,13 @@ export const valuesBefore = (record: JournalRecord) => ({
   balance: record.balanceAfter - record.balanceDelta,
   available: record.availableAfter - record.availableDelta,
 });
+
+/** What one record of the table's stream means to the projector. */
+export type StreamChange =
+  | { readonly kind: 'image'; readonly image: AccountImage }
+  /** An account item whose changes do not read as the builder writes them: our bug. */
+  | { readonly kind: 'malformed'; readonly accountId: string; readonly reason: string }
+  /** An account created, or its metadata changed: the search indexer re-reads it (§34). */
+  | { readonly kind: 'account'; readonly accountId: string }
+  /** Anything else on the stream (other items, account items without changes, deletes). */
+  | { readonly kind: 'other' };

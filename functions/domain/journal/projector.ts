@@ -11,19 +11,12 @@ import {
   type JournalHead,
   type JournalRecord,
   recordsOf,
+  type StreamChange,
 } from './model';
 import type { JournalEventsPort, JournalWritePort } from './port';
 import { handOff, type SearchHandOff } from './search-hand-off';
 
-/** What one record of the table's stream means to the projector. */
-export type StreamChange =
-  | { readonly kind: 'image'; readonly image: AccountImage }
-  /** An account item whose changes do not read as the builder writes them: our bug. */
-  | { readonly kind: 'malformed'; readonly accountId: string; readonly reason: string }
-  /** An account created, or its metadata changed: the search indexer re-reads it (§34). */
-  | { readonly kind: 'account'; readonly accountId: string }
-  /** Anything else on the stream (other items, account items without changes, deletes). */
-  | { readonly kind: 'other' };
+export type { StreamChange } from './model';
 
 export interface JournalProjectorDeps {
   readonly store: JournalWritePort;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../cli/command';
-import { intakeCommand, parseIntakeResolveArgs } from '../../../cli/commands/intake';
+import { intakeCommand, parseIntakeResolveArgs } from '../../../cli/commands/intake/resolve';
 
 /** `intake resolve` (docs/contract.md §36; docs/operations.md "Set-aside credits"). */
 const ACCOUNT = '0B7E8A5E-0000-4000-8000-000000000001';

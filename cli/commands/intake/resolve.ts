@@ -1,10 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { resolveSetAside } from '../../functions/dynamodb/intake/resolve';
-import { requireString, uuidOption, type Values } from '../args';
-import type { CliContext, Command } from '../command';
-import { CliError, UsageError } from '../errors';
-import { operatorCommand } from '../operator-command';
-import { type OperatorTable, operatorTableHelp } from '../operator-dynamo';
+import { resolveSetAside } from '../../../functions/dynamodb/intake/resolve';
+import { requireString, uuidOption, type Values } from '../../args';
+import type { CliContext, Command } from '../../command';
+import { CliError, UsageError } from '../../errors';
+import { operatorCommand } from '../../operator-command';
+import { type OperatorTable, operatorTableHelp } from '../../operator-dynamo';
 
 const NAME = 'intake';
 
