@@ -9,7 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HttpHandler } from '../functions/api/types';
 import { silentLog } from '../functions/domain/shared/log';
 import { composeHttpHandler } from '../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../functions/schemas/exports/callbacks';
 import { httpEvent } from '../kit/http-event';
 import { DEFAULT_CONTENTION_WRITE_UNITS } from '../local/services/contention/service';
 import { localDynamoClient } from '../local/services/dynamodb/dynamodb-local';

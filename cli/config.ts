@@ -8,7 +8,7 @@ import {
 } from '../functions/contract/local-stack';
 import { DEFAULT_CALLBACK_APPLICATION_ID } from '../functions/contract/retention';
 import { messageOf } from '../functions/domain/shared/log';
-import { parseSecretMap, type SecretMap, secretsOf } from '../functions/schemas/callbacks';
+import { parseSecretMap, type SecretMap, secretsOf } from '../functions/schemas/exports/callbacks';
 import { stringOption, uuidOption, type Values } from './args';
 import { CliError, UsageError } from './errors';
 

@@ -13,7 +13,6 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { QUEUE_NAMES } from '../functions/contract/names';
 import { WEBHOOK_DLQ_NAME, WEBHOOK_QUEUE_NAME } from '../functions/contract/webhooks';
-import type { ServiceSetting } from '../functions/handlers/shared/config';
 import type { AlarmSlug } from './alarm-catalog';
 import type { LedgerConfig } from './config';
 import { LedgerEventsConsumer } from './constructs/events/ledger-events-consumer';
@@ -31,8 +30,9 @@ import { Reconciler } from './constructs/schedules/reconciler';
 import { Sweeper } from './constructs/schedules/sweeper';
 import { SearchIndexer } from './constructs/search/search-indexer';
 import type { LedgerFunctionDefaults } from './constructs/shared/ledger-function';
+import { exportEnvironmentOf, serviceEnvironmentOf } from './constructs/shared/service-environment';
 import {
-  allowWebhookSecrets,
+  allowWebhookRoutes,
   WebhookDelivery,
   webhookAlarms,
   webhookEnvironment,
@@ -119,24 +119,12 @@ export class StatelessStack extends Stack {
     const { gapTopic, creditIntakeQueues, searchIndexQueues, webhooks } = props.stateful;
     const exportBucket = s3.Bucket.fromBucketName(this, 'ExportBucket', exportBucketName);
     const { config } = props;
-    // Read by `loadConfig` in every handler.
-    const serviceEnvironment = {
-      TABLE_NAME: table.tableName,
-      IDEMPOTENCY_RETENTION_SECONDS: String(config.idempotencyRetentionSeconds),
-      INBOX_RETENTION_SECONDS: String(config.inboxRetentionSeconds),
-      EXPORT_FEE: String(config.exportFee),
-      CALLBACK_APPLICATION_ID: config.callbackApplicationId,
-      BACKDATE_LIMIT_DAYS: String(config.backdateLimitDays),
-      INTAKE_SHARDS: String(config.intakeShards),
-    } satisfies Partial<Record<ServiceSetting, string>>;
-    // The export settings, for the functions that create executions or serve their files.
-    const exportEnvironment = {
-      ...serviceEnvironment,
-      EXPORT_EXECUTION_TIMEOUT_SECONDS: String(config.exportExecutionTimeoutSeconds),
-      MAX_RERUNS_PER_TASK: String(config.maxRerunsPerTask),
-      EXPORT_RETENTION_DAYS: String(config.exportRetentionDays),
-      EXPORT_BUCKET: exportBucket.bucketName,
-    } satisfies Partial<Record<ServiceSetting, string>>;
+    const serviceEnvironment = serviceEnvironmentOf(config, table.tableName);
+    const exportEnvironment = exportEnvironmentOf(
+      config,
+      serviceEnvironment,
+      exportBucket.bucketName,
+    );
     const namePrefix = props.namePrefix ?? id;
     const functionDefaults: LedgerFunctionDefaults = {
       code: props.handlerCode,
@@ -162,17 +150,7 @@ export class StatelessStack extends Stack {
       reservedConcurrentExecutions: config.httpReservedConcurrency,
     });
 
-    // Webhook routes (docs/contract.md §32): seal and open secrets, queue manual retries.
-    allowWebhookSecrets(this.httpFunction, webhooks);
-    this.httpFunction.allow(
-      'WebhookRetryQueue',
-      ['sqs:SendMessage'],
-      [webhooks.queues.queue.queueArn],
-    );
-    // DELETE of a webhook endpoint: items of the owners' endpoint partitions only.
-    this.httpFunction.allow('WebhookEndpointDelete', ['dynamodb:DeleteItem'], [table.tableArn], {
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] },
-    });
+    allowWebhookRoutes(this.httpFunction, webhooks, table);
 
     this.httpApi = new LedgerHttpApi(this, 'HttpApi', {
       apiName: `${id}-http`,

@@ -28,7 +28,7 @@ import { composeReconciler, type ReconcileRun } from '../functions/handlers/reco
 import { composeSearchIndexer } from '../functions/handlers/search-indexer/compose';
 import type { SearchIndexerHandler } from '../functions/handlers/search-indexer/consumer';
 import { composeSweeper, type SweepRun } from '../functions/handlers/sweeper/compose';
-import { fixedCallbackSecrets } from '../functions/schemas/callbacks';
+import { fixedCallbackSecrets } from '../functions/schemas/exports/callbacks';
 import type { LocalResources } from './resources';
 import type { Trigger } from './triggers/trigger';
 import { localWebhookQueue, WEBHOOK_DELIVERY_TRIGGER } from './webhooks';

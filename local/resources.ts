@@ -3,7 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { ServiceConfig } from '../functions/handlers/shared/config';
-import type { SecretMap } from '../functions/schemas/callbacks';
+import type { SecretMap } from '../functions/schemas/exports/callbacks';
 import type { LocalQueues } from './services/sqs/queues';
 import type { LocalTopics } from './services/sqs/topics';
 import type { LocalWebhookSettings } from './settings';

@@ -14,7 +14,7 @@ import { silentLog } from '../../functions/domain/shared/log';
 import { keys } from '../../functions/dynamodb/table/keys';
 import { composeEventsHandler } from '../../functions/handlers/events/compose';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../kit/http-event';
 import { DEFAULT_CONTENTION_WRITE_UNITS } from '../../local/services/contention/service';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';

@@ -15,7 +15,7 @@ import { silentLog } from '../../functions/domain/shared/log';
 import { composeEventsHandler } from '../../functions/handlers/events/compose';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import type { ServiceConfig } from '../../functions/handlers/shared/config';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../functions/schemas/exports/callbacks';
 
 export function benchConfig(tableName: string, localCache = false): ServiceConfig {
   return {

@@ -1,7 +1,7 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { CallbackSecrets } from '../domain/callbacks/port';
 import { UnavailableError } from '../domain/shared/errors';
-import { parseSecretMap, type SecretMap, secretsOf } from '../schemas/callbacks';
+import { parseSecretMap, type SecretMap, secretsOf } from '../schemas/exports/callbacks';
 
 /**
  * Secrets Manager, cached per container by Powertools Parameters for `maxAgeSeconds`, so a

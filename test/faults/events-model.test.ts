@@ -11,7 +11,7 @@ import { keys } from '../../functions/dynamodb/table/keys';
 import { composeEventsHandler } from '../../functions/handlers/events/compose';
 import type { EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../kit/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../kit/ledger-events';
 import { type ContentionLayer, startContentionLayer } from '../../local/services/contention/proxy';

@@ -10,7 +10,7 @@ import { createMovementStore } from '../../functions/dynamodb/movements/store';
 import { createEventsConsumer, type EventsHandler } from '../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import type { ServiceConfig } from '../../functions/handlers/shared/config';
-import { staticCallbackSecrets } from '../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../functions/schemas/exports/callbacks';
 import { testConfig } from '../support/config';
 import { createTestTable } from '../support/dynamo';
 import { ledgerApi } from '../support/ledger-api';

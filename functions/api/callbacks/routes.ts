@@ -12,7 +12,7 @@ import { InvalidCallbackError } from '../../domain/shared/errors';
 import type { Log } from '../../domain/shared/log';
 import { METRICS, type MetricName, type MetricsPort } from '../../domain/shared/metrics';
 import { epochSeconds } from '../../domain/shared/time';
-import { CallbackEventSchema, CallbackPath } from '../../schemas/callbacks';
+import { CallbackEventSchema, CallbackPath } from '../../schemas/exports/callbacks';
 import {
   fieldErrors,
   header,

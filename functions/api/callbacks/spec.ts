@@ -4,7 +4,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../domain/callbacks/standard-webhooks';
-import { CallbackAnswer, CallbackEventSchema, CallbackPath } from '../../schemas/callbacks';
+import { CallbackAnswer, CallbackEventSchema, CallbackPath } from '../../schemas/exports/callbacks';
 import { named, type RouteTable } from '../spec';
 
 /**

@@ -12,7 +12,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointList,
   WebhookEndpointPath,
-} from '../../schemas/webhooks';
+} from '../../schemas/webhooks/endpoints';
 import { named, type RouteTable } from '../spec';
 
 const ENDPOINT = named('WebhookEndpoint', WebhookEndpoint);

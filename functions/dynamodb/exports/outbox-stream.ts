@@ -3,7 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { OUTBOX_ITEM_KIND } from '../../contract/names';
 import type { ExportJob } from '../../domain/exports/model';
-import { ExportJobSchema } from '../../schemas/exports';
+import { ExportJobSchema } from '../../schemas/exports/jobs';
 
 /** What one stream record means to the outbox dispatcher. */
 export type OutboxInsert =

@@ -3,7 +3,7 @@ import { EXPORT_JOBS_MAX_RECEIVE_COUNT } from '../../contract/exports';
 import type { ExportWorker } from '../../domain/exports/worker';
 import { errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
-import { ExportJobSchema } from '../../schemas/exports';
+import { ExportJobSchema } from '../../schemas/exports/jobs';
 
 export interface ExportJobsConsumerDeps {
   readonly worker: ExportWorker;

@@ -6,7 +6,7 @@ import { consoleLog } from '../../domain/shared/log';
 import { countRetry, type MetricsPort, noMetrics } from '../../domain/shared/metrics';
 import type { Runtime } from '../../domain/shared/runtime';
 import type { RetryPolicy } from '../../dynamodb/table/transact';
-import { fixedCallbackSecrets } from '../../schemas/callbacks';
+import { fixedCallbackSecrets } from '../../schemas/exports/callbacks';
 import type { CallbackSecretsSource, ServiceConfig } from './config';
 
 /**

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { errorFields, type Log } from '../../domain/shared/log';
 import type { WebhookDeliveryWorker } from '../../domain/webhooks/worker';
-import { parseWebhookMessage } from '../../schemas/webhook-messages';
+import { parseWebhookMessage } from '../../schemas/webhooks/messages';
 
 export type WebhookDeliveryHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 

@@ -92,6 +92,22 @@ export function allowWebhookSecrets(fn: LedgerFunction, resources: WebhookResour
   fn.allow('WebhookSealingKeyDecrypt', ['kms:Decrypt'], [resources.key.keyArn]);
 }
 
+/**
+ * What the HTTP function's webhook routes need (docs/contract.md §32): the sealing key, the
+ * delivery queue for manual retries, and DELETE of the owners' endpoint items only.
+ */
+export function allowWebhookRoutes(
+  fn: LedgerFunction,
+  resources: WebhookResourcesRef,
+  table: dynamodb.ITable,
+) {
+  allowWebhookSecrets(fn, resources);
+  fn.allow('WebhookRetryQueue', ['sqs:SendMessage'], [resources.queues.queue.queueArn]);
+  fn.allow('WebhookEndpointDelete', ['dynamodb:DeleteItem'], [table.tableArn], {
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] },
+  });
+}
+
 /** The alarms of webhooks (docs/alarms.md). */
 export function webhookAlarms(
   operations: OperationsAlarms,

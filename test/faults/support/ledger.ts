@@ -3,7 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { HttpHandler, HttpResult } from '../../../functions/api/types';
 import { DYNAMODB_TIMEOUTS } from '../../../functions/dynamodb/table/client';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import {
   type ContentionLayer,

@@ -7,7 +7,7 @@ import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations'
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { Account, Transaction, TransactionPage } from '../../../functions/schemas/accounts';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { Problem } from '../../../functions/schemas/shared';
 import { type EventOptions, httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';

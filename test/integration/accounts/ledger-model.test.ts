@@ -4,7 +4,7 @@ import { afterAll, beforeAll, it } from 'vitest';
 import type { HttpResult } from '../../../functions/api/types';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { bodyOf, ledgerApi } from '../../support/ledger-api';

@@ -9,7 +9,7 @@ import { idempotencyScopeId } from '../../../functions/domain/idempotency/finger
 import { silentLog } from '../../../functions/domain/shared/log';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { bodyOf, ledgerApi } from '../../support/ledger-api';

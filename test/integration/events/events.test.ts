@@ -17,7 +17,7 @@ import {
 } from '../../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { EventSourceList } from '../../../functions/schemas/accounts';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';

@@ -7,7 +7,7 @@ import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { EventSourceList } from '../../../functions/schemas/accounts';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { gapWaiver, ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { testConfig } from '../../support/config';

@@ -8,8 +8,8 @@ import { signStandardWebhook } from '../../../functions/domain/callbacks/standar
 import { silentLog } from '../../../functions/domain/shared/log';
 import { epochSeconds } from '../../../functions/domain/shared/time';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
-import { Task } from '../../../functions/schemas/exports';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
+import { Task } from '../../../functions/schemas/exports/jobs';
 import { httpEvent } from '../../../kit/http-event';
 import { APP, callbackBody, signedCallback, webhookCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';

@@ -6,8 +6,8 @@ import type { HttpHandler } from '../../../functions/api/types';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { epochSeconds } from '../../../functions/domain/shared/time';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
-import { Task } from '../../../functions/schemas/exports';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
+import { Task } from '../../../functions/schemas/exports/jobs';
 import { httpEvent } from '../../../kit/http-event';
 import {
   APP,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { composeSweeper } from '../../../functions/handlers/sweeper/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { testConfig, testSweeper } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { bodyOf, ledgerApi } from '../../support/ledger-api';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { composeSweeper } from '../../../functions/handlers/sweeper/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { Hold, HoldPage } from '../../../functions/schemas/holds';
 import { Problem } from '../../../functions/schemas/shared';
 import { testConfig, testSweeper } from '../../support/config';

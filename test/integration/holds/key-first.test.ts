@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpResult } from '../../../functions/api/types';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { Problem } from '../../../functions/schemas/shared';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';

@@ -4,7 +4,7 @@ import type { JournalEvent } from '../../../functions/domain/journal/events';
 import type { JournalRecord } from '../../../functions/domain/journal/model';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { testConfig } from '../../support/config';
 import { seededRandom } from '../../support/fault-proxy';
 import { type JournalTopic, journalApi } from '../../support/journal/journal';

@@ -8,7 +8,7 @@ import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations'
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { Batch } from '../../../functions/schemas/batches';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { bodyOf, ledgerApi } from '../../support/ledger-api';

@@ -15,7 +15,7 @@ import {
 } from '../../../functions/dynamodb/statements/items';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { bodyOf, ledgerApi } from '../../support/ledger-api';

@@ -8,7 +8,7 @@ import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { composeWebhookDeliveryHandler } from '../../../functions/handlers/webhooks/compose';
 import type { WebhookDeliveryHandler } from '../../../functions/handlers/webhooks/consumer';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { journalApi } from '../../support/journal/journal';
 import { type JournalFixture, startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ExportJob } from '../../../functions/domain/exports/model';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { APP, SECRET } from '../callbacks';
 
 /** A valid export-jobs message (contract §8) with fresh ids; override what the test is about. */

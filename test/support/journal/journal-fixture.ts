@@ -3,7 +3,7 @@ import type { HttpHandler } from '../../../functions/api/types';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import type { ServiceConfig } from '../../../functions/handlers/shared/config';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { testConfig } from '../config';
 import { createTestTable } from '../dynamo';
 import { type JournalTopic, journalApi, startJournalTopic, startProjector } from './journal';

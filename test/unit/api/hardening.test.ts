@@ -17,7 +17,7 @@ import { secretsManagerCallbackSecrets } from '../../../functions/aws/secrets-ma
 import type { CallbackSecrets } from '../../../functions/domain/callbacks/port';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { callbackBody, signedCallback } from '../../support/callbacks';
 import { testConfig } from '../../support/config';

@@ -6,7 +6,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
 import { recordingLog } from '../../support/fakes/log';

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { parseLedgerEvent } from '../../../functions/handlers/events/parse';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
 

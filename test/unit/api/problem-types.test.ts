@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from '../../../functions/api/openapi';
 import { PROBLEMS, toProblem } from '../../../functions/api/problems';
 import { type ErrorCode, NotFoundError } from '../../../functions/domain/shared/errors';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
 import { recordingLog } from '../../support/fakes/log';

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../functions/api/openapi';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { testConfig } from '../../support/config';
 

@@ -18,7 +18,7 @@ import { requestFingerprint } from '../../../functions/domain/idempotency/finger
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
 import { createEventsConsumer } from '../../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
-import { staticCallbackSecrets } from '../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
 import { ledgerEvent, sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { APP, callbackBody, SECRET, signedCallback } from '../../support/callbacks';

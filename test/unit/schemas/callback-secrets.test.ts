@@ -4,7 +4,7 @@ import {
   parsePublicKeyMap,
   parseSecretMap,
   staticCallbackSecrets,
-} from '../../../functions/schemas/callbacks';
+} from '../../../functions/schemas/exports/callbacks';
 
 describe('callback secret documents', () => {
   it('reads lists, and a single string as a one-element list', () => {

@@ -6,7 +6,7 @@ import {
   CallbackRejectedError,
   createCallbackReporter,
 } from '../../../../functions/handlers/export-worker/callback-reporter';
-import { staticCallbackSecrets } from '../../../../functions/schemas/callbacks';
+import { staticCallbackSecrets } from '../../../../functions/schemas/exports/callbacks';
 import { APP, SECRET } from '../../../support/callbacks';
 import { EXPORT_JOB, exportAppSecrets } from '../../../support/exports/export-job';
 

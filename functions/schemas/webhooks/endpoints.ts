@@ -6,9 +6,9 @@ import {
   MAX_WEBHOOK_ENDPOINTS_PER_PRINCIPAL,
   MAX_WEBHOOK_URL_LENGTH,
   WEBHOOK_EVENT_TYPES,
-} from '../contract/webhooks';
-import { DELIVERY_STATUSES } from '../domain/webhooks/delivery';
-import { Timestamp, Uuid } from './shared';
+} from '../../contract/webhooks';
+import { DELIVERY_STATUSES } from '../../domain/webhooks/delivery';
+import { Timestamp, Uuid } from '../shared';
 
 /** Wire shapes of webhook endpoints (docs/contract.md §32). */
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { WebhookEvent } from '../domain/webhooks/delivery';
-import type { WebhookWake } from '../domain/webhooks/delivery-port';
+import type { WebhookEvent } from '../../domain/webhooks/delivery';
+import type { WebhookWake } from '../../domain/webhooks/delivery-port';
 
 /** What the webhook delivery queue carries (docs/contract.md §32). */
 

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { EXPORT_FORMATS, MAX_LISTED_EXECUTIONS } from '../contract/exports';
-import { APPLICATION_OF_CALLBACK_PATH_MESSAGE, applicationOfCallbackPath } from '../contract/names';
-import { EXECUTION_STATUSES, type ExportJob } from '../domain/exports/model';
-import { Gaps, Sha256Hex, Timestamp, Uuid } from './shared';
+import { EXPORT_FORMATS, MAX_LISTED_EXECUTIONS } from '../../contract/exports';
+import { APPLICATION_OF_CALLBACK_PATH_MESSAGE, applicationOfCallbackPath } from '../../contract/names';
+import { EXECUTION_STATUSES, type ExportJob } from '../../domain/exports/model';
+import { Gaps, Sha256Hex, Timestamp, Uuid } from '../shared';
 
 export const CreateExportBody = z.strictObject({ format: z.enum(EXPORT_FORMATS) });
 

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { APPLICATION_ID_PATTERN } from '../contract/names';
-import { isUsableCallbackKey, PUBLIC_KEY_PREFIX } from '../domain/callbacks/keys';
-import type { CallbackSecrets } from '../domain/callbacks/port';
-import { EXECUTION_STATUSES } from '../domain/exports/model';
-import { SequenceNumber } from './events';
-import { Sha256Hex, Uuid } from './shared';
+import { APPLICATION_ID_PATTERN } from '../../contract/names';
+import { isUsableCallbackKey, PUBLIC_KEY_PREFIX } from '../../domain/callbacks/keys';
+import type { CallbackSecrets } from '../../domain/callbacks/port';
+import { EXECUTION_STATUSES } from '../../domain/exports/model';
+import { SequenceNumber } from '../events';
+import { Sha256Hex, Uuid } from '../shared';
 
 /** docs/contract.md §12, §14: `data.result` of a SUCCEEDED export callback. */
 export const ExportResultSchema = z.strictObject({
