@@ -25,7 +25,11 @@ import {
   SERVICE_SETTINGS,
   type ServiceConfig,
 } from '../functions/handlers/shared/config';
-import { mergeKeyMaps, parsePublicKeyMap, parseSecretMap } from '../functions/schemas/exports/callbacks';
+import {
+  mergeKeyMaps,
+  parsePublicKeyMap,
+  parseSecretMap,
+} from '../functions/schemas/exports/callbacks';
 import {
   type ContentionSettings,
   DEFAULT_CONTENTION_WRITE_UNITS,

@@ -1,7 +1,13 @@
 import { RESULT_URL_TTL_SECONDS } from '../../contract/exports';
 import { OPERATION_IDS } from '../../domain/idempotency/operations';
 import { AccountPath } from '../../schemas/accounts';
-import { CreateExportBody, ExportResult, RerunBody, Task, TaskPath } from '../../schemas/exports/jobs';
+import {
+  CreateExportBody,
+  ExportResult,
+  RerunBody,
+  Task,
+  TaskPath,
+} from '../../schemas/exports/jobs';
 import { named, type RouteTable } from '../spec';
 
 const TASK = named('Task', Task);

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { EXPORT_FORMATS, MAX_LISTED_EXECUTIONS } from '../../contract/exports';
-import { APPLICATION_OF_CALLBACK_PATH_MESSAGE, applicationOfCallbackPath } from '../../contract/names';
+import {
+  APPLICATION_OF_CALLBACK_PATH_MESSAGE,
+  applicationOfCallbackPath,
+} from '../../contract/names';
 import { EXECUTION_STATUSES, type ExportJob } from '../../domain/exports/model';
 import { Gaps, Sha256Hex, Timestamp, Uuid } from '../shared';
 
