@@ -1,5 +1,5 @@
+import type { PendingCredit } from '../accounts/pending-credits';
 import type { Finding } from '../reconciliation/model';
-import type { PendingCredit } from './model';
 
 /**
  * The reconciliation finding of a credit set aside (docs/contract.md §36): written in the

@@ -1,6 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { PendingCredit } from '../../domain/intake/model';
+import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import { setAsideFinding } from '../../domain/intake/set-aside';
 import { putNew } from '../table/attributes';
 import { findingAttributes } from '../table/findings';
