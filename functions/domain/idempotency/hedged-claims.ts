@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { LedgerPort } from '../accounts/port';
-import type { Once } from '../movements/once';
-import type { MovementPort } from '../movements/port';
 import type { IdempotencyRecord } from './model';
 import type { ClaimKey, IdempotencyClaim } from './port';
 
@@ -33,7 +30,7 @@ export interface HedgedClaimOptions {
 export type ClaimReader = (key: ClaimKey) => Promise<IdempotencyRecord | undefined>;
 
 /** What the hedge may answer in place of the transaction: the claim's own two settled kinds. */
-type Settled =
+export type Settled =
   | { readonly kind: 'committed' }
   | { readonly kind: 'claimed'; readonly record: IdempotencyRecord };
 
@@ -116,38 +113,4 @@ function ownCommit<R extends { readonly kind: string }>(
   mine: IdempotencyClaim,
 ): R | Settled {
   return isClaimed(result) ? answerOf(result.record, mine) : result;
-}
-
-/** A movement method with its request claims hedged; event and export claims pass untouched. */
-function hedgeRequests<A extends unknown[], R extends { readonly kind: string }>(
-  hedge: HedgedClaims,
-  method: (once: Once, ...rest: A) => Promise<R>,
-): (once: Once, ...rest: A) => Promise<R | Settled> {
-  return (once, ...rest) =>
-    once.kind === 'request'
-      ? hedge.write(once.claim, (claim) => method({ ...once, claim }, ...rest))
-      : method(once, ...rest);
-}
-
-/**
- * The movement port with every request claim hedged (credits, debits, transfers, ledger
- * transactions, reversals, captures).
- */
-export function withHedgedMovements(port: MovementPort, hedge: HedgedClaims): MovementPort {
-  return {
-    post: hedgeRequests(hedge, port.post.bind(port)),
-    transfer: hedgeRequests(hedge, port.transfer.bind(port)),
-    ledgerTransaction: hedgeRequests(hedge, port.ledgerTransaction.bind(port)),
-    reverse: hedgeRequests(hedge, port.reverse.bind(port)),
-    capture: hedgeRequests(hedge, port.capture.bind(port)),
-  };
-}
-
-/** The ledger port with account creation hedged (the one ledger write a replay often meets). */
-export function withHedgedLedger(port: LedgerPort, hedge: HedgedClaims): LedgerPort {
-  return {
-    ...port,
-    createAccount: (claim, account) =>
-      hedge.write(claim, (stamped) => port.createAccount(stamped, account)),
-  };
 }

@@ -6,13 +6,11 @@ import { createS3ResultObjects } from '../../aws/s3-result-objects';
 import { localWebhookSecurity } from '../../aws/webhook-security';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import type { ResultObjectPort } from '../../domain/exports/port';
-import {
-  HedgedClaims,
-  withHedgedLedger,
-  withHedgedMovements,
-} from '../../domain/idempotency/hedged-claims';
+import { HedgedClaims } from '../../domain/idempotency/hedged-claims';
 import {
   SettledResponseCache,
+  withHedgedLedger,
+  withHedgedMovements,
   withSettledMovements,
   withSettledResponses,
 } from '../../domain/movements/settled-responses';

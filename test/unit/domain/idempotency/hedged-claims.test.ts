@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   type ClaimReader,
   HedgedClaims,
-  withHedgedMovements,
 } from '../../../../functions/domain/idempotency/hedged-claims';
 import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
 import { inboxOnce, requestOnce } from '../../../../functions/domain/movements/once';
+import { withHedgedMovements } from '../../../../functions/domain/movements/settled-responses';
 import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 
 /** A promise settled from outside: which of the write and the read ends first is the test's. */
