@@ -7,7 +7,7 @@ import type {
 } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
 import type { ResponsePresenter } from '../idempotency/port';
-import { sums } from '../ledger-transactions/model';
+import { unbalancedCurrencies } from '../ledger-transactions/currencies';
 import type { IntakeRoutes } from '../movements/intake';
 import { transferMovement } from '../movements/transfer';
 import {
@@ -120,7 +120,7 @@ export class AtomicBatch {
     request: KeyRequest,
   ): Promise<CommandResponse> {
     const unbalanced = operations.findIndex(
-      (op) => op.op === 'ledger_transaction' && !balanced(op.input.legs),
+      (op) => op.op === 'ledger_transaction' && unbalancedCurrencies(op.input).length > 0,
     );
     const clash = firstClash(planned);
     const limit = Math.min(
@@ -246,11 +246,6 @@ export class AtomicBatch {
     };
   }
 }
-
-const balanced = (legs: Parameters<typeof sums>[0]): boolean => {
-  const { debits, credits } = sums(legs);
-  return debits === credits;
-};
 
 /** What a movement that clashes with earlier ones of the batch is refused with. */
 function clashOf(earlier: readonly PlannedMovement[], movement: PlannedMovement): DomainError {

@@ -1,0 +1,35 @@
+import { DomainError, type FieldError, LedgerRejection } from '../shared/errors';
+import { type CurrencySums, unbalancedSentence } from './currencies';
+
+/**
+ * Debits and credits of a ledger transaction differ in some currency (§16, §35); a shape error,
+ * never recorded. A single-currency transaction answers as it always has; several currencies
+ * name the first unbalanced one in leg order in `detail` and list each in `errors` (§36).
+ */
+export class LegsUnbalancedError extends DomainError {
+  readonly errors: readonly FieldError[];
+
+  constructor(unbalanced: readonly CurrencySums[], multiCurrency: boolean) {
+    const [first] = unbalanced;
+    if (!first) throw new Error('legs_unbalanced without an unbalanced currency');
+    super(
+      'legs_unbalanced',
+      multiCurrency
+        ? unbalancedSentence(first)
+        : `The debits (${first.debits}) and credits (${first.credits}) differ.`,
+    );
+    this.errors = multiCurrency
+      ? unbalanced.map((sum) => ({ path: 'legs', message: unbalancedSentence(sum) }))
+      : [];
+  }
+}
+
+/** A leg whose currency is not its account's (§35): the leg is named by index and account. */
+export class LegCurrencyMismatchError extends LedgerRejection {
+  constructor(index: number, accountId: string, accountCurrency: string, legCurrency: string) {
+    super(
+      'currency_mismatch',
+      `legs[${index}] (account ${accountId}) is in ${legCurrency}; the account holds ${accountCurrency}.`,
+    );
+  }
+}
