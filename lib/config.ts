@@ -31,11 +31,8 @@ import {
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../functions/contract/retention';
-import {
-  DEFAULT_INTAKE_SHARDS,
-  MAX_INTAKE_SHARDS,
-  MIN_INTAKE_SHARDS,
-} from '../functions/domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../functions/domain/accounts/model';
+import { MAX_INTAKE_SHARDS, MIN_INTAKE_SHARDS } from '../functions/domain/accounts/pending-credits';
 import { authOf, checkThrottling, reserved } from './config-checks';
 import {
   ALARM_EMAIL_PATTERN,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { GAP_WAIVED_EVENT_TYPE, MAX_WAIVER_NUMBERS, MAX_WAIVER_REASON } from '../contract/gaps';
-import { isMultiCurrency, unbalancedCurrencies } from '../domain/ledger-transactions/currencies';
-import { firstDebited } from '../domain/ledger-transactions/model';
+import { isMultiCurrency, unbalancedCurrencies } from '../domain/accounts/ledger-currencies';
+import { firstDebited } from '../domain/accounts/ledger-transaction-record';
 import { utf8Bytes } from '../domain/shared/unicode';
 import { DefaultCurrency, Legs, Rates, refineCurrencies } from './ledger-transactions';
 import { Amount, Currency, EffectiveAt, Metadata, PaymentId, Reference, Uuid } from './shared';

@@ -6,8 +6,8 @@ import {
   MAX_RATES,
   RATE_PATTERN,
   rateIssues,
-} from '../domain/ledger-transactions/currencies';
-import { MAX_LEGS, MIN_LEGS } from '../domain/ledger-transactions/model';
+} from '../domain/accounts/ledger-currencies';
+import { MAX_LEGS, MIN_LEGS } from '../domain/accounts/ledger-transaction-record';
 import { Amount, Currency, MovementDetails, PaymentId, recordedDetails, Uuid } from './shared';
 
 /** Request and response shapes of ledger transactions (docs/contract.md §16). */

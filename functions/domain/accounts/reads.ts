@@ -1,6 +1,6 @@
-import { intakeShardOf, type PendingCredit } from '../intake/model';
 import type { EntryRead, ReversalTarget, TransactionType } from './model';
 import { notFound, ownedBy, readEntry } from './model';
+import { intakeShardOf, type PendingCredit } from './pending-credits';
 import type { EntryReadPort } from './port';
 
 /**

@@ -1,4 +1,5 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
+import { unbalancedCurrencies } from '../accounts/ledger-currencies';
 import type {
   CommandContext,
   CommandResponse,
@@ -7,7 +8,6 @@ import type {
 } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
 import type { ResponsePresenter } from '../idempotency/port';
-import { unbalancedCurrencies } from '../ledger-transactions/currencies';
 import type { IntakeRoutes } from '../movements/intake';
 import { transferMovement } from '../movements/transfer';
 import {

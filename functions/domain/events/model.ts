@@ -1,12 +1,13 @@
+import type { ExchangeRate } from '../accounts/ledger-currencies';
+import type { LedgerLeg } from '../accounts/ledger-transaction-record';
 import type { Metadata } from '../accounts/metadata';
 import type { EventSourceAdvance } from '../gaps/source-state';
-import type { ExchangeRate } from '../ledger-transactions/currencies';
-import type { LedgerLeg } from '../ledger-transactions/model';
+import type { InboxClaim } from '../idempotency/port';
 import type { MovementResult } from '../movements/once';
 import type { DomainError } from '../shared/errors';
 import { MOVED } from '../shared/retry';
 import { epochSeconds } from '../shared/time';
-import type { InboxClaim, SeenOutcome } from './port';
+import type { SeenOutcome } from './port';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {

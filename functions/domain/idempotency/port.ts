@@ -41,3 +41,15 @@ export interface ResponseRecorder {
    */
   findRecord(key: ClaimKey): Promise<IdempotencyRecord | undefined>;
 }
+
+/** An inbox claim: a ledger event or callback seen once per (namespace, source, id). */
+export interface InboxClaim {
+  /** Keeps callback ids and ledger-event ids apart; absent for ledger events. */
+  readonly namespace?: string;
+  readonly source: string;
+  readonly id: string;
+  /** Compared with the stored record's hash when (source, id) was seen before. */
+  readonly contentHash?: string;
+  readonly nowSeconds: number;
+  readonly expiresAt: number;
+}

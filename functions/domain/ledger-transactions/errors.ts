@@ -1,5 +1,5 @@
-import { DomainError, type FieldError, LedgerRejection } from '../shared/errors';
-import { type CurrencySums, unbalancedSentence } from './currencies';
+import { type CurrencySums, unbalancedSentence } from '../accounts/ledger-currencies';
+import { DomainError, type FieldError } from '../shared/errors';
 
 /**
  * Debits and credits of a ledger transaction differ in some currency (§16, §35); a shape error,
@@ -21,15 +21,5 @@ export class LegsUnbalancedError extends DomainError {
     this.errors = multiCurrency
       ? unbalanced.map((sum) => ({ path: 'legs', message: unbalancedSentence(sum) }))
       : [];
-  }
-}
-
-/** A leg whose currency is not its account's (§35): the leg is named by index and account. */
-export class LegCurrencyMismatchError extends LedgerRejection {
-  constructor(index: number, accountId: string, accountCurrency: string, legCurrency: string) {
-    super(
-      'currency_mismatch',
-      `legs[${index}] (account ${accountId}) is in ${legCurrency}; the account holds ${accountCurrency}.`,
-    );
   }
 }

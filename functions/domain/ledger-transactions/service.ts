@@ -1,4 +1,11 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
+import { isMultiCurrency, unbalancedCurrencies } from '../accounts/ledger-currencies';
+import {
+  type LedgerTransaction,
+  type LedgerTransactionInput,
+  ledgerTransactionView,
+  readLedgerTransaction,
+} from '../accounts/ledger-transaction-record';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import type {
@@ -14,14 +21,7 @@ import {
 } from '../movements/ledger-transaction';
 import { requestOnce, requestRefusal } from '../movements/once';
 import { MovingService } from '../movements/service';
-import { isMultiCurrency, unbalancedCurrencies } from './currencies';
 import { LegsUnbalancedError } from './errors';
-import {
-  type LedgerTransaction,
-  type LedgerTransactionInput,
-  ledgerTransactionView,
-  readLedgerTransaction,
-} from './model';
 import type { LedgerTransactionPort } from './port';
 
 export type LedgerTransactionServiceOptions = CommandServiceOptions & EffectiveTimeOptions;

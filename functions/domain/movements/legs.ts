@@ -1,6 +1,5 @@
 import type { AccountRecord, LedgerEntry, PostingEntry } from '../accounts/model';
-import { LegCurrencyMismatchError } from '../ledger-transactions/errors';
-import { type DomainError, PaymentIdConflictError } from '../shared/errors';
+import { type DomainError, LedgerRejection, PaymentIdConflictError } from '../shared/errors';
 import type { EntryGuard } from './guard';
 import { type ForeignOwner, refusalRank } from './precedence';
 import { explainAccountRejection } from './rejections';
@@ -55,6 +54,16 @@ export function explainLegsRejection(
   const first = errors[0];
   if (!first) throw new Error('a movement was refused without a refusing leg');
   return first.error;
+}
+
+/** A leg whose currency is not its account's (§35): the leg is named by index and account. */
+export class LegCurrencyMismatchError extends LedgerRejection {
+  constructor(index: number, accountId: string, accountCurrency: string, legCurrency: string) {
+    super(
+      'currency_mismatch',
+      `legs[${index}] (account ${accountId}) is in ${legCurrency}; the account holds ${accountCurrency}.`,
+    );
+  }
 }
 
 /** A ledger transaction's `currency_mismatch` names its leg (docs/contract.md §35). */

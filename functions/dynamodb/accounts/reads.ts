@@ -1,7 +1,7 @@
 import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import type { EntryReadPort, PendingCreditPage } from '../../domain/accounts/port';
-import type { PendingCredit } from '../../domain/intake/model';
 import { PENDING_CREDIT_KIND, toPendingCredit } from '../intake/items';
 import {
   keys,

@@ -1,6 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { PendingCredit } from '../../domain/intake/model';
+import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import { keys } from '../table/keys';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
 import { setAsideCreditItem } from './items';

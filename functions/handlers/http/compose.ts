@@ -10,7 +10,7 @@ import {
   SettledResponseCache,
   withSettledMovements,
   withSettledResponses,
-} from '../../domain/idempotency/settled-responses';
+} from '../../domain/movements/settled-responses';
 import type { WebhookQueue } from '../../domain/webhooks/delivery-port';
 import type { WebhookSecurity } from '../../domain/webhooks/service';
 import { createEntryReadStore } from '../../dynamodb/accounts/reads';

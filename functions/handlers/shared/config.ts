@@ -22,11 +22,8 @@ import {
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../../contract/retention';
-import {
-  DEFAULT_INTAKE_SHARDS,
-  MAX_INTAKE_SHARDS,
-  MIN_INTAKE_SHARDS,
-} from '../../domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../../domain/accounts/model';
+import { MAX_INTAKE_SHARDS, MIN_INTAKE_SHARDS } from '../../domain/accounts/pending-credits';
 import { parseSecretMap } from '../../schemas/exports/callbacks';
 import type {
   CreditIntakeConfig,

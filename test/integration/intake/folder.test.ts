@@ -3,7 +3,7 @@ import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BALANCE } from '../../../functions/domain/accounts/money';
-import type { PendingCredit } from '../../../functions/domain/intake/model';
+import type { PendingCredit } from '../../../functions/domain/accounts/pending-credits';
 import type { PostingPort } from '../../../functions/domain/intake/port';
 import { CreditFolder } from '../../../functions/domain/intake/posting';
 import { checkChain } from '../../../functions/domain/journal/chain';

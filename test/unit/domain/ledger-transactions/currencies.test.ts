@@ -7,7 +7,7 @@ import {
   rateIssues,
   sumsByCurrency,
   unbalancedCurrencies,
-} from '../../../../functions/domain/ledger-transactions/currencies';
+} from '../../../../functions/domain/accounts/ledger-currencies';
 import { LegsUnbalancedError } from '../../../../functions/domain/ledger-transactions/errors';
 import { CreateLedgerTransactionBody } from '../../../../functions/schemas/ledger-transactions';
 

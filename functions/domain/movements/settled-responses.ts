@@ -1,10 +1,10 @@
 import type { LedgerPort, WriteResult } from '../accounts/port';
-import type { MovementWrite } from '../movements/once';
-import type { MovementPort } from '../movements/port';
-import type { PostingRejection } from '../movements/rejections';
+import type { IdempotencyRecord } from '../idempotency/model';
+import type { IdempotencyClaim, RecordResult } from '../idempotency/port';
 import { epochSeconds } from '../shared/time';
-import type { IdempotencyRecord } from './model';
-import type { IdempotencyClaim, RecordResult } from './port';
+import type { MovementWrite } from './once';
+import type { MovementPort } from './port';
+import type { PostingRejection } from './rejections';
 
 /**
  * A bounded per-instance cache of settled idempotency records (docs/contract.md §4, §14).

@@ -1,4 +1,4 @@
-import type { Direction } from '../accounts/model';
+import type { Direction } from './model';
 
 /**
  * Multi-currency ledger transactions (docs/contract.md §35, §36): each leg may name its own

@@ -1,6 +1,6 @@
-import { withMetadata } from '../accounts/metadata';
-import type { Direction, EntryOrigin, RecordedDetails } from '../accounts/model';
-import type { ExchangeRate } from './currencies';
+import type { ExchangeRate } from './ledger-currencies';
+import { withMetadata } from './metadata';
+import type { Direction, EntryOrigin, RecordedDetails } from './model';
 
 /**
  * Ledger transactions (docs/contract.md §16, §35): one movement of 2–25 legs, each account at
