@@ -1,4 +1,11 @@
 import { notFound, type OwnedKind, owned } from '../accounts/model';
+import {
+  entryReversible,
+  ledgerTransactionReversible,
+  type Reversal,
+  type Reversible,
+  transferReversible,
+} from '../accounts/reversal-record';
 import type { Json } from '../idempotency/fingerprint';
 import type {
   CommandContext,
@@ -16,13 +23,6 @@ import {
   UnavailableError,
 } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
-import {
-  entryReversible,
-  ledgerTransactionReversible,
-  type Reversal,
-  type Reversible,
-  transferReversible,
-} from './model';
 import type { ReversalPort } from './port';
 
 export interface ReverseInput {

@@ -10,7 +10,7 @@ import {
   effectiveTimeOf,
   monthAdds,
   monthSums,
-} from '../statements/items';
+} from '../accounts/effective-history';
 import { toAttributes } from '../table/attributes';
 import { keys } from '../table/keys';
 

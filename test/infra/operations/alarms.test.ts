@@ -97,11 +97,11 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the catalogued alarms (37), uniquely named, all in the stateless stack', () => {
+  it('has exactly the catalogued alarms (38), uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       EVERY_SLUG.map((slug) => `idempotent-ledger-dev-${slug}`).sort(),
     );
-    expect(byName.size).toBe(37);
+    expect(byName.size).toBe(38);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -565,9 +565,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 37 alarms', () => {
+  it('starts with the status of all 38 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(37);
+    expect(widgets[0]?.properties.alarms).toHaveLength(38);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -624,6 +624,7 @@ describe('operations dashboard', () => {
       [METRICS.journalHashChainBreaks]: ['ledger-reconciler'],
       [METRICS.creditIntakeLag]: ['ledger-credit-intake'],
       [METRICS.creditsPosted]: ['ledger-credit-intake'],
+      [METRICS.setAsideCredits]: ['ledger-credit-intake'],
       [METRICS.creditIntakeNotified]: ['ledger-outbox-dispatcher'],
       [METRICS.webhookDelivered]: ['ledger-webhooks'],
       [METRICS.webhookAttemptFailed]: ['ledger-webhooks'],
