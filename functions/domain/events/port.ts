@@ -1,5 +1,6 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
 import type { EventSourceState } from '../gaps/source-state';
+import type { ErrorCode } from '../shared/errors';
 
 export interface DeadLetter {
   /** The original body, unchanged. */
@@ -13,8 +14,21 @@ export interface DeadLetterPort {
   send(letter: DeadLetter): Promise<void>;
 }
 
-/** What the inbox says of an event it saw before, whatever the event is. */
-export type SeenOutcome = { readonly kind: 'duplicate' } | { readonly kind: 'id_conflict' };
+/**
+ * What the inbox says of an event it saw before, whatever the event is: applied (a duplicate),
+ * other content (an id conflict), or refused for good (its recorded refusal, replayed like a
+ * `409` under an HTTP key: docs/contract.md §6).
+ */
+export type SeenOutcome =
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict' }
+  | { readonly kind: 'refused_before'; readonly refusal: RecordedRefusal };
+
+/** A permanent refusal as the inbox keeps it: the domain code and detail of the first answer. */
+export interface RecordedRefusal {
+  readonly code: ErrorCode;
+  readonly detail: string;
+}
 
 export interface InboxClaim {
   /** Keeps callback ids and ledger-event ids apart; absent for ledger events. */
@@ -25,6 +39,11 @@ export interface InboxClaim {
   readonly contentHash?: string;
   readonly nowSeconds: number;
   readonly expiresAt: number;
+  /**
+   * The SQS message id of a redriven dead letter (it carries `error_code`): a refusal recorded
+   * under (source, id) is evaluated again once per redriven message (docs/contract.md §6, §31).
+   */
+  readonly redrive?: string;
 }
 
 /** The sequence item's expected version and its next state, written in the same transaction. */
@@ -84,6 +103,12 @@ export interface EventLedgerPort {
    * consistent): a duplicate, or an id conflict when its content differs; undefined when unseen.
    */
   seenInbox(claim: InboxClaim): Promise<SeenOutcome | undefined>;
+  /**
+   * Records a permanent refusal under the claim (one conditional write, like a `409` under an
+   * HTTP key): `recorded`, or what the inbox already holds (an effect or refusal committed
+   * meanwhile wins).
+   */
+  recordRefusal(claim: InboxClaim, refusal: RecordedRefusal): Promise<'recorded' | SeenOutcome>;
   /** The event's `subject`: whose owner every account of a transfer or ledger transaction must have. */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
 }
