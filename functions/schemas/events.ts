@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { GAP_WAIVED_EVENT_TYPE, MAX_WAIVER_NUMBERS, MAX_WAIVER_REASON } from '../contract/gaps';
-import { firstDebited, sums } from '../domain/ledger-transactions/model';
+import { firstDebited, sums } from '../domain/accounts/ledger-transaction-record';
 import { utf8Bytes } from '../domain/shared/unicode';
 import { Legs } from './ledger-transactions';
 import { Amount, Currency, EffectiveAt, Metadata, PaymentId, Reference, Uuid } from './shared';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_LEGS, MIN_LEGS } from '../domain/ledger-transactions/model';
+import { MAX_LEGS, MIN_LEGS } from '../domain/accounts/ledger-transaction-record';
 import { Amount, Currency, MovementDetails, PaymentId, recordedDetails, Uuid } from './shared';
 
 /** Request and response shapes of ledger transactions (docs/contract.md §16). */

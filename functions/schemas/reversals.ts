@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { MAX_LEGS } from '../domain/accounts/ledger-transaction-record';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../domain/accounts/money';
-import { MAX_LEGS } from '../domain/ledger-transactions/model';
 import { ReversalOf } from './accounts';
 import { Amount, minorUnits, Reference, Timestamp, Uuid } from './shared';
 

@@ -1,11 +1,12 @@
+import type { LedgerLeg } from '../accounts/ledger-transaction-record';
 import type { Metadata } from '../accounts/metadata';
 import type { EventSourceAdvance } from '../gaps/source-state';
-import type { LedgerLeg } from '../ledger-transactions/model';
+import type { InboxClaim } from '../idempotency/port';
 import type { MovementResult } from '../movements/once';
 import type { DomainError } from '../shared/errors';
 import { MOVED } from '../shared/retry';
 import { epochSeconds } from '../shared/time';
-import type { InboxClaim, SeenOutcome } from './port';
+import type { SeenOutcome } from './port';
 
 /** A validated ledger event, as the domain sees it. */
 export interface LedgerEventInput {

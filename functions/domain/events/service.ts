@@ -1,6 +1,6 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { nextSequence, nextSequences } from '../gaps/sequences';
-import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from '../gaps/waiver';
+import type { InboxClaim } from '../idempotency/port';
 import { MovementCommands } from '../movements/commands';
 import { newLedgerTransactionWrite } from '../movements/ledger-transaction';
 import { inboxOnce, type MovementResult, type Once } from '../movements/once';
@@ -21,7 +21,8 @@ import {
   retryOptimistic,
 } from '../shared/retry';
 import { type EventOutcome, inboxClaimOf, inboxOutcome, type LedgerEventInput } from './model';
-import type { EventLedgerPort, EventRunWrite, InboxClaim } from './port';
+import type { EventLedgerPort, EventRunWrite } from './port';
+import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from './waiver';
 
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
 export interface EventServiceOptions extends OptimisticRetryOptions, EffectiveTimeOptions {

@@ -1,4 +1,11 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
+import {
+  type LedgerTransaction,
+  type LedgerTransactionInput,
+  ledgerTransactionView,
+  readLedgerTransaction,
+  sums,
+} from '../accounts/ledger-transaction-record';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import type {
@@ -15,13 +22,6 @@ import {
 import { requestOnce, requestRefusal } from '../movements/once';
 import { MovingService } from '../movements/service';
 import { LegsUnbalancedError } from '../shared/errors';
-import {
-  type LedgerTransaction,
-  type LedgerTransactionInput,
-  ledgerTransactionView,
-  readLedgerTransaction,
-  sums,
-} from './model';
 import type { LedgerTransactionPort } from './port';
 
 export type LedgerTransactionServiceOptions = CommandServiceOptions & EffectiveTimeOptions;

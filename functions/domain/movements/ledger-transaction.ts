@@ -1,10 +1,10 @@
-import { withMetadata } from '../accounts/metadata';
-import type { EntryOrigin, LedgerEntry } from '../accounts/model';
 import {
   firstDebited,
   type LedgerTransactionInput,
   type LedgerTransactionRecord,
-} from '../ledger-transactions/model';
+} from '../accounts/ledger-transaction-record';
+import { withMetadata } from '../accounts/metadata';
+import type { EntryOrigin, LedgerEntry } from '../accounts/model';
 import { legGuard, type MovementLeg } from './legs';
 import type { Actor } from './posting';
 

@@ -1,7 +1,7 @@
 import type { LedgerEntry } from '../accounts/model';
-import { ReversalExceedsOriginalError } from '../reversals/errors';
-import type { OriginalLocation, Reversal, Reversible } from '../reversals/model';
-import { opposite } from '../reversals/model';
+import { ReversalExceedsOriginalError } from '../accounts/reversal-errors';
+import type { OriginalLocation, Reversal, Reversible } from '../accounts/reversal-record';
+import { opposite } from '../accounts/reversal-record';
 import type { DomainError } from '../shared/errors';
 import { explainLegsRejection, legGuard, type MovementLeg, type RejectedLeg } from './legs';
 

@@ -1,4 +1,16 @@
 import { notFound, type OwnedKind, owned } from '../accounts/model';
+import {
+  CreditPendingError,
+  NotReversibleError,
+  ReversalExceedsOriginalError,
+} from '../accounts/reversal-errors';
+import {
+  entryReversible,
+  ledgerTransactionReversible,
+  type Reversal,
+  type Reversible,
+  transferReversible,
+} from '../accounts/reversal-record';
 import type { Json } from '../idempotency/fingerprint';
 import type {
   CommandContext,
@@ -12,14 +24,6 @@ import { reversalLegs } from '../movements/reversal';
 import { MovingService } from '../movements/service';
 import { UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
-import { CreditPendingError, NotReversibleError, ReversalExceedsOriginalError } from './errors';
-import {
-  entryReversible,
-  ledgerTransactionReversible,
-  type Reversal,
-  type Reversible,
-  transferReversible,
-} from './model';
 import type { ReversalPort } from './port';
 
 export interface ReverseInput {

@@ -2,9 +2,9 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ACCOUNT_ITEM_KIND } from '../../contract/names';
 import type { AccountRecord } from '../../domain/accounts/model';
-import { CLOSED_THROUGH, newAccountHistory } from '../statements/items';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
+import { CLOSED_THROUGH, newAccountHistory } from './effective-history';
 
 export { entryItem, paymentItem, toLedgerEntry } from './entries';
 

@@ -1,6 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { InboxClaim, RecordedRefusal, SeenOutcome } from '../../domain/events/port';
 import { sameInboxContent, sha256Hex } from '../../domain/idempotency/fingerprint';
+import type { InboxClaim, RecordedRefusal, SeenOutcome } from '../../domain/idempotency/port';
 import type { ErrorCode } from '../../domain/shared/errors';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';

@@ -5,7 +5,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { PendingCredit } from '../../domain/intake/model';
+import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
 import { getItems } from '../table/reads';
 import { storageError } from '../table/sdk-errors';

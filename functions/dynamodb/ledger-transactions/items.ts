@@ -1,6 +1,9 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type {
+  LedgerTransactionRecord,
+  StoredLeg,
+} from '../../domain/accounts/ledger-transaction-record';
 import { withMetadata } from '../../domain/accounts/metadata';
-import type { LedgerTransactionRecord, StoredLeg } from '../../domain/ledger-transactions/model';
 import { metadataOf } from '../accounts/entries';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';

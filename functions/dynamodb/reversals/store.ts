@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { intakeShardOf } from '../../domain/intake/model';
+import { intakeShardOf } from '../../domain/accounts/pending-credits';
 import type { ReversalPort } from '../../domain/reversals/port';
 import { ENTRY_POINTER_KIND, toLedgerEntry } from '../accounts/entries';
 import { toAccountRecord } from '../accounts/items';

@@ -1,8 +1,8 @@
 import { GAP_WAIVED_EVENT_TYPE } from '../../contract/gaps';
+import { sums } from '../../domain/accounts/ledger-transaction-record';
 import type { LedgerEventInput } from '../../domain/events/model';
-import type { GapWaiverInput } from '../../domain/gaps/waiver';
+import type { GapWaiverInput } from '../../domain/events/waiver';
 import { eventContentHash, type Json } from '../../domain/idempotency/fingerprint';
-import { sums } from '../../domain/ledger-transactions/model';
 import { illFormedPath, protoKeyPath } from '../../domain/shared/unicode';
 import {
   GapWaivedEventSchema,

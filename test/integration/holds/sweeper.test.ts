@@ -11,7 +11,7 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EFFECTIVE_INDEX } from '../../../functions/contract/effective-time';
-import { expirySettlement, type HoldRecord } from '../../../functions/domain/holds/model';
+import { expirySettlement, type HoldRecord } from '../../../functions/domain/accounts/hold-record';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { newHoldItems, toHoldRecord } from '../../../functions/dynamodb/holds/items';
 import { createHoldStore } from '../../../functions/dynamodb/holds/store';

@@ -1,5 +1,5 @@
-import { withMetadata } from '../accounts/metadata';
-import type { Direction, EntryOrigin, RecordedDetails } from '../accounts/model';
+import { withMetadata } from './metadata';
+import type { Direction, EntryOrigin, RecordedDetails } from './model';
 
 /**
  * Ledger transactions (docs/contract.md §16): one movement of 2–25 legs in one currency, each

@@ -1,12 +1,12 @@
+import type { LedgerTransactionRecord } from './ledger-transaction-record';
 import {
   type Direction,
   directionOf,
   type LedgerEntry,
   REVERSIBLE_ENTRY_TYPES,
   type ReversalTarget,
-} from '../accounts/model';
-import type { LedgerTransactionRecord } from '../ledger-transactions/model';
-import type { TransferRecord } from '../transfers/model';
+} from './model';
+import type { TransferRecord } from './transfer-record';
 
 /**
  * Reversals (docs/contract.md §16): money moved back, in ONE transaction guarded by the
