@@ -205,6 +205,13 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Period already closed',
     description: "a period close whose `through` is before the account's `closedThrough` (§26)",
   },
+  credit_pending: {
+    status: 409,
+    title: 'Credit pending',
+    retryAfterSeconds: 1,
+    description:
+      'reversing a credit still pending in a deferred account (§16, §24); **not recorded**: a retry once it is posted reverses it; sends `Retry-After`',
+  },
   pending_credits: {
     status: 409,
     title: 'Pending credits',

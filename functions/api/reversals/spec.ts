@@ -39,7 +39,8 @@ export const REVERSAL_ROUTES = {
     params: EntryPath,
     body: REVERSE,
     response: { status: 201, description: 'Reversed', body: REVERSAL },
-    problems: REVERSAL_PROBLEMS,
+    // A credit still pending in a deferred account (§24): 409 with Retry-After, not recorded.
+    problems: [...REVERSAL_PROBLEMS, 'credit_pending'],
   },
   reverseTransfer: {
     method: 'POST',
