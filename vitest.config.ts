@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import SlowFirstSequencer from './test/support/sequencer';
+import SlowFirstSequencer from './test/support/sequencer.js';
 
 // The SDK warns that releases after January 2027 need Node 22; CI and dev run Node 20.
 // Set here too so global setups (which run in this process) stay quiet.

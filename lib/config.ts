@@ -31,11 +31,8 @@ import {
   DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
   DEFAULT_INBOX_RETENTION_SECONDS,
 } from '../functions/contract/retention';
-import {
-  DEFAULT_INTAKE_SHARDS,
-  MAX_INTAKE_SHARDS,
-  MIN_INTAKE_SHARDS,
-} from '../functions/domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../functions/domain/accounts/model';
+import { MAX_INTAKE_SHARDS, MIN_INTAKE_SHARDS } from '../functions/domain/accounts/pending-credits';
 import { authOf, checkThrottling, reserved } from './config-checks';
 import {
   ALARM_EMAIL_PATTERN,
@@ -115,6 +112,7 @@ const contextShape = {
   ),
   deletionProtection: booleanSetting(),
   idempotencyRetentionSeconds: positiveInteger(),
+  idempotencyHedgedRead: booleanSetting(),
   inboxRetentionSeconds: positiveInteger(),
   exportFee: positiveInteger(),
   // Export retries fit before the deadline (docs/contract.md §12, §30): receives × visibility
@@ -190,6 +188,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     logRetentionDays: context.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS,
     idempotencyRetentionSeconds:
       context.idempotencyRetentionSeconds ?? DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+    idempotencyHedgedRead: context.idempotencyHedgedRead ?? true,
     inboxRetentionSeconds: context.inboxRetentionSeconds ?? DEFAULT_INBOX_RETENTION_SECONDS,
     exportFee: context.exportFee ?? DEFAULT_EXPORT_FEE,
     exportExecutionTimeoutSeconds:

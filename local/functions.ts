@@ -11,7 +11,7 @@ import { CREDIT_INTAKE_BATCH_SIZE } from '../functions/contract/intake';
 import { LOCAL_STAGE } from '../functions/contract/journal';
 import { LOCAL_AWS } from '../functions/contract/local-stack';
 import { MAX_RECEIVE_COUNT } from '../functions/contract/names';
-import { MAX_CREDITS_PER_POSTING } from '../functions/domain/intake/model';
+import { MAX_CREDITS_PER_POSTING } from '../functions/domain/accounts/pending-credits';
 import type { Log } from '../functions/domain/shared/log';
 import { composeCreditIntakeHandler } from '../functions/handlers/credit-intake/compose';
 import type { CreditIntakeHandler } from '../functions/handlers/credit-intake/consumer';

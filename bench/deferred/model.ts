@@ -7,10 +7,9 @@
  *   direct   ≈ 1 × tps(account item)
  *   deferred ≈ min(shards × tps(gate), 30 × tps(account item after a posting of 30))
  */
-import {
-  DEFAULT_INTAKE_SHARDS,
-  MAX_CREDITS_PER_POSTING,
-} from '../../functions/domain/intake/model';
+
+import { DEFAULT_INTAKE_SHARDS } from '../../functions/domain/accounts/model';
+import { MAX_CREDITS_PER_POSTING } from '../../functions/domain/accounts/pending-credits';
 import { boundOf, modelEventsPerSecond } from '../hot/model';
 
 /** Billed sizes (bytes) of the items each side holds, as the bench read them. */

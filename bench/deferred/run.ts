@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { MAX_CREDITS_PER_POSTING } from '../../functions/domain/intake/model';
+import { MAX_CREDITS_PER_POSTING } from '../../functions/domain/accounts/pending-credits';
 import { CreditFolder } from '../../functions/domain/intake/posting';
 import { readIntakePartitions } from '../../functions/dynamodb/intake/partitions';
 import { createPostingStore } from '../../functions/dynamodb/intake/posting-store';

@@ -10,7 +10,7 @@ import type { HttpHandler } from '../../functions/api/types';
 import { DEFAULT_BACKDATE_LIMIT_DAYS } from '../../functions/contract/effective-time';
 import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../../functions/contract/gaps';
 import { LOCAL_AWS } from '../../functions/contract/local-stack';
-import { DEFAULT_INTAKE_SHARDS } from '../../functions/domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../../functions/domain/accounts/model';
 import { silentLog } from '../../functions/domain/shared/log';
 import { composeEventsHandler } from '../../functions/handlers/events/compose';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';

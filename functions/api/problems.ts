@@ -1,6 +1,7 @@
 import { BatchRejectedError } from '../domain/batches/errors';
 import type { StoredResponse } from '../domain/idempotency/model';
 import type { ResponsePresenter } from '../domain/idempotency/port';
+import { LegsUnbalancedError } from '../domain/ledger-transactions/errors';
 import {
   DomainError,
   type ErrorCode,
@@ -199,7 +200,8 @@ export interface Problem {
 export function toProblem(error: unknown): Problem {
   const known = error instanceof DomainError ? error : new InternalError(error);
   const { status, title, retryAfterSeconds } = PROBLEMS[known.code];
-  const errors = known instanceof InvalidInputError ? known.errors : [];
+  const errors =
+    known instanceof InvalidInputError || known instanceof LegsUnbalancedError ? known.errors : [];
   const problem = {
     type: problemType(known.code),
     title,

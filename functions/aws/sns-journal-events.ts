@@ -1,6 +1,5 @@
 import { PublishBatchCommand, type SNSClient } from '@aws-sdk/client-sns';
-import type { OutboundEvent } from '../domain/journal/events';
-import type { JournalEventsPort } from '../domain/journal/port';
+import type { JournalEventsPort, OutboundEvent } from '../domain/journal-projector/port';
 
 /** SNS batch entry ids: up to 80 of `[A-Za-z0-9_-]`; the event id has a `:`, so its position. */
 const entryId = (index: number) => `e${index}`;

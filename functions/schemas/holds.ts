@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { HOLD_STATUSES, MAX_HOLD_SECONDS } from '../domain/holds/model';
+import { HOLD_STATUSES, MAX_HOLD_SECONDS } from '../domain/accounts/hold-record';
 import { ListTransactionsQuery } from './accounts';
 import { Amount, Currency, Metadata, Reference, Timestamp, Uuid } from './shared';
 

@@ -1,6 +1,6 @@
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_INTAKE_SHARDS } from '../../functions/domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../../functions/domain/accounts/model';
 import type { ServiceConfig, SweeperConfig } from '../../functions/handlers/shared/config';
 
 /** A complete service configuration for tests; override what the test is about. */

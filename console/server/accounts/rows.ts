@@ -1,8 +1,8 @@
+import type { HoldRecord } from '../../../functions/domain/accounts/hold-record';
+import { holdStatusAt } from '../../../functions/domain/accounts/hold-record';
 import type { AccountRecord, LedgerEntry } from '../../../functions/domain/accounts/model';
 import type { EventSourceView } from '../../../functions/domain/gaps/port';
 import { EMPTY_EVENT_SOURCE, overdueGaps } from '../../../functions/domain/gaps/source-state';
-import type { HoldRecord } from '../../../functions/domain/holds/model';
-import { holdStatusAt } from '../../../functions/domain/holds/model';
 import type { JournalRecord } from '../../../functions/domain/journal/model';
 import type {
   AccountDetail,

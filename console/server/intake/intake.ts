@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AccountRecord } from '../../../functions/domain/accounts/model';
-import type { PendingCredit } from '../../../functions/domain/intake/model';
+import type { PendingCredit } from '../../../functions/domain/accounts/pending-credits';
 import { createEntryReadStore } from '../../../functions/dynamodb/accounts/reads';
 import {
   countPending,

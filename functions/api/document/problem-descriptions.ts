@@ -29,7 +29,8 @@ export const PROBLEM_DESCRIPTIONS: Record<ErrorCode, string> = {
   payload_too_large: 'HTTP body over 64 KiB',
   unsupported_media_type: 'the body is not JSON',
   idempotency_key_reused: 'same (principal, operation, key) with a different request',
-  currency_mismatch: "the request's currency differs from the account's",
+  currency_mismatch:
+    "the request's currency differs from the account's; for a ledger transaction `detail` names the leg (§35)",
   balance_limit_exceeded: 'the credit would push the balance past 2^53 − 1 minor units',
   internal: 'anything unexpected',
   unavailable:
@@ -50,7 +51,7 @@ export const PROBLEM_DESCRIPTIONS: Record<ErrorCode, string> = {
   pending_credits:
     'a period close while a deferred pending credit is effective at or before `through` (§24, §26)',
   legs_unbalanced:
-    "a ledger transaction whose debits and credits differ (§16); **not recorded** (a 4xx of the request's shape, like 400)",
+    "a ledger transaction whose debits and credits differ in a currency (§16, §35): `detail` names the first such currency in leg order and its difference, `errors` lists each when the legs move several; **not recorded** (a 4xx of the request's shape, like 400)",
   monitor_limit_reached: 'an 11th balance monitor on one account: at most 10 (§28)',
   webhook_endpoint_limit_reached: "a principal's 21st webhook endpoint: at most 20 (§32)",
   batch_too_large:

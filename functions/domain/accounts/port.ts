@@ -2,9 +2,9 @@ import type { EventSourceView } from '../gaps/port';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
-import type { PendingCredit } from '../intake/model';
 import type { Metadata } from './metadata';
 import type { AccountRecord, LedgerEntry } from './model';
+import type { PendingCredit } from './pending-credits';
 
 /**
  * The facts a storage write reports; the domain decides what they mean. Only the failure that

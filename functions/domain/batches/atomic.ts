@@ -1,4 +1,5 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
+import { unbalancedCurrencies } from '../accounts/ledger-currencies';
 import type {
   CommandContext,
   CommandResponse,
@@ -7,12 +8,12 @@ import type {
 } from '../idempotency/idempotent-command';
 import type { IdempotencyRecord, StoredResponse } from '../idempotency/model';
 import type { ResponsePresenter } from '../idempotency/port';
-import { sums } from '../ledger-transactions/model';
 import type { IntakeRoutes } from '../movements/intake';
 import { transferMovement } from '../movements/transfer';
 import {
   CurrencyMismatchError,
   type DomainError,
+  EffectiveTimeRefused,
   IdempotencyKeyReusedError,
   InternalError,
   LedgerRejection,
@@ -58,12 +59,23 @@ export class AtomicBatch {
     this.presenter = options.presenter;
   }
 
-  /** Every operation made ready to write, under its own key in the single route's scope. */
+  /**
+   * Every operation made ready to write, under its own key in the single route's scope. Called
+   * after `refuseEffectiveTimes`: an operation whose `effectiveAt` aged past the limit has a
+   * stored key (§31, §36), so it is planned as at its own time — its claim then finds the record
+   * and the write answers it as a replay, never moving its money again.
+   */
   plan(ctx: CommandContext, operations: readonly BatchOperation[]): PlannedMovement[] {
-    return operations.map((operation, position) => ({
-      ...this.planOne({ ...ctx, idempotencyKey: operation.key }, operation),
-      position,
-    }));
+    return operations.map((operation, position) => {
+      const own = { ...ctx, idempotencyKey: operation.key };
+      try {
+        return { ...this.planOne(own, operation), position };
+      } catch (error) {
+        const at = Date.parse(operation.input.effectiveAt ?? '');
+        if (!(error instanceof EffectiveTimeRefused) || Number.isNaN(at)) throw error;
+        return { ...this.planOne({ ...own, now: new Date(at) }, operation), position };
+      }
+    });
   }
 
   private planOne(own: CommandContext, operation: BatchOperation): PlannedMovement {
@@ -120,7 +132,7 @@ export class AtomicBatch {
     request: KeyRequest,
   ): Promise<CommandResponse> {
     const unbalanced = operations.findIndex(
-      (op) => op.op === 'ledger_transaction' && !balanced(op.input.legs),
+      (op) => op.op === 'ledger_transaction' && unbalancedCurrencies(op.input).length > 0,
     );
     const clash = firstClash(planned);
     const limit = Math.min(
@@ -246,11 +258,6 @@ export class AtomicBatch {
     };
   }
 }
-
-const balanced = (legs: Parameters<typeof sums>[0]): boolean => {
-  const { debits, credits } = sums(legs);
-  return debits === credits;
-};
 
 /** What a movement that clashes with earlier ones of the batch is refused with. */
 function clashOf(earlier: readonly PlannedMovement[], movement: PlannedMovement): DomainError {

@@ -1,19 +1,23 @@
 import { MAX_COALESCED_OPERATIONS } from '../../contract/batches';
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
 import { resolveEffectiveAt } from '../accounts/effective-at';
+import type {
+  LedgerTransactionInput,
+  LedgerTransactionRecord,
+} from '../accounts/ledger-transaction-record';
+import { isCreditDirection } from '../accounts/model';
+import { intakeShardOf } from '../accounts/pending-credits';
 import type { PostTransactionInput } from '../accounts/service';
+import type { TransferRecord } from '../accounts/transfer-record';
 import type { Json } from '../idempotency/fingerprint';
 import type { KeyRequest } from '../idempotency/idempotent-command';
 import type { StoredResponse } from '../idempotency/model';
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
-import { intakeShardOf, isCreditDirection } from '../intake/model';
-import type { LedgerTransactionInput, LedgerTransactionRecord } from '../ledger-transactions/model';
 import { type IntakeRoutes, NO_INTAKE } from '../movements/intake';
 import type { MovementLeg } from '../movements/legs';
 import type { TransferInput } from '../movements/transfer';
 import { EffectiveTimeRefused } from '../shared/errors';
-import type { TransferRecord } from '../transfers/model';
 
 export type { BatchMode, BatchOp } from '../../contract/batches';
 

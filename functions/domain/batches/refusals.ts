@@ -1,5 +1,4 @@
-import { type AccountRecord, signedAmount } from '../accounts/model';
-import { isCreditDirection } from '../intake/model';
+import { type AccountRecord, isCreditDirection, signedAmount } from '../accounts/model';
 import type { IntakeRoutes } from '../movements/intake';
 import { explainLegsRejection, type MovementLeg, type RejectedLeg } from '../movements/legs';
 import { explainAccountRejection } from '../movements/rejections';

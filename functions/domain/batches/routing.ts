@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '../accounts/model';
-import { isCreditDirection } from '../intake/model';
+import { isCreditDirection } from '../accounts/model';
 import { type IntakeDirectory, type IntakeRoutes, MAX_ROUTE_ATTEMPTS } from '../movements/intake';
 import type { RejectedLeg } from '../movements/legs';
 import type { PlannedMovement } from './model';

@@ -1,6 +1,6 @@
-import type { InboxClaim } from '../events/port';
 import type { ExecutionRecord, ExecutionStatus, ExportResult, TaskRecord } from '../exports/model';
 import type { SequenceState } from '../gaps/sequence';
+import type { InboxClaim } from '../idempotency/port';
 
 export interface ExecutionWrite {
   readonly taskId: string;

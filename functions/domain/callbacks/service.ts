@@ -1,5 +1,4 @@
 import { exportObjectKey } from '../../contract/exports';
-import type { InboxClaim } from '../events/port';
 import {
   type ExecutionRecord,
   type ExecutionStatus,
@@ -8,6 +7,7 @@ import {
   type TaskRecord,
 } from '../exports/model';
 import { advanceSequence, type SequenceAdvance } from '../gaps/sequence';
+import type { InboxClaim } from '../idempotency/port';
 import { InvalidCallbackError, UnavailableError } from '../shared/errors';
 import { MOVED, type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
 import { epochSeconds } from '../shared/time';

@@ -1,5 +1,6 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
-import type { EventSourceState } from '../gaps/source-state';
+import type { SequenceReader, SequenceWrite } from '../gaps/port';
+import type { InboxClaim } from '../idempotency/port';
 
 export interface DeadLetter {
   /** The original body, unchanged. */
@@ -15,31 +16,6 @@ export interface DeadLetterPort {
 
 /** What the inbox says of an event it saw before, whatever the event is. */
 export type SeenOutcome = { readonly kind: 'duplicate' } | { readonly kind: 'id_conflict' };
-
-export interface InboxClaim {
-  /** Keeps callback ids and ledger-event ids apart; absent for ledger events. */
-  readonly namespace?: string;
-  readonly source: string;
-  readonly id: string;
-  /** Compared with the stored record's hash when (source, id) was seen before. */
-  readonly contentHash?: string;
-  readonly nowSeconds: number;
-  readonly expiresAt: number;
-}
-
-/** The sequence item's expected version and its next state, written in the same transaction. */
-export interface SequenceWrite {
-  readonly source: string;
-  readonly accountId: string;
-  /** The version read; 0 when the item did not exist. */
-  readonly expectedVersion: number;
-  readonly next: EventSourceState;
-  /**
-   * Epoch ms at which the item falls due for the sweeper (its earliest gap's re-fetch or
-   * overdue time, `sourceDueAt`); undefined without open gaps: the item leaves the due index.
-   */
-  readonly dueAt: number | undefined;
-}
 
 /** A waiver's write answers like any inbox claim; it moves no money, so it has no refusal. */
 export type WaiverWriteResult =
@@ -68,13 +44,7 @@ export type EventRunResult =
   /** A record is a duplicate or an id conflict, or would be refused: apply them one by one. */
   | { readonly kind: 'refused' };
 
-export interface VersionedSequence {
-  readonly state: EventSourceState;
-  readonly version: number;
-}
-
-export interface EventLedgerPort {
-  getSequence(accountId: string, source: string): Promise<VersionedSequence | undefined>;
+export interface EventLedgerPort extends SequenceReader {
   /** ONE transaction: the waiver's inbox item and, when it closes gaps, the sequence item. */
   applyWaiver(claim: InboxClaim, sequence: SequenceWrite | undefined): Promise<WaiverWriteResult>;
   /** ONE transaction for a chunk of one account's credits and debits (docs/contract.md §20). */

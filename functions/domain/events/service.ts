@@ -1,6 +1,6 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { nextSequence, nextSequences } from '../gaps/sequences';
-import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from '../gaps/waiver';
+import type { InboxClaim } from '../idempotency/port';
 import { MovementCommands } from '../movements/commands';
 import { newLedgerTransactionWrite } from '../movements/ledger-transaction';
 import { inboxOnce, type MovementResult, type Once } from '../movements/once';
@@ -20,7 +20,8 @@ import {
   retryOptimistic,
 } from '../shared/retry';
 import { type EventOutcome, inboxClaimOf, inboxOutcome, type LedgerEventInput } from './model';
-import type { EventLedgerPort, EventRunWrite, InboxClaim } from './port';
+import type { EventLedgerPort, EventRunWrite } from './port';
+import { applyWaiver, type GapWaiverInput, type WaiverOutcome } from './waiver';
 
 /** `maxAttempts`: when a concurrent writer moved the sequence item between read and write. */
 export interface EventServiceOptions extends OptimisticRetryOptions, EffectiveTimeOptions {
@@ -172,7 +173,7 @@ export class EventService {
     if (!payer) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
     const actor = this.actorOf(event, now, payer.ownerId);
     const write = newLedgerTransactionWrite(
-      { ...event, legs: event.legs ?? [] },
+      { ...event, currency: event.transaction?.currency, ...(event.transaction ?? { legs: [] }) },
       actor,
       this.newId,
     );

@@ -1,5 +1,28 @@
-import type { SequenceWrite, VersionedSequence } from '../events/port';
 import type { EventSourceState } from './source-state';
+
+/** The sequence item's expected version and its next state, written in the same transaction. */
+export interface SequenceWrite {
+  readonly source: string;
+  readonly accountId: string;
+  /** The version read; 0 when the item did not exist. */
+  readonly expectedVersion: number;
+  readonly next: EventSourceState;
+  /**
+   * Epoch ms at which the item falls due for the sweeper (its earliest gap's re-fetch or
+   * overdue time, `sourceDueAt`); undefined without open gaps: the item leaves the due index.
+   */
+  readonly dueAt: number | undefined;
+}
+
+export interface VersionedSequence {
+  readonly state: EventSourceState;
+  readonly version: number;
+}
+
+/** Reads an account's sequence item of one source, strongly consistent, with its version. */
+export interface SequenceReader {
+  getSequence(accountId: string, source: string): Promise<VersionedSequence | undefined>;
+}
 
 /**
  * One event source's sequence tracking for an account, as `GET …/event-sources` lists it

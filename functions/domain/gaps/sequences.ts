@@ -3,7 +3,7 @@
  * makes and the optimistic write of the item, for one event or a chunk of one account's.
  */
 
-import type { EventLedgerPort, SequenceWrite } from '../events/port';
+import type { SequenceReader, SequenceWrite } from './port';
 import {
   advanceEventSource,
   EMPTY_EVENT_SOURCE,
@@ -17,8 +17,6 @@ interface NumberedEvent {
   readonly accountId: string;
   readonly sequence?: number;
 }
-
-type SequenceReader = Pick<EventLedgerPort, 'getSequence'>;
 
 /** The one place a sequence write is built: its state and when it falls due. */
 export function sequenceWrite(

@@ -12,7 +12,6 @@ import {
   GAP_REFETCH_EVENT_TYPE,
   GAP_REQUEST_ITEM_KIND,
 } from '../../contract/gaps';
-import type { SequenceWrite } from '../events/port';
 import { sha256Hex } from '../idempotency/fingerprint';
 import { errorFields, type Log } from '../shared/log';
 import type { SweepHandler } from '../sweeper/port';
@@ -21,6 +20,7 @@ import type {
   GapRequestStore,
   RefetchEvent,
   RefetchRequest,
+  SequenceWrite,
   SourceRef,
 } from './port';
 import {

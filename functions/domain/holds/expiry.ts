@@ -1,6 +1,6 @@
 import { HOLD_ITEM_KIND } from '../../contract/names';
+import { expirySettlement, type HoldRecord } from '../accounts/hold-record';
 import type { SweepHandler } from '../sweeper/port';
-import { expirySettlement, type HoldRecord } from './model';
 import type { HoldReleasePort } from './port';
 
 /**

@@ -1,18 +1,12 @@
+import type { Hold, HoldChanged, HoldRecord, HoldSettlement } from '../accounts/hold-record';
 import type { AccountRecord } from '../accounts/model';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
 import type { EntryGuard } from '../movements/guard';
-import type { Hold, HoldRecord, HoldSettlement } from './model';
 
 export type PlaceHoldResult =
   | SettledWrite
   | { readonly kind: 'account_rejected'; readonly account: AccountRecord | undefined };
-
-/** Settled, expired or re-owned between the read and the write, as the hold stood then. */
-export interface HoldChanged {
-  readonly kind: 'hold_changed';
-  readonly hold: HoldRecord | undefined;
-}
 
 export type SettleHoldResult = SettledWrite | HoldChanged;
 

@@ -1,3 +1,13 @@
+import {
+  captureSettlement,
+  type Hold,
+  type HoldRecord,
+  type HoldSettlement,
+  type HoldStatus,
+  holdStatusAt,
+  holdView,
+  voidSettlement,
+} from '../accounts/hold-record';
 import { type Metadata, withMetadata } from '../accounts/metadata';
 import { type LedgerEntry, notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
@@ -18,16 +28,6 @@ import {
   HoldNotActiveError,
   ValidationError,
 } from '../shared/errors';
-import {
-  captureSettlement,
-  type Hold,
-  type HoldRecord,
-  type HoldSettlement,
-  type HoldStatus,
-  holdStatusAt,
-  holdView,
-  voidSettlement,
-} from './model';
 import type { HoldPage, HoldPort } from './port';
 
 export interface PlaceHoldInput {

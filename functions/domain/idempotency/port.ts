@@ -25,6 +25,11 @@ export interface IdempotencyClaim extends ClaimKey {
   /** Epoch seconds; the record counts as absent once `nowSeconds` passes it. */
   readonly expiresAt: number;
   readonly response: StoredResponse;
+  /**
+   * The attempt's writer token, stored on the claim: a hedged read that finds it has found the
+   * request's own commit, not a replay (docs/contract.md §36; hedged-claims.ts).
+   */
+  readonly writer?: string;
 }
 
 export type RecordResult =
@@ -40,4 +45,16 @@ export interface ResponseRecorder {
    * first (docs/contract.md §4).
    */
   findRecord(key: ClaimKey): Promise<IdempotencyRecord | undefined>;
+}
+
+/** An inbox claim: a ledger event or callback seen once per (namespace, source, id). */
+export interface InboxClaim {
+  /** Keeps callback ids and ledger-event ids apart; absent for ledger events. */
+  readonly namespace?: string;
+  readonly source: string;
+  readonly id: string;
+  /** Compared with the stored record's hash when (source, id) was seen before. */
+  readonly contentHash?: string;
+  readonly nowSeconds: number;
+  readonly expiresAt: number;
 }

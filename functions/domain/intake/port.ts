@@ -1,5 +1,5 @@
 import type { AccountRecord } from '../accounts/model';
-import type { PendingCredit } from './model';
+import type { PendingCredit } from '../accounts/pending-credits';
 
 /**
  * What the folder (docs/contract.md §24, posting.ts) needs of the table: the pending credits of

@@ -1,5 +1,6 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
 import type { AccountRecord } from '../accounts/model';
+import { MAX_CREDITS_PER_POSTING, type PendingCredit } from '../accounts/pending-credits';
 import { refusalCode, setsAsideCredit } from '../movements/precedence';
 import { DomainError, type ErrorCode, UnavailableError } from '../shared/errors';
 import {
@@ -9,7 +10,6 @@ import {
   definedOnly,
   nextPause,
 } from '../shared/retry';
-import { MAX_CREDITS_PER_POSTING, type PendingCredit } from './model';
 import type { PostingPort } from './port';
 
 /**

@@ -1,5 +1,4 @@
 import { JOURNAL_EVENT_TYPE, journalEventId, padSequence } from '../../contract/journal';
-import type { MonitorEvent } from '../monitors/model';
 import type { JournalRecord } from './model';
 
 /**
@@ -36,6 +35,3 @@ export function journalEvent(record: JournalRecord, source: string): JournalEven
     data: record,
   };
 }
-
-/** What the projector publishes on the journal topic: journal records and monitor flips (§28). */
-export type OutboundEvent = JournalEvent | MonitorEvent;

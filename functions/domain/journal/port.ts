@@ -1,4 +1,3 @@
-import type { OutboundEvent } from './events';
 import type { JournalHead, JournalRecord } from './model';
 
 /** What appending an account update's records reports: done, or the head had moved. */
@@ -26,12 +25,6 @@ export interface JournalWritePort {
    * own transaction; this is for an account that changed without a journaled change.
    */
   markForReconcile(accountId: string, lastSequence: number): Promise<void>;
-}
-
-/** Where the events go (SNS on AWS, fauxqs locally); at least once. */
-export interface JournalEventsPort {
-  /** Publishes up to 10 events; answers the ids that were NOT accepted (to be retried). */
-  publish(events: readonly OutboundEvent[]): Promise<readonly string[]>;
 }
 
 /** An account as the read routes need it: owner, current values, how far it counts. */

@@ -1,6 +1,6 @@
+import type { LedgerTransactionRecord } from '../accounts/ledger-transaction-record';
 import type { AccountRecord } from '../accounts/model';
 import type { ResponseRecorder } from '../idempotency/port';
-import type { LedgerTransactionRecord } from './model';
 
 /** The reads of ledger transactions; one is written by its movement command (§23). */
 export interface LedgerTransactionPort extends ResponseRecorder {

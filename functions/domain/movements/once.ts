@@ -1,7 +1,7 @@
-import type { InboxClaim, SequenceWrite } from '../events/port';
 import type { PaidExport } from '../exports/port';
+import type { SequenceWrite } from '../gaps/port';
 import type { IdempotencyRecord } from '../idempotency/model';
-import type { IdempotencyClaim } from '../idempotency/port';
+import type { IdempotencyClaim, InboxClaim } from '../idempotency/port';
 import { type DomainError, InternalError } from '../shared/errors';
 
 /**

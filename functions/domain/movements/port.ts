@@ -1,6 +1,5 @@
+import type { HoldChanged, HoldSettlement } from '../accounts/hold-record';
 import type { LedgerEntry } from '../accounts/model';
-import type { HoldSettlement } from '../holds/model';
-import type { HoldChanged } from '../holds/port';
 import type { IntakeRoutes } from './intake';
 import type { LedgerTransactionWrite } from './ledger-transaction';
 import type { LegsRejection } from './legs';

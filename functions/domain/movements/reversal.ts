@@ -1,6 +1,6 @@
 import type { LedgerEntry } from '../accounts/model';
-import type { OriginalLocation, Reversal, Reversible } from '../reversals/model';
-import { opposite } from '../reversals/model';
+import type { OriginalLocation, Reversal, Reversible } from '../accounts/reversal-record';
+import { opposite } from '../accounts/reversal-record';
 import { type DomainError, ReversalExceedsOriginalError } from '../shared/errors';
 import { explainLegsRejection, legGuard, type MovementLeg, type RejectedLeg } from './legs';
 
@@ -43,7 +43,7 @@ export function reversalLegs(
       accountId: leg.accountId,
       type: 'reversal',
       amount: original.wholeOnly ? leg.amount : reversal.amount,
-      currency: original.currency,
+      currency: leg.currency,
       ...(reversal.reference === undefined ? {} : { reference: reversal.reference }),
       ...original.links(leg.accountId),
       reversalOf: reversal.reversalOf,

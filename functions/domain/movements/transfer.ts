@@ -1,7 +1,7 @@
 import { withMetadata } from '../accounts/metadata';
 import type { LedgerEntry } from '../accounts/model';
+import type { Transfer, TransferRecord } from '../accounts/transfer-record';
 import type { DomainError } from '../shared/errors';
-import type { Transfer, TransferRecord } from '../transfers/model';
 import { explainLegsRejection, type LegsRejection, legGuard, type MovementLeg } from './legs';
 import type { Actor } from './posting';
 

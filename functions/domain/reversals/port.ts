@@ -1,7 +1,7 @@
+import type { LedgerTransactionRecord } from '../accounts/ledger-transaction-record';
 import type { AccountRecord, LedgerEntry } from '../accounts/model';
+import type { TransferRecord } from '../accounts/transfer-record';
 import type { ResponseRecorder } from '../idempotency/port';
-import type { LedgerTransactionRecord } from '../ledger-transactions/model';
-import type { TransferRecord } from '../transfers/model';
 
 /** An entry found by id: through its pointer (newer entries) or a bounded Query (older ones). */
 export interface FoundEntry {

@@ -1,4 +1,12 @@
 import { notFound, type OwnedKind, owned } from '../accounts/model';
+import {
+  entryReversible,
+  ledgerTransactionReversible,
+  type Reversal,
+  type Reversible,
+  reversalView,
+  transferReversible,
+} from '../accounts/reversal-record';
 import type { Json } from '../idempotency/fingerprint';
 import type {
   CommandContext,
@@ -16,13 +24,6 @@ import {
   UnavailableError,
 } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
-import {
-  entryReversible,
-  ledgerTransactionReversible,
-  type Reversal,
-  type Reversible,
-  transferReversible,
-} from './model';
 import type { ReversalPort } from './port';
 
 export interface ReverseInput {
@@ -116,7 +117,7 @@ export class ReversalService extends MovingService<ReversalPort, ReversalService
         };
         const claim = this.commands.claim(ctx, {
           ...request,
-          resource: reversal,
+          resource: reversalView(reversal, original.amounts),
           outcome: 'created',
         });
         if (original.refusal) {

@@ -1,5 +1,5 @@
+import type { TransferRecord } from '../accounts/transfer-record';
 import type { ResponseRecorder } from '../idempotency/port';
-import type { TransferRecord } from './model';
 
 /**
  * The reads of transfers; a transfer itself is written by its movement command

@@ -1,5 +1,6 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
 import { ownedBy } from '../accounts/model';
+import { readTransfer, type Transfer, transferView } from '../accounts/transfer-record';
 import type { Json } from '../idempotency/fingerprint';
 import type {
   CommandContext,
@@ -11,7 +12,6 @@ import type { IdempotencyClaim } from '../idempotency/port';
 import { requestOnce, requestRefusal } from '../movements/once';
 import { MovingService } from '../movements/service';
 import { newTransfer, type TransferInput, type TransferWrite } from '../movements/transfer';
-import { readTransfer, type Transfer, transferView } from './model';
 import type { TransferPort } from './port';
 
 export type TransferServiceOptions = CommandServiceOptions & EffectiveTimeOptions;

@@ -5,9 +5,9 @@ import {
   type ReversalTarget,
   TRANSACTION_TYPES,
 } from '../../domain/accounts/model';
-import { effectiveIndexAttributes } from '../statements/items';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
+import { effectiveIndexAttributes } from './effective-history';
 
 /** Ledger entries as stored: the listing item and its id-keyed pointer (functions/dynamodb/table/keys.ts). */
 

@@ -5,7 +5,6 @@ import type { AccountRecord } from '../../domain/accounts/model';
 import type { SettingsPort, SettingsResult } from '../../domain/accounts/port';
 import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { gateParts } from '../intake/gates';
-import { CLOSED_THROUGH } from '../statements/items';
 import { keys } from '../table/keys';
 import { getItems } from '../table/reads';
 import {
@@ -14,6 +13,7 @@ import {
   type TransactPart,
   transactWithRetry,
 } from '../table/transact';
+import { CLOSED_THROUGH } from './effective-history';
 import { toAccountRecord } from './items';
 import { metadataChange, toMetadata } from './metadata';
 

@@ -3,10 +3,10 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { PlannedMovement } from '../../domain/batches/model';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
 import type { IntakeRoutes } from '../../domain/movements/intake';
+import { requestPosition } from '../accounts/effective-history';
 import { claimItem } from '../idempotency/command';
 import { recordItem } from '../ledger-transactions/items';
 import { entryLeg, type MoneyPlan } from '../movements/plan';
-import { requestPosition } from '../statements/items';
 import { keys } from '../table/keys';
 import { transferRecordItem } from '../transfers/items';
 

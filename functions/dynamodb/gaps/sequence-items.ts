@@ -1,6 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { EVENT_SOURCE_ITEM_KIND } from '../../contract/gaps';
-import type { SequenceWrite, VersionedSequence } from '../../domain/events/port';
+import type { SequenceWrite, VersionedSequence } from '../../domain/gaps/port';
 import type {
   EventSourceState,
   GapDetail,

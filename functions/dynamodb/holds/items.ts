@@ -1,9 +1,13 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { HOLD_ITEM_KIND } from '../../contract/names';
+import {
+  HOLD_STATUSES,
+  type HoldRecord,
+  type HoldSettlement,
+} from '../../domain/accounts/hold-record';
 import { withMetadata } from '../../domain/accounts/metadata';
 import type { LedgerEntry } from '../../domain/accounts/model';
-import { HOLD_STATUSES, type HoldRecord, type HoldSettlement } from '../../domain/holds/model';
 import type { EntryGuard } from '../../domain/movements/guard';
 import { metadataOf } from '../accounts/entries';
 import type { Cancellation } from '../movements/decode';

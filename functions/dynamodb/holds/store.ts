@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { HoldRecord, HoldSettlement } from '../../domain/holds/model';
+import type { HoldRecord, HoldSettlement } from '../../domain/accounts/hold-record';
 import type {
   HoldPort,
   HoldReleasePort,

@@ -1,6 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { InboxClaim } from '../../domain/events/port';
 import { sha256Hex } from '../../domain/idempotency/fingerprint';
+import type { InboxClaim } from '../../domain/idempotency/port';
 import { toAttributes } from '../table/attributes';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { CLAIM_FREE } from './command';

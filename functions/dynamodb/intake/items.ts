@@ -1,7 +1,7 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord, LedgerEntry } from '../../domain/accounts/model';
-import { intakeShardOf, type PendingCredit } from '../../domain/intake/model';
+import { intakeShardOf, type PendingCredit } from '../../domain/accounts/pending-credits';
 import type { EntryGuard } from '../../domain/movements/guard';
 import { toLedgerEntry } from '../accounts/entries';
 import { gateIntakeItem, pendingCreditItem } from '../movements/intake-items';

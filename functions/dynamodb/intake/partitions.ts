@@ -5,7 +5,7 @@ import {
   type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { PendingCredit } from '../../domain/intake/model';
+import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import { keys, PENDING_CREDIT_SK_PREFIX, SET_ASIDE_CREDIT_SK_PREFIX } from '../table/keys';
 import { queryAll } from '../table/reads';
 import { storageError } from '../table/sdk-errors';

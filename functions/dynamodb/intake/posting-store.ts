@@ -4,7 +4,7 @@ import {
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { PendingCredit } from '../../domain/intake/model';
+import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import type { PostingPort, PostOutcome } from '../../domain/intake/port';
 import type { AccountChange } from '../../domain/journal/model';
 import { InternalError } from '../../domain/shared/errors';

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { intakeShardOf } from '../../domain/intake/model';
+import { intakeShardOf } from '../../domain/accounts/pending-credits';
 import { keys, SET_ASIDE_CREDIT_SK_PREFIX } from '../table/keys';
 import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { Checkpoint } from '../../domain/reconciliation/model';
 import { toAttributes } from '../table/attributes';
 import { keys } from '../table/keys';
 
 /*
  * The journal's word to the reconciler (docs/architecture.md "Reconciliation"): written by the
- * projector, read by `dynamodb/reconciliation/store.ts`, so the journal ranks below it.
+ * projector, read by `dynamodb/reconciliation/store.ts`, so the journal ranks below it. The
+ * reconciler's checkpoint is here too: the journal's verifier reads how far it checked.
  */
 
 /**
@@ -39,4 +41,29 @@ export function markerItem(
       }),
     },
   };
+}
+
+export const checkpointAttributes = (checkpoint: Checkpoint) => ({
+  ...keys.reconcileCheckpoint(checkpoint.accountId),
+  kind: 'reconcile-checkpoint',
+  ...checkpoint,
+});
+
+export function toCheckpoint(item: Readonly<Record<string, unknown>>): Checkpoint {
+  return {
+    accountId: String(item.accountId),
+    checkedSequence: Number(item.checkedSequence),
+    balanceAfter: Number(item.balanceAfter),
+    availableAfter: Number(item.availableAfter),
+    ...(typeof item.hash === 'string' ? { hash: item.hash } : {}),
+    ...(item.fullPassDone === true ? { fullPassDone: true as const } : {}),
+    ...trailingOf(item.trailing),
+  };
+}
+
+function trailingOf(value: unknown): Pick<Checkpoint, 'trailing'> {
+  if (typeof value !== 'object' || value === null) return {};
+  const { sequence, since } = value as Record<string, unknown>;
+  if (typeof sequence !== 'number' || typeof since !== 'string') return {};
+  return { trailing: { sequence, since } };
 }

@@ -6,7 +6,7 @@ import {
   ACCOUNT_ITEM_KIND,
   ACCOUNT_METADATA_ITEM_KIND,
 } from '../../contract/names';
-import type { StreamChange } from '../../domain/journal/projector';
+import type { StreamChange } from '../../domain/journal/model';
 import { AccountChanges } from '../../schemas/journal';
 import { JOURNAL_FROM_CREATION } from '../accounts/items';
 

@@ -1,12 +1,12 @@
 import { type AttributeValue, QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { JournalVerifyPort } from '../../domain/journal/verify';
-import { toCheckpoint } from '../reconciliation/items';
 import { JOURNAL_TIME_SK_PREFIX, keys } from '../table/keys';
 import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import type { StoreOptions } from '../table/transact';
 import { HEAD_ITEM_KIND, toJournalRecord } from './items';
+import { toCheckpoint } from './marker';
 import { createJournalStore } from './store';
 
 /** Time-keyed copies per page: one Query each, about as many records as one records page. */

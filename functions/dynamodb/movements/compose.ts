@@ -1,6 +1,6 @@
-import { intakeShardOf } from '../../domain/intake/model';
+import { intakeShardOf } from '../../domain/accounts/pending-credits';
+import { requestPosition } from '../accounts/effective-history';
 import { newEntryItems, paymentItem } from '../accounts/entries';
-import { requestPosition } from '../statements/items';
 import type { TransactPart } from '../table/transact';
 import { accountChangeItem } from './account-change';
 import { gateIntakeItem, pendingCreditItem } from './intake-items';

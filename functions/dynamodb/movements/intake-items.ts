@@ -1,7 +1,7 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AccountRecord } from '../../domain/accounts/model';
-import type { PendingCredit } from '../../domain/intake/model';
+import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import type { EntryGuard } from '../../domain/movements/guard';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';

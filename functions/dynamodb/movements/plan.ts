@@ -1,5 +1,4 @@
-import { type LedgerEntry, signedAmount } from '../../domain/accounts/model';
-import { isCreditDirection } from '../../domain/intake/model';
+import { isCreditDirection, type LedgerEntry, signedAmount } from '../../domain/accounts/model';
 import type { AccountChange } from '../../domain/journal/model';
 import type { EntryGuard } from '../../domain/movements/guard';
 import type { IntakeRoutes } from '../../domain/movements/intake';

@@ -5,13 +5,14 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { LedgerEntry } from '../../domain/accounts/model';
-import type { PendingCredit } from '../../domain/intake/model';
+import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import { signedAmount } from '../../domain/reconciliation/model';
 import type { ReconcilePort } from '../../domain/reconciliation/port';
 import { ENTRY_POINTER_KIND, toLedgerEntry } from '../accounts/entries';
 import { JOURNAL_FROM_CREATION } from '../accounts/items';
 import { toHoldRecord } from '../holds/items';
 import { readIntakePartitions } from '../intake/partitions';
+import { checkpointAttributes, toCheckpoint } from '../journal/marker';
 import { createJournalStore } from '../journal/store';
 import { toAttributes } from '../table/attributes';
 import { deleteIfStill } from '../table/delete-if';
@@ -19,13 +20,7 @@ import { ENTRY_SK_PREFIX, HOLD_SK_PREFIX, type ItemKey, keys } from '../table/ke
 import { getItem, getItems, queryAll } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import type { StoreOptions } from '../table/transact';
-import {
-  checkpointAttributes,
-  findingAttributes,
-  reconcileShardOf,
-  toCheckpoint,
-  toFinding,
-} from './items';
+import { findingAttributes, reconcileShardOf, toFinding } from './items';
 
 /** Keys per BatchGetItem. */
 const BATCH = 100;

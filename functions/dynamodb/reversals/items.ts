@@ -1,7 +1,7 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import type { OriginalLocation } from '../../domain/accounts/reversal-record';
 import type { ReversalWrite } from '../../domain/movements/reversal';
-import type { OriginalLocation } from '../../domain/reversals/model';
 import { type ItemKey, keys } from '../table/keys';
 import type { TransactPart } from '../table/transact';
 

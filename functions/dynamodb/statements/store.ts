@@ -10,6 +10,11 @@ import type {
   PeriodCloseResult,
   StatementPort,
 } from '../../domain/statements/port';
+import {
+  CLOSED_THROUGH,
+  toEffectiveHistory,
+  toEffectiveMovement,
+} from '../accounts/effective-history';
 import { toAccountRecord, toLedgerEntry } from '../accounts/items';
 import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { fenceGates, readIntakePartitions } from '../intake/partitions';
@@ -17,7 +22,6 @@ import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, queryAll } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
-import { CLOSED_THROUGH, toEffectiveHistory, toEffectiveMovement } from './items';
 
 /** `effectiveKey` of `[from, to)`: every key starts with its effectiveAt then `#`. */
 const RANGE_CONDITION = '#account = :account AND #key BETWEEN :from AND :to';

@@ -1,5 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { TransferRecord } from '../../domain/transfers/model';
+import type { TransferRecord } from '../../domain/accounts/transfer-record';
 import { metadataOf } from '../accounts/entries';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';

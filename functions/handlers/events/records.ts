@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import type { EventOutcome, LedgerEventInput, SeenOutcome } from '../../domain/events/model';
 import type { DeadLetterPort } from '../../domain/events/port';
 import type { EventService } from '../../domain/events/service';
-import type { GapWaiverInput } from '../../domain/gaps/waiver';
+import type { GapWaiverInput } from '../../domain/events/waiver';
 import { errorFields, type Log } from '../../domain/shared/log';
 import { METRICS, type MetricsPort } from '../../domain/shared/metrics';
 import { isStorageValidation } from '../../dynamodb/table/sdk-errors';

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { createSnsJournalEvents } from '../../aws/sns-journal-events';
 import { createSqsSearchIndex } from '../../aws/sqs-search-index';
 import { journalEventSource } from '../../contract/journal';
-import { JournalProjector } from '../../domain/journal/projector';
+import { JournalProjector } from '../../domain/journal-projector/projector';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createMonitorEvaluationStore } from '../../dynamodb/monitors/store';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import type { JournalProjector } from '../../domain/journal/projector';
+import type { JournalProjector } from '../../domain/journal-projector/projector';
 import { decodeAccountChange } from '../../dynamodb/journal/stream';
 
 export type JournalProjectorHandler = (

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import type { AccountRecord, LedgerEntry } from '../../../functions/domain/accounts/model';
-import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/accounts/model';
 import { newAccountItem } from '../../../functions/dynamodb/accounts/items';
 import { gateSyncItem, intakeItems } from '../../../functions/dynamodb/intake/items';
 import { localDynamoClient } from '../../../local/services/dynamodb/dynamodb-local';

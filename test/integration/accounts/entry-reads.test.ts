@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type TransactWriteItem, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { AccountRecord, LedgerEntry } from '../../../functions/domain/accounts/model';
-import { intakeShardOf } from '../../../functions/domain/intake/model';
+import { intakeShardOf } from '../../../functions/domain/accounts/pending-credits';
 import {
   gateSyncItem,
   intakeItems,

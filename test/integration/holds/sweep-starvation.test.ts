@@ -7,13 +7,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HoldRecord } from '../../../functions/domain/accounts/hold-record';
 import { sequenceWrite } from '../../../functions/domain/gaps/sequences';
 import { gapSweep } from '../../../functions/domain/gaps/service';
 import {
   EMPTY_EVENT_SOURCE,
   type EventSourceState,
 } from '../../../functions/domain/gaps/source-state';
-import type { HoldRecord } from '../../../functions/domain/holds/model';
 import { intakeSweep } from '../../../functions/domain/intake/sweep';
 import { silentLog } from '../../../functions/domain/shared/log';
 import { Sweeper } from '../../../functions/domain/sweeper/service';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INTAKE_SHARDS, intakeShardOf } from '../../../functions/domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/accounts/model';
+import { intakeShardOf } from '../../../functions/domain/accounts/pending-credits';
 import { CreditFolder } from '../../../functions/domain/intake/posting';
 import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
 import { Problem } from '../../../functions/schemas/shared';

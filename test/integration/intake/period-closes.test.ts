@@ -3,7 +3,7 @@ import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { httpResponses } from '../../../functions/api/problems';
-import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/accounts/model';
 import { CreditFolder } from '../../../functions/domain/intake/posting';
 import type { StatementPort } from '../../../functions/domain/statements/port';
 import { StatementService } from '../../../functions/domain/statements/service';

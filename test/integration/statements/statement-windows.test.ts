@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { monthEntriesAttribute } from '../../../functions/dynamodb/statements/items';
+import { monthEntriesAttribute } from '../../../functions/dynamodb/accounts/effective-history';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';

@@ -8,11 +8,11 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '../../../functions/api/types';
 import type { LedgerEntry } from '../../../functions/domain/accounts/model';
-import { entryItem } from '../../../functions/dynamodb/accounts/entries';
 import {
   monthCreditsAttribute,
   monthDebitsAttribute,
-} from '../../../functions/dynamodb/statements/items';
+} from '../../../functions/dynamodb/accounts/effective-history';
+import { entryItem } from '../../../functions/dynamodb/accounts/entries';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';

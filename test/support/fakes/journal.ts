@@ -1,9 +1,6 @@
 import type { Mocked } from 'vitest';
-import type {
-  JournalEventsPort,
-  JournalReadPort,
-  JournalWritePort,
-} from '../../../functions/domain/journal/port';
+import type { JournalReadPort, JournalWritePort } from '../../../functions/domain/journal/port';
+import type { JournalEventsPort } from '../../../functions/domain/journal-projector/port';
 import { fakeOf } from './fake';
 
 /** `JournalWritePort`: no head, every append commits, no stored records, unless told otherwise. */

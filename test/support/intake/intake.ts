@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/intake/model';
+import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/accounts/model';
 import { keys, PENDING_CREDIT_SK_PREFIX } from '../../../functions/dynamodb/table/keys';
 
 /** The raw items of one intake partition (its gate and pending credits). */

@@ -4,16 +4,28 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * docs/architecture.md "Feature rank": within a layer, feature folders import one way — shared
- * models below movements, movements below the transports and features that use it. Counts the
- * pairs of feature folders that import each other both ways.
+ * models below movements, movements below the transports and features that use it. Computes the
+ * pairs of feature folders that import each other both ways and fails on any pair that is not
+ * allowed below, with its reason (issue 43: at most 2 per layer).
  */
 const FUNCTIONS = resolve(__dirname, '../../../functions');
 
-/**
- * The two-way pairs each layer may still have. Issue 43 asks for at most 2; what is left above
- * that is listed in docs/architecture.md "Feature rank" and may only shrink.
- */
-const MAX_TWO_WAY: Readonly<Record<string, number>> = { domain: 13, dynamodb: 4 };
+/** The two-way pairs each layer may keep, `a ↔ b` with a < b, and why. May only shrink. */
+const ALLOWED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  domain: {
+    'accounts ↔ movements':
+      'accounts/ holds the shared models movements writes and LedgerService (credits, debits), a MovingService',
+    'exports ↔ movements':
+      "the export fee's claim carries what it pays for (task, execution, job: exports/port PaidExport)",
+  },
+  dynamodb: {
+    'accounts ↔ intake':
+      "an account's creation, settings and closing write its gates; intake's items decode entries",
+    'holds ↔ movements': "the capture is a movement whose items are a hold's",
+  },
+};
+
+const MAX_PER_LAYER = 2;
 
 function sourcesUnder(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -45,23 +57,26 @@ function twoWayPairs(layer: string): string[] {
 }
 
 describe('feature folders import one way', () => {
-  it.each(Object.entries(MAX_TWO_WAY))(
-    '%s has at most its allowance of two-way pairs',
-    (layer, max) => {
-      const pairs = twoWayPairs(layer);
-      expect(pairs.length, pairs.join(', ')).toBeLessThanOrEqual(max);
+  it.each(Object.entries(ALLOWED))(
+    '%s has no two-way pair but the allowed ones',
+    (layer, allowed) => {
+      const unexpected = twoWayPairs(layer).filter((pair) => !(pair in allowed));
+      expect(unexpected, 'a new two-way pair: move the fact to the lower feature').toEqual([]);
     },
   );
 
-  it('keeps the dynamodb pairs issue 43 undid one way', () => {
-    const pairs = twoWayPairs('dynamodb');
-    for (const gone of [
-      'events ↔ movements',
-      'intake ↔ movements',
-      'accounts ↔ events',
-      'accounts ↔ idempotency',
-    ]) {
-      expect(pairs).not.toContain(gone);
-    }
+  it.each(Object.entries(ALLOWED))('%s allows only pairs that still exist', (layer, allowed) => {
+    const pairs = twoWayPairs(layer);
+    const gone = Object.keys(allowed).filter((pair) => !pairs.includes(pair));
+    expect(gone, 'a pair became one way: drop it from ALLOWED').toEqual([]);
+  });
+
+  it.each(Object.keys(ALLOWED))('%s is within the allowance of issue 43', (layer) => {
+    expect(twoWayPairs(layer).length).toBeLessThanOrEqual(MAX_PER_LAYER);
+  });
+
+  it('finds a two-way pair where one exists', () => {
+    // The counter itself: the domain's accounts and movements do import each other.
+    expect(twoWayPairs('domain')).toContain('accounts ↔ movements');
   });
 });

@@ -1,8 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AccountRecord, LedgerEntry } from '../../../../functions/domain/accounts/model';
+import {
+  intakeShardOf,
+  type PendingCredit,
+} from '../../../../functions/domain/accounts/pending-credits';
 import type { EntryReadPort } from '../../../../functions/domain/accounts/port';
 import { EntryReadService, pendingCreditView } from '../../../../functions/domain/accounts/reads';
-import { intakeShardOf, type PendingCredit } from '../../../../functions/domain/intake/model';
 import { fakeEntryReadPort } from '../../../support/fakes/ledger/settings';
 
 const account: AccountRecord = {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LedgerEventInput } from '../../../../functions/domain/events/model';
-import type { EventRunResult, VersionedSequence } from '../../../../functions/domain/events/port';
+import type { EventRunResult } from '../../../../functions/domain/events/port';
 import { EventService } from '../../../../functions/domain/events/service';
+import type { VersionedSequence } from '../../../../functions/domain/gaps/port';
 import { fakeEventLedgerPort } from '../../../support/fakes/events';
 import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { SequenceWrite, VersionedSequence } from '../../../../functions/domain/events/port';
-import type { GapRequestStore, RefetchEvent } from '../../../../functions/domain/gaps/port';
+import type {
+  GapRequestStore,
+  RefetchEvent,
+  SequenceWrite,
+  VersionedSequence,
+} from '../../../../functions/domain/gaps/port';
 import { gapSweep, refetchRequestId } from '../../../../functions/domain/gaps/service';
 import {
   advanceEventSource,

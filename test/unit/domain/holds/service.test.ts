@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
-import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import {
   type HoldRecord,
   type HoldSettlement,
   holdStatusAt,
   holdView,
-} from '../../../../functions/domain/holds/model';
+} from '../../../../functions/domain/accounts/hold-record';
+import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import type { HoldPort, SettleHoldResult } from '../../../../functions/domain/holds/port';
 import { HoldService, holdRefusal } from '../../../../functions/domain/holds/service';
 import type { MovementPort } from '../../../../functions/domain/movements/port';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_TRANSACTION_ITEMS } from '../../../../functions/contract/events';
 import type { AccountRecord, LedgerEntry } from '../../../../functions/domain/accounts/model';
 import { MAX_BALANCE } from '../../../../functions/domain/accounts/money';
-import type { PendingCredit } from '../../../../functions/domain/intake/model';
+import type { PendingCredit } from '../../../../functions/domain/accounts/pending-credits';
 import type { PostingPort, PostOutcome } from '../../../../functions/domain/intake/port';
 import {
   CreditFolder,

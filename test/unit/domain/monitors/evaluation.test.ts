@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OutboundEvent } from '../../../../functions/domain/journal/events';
-import type { AccountChange, AccountImage } from '../../../../functions/domain/journal/model';
-import {
-  JournalProjector,
-  type StreamChange,
-} from '../../../../functions/domain/journal/projector';
+import type {
+  AccountChange,
+  AccountImage,
+  StreamChange,
+} from '../../../../functions/domain/journal/model';
+import type { OutboundEvent } from '../../../../functions/domain/journal-projector/port';
+import { JournalProjector } from '../../../../functions/domain/journal-projector/projector';
 import {
   holds,
   MONITOR_FIELDS,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountRecord, LedgerEntry } from '../../../../functions/domain/accounts/model';
 import { MAX_BALANCE } from '../../../../functions/domain/accounts/money';
-import type { PendingCredit } from '../../../../functions/domain/intake/model';
+import type { PendingCredit } from '../../../../functions/domain/accounts/pending-credits';
 import { refusalOf } from '../../../../functions/domain/intake/posting';
 import type { EntryGuard } from '../../../../functions/domain/movements/guard';
 import { explainLegsRejection, legGuard } from '../../../../functions/domain/movements/legs';

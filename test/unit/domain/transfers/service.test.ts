@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { httpResponses } from '../../../../functions/api/problems';
 import type { AccountRecord } from '../../../../functions/domain/accounts/model';
+import type { TransferRecord } from '../../../../functions/domain/accounts/transfer-record';
 import type { EventLedgerPort } from '../../../../functions/domain/events/port';
 import { EventService } from '../../../../functions/domain/events/service';
 import type { LegsRejection } from '../../../../functions/domain/movements/legs';
@@ -11,7 +12,6 @@ import {
   explainTransferRejection,
   transferLegs,
 } from '../../../../functions/domain/movements/transfer';
-import type { TransferRecord } from '../../../../functions/domain/transfers/model';
 import type { TransferPort } from '../../../../functions/domain/transfers/port';
 import { TransferService } from '../../../../functions/domain/transfers/service';
 import { fakeEventLedgerPort } from '../../../support/fakes/events';

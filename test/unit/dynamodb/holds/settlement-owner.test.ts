@@ -1,12 +1,12 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import {
   captureSettlement,
   expirySettlement,
   type HoldRecord,
   voidSettlement,
-} from '../../../../functions/domain/holds/model';
+} from '../../../../functions/domain/accounts/hold-record';
+import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import { holdChanged, settlementPlan } from '../../../../functions/dynamodb/holds/items';
 import { composeMoney } from '../../../../functions/dynamodb/movements/compose';
 import { decodeCancellation } from '../../../../functions/dynamodb/movements/decode';

@@ -9,7 +9,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
-import type { PendingCredit } from '../../../../functions/domain/intake/model';
+import type { PendingCredit } from '../../../../functions/domain/accounts/pending-credits';
 import { createPostingStore } from '../../../../functions/dynamodb/intake/posting-store';
 
 /** docs/contract.md §24: what ONE posting transaction holds, and how a cancellation reads. */

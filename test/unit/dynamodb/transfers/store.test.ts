@@ -1,10 +1,10 @@
 import { DynamoDBClient, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TransferRecord } from '../../../../functions/domain/accounts/transfer-record';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
 import { requestOnce } from '../../../../functions/domain/movements/once';
 import { transferLegs } from '../../../../functions/domain/movements/transfer';
-import type { TransferRecord } from '../../../../functions/domain/transfers/model';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
 

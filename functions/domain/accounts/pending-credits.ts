@@ -1,7 +1,4 @@
-import type { LedgerEntry } from '../accounts/model';
-
-/** Defined with the accounts (below movements, which route by them); intake's words too. */
-export { DEFAULT_INTAKE_SHARDS, isCreditDirection } from '../accounts/model';
+import type { LedgerEntry } from './model';
 /**
  * Pending credits one posting transaction takes (docs/contract.md §24): one account update, n
  * entries, n pointers, n pending items removed and a gate per shard they came from.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { journalEvent } from '../../../../functions/domain/journal/events';
 import type { JournalRecord } from '../../../../functions/domain/journal/model';
-import { handOff } from '../../../../functions/domain/journal/search-hand-off';
+import { handOff } from '../../../../functions/domain/journal-projector/search-hand-off';
 import type { IndexJob } from '../../../../functions/domain/search/port';
 import { fakeIndexQueue } from '../../../support/fakes/search';
 

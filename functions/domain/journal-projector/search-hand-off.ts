@@ -1,7 +1,7 @@
 import { JOURNAL_EVENT_TYPE } from '../../contract/journal';
+import type { StreamChange } from '../journal/model';
 import type { IndexJob, IndexQueue } from '../search/port';
-import type { OutboundEvent } from './events';
-import type { StreamChange } from './model';
+import type { OutboundEvent } from './port';
 
 /** The search indexer's queue as the projector sees it (docs/contract.md §34). */
 export type SearchHandOff = IndexQueue;

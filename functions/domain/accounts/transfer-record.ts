@@ -1,4 +1,4 @@
-import type { EntryOrigin, RecordedDetails } from '../accounts/model';
+import type { EntryOrigin, RecordedDetails } from './model';
 
 /** Transfers between two accounts of one owner (docs/contract.md §10). */
 export interface Transfer extends RecordedDetails {

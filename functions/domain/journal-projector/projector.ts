@@ -1,9 +1,5 @@
-import { AccountMonitors } from '../monitors/evaluator';
-import type { MonitorEvaluationPort } from '../monitors/port';
-import { errorFields, type Log } from '../shared/log';
-import { METRICS, type MetricsPort } from '../shared/metrics';
-import { chain } from './chain';
-import { journalEvent, type OutboundEvent } from './events';
+import { chain } from '../journal/chain';
+import { journalEvent } from '../journal/events';
 import {
   type AccountImage,
   firstSequenceOf,
@@ -12,11 +8,14 @@ import {
   type JournalRecord,
   recordsOf,
   type StreamChange,
-} from './model';
-import type { JournalEventsPort, JournalWritePort } from './port';
+} from '../journal/model';
+import type { JournalWritePort } from '../journal/port';
+import { AccountMonitors } from '../monitors/evaluator';
+import type { MonitorEvaluationPort } from '../monitors/port';
+import { errorFields, type Log } from '../shared/log';
+import { METRICS, type MetricsPort } from '../shared/metrics';
+import type { JournalEventsPort, OutboundEvent } from './port';
 import { handOff, type SearchHandOff } from './search-hand-off';
-
-export type { StreamChange } from './model';
 
 export interface JournalProjectorDeps {
   readonly store: JournalWritePort;

@@ -1,4 +1,4 @@
-import type { Metadata } from '../accounts/metadata';
+import type { Metadata } from './metadata';
 
 /**
  * Holds (docs/contract.md §11): money reserved on an account, later captured, voided or
@@ -86,3 +86,9 @@ export const voidSettlement = (hold: HoldRecord, now: Date) => settle(hold, 'voi
 /** A capture of `amount` (1 … hold amount): it leaves `balance`, the rest returns. */
 export const captureSettlement = (hold: HoldRecord, amount: number, now: Date) =>
   settle(hold, 'captured', amount, now);
+
+/** Settled, expired or re-owned between the read and the write, as the hold stood then. */
+export interface HoldChanged {
+  readonly kind: 'hold_changed';
+  readonly hold: HoldRecord | undefined;
+}

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { chainHash, checkChain } from '../../../../functions/domain/journal/chain';
-import type { AccountChange, AccountImage } from '../../../../functions/domain/journal/model';
-import {
-  JournalProjector,
-  type StreamChange,
-} from '../../../../functions/domain/journal/projector';
+import type {
+  AccountChange,
+  AccountImage,
+  StreamChange,
+} from '../../../../functions/domain/journal/model';
+import { JournalProjector } from '../../../../functions/domain/journal-projector/projector';
 import { UnavailableError } from '../../../../functions/domain/shared/errors';
 import { fakeJournalEvents, fakeJournalWritePort } from '../../../support/fakes/journal';
 import { recordingLog } from '../../../support/fakes/log';

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WriteResult } from '../../../../functions/domain/accounts/port';
 import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
+import { requestOnce } from '../../../../functions/domain/movements/once';
 import {
   SettledResponseCache,
   withSettledMovements,
-} from '../../../../functions/domain/idempotency/settled-responses';
-import { requestOnce } from '../../../../functions/domain/movements/once';
+} from '../../../../functions/domain/movements/settled-responses';
 import { epochSeconds } from '../../../../functions/domain/shared/time';
 import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 

@@ -1,8 +1,8 @@
-import { inboxClaimOf, inboxOutcome, type SeenOutcome } from '../events/model';
-import type { EventLedgerPort } from '../events/port';
+import { sequenceWrite } from '../gaps/sequences';
+import { EMPTY_EVENT_SOURCE, waiveGaps } from '../gaps/source-state';
 import { type OptimisticRetryOptions, retryOptimistic } from '../shared/retry';
-import { sequenceWrite } from './sequences';
-import { EMPTY_EVENT_SOURCE, waiveGaps } from './source-state';
+import { inboxClaimOf, inboxOutcome, type SeenOutcome } from './model';
+import type { EventLedgerPort } from './port';
 
 /** A validated `ledger.gap.waived.v1` (docs/contract.md §18): its source's own gaps only. */
 export interface GapWaiverInput {
