@@ -1661,9 +1661,9 @@ export interface components {
         };
         VoidHold: Record<string, never>;
         CreateLedgerTransaction: {
-            /** @description ISO 4217 currency code */
-            currency: string;
-            /** @description 2–25 legs, each account at most once; debits and credits sum alike */
+            /** @description Default currency of legs without one; optional when every leg names its own */
+            currency?: string;
+            /** @description 2–25 legs, each account at most once; debits and credits sum alike in each currency */
             legs: {
                 /** Format: uuid */
                 accountId: string;
@@ -1671,6 +1671,17 @@ export interface components {
                 direction: "debit" | "credit";
                 /** @description Integer amount in minor units */
                 amount: number;
+                /** @description The leg's currency; default: the transaction's `currency` (§35) */
+                currency?: string;
+            }[];
+            /** @description At most 4 rates, each a pair of currencies the legs move */
+            rates?: {
+                /** @description ISO 4217 currency code */
+                base: string;
+                /** @description ISO 4217 currency code */
+                quote: string;
+                /** @description Decimal string > 0 */
+                rate: string;
             }[];
             reference?: string;
             /** @description Business unique key in the namespace of the first debited account */
@@ -1688,8 +1699,8 @@ export interface components {
         LedgerTransaction: {
             /** Format: uuid */
             id: string;
-            /** @description ISO 4217 currency code */
-            currency: string;
+            /** @description As sent: the default of the legs */
+            currency?: string;
             legs: {
                 /** Format: uuid */
                 accountId: string;
@@ -1697,6 +1708,16 @@ export interface components {
                 direction: "debit" | "credit";
                 /** @description Integer amount in minor units */
                 amount: number;
+                /** @description The leg's currency; default: the transaction's `currency` (§35) */
+                currency?: string;
+            }[];
+            rates?: {
+                /** @description ISO 4217 currency code */
+                base: string;
+                /** @description ISO 4217 currency code */
+                quote: string;
+                /** @description Decimal string > 0 */
+                rate: string;
             }[];
             reference?: string;
             paymentId?: string;
@@ -1746,11 +1767,18 @@ export interface components {
                 /** Format: uuid */
                 id: string;
             };
-            /** @description Integer amount in minor units: the sum of the debit legs moved back */
-            amount: number;
+            /** @description The sum of the debit legs moved back; absent for several currencies */
+            amount?: number;
             reference?: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description A multi-currency transaction: what moved back per currency (§36) */
+            amounts?: {
+                /** @description ISO 4217 currency code */
+                currency: string;
+                /** @description Integer amount in minor units: the sum of the debit legs moved back */
+                amount: number;
+            }[];
         };
         CreateBatch: {
             /**
@@ -1845,9 +1873,9 @@ export interface components {
                 /** @constant */
                 op: "ledger_transaction";
                 body: {
-                    /** @description ISO 4217 currency code */
-                    currency: string;
-                    /** @description 2–25 legs, each account at most once; debits and credits sum alike */
+                    /** @description Default currency of legs without one; optional when every leg names its own */
+                    currency?: string;
+                    /** @description 2–25 legs, each account at most once; debits and credits sum alike in each currency */
                     legs: {
                         /** Format: uuid */
                         accountId: string;
@@ -1855,6 +1883,17 @@ export interface components {
                         direction: "debit" | "credit";
                         /** @description Integer amount in minor units */
                         amount: number;
+                        /** @description The leg's currency; default: the transaction's `currency` (§35) */
+                        currency?: string;
+                    }[];
+                    /** @description At most 4 rates, each a pair of currencies the legs move */
+                    rates?: {
+                        /** @description ISO 4217 currency code */
+                        base: string;
+                        /** @description ISO 4217 currency code */
+                        quote: string;
+                        /** @description Decimal string > 0 */
+                        rate: string;
                     }[];
                     reference?: string;
                     /** @description Business unique key in the namespace of the first debited account */
@@ -1975,8 +2014,8 @@ export interface components {
                 } | {
                     /** Format: uuid */
                     id: string;
-                    /** @description ISO 4217 currency code */
-                    currency: string;
+                    /** @description As sent: the default of the legs */
+                    currency?: string;
                     legs: {
                         /** Format: uuid */
                         accountId: string;
@@ -1984,6 +2023,16 @@ export interface components {
                         direction: "debit" | "credit";
                         /** @description Integer amount in minor units */
                         amount: number;
+                        /** @description The leg's currency; default: the transaction's `currency` (§35) */
+                        currency?: string;
+                    }[];
+                    rates?: {
+                        /** @description ISO 4217 currency code */
+                        base: string;
+                        /** @description ISO 4217 currency code */
+                        quote: string;
+                        /** @description Decimal string > 0 */
+                        rate: string;
                     }[];
                     reference?: string;
                     paymentId?: string;

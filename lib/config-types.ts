@@ -62,6 +62,12 @@ export interface LedgerConfig {
    */
   readonly idempotencyRetentionSeconds: number;
   /**
+   * Whether the HTTP function reads a request's claim alongside its transaction and answers a
+   * replay from the read (`IDEMPOTENCY_HEDGED_READ`; docs/contract.md §4). Costs 1–4 read
+   * units per write request. @default true
+   */
+  readonly idempotencyHedgedRead: boolean;
+  /**
    * How long an inbox event id is remembered, in seconds.
    * @default DEFAULT_INBOX_RETENTION_SECONDS (30 days)
    */

@@ -117,6 +117,7 @@ const contextShape = {
   ),
   deletionProtection: booleanSetting(),
   idempotencyRetentionSeconds: positiveInteger(),
+  idempotencyHedgedRead: booleanSetting(),
   inboxRetentionSeconds: positiveInteger(),
   exportFee: positiveInteger(),
   // Export retries fit before the deadline (docs/contract.md §12, §30): receives × visibility
@@ -197,6 +198,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     logRetentionDays: context.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS,
     idempotencyRetentionSeconds:
       context.idempotencyRetentionSeconds ?? DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+    idempotencyHedgedRead: context.idempotencyHedgedRead ?? true,
     inboxRetentionSeconds: context.inboxRetentionSeconds ?? DEFAULT_INBOX_RETENTION_SECONDS,
     exportFee: context.exportFee ?? DEFAULT_EXPORT_FEE,
     exportExecutionTimeoutSeconds:

@@ -140,10 +140,12 @@ export class StatelessStack extends Stack {
       table,
       callbackSecret,
       exportBucket,
-      // Only the HTTP function serves the journal routes (docs/contract.md §15).
+      // Only the HTTP function serves the journal routes (docs/contract.md §15) and hedges
+      // claim reads (§36).
       environment: {
         ...exportEnvironment,
         JOURNAL_READERS: JSON.stringify(config.journalReaders),
+        IDEMPOTENCY_HEDGED_READ: config.idempotencyHedgedRead ? 'on' : 'off',
         ...webhookEnvironment(webhooks),
       },
       exportObjectsReason: EXPORT_OBJECTS_REASON,

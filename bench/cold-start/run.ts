@@ -33,7 +33,7 @@ export const PROBE_ENTRIES = [
   'empty',
   'dynamodb-client',
   'contract-schemas',
-  'powertools-telemetry',
+  'telemetry',
 ].map((name) => resolve(import.meta.dirname, '../probes', `${name}.ts`));
 
 /** Stand-ins for what CloudFormation resolves at deploy time; the handlers read them at init. */

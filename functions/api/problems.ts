@@ -1,6 +1,7 @@
 import { BatchRejectedError } from '../domain/batches/errors';
 import type { StoredResponse } from '../domain/idempotency/model';
 import type { ResponsePresenter } from '../domain/idempotency/port';
+import { LegsUnbalancedError } from '../domain/ledger-transactions/errors';
 import {
   DomainError,
   type ErrorCode,
@@ -135,7 +136,8 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
   currency_mismatch: {
     status: 422,
     title: 'Currency mismatch',
-    description: "the request's currency differs from the account's",
+    description:
+      "the request's currency differs from the account's; for a ledger transaction `detail` names the leg (§35)",
   },
   balance_limit_exceeded: {
     status: 422,
@@ -213,7 +215,7 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     status: 422,
     title: 'Legs unbalanced',
     description:
-      "a ledger transaction whose debits and credits differ (§16); **not recorded** (a 4xx of the request's shape, like 400)",
+      "a ledger transaction whose debits and credits differ in a currency (§16, §35): `detail` names the first such currency in leg order and its difference, `errors` lists each when the legs move several; **not recorded** (a 4xx of the request's shape, like 400)",
   },
   monitor_limit_reached: {
     status: 409,
@@ -253,7 +255,8 @@ export interface Problem {
 export function toProblem(error: unknown): Problem {
   const known = error instanceof DomainError ? error : new InternalError(error);
   const { status, title, retryAfterSeconds } = PROBLEMS[known.code];
-  const errors = known instanceof InvalidInputError ? known.errors : [];
+  const errors =
+    known instanceof InvalidInputError || known instanceof LegsUnbalancedError ? known.errors : [];
   const problem = {
     type: problemType(known.code),
     title,

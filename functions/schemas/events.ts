@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { GAP_WAIVED_EVENT_TYPE, MAX_WAIVER_NUMBERS, MAX_WAIVER_REASON } from '../contract/gaps';
-import { firstDebited, sums } from '../domain/accounts/ledger-transaction-record';
+import { isMultiCurrency, unbalancedCurrencies } from '../domain/accounts/ledger-currencies';
+import { firstDebited } from '../domain/accounts/ledger-transaction-record';
 import { utf8Bytes } from '../domain/shared/unicode';
-import { Legs } from './ledger-transactions';
+import { DefaultCurrency, Legs, Rates, refineCurrencies } from './ledger-transactions';
 import { Amount, Currency, EffectiveAt, Metadata, PaymentId, Reference, Uuid } from './shared';
 
 /**
@@ -72,8 +73,9 @@ const TransactionEvent = z.looseObject({
   ...ENVELOPE,
   type: z.literal('ledger.transaction.v1'),
   data: z.strictObject({
-    currency: Currency,
+    currency: DefaultCurrency,
     legs: Legs,
+    rates: Rates.optional(),
     reference: Reference.optional(),
     paymentId: PaymentId.optional(),
     metadata: Metadata.optional(),
@@ -91,12 +93,13 @@ export const LedgerEventSchema = z
   .discriminatedUnion('type', [MovementEvent, TransactionEvent])
   .superRefine((event, ctx) => {
     if (event.type === 'ledger.transaction.v1') {
-      const { debits, credits } = sums(event.data.legs);
-      if (debits !== credits) {
+      refineCurrencies(event.data, ctx, ['data']);
+      const multi = isMultiCurrency(event.data);
+      for (const { currency, debits, credits } of unbalancedCurrencies(event.data)) {
         ctx.addIssue({
           code: 'custom',
           path: ['data', 'legs'],
-          message: `debits (${debits}) and credits (${credits}) differ`,
+          message: `${multi ? `${currency} ` : ''}debits (${debits}) and credits (${credits}) differ`,
         });
       }
       if (firstDebited(event.data.legs)?.accountId !== event.subject) {

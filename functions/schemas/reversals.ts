@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MAX_LEGS } from '../domain/accounts/ledger-transaction-record';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../domain/accounts/money';
 import { ReversalOf } from './accounts';
-import { Amount, minorUnits, Reference, Timestamp, Uuid } from './shared';
+import { Amount, Currency, minorUnits, Reference, Timestamp, Uuid } from './shared';
 
 /** Request and response shapes of reversals (docs/contract.md §16). */
 
@@ -33,4 +33,16 @@ export const ReversalAmount = minorUnits(MIN_AMOUNT, MAX_LEGS * MAX_AMOUNT).meta
   description: 'Integer amount in minor units: the sum of the debit legs moved back',
 });
 
-export const LedgerTransactionReversal = Reversal.extend({ amount: ReversalAmount });
+/**
+ * A ledger transaction's reversal: `amount`, or for a multi-currency one `amounts`, what moved
+ * back per currency, instead (docs/contract.md §36).
+ */
+export const LedgerTransactionReversal = Reversal.extend({
+  amount: ReversalAmount.optional().meta({
+    description: 'The sum of the debit legs moved back; absent for several currencies',
+  }),
+  amounts: z
+    .array(z.object({ currency: Currency, amount: ReversalAmount }))
+    .optional()
+    .meta({ description: 'A multi-currency transaction: what moved back per currency (§36)' }),
+});

@@ -1,9 +1,11 @@
+import type { ExchangeRate } from './ledger-currencies';
 import { withMetadata } from './metadata';
 import type { Direction, EntryOrigin, RecordedDetails } from './model';
 
 /**
- * Ledger transactions (docs/contract.md §16): one movement of 2–25 legs in one currency, each
- * account at most once, its debits and credits summing alike. Each leg's account lists an entry
+ * Ledger transactions (docs/contract.md §16, §35): one movement of 2–25 legs, each account at
+ * most once, each leg in its own currency or the transaction's, debits and credits summing
+ * alike per currency. Each leg's account lists an entry
  * `ledger_debit` / `ledger_credit` with `ledgerTransactionId`; all of it commits at once.
  */
 export const MIN_LEGS = 2;
@@ -13,13 +15,18 @@ export interface LedgerLeg {
   readonly accountId: string;
   readonly direction: Direction;
   readonly amount: number;
+  /** The leg's own currency, as the caller gave it; else the transaction's (§35). */
+  readonly currency?: string;
 }
 
 /** `paymentId` is in the namespace of the first debited account; reversals move all or nothing back. */
 export interface LedgerTransaction extends RecordedDetails {
   readonly id: string;
-  readonly currency: string;
+  /** The default of legs without their own; absent when every leg has one and none was sent. */
+  readonly currency?: string;
   readonly legs: readonly LedgerLeg[];
+  /** Recorded and echoed for audit, never used to convert (§35). */
+  readonly rates?: readonly ExchangeRate[];
 }
 
 /** The stored leg: the public one plus the id of the entry it wrote. */
@@ -40,17 +47,6 @@ export type LedgerTransactionInput = Omit<
   'id' | 'createdAt' | 'reversedAmount' | 'effectiveAt'
 > & { readonly effectiveAt?: string };
 
-/** Σ debits and Σ credits: a transaction is balanced when they are equal. */
-export function sums(legs: readonly LedgerLeg[]): { debits: number; credits: number } {
-  let debits = 0;
-  let credits = 0;
-  for (const leg of legs) {
-    if (leg.direction === 'debit') debits += leg.amount;
-    else credits += leg.amount;
-  }
-  return { debits, credits };
-}
-
 /** The account a ledger event is about, whose `paymentId` namespace the transaction uses. */
 export const firstDebited = (legs: readonly LedgerLeg[]): LedgerLeg | undefined =>
   legs.find((leg) => leg.direction === 'debit');
@@ -59,8 +55,14 @@ export const firstDebited = (legs: readonly LedgerLeg[]): LedgerLeg | undefined 
 export function ledgerTransactionView(record: LedgerTransactionRecord): LedgerTransaction {
   return {
     id: record.id,
-    currency: record.currency,
-    legs: record.legs.map(({ accountId, direction, amount }) => ({ accountId, direction, amount })),
+    ...(record.currency === undefined ? {} : { currency: record.currency }),
+    legs: record.legs.map(({ accountId, direction, amount, currency }) => ({
+      accountId,
+      direction,
+      amount,
+      ...(currency === undefined ? {} : { currency }),
+    })),
+    ...(record.rates === undefined ? {} : { rates: record.rates.map((rate) => ({ ...rate })) }),
     ...(record.reference === undefined ? {} : { reference: record.reference }),
     ...(record.paymentId === undefined ? {} : { paymentId: record.paymentId }),
     ...withMetadata(record.metadata),

@@ -1,3 +1,4 @@
+import { amountsByCurrency, legCurrency } from './ledger-currencies';
 import type { LedgerTransactionRecord } from './ledger-transaction-record';
 import {
   type Direction,
@@ -17,6 +18,11 @@ export interface Reversal {
   readonly id: string;
   readonly reversalOf: ReversalTarget;
   readonly amount: number;
+  /**
+   * A multi-currency ledger transaction's reversal (§36): what it moves back per currency; its
+   * answer carries these instead of `amount`, which then only guards the original.
+   */
+  readonly amounts?: readonly { readonly currency: string; readonly amount: number }[];
   readonly reference?: string;
   readonly createdAt: string;
 }
@@ -32,22 +38,43 @@ export type OriginalLocation =
 export interface Reversible {
   readonly target: ReversalTarget;
   readonly location: OriginalLocation;
-  readonly currency: string;
   /** What its reversals may add up to. */
   readonly amount: number;
   readonly reversedAmount: number;
   /** Only all of it at once (ledger transactions). */
   readonly wholeOnly: boolean;
-  /** Its legs as they moved money, each at the original's full amount. */
+  /** Its legs as they moved money, each at the original's full amount in its currency. */
   readonly legs: readonly {
     readonly accountId: string;
     readonly direction: Direction;
     readonly amount: number;
+    readonly currency: string;
   }[];
+  /** Several currencies (§36): per currency, what a whole reversal moves back. */
+  readonly amounts?: readonly { readonly currency: string; readonly amount: number }[];
   /** Ids every reversal entry carries, so the movement still sums to zero with them (§19). */
   readonly links: (accountId: string) => Partial<LedgerEntry>;
   /** Why it cannot be reversed at all (a reversal, a transfer leg, …); undefined if it can. */
   readonly refusal?: string;
+}
+
+/**
+ * The answer of a reversal: `amount`, or for a multi-currency ledger transaction `amounts`
+ * per currency in its place (§36), keys in the order single-currency answers always had.
+ */
+export function reversalView(
+  reversal: Reversal,
+  amounts: Reversible['amounts'],
+): Omit<Reversal, 'amount'> & { readonly amount?: number } {
+  if (amounts === undefined) return reversal;
+  const { amount: _guard, ...rest } = reversal;
+  return {
+    id: rest.id,
+    reversalOf: rest.reversalOf,
+    amounts: amounts.map((each) => ({ ...each })),
+    ...(rest.reference === undefined ? {} : { reference: rest.reference }),
+    createdAt: rest.createdAt,
+  };
 }
 
 export const opposite = (direction: Direction): Direction =>
@@ -58,11 +85,12 @@ export function entryReversible(entry: LedgerEntry, pointer: boolean): Reversibl
   return {
     target: { kind: 'entry', id: entry.id },
     location: { kind: 'entry', entry, pointer },
-    currency: entry.currency,
     amount: entry.amount,
     reversedAmount: entry.reversedAmount ?? 0,
     wholeOnly: false,
-    legs: [{ accountId: entry.accountId, direction, amount: entry.amount }],
+    legs: [
+      { accountId: entry.accountId, direction, amount: entry.amount, currency: entry.currency },
+    ],
     links: () => ({}),
     ...(REVERSIBLE_ENTRY_TYPES.has(entry.type) ? {} : { refusal: refusalOf(entry.type) }),
   };
@@ -81,13 +109,12 @@ export function transferReversible(transfer: TransferRecord): Reversible {
   return {
     target: { kind: 'transfer', id: transfer.id },
     location: { kind: 'transfer', id: transfer.id },
-    currency: transfer.currency,
     amount,
     reversedAmount: transfer.reversedAmount ?? 0,
     wholeOnly: false,
     legs: [
-      { accountId: from, direction: 'debit', amount },
-      { accountId: to, direction: 'credit', amount },
+      { accountId: from, direction: 'debit', amount, currency: transfer.currency },
+      { accountId: to, direction: 'credit', amount, currency: transfer.currency },
     ],
     links: (accountId) => ({
       transferId: transfer.id,
@@ -96,22 +123,26 @@ export function transferReversible(transfer: TransferRecord): Reversible {
   };
 }
 
+/**
+ * A ledger transaction, reversed whole: each leg back in its own currency (§36). Its guard
+ * `amount` is the sum of the debit legs (of every currency: all of it or nothing moves back).
+ */
 export function ledgerTransactionReversible(record: LedgerTransactionRecord): Reversible {
-  const amount = record.legs
-    .filter((leg) => leg.direction === 'debit')
-    .reduce((sum, leg) => sum + leg.amount, 0);
+  const amounts = amountsByCurrency(record);
+  const amount = amounts.reduce((sum, each) => sum + each.amount, 0);
   return {
     target: { kind: 'ledger_transaction', id: record.id },
     location: { kind: 'ledger_transaction', id: record.id },
-    currency: record.currency,
     amount,
     reversedAmount: record.reversedAmount ?? 0,
     wholeOnly: true,
-    legs: record.legs.map(({ accountId, direction, amount: legAmount }) => ({
-      accountId,
-      direction,
-      amount: legAmount,
+    legs: record.legs.map((leg) => ({
+      accountId: leg.accountId,
+      direction: leg.direction,
+      amount: leg.amount,
+      currency: legCurrency(record, leg),
     })),
+    ...(amounts.length > 1 ? { amounts } : {}),
     links: () => ({ ledgerTransactionId: record.id }),
   };
 }

@@ -1,5 +1,5 @@
 import { MAX_TRANSACTION_ITEMS } from '../../contract/events';
-import { sums } from '../accounts/ledger-transaction-record';
+import { unbalancedCurrencies } from '../accounts/ledger-currencies';
 import type {
   CommandContext,
   CommandResponse,
@@ -132,7 +132,7 @@ export class AtomicBatch {
     request: KeyRequest,
   ): Promise<CommandResponse> {
     const unbalanced = operations.findIndex(
-      (op) => op.op === 'ledger_transaction' && !balanced(op.input.legs),
+      (op) => op.op === 'ledger_transaction' && unbalancedCurrencies(op.input).length > 0,
     );
     const clash = firstClash(planned);
     const limit = Math.min(
@@ -258,11 +258,6 @@ export class AtomicBatch {
     };
   }
 }
-
-const balanced = (legs: Parameters<typeof sums>[0]): boolean => {
-  const { debits, credits } = sums(legs);
-  return debits === credits;
-};
 
 /** What a movement that clashes with earlier ones of the batch is refused with. */
 function clashOf(earlier: readonly PlannedMovement[], movement: PlannedMovement): DomainError {

@@ -1,3 +1,4 @@
+import type { ExchangeRate } from '../accounts/ledger-currencies';
 import type { LedgerLeg } from '../accounts/ledger-transaction-record';
 import type { Metadata } from '../accounts/metadata';
 import type { EventSourceAdvance } from '../gaps/source-state';
@@ -20,14 +21,22 @@ export interface LedgerEventInput {
   readonly sequence?: number;
   /** A ledger transaction's: Σ of its debits. */
   readonly amount: number;
+  /** A ledger transaction's: its top-level currency, else its first leg's (runs group by it). */
   readonly currency: string;
   readonly paymentId?: string;
   readonly reference?: string;
   readonly metadata?: Metadata;
   /** `data.effectiveAt` (docs/contract.md §26). @default the commit's own time */
   readonly effectiveAt?: string;
-  /** A ledger transaction's legs (docs/contract.md §16); `accountId` is the first debited. */
-  readonly legs?: readonly LedgerLeg[];
+  /**
+   * A ledger transaction as its `data` gave it (docs/contract.md §16, §35): `currency` only
+   * when sent, the legs (`accountId` is the first debited), the recorded `rates`.
+   */
+  readonly transaction?: {
+    readonly currency?: string;
+    readonly legs: readonly LedgerLeg[];
+    readonly rates?: readonly ExchangeRate[];
+  };
   /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
   readonly contentHash: string;
 }

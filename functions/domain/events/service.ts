@@ -173,7 +173,7 @@ export class EventService {
     if (!payer) return { kind: 'rejected', error: new NotFoundError('Account not found.') };
     const actor = this.actorOf(event, now, payer.ownerId);
     const write = newLedgerTransactionWrite(
-      { ...event, legs: event.legs ?? [] },
+      { ...event, currency: event.transaction?.currency, ...(event.transaction ?? { legs: [] }) },
       actor,
       this.newId,
     );

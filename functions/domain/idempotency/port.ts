@@ -25,6 +25,11 @@ export interface IdempotencyClaim extends ClaimKey {
   /** Epoch seconds; the record counts as absent once `nowSeconds` passes it. */
   readonly expiresAt: number;
   readonly response: StoredResponse;
+  /**
+   * The attempt's writer token, stored on the claim: a hedged read that finds it has found the
+   * request's own commit, not a replay (docs/contract.md §36; hedged-claims.ts).
+   */
+  readonly writer?: string;
 }
 
 export type RecordResult =

@@ -1,10 +1,10 @@
 import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
+import { isMultiCurrency, unbalancedCurrencies } from '../accounts/ledger-currencies';
 import {
   type LedgerTransaction,
   type LedgerTransactionInput,
   ledgerTransactionView,
   readLedgerTransaction,
-  sums,
 } from '../accounts/ledger-transaction-record';
 import { notFound, owned, ownedBy } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
@@ -21,7 +21,7 @@ import {
 } from '../movements/ledger-transaction';
 import { requestOnce, requestRefusal } from '../movements/once';
 import { MovingService } from '../movements/service';
-import { LegsUnbalancedError } from '../shared/errors';
+import { LegsUnbalancedError } from './errors';
 import type { LedgerTransactionPort } from './port';
 
 export type LedgerTransactionServiceOptions = CommandServiceOptions & EffectiveTimeOptions;
@@ -29,9 +29,9 @@ export type LedgerTransactionServiceOptions = CommandServiceOptions & EffectiveT
 /**
  * N-leg ledger transactions over HTTP (docs/contract.md §16): each request is ONE transaction,
  * so a first request, its replay and a reused key cost one DynamoDB call each. Refusals in the
- * order of docs/contract.md §16: the schema's 400, then 404, then `legs_unbalanced` (neither recorded), then
- * what the accounts said as the write failed (currency, closed, funds of the first short leg,
- * the cap), then the paymentId.
+ * order of docs/contract.md §16: the schema's 400, then 404, then `legs_unbalanced` per currency
+ * (§35; neither recorded), then what the accounts said as the write failed (a leg's currency,
+ * closed, funds of the first short leg, the cap), then the paymentId.
  */
 export class LedgerTransactionService extends MovingService<
   LedgerTransactionPort,
@@ -47,14 +47,14 @@ export class LedgerTransactionService extends MovingService<
       pathParameters: {},
       rawBody,
     };
-    const { debits, credits } = sums(input.legs);
-    if (debits !== credits) {
+    const unbalanced = unbalancedCurrencies(input);
+    if (unbalanced.length > 0) {
       // Nothing is written for a shape error; but a missing or foreign account answers first.
       const accounts = await this.port.getAccounts(input.legs.map((leg) => leg.accountId));
       if (accounts.some((account) => !owned(account, ctx.principal))) {
         return this.commands.refuse(this.commands.key(ctx, request), notFound('Account'));
       }
-      throw new LegsUnbalancedError(debits, credits);
+      throw new LegsUnbalancedError(unbalanced, isMultiCurrency(input));
     }
     return this.commands.planned(
       ctx,

@@ -1,3 +1,4 @@
+import { legCurrency } from '../accounts/ledger-currencies';
 import {
   firstDebited,
   type LedgerTransactionInput,
@@ -46,13 +47,15 @@ export function newLedgerTransaction(
 ): LedgerTransactionRecord {
   return {
     id: ids.id,
-    currency: input.currency,
+    ...(input.currency === undefined ? {} : { currency: input.currency }),
     legs: input.legs.map((leg) => ({
       accountId: leg.accountId,
       direction: leg.direction,
       amount: leg.amount,
+      ...(leg.currency === undefined ? {} : { currency: leg.currency }),
       entryId: ids.entryId(),
     })),
+    ...(input.rates === undefined ? {} : { rates: input.rates }),
     reference: input.reference,
     paymentId: input.paymentId,
     ...withMetadata(input.metadata),
@@ -61,8 +64,8 @@ export function newLedgerTransaction(
 }
 
 /**
- * The movement of a ledger transaction: one leg per account, each guarded (owner, currency,
- * open; debits covered, credits capped). Only the first debited leg carries the `paymentId`.
+ * The movement of a ledger transaction: one leg per account, each guarded (owner, the leg's
+ * currency (§35), open; debits covered, credits capped). Only the first debited leg carries the `paymentId`.
  */
 export function ledgerMovement(record: LedgerTransactionRecord): MovementLeg[] {
   const payer = firstDebited(record.legs);
@@ -72,7 +75,7 @@ export function ledgerMovement(record: LedgerTransactionRecord): MovementLeg[] {
       accountId: leg.accountId,
       type: leg.direction === 'debit' ? 'ledger_debit' : 'ledger_credit',
       amount: leg.amount,
-      currency: record.currency,
+      currency: legCurrency(record, leg),
       reference: record.reference,
       ...(leg === payer && record.paymentId !== undefined ? { paymentId: record.paymentId } : {}),
       ...withMetadata(record.metadata),

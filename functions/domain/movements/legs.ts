@@ -1,5 +1,5 @@
 import type { AccountRecord, LedgerEntry, PostingEntry } from '../accounts/model';
-import { type DomainError, PaymentIdConflictError } from '../shared/errors';
+import { type DomainError, LedgerRejection, PaymentIdConflictError } from '../shared/errors';
 import type { EntryGuard } from './guard';
 import { type ForeignOwner, refusalRank } from './precedence';
 import { explainAccountRejection } from './rejections';
@@ -48,12 +48,35 @@ export function explainLegsRejection(
     const leg = legs[index];
     if (!leg) throw new Error(`a rejected leg ${index} that the movement does not have`);
     const error = explainAccountRejection(account, leg.guard, leg.entry.accountId, foreignOwner);
-    return { index, error };
+    return { index, error: namingTheLeg(error, index, leg, account) };
   });
   errors.sort((a, b) => refusalRank(a.error.code) - refusalRank(b.error.code) || a.index - b.index);
   const first = errors[0];
   if (!first) throw new Error('a movement was refused without a refusing leg');
   return first.error;
+}
+
+/** A leg whose currency is not its account's (§35): the leg is named by index and account. */
+export class LegCurrencyMismatchError extends LedgerRejection {
+  constructor(index: number, accountId: string, accountCurrency: string, legCurrency: string) {
+    super(
+      'currency_mismatch',
+      `legs[${index}] (account ${accountId}) is in ${legCurrency}; the account holds ${accountCurrency}.`,
+    );
+  }
+}
+
+/** A ledger transaction's `currency_mismatch` names its leg (docs/contract.md §35). */
+function namingTheLeg(
+  error: DomainError,
+  index: number,
+  leg: MovementLeg,
+  account: AccountRecord | undefined,
+): DomainError {
+  const { entry } = leg;
+  const ledgerLeg = entry.type === 'ledger_debit' || entry.type === 'ledger_credit';
+  if (error.code !== 'currency_mismatch' || !ledgerLeg || !account) return error;
+  return new LegCurrencyMismatchError(index, entry.accountId, account.currency, entry.currency);
 }
 
 /** The guard of a leg: the caller's account, in the currency, open; debits covered. */

@@ -43,7 +43,7 @@ export function reversalLegs(
       accountId: leg.accountId,
       type: 'reversal',
       amount: original.wholeOnly ? leg.amount : reversal.amount,
-      currency: original.currency,
+      currency: leg.currency,
       ...(reversal.reference === undefined ? {} : { reference: reversal.reference }),
       ...original.links(leg.accountId),
       reversalOf: reversal.reversalOf,

@@ -223,15 +223,24 @@ export interface MovementGroup {
   readonly legs: readonly LedgerEntry[];
 }
 
-/** (d) Every leg there, and the legs sum to zero. */
+/** (d) Every leg there, and the legs sum to zero in each currency (§35). */
 export function checkZeroSum(group: MovementGroup, sequence: number): Mismatch[] {
-  const sum = group.legs.reduce((total, leg) => total + signedAmount(leg), 0);
-  if (group.legs.length === group.expectedLegs && sum === 0) return [];
+  const sums = new Map<string, number>();
+  for (const leg of group.legs) {
+    sums.set(leg.currency, (sums.get(leg.currency) ?? 0) + signedAmount(leg));
+  }
+  const off = [...sums].filter(([, sum]) => sum !== 0);
+  if (group.legs.length === group.expectedLegs && off.length === 0) return [];
+  // One currency (every transfer, most ledger transactions) reads as it always has.
+  const sum =
+    sums.size <= 1
+      ? String([...sums.values()][0] ?? 0)
+      : [...sums].map(([currency, each]) => `${each} ${currency}`).join(', ');
   return [
     {
       check: 'zero_sum',
       sequence,
-      expected: `${group.expectedLegs} legs, sum 0`,
+      expected: `${group.expectedLegs} legs, sum 0${sums.size > 1 ? ' per currency' : ''}`,
       actual: `${group.legs.length} legs, sum ${sum}`,
       detail: `${group.kind} ${group.id} has ${group.legs.length} of ${group.expectedLegs} legs, summing to ${sum}`,
     },

@@ -4,6 +4,7 @@ import {
   ledgerTransactionReversible,
   type Reversal,
   type Reversible,
+  reversalView,
   transferReversible,
 } from '../accounts/reversal-record';
 import type { Json } from '../idempotency/fingerprint';
@@ -116,7 +117,7 @@ export class ReversalService extends MovingService<ReversalPort, ReversalService
         };
         const claim = this.commands.claim(ctx, {
           ...request,
-          resource: reversal,
+          resource: reversalView(reversal, original.amounts),
           outcome: 'created',
         });
         if (original.refusal) {

@@ -285,13 +285,6 @@ export class NotReversibleError extends LedgerRejection {
   }
 }
 
-/** Debits and credits of a ledger transaction differ (§16); a shape error, never recorded. */
-export class LegsUnbalancedError extends DomainError {
-  constructor(debits: number, credits: number) {
-    super('legs_unbalanced', `The debits (${debits}) and credits (${credits}) differ.`);
-  }
-}
-
 export class InvalidSignatureError extends DomainError {
   constructor(detail = 'The Callback-Signature header is missing, malformed or does not match.') {
     super('invalid_signature', detail);

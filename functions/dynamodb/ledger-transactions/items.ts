@@ -1,4 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { ExchangeRate } from '../../domain/accounts/ledger-currencies';
 import type {
   LedgerTransactionRecord,
   StoredLeg,
@@ -20,6 +21,7 @@ export function recordItem(tableName: string, record: LedgerTransactionRecord): 
     kind: LEDGER_TRANSACTION_KIND,
     ...record,
     legs: record.legs.map((leg) => ({ ...leg })),
+    ...(record.rates === undefined ? {} : { rates: record.rates.map((rate) => ({ ...rate })) }),
   });
 }
 
@@ -29,15 +31,23 @@ function toStoredLeg(value: unknown): StoredLeg {
     accountId: String(leg.accountId),
     direction: leg.direction === 'credit' ? 'credit' : 'debit',
     amount: Number(leg.amount),
+    ...(typeof leg.currency === 'string' ? { currency: leg.currency } : {}),
     entryId: String(leg.entryId),
   };
+}
+
+function toRate(value: unknown): ExchangeRate {
+  const rate = (value ?? {}) as Record<string, unknown>;
+  return { base: String(rate.base), quote: String(rate.quote), rate: String(rate.rate) };
 }
 
 export function toLedgerTransactionRecord(item: Record<string, unknown>): LedgerTransactionRecord {
   return {
     id: String(item.id),
-    currency: String(item.currency),
+    // A multi-currency transaction sent without a default has none (§35, §36).
+    ...(typeof item.currency === 'string' ? { currency: item.currency } : {}),
     legs: Array.isArray(item.legs) ? item.legs.map(toStoredLeg) : [],
+    ...(Array.isArray(item.rates) ? { rates: item.rates.map(toRate) } : {}),
     ...(typeof item.reference === 'string' ? { reference: item.reference } : {}),
     ...(typeof item.paymentId === 'string' ? { paymentId: item.paymentId } : {}),
     ...withMetadata(metadataOf(item.metadata)),

@@ -1,5 +1,5 @@
 import { GAP_WAIVED_EVENT_TYPE } from '../../contract/gaps';
-import { sums } from '../../domain/accounts/ledger-transaction-record';
+import { legCurrency, sumsByCurrency } from '../../domain/accounts/ledger-currencies';
 import type { LedgerEventInput } from '../../domain/events/model';
 import type { GapWaiverInput } from '../../domain/events/waiver';
 import { eventContentHash, type Json } from '../../domain/idempotency/fingerprint';
@@ -84,17 +84,29 @@ function parseWaiver(json: unknown): ParsedRecord {
 /** What the event's `data` asks for, in the domain's terms. */
 function dataOf(e: LedgerEvent) {
   const common = {
-    currency: e.data.currency,
     paymentId: e.data.paymentId,
     reference: e.data.reference,
     ...(e.data.metadata === undefined ? {} : { metadata: e.data.metadata }),
     ...(e.data.effectiveAt === undefined ? {} : { effectiveAt: e.data.effectiveAt }),
   };
   if (e.type === 'ledger.transaction.v1') {
-    return { ...common, amount: sums(e.data.legs).debits, legs: e.data.legs };
+    const { currency, legs, rates } = e.data;
+    const transaction = {
+      ...(currency === undefined ? {} : { currency }),
+      legs,
+      ...(rates === undefined ? {} : { rates }),
+    };
+    const first = legs[0];
+    return {
+      ...common,
+      currency: first ? legCurrency(e.data, first) : (currency ?? ''),
+      amount: sumsByCurrency(e.data).reduce((total, sum) => total + sum.debits, 0),
+      transaction,
+    };
   }
   return {
     ...common,
+    currency: e.data.currency,
     ...(e.data.toAccountId === undefined ? {} : { toAccountId: e.data.toAccountId }),
     amount: e.data.amount,
   };

@@ -1,5 +1,5 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { lambdaTelemetry } from '../../aws/powertools';
+import { lambdaTelemetry } from '../../aws/telemetry';
 import { signedSqsWebhookQueue } from '../../aws/sqs-signed-queue';
 import { deployedWebhookSecurity } from '../../aws/webhook-security';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';

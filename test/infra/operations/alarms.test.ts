@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS, METRICS_NAMESPACE } from '../../../functions/domain/shared/metrics';
+import { POISON_CODES } from '../../../functions/handlers/events/poison';
 import { ALARM_SLUGS } from '../../../lib/alarm-catalog';
 import { WEBHOOK_ALARM_SLUGS } from '../../../lib/constructs/webhooks/webhook-delivery';
 
@@ -645,20 +646,7 @@ describe('operations dashboard', () => {
 
   it('graphs dead letters by every poison errorCode (dimensions service + errorCode)', () => {
     expect(rows('IdempotentLedger', 'DeadLetter').map(dimensionsOfRow)).toEqual(
-      [
-        'invalid_json',
-        'schema_invalid',
-        'validation_failed',
-        'unknown_account',
-        'currency_mismatch',
-        'insufficient_funds',
-        'payment_id_conflict',
-        'owner_mismatch',
-        'id_conflict',
-        'balance_limit_exceeded',
-        'account_closed',
-        'period_closed',
-      ].map((errorCode) => ({ service: 'ledger-events', errorCode })),
+      POISON_CODES.map((errorCode) => ({ service: 'ledger-events', errorCode })),
     );
   });
 

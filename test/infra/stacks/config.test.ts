@@ -29,6 +29,7 @@ describe('resolveLedgerConfig: defaults', () => {
       auth: { kind: 'iam' },
       deletionProtection: true,
       idempotencyRetentionSeconds: DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+      idempotencyHedgedRead: true,
       inboxRetentionSeconds: DEFAULT_INBOX_RETENTION_SECONDS,
       exportFee: DEFAULT_EXPORT_FEE,
       exportExecutionTimeoutSeconds: 900,
@@ -76,6 +77,7 @@ describe('resolveLedgerConfig: accepted values', () => {
       stage: 'prod',
       deletionProtection: 'false',
       idempotencyRetentionSeconds: '3600',
+      idempotencyHedgedRead: 'false',
       inboxRetentionSeconds: '7200',
       exportFee: '250',
     });
@@ -83,6 +85,7 @@ describe('resolveLedgerConfig: accepted values', () => {
       stage: 'prod',
       deletionProtection: false,
       idempotencyRetentionSeconds: 3600,
+      idempotencyHedgedRead: false,
       inboxRetentionSeconds: 7200,
       exportFee: 250,
     });

@@ -156,6 +156,22 @@ describe('fingerprints of bodies from before ledger depth', () => {
       { format: 'csv' },
       '8142c1a86b1e335290f7d1c3da6abab435b8988bdb68d4bdf48ecd94677a2a2c',
     ],
+    // Before multi-currency legs (§35): a single-currency body keeps its fingerprint.
+    [
+      'createLedgerTransaction',
+      '/v1/ledger-transactions',
+      {
+        currency: 'EUR',
+        legs: [
+          { accountId: ACCOUNT.toUpperCase(), direction: 'debit', amount: 70 },
+          { accountId: OTHER, direction: 'credit', amount: 70 },
+        ],
+        reference: 'split',
+        paymentId: 'p-lt',
+        metadata: { order: 'o-1' },
+      },
+      'e71c7692a7a39f5fb18eb2273a975b975f7a3f46ad5b86d568db517613d43082',
+    ],
   ])('%s', async (_name, path, body, expected) => {
     expect(await fingerprintOf(path, body)).toBe(expected);
   });
@@ -189,8 +205,41 @@ describe('inbox hashes of events from before ledger depth', () => {
       event('ledger.transfer.v1', { toAccountId: OTHER, amount: 9, currency: 'EUR' }),
       'ddfcea9f1bf01fa9013d306595271141964ccfeb3660579d572b1fe175f45c01',
     ],
+    [
+      'ledger.transaction.v1 (before multi-currency legs, §35)',
+      event('ledger.transaction.v1', {
+        currency: 'EUR',
+        legs: [
+          { accountId: ACCOUNT, direction: 'debit', amount: 12 },
+          { accountId: OTHER.toUpperCase(), direction: 'credit', amount: 12 },
+        ],
+        reference: 'r',
+      }),
+      '70624a2ff77d77b2a10b4b939484c0748a3db7b01c1ca7c5fe86ff83e9021971',
+    ],
   ])('%s', (_name, body, expected) => {
     const parsed = parseLedgerEvent(JSON.stringify(body));
     expect(parsed.ok && 'event' in parsed && parsed.event.contentHash).toBe(expected);
+  });
+});
+
+describe('answers of bodies from before multi-currency legs (§35, §36)', () => {
+  it('answers a single-currency ledger transaction byte for byte as before', async () => {
+    const legs = [
+      { accountId: ACCOUNT.toUpperCase(), direction: 'debit', amount: 70 },
+      { accountId: OTHER, direction: 'credit', amount: 70 },
+    ];
+    const body = { currency: 'EUR', legs, reference: 'split', metadata: { order: 'o-1' } };
+    const res = await app(
+      httpEvent('POST', '/v1/ledger-transactions', {
+        principal: 'pinned',
+        idempotencyKey: 'pinned-key',
+        body: { ...body, paymentId: 'p-lt' },
+      }),
+    );
+    // The text the release before answered, computed by its code.
+    expect(res.body).toBe(
+      '{"id":"11111111-1111-4111-8111-111111111111","currency":"EUR","legs":[{"accountId":"22222222-2222-4222-8222-222222222222","direction":"debit","amount":70},{"accountId":"33333333-3333-4333-8333-333333333333","direction":"credit","amount":70}],"reference":"split","paymentId":"p-lt","metadata":{"order":"o-1"},"createdAt":"2026-11-29T10:00:00.000Z","effectiveAt":"2026-11-29T10:00:00.000Z"}',
+    );
   });
 });

@@ -190,7 +190,7 @@ describe('docs/contract.md §29 (operator console)', () => {
       `up to ${api.DEAD_LETTERS_LISTED}`,
       `newest ${api.JOURNAL_RECORDS_SHOWN} journal records`,
       `newest ${api.ACCOUNT_ITEMS_SHOWN}`,
-      `${api.ACCOUNT_SCAN_LIMIT.toLocaleString('en')} items`,
+      `${api.ACCOUNTS_PER_PAGE} at a time`,
       '"confirm": true',
       '`428`',
     ]) {

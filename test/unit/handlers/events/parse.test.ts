@@ -132,10 +132,13 @@ describe('parseLedgerEvent: ledger.transaction.v1 and metadata (docs/contract.md
         accountId: subject,
         amount: 30,
         currency: 'EUR',
-        legs: [
-          { accountId: subject, direction: 'debit', amount: 30 },
-          { accountId: other, direction: 'credit', amount: 30 },
-        ],
+        transaction: {
+          currency: 'EUR',
+          legs: [
+            { accountId: subject, direction: 'debit', amount: 30 },
+            { accountId: other, direction: 'credit', amount: 30 },
+          ],
+        },
         metadata: { order: '9' },
       },
     });
