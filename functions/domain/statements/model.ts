@@ -32,6 +32,35 @@ export interface EffectiveMovement {
   readonly debit: number;
 }
 
+/**
+ * Index entries summed as they are read, split at an instant: what is effective before it opens
+ * the window, the rest is the window's. A statement keeps these three numbers, never the entries.
+ */
+export interface SplitSums {
+  readonly before: number;
+  readonly credits: number;
+  readonly debits: number;
+}
+
+export const NO_SUMS: SplitSums = { before: 0, credits: 0, debits: 0 };
+
+/** `sums` plus `movements`, each before `split` or from it on. */
+export function addMovements(
+  sums: SplitSums,
+  movements: readonly EffectiveMovement[],
+  split: string,
+): SplitSums {
+  let { before, credits, debits } = sums;
+  for (const movement of movements) {
+    if (movement.effectiveAt < split) before += movement.credit - movement.debit;
+    else {
+      credits += movement.credit;
+      debits += movement.debit;
+    }
+  }
+  return { before, credits, debits };
+}
+
 /** `[from, to)` of effective time, ISO 8601 UTC with milliseconds. */
 export interface EffectiveRange {
   readonly from: string;
@@ -83,7 +112,7 @@ export function planStatement(from: string, to: string): StatementPlan {
 
 /**
  * Opening, totals and closing of `[from, to)` from the account's history and the entries of
- * the plan's head and tail: opening = what the account held before its dated history + every
+ * the plan's head and tail, summed and split at `from` as read (`addMovements`): opening = what the account held before its dated history + every
  * month before `from`'s + the head's entries before `from`; the window = the rest of the head,
  * the full months and the tail. closing = opening + credits − debits, always.
  */
@@ -91,7 +120,7 @@ export function statementTotals(
   history: EffectiveHistory,
   plan: StatementPlan,
   from: string,
-  movements: readonly EffectiveMovement[],
+  read: readonly SplitSums[],
 ): StatementTotals {
   const fromMonth = monthOf(from);
   const full = new Set(plan.fullMonths);
@@ -105,12 +134,10 @@ export function statementTotals(
       debits += sums.debits;
     }
   }
-  for (const movement of movements) {
-    if (movement.effectiveAt < from) opening += movement.credit - movement.debit;
-    else {
-      credits += movement.credit;
-      debits += movement.debit;
-    }
+  for (const sums of read) {
+    opening += sums.before;
+    credits += sums.credits;
+    debits += sums.debits;
   }
   return {
     openingBalance: opening,

@@ -1,7 +1,7 @@
 import type { AccountRecord, LedgerEntry } from '../accounts/model';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
-import type { EffectiveHistory, EffectiveMovement, EffectiveRange } from './model';
+import type { EffectiveHistory, EffectiveRange, SplitSums } from './model';
 
 /** An account with its effective-time history: one strongly consistent read. */
 export interface EffectiveAccount {
@@ -33,8 +33,11 @@ export type PeriodCloseAccount = Pick<
 /** Storage of statements, effective balances and period closes (docs/contract.md §26). */
 export interface StatementPort extends ResponseRecorder {
   getEffectiveAccount(accountId: string): Promise<EffectiveAccount | undefined>;
-  /** Every entry of the account effective in `range`, as sums need them (all index pages). */
-  effectiveMovements(accountId: string, range: EffectiveRange): Promise<EffectiveMovement[]>;
+  /**
+   * The entries of the account effective in `range` summed, split at `split` (all index pages,
+   * summed page by page: memory holds one page, never the month's entries).
+   */
+  effectiveSums(accountId: string, range: EffectiveRange, split: string): Promise<SplitSums>;
   /** How many entries the index holds effective in `range` (Select COUNT: no items kept). */
   countEffective(accountId: string, range: EffectiveRange): Promise<number>;
   /** One page of the entries effective in `range`, after `cursor`. */

@@ -20,6 +20,7 @@ import {
   justAfter,
   monthOf,
   monthStart,
+  NO_SUMS,
   nextMonth,
   planStatement,
   type StatementPlan,
@@ -92,8 +93,8 @@ export class StatementService {
     if (at < history.since) throw beforeHistory('query.effectiveAt', history.since);
     const until = justAfter(at);
     const head = { from: monthStart(monthOf(until)), to: until };
-    const movements = await this.port.effectiveMovements(accountId, head);
-    const { openingBalance } = statementTotals(history, { head, fullMonths: [] }, until, movements);
+    const sums = await this.port.effectiveSums(accountId, head, until);
+    const { openingBalance } = statementTotals(history, { head, fullMonths: [] }, until, [sums]);
     return { accountId, effectiveAt: at, balance: openingBalance };
   }
 
@@ -111,8 +112,8 @@ export class StatementService {
     const plan = planStatement(from, to);
     await this.indexCaughtUp(accountId, history, plan);
     const [head, tail, page] = await Promise.all([
-      this.port.effectiveMovements(accountId, plan.head),
-      plan.tail ? this.port.effectiveMovements(accountId, plan.tail) : [],
+      this.port.effectiveSums(accountId, plan.head, from),
+      plan.tail ? this.port.effectiveSums(accountId, plan.tail, from) : NO_SUMS,
       this.port.statementItems(accountId, { from, to }, query.limit, query.cursor),
     ]);
     return {
@@ -120,7 +121,7 @@ export class StatementService {
       currency: account.currency,
       from,
       to,
-      ...statementTotals(history, plan, from, [...head, ...tail]),
+      ...statementTotals(history, plan, from, [head, tail]),
       ...page,
     };
   }

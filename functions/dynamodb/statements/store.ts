@@ -4,7 +4,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { EFFECTIVE_INDEX } from '../../contract/effective-time';
 import type { AccountRecord } from '../../domain/accounts/model';
 import { ValidationError } from '../../domain/shared/errors';
-import type { EffectiveRange } from '../../domain/statements/model';
+import { addMovements, type EffectiveRange, NO_SUMS } from '../../domain/statements/model';
 import type {
   PeriodCloseAccount,
   PeriodCloseResult,
@@ -19,7 +19,7 @@ import { toAccountRecord, toLedgerEntry } from '../accounts/items';
 import { claimedFailure, claimItem, claimRecorder } from '../idempotency/command';
 import { fenceGates, readIntakePartitions } from '../intake/partitions';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
-import { getItem, queryAll } from '../table/reads';
+import { getItem, queryEach } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
 
@@ -124,17 +124,24 @@ export function createStatementStore(options: StoreOptions): StatementPort {
         : undefined;
     },
 
-    async effectiveMovements(accountId, range) {
-      if (range.from >= range.to) return [];
-      const items = await queryAll(client, {
-        TableName: tableName,
-        IndexName: EFFECTIVE_INDEX.name,
-        KeyConditionExpression: RANGE_CONDITION,
-        ExpressionAttributeNames: { ...INDEX_NAMES, '#type': 'type' },
-        ExpressionAttributeValues: rangeValues(accountId, range),
-        ProjectionExpression: 'effectiveAt, #type, direction, amount',
-      });
-      return items.map(toEffectiveMovement);
+    async effectiveSums(accountId, range, split) {
+      let sums = NO_SUMS;
+      if (range.from >= range.to) return sums;
+      await queryEach(
+        client,
+        {
+          TableName: tableName,
+          IndexName: EFFECTIVE_INDEX.name,
+          KeyConditionExpression: RANGE_CONDITION,
+          ExpressionAttributeNames: { ...INDEX_NAMES, '#type': 'type' },
+          ExpressionAttributeValues: rangeValues(accountId, range),
+          ProjectionExpression: 'effectiveAt, #type, direction, amount',
+        },
+        (page) => {
+          sums = addMovements(sums, page.map(toEffectiveMovement), split);
+        },
+      );
+      return sums;
     },
 
     async countEffective(accountId, range) {

@@ -27,23 +27,35 @@ export async function getItem(
   }
 }
 
+/**
+ * Every page of a Query, following LastEvaluatedKey across DynamoDB's 1 MB pages, handed to
+ * `onPage` and dropped: at most one page is held, however many the query spans.
+ */
+export async function queryEach(
+  client: DynamoDBClient,
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+  onPage: (items: Record<string, unknown>[]) => void,
+): Promise<void> {
+  let startKey: Record<string, AttributeValue> | undefined;
+  try {
+    do {
+      const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+      onPage((page.Items ?? []).map((raw) => unmarshall(raw)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  } catch (error) {
+    throw storageError(error);
+  }
+}
+
 /** Every item of a Query, following LastEvaluatedKey across DynamoDB's 1 MB pages. */
 export async function queryAll(
   client: DynamoDBClient,
   input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, AttributeValue> | undefined;
-  try {
-    do {
-      const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-      for (const raw of page.Items ?? []) items.push(unmarshall(raw));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  } catch (error) {
-    throw storageError(error);
-  }
+  await queryEach(client, input, (page) => items.push(...page));
+  return items;
 }
 
 /** Unprocessed keys are asked for again this many times before the read counts as unavailable. */

@@ -1,4 +1,5 @@
 import type { Mocked } from 'vitest';
+import { NO_SUMS } from '../../../../functions/domain/statements/model';
 import type { StatementPort } from '../../../../functions/domain/statements/port';
 import { fakeOf, RECORDED } from '../fake';
 
@@ -7,7 +8,7 @@ export function fakeStatementPort(overrides: Partial<StatementPort> = {}): Mocke
   return fakeOf<StatementPort>(
     {
       getEffectiveAccount: async () => undefined,
-      effectiveMovements: async () => [],
+      effectiveSums: async () => NO_SUMS,
       countEffective: async () => 0,
       statementItems: async () => ({ items: [], nextCursor: null }),
       closePeriod: async () => ({ kind: 'committed' }),

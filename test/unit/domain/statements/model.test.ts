@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  addMovements,
   type EffectiveHistory,
   type EffectiveMovement,
   justAfter,
   monthOf,
   monthStart,
+  NO_SUMS,
   nextMonth,
   planStatement,
   statementTotals,
@@ -59,8 +61,8 @@ function statement(opening: number, entries: readonly Movement[], from: string, 
   const { history, read } = store(opening, entries);
   const plan = planStatement(from, to);
   return statementTotals(history, plan, from, [
-    ...read(plan.head),
-    ...(plan.tail ? read(plan.tail) : []),
+    addMovements(NO_SUMS, read(plan.head), from),
+    addMovements(NO_SUMS, plan.tail ? read(plan.tail) : [], from),
   ]);
 }
 
