@@ -1,4 +1,5 @@
 import type { Command } from './command';
+import { accountsBackfillCommand } from './commands/accounts/backfill';
 import { batchCommand } from './commands/batch';
 import { callbackCommand } from './commands/callback';
 import { demoCommand } from './commands/demo';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly Command[] = [
   redriveCommand,
   reownCommand,
   gapsBackfillCommand,
+  accountsBackfillCommand,
   reconcileCommand,
   intakeCommand,
   verifyCommand,

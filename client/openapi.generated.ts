@@ -1058,10 +1058,17 @@ export interface components {
                  */
                 effectiveAt: string;
                 /**
-                 * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: it changed the account (every entry of a direct account)
+                 * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); set_aside: one the folder can never post, until an operator resolves it (§36, reads by id only); posted: it changed the account (every entry of a direct account)
                  * @enum {string}
                  */
-                status: "posted" | "pending";
+                status: "posted" | "pending" | "set_aside";
+                /** @description set_aside: why (a refusal code) */
+                reason?: string;
+                /**
+                 * Format: date-time
+                 * @description set_aside: when
+                 */
+                setAsideAt?: string;
             }[];
             nextCursor: string | null;
         };
@@ -1131,10 +1138,17 @@ export interface components {
              */
             effectiveAt: string;
             /**
-             * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: it changed the account (every entry of a direct account)
+             * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); set_aside: one the folder can never post, until an operator resolves it (§36, reads by id only); posted: it changed the account (every entry of a direct account)
              * @enum {string}
              */
-            status: "posted" | "pending";
+            status: "posted" | "pending" | "set_aside";
+            /** @description set_aside: why (a refusal code) */
+            reason?: string;
+            /**
+             * Format: date-time
+             * @description set_aside: when
+             */
+            setAsideAt?: string;
         };
         PendingCreditPage: {
             items: {
@@ -2120,10 +2134,17 @@ export interface components {
                  */
                 effectiveAt: string;
                 /**
-                 * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: it changed the account (every entry of a direct account)
+                 * @description pending: a deferred account's credit not posted yet (docs/contract.md §24); set_aside: one the folder can never post, until an operator resolves it (§36, reads by id only); posted: it changed the account (every entry of a direct account)
                  * @enum {string}
                  */
-                status: "posted" | "pending";
+                status: "posted" | "pending" | "set_aside";
+                /** @description set_aside: why (a refusal code) */
+                reason?: string;
+                /**
+                 * Format: date-time
+                 * @description set_aside: when
+                 */
+                setAsideAt?: string;
             }[];
             nextCursor: string | null;
             /** @description with accountId: the commit time through which the account's changes are indexed (eventually consistent); else null */
@@ -5171,7 +5192,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; reversal_exceeds_original: Reversal exceeds original; not_reversible: Not reversible */
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; reversal_exceeds_original: Reversal exceeds original; not_reversible: Not reversible; credit_pending: Credit pending */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -49,6 +49,7 @@ export const ALARM_SLUGS = {
   searchIndexDeadLetters: 'search-index-dlq-not-empty',
   searchIndexerErrors: 'search-indexer-errors',
   creditIntakeQueueAge: 'credit-intake-queue-behind',
+  setAsideCredits: 'set-aside-credits',
 } as const;
 
 export type AlarmSlug = (typeof ALARM_SLUGS)[keyof typeof ALARM_SLUGS];

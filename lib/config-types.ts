@@ -62,6 +62,12 @@ export interface LedgerConfig {
    */
   readonly idempotencyRetentionSeconds: number;
   /**
+   * Whether the HTTP function reads a request's claim alongside its transaction and answers a
+   * replay from the read (`IDEMPOTENCY_HEDGED_READ`; docs/contract.md §4). Costs 1–4 read
+   * units per write request. @default true
+   */
+  readonly idempotencyHedgedRead: boolean;
+  /**
    * How long an inbox event id is remembered, in seconds.
    * @default DEFAULT_INBOX_RETENTION_SECONDS (30 days)
    */
@@ -115,6 +121,14 @@ export interface LedgerConfig {
    * @default DEFAULT_INTAKE_SHARDS (8)
    */
   readonly intakeShards: number;
+  /**
+   * When pending credits of a deferred account count as stranded (docs/contract.md §24, §36):
+   * `INTAKE_STRANDED_AFTER_SECONDS` of the outbox dispatcher (an account's `INTAKE_DUE` marker
+   * falls due this long after a credit) and of the sweeper (which queues the account again and
+   * postpones the marker by as much). 1–86400.
+   * @default DEFAULT_INTAKE_STRANDED_AFTER_SECONDS (60)
+   */
+  readonly intakeStrandedAfterSeconds: number;
   /**
    * The application whose signed callbacks report on export executions: its key in the
    * callback secret, `CALLBACK_APPLICATION_ID` of the functions and the `callbackPath` of every

@@ -24,6 +24,11 @@ import {
   MAX_GAP_REFETCH_AFTER_SECONDS,
   MIN_GAP_REFETCH_AFTER_SECONDS,
 } from '../functions/contract/gaps';
+import {
+  DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
+  MAX_INTAKE_STRANDED_AFTER_SECONDS,
+  MIN_INTAKE_STRANDED_AFTER_SECONDS,
+} from '../functions/contract/intake';
 import { APPLICATION_ID_PATTERN } from '../functions/contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
@@ -112,6 +117,7 @@ const contextShape = {
   ),
   deletionProtection: booleanSetting(),
   idempotencyRetentionSeconds: positiveInteger(),
+  idempotencyHedgedRead: booleanSetting(),
   inboxRetentionSeconds: positiveInteger(),
   exportFee: positiveInteger(),
   // Export retries fit before the deadline (docs/contract.md §12, §30): receives × visibility
@@ -132,6 +138,11 @@ const contextShape = {
   backdateLimitDays: integerSetting(MIN_BACKDATE_LIMIT_DAYS, MAX_BACKDATE_LIMIT_DAYS),
   // Intake partitions of a deferred account: at most 9, so a posting of 30 fits (§24).
   intakeShards: integerSetting(MIN_INTAKE_SHARDS, MAX_INTAKE_SHARDS),
+  // When a deferred account's oldest pending credit counts as stranded: a second to a day (§36).
+  intakeStrandedAfterSeconds: integerSetting(
+    MIN_INTAKE_STRANDED_AFTER_SECONDS,
+    MAX_INTAKE_STRANDED_AFTER_SECONDS,
+  ),
   gapRefetchAfterSeconds: integerSetting(
     MIN_GAP_REFETCH_AFTER_SECONDS,
     MAX_GAP_REFETCH_AFTER_SECONDS,
@@ -187,6 +198,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     logRetentionDays: context.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS,
     idempotencyRetentionSeconds:
       context.idempotencyRetentionSeconds ?? DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+    idempotencyHedgedRead: context.idempotencyHedgedRead ?? true,
     inboxRetentionSeconds: context.inboxRetentionSeconds ?? DEFAULT_INBOX_RETENTION_SECONDS,
     exportFee: context.exportFee ?? DEFAULT_EXPORT_FEE,
     exportExecutionTimeoutSeconds:
@@ -198,6 +210,8 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     gapRefetchAfterSeconds: context.gapRefetchAfterSeconds ?? DEFAULT_GAP_REFETCH_AFTER_SECONDS,
     backdateLimitDays: context.backdateLimitDays ?? DEFAULT_BACKDATE_LIMIT_DAYS,
     intakeShards: context.intakeShards ?? DEFAULT_INTAKE_SHARDS,
+    intakeStrandedAfterSeconds:
+      context.intakeStrandedAfterSeconds ?? DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
     callbackApplicationId: context.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,
     ...checkThrottling(context, ctx),
     httpReservedConcurrency: reserved(context.httpReservedConcurrency, undefined),

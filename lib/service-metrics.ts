@@ -77,6 +77,7 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   // The folder's runs, and the sweep's stranded accounts (docs/contract.md §24).
   [METRICS.creditIntakeLag]: [SERVICE_NAMES.creditIntake, SERVICE_NAMES.sweeper],
   [METRICS.creditsPosted]: [SERVICE_NAMES.creditIntake],
+  [METRICS.setAsideCredits]: [SERVICE_NAMES.creditIntake],
   [METRICS.creditIntakeNotified]: [SERVICE_NAMES.dispatcher],
 };
 

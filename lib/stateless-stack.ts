@@ -140,10 +140,12 @@ export class StatelessStack extends Stack {
       table,
       callbackSecret,
       exportBucket,
-      // Only the HTTP function serves the journal routes (docs/contract.md §15).
+      // Only the HTTP function serves the journal routes (docs/contract.md §15) and hedges
+      // claim reads (§36).
       environment: {
         ...exportEnvironment,
         JOURNAL_READERS: JSON.stringify(config.journalReaders),
+        IDEMPOTENCY_HEDGED_READ: config.idempotencyHedgedRead ? 'on' : 'off',
         ...webhookEnvironment(webhooks),
       },
       exportObjectsReason: EXPORT_OBJECTS_REASON,
@@ -186,6 +188,7 @@ export class StatelessStack extends Stack {
       creditIntakeQueue: creditIntakeQueues.queue,
       deadLetterQueue: outboxDispatchDeadLetterQueue,
       reservedConcurrentExecutions: config.dispatcherReservedConcurrency,
+      intakeStrandedAfterSeconds: config.intakeStrandedAfterSeconds,
     });
 
     this.creditFolder = new CreditFolder(this, 'CreditFolder', {
@@ -228,6 +231,7 @@ export class StatelessStack extends Stack {
       environment: {
         ...serviceEnvironment,
         GAP_REFETCH_AFTER_SECONDS: String(config.gapRefetchAfterSeconds),
+        INTAKE_STRANDED_AFTER_SECONDS: String(config.intakeStrandedAfterSeconds),
         STAGE: config.stage,
       },
       gapTopic,

@@ -40,8 +40,8 @@ export const DEAD_LETTERS_LISTED = 50;
 export const JOURNAL_RECORDS_SHOWN = 500;
 /** Entries and holds the account page lists (the newest). */
 export const ACCOUNT_ITEMS_SHOWN = 50;
-/** Account items one search reads at most (a Scan of the table: there is no owner index). */
-export const ACCOUNT_SCAN_LIMIT = 5_000;
+/** Accounts one page of the Accounts page lists ("most recent", or a search's matches). */
+export const ACCOUNTS_PER_PAGE = 20;
 /** Pending credits the account page lists (the oldest); the page says when more wait. */
 export const PENDING_CREDITS_SHOWN = 50;
 /** Items the intake-lag page's Scan for intake gates reads at most (no index of deferred accounts). */
@@ -100,11 +100,14 @@ export interface AccountSummary {
   readonly updatedAt: string;
 }
 
+/**
+ * A page of the Accounts page, read from the account directory's indexes (§31): the most recent
+ * accounts, or an owner's accounts then the accounts whose name starts with the query.
+ */
 export interface AccountSearch {
   readonly items: readonly AccountSummary[];
-  /** Account items read; `complete` false when the Scan stopped at ACCOUNT_SCAN_LIMIT. */
-  readonly scanned: number;
-  readonly complete: boolean;
+  /** Present while more match: `?cursor=` asks for the next page. */
+  readonly nextCursor?: string;
 }
 
 export interface AccountDetail extends AccountSummary {

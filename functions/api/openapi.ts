@@ -3,14 +3,14 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency/key';
 import type { ErrorCode } from '../domain/shared/errors';
 import { Problem } from '../schemas/shared';
 import { addExamples } from './document/examples';
+import { PROBLEM_DESCRIPTIONS } from './document/problem-descriptions';
+import { type PublishedRetention, retentionInfo } from './document/published';
+import { routeDoc } from './document/route-docs';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS } from './problems';
 import { ROUTE_LIST } from './routes';
 import { type ListedRoute, type NamedSchema, problemsOf } from './spec';
 
-export interface PublishedRetention {
-  readonly idempotencyRetentionSeconds: number;
-  readonly inboxRetentionSeconds: number;
-}
+export type { PublishedRetention };
 
 type JsonSchema = Record<string, unknown>;
 
@@ -171,18 +171,20 @@ export function errorResponses(codes: readonly ErrorCode[]) {
 
 /** What /docs shows for an error status: its first code as the service would answer it. */
 function problemExample([code = 'internal']: readonly ErrorCode[]) {
-  const { status, title, description } = PROBLEMS[code];
+  const { status, title } = PROBLEMS[code];
+  const description = PROBLEM_DESCRIPTIONS[code];
   const detail = `${description.charAt(0).toUpperCase()}${description.slice(1)}.`;
   return { type: `/v1/problems/${code}`, title, status, detail, code };
 }
 
 function operation(spec: ListedRoute, components: Components) {
-  const { status, description } = spec.response;
+  const { status } = spec.response;
+  const { summary, description, response: responseDescription } = routeDoc(spec.operationId);
   const params = parameters(spec);
   return {
     operationId: spec.operationId,
-    summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    summary,
+    ...(description ? { description } : {}),
     tags: [spec.tag],
     ...(spec.public ? { security: [] } : {}),
     ...(params.length > 0 ? { parameters: params } : {}),
@@ -196,7 +198,9 @@ function operation(spec: ListedRoute, components: Components) {
       : {}),
     responses: {
       [String(status)]: {
-        description: spec.idempotency ? `${description} (or its replay)` : description,
+        description: spec.idempotency
+          ? `${responseDescription} (or its replay)`
+          : responseDescription,
         ...(spec.idempotency ? { headers: REPLAYED_HEADER } : {}),
         ...responseContent(spec, components),
       },
@@ -248,8 +252,7 @@ export function buildOpenApiDocument(retention: PublishedRetention) {
         GATEWAY_ANSWERS_NOTE +
         ' ' +
         PROBLEM_TYPES_NOTE,
-      'x-idempotency-retention-seconds': retention.idempotencyRetentionSeconds,
-      'x-inbox-retention-seconds': retention.inboxRetentionSeconds,
+      ...retentionInfo(retention),
     },
     // The stage URL is known only after deployment (the function cannot name its own API
     // without a cycle): relative, so a client resolves it against where it fetched the document.

@@ -17,8 +17,6 @@ export interface RouteSpec {
    * the router requires `Idempotency-Key` and parses the JSON body.
    */
   readonly idempotency?: OperationId;
-  readonly summary: string;
-  readonly description?: string;
   readonly tag: RouteTag;
   /**
    * Absent: behind the deployment's JWT or IAM authorizer, for an authenticated principal.
@@ -37,8 +35,6 @@ export interface RouteSpec {
   readonly response: {
     /** 204: no body (a DELETE). */
     readonly status: 200 | 201 | 202 | 204;
-    /** A command's gets " (or its replay)" in the document. */
-    readonly description: string;
     /** Absent: any JSON object (the OpenAPI document itself), or text of `mediaType`. */
     readonly body?: NamedSchema;
     /** A raw route answering something else than JSON (the problem type pages: text/html). */
@@ -102,6 +98,23 @@ export interface HeaderSpec {
 
 /** Specs keyed by their OpenAPI operationId (what the typed client names; never renamed). */
 export type RouteTable = Readonly<Record<string, RouteSpec>>;
+
+/**
+ * What the OpenAPI document says of a route, in prose. Written beside its spec, returned by a
+ * function of its own (`<feature>RouteDocs()`) that only the document's generator calls, so the
+ * text stays out of the HTTP function's bundle (a function is dropped when unused, where an
+ * object with template literals is not) and the function serves the generated document
+ * (api/document/published.ts).
+ */
+export interface RouteDoc {
+  readonly summary: string;
+  readonly description?: string;
+  /** Of the success response; a command's gets " (or its replay)" in the document. */
+  readonly response: string;
+}
+
+/** One {@link RouteDoc} for every route of a table: a route without one does not compile. */
+export type RouteDocs<T extends RouteTable> = { readonly [K in keyof T]: RouteDoc };
 
 /** A spec with its operationId: what the router, the document and the CDK walk. */
 export type ListedRoute = RouteSpec & { readonly operationId: string };

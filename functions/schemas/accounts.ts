@@ -138,11 +138,14 @@ export const Transaction = z.object({
 
 /** An entry as reads show it (listings, reads by id, exports): POST answers have no status. */
 export const Entry = Transaction.extend({
-  status: z.enum(['posted', 'pending']).meta({
+  status: z.enum(['posted', 'pending', 'set_aside']).meta({
     description:
-      "pending: a deferred account's credit not posted yet (docs/contract.md §24); posted: " +
-      'it changed the account (every entry of a direct account)',
+      "pending: a deferred account's credit not posted yet (docs/contract.md §24); set_aside: " +
+      'one the folder can never post, until an operator resolves it (§36, reads by id only); ' +
+      'posted: it changed the account (every entry of a direct account)',
   }),
+  reason: z.string().optional().meta({ description: 'set_aside: why (a refusal code)' }),
+  setAsideAt: Timestamp.optional().meta({ description: 'set_aside: when' }),
 });
 
 export const TransactionPage = z.object({

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ValidationError } from '../../../functions/domain/shared/errors';
 import { describeError } from '../../../functions/domain/shared/log';
 import { CONSOLE_API, CONSOLE_PATH, CONSOLE_ROUTES, CONSOLE_TOKEN_HEADER } from '../../shared/api';
 import type { AccountReader } from '../accounts/reader';
@@ -47,7 +48,8 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
   const reads: Record<string, (url: URL) => Promise<ActionAnswer>> = {
     [CONSOLE_ROUTES.accounts]: async (url) => {
       const q = url.searchParams.get('q')?.trim();
-      return ok(await (q ? deps.accounts.search(q) : deps.accounts.recent()));
+      const cursor = url.searchParams.get('cursor') ?? undefined;
+      return ok(await (q ? deps.accounts.search(q, cursor) : deps.accounts.recent(cursor)));
     },
     [CONSOLE_ROUTES.deadLetters]: async () => ok(await deps.deadLetters.list()),
     [CONSOLE_ROUTES.gaps]: async () => ok(await deps.gaps.list()),
@@ -112,8 +114,13 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
       try {
         answer = await api(req, url);
       } catch (error) {
-        deps.log(`could not answer ${req.method} ${path}: ${describeError(error)}`);
-        answer = { status: 502, body: { error: `the read failed: ${describeError(error)}` } };
+        if (error instanceof ValidationError) {
+          // A foreign cursor or the like: the asker's mistake, said in words (§31).
+          answer = { status: 400, body: { error: error.detail } };
+        } else {
+          deps.log(`could not answer ${req.method} ${path}: ${describeError(error)}`);
+          answer = { status: 502, body: { error: `the read failed: ${describeError(error)}` } };
+        }
       }
       sendJson(res, answer.status, answer.body);
       return true;

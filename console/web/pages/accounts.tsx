@@ -1,7 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type AccountSearch, type AccountSummary, CONSOLE_ROUTES } from '../../shared/api';
+import {
+  ACCOUNTS_PER_PAGE,
+  type AccountSearch,
+  type AccountSummary,
+  CONSOLE_ROUTES,
+} from '../../shared/api';
 import { money, when } from '../components/format';
 import { Load, useLoad } from '../components/load';
+import { Pager } from '../components/pager';
 import { Table } from '../components/table';
 
 const COLUMNS = [
@@ -21,41 +27,47 @@ const COLUMNS = [
   { label: 'Created', cell: (a: AccountSummary) => when(a.createdAt) },
 ];
 
-/** The `q` of the page's address (`#/accounts?q=alice`): a search can be linked and reloaded. */
-function queryInUrl(): string {
-  return new URLSearchParams(location.hash.split('?')[1] ?? '').get('q')?.trim() ?? '';
+/** The page's address (`#/accounts?q=alice&cursor=…`): a search can be linked and reloaded. */
+function paramsInUrl(): { q: string; cursor: string } {
+  const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
+  return { q: params.get('q')?.trim() ?? '', cursor: params.get('cursor') ?? '' };
 }
 
-/** Shows `q` in the address bar (replacing the entry: Back leaves the page, as before). */
-function putQueryInUrl(q: string): void {
-  const hash = q ? `#/accounts?q=${encodeURIComponent(q)}` : '#/accounts';
-  history.replaceState(null, '', `${location.pathname}${hash}`);
+/** Shows the query and page in the address bar (replacing the entry: Back leaves the page). */
+function putInUrl(q: string, cursor: string): void {
+  const params = [
+    ...(q ? [`q=${encodeURIComponent(q)}`] : []),
+    ...(cursor ? [`cursor=${encodeURIComponent(cursor)}`] : []),
+  ].join('&');
+  history.replaceState(null, '', `${location.pathname}#/accounts${params ? `?${params}` : ''}`);
 }
 
 /**
  * Find an account by id, owner or name prefix (any case); without a query, the most recent
- * accounts. An empty answer from an incomplete read never says that nothing exists.
+ * accounts. Both read the account directory's indexes, a page at a time (§31).
  */
 export function AccountsPage() {
-  const [draft, setDraft] = useState(queryInUrl);
-  const [query, setQueryState] = useState(queryInUrl);
-  const setQuery = (q: string) => {
-    putQueryInUrl(q);
-    setQueryState(q);
+  const [draft, setDraft] = useState(() => paramsInUrl().q);
+  const [shown, setShownState] = useState(paramsInUrl);
+  const setShown = (q: string, cursor: string) => {
+    putInUrl(q, cursor);
+    setShownState({ q, cursor });
   };
+  const query = shown.q;
   // A link or typed address with another `?q=` while the page is open: follow it.
   useEffect(() => {
     const follow = () => {
-      const q = queryInUrl();
-      setDraft(q);
-      setQueryState(q);
+      const now = paramsInUrl();
+      setDraft(now.q);
+      setShownState(now);
     };
     addEventListener('hashchange', follow);
     return () => removeEventListener('hashchange', follow);
   }, []);
-  const path = query
-    ? `${CONSOLE_ROUTES.accounts}?q=${encodeURIComponent(query)}`
-    : CONSOLE_ROUTES.accounts;
+  const params = new URLSearchParams();
+  if (query) params.set('q', query);
+  if (shown.cursor) params.set('cursor', shown.cursor);
+  const path = `${CONSOLE_ROUTES.accounts}${params.size > 0 ? `?${params}` : ''}`;
   const [loaded] = useLoad<AccountSearch>(path);
   return (
     <section aria-labelledby="accounts-title">
@@ -64,7 +76,7 @@ export function AccountsPage() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            setQuery(draft.trim());
+            setShown(draft.trim(), '');
           }}
         >
           <label for="account-query">Account id, owner id or name</label>
@@ -81,7 +93,7 @@ export function AccountsPage() {
               type="button"
               onClick={() => {
                 setDraft('');
-                setQuery('');
+                setShown('', '');
               }}
             >
               Show recent
@@ -98,13 +110,19 @@ export function AccountsPage() {
               columns={COLUMNS}
               rows={search.items}
               rowKey={(a) => a.id}
-              empty={emptyText(query, search.complete, search.scanned)}
+              empty={emptyText(query, shown.cursor !== '', search.nextCursor !== undefined)}
             />
             <p class="note">
-              {search.complete
-                ? `Read ${search.scanned} item(s): the whole table.`
-                : `Read the first ${search.scanned} item(s) of the table; more accounts may exist.`}
+              {query
+                ? "The owner's accounts, newest first, then names starting with it, by name."
+                : 'Newest first.'}{' '}
+              {ACCOUNTS_PER_PAGE} at a time.
             </p>
+            <Pager
+              nextCursor={search.nextCursor}
+              first={shown.cursor !== ''}
+              paging={(cursor) => setShown(query, cursor ?? '')}
+            />
           </>
         )}
       </Load>
@@ -112,11 +130,10 @@ export function AccountsPage() {
   );
 }
 
-/** What an empty answer says: absence only when the whole table was read. */
-function emptyText(query: string, complete: boolean, scanned: number): string {
-  if (!complete) {
-    return `None found in the first ${scanned} item(s) read; the table has more, so accounts${query ? ` matching "${query}"` : ''} may exist.`;
-  }
+/** What an empty page says: absence only of what the index holds from this page on. */
+function emptyText(query: string, pastFirst: boolean, more: boolean): string {
+  if (pastFirst || more)
+    return `Nothing on this page${more ? '; the next page may have more' : ''}.`;
   return query
     ? `No account has the id or owner "${query}", or a name starting with it.`
     : 'There are no accounts yet.';

@@ -10,6 +10,7 @@ import {
 } from '../../shared/search';
 import { money, when } from '../components/format';
 import { Load, useLoad } from '../components/load';
+import { Pager } from '../components/pager';
 import { SearchForm } from '../components/search-form';
 import { Table } from '../components/table';
 
@@ -140,16 +141,7 @@ function Found<T extends { readonly id: string }>(props: {
           ? `Indexed through ${when(page.indexedThrough)}.`
           : 'The index follows the journal within seconds.'}
       </p>
-      {props.first && (
-        <button type="button" onClick={() => props.paging(null)}>
-          First page
-        </button>
-      )}
-      {page.nextCursor && (
-        <button type="button" onClick={() => props.paging(page.nextCursor)}>
-          Next page
-        </button>
-      )}
+      <Pager nextCursor={page.nextCursor} first={props.first} paging={props.paging} />
     </>
   );
 }

@@ -5,7 +5,7 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../domain/callbacks/standard-webhooks';
 import { CallbackAnswer, CallbackEventSchema, CallbackPath } from '../../schemas/exports/callbacks';
-import { named, type RouteTable } from '../spec';
+import { named, type RouteDocs, type RouteTable } from '../spec';
 
 /**
  * Signed execution callbacks (docs/contract.md §7): no authorizer; the handler checks the
@@ -15,14 +15,6 @@ export const CALLBACK_ROUTES = {
   postCallback: {
     method: 'POST',
     path: '/v1/callbacks/{applicationId}',
-    summary: 'Report on an execution (signed)',
-    description:
-      'Signed execution callbacks, with either header set (one valid set suffices). ' +
-      '`Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, ' +
-      'or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), ' +
-      '`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ' +
-      'ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during ' +
-      `rotation; ±${SIGNATURE_TOLERANCE_SECONDS} s window. A \`whsec_\` secret signs with its base64-decoded bytes.`,
     tag: 'callbacks',
     public: {
       reason:
@@ -43,7 +35,6 @@ export const CALLBACK_ROUTES = {
     body: named('CallbackEvent', CallbackEventSchema),
     response: {
       status: 200,
-      description: 'applied | duplicate | stale | superseded',
       body: named('CallbackOutcome', CallbackAnswer),
     },
     problems: [
@@ -56,3 +47,18 @@ export const CALLBACK_ROUTES = {
     ],
   },
 } as const satisfies RouteTable;
+
+/** What the OpenAPI document says of each route of CALLBACK_ROUTES (a function, so that nothing of it is evaluated, or bundled, where only the routes are used: the document's generator calls it). */
+export const callbackRouteDocs = (): RouteDocs<typeof CALLBACK_ROUTES> => ({
+  postCallback: {
+    summary: 'Report on an execution (signed)',
+    description:
+      'Signed execution callbacks, with either header set (one valid set suffices). ' +
+      '`Callback-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, ' +
+      'or Standard Webhooks: `webhook-id` (must equal the CloudEvent `id`), ' +
+      '`webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256> v1a,<base64 ' +
+      'ed25519>` over "<id>.<timestamp>.<raw body>". Several signatures allowed during ' +
+      `rotation; ±${SIGNATURE_TOLERANCE_SECONDS} s window. A \`whsec_\` secret signs with its base64-decoded bytes.`,
+    response: 'applied | duplicate | stale | superseded',
+  },
+});

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../domain/shared/errors';
 import { PROBLEMS } from '../problems';
 import { type ListedRoute, problemsOf, routeKey } from '../spec';
+import { PROBLEM_DESCRIPTIONS } from './problem-descriptions';
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -13,7 +14,8 @@ const inline = (text: string) =>
 
 /** The page a problem's `type` resolves to: its status, title, meaning and the routes answering it. */
 export function problemPage(code: ErrorCode, routes: readonly ListedRoute[]): string {
-  const { status, title, description, retryAfterSeconds } = PROBLEMS[code];
+  const { status, title, retryAfterSeconds } = PROBLEMS[code];
+  const description = PROBLEM_DESCRIPTIONS[code];
   const answeredBy = routes.filter((route) => problemsOf(route).includes(code)).map(routeKey);
   const retry =
     retryAfterSeconds === undefined

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { RouteTable } from '../spec';
+import type { RouteDocs, RouteTable } from '../spec';
 
 /**
  * What documents the API (docs/contract.md §3, §5): the OpenAPI document and the page of each
@@ -9,7 +9,6 @@ export const DOCUMENT_ROUTES = {
   getOpenApi: {
     method: 'GET',
     path: '/v1/openapi.json',
-    summary: 'This OpenAPI document',
     tag: 'document',
     public: {
       reason:
@@ -19,15 +18,11 @@ export const DOCUMENT_ROUTES = {
       throttle: { rateLimit: 10, burstLimit: 20 },
     },
     raw: true,
-    response: { status: 200, description: 'This document' },
+    response: { status: 200 },
   },
   getProblemType: {
     method: 'GET',
     path: '/v1/problems/{code}',
-    summary: 'The documentation of a problem type',
-    description:
-      'Every problem+json `type` is this path with its code: a page giving the status, the ' +
-      'title, when the code is answered and which routes answer it.',
     tag: 'document',
     public: {
       reason:
@@ -37,6 +32,21 @@ export const DOCUMENT_ROUTES = {
     raw: true,
     params: z.strictObject({ code: z.string().regex(/^[a-z_]{1,64}$/) }),
     problems: ['not_found'],
-    response: { status: 200, description: 'The page of that code', mediaType: 'text/html' },
+    response: { status: 200, mediaType: 'text/html' },
   },
 } as const satisfies RouteTable;
+
+/** What the OpenAPI document says of each route of DOCUMENT_ROUTES (a function, so that nothing of it is evaluated, or bundled, where only the routes are used: the document's generator calls it). */
+export const documentRouteDocs = (): RouteDocs<typeof DOCUMENT_ROUTES> => ({
+  getOpenApi: {
+    summary: 'This OpenAPI document',
+    response: 'This document',
+  },
+  getProblemType: {
+    summary: 'The documentation of a problem type',
+    description:
+      'Every problem+json `type` is this path with its code: a page giving the status, the ' +
+      'title, when the code is answered and which routes answer it.',
+    response: 'The page of that code',
+  },
+});

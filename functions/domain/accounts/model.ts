@@ -138,10 +138,17 @@ export interface LedgerEntry {
  * Where an entry stands (docs/contract.md §24): `pending` while a deferred account's credit
  * waits in its intake partition, `posted` once it changed the account (every direct entry).
  */
-export type EntryStatus = 'posted' | 'pending';
+export type EntryStatus = 'posted' | 'pending' | 'set_aside';
 
-/** An entry as reads show it: with its status (POST answers keep their first bodies). */
-export type EntryRead = LedgerEntry & { readonly status: EntryStatus };
+/**
+ * An entry as reads show it: with its status (POST answers keep their first bodies); a credit
+ * set aside (§36) with why and when.
+ */
+export type EntryRead = LedgerEntry & {
+  readonly status: EntryStatus;
+  readonly reason?: string;
+  readonly setAsideAt?: string;
+};
 
 /**
  * A listing item, a read by id (and a JSON Lines export line): reversible entries show how much

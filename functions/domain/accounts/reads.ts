@@ -65,8 +65,8 @@ export class EntryReadService {
   constructor(private readonly port: EntryReadPort) {}
 
   /**
-   * The entry with this id on the account, posted or pending: its id pointer, else the pending
-   * credit in the one partition its id falls in; a credit posted between the two reads is found
+   * The entry with this id on the account, posted, pending or set aside (§36): its id pointer,
+   * else the pending or set-aside credit in the one partition its id falls in; a credit posted between the two reads is found
    * by reading the pointer once more. Missing and foreign alike are `not_found`.
    */
   async getEntry(principal: string, accountId: string, entryId: string): Promise<EntryRead> {
@@ -79,6 +79,8 @@ export class EntryReadService {
     if (account.intakeShards !== undefined) {
       const shard = intakeShardOf(entryId, account.intakeShards);
       const pending = await this.port.pendingEntry(accountId, shard, entryId);
+      if (pending?.setAside)
+        return { ...readEntry(pending.entry, 'set_aside'), ...pending.setAside };
       if (pending) return readEntry(pending.entry, 'pending');
       const postedSince = await this.port.postedEntry(accountId, entryId);
       if (postedSince) return readEntry(postedSince, 'posted');

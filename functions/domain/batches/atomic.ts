@@ -13,6 +13,7 @@ import { transferMovement } from '../movements/transfer';
 import {
   CurrencyMismatchError,
   type DomainError,
+  EffectiveTimeRefused,
   IdempotencyKeyReusedError,
   InternalError,
   LedgerRejection,
@@ -58,12 +59,23 @@ export class AtomicBatch {
     this.presenter = options.presenter;
   }
 
-  /** Every operation made ready to write, under its own key in the single route's scope. */
+  /**
+   * Every operation made ready to write, under its own key in the single route's scope. Called
+   * after `refuseEffectiveTimes`: an operation whose `effectiveAt` aged past the limit has a
+   * stored key (§31, §36), so it is planned as at its own time — its claim then finds the record
+   * and the write answers it as a replay, never moving its money again.
+   */
   plan(ctx: CommandContext, operations: readonly BatchOperation[]): PlannedMovement[] {
-    return operations.map((operation, position) => ({
-      ...this.planOne({ ...ctx, idempotencyKey: operation.key }, operation),
-      position,
-    }));
+    return operations.map((operation, position) => {
+      const own = { ...ctx, idempotencyKey: operation.key };
+      try {
+        return { ...this.planOne(own, operation), position };
+      } catch (error) {
+        const at = Date.parse(operation.input.effectiveAt ?? '');
+        if (!(error instanceof EffectiveTimeRefused) || Number.isNaN(at)) throw error;
+        return { ...this.planOne({ ...own, now: new Date(at) }, operation), position };
+      }
+    });
   }
 
   private planOne(own: CommandContext, operation: BatchOperation): PlannedMovement {

@@ -8,4 +8,6 @@ export interface IdempotencyRecord extends StoredResponse {
   readonly fingerprint: string;
   /** Epoch seconds after which the record counts as absent. */
   readonly expiresAt: number;
+  /** The writer token of the attempt that committed it, when it had one (hedged-claims.ts). */
+  readonly writer?: string;
 }

@@ -1,4 +1,4 @@
-import type { DomainError } from '../shared/errors';
+import type { DomainError, ErrorCode } from '../shared/errors';
 import type { IdempotencyRecord, StoredResponse } from './model';
 
 /** How a command succeeded; the transport picks the status for each. */
@@ -25,6 +25,11 @@ export interface IdempotencyClaim extends ClaimKey {
   /** Epoch seconds; the record counts as absent once `nowSeconds` passes it. */
   readonly expiresAt: number;
   readonly response: StoredResponse;
+  /**
+   * The attempt's writer token, stored on the claim: a hedged read that finds it has found the
+   * request's own commit, not a replay (docs/contract.md §36; hedged-claims.ts).
+   */
+  readonly writer?: string;
 }
 
 export type RecordResult =
@@ -52,4 +57,25 @@ export interface InboxClaim {
   readonly contentHash?: string;
   readonly nowSeconds: number;
   readonly expiresAt: number;
+  /**
+   * The SQS message id of a redriven dead letter (it carries `error_code`): a refusal recorded
+   * under (source, id) is evaluated again once per redriven message (docs/contract.md §6, §31).
+   */
+  readonly redrive?: string;
+}
+
+/**
+ * What the inbox says of an event it saw before, whatever the event is: applied (a duplicate),
+ * other content (an id conflict), or refused for good (its recorded refusal, replayed like a
+ * `409` under an HTTP key: docs/contract.md §6).
+ */
+export type SeenOutcome =
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict' }
+  | { readonly kind: 'refused_before'; readonly refusal: RecordedRefusal };
+
+/** A permanent refusal as the inbox keeps it: the domain code and detail of the first answer. */
+export interface RecordedRefusal {
+  readonly code: ErrorCode;
+  readonly detail: string;
 }

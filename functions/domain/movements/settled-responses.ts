@@ -1,8 +1,9 @@
 import type { LedgerPort, WriteResult } from '../accounts/port';
+import type { HedgedClaims, Settled } from '../idempotency/hedged-claims';
 import type { IdempotencyRecord } from '../idempotency/model';
 import type { IdempotencyClaim, RecordResult } from '../idempotency/port';
 import { epochSeconds } from '../shared/time';
-import type { MovementWrite } from './once';
+import type { MovementWrite, Once } from './once';
 import type { MovementPort } from './port';
 import type { PostingRejection } from './rejections';
 
@@ -130,5 +131,39 @@ export function withSettledMovements(
       once.kind === 'request'
         ? throughCache(cache, once.claim, () => port.post(once, posting, intake))
         : port.post(once, posting, intake),
+  };
+}
+
+/** A movement method with its request claims hedged; event and export claims pass untouched. */
+function hedgeRequests<A extends unknown[], R extends { readonly kind: string }>(
+  hedge: HedgedClaims,
+  method: (once: Once, ...rest: A) => Promise<R>,
+): (once: Once, ...rest: A) => Promise<R | Settled> {
+  return (once, ...rest) =>
+    once.kind === 'request'
+      ? hedge.write(once.claim, (claim) => method({ ...once, claim }, ...rest))
+      : method(once, ...rest);
+}
+
+/**
+ * The movement port with every request claim hedged (credits, debits, transfers, ledger
+ * transactions, reversals, captures).
+ */
+export function withHedgedMovements(port: MovementPort, hedge: HedgedClaims): MovementPort {
+  return {
+    post: hedgeRequests(hedge, port.post.bind(port)),
+    transfer: hedgeRequests(hedge, port.transfer.bind(port)),
+    ledgerTransaction: hedgeRequests(hedge, port.ledgerTransaction.bind(port)),
+    reverse: hedgeRequests(hedge, port.reverse.bind(port)),
+    capture: hedgeRequests(hedge, port.capture.bind(port)),
+  };
+}
+
+/** The ledger port with account creation hedged (the one ledger write a replay often meets). */
+export function withHedgedLedger(port: LedgerPort, hedge: HedgedClaims): LedgerPort {
+  return {
+    ...port,
+    createAccount: (claim, account) =>
+      hedge.write(claim, (stamped) => port.createAccount(stamped, account)),
   };
 }

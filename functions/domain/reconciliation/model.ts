@@ -12,7 +12,9 @@ import type { JournalRecord } from '../journal/model';
  *               account older than the journal, `balance` is the sum of all its entries);
  * - `holds`     (c) `balance − available` is what the account's active holds still reserve;
  * - `zero_sum`  (d) every transfer and ledger transaction sums to zero over its legs;
- * - `hash_chain` each record's hash is its content linked to the record before (§27).
+ * - `hash_chain` each record's hash is its content linked to the record before (§27);
+ * - `set_aside_credit` a pending credit the folder can never post was set aside (§36): written
+ *               by the folder in the set-aside's own transaction, once per credit set aside.
  */
 export const RECONCILE_CHECKS = [
   'journal',
@@ -22,6 +24,7 @@ export const RECONCILE_CHECKS = [
   'zero_sum',
   'journal_version_gap',
   'hash_chain',
+  'set_aside_credit',
 ] as const;
 export type ReconcileCheck = (typeof RECONCILE_CHECKS)[number];
 
@@ -33,6 +36,8 @@ export interface Finding {
   readonly actual: number | string;
   /** The journal record the check ran at; absent for whole-account checks of old accounts. */
   readonly sequence?: number;
+  /** The credit a `set_aside_credit` finding names (it has no journal record). */
+  readonly entryId?: string;
   readonly detectedAt: string;
   /** One sentence for the operator: which entry, hold or group, and what differed. */
   readonly detail: string;

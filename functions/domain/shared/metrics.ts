@@ -105,6 +105,11 @@ export const METRICS = {
   creditIntakeLag: 'CreditIntakeLagSeconds',
   /** Pending credits the folder posted (docs/contract.md §24). */
   creditsPosted: 'CreditsPosted',
+  /**
+   * Pending credits the folder set aside (docs/contract.md §36): it can never post them (a
+   * closed period, the 2^53 cap); each is a reconciler finding. Alarmed on (`set-aside-credits`).
+   */
+  setAsideCredits: 'SetAsideCredits',
   /** Accounts the outbox dispatcher sent to `credit-intake`. */
   creditIntakeNotified: 'CreditIntakeNotified',
 } as const;

@@ -2,6 +2,7 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ACCOUNT_ITEM_KIND } from '../../contract/names';
 import type { AccountRecord } from '../../domain/accounts/model';
+import { accountIndexAttributes } from '../table/account-index';
 import { putNew } from '../table/attributes';
 import { keys } from '../table/keys';
 import { CLOSED_THROUGH, newAccountHistory } from './effective-history';
@@ -25,6 +26,8 @@ export function newAccountItem(tableName: string, record: AccountRecord): Transa
     ...account,
     spendable: account.available + account.overdraftLimit,
     [JOURNAL_FROM_CREATION]: true,
+    // The console's account directory (../table/account-index.ts): recent, owner, name.
+    ...accountIndexAttributes(account),
     ...newAccountHistory(),
   });
 }

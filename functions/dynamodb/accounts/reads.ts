@@ -2,7 +2,7 @@ import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import type { EntryReadPort, PendingCreditPage } from '../../domain/accounts/port';
-import { PENDING_CREDIT_KIND, toPendingCredit } from '../intake/items';
+import { PENDING_CREDIT_KIND, SET_ASIDE_CREDIT_KIND, toPendingCredit } from '../intake/items';
 import {
   keys,
   PENDING_CREDIT_SK_PREFIX,
@@ -31,6 +31,10 @@ interface ShardRead {
 const SK_RANGE_END_OF_PENDING = `${PENDING_CREDIT_SK_PREFIX}${SK_RANGE_END}`;
 
 const SET_ASIDE_PREFIX = SET_ASIDE_CREDIT_SK_PREFIX;
+
+/** The item kind under a partition's prefix: pending, or set aside (§36). */
+const kindOf = (prefix: string) =>
+  prefix === SET_ASIDE_PREFIX ? SET_ASIDE_CREDIT_KIND : PENDING_CREDIT_KIND;
 
 /** Entries by id and pending credits on the table (docs/contract.md §24). */
 export function createEntryReadStore(options: StoreOptions): EntryReadPort {
@@ -115,14 +119,18 @@ export function createEntryReadStore(options: StoreOptions): EntryReadPort {
     async pendingEntry(accountId, shard, entryId): Promise<PendingCredit | undefined> {
       const { pk } = keys.intakeGate(accountId, shard);
       // A partition holds what its account has not posted yet: few items, usually one page.
-      let from: ShardPosition = null;
-      for (;;) {
-        const page = await query(pk, 0, from, entryId);
-        const [item] = page.items.filter((found) => found.kind === PENDING_CREDIT_KIND);
-        if (item) return toPendingCredit(item);
-        if (page.stoppedAt === undefined) return undefined;
-        from = page.stoppedAt;
+      // Pending first, then set aside (§36): the folder moves a credit only that way round.
+      for (const prefix of [PENDING_CREDIT_SK_PREFIX, SET_ASIDE_PREFIX]) {
+        let from: ShardPosition = null;
+        for (;;) {
+          const page = await query(pk, 0, from, entryId, prefix);
+          const [item] = page.items.filter((found) => found.kind === kindOf(prefix));
+          if (item) return toPendingCredit(item);
+          if (page.stoppedAt === undefined) break;
+          from = page.stoppedAt;
+        }
       }
+      return undefined;
     },
 
     async pendingCredits(accountId, shards, limit, cursor): Promise<PendingCreditPage> {

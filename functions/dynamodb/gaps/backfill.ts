@@ -1,9 +1,8 @@
-import { type AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { EVENT_SOURCE_ITEM_KIND } from '../../contract/gaps';
 import { sequenceWrite } from '../../domain/gaps/sequences';
 import { DUE_INDEX } from '../table/due-index';
-import { storageError } from '../table/sdk-errors';
+import { scanPages } from '../table/scan';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
 import { toSourceRef } from './items';
 import { sequenceItem, toVersionedSequence } from './sequence-items';
@@ -33,50 +32,41 @@ export async function backfillGapIndex(
   const { client, tableName } = options;
   const retry = retryPolicy(options);
   const total = { seen: 0, indexed: 0, moved: 0 };
-  let startKey: Record<string, AttributeValue> | undefined;
-  do {
-    signal?.throwIfAborted();
-    let page: { Items?: Record<string, AttributeValue>[]; LastEvaluatedKey?: typeof startKey };
-    try {
-      page = await client.send(
-        new ScanCommand({
-          TableName: tableName,
-          FilterExpression:
-            '#kind = :kind AND size(#gaps) > :zero AND attribute_not_exists(#dueAt)',
-          ExpressionAttributeNames: {
-            '#kind': 'kind',
-            '#gaps': 'gaps',
-            '#dueAt': DUE_INDEX.dueAtAttribute,
-          },
-          ExpressionAttributeValues: marshall({ ':kind': EVENT_SOURCE_ITEM_KIND, ':zero': 0 }),
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-    } catch (error) {
-      throw storageError(error);
-    }
-    const counts = { seen: 0, indexed: 0, moved: 0 };
-    for (const raw of page.Items ?? []) {
-      const item = unmarshall(raw);
-      const { state, version } = toVersionedSequence(item);
-      const ref = toSourceRef(item);
-      const write = sequenceWrite(ref, version, state, refetchAfterSeconds);
-      const at = typeof item.updatedAt === 'string' ? item.updatedAt : new Date().toISOString();
-      counts.seen++;
-      const outcome = await transactWithRetry(
-        client,
-        [{ role: 'sequence', item: sequenceItem(tableName, write, at) }],
-        retry,
-      );
-      if (outcome.kind === 'committed') counts.indexed++;
-      else counts.moved++;
-    }
-    total.seen += counts.seen;
-    total.indexed += counts.indexed;
-    total.moved += counts.moved;
-    onPage(counts);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  await scanPages(
+    client,
+    {
+      TableName: tableName,
+      FilterExpression: '#kind = :kind AND size(#gaps) > :zero AND attribute_not_exists(#dueAt)',
+      ExpressionAttributeNames: {
+        '#kind': 'kind',
+        '#gaps': 'gaps',
+        '#dueAt': DUE_INDEX.dueAtAttribute,
+      },
+      ExpressionAttributeValues: marshall({ ':kind': EVENT_SOURCE_ITEM_KIND, ':zero': 0 }),
+      ConsistentRead: true,
+    },
+    async (items) => {
+      const counts = { seen: 0, indexed: 0, moved: 0 };
+      for (const item of items) {
+        const { state, version } = toVersionedSequence(item);
+        const ref = toSourceRef(item);
+        const write = sequenceWrite(ref, version, state, refetchAfterSeconds);
+        const at = typeof item.updatedAt === 'string' ? item.updatedAt : new Date().toISOString();
+        counts.seen++;
+        const outcome = await transactWithRetry(
+          client,
+          [{ role: 'sequence', item: sequenceItem(tableName, write, at) }],
+          retry,
+        );
+        if (outcome.kind === 'committed') counts.indexed++;
+        else counts.moved++;
+      }
+      total.seen += counts.seen;
+      total.indexed += counts.indexed;
+      total.moved += counts.moved;
+      onPage(counts);
+    },
+    { signal },
+  );
   return total;
 }

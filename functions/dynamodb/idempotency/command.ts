@@ -26,6 +26,7 @@ export function claimItem(tableName: string, claim: IdempotencyClaim): TransactW
         statusCode: claim.response.statusCode,
         body: claim.response.body,
         [TTL_ATTRIBUTE]: claim.expiresAt,
+        ...(claim.writer === undefined ? {} : { writer: claim.writer }),
       }),
       ConditionExpression: CLAIM_FREE,
       ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
@@ -36,12 +37,13 @@ export function claimItem(tableName: string, claim: IdempotencyClaim): TransactW
 }
 
 export function toIdempotencyRecord(item: Record<string, unknown>): IdempotencyRecord {
-  return {
+  const record = {
     fingerprint: String(item.fingerprint),
     statusCode: Number(item.statusCode),
     body: String(item.body),
     expiresAt: Number(item[TTL_ATTRIBUTE]),
   };
+  return typeof item.writer === 'string' ? { ...record, writer: item.writer } : record;
 }
 
 /**

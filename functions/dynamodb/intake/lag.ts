@@ -1,13 +1,9 @@
-import {
-  type AttributeValue,
-  type DynamoDBClient,
-  QueryCommand,
-  ScanCommand,
-} from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PendingCredit } from '../../domain/accounts/pending-credits';
 import { keys, PENDING_CREDIT_SK_PREFIX } from '../table/keys';
 import { getItems } from '../table/reads';
+import { scanPages } from '../table/scan';
 import { storageError } from '../table/sdk-errors';
 import { INTAKE_GATE_KIND, toPendingCredit } from './items';
 
@@ -105,35 +101,26 @@ export async function scanIntakeGates(
   const gates: Record<string, unknown>[] = [];
   const posted = new Map<string, number>();
   const postedSk = keys.intakePosted('', 0).sk;
-  let scanned = 0;
-  let start: Record<string, AttributeValue> | undefined;
-  try {
-    do {
-      const page = await client.send(
-        new ScanCommand({
-          TableName: tableName,
-          FilterExpression: '#kind = :kind OR (sk = :posted AND attribute_exists(#posted))',
-          ExpressionAttributeNames: { '#kind': 'kind', '#posted': 'posted' },
-          ExpressionAttributeValues: marshall({ ':kind': INTAKE_GATE_KIND, ':posted': postedSk }),
-          Limit: Math.min(1000, limit - scanned),
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      scanned += page.ScannedCount ?? 0;
-      for (const raw of page.Items ?? []) {
-        const item = unmarshall(raw);
+  const { scanned, complete } = await scanPages(
+    client,
+    {
+      TableName: tableName,
+      FilterExpression: '#kind = :kind OR (sk = :posted AND attribute_exists(#posted))',
+      ExpressionAttributeNames: { '#kind': 'kind', '#posted': 'posted' },
+      ExpressionAttributeValues: marshall({ ':kind': INTAKE_GATE_KIND, ':posted': postedSk }),
+    },
+    (items) => {
+      for (const item of items) {
         if (item.sk === postedSk) posted.set(String(item.pk), Number(item.posted ?? 0));
         else gates.push(item);
       }
-      start = page.LastEvaluatedKey;
-    } while (start && scanned < limit);
-  } catch (error) {
-    throw storageError(error);
-  }
+    },
+    { limit },
+  );
   return {
     gates: gates.map((gate) => gateView(gate, posted.get(String(gate.pk)) ?? 0)),
     scanned,
-    complete: start === undefined,
+    complete,
   };
 }
 

@@ -78,9 +78,10 @@ export const ACCOUNT_OPEN = '(attribute_not_exists(#status) OR #status <> :close
 
 /**
  * The effective-time history a change of the balance adds to (docs/contract.md §26;
- * functions/dynamodb/statements/items.ts): the month sums (`ADD`, created on first use) and,
- * on an account older than effective dates, what it held before and from when (`if_not_exists`:
- * the first dated change fixes them). `earliest`: the earliest effective time among them.
+ * functions/dynamodb/accounts/effective-history.ts): the month sums (`ADD`, created on first
+ * use) and, on an account older than effective dates, what it held before and from when
+ * (`if_not_exists`: the first dated change fixes them). `earliest`: the earliest effective time
+ * among them.
  */
 function effectiveHistoryClauses(
   changes: readonly AccountChange[],

@@ -5,6 +5,7 @@ import {
   NOTHING_MOVED,
   type ReownCheckpoint,
 } from '../../domain/reown/model';
+import { ACCOUNT_INDEX, searchText } from '../table/account-index';
 import { toAttributes } from '../table/attributes';
 import { keys } from '../table/keys';
 
@@ -101,17 +102,20 @@ export function moveAccountItem(
     Update: {
       TableName: tableName,
       Key: toAttributes(keys.account(account.id)),
-      UpdateExpression: 'SET #ownerId = :to',
+      // The owner directory's key follows the owner (../table/account-index.ts).
+      UpdateExpression: 'SET #ownerId = :to, #ownerKey = :toKey',
       ConditionExpression:
         'attribute_exists(pk) AND (#ownerId = :from OR #ownerId = :to)' +
         (move.unchanged ? ' AND #updatedAt = :seen' : ''),
       ExpressionAttributeNames: {
         '#ownerId': 'ownerId',
+        '#ownerKey': ACCOUNT_INDEX.ownerAttribute,
         ...(move.unchanged ? { '#updatedAt': 'updatedAt' } : {}),
       },
       ExpressionAttributeValues: toAttributes({
         ':from': move.from,
         ':to': move.to,
+        ':toKey': searchText(move.to),
         ...(move.unchanged ? { ':seen': account.updatedAt } : {}),
       }),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

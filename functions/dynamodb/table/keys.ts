@@ -134,10 +134,19 @@ export const keys = {
     pk: `RECONCILE#${accountId}`,
     sk: 'CHECKPOINT',
   }),
-  /** A finding, once per (account, check, sequence): one partition, listed by the CLI. */
-  reconcileFinding: (accountId: string, check: string, sequence: number | undefined): ItemKey => ({
+  /**
+   * A finding, once per (account, check, sequence) — or per (account, check, subject) for one
+   * that names no journal record (a set-aside credit: `<setAsideAt>#<entryId>`): one partition,
+   * listed by the CLI.
+   */
+  reconcileFinding: (
+    accountId: string,
+    check: string,
+    sequence: number | undefined,
+    subject?: string,
+  ): ItemKey => ({
     pk: 'RECONCILE_FINDINGS',
-    sk: `${accountId}#${check}#${sequence === undefined ? 'account' : padSequence(sequence)}`,
+    sk: `${accountId}#${check}#${subject ?? (sequence === undefined ? 'account' : padSequence(sequence))}`,
   }),
   /**
    * A balance monitor (docs/contract.md §28), in a partition of its account's monitors: one

@@ -45,10 +45,11 @@ function byAccount(records: readonly SQSRecord[]): Map<string | undefined, SQSRe
  * The folder's SQS consumer (docs/contract.md §24; ReportBatchItemFailures): the records of one
  * account are one run of the folder, which posts everything pending for it; accounts run at
  * once (they share no item). A run that fails reports its records, so they are redelivered and,
- * after MAX_RECEIVE_COUNT receives, dead-lettered — a refusal that stays (the balance cap) lands
- * there instead of looping. A run the invocation's deadline cut short queues its account again
- * and acknowledges; a run that drained the account deletes its `INTAKE_DUE` marker while no
- * credit marked it since the run began (§36). Emits CreditIntakeLagSeconds: the age of the
+ * after MAX_RECEIVE_COUNT receives, dead-lettered. A refusal that stays (the balance cap, a
+ * closed period) never fails a run: the folder sets the credit aside (§36; SetAsideCredits,
+ * alarmed on). A run the invocation's deadline cut short queues its account again and
+ * acknowledges; a run that drained the account deletes its `INTAKE_DUE` marker while no credit
+ * marked it since the run began (§36). Emits CreditIntakeLagSeconds: the age of the
  * oldest pending credit found.
  */
 export function createCreditIntakeConsumer(deps: CreditIntakeDeps): CreditIntakeHandler {
@@ -62,7 +63,13 @@ export function createCreditIntakeConsumer(deps: CreditIntakeDeps): CreditIntake
       const run = await deps.folder.postAll(accountId);
       if (run.finished && marks !== undefined) await deps.intakeDue.clear(accountId, marks);
       if (run.posted > 0) metrics.count(METRICS.creditsPosted, run.posted);
-      log.info('pending credits posted', { accountId, posted: run.posted, finished: run.finished });
+      if (run.setAside) metrics.count(METRICS.setAsideCredits, run.setAside);
+      log.info('pending credits posted', {
+        accountId,
+        posted: run.posted,
+        finished: run.finished,
+        ...(run.setAside ? { setAside: run.setAside } : {}),
+      });
       if (!run.finished) {
         const unsent = await deps.queue.notify([accountId]);
         if (unsent.length > 0) return 'failed';

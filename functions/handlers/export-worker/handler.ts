@@ -1,6 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Context, SQSEvent } from 'aws-lambda';
-import { lambdaTelemetry } from '../../aws/powertools';
+import { lambdaTelemetry } from '../../aws/telemetry';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
 import { callbackSecretsFrom } from '../shared/composition';

@@ -6,8 +6,11 @@ import { createS3ResultObjects } from '../../aws/s3-result-objects';
 import { localWebhookSecurity } from '../../aws/webhook-security';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import type { ResultObjectPort } from '../../domain/exports/port';
+import { HedgedClaims } from '../../domain/idempotency/hedged-claims';
 import {
   SettledResponseCache,
+  withHedgedLedger,
+  withHedgedMovements,
   withSettledMovements,
   withSettledResponses,
 } from '../../domain/movements/settled-responses';
@@ -57,8 +60,17 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const runtime = resolveRuntime(options);
   const table = tableOptions(options, runtime.metrics);
   const tasks = createTaskStore(table);
-  const ledger = createLedgerStore(table);
-  const movements = createMovementStore(table);
+  const store = createLedgerStore(table);
+  // One hedge per composition too: a replay that misses the cache is answered by a claim read
+  // sent alongside its transaction; IDEMPOTENCY_HEDGED_READ=off turns it off (§36).
+  const hedge =
+    options.config.idempotencyHedgedRead === false
+      ? undefined
+      : new HedgedClaims((key) => store.findRecord(key));
+  const ledger = hedge ? withHedgedLedger(store, hedge) : store;
+  const movements = hedge
+    ? withHedgedMovements(createMovementStore(table), hedge)
+    : createMovementStore(table);
   // One cache per composition, i.e. per Lambda instance or local server; off with
   // IDEMPOTENCY_LOCAL_CACHE=off (docs/contract.md §4).
   const cache =

@@ -1,4 +1,4 @@
-import { lambdaTelemetry } from '../../aws/powertools';
+import { lambdaTelemetry } from '../../aws/telemetry';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
 import { loadConfig } from '../shared/config';

@@ -20,6 +20,11 @@ export interface ServiceConfig extends HttpAppConfig {
    * (`IDEMPOTENCY_LOCAL_CACHE=off` disables it; docs/contract.md §4). @default true
    */
   readonly idempotencyLocalCache?: boolean;
+  /**
+   * Read a request's claim alongside its transaction and answer a replay from the read
+   * (`IDEMPOTENCY_HEDGED_READ=off` disables it; docs/contract.md §4, §36). @default true
+   */
+  readonly idempotencyHedgedRead?: boolean;
   /** `INTAKE_STRANDED_AFTER_SECONDS`: when pending credits strand (§36). @default 60 */
   readonly intakeStrandedAfterSeconds?: number;
 }

@@ -39,6 +39,7 @@ import type {
 } from './config-types';
 import {
   gapRefetchAfter,
+  onOff,
   optionalText,
   positiveInt,
   principalList,
@@ -86,12 +87,8 @@ const serviceEnv = z.object({
     (value) => (value.length >= 3 && value.length <= 63 ? value : undefined),
     'be a bucket name of 3 to 63 characters',
   ),
-  IDEMPOTENCY_LOCAL_CACHE: rule(
-    'IDEMPOTENCY_LOCAL_CACHE',
-    'on',
-    (value) => (value === 'on' || value === 'off' ? value : undefined),
-    'be on or off',
-  ),
+  IDEMPOTENCY_LOCAL_CACHE: onOff('IDEMPOTENCY_LOCAL_CACHE'),
+  IDEMPOTENCY_HEDGED_READ: onOff('IDEMPOTENCY_HEDGED_READ'),
   BACKDATE_LIMIT_DAYS: wholeNumber(
     'BACKDATE_LIMIT_DAYS',
     MIN_BACKDATE_LIMIT_DAYS,
@@ -255,7 +252,8 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     maxRerunsPerTask: e.MAX_RERUNS_PER_TASK,
     exportRetentionDays: e.EXPORT_RETENTION_DAYS,
     exportBucket: e.EXPORT_BUCKET,
-    idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE === 'on',
+    idempotencyLocalCache: e.IDEMPOTENCY_LOCAL_CACHE,
+    idempotencyHedgedRead: e.IDEMPOTENCY_HEDGED_READ,
     journalReaders: e.JOURNAL_READERS,
     backdateLimitDays: e.BACKDATE_LIMIT_DAYS,
     intakeShards: e.INTAKE_SHARDS,

@@ -37,6 +37,14 @@ export const wholeNumber = (name: string, min: number, max: number, fallback: nu
     },
     `be a whole number from ${min} to ${max}`,
   );
+/** A switch: `on` or `off`, on unless set. */
+export const onOff = (name: string) =>
+  rule(
+    name,
+    true,
+    (value) => (value === 'on' ? true : value === 'off' ? false : undefined),
+    'be on or off',
+  );
 export const positiveInt = (name: string, fallback: number) =>
   wholeNumber(name, 1, Number.MAX_SAFE_INTEGER, fallback);
 export const url = (name: string, what: string) =>

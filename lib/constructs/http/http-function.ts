@@ -1,7 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { PUBLISHED_FILE } from '../../../functions/api/document/published';
 import { EXPORT_KEY_PREFIX } from '../../../functions/contract/exports';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import {
@@ -67,6 +69,9 @@ export class LedgerHttpFunction extends LedgerFunction {
     super(scope, id, {
       ...props.functionDefaults,
       entry: handlerEntry('http'),
+      // The OpenAPI document and problem pages, read on the first /v1/openapi.json or
+      // /v1/problems request (functions/api/document/published.ts), not bundled.
+      besideBundle: [fileURLToPath(PUBLISHED_FILE)],
       description: 'idempotent-ledger HTTP API (payload v2)',
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       environment: { ...props.environment, CALLBACK_SECRETS_ARN: callbackSecret.secretArn },

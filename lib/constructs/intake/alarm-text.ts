@@ -19,8 +19,8 @@ export function creditIntakeLagDescription(thresholdSeconds: number, minutes: nu
 export const CREDIT_INTAKE_DLQ_ALARM_DESCRIPTION = [
   'credit-intake-dlq holds at least one message { accountId }: the folder failed to post that',
   "account's pending credits on 5 receives. They stay pending (nothing is lost or doubled): a",
-  'refusal that stays (errorCode balance_limit_exceeded: the balance cap; period_closed) or a',
-  'folder that keeps failing. First: the folder log group for "posting pending credits failed"',
+  'folder that keeps failing on the account (a refusal that stays sets a credit aside instead,',
+  'set-aside-credits). First: the folder log group for "posting pending credits failed"',
   'with that accountId and its errorCode; fix the cause, then move the messages back to',
   'credit-intake with an SQS redrive (StartMessageMoveTask): a folder posts whatever is',
   'pending, so a redrive never posts twice. Messages expire 14 days after their first enqueue.',
@@ -47,3 +47,14 @@ export function creditIntakeQueueAgeDescription(thresholdSeconds: number, minute
     '"Stranded pending credits").',
   ].join(' ');
 }
+
+/** Shown on the set-aside-credits alarm. */
+export const SET_ASIDE_CREDITS_DESCRIPTION = [
+  'The folder set aside at least one pending credit in 5 minutes (SetAsideCredits): it can never',
+  'post it, as it is effective in a closed period or would push the balance past 2^53 - 1. The',
+  "money stays accepted and unposted (nothing is dropped); the account's later credits post. Each",
+  'is a reconciler finding (set_aside_credit). First: npm run cli -- reconcile --findings, or',
+  'GET /v1/accounts/{accountId}/pending-credits (status set_aside, reason); decide with the owner,',
+  'then npm run cli -- intake resolve --account A --credit C --effective-at T (docs/operations.md',
+  '"Set-aside credits").',
+].join(' ');

@@ -17,14 +17,16 @@ const S = text.ALARM_SLUGS;
 type IntakeSlug =
   | typeof S.creditIntakeLag
   | typeof S.creditIntakeErrors
-  | typeof S.creditIntakeQueueAge;
+  | typeof S.creditIntakeQueueAge
+  | typeof S.setAsideCredits;
 
 /** ServiceAlarms' house style, with the periods of a sustained alarm. */
 type AddAlarm = (id: string, spec: OperationsAlarmSpec) => cloudwatch.Alarm;
 
 /**
  * The folder's alarms (docs/contract.md §24) but its DLQ's (which ServiceAlarms builds like every
- * other DLQ alarm): the posting lag, sustained, and the folder's own failures.
+ * other DLQ alarm): the posting lag, sustained, the queue's age, credits set aside (§36), and the
+ * folder's own failures.
  */
 export function creditIntakeAlarms(
   add: AddAlarm,
@@ -72,6 +74,13 @@ export function creditIntakeAlarms(
       threshold: CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: CREDIT_INTAKE_LAG_MINUTES,
+    }),
+    // A credit the folder can never post was set aside (§36): an operator decides (1 in 5 min).
+    [S.setAsideCredits]: add('SetAsideCreditsAlarm', {
+      slug: S.setAsideCredits,
+      description: text.SET_ASIDE_CREDITS_DESCRIPTION,
+      metric: serviceMetric(METRICS.setAsideCredits, SERVICE_NAMES.creditIntake),
+      threshold: 1,
     }),
     [S.creditIntakeErrors]: add('CreditIntakeErrorsAlarm', {
       slug: S.creditIntakeErrors,

@@ -118,10 +118,12 @@ export function serviceMetricRows(
       ]),
     ],
     [
-      // Deferred credits (docs/contract.md §24): what the dispatcher fed, what the folder posted.
-      graph('Deferred credits: accounts notified, credits posted', [
+      // Deferred credits (docs/contract.md §24, §36): what the dispatcher fed, what the folder
+      // posted and what it set aside.
+      graph('Deferred credits: accounts notified, credits posted, set aside', [
         ...serviceMetrics(METRICS.creditIntakeNotified),
         ...serviceMetrics(METRICS.creditsPosted),
+        ...serviceMetrics(METRICS.setAsideCredits),
       ]),
       graph('Deferred credits: oldest pending credit found (s, max; alarm credit-intake-lag)', [
         serviceMetric(METRICS.creditIntakeLag, SERVICE_NAMES.creditIntake, {

@@ -15,7 +15,8 @@ export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /**
- * SDK credential providers that only load when the environment holds no credentials (SSO, INI
+ * SDK modules a function never loads, left out of the bundle behind their dynamic `import()`.
+ * The credential providers only load when the environment holds no credentials (SSO, INI
  * profiles, processes, web identity, container/instance metadata). Lambda always sets the
  * `AWS_*` credential variables, so the default chain stops at `fromEnv` and these dynamic imports
  * never run; kept out of the bundle they save ~130 KB and ~25% of module init (docs/benchmarks.md).
@@ -28,17 +29,19 @@ export const NEVER_LOADED_ON_LAMBDA = [
   '@aws-sdk/credential-provider-sso',
   '@aws-sdk/credential-provider-web-identity',
   '@smithy/credential-provider-imds',
+  // Event streams (S3 SelectObjectContent and the like): the protocol imports them on the first
+  // such operation only, and no function calls one (~12 KB with the checksums they pull in).
+  '@smithy/core/event-streams',
 ];
 
 /**
  * Minified bundle budget per function (docs/benchmarks.md): the export worker's larger (S3
- * multipart), the HTTP function's too since batches, monitors and statements (520 KB), then
- * webhook endpoints and search (582 KB): over the 500 KB target, which issue 50 is to win
- * back (docs/benchmarks.md says how).
+ * multipart); the HTTP function back at 500 KB since issue 50 (its documents a file beside the
+ * bundle, no Powertools, no Secrets Manager client).
  */
 export const BUNDLE_BUDGET_BYTES = {
   default: 500 * 1024,
-  http: 600 * 1024,
+  http: 500 * 1024,
   exportWorker: 700 * 1024,
 } as const;
 
@@ -102,7 +105,18 @@ export interface LedgerFunctionProps extends LedgerFunctionDefaults {
 
   /** @default LEDGER_FUNCTION_TIMEOUT (10 s) */
   readonly timeout?: Duration;
+
+  /**
+   * Files copied beside `index.mjs` after bundling, under their own names: what the function
+   * reads at run time instead of carrying it in the bundle (the HTTP function's documents).
+   * @default - none
+   */
+  readonly besideBundle?: readonly string[];
 }
+
+/** The shell commands that copy `files` into the bundle's directory. */
+const copyInto = (files: readonly string[], outputDir: string): string[] =>
+  files.map((file) => `cp ${JSON.stringify(file)} ${JSON.stringify(`${outputDir}/`)}`);
 
 /** The runtime of every function; the bundles target it (`target: 'node22'`). */
 const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
@@ -190,6 +204,16 @@ export class LedgerFunction extends NodejsFunction {
               // cancellation decoding relies on the exact exception classes and shapes.
               bundleAwsSDK: true,
               externalModules: NEVER_LOADED_ON_LAMBDA,
+              ...(props.besideBundle?.length
+                ? {
+                    commandHooks: {
+                      beforeBundling: () => [],
+                      beforeInstall: () => [],
+                      afterBundling: (_input: string, outputDir: string) =>
+                        copyInto(props.besideBundle ?? [], outputDir),
+                    },
+                  }
+                : {}),
             },
           }),
     });

@@ -1,8 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { EFFECTIVE_INDEX } from '../../../functions/contract/effective-time';
-import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
+import { TABLE_INDEXES, type TableIndex } from '../../../functions/dynamodb/table/indexes';
 import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
 /**
@@ -22,6 +21,15 @@ export const LEDGER_WRITER_TABLE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ] as const;
 
+const ATTRIBUTE_TYPES = {
+  S: dynamodb.AttributeType.STRING,
+  N: dynamodb.AttributeType.NUMBER,
+} as const;
+const PROJECTIONS: Record<TableIndex['projection'], dynamodb.ProjectionType> = {
+  ALL: dynamodb.ProjectionType.ALL,
+  KEYS_ONLY: dynamodb.ProjectionType.KEYS_ONLY,
+};
+
 export interface LedgerTableProps {
   /**
    * Refuse `DeleteTable` calls (console, SDK, CloudFormation) while enabled.
@@ -32,7 +40,8 @@ export interface LedgerTableProps {
 
 /**
  * The single-table store: accounts, ledger entries, idempotency and inbox records, holds and
- * tasks, with one sparse index of the items that fall due (the sweeper's, functions/dynamodb/table/due-index.ts).
+ * tasks, with the sparse indexes of functions/dynamodb/table/indexes.ts (the sweeper's due work,
+ * statements' effective time, the console's account directory).
  *
  * Uses `dynamodb.Table` (AWS::DynamoDB::Table) rather than `TableV2` (AWS::DynamoDB::GlobalTable):
  * the service is single-region, and the flat `AWS::DynamoDB::Table` shape (KeySchema,
@@ -58,21 +67,17 @@ export class LedgerTable extends Construct {
       // NEW_IMAGE feeds the outbox dispatcher (lib/constructs/exports/outbox-dispatcher.ts).
       stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
-    // Sparse: only items with something due (active holds, running executions) carry the keys.
-    // ALL projects what the sweeper needs to settle an item without reading it again.
-    this.table.addGlobalSecondaryIndex({
-      indexName: DUE_INDEX.name,
-      partitionKey: { name: DUE_INDEX.shardAttribute, type: dynamodb.AttributeType.NUMBER },
-      sortKey: { name: DUE_INDEX.dueAtAttribute, type: dynamodb.AttributeType.NUMBER },
-      projectionType: dynamodb.ProjectionType.ALL,
-    });
-    // Sparse: entries by effective time per account (docs/contract.md §26), what statements
-    // page through. ALL: a statement item is the entry, read without a second request.
-    this.table.addGlobalSecondaryIndex({
-      indexName: EFFECTIVE_INDEX.name,
-      partitionKey: { name: EFFECTIVE_INDEX.accountAttribute, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: EFFECTIVE_INDEX.keyAttribute, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.ALL,
-    });
+    // Every index from the one definition the local stack's table uses too.
+    for (const index of TABLE_INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: {
+          name: index.partitionKey.name,
+          type: ATTRIBUTE_TYPES[index.partitionKey.type],
+        },
+        sortKey: { name: index.sortKey.name, type: ATTRIBUTE_TYPES[index.sortKey.type] },
+        projectionType: PROJECTIONS[index.projection],
+      });
+    }
   }
 }

@@ -9,46 +9,31 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { EFFECTIVE_INDEX } from '../../../functions/contract/effective-time';
 import { sleep } from '../../../functions/domain/shared/retry';
-import { DUE_INDEX } from '../../../functions/dynamodb/table/due-index';
+import { TABLE_INDEXES, type TableIndex } from '../../../functions/dynamodb/table/indexes';
 import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
-/** The sweeper's sparse due index, as lib/constructs/shared/ledger-table.ts defines it. */
-const DUE_INDEX_SPEC: GlobalSecondaryIndex = {
-  IndexName: DUE_INDEX.name,
-  KeySchema: [
-    { AttributeName: DUE_INDEX.shardAttribute, KeyType: 'HASH' },
-    { AttributeName: DUE_INDEX.dueAtAttribute, KeyType: 'RANGE' },
-  ],
-  Projection: { ProjectionType: 'ALL' },
-};
-
-const DUE_INDEX_ATTRIBUTES = [
-  { AttributeName: DUE_INDEX.shardAttribute, AttributeType: 'N' as const },
-  { AttributeName: DUE_INDEX.dueAtAttribute, AttributeType: 'N' as const },
-];
-
-/** Entries by effective time per account (docs/contract.md §26), as the CDK table has it. */
-const EFFECTIVE_INDEX_SPEC: GlobalSecondaryIndex = {
-  IndexName: EFFECTIVE_INDEX.name,
-  KeySchema: [
-    { AttributeName: EFFECTIVE_INDEX.accountAttribute, KeyType: 'HASH' },
-    { AttributeName: EFFECTIVE_INDEX.keyAttribute, KeyType: 'RANGE' },
-  ],
-  Projection: { ProjectionType: 'ALL' },
-};
-
-const EFFECTIVE_INDEX_ATTRIBUTES = [
-  { AttributeName: EFFECTIVE_INDEX.accountAttribute, AttributeType: 'S' as const },
-  { AttributeName: EFFECTIVE_INDEX.keyAttribute, AttributeType: 'S' as const },
-];
+/** An index of functions/dynamodb/table/indexes.ts, as DynamoDB's API spells it. */
+function indexSpec(index: TableIndex): GlobalSecondaryIndex {
+  return {
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+      { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
+    ],
+    Projection: { ProjectionType: index.projection },
+  };
+}
 
 /** Every index the table has, each with the attributes its keys need. */
-const INDEXES: readonly { spec: GlobalSecondaryIndex; attributes: AttributeDefinition[] }[] = [
-  { spec: DUE_INDEX_SPEC, attributes: DUE_INDEX_ATTRIBUTES },
-  { spec: EFFECTIVE_INDEX_SPEC, attributes: EFFECTIVE_INDEX_ATTRIBUTES },
-];
+const INDEXES: readonly { spec: GlobalSecondaryIndex; attributes: AttributeDefinition[] }[] =
+  TABLE_INDEXES.map((index) => ({
+    spec: indexSpec(index),
+    attributes: [index.partitionKey, index.sortKey].map((key) => ({
+      AttributeName: key.name,
+      AttributeType: key.type,
+    })),
+  }));
 
 export interface LedgerTableOptions {
   /**
@@ -61,7 +46,7 @@ export interface LedgerTableOptions {
 
 /**
  * Creates the single ledger table as the CDK stateful stack defines it (pk/sk strings,
- * on-demand, TTL on `expiresAt`, the due and effective-time indexes). When it already exists,
+ * on-demand, TTL on `expiresAt`, the indexes of functions/dynamodb/table/indexes.ts). When it already exists,
  * only adds the indexes a table from before them lacks.
  */
 export async function ensureLedgerTable(
@@ -77,7 +62,10 @@ export async function ensureLedgerTable(
         AttributeDefinitions: [
           { AttributeName: 'pk', AttributeType: 'S' },
           { AttributeName: 'sk', AttributeType: 'S' },
-          ...INDEXES.flatMap((index) => index.attributes),
+          // An attribute keys several indexes (accountsShard, accountsAt): defined once.
+          ...new Map(
+            INDEXES.flatMap((index) => index.attributes).map((a) => [a.AttributeName, a]),
+          ).values(),
         ],
         KeySchema: [
           { AttributeName: 'pk', KeyType: 'HASH' },

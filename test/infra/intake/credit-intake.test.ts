@@ -263,7 +263,29 @@ describe('credit-intake queues, folder and operations (default config)', () => {
     });
   });
 
-  it('graphs the lag, credits posted and accounts notified, and the folder and its queues', () => {
+  it('alarms on any credit set aside in 5 minutes (docs/contract.md §36)', () => {
+    const setAside = alarm('set-aside-credits');
+    expect(setAside).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(setAside.Metrics).toEqual([
+      expect.objectContaining({
+        MetricStat: {
+          Metric: {
+            Namespace: 'IdempotentLedger',
+            MetricName: 'SetAsideCredits',
+            Dimensions: [{ Name: 'service', Value: 'ledger-credit-intake' }],
+          },
+          Stat: 'Sum',
+          Period: 300,
+        },
+      }),
+    ]);
+    expect(alarm('set-aside-credits').AlarmDescription).toContain('intake resolve');
+  });
+
+  it('graphs the lag, credits posted and set aside, accounts notified, the folder and its queues', () => {
     const dashboardId = onlyLogicalId(template, 'AWS::CloudWatch::Dashboard');
     const { widgets } = dashboardBodyOf(
       propertiesOfId(template, 'AWS::CloudWatch::Dashboard', dashboardId),
@@ -282,6 +304,7 @@ describe('credit-intake queues, folder and operations (default config)', () => {
       ]),
     );
     expect(find('IdempotentLedger', 'CreditsPosted')[0]).toContain('ledger-credit-intake');
+    expect(find('IdempotentLedger', 'SetAsideCredits')[0]).toContain('ledger-credit-intake');
     expect(find('IdempotentLedger', 'CreditIntakeNotified')[0]).toContain(
       'ledger-outbox-dispatcher',
     );

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS, METRICS_NAMESPACE } from '../../../functions/domain/shared/metrics';
+import { POISON_CODES } from '../../../functions/handlers/events/poison';
 import { ALARM_SLUGS } from '../../../lib/alarm-catalog';
 import { WEBHOOK_ALARM_SLUGS } from '../../../lib/constructs/webhooks/webhook-delivery';
 
@@ -97,11 +98,11 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the catalogued alarms (37), uniquely named, all in the stateless stack', () => {
+  it('has exactly the catalogued alarms (38), uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       EVERY_SLUG.map((slug) => `idempotent-ledger-dev-${slug}`).sort(),
     );
-    expect(byName.size).toBe(37);
+    expect(byName.size).toBe(38);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -565,9 +566,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 37 alarms', () => {
+  it('starts with the status of all 38 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(37);
+    expect(widgets[0]?.properties.alarms).toHaveLength(38);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -624,6 +625,7 @@ describe('operations dashboard', () => {
       [METRICS.journalHashChainBreaks]: ['ledger-reconciler'],
       [METRICS.creditIntakeLag]: ['ledger-credit-intake'],
       [METRICS.creditsPosted]: ['ledger-credit-intake'],
+      [METRICS.setAsideCredits]: ['ledger-credit-intake'],
       [METRICS.creditIntakeNotified]: ['ledger-outbox-dispatcher'],
       [METRICS.webhookDelivered]: ['ledger-webhooks'],
       [METRICS.webhookAttemptFailed]: ['ledger-webhooks'],
@@ -644,20 +646,7 @@ describe('operations dashboard', () => {
 
   it('graphs dead letters by every poison errorCode (dimensions service + errorCode)', () => {
     expect(rows('IdempotentLedger', 'DeadLetter').map(dimensionsOfRow)).toEqual(
-      [
-        'invalid_json',
-        'schema_invalid',
-        'validation_failed',
-        'unknown_account',
-        'currency_mismatch',
-        'insufficient_funds',
-        'payment_id_conflict',
-        'owner_mismatch',
-        'id_conflict',
-        'balance_limit_exceeded',
-        'account_closed',
-        'period_closed',
-      ].map((errorCode) => ({ service: 'ledger-events', errorCode })),
+      POISON_CODES.map((errorCode) => ({ service: 'ledger-events', errorCode })),
     );
   });
 

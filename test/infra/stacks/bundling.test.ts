@@ -5,10 +5,12 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLISHED_FILE_NAME } from '../../../functions/api/document/published';
+import { httpEvent } from '../../../kit/http-event';
 import { withQuietStderr } from '../../../kit/quiet-stderr';
 import { addComplianceChecks } from '../../../lib/compliance';
 import { resolveLedgerConfig } from '../../../lib/config';
@@ -31,6 +33,12 @@ import {
 } from './bundles';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+/**
+ * The full app's one build: nine esbuild bundles, CloudFormation validation and cdk-nag, once
+ * per file (every test below reads its output). ~40 s alone, past 60 s on a loaded 2-core
+ * machine: the bound is generous, and a real hang still fails.
+ */
+const FULL_BUILD_TIMEOUT_MS = 300_000;
 const FIXTURE_ENTRY = resolve(import.meta.dirname, '../fixtures/esm-handler.ts');
 
 let outdir: string;
@@ -89,17 +97,8 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
   let stateless: Template;
 
   beforeAll(() => {
-    for (const entry of [
-      'http',
-      'events',
-      'dispatcher',
-      'journal-projector',
-      'export-worker',
-      'sweeper',
-      'reconciler',
-      'credit-intake',
-      'search-indexer',
-    ].map(handlerEntry)) {
+    const names = 'http events dispatcher journal-projector export-worker sweeper reconciler';
+    for (const entry of `${names} credit-intake search-indexer`.split(' ').map(handlerEntry)) {
       expect(existsSync(entry), `${entry} must exist (a Lambda entry)`).toBe(true);
     }
     const app = new App({
@@ -117,7 +116,7 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
     // Throws if CDK's built-in CloudFormation validation or cdk-nag reports anything.
     app.synth();
     stateless = Template.fromStack(stacks.stateless);
-  }, SYNTH_HOOK_TIMEOUT_MS);
+  }, FULL_BUILD_TIMEOUT_MS);
 
   const bundleOf = (fn: LedgerFunction) => join(bundleDir(stateless, logicalIdOf(fn)), 'index.mjs');
   const envOf = (fn: LedgerFunction) => deployedEnv(stateless, logicalIdOf(fn));
@@ -131,18 +130,30 @@ describe('full app as bin/app.ts synthesizes it (real bundling, built-in validat
     expect(env.CALLBACK_SECRETS_ARN).toBe(DEPLOY_TIME_VALUES.CALLBACK_SECRETS_ARN);
     expect(env.CALLBACK_APPLICATION_ID).toBe('export-worker');
     expect(env.CALLBACK_SECRETS).toBeUndefined();
+    // The documents ship beside the bundle, not in it, and the bundle serves them from there.
+    expect(existsSync(join(dirname(bundle), PUBLISHED_FILE_NAME))).toBe(true);
+    expect(readFileSync(bundle, 'utf8')).not.toContain('Create an account');
     // Cold start with the deployed environment (secrets are fetched lazily, per callback), then
     // a fresh evaluation without the ARN must fail loudly instead of accepting no callbacks.
+    const get = (path: string) => JSON.stringify(httpEvent('GET', path));
     const out = runInNode(
       bundle,
       `const type = typeof m.handler;
+const doc = await m.handler(${get('/v1/openapi.json')});
+const page = await m.handler(${get('/v1/problems/not_found')});
 ${importWithout(bundle, 'CALLBACK_SECRETS_ARN', 'withoutArn')}
-process.stdout.write(JSON.stringify({ type, withoutArn }));`,
+const info = JSON.parse(doc.body).info;
+process.stdout.write('\\n' + JSON.stringify({ type, withoutArn, info, page: page.body }));`,
       env,
     );
-    const result = JSON.parse(out) as { type: string; withoutArn: string };
+    const result = JSON.parse(out.split('\n').at(-1) ?? '') as Record<string, unknown>;
     expect(result.type).toBe('function');
     expect(result.withoutArn).toMatch(/CALLBACK_SECRETS_ARN/);
+    expect(result.info).toMatchObject({
+      title: 'idempotent-ledger',
+      'x-idempotency-retention-seconds': Number(env.IDEMPOTENCY_RETENTION_SECONDS),
+    });
+    expect(result.page).toContain('<code>not_found</code>');
   });
 
   it('bundles functions/handlers/events/handler.ts into an ESM module that runs and needs DLQ_URL', () => {

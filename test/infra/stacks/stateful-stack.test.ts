@@ -13,6 +13,20 @@ import {
   synthLedger,
 } from '../synth';
 
+/** The account directory's indexes (functions/dynamodb/table/account-index.ts), spelled out. */
+const ACCOUNT_DIRECTORY = [
+  ['accounts', 'accountsShard', 'accountsAt'],
+  ['account-owners', 'ownerKey', 'accountsAt'],
+  ['account-names', 'accountsShard', 'nameKey'],
+].map(([IndexName, hash, range]) => ({
+  IndexName,
+  KeySchema: [
+    { AttributeName: hash, KeyType: 'HASH' },
+    { AttributeName: range, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'KEYS_ONLY' },
+}));
+
 describe('StatefulStack', () => {
   let template: Template;
   let unprotected: Template;
@@ -72,7 +86,19 @@ describe('StatefulStack', () => {
           ],
           Projection: { ProjectionType: 'ALL' },
         },
+        ...ACCOUNT_DIRECTORY,
       ],
+    });
+  });
+
+  it("has the console's account directory: three KEYS_ONLY indexes (§31)", () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'accountsShard', AttributeType: 'S' },
+        { AttributeName: 'accountsAt', AttributeType: 'S' },
+        { AttributeName: 'ownerKey', AttributeType: 'S' },
+        { AttributeName: 'nameKey', AttributeType: 'S' },
+      ]),
     });
   });
 

@@ -100,6 +100,8 @@ describe('StatelessStack (IAM auth, default config)', () => {
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
           // Nobody but the owners unless context journalReaders names someone (§15).
           JOURNAL_READERS: '[]',
+          // The hedged claim read (§36), on unless context idempotencyHedgedRead is false.
+          IDEMPOTENCY_HEDGED_READ: 'on',
           // Webhooks (§32): retries queue there; the key that seals endpoint secrets.
           WEBHOOK_QUEUE_URL: importOf(ledger, { Ref: webhookQueueId() }),
           WEBHOOK_SEALING_KEY_ARN: importOf(ledger, { Ref: sealingSecretId() }),
@@ -130,6 +132,22 @@ describe('StatelessStack (IAM auth, default config)', () => {
     );
     const http = functions.find((fn) => String(fn.Description) === HTTP_DESCRIPTION);
     expect(http?.Environment).toMatchObject({ Variables: { INTAKE_SHARDS: '3' } });
+  });
+
+  it('hands context intakeStrandedAfterSeconds to the dispatcher and the sweeper (§36)', () => {
+    const functions = Object.values(
+      propertiesOf(
+        synthLedger({ intakeStrandedAfterSeconds: '45' }).stateless,
+        'AWS::Lambda::Function',
+      ),
+    );
+    const described = (part: string) =>
+      functions.filter((fn) => String(fn.Description).includes(part));
+    const readers = [...described('outbox dispatcher'), ...described('sweeper')];
+    expect(readers).toHaveLength(2);
+    for (const fn of readers) {
+      expect(fn.Environment).toMatchObject({ Variables: { INTAKE_STRANDED_AFTER_SECONDS: '45' } });
+    }
   });
 
   it('logs the function to its own log group with one-month retention', () => {

@@ -27,14 +27,15 @@ beforeAll(async () => {
   );
   tableName = table.tableName;
   // Cache misses are what docs/contract.md §4 counts; the cache is measured on its own below.
+  // The hedged claim read adds one GetItem beside each write, counted in hedged-claims.test.ts.
   app = composeHttpHandler({
     dynamo: client,
-    config: testConfig({ tableName, idempotencyLocalCache: false }),
+    config: testConfig({ tableName, idempotencyLocalCache: false, idempotencyHedgedRead: false }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });
   cachedApp = composeHttpHandler({
     dynamo: client,
-    config: testConfig({ tableName }),
+    config: testConfig({ tableName, idempotencyHedgedRead: false }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });
 });
@@ -92,7 +93,7 @@ it('answers replays and mismatches of keys it saw settle without a call; a cold 
   // Another instance (its own cache) has not seen the key: one call, then none.
   const coldInstance = composeHttpHandler({
     dynamo: client,
-    config: testConfig({ tableName }),
+    config: testConfig({ tableName, idempotencyHedgedRead: false }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });
   expect(await roundTrips(() => send('rt-cache', credit, path, coldInstance))).toEqual([

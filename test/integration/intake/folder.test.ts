@@ -8,6 +8,7 @@ import type { PostingPort } from '../../../functions/domain/intake/port';
 import { CreditFolder } from '../../../functions/domain/intake/posting';
 import { checkChain } from '../../../functions/domain/journal/chain';
 import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
+import { createReconcileStore } from '../../../functions/dynamodb/reconciliation/store';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { intakeOf as intakeCounters } from '../../support/intake/intake';
 import { type JournalFixture, startJournalFixture } from '../../support/journal/journal-fixture';
@@ -156,7 +157,7 @@ describe('the folder posts pending credits (docs/contract.md §24)', () => {
   });
 
   it('sets aside credits refused for good (the balance cap), never posting them (§36)', async () => {
-    const { id } = await deferredWith([5, 6]);
+    const { id, entries } = await deferredWith([5, 6]);
     // An account at the ceiling: no credit can ever be posted to it.
     await fixture.client.send(
       new UpdateItemCommand({
@@ -182,6 +183,26 @@ describe('the folder posts pending credits (docs/contract.md §24)', () => {
     ]);
     // Set aside, the folder no longer reads them.
     expect(await folder().postAll(id)).toEqual({ posted: 0, finished: true });
+    // A read by id answers the credit set aside, with why and when.
+    const [five] = entries;
+    const read = bodyOf(await fixture.api.get(`/v1/accounts/${id}/transactions/${five?.id}`));
+    expect(read).toMatchObject({
+      id: five?.id,
+      amount: 5,
+      status: 'set_aside',
+      reason: 'balance_limit_exceeded',
+      setAsideAt: expect.any(String),
+    });
+    // Each is a reconciler finding, written in the set-aside's own transaction.
+    const reconcile = createReconcileStore({
+      client: fixture.client,
+      tableName: fixture.tableName,
+    });
+    const findings = (await reconcile.listFindings()).filter((f) => f.accountId === id);
+    expect(findings.map((f) => [f.check, f.expected, f.actual, f.entryId]).sort()).toEqual(
+      entries.map((e) => ['set_aside_credit', e.amount, 'balance_limit_exceeded', e.id]).sort(),
+    );
+    expect(findings[0]?.detail).toContain('intake resolve');
   });
 
   it('posts nothing for an account without pending credits or intake partitions', async () => {

@@ -174,44 +174,6 @@ describe('effectiveAt on every movement (docs/contract.md §26)', () => {
     },
   );
 
-  it('a batch retried days later replays: its own key, or its operations’ keys under a new one', async () => {
-    const retained = retainedApi();
-    const a = await api.account();
-    const effectiveAt = at(-89 * DAY);
-    const credit = (amount: number) => ({
-      key: randomUUID(),
-      op: 'credit',
-      accountId: a,
-      body: { type: 'credit', amount, currency: 'EUR', effectiveAt },
-    });
-    const operations = [credit(1), credit(2), credit(3)];
-    const body = { mode: 'independent', operations };
-    const batchKey = randomUUID();
-    const first = await retained.post('/v1/batches', body, batchKey);
-    expect(first.statusCode, first.body).toBe(200);
-    now = new Date(now.getTime() + 2 * DAY);
-    const again = await retained.post('/v1/batches', body, batchKey);
-    expect([again.statusCode, again.body]).toEqual([200, first.body]);
-    // Under a new batch key, the stored operations replay; a new one at that time is refused.
-    const resent = await retained.post('/v1/batches', body);
-    expect(resent.statusCode, resent.body).toBe(200);
-    const results = bodyOf(resent).results as { status: number; replayed?: boolean }[];
-    expect(results.map((r) => [r.status, r.replayed])).toEqual([
-      [201, true],
-      [201, true],
-      [201, true],
-    ]);
-    const mixed = await retained.post('/v1/batches', {
-      ...body,
-      operations: [...operations, credit(4)],
-    });
-    expect(bodyOf(mixed)).toMatchObject({
-      code: 'validation_failed',
-      errors: [expect.objectContaining({ path: 'body.operations.3.body.effectiveAt' })],
-    });
-    expect(await api.money(a)).toEqual({ balance: 6, available: 6 });
-  });
-
   it('follows BACKDATE_LIMIT_DAYS, and refuses an instant without an offset', async () => {
     const tenDays = ledgerApi(
       composeHttpHandler({

@@ -13,7 +13,7 @@ import { useLedgerFixture } from '../fixture';
 /**
  * Search on DynamoDB Local (docs/contract.md §34): the HTTP routes over what the indexer wrote.
  * The indexer is handed each account's entries as journal records (the projector's part is
- * tested with it: test/unit/domain/journal/search-hand-off.test.ts, test/e2e).
+ * tested with it: test/unit/domain/journal-projector/search-hand-off.test.ts, test/e2e).
  */
 const fixture = useLedgerFixture();
 const { api } = fixture;

@@ -4,11 +4,6 @@ import {
   QueryCommand,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
-import {
-  GetSecretValueCommand,
-  InternalServiceError,
-  SecretsManagerClient,
-} from '@aws-sdk/client-secrets-manager';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -155,11 +150,16 @@ describe('IAM principals', () => {
 });
 
 it('answers 503 unavailable with Retry-After when the callback secrets cannot be read', async () => {
-  const sm = mockClient(SecretsManagerClient);
-  sm.on(GetSecretValueCommand).rejects(
-    new InternalServiceError({ message: 'boom', $metadata: {} }),
+  const fetch = (async () =>
+    new Response('{"message":"boom"}', { status: 500 })) as unknown as typeof globalThis.fetch;
+  const secrets = secretsManagerCallbackSecrets(
+    'arn:aws:secretsmanager:eu-west-1:1:secret:cb',
+    60,
+    {
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+      fetch,
+    },
   );
-  const secrets = secretsManagerCallbackSecrets('arn:aws:secretsmanager:eu-west-1:1:secret:cb');
   const res = await appWith(secrets)(
     signedCallback(callbackBody({ executionId: ACCOUNT, sequence: 1 })),
   );
@@ -167,7 +167,6 @@ it('answers 503 unavailable with Retry-After when the callback secrets cannot be
   expect(res.headers['retry-after']).toBe('1');
   expect(JSON.parse(res.body)).toMatchObject({ code: 'unavailable' });
   expect(res.body).not.toContain('boom');
-  sm.restore();
 });
 
 it('tells OpenAPI readers that API Gateway answers of its own are not problem+json', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { accountsBackfillCommand } from '../../../cli/commands/accounts/backfill';
 import { gapsBackfillCommand } from '../../../cli/commands/gaps-backfill';
 import { parseReconcileArgs, reconcileCommand } from '../../../cli/commands/reconcile';
 import { reownCommand } from '../../../cli/commands/reown';
@@ -33,6 +34,7 @@ describe('operator commands: --aws, --table, --dynamodb', () => {
     expect(reownCommand.help).toContain(operatorTableHelp());
     expect(reconcileCommand.help).toContain(operatorTableHelp());
     expect(gapsBackfillCommand.help).toContain(operatorTableHelp(27));
+    expect(accountsBackfillCommand.help).toContain(operatorTableHelp(27));
     for (const help of [reownCommand.help, reconcileCommand.help, gapsBackfillCommand.help]) {
       // Every option's description starts in one column within a command.
       const columns = help

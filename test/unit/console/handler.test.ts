@@ -13,6 +13,7 @@ import { type RunningConsole, startConsoleServer } from '../../../console/server
 import type { DeadLetters } from '../../../console/server/queues/dead-letters';
 import { consoleWebhooksOver } from '../../../console/server/webhooks/webhooks';
 import { EMPTY_EVENT_SOURCE } from '../../../functions/domain/gaps/source-state';
+import { ValidationError } from '../../../functions/domain/shared/errors';
 
 /** The console's HTTP edge (docs/contract.md §29): what it serves and what it refuses. */
 let running: RunningConsole;
@@ -27,8 +28,12 @@ beforeAll(async () => {
   await writeFile(join(dir, 'assets', 'app.js'), 'console.log(1)');
   const handler = createConsoleHandler({
     accounts: {
-      recent: async () => ({ items: [], scanned: 0, complete: true }),
-      search: async (q: string) => ({ items: [], scanned: q.length, complete: true }),
+      recent: async (cursor?: string) => {
+        if (cursor === 'foreign')
+          throw new ValidationError('The cursor is not one this listing returned.');
+        return { items: [], ...(cursor ? {} : { nextCursor: 'next' }) };
+      },
+      search: async (q: string, cursor?: string) => ({ items: [], nextCursor: `${q}:${cursor}` }),
       page: async () => undefined,
     } as unknown as AccountReader,
     deadLetters: {
@@ -132,7 +137,11 @@ describe('console HTTP edge', () => {
 
   it('answers the reads as JSON', async () => {
     const found = await call('/console/api/accounts?q=alice');
-    expect(JSON.parse(found.body)).toEqual({ items: [], scanned: 5, complete: true });
+    expect(JSON.parse(found.body)).toEqual({ items: [], nextCursor: 'alice:undefined' });
+    const paged = await call('/console/api/accounts?q=alice&cursor=c1');
+    expect(JSON.parse(paged.body)).toEqual({ items: [], nextCursor: 'alice:c1' });
+    const recent = await call('/console/api/accounts');
+    expect(JSON.parse(recent.body)).toEqual({ items: [], nextCursor: 'next' });
     const unknown = '/console/api/accounts/3f2b1c9e-8d7a-4e6f-9b5c-1a2d3e4f5a6b';
     await expect(call(unknown)).resolves.toMatchObject({ status: 404 });
     const search = await call('/console/api/search?owner=alice&reference=r');
@@ -232,6 +241,9 @@ describe('console token and cross-site requests (§31)', () => {
     const id = await call('/console/api/accounts/not-an-id');
     expect(id.status).toBe(400);
     expect(JSON.parse(id.body).error).toContain('"not-an-id" is not an account id');
+    const cursor = await call('/console/api/accounts?cursor=foreign');
+    expect(cursor.status).toBe(400);
+    expect(JSON.parse(cursor.body).error).toBe('The cursor is not one this listing returned.');
   });
 });
 

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contractWithRouteErrors } from '../../../client/generate';
+import { PROBLEM_DESCRIPTIONS } from '../../../functions/api/document/problem-descriptions';
 import { buildOpenApiDocument } from '../../../functions/api/openapi';
 import { PROBLEMS } from '../../../functions/api/problems';
 import { ROUTE_LIST } from '../../../functions/api/routes';
@@ -81,9 +82,7 @@ describe('docs/contract.md', () => {
   it('words each code of §3 as the problem table does (what its problem type page shows)', () => {
     const rows = [...sectionText('§3').matchAll(/^\| (\d{3}) \| `([a-z_]+)` \| (.*) \|$/gm)];
     const described = Object.fromEntries(rows.map(([, , code, when]) => [code, when]));
-    const expected = Object.fromEntries(
-      Object.entries(PROBLEMS).map(([code, { description }]) => [code, description]),
-    );
+    const expected = Object.fromEntries(Object.entries(PROBLEM_DESCRIPTIONS));
     expect(described).toEqual(expected);
   });
 
@@ -190,7 +189,7 @@ describe('docs/contract.md §29 (operator console)', () => {
       `up to ${api.DEAD_LETTERS_LISTED}`,
       `newest ${api.JOURNAL_RECORDS_SHOWN} journal records`,
       `newest ${api.ACCOUNT_ITEMS_SHOWN}`,
-      `${api.ACCOUNT_SCAN_LIMIT.toLocaleString('en')} items`,
+      `${api.ACCOUNTS_PER_PAGE} at a time`,
       '"confirm": true',
       '`428`',
     ]) {

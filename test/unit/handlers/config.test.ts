@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       exportFee: 100,
       callbackApplicationId: 'export-worker',
       idempotencyLocalCache: true,
+      idempotencyHedgedRead: true,
       exportExecutionTimeoutSeconds: 900,
       maxRerunsPerTask: 20,
       exportRetentionDays: 7,
@@ -79,6 +80,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ TABLE_NAME: 't', IDEMPOTENCY_LOCAL_CACHE: value })).toMatchObject({
       idempotencyLocalCache: enabled,
     });
+  });
+
+  it.each([
+    ['off', false],
+    ['on', true],
+  ])('reads IDEMPOTENCY_HEDGED_READ=%s (§36)', (value, enabled) => {
+    expect(loadConfig({ TABLE_NAME: 't', IDEMPOTENCY_HEDGED_READ: value })).toMatchObject({
+      idempotencyHedgedRead: enabled,
+    });
+    expect(() => loadConfig({ TABLE_NAME: 't', IDEMPOTENCY_HEDGED_READ: 'yes' })).toThrow(
+      'IDEMPOTENCY_HEDGED_READ must be on or off (got "yes")',
+    );
   });
 
   it('reads overrides', () => {

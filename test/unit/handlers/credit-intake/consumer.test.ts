@@ -60,6 +60,7 @@ describe('the credit-intake consumer (docs/contract.md §24)', () => {
       },
       [C]: async () => ({
         posted: 1,
+        setAside: 2,
         finished: true,
         oldestAcceptedAt: '2026-12-01T10:00:07.000Z',
       }),
@@ -77,6 +78,8 @@ describe('the credit-intake consumer (docs/contract.md §24)', () => {
     expect(response.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['m2', 'm5']);
     expect(metrics.readings.get(METRICS.creditIntakeLag)).toEqual([6]);
     expect(metrics.counts.get(METRICS.creditsPosted)).toBe(4);
+    // Credits set aside (§36) are counted, never a failed record.
+    expect(metrics.counts.get(METRICS.setAsideCredits)).toBe(2);
   });
 
   it('queues an account again when the deadline cut its run short, and acknowledges', async () => {

@@ -5,17 +5,19 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../../functions/api/app';
 import { noWebhookQueue } from '../../../functions/aws/no-webhook-queue';
-import { lambdaTelemetry } from '../../../functions/aws/powertools';
+import { lambdaTelemetry } from '../../../functions/aws/telemetry';
 import { localWebhookSecurity } from '../../../functions/aws/webhook-security';
 import type { CallbackWriteResult } from '../../../functions/domain/callbacks/port';
 import { EventService } from '../../../functions/domain/events/service';
 import type { ExecutionRecord, TaskRecord } from '../../../functions/domain/exports/model';
 import { requestFingerprint } from '../../../functions/domain/idempotency/fingerprint';
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
+import { METRICS } from '../../../functions/domain/shared/metrics';
 import { createEventsConsumer } from '../../../functions/handlers/events/consumer';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
@@ -306,36 +308,111 @@ describe('ledger event telemetry', () => {
   });
 });
 
-describe('Powertools wiring', () => {
-  it('emits CloudWatch EMF with the namespace, dimensions and counts after each invocation', async () => {
+describe('Lambda telemetry wiring', () => {
+  const captured = () => {
     const out: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      out.push(String(chunk));
-      return true;
+    const err: string[] = [];
+    return {
+      out,
+      err,
+      streams: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) },
+    };
+  };
+  const lambdaContext = {
+    awsRequestId: 'req-1',
+    functionName: 'ledger-http',
+    invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:ledger-http',
+    memoryLimitInMB: '512',
+  } as Context;
+
+  it('emits CloudWatch EMF with the namespace, dimensions and counts after each invocation', async () => {
+    const { out, streams } = captured();
+    const telemetry = lambdaTelemetry('ledger-test', streams);
+    const handler = telemetry.instrument(async () => {
+      telemetry.metrics.count('DeadLetter', 1, { name: 'errorCode', value: 'schema_invalid' });
+      telemetry.metrics.count('IdempotentReplay', 2);
+      telemetry.metrics.count('IdempotentReplay');
+      telemetry.metrics.seconds(METRICS.creditIntakeLag, 1.5);
+      return 'ok';
     });
+    expect(await handler({})).toBe('ok');
+    const emf = out.map((l) => JSON.parse(l));
+    expect(emf).toHaveLength(2);
+    expect(emf[0]).toMatchObject({
+      errorCode: 'schema_invalid',
+      DeadLetter: 1,
+      service: 'ledger-test',
+    });
+    expect(emf[0]._aws.CloudWatchMetrics[0]).toEqual({
+      Namespace: 'IdempotentLedger',
+      Dimensions: [['service', 'errorCode']],
+      Metrics: [{ Name: 'DeadLetter', Unit: 'Count' }],
+    });
+    expect(emf[1]).toMatchObject({
+      IdempotentReplay: [2, 1],
+      [METRICS.creditIntakeLag]: 1.5,
+      service: 'ledger-test',
+    });
+    expect(emf[1]._aws.CloudWatchMetrics[0]).toEqual({
+      Namespace: 'IdempotentLedger',
+      Dimensions: [['service']],
+      Metrics: [
+        { Name: 'IdempotentReplay', Unit: 'Count' },
+        { Name: METRICS.creditIntakeLag, Unit: 'Seconds' },
+      ],
+    });
+    expect(emf[1]._aws.Timestamp).toBeGreaterThan(Date.now() - 60_000);
+    // Flushed: a second invocation without metrics writes nothing.
+    await handler({});
+    expect(out).toHaveLength(4);
+    await telemetry.instrument(async () => 'none')({});
+    expect(out).toHaveLength(4);
+  });
+
+  it('writes JSON log lines with the service, the Lambda context, cold start once, and the trace id', async () => {
+    const { out, err, streams } = captured();
+    const telemetry = lambdaTelemetry('ledger-test', streams);
+    const previous = process.env._X_AMZN_TRACE_ID;
+    process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1';
     try {
-      const telemetry = lambdaTelemetry('ledger-test');
       const handler = telemetry.instrument(async () => {
-        telemetry.metrics.count('DeadLetter', 1, { name: 'errorCode', value: 'schema_invalid' });
-        telemetry.metrics.count('IdempotentReplay', 2);
-        return 'ok';
+        telemetry.log.info('request', { status: 201 });
+        telemetry.log.error('failed', { errorName: 'Boom' });
       });
-      expect(await handler({})).toBe('ok');
+      await handler({}, lambdaContext);
+      await handler({}, { ...lambdaContext, awsRequestId: 'req-2' });
     } finally {
-      spy.mockRestore();
+      if (previous === undefined) delete process.env._X_AMZN_TRACE_ID;
+      else process.env._X_AMZN_TRACE_ID = previous;
     }
-    const emf = out
-      .flatMap((line) => line.split('\n'))
-      .filter((l) => l.includes('"_aws"'))
-      .map((l) => JSON.parse(l));
-    expect(emf).toContainEqual(
-      expect.objectContaining({
-        errorCode: 'schema_invalid',
-        DeadLetter: 1,
-        service: 'ledger-test',
-      }),
-    );
-    expect(emf).toContainEqual(expect.objectContaining({ IdempotentReplay: 2 }));
-    expect(emf[0]._aws.CloudWatchMetrics[0].Namespace).toBe('IdempotentLedger');
+    const [first, second] = out.map((l) => JSON.parse(l));
+    expect(first).toEqual({
+      level: 'INFO',
+      message: 'request',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      service: 'ledger-test',
+      cold_start: true,
+      function_arn: lambdaContext.invokedFunctionArn,
+      function_memory_size: 512,
+      function_name: 'ledger-http',
+      function_request_id: 'req-1',
+      xray_trace_id: '1-5759e988-bd862e3fe1be46a994272793',
+      status: 201,
+    });
+    expect(second).toMatchObject({ cold_start: false, function_request_id: 'req-2' });
+    expect(err.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ level: 'ERROR', message: 'failed', errorName: 'Boom' }),
+      expect.objectContaining({ level: 'ERROR', function_request_id: 'req-2' }),
+    ]);
+  });
+
+  it('flushes early rather than put more than 100 values of one metric in a document', async () => {
+    const { out, streams } = captured();
+    const telemetry = lambdaTelemetry('ledger-test', streams);
+    await telemetry.instrument(async () => {
+      for (let i = 0; i < 150; i++) telemetry.metrics.count('InboxDuplicate');
+    })({});
+    const emf = out.map((l) => JSON.parse(l) as { InboxDuplicate: number[] });
+    expect(emf.map((d) => d.InboxDuplicate.length)).toEqual([100, 50]);
   });
 });
