@@ -145,6 +145,15 @@ export interface EntryRow {
   readonly reference?: string;
   readonly transferId?: string;
   readonly ledgerTransactionId?: string;
+  /** A ledger leg's transaction, every leg in its own currency (docs/contract.md §35). */
+  readonly legs?: readonly LegRow[];
+}
+
+export interface LegRow {
+  readonly accountId: string;
+  readonly direction: 'debit' | 'credit';
+  readonly amount: number;
+  readonly currency: string;
 }
 
 export interface HoldRow {

@@ -97,6 +97,22 @@ describe('README walkthrough, every shell block in order, against the local stac
     expect(objects.at(-1)).toMatchObject({ code: 'account_closed' });
   });
 
+  it('"Currency exchange": one transaction, each currency balanced, rates echoed (§35)', () => {
+    const objects = jsonObjects(printedUnder('Currency exchange: one transaction, two currencies'));
+    const exchange = objects.find((o) => o.legs);
+    expect(exchange).toMatchObject({
+      reference: 'fx 1',
+      rates: [{ base: 'USD', quote: 'EUR', rate: '0.9213' }],
+    });
+    expect(exchange).not.toHaveProperty('currency');
+    expect(objects.filter((o) => o.balance !== undefined).map((o) => o.currency)).toEqual([
+      'USD',
+      'USD',
+      'EUR',
+      'EUR',
+    ]);
+  });
+
   it('"Batches": the payout credits, the oversized debit is refused alone, the retry replays; ops.json imports', () => {
     const output = printedUnder('Batches: many operations in one request');
     const batches = output.match(/^\{"mode":"independent".*$/gm) ?? [];

@@ -6,6 +6,7 @@ import { toAccountRecord } from '../../../functions/dynamodb/accounts/items';
 import { createLedgerStore } from '../../../functions/dynamodb/accounts/store';
 import { createHoldStore } from '../../../functions/dynamodb/holds/store';
 import { createJournalStore } from '../../../functions/dynamodb/journal/store';
+import { createLedgerTransactionStore } from '../../../functions/dynamodb/ledger-transactions/store';
 import { createMonitorStore } from '../../../functions/dynamodb/monitors/store';
 import { searchText } from '../../../functions/dynamodb/table/account-index';
 import { keys } from '../../../functions/dynamodb/table/keys';
@@ -17,9 +18,18 @@ import {
   type AccountSearch,
   type AccountSummary,
   JOURNAL_RECORDS_SHOWN,
+  type LegRow,
 } from '../../shared/api';
 import type { IntakeReader } from '../intake/intake';
-import { accountDetail, accountSummary, entryRow, holdRow, journalRow, sourceRow } from './rows';
+import {
+  accountDetail,
+  accountSummary,
+  entryRow,
+  holdRow,
+  journalRow,
+  legRows,
+  sourceRow,
+} from './rows';
 
 export interface AccountReaderOptions {
   readonly client: DynamoDBClient;
@@ -78,6 +88,14 @@ export function createAccountReader(options: AccountReaderOptions) {
   const holds = createHoldStore({ client, tableName });
   const monitorStore = createMonitorStore({ client, tableName });
   const directory = createAccountDirectory({ client, tableName });
+  const transactions = createLedgerTransactionStore({ client, tableName });
+
+  /** The legs of each ledger transaction the shown entries belong to: one read per transaction. */
+  async function legsOf(ids: readonly (string | undefined)[]): Promise<Map<string, LegRow[]>> {
+    const wanted = [...new Set(ids.filter((id): id is string => id !== undefined))];
+    const records = await Promise.all(wanted.map((id) => transactions.getLedgerTransaction(id)));
+    return new Map(records.flatMap((r) => (r ? [[r.id, legRows(r)] as const] : [])));
+  }
 
   /** The accounts of `ids`, in that order (one BatchGetItem); any gone meanwhile left out. */
   async function summaries(ids: readonly string[]): Promise<AccountSummary[]> {
@@ -145,10 +163,16 @@ export function createAccountReader(options: AccountReaderOptions) {
         monitorStore.listMonitors(accountId),
         options.intake.pendingCredits(account),
       ]);
+      const legs = await legsOf(entries.items.map((e) => e.ledgerTransactionId));
       return {
         account: accountDetail(account, raw),
         journal: records.items.map(journalRow),
-        entries: entries.items.map(entryRow),
+        entries: entries.items.map((e) =>
+          entryRow(
+            e,
+            e.ledgerTransactionId === undefined ? undefined : legs.get(e.ledgerTransactionId),
+          ),
+        ),
         holds: holdPage.items.map((hold) => holdRow(hold, now)),
         sources: sources.map((s) => sourceRow(s, now, options.gapRefetchAfterSeconds)),
         monitors: monitors.map((monitor) => ({ ...monitorView(monitor) })),

@@ -1,5 +1,7 @@
 import type { HoldRecord } from '../../../functions/domain/accounts/hold-record';
 import { holdStatusAt } from '../../../functions/domain/accounts/hold-record';
+import { legCurrency } from '../../../functions/domain/accounts/ledger-currencies';
+import type { LedgerTransactionRecord } from '../../../functions/domain/accounts/ledger-transaction-record';
 import type { AccountRecord, LedgerEntry } from '../../../functions/domain/accounts/model';
 import type { EventSourceView } from '../../../functions/domain/gaps/port';
 import { EMPTY_EVENT_SOURCE, overdueGaps } from '../../../functions/domain/gaps/source-state';
@@ -12,6 +14,7 @@ import type {
   GapRow,
   HoldRow,
   JournalRow,
+  LegRow,
 } from '../../shared/api';
 
 /**
@@ -74,7 +77,18 @@ export function journalRow(record: JournalRecord): JournalRow {
   };
 }
 
-export function entryRow(entry: LedgerEntry): EntryRow {
+/** The legs of a ledger transaction, each with its currency resolved (§35). */
+export function legRows(record: LedgerTransactionRecord): LegRow[] {
+  return record.legs.map((leg) => ({
+    accountId: leg.accountId,
+    direction: leg.direction,
+    amount: leg.amount,
+    currency: legCurrency(record, leg),
+  }));
+}
+
+/** An entry's row; a ledger leg's carries its transaction's legs when they were read. */
+export function entryRow(entry: LedgerEntry, legs?: readonly LegRow[]): EntryRow {
   const raw = entry as unknown as Raw;
   return {
     id: entry.id,
@@ -86,6 +100,7 @@ export function entryRow(entry: LedgerEntry): EntryRow {
     ...some('reference', entry.reference),
     ...some('transferId', entry.transferId),
     ...some('ledgerTransactionId', entry.ledgerTransactionId),
+    ...some('legs', legs),
   };
 }
 

@@ -2,6 +2,7 @@ import type {
   EntryRow,
   HoldRow,
   JournalRow,
+  LegRow,
   PendingCreditRow,
   PendingCredits,
 } from '../../shared/api';
@@ -35,6 +36,20 @@ export function JournalTable(props: { records: readonly JournalRow[]; currency: 
   );
 }
 
+/** A ledger transaction's legs, each in its own currency (docs/contract.md §35). */
+function Legs(props: { legs: readonly LegRow[] }) {
+  return (
+    <ul className="legs" data-testid="entry-legs">
+      {props.legs.map((leg) => (
+        <li key={leg.accountId}>
+          {leg.direction === 'debit' ? '−' : '+'}
+          {money(leg.amount, leg.currency)} <code>{leg.accountId.slice(0, 8)}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function EntriesTable(props: { entries: readonly EntryRow[]; currency: string }) {
   return (
     <Table
@@ -54,6 +69,7 @@ export function EntriesTable(props: { entries: readonly EntryRow[]; currency: st
           label: 'Reference',
           cell: (e) => e.reference ?? e.transferId ?? e.ledgerTransactionId ?? '—',
         },
+        { label: 'Legs', cell: (e) => (e.legs ? <Legs legs={e.legs} /> : '—') },
       ]}
     />
   );
