@@ -29,12 +29,9 @@ export const POWERTOOLS_LAMBDA_ENTRY = resolve(import.meta.dirname, '../http/pow
  * Parts of a bundle measured on their own, bundled the same way, to explain where init time goes.
  * Reported beside the functions, judged against nothing.
  */
-export const PROBE_ENTRIES = [
-  'empty',
-  'dynamodb-client',
-  'contract-schemas',
-  'telemetry',
-].map((name) => resolve(import.meta.dirname, '../probes', `${name}.ts`));
+export const PROBE_ENTRIES = ['empty', 'dynamodb-client', 'contract-schemas', 'telemetry'].map(
+  (name) => resolve(import.meta.dirname, '../probes', `${name}.ts`),
+);
 
 /** Stand-ins for what CloudFormation resolves at deploy time; the handlers read them at init. */
 const DEPLOYED_ENV: Readonly<Record<string, string>> = {
