@@ -5192,7 +5192,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; reversal_exceeds_original: Reversal exceeds original; not_reversible: Not reversible */
+            /** @description insufficient_funds: Insufficient funds; idempotency_key_in_use: Idempotency-Key in use; account_closed: Account closed; reversal_exceeds_original: Reversal exceeds original; not_reversible: Not reversible; credit_pending: Credit pending */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -122,6 +122,14 @@ export interface LedgerConfig {
    */
   readonly intakeShards: number;
   /**
+   * When pending credits of a deferred account count as stranded (docs/contract.md §24, §36):
+   * `INTAKE_STRANDED_AFTER_SECONDS` of the outbox dispatcher (an account's `INTAKE_DUE` marker
+   * falls due this long after a credit) and of the sweeper (which queues the account again and
+   * postpones the marker by as much). 1–86400.
+   * @default DEFAULT_INTAKE_STRANDED_AFTER_SECONDS (60)
+   */
+  readonly intakeStrandedAfterSeconds: number;
+  /**
    * The application whose signed callbacks report on export executions: its key in the
    * callback secret, `CALLBACK_APPLICATION_ID` of the functions and the `callbackPath` of every
    * export job (`/v1/callbacks/<id>`).

@@ -24,6 +24,11 @@ import {
   MAX_GAP_REFETCH_AFTER_SECONDS,
   MIN_GAP_REFETCH_AFTER_SECONDS,
 } from '../functions/contract/gaps';
+import {
+  DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
+  MAX_INTAKE_STRANDED_AFTER_SECONDS,
+  MIN_INTAKE_STRANDED_AFTER_SECONDS,
+} from '../functions/contract/intake';
 import { APPLICATION_ID_PATTERN } from '../functions/contract/names';
 import {
   DEFAULT_CALLBACK_APPLICATION_ID,
@@ -133,6 +138,11 @@ const contextShape = {
   backdateLimitDays: integerSetting(MIN_BACKDATE_LIMIT_DAYS, MAX_BACKDATE_LIMIT_DAYS),
   // Intake partitions of a deferred account: at most 9, so a posting of 30 fits (§24).
   intakeShards: integerSetting(MIN_INTAKE_SHARDS, MAX_INTAKE_SHARDS),
+  // When a deferred account's oldest pending credit counts as stranded: a second to a day (§36).
+  intakeStrandedAfterSeconds: integerSetting(
+    MIN_INTAKE_STRANDED_AFTER_SECONDS,
+    MAX_INTAKE_STRANDED_AFTER_SECONDS,
+  ),
   gapRefetchAfterSeconds: integerSetting(
     MIN_GAP_REFETCH_AFTER_SECONDS,
     MAX_GAP_REFETCH_AFTER_SECONDS,
@@ -200,6 +210,8 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     gapRefetchAfterSeconds: context.gapRefetchAfterSeconds ?? DEFAULT_GAP_REFETCH_AFTER_SECONDS,
     backdateLimitDays: context.backdateLimitDays ?? DEFAULT_BACKDATE_LIMIT_DAYS,
     intakeShards: context.intakeShards ?? DEFAULT_INTAKE_SHARDS,
+    intakeStrandedAfterSeconds:
+      context.intakeStrandedAfterSeconds ?? DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
     callbackApplicationId: context.callbackApplicationId ?? DEFAULT_CALLBACK_APPLICATION_ID,
     ...checkThrottling(context, ctx),
     httpReservedConcurrency: reserved(context.httpReservedConcurrency, undefined),

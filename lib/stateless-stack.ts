@@ -188,6 +188,7 @@ export class StatelessStack extends Stack {
       creditIntakeQueue: creditIntakeQueues.queue,
       deadLetterQueue: outboxDispatchDeadLetterQueue,
       reservedConcurrentExecutions: config.dispatcherReservedConcurrency,
+      intakeStrandedAfterSeconds: config.intakeStrandedAfterSeconds,
     });
 
     this.creditFolder = new CreditFolder(this, 'CreditFolder', {
@@ -230,6 +231,7 @@ export class StatelessStack extends Stack {
       environment: {
         ...serviceEnvironment,
         GAP_REFETCH_AFTER_SECONDS: String(config.gapRefetchAfterSeconds),
+        INTAKE_STRANDED_AFTER_SECONDS: String(config.intakeStrandedAfterSeconds),
         STAGE: config.stage,
       },
       gapTopic,

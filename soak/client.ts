@@ -1,7 +1,8 @@
 /**
  * The soak's HTTP caller: every keyed request is retried under its key and body until it answers
  * for good (docs/contract.md §4, §30): a lost answer (connection cut), a 5xx, a 429 or a
- * `409 idempotency_key_in_use` means "try again". Each send and each final answer takes a tick
+ * `409 idempotency_key_in_use` or `409 credit_pending` (a reversal of a deferred credit not
+ * posted yet, §24) means "try again". Each send and each final answer takes a tick
  * of one logical clock, the checker's only notion of before and after.
  */
 export interface Answer {
@@ -103,6 +104,8 @@ export function soakClient(base: () => string): Client {
 
 function retryable(status: number, body: Answer['body']): boolean {
   return (
-    status >= 500 || status === 429 || (status === 409 && body?.code === 'idempotency_key_in_use')
+    status >= 500 ||
+    status === 429 ||
+    (status === 409 && (body?.code === 'idempotency_key_in_use' || body?.code === 'credit_pending'))
   );
 }

@@ -10,11 +10,7 @@ type Drawer = (before: readonly Operation[]) => Operation;
 /** Amounts of ledger events start here; HTTP amounts stay below. */
 export const EVENT_AMOUNT_BASE = 700_000;
 
-export function drawer(
-  random: Random,
-  accounts: readonly AccountSpec[],
-  knownDefects: boolean,
-): Drawer {
+export function drawer(random: Random, accounts: readonly AccountSpec[]): Drawer {
   const open = accounts.map((_, i) => i).filter((i) => !accounts[i]?.closable);
   const eventAccounts = open.filter((i) => accounts[i]?.events);
   const closable = accounts.map((_, i) => i).filter((i) => accounts[i]?.closable);
@@ -87,11 +83,9 @@ export function drawer(
     [
       4,
       (before) => {
-        // A credit into a deferred account is reversed only once known defects are on:
-        // before it is posted its reversal answers 404 (docs/reliability.md "Found").
-        const reversible = (op: Operation) =>
-          op.kind === 'debit' ||
-          (op.kind === 'credit' && (knownDefects || !accounts[op.account]?.deferred));
+        // A credit into a deferred account too: before it is posted, its reversal answers
+        // `409 credit_pending` and is retried (docs/reliability.md "Found").
+        const reversible = (op: Operation) => op.kind === 'debit' || op.kind === 'credit';
         const of = earlier(
           random,
           before.map((op) => (reversible(op) ? op : undefined)),

@@ -18,7 +18,6 @@ const { values } = parseArgs({
     url: { type: 'string' },
     'loss-rate': { type: 'string', default: '0.1' },
     shrink: { type: 'string', default: '24' },
-    'known-defects': { type: 'boolean', default: process.env.SOAK_KNOWN_DEFECTS === '1' },
   },
 });
 
@@ -37,7 +36,6 @@ const result = await soak({
   operations: number('operations', values.operations, 1),
   concurrency: number('concurrency', values.concurrency, 1),
   lossRate: number('loss-rate', values['loss-rate'], 0),
-  knownDefects: values['known-defects'] === true,
   shrinkBudget: number('shrink', values.shrink, 0),
   ...(values.url ? { url: values.url } : {}),
   log: (line) => console.log(line),

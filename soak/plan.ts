@@ -24,8 +24,6 @@ export interface Plan {
   readonly accounts: readonly AccountSpec[];
   readonly monitors: readonly MonitorSpec[];
   readonly operations: readonly Operation[];
-  /** Operations to leave out (SOAK_KNOWN_DEFECTS switches them on, docs/reliability.md). */
-  readonly knownDefects: boolean;
 }
 
 export { EVENT_AMOUNT_BASE } from './draw';
@@ -33,7 +31,6 @@ export { EVENT_AMOUNT_BASE } from './draw';
 export interface PlanOptions {
   readonly seed: number;
   readonly operations: number;
-  readonly knownDefects?: boolean;
 }
 
 export function drawPlan(options: PlanOptions): Plan {
@@ -52,7 +49,7 @@ export function drawPlan(options: PlanOptions): Plan {
     { account: 1, field: 'available', operator: 'lt', value: 0 },
     { account: 3, field: 'available', operator: 'gte', value: 500 },
   ];
-  const draw = drawer(random, accounts, options.knownDefects === true);
+  const draw = drawer(random, accounts);
   const operations: Operation[] = [];
   for (let i = 0; i < options.operations; i++) operations.push(draw(operations));
   return {
@@ -60,6 +57,5 @@ export function drawPlan(options: PlanOptions): Plan {
     accounts,
     monitors,
     operations,
-    knownDefects: options.knownDefects === true,
   };
 }

@@ -13,7 +13,6 @@ export interface SoakOptions {
   readonly concurrency: number;
   readonly url?: string;
   readonly lossRate: number;
-  readonly knownDefects?: boolean;
   /** Replays at most this many subsets to shrink a failure. */
   readonly shrinkBudget: number;
   readonly log: (line: string) => void;
@@ -74,7 +73,6 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
       const plan = drawPlan({
         seed: options.seed + rounds,
         operations: options.operations,
-        knownDefects: options.knownDefects === true,
       });
       const result = await session.round(plan, {
         faults: options.url === undefined,

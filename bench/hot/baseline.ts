@@ -13,6 +13,7 @@ export const TODAYS_TRANSACTION_RETRY: Partial<RetryPolicy> = {
   maxDelayMs: 400,
   budgetMs: Number.POSITIVE_INFINITY,
   latency: UNMEASURED,
+  conflictJitter: 'full',
 };
 
 export const TODAYS_SEQUENCE_RETRY = {

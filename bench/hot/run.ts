@@ -5,13 +5,12 @@
  * its own, which calls DynamoDB Local.
  */
 import { randomUUID } from 'node:crypto';
-import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_EVENTS_MAX_CONCURRENCY } from '../../functions/contract/events';
 import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../../functions/contract/gaps';
 import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import { silentLog } from '../../functions/domain/shared/log';
-import { keys } from '../../functions/dynamodb/table/keys';
 import { composeEventsHandler } from '../../functions/handlers/events/compose';
 import { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../functions/schemas/exports/callbacks';
@@ -36,6 +35,7 @@ import {
   httpRound,
   producerRecords,
 } from './scenarios';
+import { accountBalance, printTenInFlight } from './ten-in-flight';
 
 export const HOT_SIDES = {
   today: 'today: one transaction per record',
@@ -103,7 +103,7 @@ export async function measureHot(
       );
       return String(JSON.parse(created.body).id);
     };
-    const balanceOf = (accountId: string) => () => balance(direct, tableName, accountId);
+    const balanceOf = (accountId: string) => () => accountBalance(direct, tableName, accountId);
     const sqs = new SQSClient({ ...LOCAL_AWS, endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
     /** The events consumer on `dynamo`; its dead letters go nowhere (port 9). */
     const eventsOn = (dynamo: DynamoDBClient, batchWrites: boolean, today = false) =>
@@ -177,6 +177,8 @@ export async function measureHot(
         );
       }
     }
+    const bench = { direct, tableName, proxy, layer, newAccount };
+    await printTenInFlight(bench, httpSides, settings, httpPerRound);
     // Costs on a client of their own, straight to DynamoDB Local: sizes, not contention.
     const costClient = localDynamoClient(dynamoEndpoint);
     const costs = await measureCosts({
@@ -205,18 +207,4 @@ export async function measureHot(
     await proxy.close();
     await layer.stop();
   }
-}
-
-async function balance(client: DynamoDBClient, tableName: string, accountId: string) {
-  const { Item } = await client.send(
-    new GetItemCommand({
-      TableName: tableName,
-      Key: {
-        pk: { S: keys.account(accountId).pk },
-        sk: { S: keys.account(accountId).sk },
-      },
-      ConsistentRead: true,
-    }),
-  );
-  return Number(Item?.balance?.N ?? Number.NaN);
 }

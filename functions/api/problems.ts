@@ -160,6 +160,11 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     status: 409,
     title: 'Period already closed',
   },
+  credit_pending: {
+    status: 409,
+    title: 'Credit pending',
+    retryAfterSeconds: 1,
+  },
   pending_credits: {
     status: 409,
     title: 'Pending credits',

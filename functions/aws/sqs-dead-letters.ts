@@ -1,4 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DEAD_LETTER_ATTRIBUTES } from '../contract/events';
 import type { DeadLetterPort } from '../domain/events/port';
 
 /** SQS message attribute values are limited; a detail never needs more than this. */
@@ -22,12 +23,15 @@ export function createSqsDeadLetters(client: SQSClient, queueUrl: string): DeadL
           QueueUrl: queueUrl,
           MessageBody: letter.body,
           MessageAttributes: {
-            error_code: { DataType: 'String', StringValue: letter.code },
-            error_detail: {
+            [DEAD_LETTER_ATTRIBUTES.code]: { DataType: 'String', StringValue: letter.code },
+            [DEAD_LETTER_ATTRIBUTES.detail]: {
               DataType: 'String',
               StringValue: cleanDetail(letter.detail) || letter.code,
             },
-            source_message_id: { DataType: 'String', StringValue: letter.sourceMessageId },
+            [DEAD_LETTER_ATTRIBUTES.sourceMessageId]: {
+              DataType: 'String',
+              StringValue: letter.sourceMessageId,
+            },
           },
         }),
       );

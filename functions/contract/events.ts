@@ -19,3 +19,13 @@ export const MAX_TRANSACTION_ITEMS = 100;
 export const MAX_TRANSACTION_BYTES = 4 * 1024 * 1024;
 /** DynamoDB: write units one partition serves per second. */
 export const PARTITION_WRITE_UNITS_PER_SECOND = 1_000;
+
+/**
+ * The message attributes of a dead letter (docs/contract.md §6): why (`error_code`, a poison
+ * code or `receives_exhausted`), in words (`error_detail`), and the message it was.
+ */
+export const DEAD_LETTER_ATTRIBUTES = {
+  code: 'error_code',
+  detail: 'error_detail',
+  sourceMessageId: 'source_message_id',
+} as const;

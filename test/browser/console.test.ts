@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES, REDRIVE_MAX_PER_CLICK } from '../../console/shared/api';
 import { clientFor, type LocalStack, startLocalStack } from '../e2e/support/stack';
 import { queueDepth } from '../support/queue-depth';
+import { consoleAccountsTests } from './support/console-accounts';
 import { consoleActionTests } from './support/console-actions';
 import { consoleAuthTests } from './support/console-auth';
 import {
@@ -70,24 +71,7 @@ const shoot: ConsoleBrowser['shoot'] = (page, name) => browser.shoot(page, name)
 const actionLine = (action: string, target: string) => lineOf(stack, action, target);
 
 describe('operator console', () => {
-  it('accounts: the recent list and a search by owner show the seeded values', async () => {
-    const page = await open('accounts');
-    const alice = rowOf(page, 'accounts-table', seed.accountId);
-    await alice.waitFor();
-    await expect(alice.textContent()).resolves.toContain('32.00 EUR'); // 10 + 20 + 1 + 1
-    await expect(alice.textContent()).resolves.toContain('27.00 EUR'); // less the 5.00 hold
-    await expect(rowOf(page, 'accounts-table', seed.otherId).count()).resolves.toBe(1);
-    await shoot(page, 'accounts');
-
-    await page.getByLabel('Account id, owner id or name').fill('bob');
-    await page.keyboard.press('Enter');
-    await page.getByText('Accounts matching "bob"').waitFor();
-    // The heading shows before the search answers: wait for its row, then count.
-    await rowOf(page, 'accounts-table', 'Bob savings').waitFor();
-    await expect(page.getByTestId('accounts-table').locator('tbody tr').count()).resolves.toBe(1);
-    await expect(rowOf(page, 'accounts-table', 'Bob savings').count()).resolves.toBe(1);
-    await page.close();
-  });
+  consoleAccountsTests(() => ({ browser, seed, stack }));
 
   it('an account: figures, a chart of its journal, journal, entries, holds, its gaps; waive there', async () => {
     const page = await open(`accounts/${seed.accountId}`);
@@ -154,27 +138,6 @@ describe('operator console', () => {
       { params: { path: { accountId: seed.accountId } } },
     );
     expect(data?.items[0]).toMatchObject({ gaps: [3] });
-    await page.close();
-  });
-
-  it('an empty account shows its empty states; an unknown one says so in words', async () => {
-    const page = await open(`accounts/${seed.otherId}`);
-    await page.getByTestId('account-facts').waitFor();
-    await expect(page.locator('dd[data-field="Balance"]').textContent()).resolves.toBe('0.00 EUR');
-    for (const words of [
-      'No journal records yet: the chart starts with the first change.',
-      'No journal records yet.',
-      'No entries yet.',
-      'No holds.',
-      'No ledger-event source has written to this account.',
-    ]) {
-      await expect(page.getByText(words, { exact: true }).count()).resolves.toBe(1);
-    }
-    const unknown = seed.unknownAccountId;
-    await page.goto(`${stack.base}/console/#/accounts/${unknown}`);
-    await expect(
-      page.getByRole('alert').filter({ hasText: 'Could not load' }).textContent(),
-    ).resolves.toBe(`Could not load the account: no account ${unknown}`);
     await page.close();
   });
 

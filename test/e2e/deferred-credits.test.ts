@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { DeleteItemCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerClient } from '../../client/index';
+import { LOCAL_AWS } from '../../functions/contract/local-stack';
 import { QUEUE_NAMES } from '../../functions/contract/names';
+import { DEFAULT_INTAKE_SHARDS } from '../../functions/domain/accounts/model';
+import { keys } from '../../functions/dynamodb/table/keys';
 import { apiClient } from './support/raw-api';
 import { runScript } from './support/run-script';
 import { clientFor, key, type LocalStack, startLocalStack } from './support/stack';
@@ -133,4 +139,69 @@ describe('the credit folder on the local stack (docs/contract.md §24)', () => {
     // Within 10 s of the last answer (docs/contract.md §24's target).
     expect(Date.now() - answered).toBeLessThan(10_000);
   });
+});
+
+describe('stranded pending credits heal by themselves on the local stack (docs/contract.md §36)', () => {
+  it('a folder failed 5 times (its message dead-lettered) posts within 2 minutes once it can', async () => {
+    const dynamo = new DynamoDBClient({ endpoint: stack.dynamo.endpoint, ...LOCAL_AWS });
+    const TableName = stack.dynamo.tableName;
+    const created = await client.POST('/v1/accounts', {
+      params: { header: key(randomUUID()) },
+      body: { currency: 'EUR', creditIntake: 'deferred' },
+    });
+    const id = created.data?.id ?? '';
+    // The local stack's INTAKE_SHARDS is the default.
+    const shards = DEFAULT_INTAKE_SHARDS;
+    // A transient fault: every partition's posted count is unreadable as a number, so each
+    // posting transaction fails (a storage error, not a refusal) until the items are repaired.
+    const posted = (shard: number) => marshall(keys.intakePosted(id, shard));
+    for (let shard = 0; shard < shards; shard++) {
+      await dynamo.send(
+        new PutItemCommand({
+          TableName,
+          Item: { ...posted(shard), posted: { S: 'broken' } },
+        }),
+      );
+    }
+    const res = await client.POST('/v1/accounts/{accountId}/transactions', {
+      params: { path: { accountId: id }, header: key(randomUUID()) },
+      body: { type: 'credit', amount: 77, currency: 'EUR' },
+    });
+    expect(res.response.status).toBe(201);
+
+    // 5 receives (5 s visibility locally), then credit-intake-dlq holds the account's message.
+    const sqs = new SQSClient({ endpoint: stack.sqsEndpoint, ...LOCAL_AWS });
+    const { QueueUrl: dlqUrl } = await sqs.send(
+      new GetQueueUrlCommand({ QueueName: QUEUE_NAMES.creditIntakeDeadLetter }),
+    );
+    let lettered = false;
+    const failing = Date.now();
+    while (!lettered && Date.now() - failing < 90_000) {
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: dlqUrl,
+          AttributeNames: ['ApproximateNumberOfMessages'],
+        }),
+      );
+      lettered = Number(Attributes?.ApproximateNumberOfMessages ?? 0) > 0;
+      if (!lettered) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(lettered).toBe(true);
+    expect(await accountOf(id)).toEqual({ balance: 0, version: 0 });
+
+    // The fault ends; no new credit, no redrive: the sweep queues the account again by itself.
+    for (let shard = 0; shard < shards; shard++) {
+      await dynamo.send(new DeleteItemCommand({ TableName, Key: posted(shard) }));
+    }
+    const healing = Date.now();
+    let seen = await accountOf(id);
+    while (seen.balance < 77 && Date.now() - healing < 120_000) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      seen = await accountOf(id);
+    }
+    expect(seen).toEqual({ balance: 77, version: 1 });
+    expect(Date.now() - healing).toBeLessThan(120_000);
+    const pending = await api('GET', `/v1/accounts/${id}/pending-credits`, alice);
+    expect(pending.json.items).toEqual([]);
+  }, 240_000);
 });

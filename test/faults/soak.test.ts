@@ -78,7 +78,6 @@ describe('soak', () => {
           account: i % 2,
           amount: 10 + i,
         })),
-        knownDefects: false,
       };
       session.proxy.plantDoubleCredit(true);
       session.proxy.lossRate(0.3);

@@ -35,11 +35,11 @@ function paramsInUrl(): { q: string; cursor: string } {
 
 /** Shows the query and page in the address bar (replacing the entry: Back leaves the page). */
 function putInUrl(q: string, cursor: string): void {
-  const params = new URLSearchParams();
-  if (q) params.set('q', q);
-  if (cursor) params.set('cursor', cursor);
-  const query = params.toString();
-  history.replaceState(null, '', `${location.pathname}#/accounts${query ? `?${query}` : ''}`);
+  const params = [
+    ...(q ? [`q=${encodeURIComponent(q)}`] : []),
+    ...(cursor ? [`cursor=${encodeURIComponent(cursor)}`] : []),
+  ].join('&');
+  history.replaceState(null, '', `${location.pathname}#/accounts${params ? `?${params}` : ''}`);
 }
 
 /**

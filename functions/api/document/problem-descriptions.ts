@@ -48,6 +48,8 @@ export const PROBLEM_DESCRIPTIONS: Record<ErrorCode, string> = {
     "a movement effective at or before the account's `closedThrough` (§26); judged in the write",
   period_already_closed:
     "a period close whose `through` is before the account's `closedThrough` (§26)",
+  credit_pending:
+    'reversing a credit still pending in a deferred account (§16, §24); **not recorded**: a retry once it is posted reverses it; sends `Retry-After`',
   pending_credits:
     'a period close while a deferred pending credit is effective at or before `through` (§24, §26)',
   legs_unbalanced:

@@ -37,7 +37,8 @@ export const REVERSAL_ROUTES = {
     params: EntryPath,
     body: REVERSE,
     response: { status: 201, body: REVERSAL },
-    problems: REVERSAL_PROBLEMS,
+    // A credit still pending in a deferred account (§24): 409 with Retry-After, not recorded.
+    problems: [...REVERSAL_PROBLEMS, 'credit_pending'],
   },
   reverseTransfer: {
     method: 'POST',

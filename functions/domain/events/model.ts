@@ -39,6 +39,8 @@ export interface LedgerEventInput {
   };
   /** SHA-256 of the normalised event without `time`, kept by the inbox (docs/contract.md §6). */
   readonly contentHash: string;
+  /** The message id when it is a redriven dead letter: {@link InboxClaim.redrive}. */
+  readonly redrive?: string;
 }
 
 /**
@@ -55,7 +57,12 @@ export type { SeenOutcome } from './port';
 
 /** The inbox claim of an event or a waiver: its (source, id), content hash and retention. */
 export function inboxClaimOf(
-  event: { readonly source: string; readonly id: string; readonly contentHash: string },
+  event: {
+    readonly source: string;
+    readonly id: string;
+    readonly contentHash: string;
+    readonly redrive?: string;
+  },
   now: Date,
   retentionSeconds: number,
 ): InboxClaim {
@@ -66,6 +73,7 @@ export function inboxClaimOf(
     contentHash: event.contentHash,
     nowSeconds,
     expiresAt: nowSeconds + retentionSeconds,
+    ...(event.redrive === undefined ? {} : { redrive: event.redrive }),
   };
 }
 
@@ -73,19 +81,21 @@ type Rejected<R> = R extends { readonly kind: 'rejected' } ? R : never;
 
 /**
  * THE meaning of an inbox claim's answer for every kind of event and for a waiver: committed →
- * `applied` (what the caller says was applied), seen before → duplicate or id conflict, the
+ * `applied` (what the caller says was applied), seen before → duplicate, id conflict or the
+ * recorded refusal, the
  * sequence moved → read again (MOVED), a refusal → rejected.
  */
 export function inboxOutcome<R extends MovementResult, A>(
   result: R,
   applied: A,
-): A | SeenOutcome | Rejected<R> | typeof MOVED {
+): A | Extract<R, SeenOutcome> | Rejected<R> | typeof MOVED {
   switch (result.kind) {
     case 'committed':
       return applied;
     case 'duplicate':
     case 'id_conflict':
-      return { kind: result.kind };
+    case 'refused_before':
+      return result as Extract<R, SeenOutcome>;
     case 'sequence_moved':
       return MOVED;
     case 'rejected':

@@ -1,6 +1,6 @@
 import type { AccountRecord, PostingEntry } from '../accounts/model';
 import type { SequenceReader, SequenceWrite } from '../gaps/port';
-import type { InboxClaim } from '../idempotency/port';
+import type { InboxClaim, RecordedRefusal, SeenOutcome } from '../idempotency/port';
 
 export interface DeadLetter {
   /** The original body, unchanged. */
@@ -14,8 +14,7 @@ export interface DeadLetterPort {
   send(letter: DeadLetter): Promise<void>;
 }
 
-/** What the inbox says of an event it saw before, whatever the event is. */
-export type SeenOutcome = { readonly kind: 'duplicate' } | { readonly kind: 'id_conflict' };
+export type { SeenOutcome } from '../idempotency/port';
 
 /** A waiver's write answers like any inbox claim; it moves no money, so it has no refusal. */
 export type WaiverWriteResult =
@@ -54,6 +53,12 @@ export interface EventLedgerPort extends SequenceReader {
    * consistent): a duplicate, or an id conflict when its content differs; undefined when unseen.
    */
   seenInbox(claim: InboxClaim): Promise<SeenOutcome | undefined>;
+  /**
+   * Records a permanent refusal under the claim (one conditional write, like a `409` under an
+   * HTTP key): `recorded`, or what the inbox already holds (an effect or refusal committed
+   * meanwhile wins).
+   */
+  recordRefusal(claim: InboxClaim, refusal: RecordedRefusal): Promise<'recorded' | SeenOutcome>;
   /** The event's `subject`: whose owner every account of a transfer or ledger transaction must have. */
   getAccount(accountId: string): Promise<AccountRecord | undefined>;
 }

@@ -10,6 +10,7 @@ import { newTransfer } from '../movements/transfer';
 import {
   type DomainError,
   EffectiveTimeRefused,
+  LedgerRejection,
   NotFoundError,
   ValidationError,
 } from '../shared/errors';
@@ -134,7 +135,10 @@ export class EventService {
         const advance = await nextSequence(this.port, event, this.sequenceClock(now));
         const result = await prepared.write(inboxOnce(claim, advance?.write));
         const applied = { entryId: prepared.entryId, sequence: advance?.advance };
-        return inboxOutcome(result, { kind: 'applied' as const, ...applied });
+        const outcome = inboxOutcome(result, { kind: 'applied' as const, ...applied });
+        return outcome !== MOVED && outcome.kind === 'rejected'
+          ? this.recorded(claim, outcome)
+          : outcome;
       },
       () => new Error(`sequence of ${event.source} kept moving; retry the message later`),
     );
@@ -242,6 +246,23 @@ export class EventService {
     const seen =
       error instanceof EffectiveTimeRefused ? await this.port.seenInbox(claim) : undefined;
     return seen ?? { kind: 'rejected', error };
+  }
+
+  /**
+   * A refusal from the ledger's state (funds, a closed account or period, …) is final, like a
+   * `409` under an HTTP key (docs/contract.md §6): recorded under the event's (source, id), so a
+   * later delivery replays it however the account changed; only a redriven dead letter is
+   * evaluated again, once. An effect or refusal committed meanwhile wins. Other refusals (an
+   * unknown account, `validation_failed`) are not recorded, as over HTTP.
+   */
+  private async recorded(
+    claim: InboxClaim,
+    outcome: { readonly kind: 'rejected'; readonly error: DomainError },
+  ): Promise<EventOutcome> {
+    const { error } = outcome;
+    if (!(error instanceof LedgerRejection)) return outcome;
+    const seen = await this.port.recordRefusal(claim, { code: error.code, detail: error.detail });
+    return seen === 'recorded' ? outcome : seen;
   }
 
   /** A gap waiver (docs/contract.md §18): `waiver.ts`. */

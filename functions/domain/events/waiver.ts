@@ -21,7 +21,8 @@ export type WaiverOutcome =
       /** Not open gaps of this source (never missing, arrived, waived before, unlisted). */
       readonly ignored: readonly number[];
     }
-  | SeenOutcome;
+  /** A waiver moves no money, so the inbox never holds a refusal of one. */
+  | Exclude<SeenOutcome, { readonly kind: 'refused_before' }>;
 
 export interface WaiverOptions extends OptimisticRetryOptions {
   readonly inboxRetentionSeconds: number;

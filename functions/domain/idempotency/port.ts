@@ -1,4 +1,4 @@
-import type { DomainError } from '../shared/errors';
+import type { DomainError, ErrorCode } from '../shared/errors';
 import type { IdempotencyRecord, StoredResponse } from './model';
 
 /** How a command succeeded; the transport picks the status for each. */
@@ -57,4 +57,25 @@ export interface InboxClaim {
   readonly contentHash?: string;
   readonly nowSeconds: number;
   readonly expiresAt: number;
+  /**
+   * The SQS message id of a redriven dead letter (it carries `error_code`): a refusal recorded
+   * under (source, id) is evaluated again once per redriven message (docs/contract.md §6, §31).
+   */
+  readonly redrive?: string;
+}
+
+/**
+ * What the inbox says of an event it saw before, whatever the event is: applied (a duplicate),
+ * other content (an id conflict), or refused for good (its recorded refusal, replayed like a
+ * `409` under an HTTP key: docs/contract.md §6).
+ */
+export type SeenOutcome =
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'id_conflict' }
+  | { readonly kind: 'refused_before'; readonly refusal: RecordedRefusal };
+
+/** A permanent refusal as the inbox keeps it: the domain code and detail of the first answer. */
+export interface RecordedRefusal {
+  readonly code: ErrorCode;
+  readonly detail: string;
 }

@@ -1,7 +1,7 @@
 import type { PaidExport } from '../exports/port';
 import type { SequenceWrite } from '../gaps/port';
 import type { IdempotencyRecord } from '../idempotency/model';
-import type { IdempotencyClaim, InboxClaim } from '../idempotency/port';
+import type { IdempotencyClaim, InboxClaim, RecordedRefusal } from '../idempotency/port';
 import { type DomainError, InternalError } from '../shared/errors';
 
 /**
@@ -38,6 +38,8 @@ export type OnceAnswer =
   | { readonly kind: 'duplicate' }
   /** An inbox claim seen before with other content; nothing changed. */
   | { readonly kind: 'id_conflict' }
+  /** An inbox claim that holds a permanent refusal: replayed, nothing changed. */
+  | { readonly kind: 'refused_before'; readonly refusal: RecordedRefusal }
   /** The sequence item moved since it was read: read again and retry. */
   | { readonly kind: 'sequence_moved' };
 
@@ -54,6 +56,7 @@ const ONCE_ANSWERS: ReadonlySet<string> = new Set<OnceAnswer['kind']>([
   'claimed',
   'duplicate',
   'id_conflict',
+  'refused_before',
   'sequence_moved',
 ]);
 

@@ -1,7 +1,8 @@
 import type { LedgerEntry } from '../accounts/model';
+import { ReversalExceedsOriginalError } from '../accounts/reversal-errors';
 import type { OriginalLocation, Reversal, Reversible } from '../accounts/reversal-record';
 import { opposite } from '../accounts/reversal-record';
-import { type DomainError, ReversalExceedsOriginalError } from '../shared/errors';
+import type { DomainError } from '../shared/errors';
 import { explainLegsRejection, legGuard, type MovementLeg, type RejectedLeg } from './legs';
 
 /** What the reversal's ONE transaction writes besides its claim. */

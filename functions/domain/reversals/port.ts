@@ -11,11 +11,18 @@ export interface FoundEntry {
 
 /** The reads of reversals' originals; a reversal is written by its movement command (§23). */
 export interface ReversalPort extends ResponseRecorder {
-  /** The account and the entry, in one read where the entry has a pointer (docs/contract.md §16). */
+  /**
+   * The account and the entry, in one read where the entry has a pointer (docs/contract.md §16);
+   * `pending` when the entry is a credit a deferred account has not posted yet (§24).
+   */
   findEntry(
     accountId: string,
     entryId: string,
-  ): Promise<{ readonly account?: AccountRecord; readonly found?: FoundEntry }>;
+  ): Promise<{
+    readonly account?: AccountRecord;
+    readonly found?: FoundEntry;
+    readonly pending?: boolean;
+  }>;
   getTransfer(transferId: string): Promise<TransferRecord | undefined>;
   getLedgerTransaction(id: string): Promise<LedgerTransactionRecord | undefined>;
 }

@@ -1,5 +1,10 @@
 import { notFound, type OwnedKind, owned } from '../accounts/model';
 import {
+  CreditPendingError,
+  NotReversibleError,
+  ReversalExceedsOriginalError,
+} from '../accounts/reversal-errors';
+import {
   entryReversible,
   ledgerTransactionReversible,
   type Reversal,
@@ -18,11 +23,7 @@ import { OPERATION_IDS } from '../idempotency/operations';
 import { requestOnce, requestRefusal } from '../movements/once';
 import { reversalLegs } from '../movements/reversal';
 import { MovingService } from '../movements/service';
-import {
-  NotReversibleError,
-  ReversalExceedsOriginalError,
-  UnavailableError,
-} from '../shared/errors';
+import { UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
 import type { ReversalPort } from './port';
 
@@ -37,7 +38,8 @@ export type ReversalServiceOptions = CommandServiceOptions;
 /**
  * Reversals (docs/contract.md §16): one read of the original, then ONE transaction of the
  * claim, the original's guarded `reversedAmount` and the legs moved back. Refusals: not found
- * (not recorded; the key first, §4), then not_reversible, reversal_exceeds_original, then what
+ * and credit_pending (a deferred credit not posted yet, §24: `Retry-After`) — not recorded; the
+ * key first, §4 — then not_reversible, reversal_exceeds_original, then what
  * the accounts say (closed, funds, cap) — all recorded.
  */
 export class ReversalService extends MovingService<ReversalPort, ReversalServiceOptions> {
@@ -49,9 +51,10 @@ export class ReversalService extends MovingService<ReversalPort, ReversalService
   ): Promise<CommandResponse> {
     const request = { operation: OPERATION_IDS.reverseEntry, pathParameters: params, rawBody };
     return this.reverse(ctx, request, input, 'Entry', async () => {
-      const { account, found } = await this.port.findEntry(params.accountId, params.entryId);
-      if (!owned(account, ctx.principal) || !found) return undefined;
-      return entryReversible(found.entry, found.pointer);
+      const read = await this.port.findEntry(params.accountId, params.entryId);
+      if (!owned(read.account, ctx.principal)) return undefined;
+      if (read.found) return entryReversible(read.found.entry, read.found.pointer);
+      return read.pending ? new CreditPendingError() : undefined;
     });
   }
 
@@ -99,13 +102,16 @@ export class ReversalService extends MovingService<ReversalPort, ReversalService
     request: KeyRequest,
     input: ReverseInput,
     what: OwnedKind,
-    read: () => Promise<Reversible | undefined>,
+    read: () => Promise<Reversible | CreditPendingError | undefined>,
   ): Promise<CommandResponse> {
     return retryOptimistic<CommandResponse>(
       {},
       async () => {
         const original = await read();
-        if (!original) return this.commands.refuse(this.commands.key(ctx, request), notFound(what));
+        // Neither recorded: the key first (§4), then not found or a credit not posted yet.
+        if (!original || original instanceof CreditPendingError) {
+          return this.commands.refuse(this.commands.key(ctx, request), original ?? notFound(what));
+        }
         const left = original.amount - original.reversedAmount;
         const amount = original.wholeOnly ? original.amount : (input.amount ?? left);
         const reversal: Reversal = {

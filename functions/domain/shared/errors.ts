@@ -34,6 +34,7 @@ export type ErrorCode =
   | 'account_not_empty'
   | 'reversal_exceeds_original'
   | 'not_reversible'
+  | 'credit_pending'
   | 'legs_unbalanced'
   | 'monitor_limit_reached'
   | 'batch_too_large'
@@ -268,20 +269,6 @@ export class AccountClosedError extends LedgerRejection {
 export class AccountNotEmptyError extends LedgerRejection {
   constructor() {
     super('account_not_empty', 'Only an account whose balance and available are both 0 closes.');
-  }
-}
-
-/** Reversals of one movement adding up to more than it moved (docs/contract.md §16). */
-export class ReversalExceedsOriginalError extends LedgerRejection {
-  constructor(left: number) {
-    super('reversal_exceeds_original', `At most ${left} of it is left to reverse.`);
-  }
-}
-
-/** A reversal, a hold or a kind of movement §16 does not list. */
-export class NotReversibleError extends LedgerRejection {
-  constructor(what: string) {
-    super('not_reversible', `${what} cannot be reversed.`);
   }
 }
 

@@ -6,7 +6,7 @@ import { entryLeg, type MoneyPlan } from '../movements/plan';
 
 /** Re-exported for the readers of events (tests, the console, benches). */
 export { toVersionedSequence } from '../gaps/sequence-items';
-export { inboxScopeId } from '../idempotency/inbox';
+export { inboxScopeId, seenInboxItem } from '../idempotency/inbox';
 export { inboxItem, sequenceItem };
 
 /**

@@ -1,5 +1,4 @@
 import type { EventLedgerPort, EventRunResult, WaiverWriteResult } from '../../domain/events/port';
-import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import { inboxOnce } from '../../domain/movements/once';
 import { toAccountRecord } from '../accounts/items';
 import { unexpectedFailure } from '../idempotency/command';
@@ -9,7 +8,7 @@ import { onceFailure, withOnce } from '../movements/once';
 import { keys, TTL_ATTRIBUTE } from '../table/keys';
 import { getItem } from '../table/reads';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
-import { inboxScopeId, runPlan, toVersionedSequence } from './items';
+import { inboxItem, inboxScopeId, runPlan, seenInboxItem, toVersionedSequence } from './items';
 
 /**
  * DynamoDB adapter of what is about ledger events only: the sequence items, a waiver, and a
@@ -33,7 +32,8 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       const answer = onceFailure(once, outcome.failed);
       if (answer === undefined || answer.kind === 'claimed')
         throw unexpectedFailure(outcome.failed);
-      return answer;
+      // A waiver moves no money: a refusal under its (source, id) was another event's.
+      return answer.kind === 'refused_before' ? { kind: 'id_conflict' } : answer;
     },
 
     /**
@@ -65,9 +65,20 @@ export function createEventStore(options: StoreOptions): EventLedgerPort {
       const scope = inboxScopeId(claim.source, claim.id, claim.namespace);
       const item = await getItem(client, tableName, keys.inbox(scope));
       if (!item || Number(item[TTL_ATTRIBUTE]) < claim.nowSeconds) return undefined;
-      return sameInboxContent(item.contentHash, claim.contentHash)
-        ? { kind: 'duplicate' }
-        : { kind: 'id_conflict' };
+      return seenInboxItem(item, claim);
+    },
+
+    async recordRefusal(claim, refusal) {
+      const part = {
+        role: 'inbox',
+        item: inboxItem(tableName, claim, undefined, refusal),
+        decisive: true,
+      };
+      const outcome = await transactWithRetry(client, [part], retry);
+      if (outcome.kind === 'committed') return 'recorded';
+      const seen = outcome.failed.get('inbox');
+      if (!outcome.failed.has('inbox')) throw unexpectedFailure(outcome.failed);
+      return seenInboxItem(seen ?? {}, claim);
     },
 
     async getAccount(accountId) {

@@ -1,10 +1,9 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { sameInboxContent } from '../../domain/idempotency/fingerprint';
 import type { Once, OnceAnswer } from '../../domain/movements/once';
 import { paidExportItems } from '../exports/items';
 import { sequenceItem } from '../gaps/sequence-items';
 import { claimedFailure, claimItem } from '../idempotency/command';
-import { inboxItem } from '../idempotency/inbox';
+import { inboxItem, seenInboxItem } from '../idempotency/inbox';
 import type { TransactOptions, TransactPart } from '../table/transact';
 
 /**
@@ -84,12 +83,8 @@ export function onceFailure(
     case 'export':
       return claimedFailure(failed);
     case 'inbox': {
-      // A duplicate wins over everything: its effect already happened.
-      if (failed.has('inbox')) {
-        return sameInboxContent(failed.get('inbox')?.contentHash, once.claim.contentHash)
-          ? { kind: 'duplicate' }
-          : { kind: 'id_conflict' };
-      }
+      // A duplicate wins over everything: its effect (or its refusal) already happened.
+      if (failed.has('inbox')) return seenInboxItem(failed.get('inbox') ?? {}, once.claim);
       if (failed.has('sequence')) return { kind: 'sequence_moved' };
       return undefined;
     }

@@ -1,8 +1,10 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { intakeShardOf } from '../../domain/accounts/pending-credits';
 import type { ReversalPort } from '../../domain/reversals/port';
 import { ENTRY_POINTER_KIND, toLedgerEntry } from '../accounts/entries';
 import { toAccountRecord } from '../accounts/items';
+import { createEntryReadStore } from '../accounts/reads';
 import { createLedgerStore } from '../accounts/store';
 import { toLedgerTransactionRecord } from '../ledger-transactions/items';
 import { ENTRY_SK_PREFIX, keys } from '../table/keys';
@@ -24,6 +26,7 @@ export function createReversalStore(options: StoreOptions): ReversalPort {
   const { client, tableName } = options;
   const _retry = retryPolicy(options);
   const ledger = createLedgerStore(options);
+  const entries = createEntryReadStore(options);
 
   /** The bounded search of an older entry's listing item. */
   async function searchEntry(accountId: string, entryId: string) {
@@ -74,7 +77,12 @@ export function createReversalStore(options: StoreOptions): ReversalPort {
           : { account };
       }
       const entry = await searchEntry(accountId, entryId);
-      return entry ? { account, found: { entry, pointer: false } } : { account };
+      if (entry) return { account, found: { entry, pointer: false } };
+      // A credit a deferred account has not posted yet has no pointer and no listing item (§24).
+      if (account.intakeShards === undefined) return { account };
+      const shard = intakeShardOf(entryId, account.intakeShards);
+      const pending = await entries.pendingEntry(accountId, shard, entryId);
+      return pending ? { account, pending: true } : { account };
     },
 
     async getTransfer(transferId) {

@@ -63,6 +63,12 @@ export interface TransactOptions {
  */
 export interface RetryPolicy extends Backoff {
   readonly newToken: () => string;
+  /**
+   * The pauses after a cancellation for a held item (TransactionConflict): `contended` centres
+   * the jitter on the doubling (`contendedPauseMs`), `full` is full jitter like throttling.
+   * @default 'contended'
+   */
+  readonly conflictJitter?: 'full' | 'contended';
   /** Called before each retry, e.g. to count conflicts. */
   readonly onRetry?: (reason: string) => void;
 }
@@ -136,7 +142,10 @@ export async function transactWithRetry<Role extends string>(
           policy.onRetry?.(reason);
           return { kind: 'contended', reason };
         }
-        const pause = nextPause(policy, attempt, startedAt);
+        // A held item is held for about one commit: never retry much sooner (contendedPauseMs).
+        const jitter =
+          reason === 'TransactionConflict' ? (policy.conflictJitter ?? 'contended') : 'full';
+        const pause = nextPause(policy, attempt, startedAt, jitter);
         if (pause === undefined) throw exhausted(parts[retryIndex]?.role, reason, error);
         policy.onRetry?.(reason);
         await policy.sleep(pause);

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../../contract/events';
+import { DEAD_LETTER_ATTRIBUTES, EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../../contract/events';
+import type { LedgerEventInput } from '../../domain/events/model';
 import { chunksOf } from '../../domain/events/runs';
 import { withDeadline } from '../../domain/shared/retry';
 import { type InvocationContext, retryDeadline } from '../shared/invocation';
@@ -14,6 +15,16 @@ export type EventsHandler = (
   event: SQSEvent,
   context?: InvocationContext,
 ) => Promise<SQSBatchResponse>;
+
+/**
+ * A dead letter carries `error_code` (the consumer's own, or a redrive tool's copy of it): back
+ * on the queue it is a redrive, named by its message id, which may evaluate a recorded refusal
+ * again once (docs/contract.md §6, §31). A duplicate delivery of the original carries none.
+ */
+function redriven(record: SQSRecord, event: LedgerEventInput): LedgerEventInput {
+  const code = record.messageAttributes?.[DEAD_LETTER_ATTRIBUTES.code]?.stringValue;
+  return code === undefined ? event : { ...event, redrive: record.messageId };
+}
 
 /**
  * The SQS consumer (ReportBatchItemFailures). A record is done once its effect committed, it
@@ -72,7 +83,7 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
         );
         continue;
       }
-      const { event } = parsed;
+      const event = redriven(record, parsed.event);
       Object.assign(fields, {
         eventSource: event.source,
         eventId: event.id,

@@ -65,6 +65,15 @@ export function recordSettler(deps: EventsConsumerDeps) {
       const detail = `event ${seen.id} from ${seen.source} was already received with other content`;
       return deadLetter(record, 'id_conflict', detail, fields);
     }
+    if (seen.outcome.kind === 'refused_before') {
+      // The refusal recorded under the event id, replayed: dead-lettered as it was the first time.
+      const { code, detail } = seen.outcome.refusal;
+      metrics.count(METRICS.inboxDuplicate);
+      return deadLetter(record, POISON_REASONS[code] ?? code, detail, {
+        ...fields,
+        replayed: true,
+      });
+    }
     metrics.count(METRICS.inboxDuplicate);
     log.info('ledger event duplicate', fields);
   }
@@ -86,6 +95,7 @@ export function recordSettler(deps: EventsConsumerDeps) {
       }
       case 'duplicate':
       case 'id_conflict':
+      case 'refused_before':
         return seenBefore(record, { outcome, source: event.source, id: event.id }, fields);
       case 'rejected': {
         const reason = POISON_REASONS[outcome.error.code];

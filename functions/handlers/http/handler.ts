@@ -1,6 +1,6 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { lambdaTelemetry } from '../../aws/telemetry';
 import { signedSqsWebhookQueue } from '../../aws/sqs-signed-queue';
+import { lambdaTelemetry } from '../../aws/telemetry';
 import { deployedWebhookSecurity } from '../../aws/webhook-security';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';

@@ -71,6 +71,13 @@ export interface OutboxDispatcherProps {
   readonly deadLetterQueue: sqs.IQueue;
 
   /**
+   * When an account's `INTAKE_DUE` marker falls due after a credit (`INTAKE_STRANDED_AFTER_SECONDS`,
+   * docs/contract.md §36); the sweeper must read the same value.
+   * @default - the handler's default (60 s)
+   */
+  readonly intakeStrandedAfterSeconds?: number;
+
+  /**
    * Function timeout.
    * @default OUTBOX_DISPATCHER_TIMEOUT (30 s)
    */
@@ -138,6 +145,9 @@ export class OutboxDispatcher extends Construct {
         TABLE_NAME: table.tableName,
         EXPORT_JOBS_QUEUE_URL: exportJobsQueue.queueUrl,
         CREDIT_INTAKE_QUEUE_URL: creditIntakeQueue.queueUrl,
+        ...(props.intakeStrandedAfterSeconds === undefined
+          ? {}
+          : { INTAKE_STRANDED_AFTER_SECONDS: String(props.intakeStrandedAfterSeconds) }),
       },
     });
 

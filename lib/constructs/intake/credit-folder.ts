@@ -38,6 +38,12 @@ const INTAKE_DUE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:DeleteItem'] as const;
 const ACCOUNT_ACTIONS = ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'] as const;
 /** Each posted entry's id pointer (`ENTRY_ID#<entryId>`), written new. */
 const ENTRY_POINTER_ACTIONS = ['dynamodb:PutItem'] as const;
+/**
+ * A credit set aside (§36, functions/dynamodb/intake/set-aside.ts): its `SETASIDE#…` item in its
+ * intake partition and its reconciliation finding (`RECONCILE_FINDINGS`), each written new.
+ */
+const SET_ASIDE_ACTIONS = ['dynamodb:PutItem'] as const;
+const FINDING_PARTITIONS = [keys.reconcileFinding('*', '*', 0).pk];
 
 /** `dynamodb:LeadingKeys` of each statement, spelled by functions/dynamodb/table/keys.ts. */
 const INTAKE_PARTITIONS = [keys.intakeGate('*', 0).pk.replace(/0$/, '*')];
@@ -131,6 +137,12 @@ export class CreditFolder extends Construct {
       ENTRY_POINTER_ACTIONS,
       [table.tableArn],
       leadingKeys(ENTRY_POINTER_PARTITIONS),
+    );
+    this.function.allow(
+      'SetAsideCredits',
+      SET_ASIDE_ACTIONS,
+      [table.tableArn],
+      leadingKeys([...INTAKE_PARTITIONS, ...FINDING_PARTITIONS]),
     );
   }
 }

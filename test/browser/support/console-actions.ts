@@ -31,7 +31,7 @@ export function consoleActionTests(
 
   it('seeded markup is text: the account name and a dead letter body show it, nothing runs', async () => {
     const { browser } = context();
-    const page = await browser.open('accounts');
+    const page = await browser.open('accounts?q=carol');
     const row = rowOf(page, 'accounts-table', 'Carol & Co');
     await row.waitFor();
     await expect(row.textContent()).resolves.toContain(SEEDED_HTML);

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { createLedgerClient, type LedgerClient } from '../../../client/index';
+import { DEFAULT_TABLE_NAME } from '../../../functions/contract/local-stack';
 import { freePort } from '../../../kit/free-port';
 import { dynamoEndpointIfAny } from '../../support/dynamo-lease';
 
@@ -19,6 +20,8 @@ export interface LocalStack {
   readonly base: string;
   /** http://127.0.0.1:<sqsPort> */
   readonly sqsEndpoint: string;
+  /** Where its table lives (the file's shared DynamoDB Local, or its own) and the table. */
+  readonly dynamo: { readonly endpoint: string; readonly tableName: string };
   /** Everything the stack printed so far (stdout and stderr). */
   output(): string;
   /** Sends SIGINT (Ctrl-C) and resolves the exit code once its output is drained. */
@@ -106,6 +109,7 @@ async function launchLocalStack(
   const httpPort = await freePort();
   const dynamoPort = await freePort();
   const sqsPort = await freePort();
+  const shared = dynamo === 'shared' ? sharedDynamo() : {};
   const [command, args] =
     launcher === 'npm'
       ? ['npm', ['start', '--silent']]
@@ -119,7 +123,7 @@ async function launchLocalStack(
       SQS_PORT: String(sqsPort),
       DYNAMODB_ENDPOINT: '',
       SQS_ENDPOINT: '',
-      ...(dynamo === 'shared' ? sharedDynamo() : {}),
+      ...shared,
       ...env,
     },
     detached: true, // its own process group: the orphan checks look at the whole group
@@ -149,6 +153,11 @@ async function launchLocalStack(
     sqsPort,
     base: `http://127.0.0.1:${httpPort}`,
     sqsEndpoint: `http://127.0.0.1:${sqsPort}`,
+    dynamo: {
+      endpoint:
+        env.DYNAMODB_ENDPOINT || shared.DYNAMODB_ENDPOINT || `http://127.0.0.1:${dynamoPort}`,
+      tableName: env.TABLE_NAME ?? shared.TABLE_NAME ?? DEFAULT_TABLE_NAME,
+    },
     output: () => output,
     interrupt: () => {
       process.kill(pid, 'SIGINT');

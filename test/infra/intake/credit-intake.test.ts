@@ -172,6 +172,13 @@ describe('credit-intake queues, folder and operations (default config)', () => {
         Resource: table,
         Condition: leadingKeys(['ENTRY_ID#*']),
       },
+      // A credit set aside (§36): its item in its partition and its reconciler finding.
+      {
+        Sid: 'SetAsideCredits',
+        Action: 'dynamodb:PutItem',
+        Resource: table,
+        Condition: leadingKeys(['INTAKE#*#*', 'RECONCILE_FINDINGS']),
+      },
     ]);
   });
 

@@ -40,6 +40,7 @@ describe('resolveLedgerConfig: defaults', () => {
       gapRefetchAfterSeconds: 300,
       backdateLimitDays: 90,
       intakeShards: 8,
+      intakeStrandedAfterSeconds: 60,
       callbackApplicationId: 'export-worker',
       removalPolicy: 'retain',
       logRetentionDays: 30,
@@ -127,6 +128,19 @@ describe('resolveLedgerConfig: accepted values', () => {
     expect(resolveLedgerConfig({ intakeShards: 9 }).intakeShards).toBe(9);
     expect(() => resolveLedgerConfig({ intakeShards: 10 })).toThrow(/intakeShards/);
     expect(() => resolveLedgerConfig({ intakeShards: 0 })).toThrow(/intakeShards/);
+  });
+
+  it('parses intakeStrandedAfterSeconds from a second to a day, refusing others at synth (§36)', () => {
+    expect(resolveLedgerConfig({}).intakeStrandedAfterSeconds).toBe(60);
+    const parse = (value: unknown) =>
+      resolveLedgerConfig({ intakeStrandedAfterSeconds: value }).intakeStrandedAfterSeconds;
+    expect(parse('1')).toBe(1);
+    expect(parse(86_400)).toBe(86_400);
+    for (const refused of [0, 86_401, '1.5', 'soon', -5]) {
+      expect(() => parse(refused), String(refused)).toThrow(
+        /intakeStrandedAfterSeconds must be an integer from 1 to 86400/,
+      );
+    }
   });
 
   it('accepts callback application ids of 1 to 64 letters, digits, dots, underscores, dashes', () => {

@@ -134,6 +134,22 @@ describe('StatelessStack (IAM auth, default config)', () => {
     expect(http?.Environment).toMatchObject({ Variables: { INTAKE_SHARDS: '3' } });
   });
 
+  it('hands context intakeStrandedAfterSeconds to the dispatcher and the sweeper (§36)', () => {
+    const functions = Object.values(
+      propertiesOf(
+        synthLedger({ intakeStrandedAfterSeconds: '45' }).stateless,
+        'AWS::Lambda::Function',
+      ),
+    );
+    const described = (part: string) =>
+      functions.filter((fn) => String(fn.Description).includes(part));
+    const readers = [...described('outbox dispatcher'), ...described('sweeper')];
+    expect(readers).toHaveLength(2);
+    for (const fn of readers) {
+      expect(fn.Environment).toMatchObject({ Variables: { INTAKE_STRANDED_AFTER_SECONDS: '45' } });
+    }
+  });
+
   it('logs the function to its own log group with one-month retention', () => {
     const logGroup = new Capture();
     template.hasResourceProperties('AWS::Lambda::Function', {

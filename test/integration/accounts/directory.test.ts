@@ -3,6 +3,7 @@ import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { accountsBackfillCommand } from '../../../cli/commands/accounts/backfill';
+import { runCli } from '../../../cli/run';
 import { createAccountReader } from '../../../console/server/accounts/reader';
 import { createIntakeReader } from '../../../console/server/intake/intake';
 import { ACCOUNTS_PER_PAGE, type AccountSearch } from '../../../console/shared/api';
@@ -48,6 +49,22 @@ async function allPages(read: (cursor?: string) => Promise<AccountSearch>) {
   } while (cursor !== undefined && pages.length < 20);
   return pages;
 }
+
+/** Where the CLI's operator commands find this file's table. */
+async function tableArgs(): Promise<string[]> {
+  const endpoint = await fixture.client.config.endpoint?.();
+  if (!endpoint) throw new Error('the fixture has no endpoint');
+  const dynamodb = `${endpoint.protocol}//${endpoint.hostname}:${endpoint.port}`;
+  return ['--table', fixture.tableName, '--dynamodb', dynamodb];
+}
+
+const cliContext = (lines: string[]) => ({
+  env: {},
+  out: (line: string) => lines.push(line),
+  err: (line: string) => lines.push(line),
+  fetch,
+  signal: new AbortController().signal,
+});
 
 const OWNER = `Dir-Owner-${randomUUID().slice(0, 8)}`;
 const OTHER = `dir-other-${randomUUID().slice(0, 8)}`;
@@ -102,6 +119,21 @@ describe('console: the account directory', () => {
     await expect(reader().search(OWNER, 'e30x')).rejects.toThrow(ValidationError);
   });
 
+  it('a re-own moves the account to its new owner in the owner search', async () => {
+    const from = `Mover-${randomUUID().slice(0, 8)}`;
+    const to = `Taker-${randomUUID().slice(0, 8)}`;
+    const id = await named('Moving one', from);
+    const lines: string[] = [];
+    const code = await runCli(['reown', '--account', id, '--to', to, ...(await tableArgs())], {
+      ...cliContext(lines),
+      env: {},
+    });
+    expect(code, lines.join('\n')).toBe(0);
+    await expect(reader().search(from)).resolves.toEqual({ items: [] });
+    const found = await reader().search(to.toLowerCase());
+    expect(found.items.map((a) => [a.id, a.ownerId])).toEqual([[id, to]]);
+  });
+
   it('accounts-backfill puts accounts from before the directory into it, once', async () => {
     const old = [await named('Vintage one', OTHER), await named('Vintage two', OTHER)];
     // As written before the directory: none of its attributes.
@@ -128,18 +160,8 @@ describe('console: the account directory', () => {
     await expect(reader().search('vintage')).resolves.toEqual({ items: [] });
 
     const lines: string[] = [];
-    const ctx = {
-      env: {},
-      out: (line: string) => lines.push(line),
-      err: (line: string) => lines.push(line),
-      fetch,
-      signal: new AbortController().signal,
-    };
-    const endpoint = await fixture.client.config.endpoint?.();
-    if (!endpoint) throw new Error('the fixture has no endpoint');
-    const dynamodb = `${endpoint.protocol}//${endpoint.hostname}:${endpoint.port}`;
-    const argv = ['--table', fixture.tableName, '--dynamodb', dynamodb];
-    await expect(accountsBackfillCommand.run(argv, ctx)).resolves.toBe(0);
+    const backfill = accountsBackfillCommand.run(await tableArgs(), cliContext(lines));
+    await expect(backfill).resolves.toBe(0);
     expect(lines.at(-1)).toBe('done: 2 account(s) indexed');
 
     expect(await recentIds()).toEqual(expect.arrayContaining(old));

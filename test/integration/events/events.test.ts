@@ -222,6 +222,7 @@ describe('partial batches and poison', () => {
       getAccount: (a) => real.getAccount(a),
       applyWaiver: (...args) => real.applyWaiver(...args),
       seenInbox: (claim) => real.seenInbox(claim),
+      recordRefusal: (claim, refusal) => real.recordRefusal(claim, refusal),
       // The batched write of the three fails as a whole; one by one, only the flaky one does.
       applyEventRun: async (run) => {
         if (run.records.some((r) => r.claim.id === 'evt-flaky')) {
@@ -559,8 +560,9 @@ describe('batched writes (docs/contract.md §20)', () => {
       ['pay-again', 'payment_id_conflict'],
     ]);
     expect(await figures(accountId)).toMatchObject({ balance: 7 + 10 + 3, effects: 3 });
-    // One refused batched write, then each of its records on its own; the lone last one alone.
-    expect(count(calls, 'TransactWriteItemsCommand')).toBe(1 + 4 + 1);
+    // One refused batched write, then each of its records on its own; the lone last one alone;
+    // each of the two refusals recorded under its event id (§6).
+    expect(count(calls, 'TransactWriteItemsCommand')).toBe(1 + 4 + 1 + 2);
     counted.destroy();
   });
 });

@@ -16,6 +16,7 @@ export function fakeEventLedgerPort(
       applyEventRun: async () => ({ kind: 'committed' }),
       getAccount: async () => undefined,
       seenInbox: async () => undefined,
+      recordRefusal: async () => 'recorded',
       applyWaiver: async () => ({ kind: 'committed' }),
     },
     overrides,

@@ -42,8 +42,10 @@ export type ModelOutcome =
 
 export interface EventsModelState {
   readonly accounts: ReadonlyMap<string, ModelAccount>;
-  /** `source\0id` → content of the event that applied under it. */
+  /** `source\0id` → content of the event that applied, or was refused for good, under it. */
   readonly inbox: ReadonlyMap<string, string>;
+  /** `source\0id` → the recorded refusal's code (docs/contract.md §6): replayed, never re-judged. */
+  readonly refusals: ReadonlyMap<string, string>;
   /** `account\0paymentId` of every applied event that had one. */
   readonly payments: ReadonlySet<string>;
   /** Applied entries per account: `type:amount`. */
@@ -56,6 +58,7 @@ export function initialEventsState(accounts: ReadonlyMap<string, ModelAccount>):
   return {
     accounts,
     inbox: new Map(),
+    refusals: new Map(),
     payments: new Set(),
     entries: new Map([...accounts.keys()].map((id) => [id, []])),
     sequences: new Map(),
@@ -77,15 +80,28 @@ export function applyRecord(
   const inboxKey = `${event.source}\u0000${event.id}`;
   const seen = state.inbox.get(inboxKey);
   if (seen !== undefined) {
-    return seen === event.content ? { outcome: { kind: 'duplicate' }, state } : dead('id_conflict');
+    if (seen !== event.content) return dead('id_conflict');
+    const refused = state.refusals.get(inboxKey);
+    return refused === undefined ? { outcome: { kind: 'duplicate' }, state } : dead(refused);
   }
   const account = state.accounts.get(event.accountId);
   if (!account) return dead('unknown_account');
-  if (account.currency !== event.currency) return dead('currency_mismatch');
-  if (event.type === 'debit' && account.available < event.amount) return dead('insufficient_funds');
+  // A refusal from the ledger's state is recorded under the event id (§6); later copies replay it.
+  const refuse = (code: string) => ({
+    outcome: { kind: 'dead-lettered', code } as const,
+    state: {
+      ...state,
+      inbox: new Map(state.inbox).set(inboxKey, event.content),
+      refusals: new Map(state.refusals).set(inboxKey, code),
+    },
+  });
+  if (account.currency !== event.currency) return refuse('currency_mismatch');
+  if (event.type === 'debit' && account.available < event.amount) {
+    return refuse('insufficient_funds');
+  }
   const paymentKey = `${event.accountId}\u0000${event.paymentId}`;
   if (event.paymentId !== undefined && state.payments.has(paymentKey)) {
-    return dead('payment_id_conflict');
+    return refuse('payment_id_conflict');
   }
   const delta = event.type === 'credit' ? event.amount : -event.amount;
   const accounts = new Map(state.accounts);
@@ -109,7 +125,7 @@ export function applyRecord(
   }
   return {
     outcome: { kind: 'applied' },
-    state: { accounts, inbox, payments, entries, sequences },
+    state: { accounts, inbox, refusals: state.refusals, payments, entries, sequences },
   };
 }
 

@@ -21,7 +21,6 @@ const plan: Plan = {
     { kind: 'credit', account: 0, amount: 20 },
     { kind: 'debit', account: 0, amount: 50 },
   ],
-  knownDefects: false,
 };
 
 const answer = (sent: number, status: number, body: Record<string, unknown>): Answer => ({

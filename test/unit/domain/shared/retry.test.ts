@@ -36,6 +36,17 @@ describe('nextPause: capped exponential backoff with full jitter', () => {
     expect(nextPause(low, 3, start)).toBe(0);
   });
 
+  it('after a held item, centres the jitter on the bound: never under half of it (issue 50)', () => {
+    const { backoff } = clocked({ baseDelayMs: 10, maxDelayMs: 100, budgetMs: 1e9 });
+    const start = backoff.now();
+    const pauses = (random: number) =>
+      [1, 2, 3, 4, 5].map((n) =>
+        nextPause({ ...backoff, random: () => random }, n, start, 'contended'),
+      );
+    expect(pauses(0)).toEqual([5, 10, 20, 40, 50]);
+    expect(pauses(0.999_999)).toEqual([14, 29, 59, 119, 149]);
+  });
+
   it('takes its base from the measured commit latency, above the floor and below the cap', () => {
     const latency = new LatencyEstimate(0.5);
     const { backoff } = clocked({ baseDelayMs: 5, maxDelayMs: 400, budgetMs: 1e9, latency });

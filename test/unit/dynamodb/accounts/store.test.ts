@@ -205,8 +205,9 @@ describe('contention and throttling', () => {
     expect(calls[0]?.args[0].input.ClientRequestToken).not.toBe(
       calls[1]?.args[0].input.ClientRequestToken,
     );
-    // random 0.5 x the first bound: the 5 ms floor, as no commit has been timed yet.
-    expect(sleep).toHaveBeenCalledWith(2);
+    // A held item: random 0.5 centres the pause on the first bound, the 5 ms floor (no commit
+    // timed yet).
+    expect(sleep).toHaveBeenCalledWith(5);
     expect(onRetry).toHaveBeenCalledWith('TransactionConflict');
   });
 

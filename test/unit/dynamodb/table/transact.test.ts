@@ -94,11 +94,25 @@ describe('transactWithRetry: retries that converge', () => {
     });
     await transactWithRetry(client, parts, policy);
     expect(latency.value).toBe(80);
-    dynamo.reset();
-    dynamo.on(TransactWriteItemsCommand).rejectsOnce(cancelled(none, conflict)).resolves({});
+    // Every commit below takes 80 ms too, so the estimate stays one commit time.
+    const conflictThenCommit = () => {
+      dynamo.reset();
+      dynamo
+        .on(TransactWriteItemsCommand)
+        .rejectsOnce(cancelled(none, conflict))
+        .callsFake(async () => {
+          tick(80);
+          return {};
+        });
+    };
+    conflictThenCommit();
     await transactWithRetry(client, parts, policy);
-    // Full jitter below the first bound, which is one commit time: 0.5 × 80.
-    expect(sleeps).toEqual([40]);
+    // A held item: jitter centred on the first bound, one commit time: (0.5 + 0.5) × 80.
+    expect(sleeps).toEqual([80]);
+    conflictThenCommit();
+    await transactWithRetry(client, parts, { ...policy, conflictJitter: 'full' });
+    // Full jitter below it (today's baseline in the bench): 0.5 × 80.
+    expect(sleeps).toEqual([80, 40]);
   });
 
   it('settles at once when the decisive claim failed, whatever else conflicted', async () => {
