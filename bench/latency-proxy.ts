@@ -20,7 +20,39 @@ export interface LatencyProxyOptions {
   readonly target: string;
   /** Added to every call: half before forwarding the request, half before answering. */
   readonly rttMs: number;
+  /** Per operation instead of `rttMs` (see {@link LATENCY_PROFILES}). */
+  readonly profile?: LatencyProfile;
 }
+
+/** What the proxy adds to a call, by DynamoDB operation. */
+export interface LatencyProfile {
+  readonly name: string;
+  callMs(operation: string): number;
+}
+
+/** Published in-region DynamoDB p50s: a single-item call ≈ 7.5 ms, a transaction ≈ 3× that. */
+export const AWS_SINGLE_ITEM_MS = 7.5;
+export const AWS_TRANSACTION_FACTOR = 3;
+
+/**
+ * The two profiles `npm run bench` measures the HTTP section on, in one run: every call one
+ * fixed round trip (`BENCH_RTT_MS`), and an AWS-like one where a transaction costs
+ * {@link AWS_TRANSACTION_FACTOR}× a single-item call (DynamoDB Local's own time comes on top of
+ * both, and charges a transaction more than a put as well).
+ */
+export const LATENCY_PROFILES = {
+  proxy: (rttMs: number): LatencyProfile => ({
+    name: `${rttMs} ms a call`,
+    callMs: () => rttMs,
+  }),
+  awsLike: (): LatencyProfile => ({
+    name: `AWS-like: ${AWS_SINGLE_ITEM_MS} ms a call, transactions ${AWS_TRANSACTION_FACTOR}×`,
+    callMs: (operation) =>
+      operation.startsWith('Transact')
+        ? AWS_SINGLE_ITEM_MS * AWS_TRANSACTION_FACTOR
+        : AWS_SINGLE_ITEM_MS,
+  }),
+} as const;
 
 const sleep = (ms: number) =>
   ms <= 0 ? Promise.resolve() : new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -37,10 +69,11 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const counts: Record<string, number> = {};
   let total = 0;
-  const half = options.rttMs / 2;
+  const profile = options.profile ?? LATENCY_PROFILES.proxy(options.rttMs);
 
   const server = createServer((incoming, outgoing) => {
     const operation = operationOf(incoming.headers);
+    const half = profile.callMs(operation) / 2;
     counts[operation] = (counts[operation] ?? 0) + 1;
     total++;
     const chunks: Buffer[] = [];

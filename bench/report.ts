@@ -195,6 +195,12 @@ export function renderReport(
     'Replay targets count cache misses (both local caches off); cache hits are reported apart.',
     `The latency table also times a 5-leg ledger transaction (\`${SIDES.oursLedger}\`: one payer, four`,
     'payees, docs/contract.md §16) through the same composition: one call per request as well.',
+    ...(results.awsLike
+      ? [
+          `The HTTP ratios are measured again in the same run on a second profile (measures marked`,
+          `"AWS-like profile"): ${results.awsLike.profile}, on a DynamoDB Local of its own.`,
+        ]
+      : []),
     '',
     `Run: ${m.startedAt} · ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB · Node ${m.node} · ${m.os}`,
     `· load average ${m.loadAtStart.toFixed(1)} at start, ${results.loadAtEnd.toFixed(1)} at end`,

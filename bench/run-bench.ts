@@ -21,7 +21,12 @@ import {
   type ThroughputRound,
   throughputRound,
 } from './http/scenarios';
-import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
+import {
+  LATENCY_PROFILES,
+  type LatencyProfile,
+  type LatencyProxy,
+  startLatencyProxy,
+} from './latency-proxy';
 import { progress } from './progress';
 import type { BenchSection, BenchSettings, MachineInfo } from './settings';
 import { SIDES } from './sides';
@@ -56,6 +61,15 @@ export interface BenchResults {
   /** Per round: median ms of each raw replay shape. */
   readonly replayAnatomy: Record<ReplayShape, number>[];
   readonly sqs: SqsResults;
+  /**
+   * The HTTP latencies and the one-account throughput again, in the same run, on the AWS-like
+   * latency profile (a transaction 3× a single-item call, bench/latency-proxy.ts).
+   */
+  readonly awsLike?: {
+    readonly profile: string;
+    readonly latency: BenchResults['latency'];
+    readonly throughput: ThroughputCase[];
+  };
   /** One account on the contention layer (docs/contract.md §20); absent unless measured. */
   readonly hot?: HotResults;
   /** Batches into one account against single requests (docs/contract.md §25); absent unless measured. */
@@ -72,7 +86,16 @@ function append<T>(bySide: Record<string, T[]>, side: string, value: T): void {
   bySide[side] = [...(bySide[side] ?? []), value];
 }
 
-async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
+/** The throughput cases of a profile: in flight × accounts. */
+type ThroughputCases = readonly (readonly [inFlight: number, accounts: number])[];
+
+async function measureHttp(
+  f: Fixture,
+  s: BenchSettings,
+  proxy: LatencyProxy,
+  cases: ThroughputCases,
+  anatomy = true,
+) {
   const latency: BenchResults['latency'] = {};
   for (const side of f.http) latency[side.name] = { first: [], replay: [], mismatch: [] };
   // Warm-up: JIT, sockets and the table's first writes, discarded.
@@ -88,29 +111,28 @@ async function measureHttp(f: Fixture, s: BenchSettings, proxy: LatencyProxy) {
       }
   }
   const replayAnatomy: Record<ReplayShape, number>[] = [];
-  for (let round = 0; round < s.rounds; round++) {
+  for (let round = 0; anatomy && round < s.rounds; round++) {
     progress(s, `replay anatomy round ${round + 1}/${s.rounds}`);
     const requests = Math.max(3, Math.round(s.latencyRequests / 3));
     replayAnatomy.push(await replayAnatomyRound(f.client, f.ledgerTable, requests, round));
   }
   const pair = f.http.filter((side) => side.name === SIDES.ours || side.name === SIDES.powertools);
   const throughput: ThroughputCase[] = [];
-  for (const inFlight of [10, 50])
-    for (const accounts of [1, s.spreadAccounts]) {
-      const bySide: Record<string, ThroughputRound[]> = {};
-      for (let round = 0; round < s.rounds; round++) {
-        progress(s, `throughput ${inFlight} in flight, ${accounts} accounts, round ${round + 1}`);
-        for (const side of alternate(pair, round)) {
-          const targets = accounts === 1 ? [side.hotAccount] : side.spreadAccounts;
-          append(
-            bySide,
-            side.name,
-            await throughputRound(side, inFlight, targets, s.throughputRequests, proxy),
-          );
-        }
+  for (const [inFlight, accounts] of cases) {
+    const bySide: Record<string, ThroughputRound[]> = {};
+    for (let round = 0; round < s.rounds; round++) {
+      progress(s, `throughput ${inFlight} in flight, ${accounts} accounts, round ${round + 1}`);
+      for (const side of alternate(pair, round)) {
+        const targets = accounts === 1 ? [side.hotAccount] : side.spreadAccounts;
+        append(
+          bySide,
+          side.name,
+          await throughputRound(side, inFlight, targets, s.throughputRequests, proxy),
+        );
       }
-      throughput.push({ inFlight, accounts, bySide });
     }
+    throughput.push({ inFlight, accounts, bySide });
+  }
   return { latency, throughput, replayAnatomy };
 }
 
@@ -150,11 +172,16 @@ export interface RunBenchOptions {
 async function onDynamo<T>(
   options: RunBenchOptions,
   work: (endpoint: string, proxy: LatencyProxy, f: () => Promise<Fixture>) => Promise<T>,
+  profile?: LatencyProfile,
 ): Promise<T> {
   const dynamo = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => {} }
     : await startDynamoLocal(await freePort(), undefined, { serverCompiler: true });
-  const proxy = await startLatencyProxy({ target: dynamo.endpoint, rttMs: options.settings.rttMs });
+  const proxy = await startLatencyProxy({
+    target: dynamo.endpoint,
+    rttMs: options.settings.rttMs,
+    ...(profile ? { profile } : {}),
+  });
   const client = localDynamoClient(proxy.endpoint);
   const setup = localDynamoClient(dynamo.endpoint);
   try {
@@ -172,9 +199,24 @@ async function onDynamo<T>(
 export async function runBench(options: RunBenchOptions): Promise<BenchResults> {
   const { settings } = options;
   const runs = (section: BenchSection) => settings.sections.includes(section);
+  const all: ThroughputCases = [
+    [10, 1],
+    [10, settings.spreadAccounts],
+    [50, 1],
+    [50, settings.spreadAccounts],
+  ];
   const { latency, throughput, replayAnatomy } = runs('http')
-    ? await onDynamo(options, async (_, proxy, f) => measureHttp(await f(), settings, proxy))
+    ? await onDynamo(options, async (_, proxy, f) => measureHttp(await f(), settings, proxy, all))
     : { latency: {}, throughput: [], replayAnatomy: [] };
+  // The same sides again on the AWS-like profile: the latencies and 10 in flight on one account.
+  const aws = LATENCY_PROFILES.awsLike();
+  const awsLike = runs('http')
+    ? await onDynamo(
+        options,
+        async (_, proxy, f) => measureHttp(await f(), settings, proxy, [[10, 1]], false),
+        aws,
+      )
+    : undefined;
   const sqs = runs('sqs')
     ? await onDynamo(options, async (_, proxy, f) => measureSqs(await f(), settings, proxy))
     : { cases: [], transactionCeiling: [] };
@@ -199,6 +241,9 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
     latency,
     throughput,
     replayAnatomy,
+    ...(awsLike
+      ? { awsLike: { profile: aws.name, latency: awsLike.latency, throughput: awsLike.throughput } }
+      : {}),
     sqs,
     ...(hot ? { hot } : {}),
     ...(batches ? { batches } : {}),

@@ -59,11 +59,16 @@ export function baselineBundle(results: BenchResults): ColdStartResult | undefin
   return results.coldStart.find((b) => b.name === 'powertools');
 }
 
-export function verdicts(results: BenchResults): Verdict[] {
+/** The HTTP ratios of one latency profile; `suffix` names the profile in each measure. */
+function httpVerdicts(
+  latency: BenchResults['latency'],
+  throughput: BenchResults['throughput'],
+  suffix: string,
+): Verdict[] {
   const out: Verdict[] = [];
   const p50 = (side: string, scenario: LatencyScenario) =>
-    roundP(latencyRounds(results, side, scenario), 50);
-  if (Object.keys(results.latency).length > 0)
+    roundP(latency[side]?.[scenario] ?? [], 50);
+  if (Object.keys(latency).length > 0)
     out.push(
       atMost(
         'first request p50, ours / Powertools',
@@ -82,7 +87,7 @@ export function verdicts(results: BenchResults): Verdict[] {
         1.2,
       ),
     );
-  for (const c of results.throughput.filter((t) => t.accounts === 1)) {
+  for (const c of throughput.filter((t) => t.accounts === 1)) {
     const ours = (c.bySide[SIDES.ours] ?? []).map((r) => r.perSecond);
     const theirs = (c.bySide[SIDES.powertools] ?? []).map((r) => r.perSecond);
     out.push(
@@ -93,6 +98,16 @@ export function verdicts(results: BenchResults): Verdict[] {
       ),
     );
   }
+  return out.map((v) => ({ ...v, measure: `${v.measure}${suffix}` }));
+}
+
+export function verdicts(results: BenchResults): Verdict[] {
+  const out: Verdict[] = [
+    ...httpVerdicts(results.latency, results.throughput, ''),
+    ...(results.awsLike
+      ? httpVerdicts(results.awsLike.latency, results.awsLike.throughput, ', AWS-like profile')
+      : []),
+  ];
   for (const c of results.sqs.cases.filter((s) => s.accounts === 10)) {
     const ours = (c.bySide[SIDES.ours] ?? []).map((r) => r.recordsPerSecond);
     const loop = (c.bySide[SIDES.sequential] ?? []).map((r) => r.recordsPerSecond);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '../dynamodb/dynamodb-local';
 import { ItemBilling } from './billing';
-import { itemId, plainWriteItem, transactItems } from './items';
+import { itemId, plainWriteItem, type TouchedItem, transactItems } from './items';
 import { relay } from './relay';
 import {
   type CancellationCode,
@@ -49,6 +49,11 @@ export interface ContentionStats {
   throttled: number;
   /** Time items were held, summed over the forwarded transactions: on one hot item, its busy time. */
   heldMs: number;
+  /**
+   * Committed writes per item, for the items written more than once (accounts, gates, sequence
+   * items; a claim or an entry is written once): what the busiest item of a run took.
+   */
+  repeatedCommits: Record<string, number>;
 }
 
 export interface ContentionOptions {
@@ -90,6 +95,15 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
     plainConflicts: 0,
     throttled: 0,
     heldMs: 0,
+    repeatedCommits: {},
+  };
+  const commits = new Map<string, number>();
+  const committed = (items: readonly TouchedItem[], ids: readonly string[]) => {
+    for (const id of new Set(ids.filter((_, i) => items[i]?.writes))) {
+      const n = (commits.get(id) ?? 0) + 1;
+      commits.set(id, n);
+      if (n > 1) stats.repeatedCommits[id] = n;
+    }
   };
   const held = new Set<string>();
   const tables = new Map<string, Promise<TableInfo>>();
@@ -154,6 +168,7 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
       if (status === 200) stats.transactions++;
       for (const id of holding) held.delete(id);
       if (status === 200) billing?.committed(items, ids);
+      if (status === 200) committed(items, ids);
     });
   }
 
@@ -179,6 +194,7 @@ export async function startContentionLayer(options: ContentionOptions): Promise<
     }
     relay(forward, raw, req, res, (status) => {
       if (status === 200) billing?.committed([item], [id]);
+      if (status === 200) committed([item], [id]);
     });
   }
 

@@ -18,7 +18,7 @@ export const CONTENTION_REPORT_INTERVAL_MS = 5_000;
 
 /** One line about an interval: what committed, what was cancelled and why. */
 export function contentionLine(stats: ContentionStats, previous: ContentionStats): string {
-  const d = (key: keyof ContentionStats) => stats[key] - previous[key];
+  const d = (key: Exclude<keyof ContentionStats, 'repeatedCommits'>) => stats[key] - previous[key];
   const hold = d('forwarded') > 0 ? (d('heldMs') / d('forwarded')).toFixed(1) : '-';
   return (
     `${d('transactions')} transactions committed (items held ${hold} ms each), ` +

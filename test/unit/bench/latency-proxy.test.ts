@@ -1,7 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type LatencyProxy, operationOf, startLatencyProxy } from '../../../bench/latency-proxy';
+import {
+  LATENCY_PROFILES,
+  type LatencyProxy,
+  operationOf,
+  startLatencyProxy,
+} from '../../../bench/latency-proxy';
 
 let upstream: Server;
 let proxy: LatencyProxy;
@@ -60,4 +65,32 @@ it.each([
   [{}, 'unknown'],
 ])('names the operation of %o %s', (headers, name) => {
   expect(operationOf(headers as never)).toBe(name);
+});
+
+it('has an AWS-like profile: a transaction 3× a single-item call', () => {
+  const aws = LATENCY_PROFILES.awsLike();
+  expect(aws.callMs('PutItem')).toBe(7.5);
+  expect(aws.callMs('GetItem')).toBe(7.5);
+  expect(aws.callMs('TransactWriteItems')).toBe(3 * aws.callMs('PutItem'));
+  expect(LATENCY_PROFILES.proxy(2).callMs('TransactWriteItems')).toBe(2);
+});
+
+it('adds the profile’s time to each call, by operation', async () => {
+  const { port } = upstream.address() as AddressInfo;
+  const slow = await startLatencyProxy({
+    target: `http://127.0.0.1:${port}`,
+    rttMs: 0,
+    profile: { name: 'test', callMs: (op) => (op === 'TransactWriteItems' ? 200 : 0) },
+  });
+  try {
+    const timed = async (target: string) => {
+      const started = performance.now();
+      await fetch(`${slow.endpoint}/`, { method: 'POST', headers: { 'x-amz-target': target } });
+      return performance.now() - started;
+    };
+    expect(await timed('DynamoDB_20120810.TransactWriteItems')).toBeGreaterThanOrEqual(195);
+    expect(await timed('DynamoDB_20120810.PutItem')).toBeLessThan(195);
+  } finally {
+    await slow.close();
+  }
 });

@@ -17,6 +17,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_AWS } from '../../../../../functions/contract/local-stack';
 import {
   type ContentionLayer,
+  type ContentionStats,
+  STATS_PATH,
   startContentionLayer,
 } from '../../../../../local/services/contention/proxy';
 
@@ -79,31 +81,15 @@ async function stubUpstream(): Promise<StubUpstream> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    ...stub,
+  // The stub itself, so what a test sets (hold, billing) is what the server reads.
+  return Object.assign(stub, {
     endpoint: `http://127.0.0.1:${port}`,
-    get seen() {
-      return stub.seen;
-    },
-    get hold() {
-      return stub.hold;
-    },
-    set hold(value: boolean) {
-      stub.hold = value;
-    },
-    get billing() {
-      return stub.billing;
-    },
-    set billing(value) {
-      stub.billing = value;
-    },
-    release: () => stub.release(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
+  });
 }
 
 const key = (pk: string, sk = 'ACCOUNT') => ({ pk: { S: pk }, sk: { S: sk } });
@@ -116,11 +102,8 @@ const update = (pk: string): TransactWriteItem => ({
     ExpressionAttributeValues: { ':one': { N: '1' } },
   },
 });
-const put = (
-  pk: string,
-  sk: string,
-  extra: Record<string, { S: string }> = {},
-): TransactWriteItem => ({
+type Extra = Record<string, { S: string }>;
+const put = (pk: string, sk: string, extra: Extra = {}): TransactWriteItem => ({
   // Key attributes after another attribute: the layer must find them by the table's schema.
   Put: {
     TableName: 'ledger',
@@ -312,13 +295,14 @@ describe('contention layer: the per-item write budget', () => {
 });
 
 describe('contention layer: stats', () => {
-  it('serves its counters at GET /contention/stats', async () => {
+  it('serves its counters at GET /contention/stats, and the items written more than once', async () => {
     await startLayer();
-    await transact(update('ACCOUNT#a'));
-    const stats = (await (await fetch(`${layer.endpoint}/contention/stats`)).json()) as {
-      heldMs: number;
-    };
-    expect(stats).toMatchObject({ transactions: 1, conflicts: 0, throttled: 0 });
+    await transact(update('ACCOUNT#a'), put('ACCOUNT#a', 'ENTRY#1'));
+    await transact(update('ACCOUNT#a'), put('ACCOUNT#a', 'ENTRY#2'));
+    await client.send(new PutItemCommand({ TableName: 'ledger', Item: key('ACCOUNT#a') }));
+    const stats = (await (await fetch(`${layer.endpoint}${STATS_PATH}`)).json()) as ContentionStats;
+    expect(stats).toMatchObject({ transactions: 2, conflicts: 0, throttled: 0 });
     expect(stats.heldMs).toBeGreaterThanOrEqual(0);
+    expect(Object.values(stats.repeatedCommits)).toEqual([3]);
   });
 });

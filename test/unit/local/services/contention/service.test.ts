@@ -10,6 +10,7 @@ describe('the contention lines npm start prints', () => {
       plainConflicts: 0,
       throttled: 1,
       heldMs: 50,
+      repeatedCommits: {},
     };
     const after = {
       transactions: 25,
@@ -18,6 +19,7 @@ describe('the contention lines npm start prints', () => {
       plainConflicts: 2,
       throttled: 3,
       heldMs: 90,
+      repeatedCommits: { 'ledger|a': 15 },
     };
     expect(contentionLine(after, before)).toBe(
       '15 transactions committed (items held 2.7 ms each), 26 cancelled for a held item (TransactionConflict), 2 plain ' +
