@@ -16,8 +16,10 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     operations: { type: 'string', default: '200' },
     url: { type: 'string' },
+    sqs: { type: 'string' },
     'loss-rate': { type: 'string', default: '0.1' },
     shrink: { type: 'string', default: '24' },
+    'keep-going': { type: 'boolean', default: false },
   },
 });
 
@@ -38,6 +40,8 @@ const result = await soak({
   lossRate: number('loss-rate', values['loss-rate'], 0),
   shrinkBudget: number('shrink', values.shrink, 0),
   ...(values.url ? { url: values.url } : {}),
+  ...(values.url && values.sqs ? { sqs: values.sqs } : {}),
+  keepGoing: values['keep-going'] === true,
   log: (line) => console.log(line),
   tty: process.stdout.isTTY === true,
 });
@@ -60,13 +64,12 @@ function report(r: SoakResult): void {
     console.log('checks: all passed');
     return;
   }
-  console.log(
-    `FAILED (${r.findings.length} finding(s)); replay with --seed ${r.shortest?.plan.seed ?? r.seed}`,
-  );
-  for (const f of r.findings.slice(0, 20)) console.log(`  ${f.check}: ${f.detail}`);
-  if (r.shortest) {
-    console.log(`shortest sequence (${r.shortest.operations.length} operation(s)):`);
-    for (const i of r.shortest.operations)
-      console.log(`  ${i}: ${JSON.stringify(r.shortest.plan.operations[i])}`);
+  console.log(`FAILED (${r.findings.length} finding(s) in ${r.failures.length} round(s))`);
+  for (const failure of r.failures) {
+    console.log(`seed ${failure.plan.seed} (replay with --minutes 0 --seed ${failure.plan.seed}):`);
+    for (const f of failure.findings.slice(0, 20)) console.log(`  ${f.check}: ${f.detail}`);
+    console.log(`  shortest sequence (${failure.operations.length} operation(s)):`);
+    for (const i of failure.operations)
+      console.log(`    ${i}: ${JSON.stringify(failure.plan.operations[i])}`);
   }
 }

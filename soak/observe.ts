@@ -4,6 +4,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { DEAD_LETTER_ATTRIBUTES, RECEIVES_EXHAUSTED } from '../functions/contract/events';
 import type { JournalRecord } from '../functions/domain/journal/model';
 import type { Client } from './client';
 import { DAY } from './execute';
@@ -196,10 +197,22 @@ async function deadLetters(queues: Queues, run: string): Promise<Map<string, str
   for (const message of await drain(queues, queues.deadLetters)) {
     const event = JSON.parse(message.body) as { id?: string };
     if (typeof event.id === 'string' && event.id.startsWith(run)) {
-      letters.set(event.id, message.attributes.error_code ?? 'none');
+      // One SQS moved itself (the consumer died on the last receive) carries no error_code.
+      const code = message.attributes[DEAD_LETTER_ATTRIBUTES.code] ?? RECEIVES_EXHAUSTED;
+      letters.set(event.id, mergedCode(letters.get(event.id), code));
     }
   }
   return letters;
+}
+
+/**
+ * An event dead-lettered more than once (a refused event delivered twice replays its refusal,
+ * §6): a permanent refusal decides over copies whose receives ran out; two different
+ * permanent codes stay both (`a|b`), which no check accepts.
+ */
+function mergedCode(before: string | undefined, code: string): string {
+  if (before === undefined || before === RECEIVES_EXHAUSTED || before === code) return code;
+  return code === RECEIVES_EXHAUSTED ? before : `${before}|${code}`;
 }
 
 async function until(

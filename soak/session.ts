@@ -1,3 +1,6 @@
+import { localSqsClient } from '../local/services/sqs/fauxqs';
+import { ensureQueues } from '../local/services/sqs/queues';
+import { ensureTopics, localSnsClient } from '../local/services/sqs/topics';
 import { check, type Finding, transientDeadLetters } from './check/check';
 import { type Client, soakClient } from './client';
 import { sendEvents } from './events';
@@ -16,8 +19,13 @@ export interface SessionOptions {
   readonly seed: number;
   readonly concurrency: number;
   readonly lossRate: number;
-  /** A running stack's base URL: no kill, no outage, no event, DLQ or monitor-event checks. */
+  /** A running stack's base URL: no kill and no outage. */
   readonly url?: string;
+  /**
+   * The running stack's SQS/SNS endpoint (`npm start`: http://127.0.0.1:4566): events are sent,
+   * the DLQ and the journal topic's tap read and checked as on its own stack.
+   */
+  readonly sqs?: string;
   readonly dynamoEndpoint?: string;
   readonly plantDoubleCredit?: boolean;
   readonly log?: (line: string) => void;
@@ -67,11 +75,12 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     ...(options.plantDoubleCredit ? { plantDoubleCredit: true } : {}),
   });
   const client = soakClient(() => proxy.base);
-  const queues: Queues | undefined = stack && {
-    sqs: stack.sqs,
-    ledgerEvents: stack.queues.ledgerEvents.url,
-    deadLetters: stack.queues.deadLetters.url,
-    tap: stack.topics.journal.tap.url,
+  const side = stack ?? (options.sqs ? await runningQueues(options.sqs) : undefined);
+  const queues: Queues | undefined = side && {
+    sqs: side.sqs,
+    ledgerEvents: side.queues.ledgerEvents.url,
+    deadLetters: side.queues.deadLetters.url,
+    tap: side.topics.journal.tap.url,
   };
   const counters: Counters = {
     operations: 0,
@@ -84,8 +93,8 @@ export async function startSession(options: SessionOptions): Promise<Session> {
   const target: RunTarget = {
     client,
     sendEvents: (run, accounts, items) =>
-      stack
-        ? sendEvents(stack.sqs, stack.queues.ledgerEvents.url, run, options.seed, accounts, items)
+      queues
+        ? sendEvents(queues.sqs, queues.ledgerEvents, run, options.seed, accounts, items)
         : Promise.resolve(0),
     ...(stack && {
       killAndRestart: async () => {
@@ -139,20 +148,32 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       if (found.length === 0) return { findings: found, seconds };
       for (const f of found.slice(0, 20)) log(`  ${f.check}: ${f.detail}`);
       if (shrinkBudget > 0)
-        log(`shrinking (at most ${shrinkBudget} replays, without kill and outage)...`);
-      const none: Faults = { killAt: [], outageAt: [], outageMs: 0 };
+        log(`shrinking (at most ${shrinkBudget} replays, with the failing run's faults)...`);
+      // Each replay meets the kill and the outage where the failing run did (runner.ts).
       const shortest = await shrink(
         plan,
         found,
         shrinkBudget,
-        async (only) => (await replay(plan, none, only)).found.length > 0,
+        async (only) => (await replay(plan, injected, only)).found.length > 0,
         log,
       );
       return { findings: found, shortest, seconds };
     },
     close: async () => {
       await proxy.close();
-      await stack?.stop();
+      if (stack) await stack.stop();
+      else side?.sqs.destroy();
     },
   };
+}
+
+/**
+ * The queues and the journal topic's tap of a running stack at `endpoint` (they exist once
+ * `npm start` ran; created the same way if not): what its own stack gives a round.
+ */
+async function runningQueues(endpoint: string) {
+  const sqs = localSqsClient(endpoint);
+  const queues = await ensureQueues(sqs);
+  const topics = await ensureTopics(localSnsClient(endpoint), sqs);
+  return { sqs, queues, topics };
 }

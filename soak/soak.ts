@@ -3,7 +3,10 @@ import { drawPlan, type Plan } from './plan';
 import { Progress } from './progress';
 import { startSession } from './session';
 
-/** `npm run soak`: rounds of seeded plans on one stack, each checked, until the time is up or one fails. */
+/**
+ * `npm run soak`: rounds of seeded plans on one stack, each checked, until the time is up or one
+ * fails (with `keepGoing`, until the time is up: each failure shrunk and kept).
+ */
 export interface SoakOptions {
   readonly seed: number;
   /** Operations per round. */
@@ -12,9 +15,13 @@ export interface SoakOptions {
   readonly minutes: number;
   readonly concurrency: number;
   readonly url?: string;
+  /** With `url`: the running stack's SQS/SNS endpoint (events, the DLQ, monitor events). */
+  readonly sqs?: string;
   readonly lossRate: number;
   /** Replays at most this many subsets to shrink a failure. */
   readonly shrinkBudget: number;
+  /** Rounds go on after a failing one (`--keep-going`). */
+  readonly keepGoing?: boolean;
   readonly log: (line: string) => void;
   readonly tty: boolean;
 }
@@ -33,9 +40,15 @@ export interface SoakResult {
     transientDeadLetters: number;
   };
   readonly findings: readonly Finding[];
-  /** The failing round's plan and the shortest sequence (plan positions) that shows it. */
-  readonly shortest?: { readonly plan: Plan; readonly operations: readonly number[] };
+  /** Each failing round's plan, its findings and the shortest sequence (plan positions) found. */
+  readonly failures: readonly Failure[];
   readonly seconds: number;
+}
+
+export interface Failure {
+  readonly plan: Plan;
+  readonly findings: readonly Finding[];
+  readonly operations: readonly number[];
 }
 
 export async function soak(options: SoakOptions): Promise<SoakResult> {
@@ -45,6 +58,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     concurrency: options.concurrency,
     lossRate: options.lossRate,
     ...(options.url ? { url: options.url } : {}),
+    ...(options.sqs ? { sqs: options.sqs } : {}),
     log: options.log,
   });
   options.log(`stack ready in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -64,7 +78,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, interrupted);
   const deadline = started + options.minutes * 60_000;
   const findings: Finding[] = [];
-  let shortest: SoakResult['shortest'];
+  const failures: Failure[] = [];
   let rounds = 0;
   let operations = 0;
   const byKind: Record<string, number> = {};
@@ -83,8 +97,8 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
       for (const op of plan.operations) byKind[op.kind] = (byKind[op.kind] ?? 0) + 1;
       if (result.findings.length > 0) {
         findings.push(...result.findings);
-        shortest = { plan, operations: result.shortest ?? [] };
-        break;
+        failures.push({ plan, findings: result.findings, operations: result.shortest ?? [] });
+        if (options.keepGoing !== true) break;
       }
     } while (Date.now() < deadline);
   } catch (error) {
@@ -112,7 +126,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
       transientDeadLetters: counters.transientDeadLetters,
     },
     findings,
-    ...(shortest ? { shortest } : {}),
+    failures,
     seconds: Math.round((Date.now() - started) / 1000),
   };
 }

@@ -29,3 +29,9 @@ export const DEAD_LETTER_ATTRIBUTES = {
   detail: 'error_detail',
   sourceMessageId: 'source_message_id',
 } as const;
+
+/**
+ * The `error_code` of an event that failed transiently on each of its `MAX_RECEIVE_COUNT`
+ * receives (§6): not poison; it may apply once redriven.
+ */
+export const RECEIVES_EXHAUSTED = 'receives_exhausted';

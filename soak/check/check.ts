@@ -1,3 +1,4 @@
+import { RECEIVES_EXHAUSTED } from '../../functions/contract/events';
 import { eventId } from '../events';
 import type { Observed } from '../observe';
 import type { RunRecord } from '../runner';
@@ -7,8 +8,11 @@ import { type Finding, replayJournals } from './journal';
 
 export type { Finding } from './journal';
 
-/** How observe.ts names a dead letter without `error_code`: SQS moved it after its receives ran out. */
-export const TRANSIENT = 'none';
+/**
+ * A dead letter whose receives ran out (§6): the consumer's `receives_exhausted`, or one SQS
+ * moved itself without `error_code` (observe.ts names it so too).
+ */
+export const TRANSIENT = RECEIVES_EXHAUSTED;
 
 /**
  * Events SQS dead-lettered after `maxReceiveCount` receives (transient failures, §6): allowed by

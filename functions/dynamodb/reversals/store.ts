@@ -81,8 +81,12 @@ export function createReversalStore(options: StoreOptions): ReversalPort {
       // A credit a deferred account has not posted yet has no pointer and no listing item (§24).
       if (account.intakeShards === undefined) return { account };
       const shard = intakeShardOf(entryId, account.intakeShards);
-      const pending = await entries.pendingEntry(accountId, shard, entryId);
-      return pending ? { account, pending: true } : { account };
+      if (await entries.pendingEntry(accountId, shard, entryId)) return { account, pending: true };
+      // Posted between the two reads (the folder removes the pending item as it posts, soak seed
+      // 7001): its pointer exists now.
+      const posted = await getItem(client, tableName, keys.entryPointer(entryId));
+      if (posted?.kind !== ENTRY_POINTER_KIND || posted.accountId !== accountId) return { account };
+      return { account, found: { entry: toLedgerEntry(posted), pointer: true } };
     },
 
     async getTransfer(transferId) {

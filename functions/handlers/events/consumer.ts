@@ -1,5 +1,10 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { DEAD_LETTER_ATTRIBUTES, EVENTS_CONSUMER_TIMEOUT_SECONDS } from '../../contract/events';
+import {
+  DEAD_LETTER_ATTRIBUTES,
+  EVENTS_CONSUMER_TIMEOUT_SECONDS,
+  RECEIVES_EXHAUSTED,
+} from '../../contract/events';
+import { MAX_RECEIVE_COUNT } from '../../contract/names';
 import type { LedgerEventInput } from '../../domain/events/model';
 import { chunksOf } from '../../domain/events/runs';
 import { withDeadline } from '../../domain/shared/retry';
@@ -15,6 +20,10 @@ export type EventsHandler = (
   event: SQSEvent,
   context?: InvocationContext,
 ) => Promise<SQSBatchResponse>;
+
+/** The receive after which SQS's redrive policy moves a message that failed again. */
+const lastReceive = (record: SQSRecord) =>
+  Number(record.attributes.ApproximateReceiveCount) >= MAX_RECEIVE_COUNT;
 
 /**
  * A dead letter carries `error_code` (the consumer's own, or a redrive tool's copy of it): back
@@ -116,8 +125,23 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsHandler {
     const failed = await withDeadline(deadline, () =>
       Promise.all(lanesOf(event.Records).map((records) => processLane(records, deadline))),
     );
-    return {
-      batchItemFailures: failed.flat().map((record) => ({ itemIdentifier: record.messageId })),
-    };
+    const again: SQSRecord[] = [];
+    for (const record of failed.flat()) {
+      if (!lastReceive(record)) again.push(record);
+      else if ((await exhausted(record)) === 'retry') again.push(record);
+    }
+    return { batchItemFailures: again.map((record) => ({ itemIdentifier: record.messageId })) };
   };
+
+  /**
+   * A record that failed transiently on its last allowed receive is dead-lettered by the
+   * consumer itself as `receives_exhausted` (docs/contract.md §6), so the DLQ says why; should
+   * that send fail, SQS's redrive policy moves it after this receive, without `error_code`.
+   */
+  function exhausted(record: SQSRecord) {
+    const receives = record.attributes.ApproximateReceiveCount;
+    const detail = `no receive of ${receives} could apply it (transient failures, logged under its messageId)`;
+    const fields = { messageId: record.messageId };
+    return guarded(fields, () => deadLetter(record, RECEIVES_EXHAUSTED, detail, fields));
+  }
 }
