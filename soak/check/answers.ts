@@ -72,9 +72,15 @@ export function checkAnswers(
         e.answer?.status === 200 &&
         (strict ? e.answer.answered < a.sent : e.answer.sent < a.answered),
     );
+  /**
+   * Whether a period close of `account` that `covers` (given its `backdays`) committed before
+   * `a` (strict) or somewhere in its window. A movement effective at `through` itself is in the
+   * closed period (at or before, §26): `covers` is `b <= backdays` for movements, `b < backdays`
+   * for an earlier close (the same `through` again answers 200).
+   */
   const periodBefore = (
     account: number,
-    backdays: number,
+    covers: (closeBackdays: number) => boolean,
     a: Answer,
     strict: boolean,
     self?: number,
@@ -84,7 +90,7 @@ export function checkAnswers(
         e.index !== self &&
         e.op.kind === 'period' &&
         e.op.account === account &&
-        (strict ? e.op.backdays <= backdays : e.op.backdays < backdays) &&
+        covers(e.op.backdays) &&
         e.answer?.status === 200 &&
         (strict ? e.answer.answered < a.sent : e.answer.sent < a.answered),
     );
@@ -129,7 +135,7 @@ export function checkAnswers(
           'backdays' in item &&
           item.backdays !== undefined &&
           'account' in item &&
-          periodBefore(item.account, item.backdays, a, false)
+          periodBefore(item.account, (b) => b <= (item.backdays ?? -1), a, false)
         );
       case 'account_not_empty':
         return (
@@ -173,7 +179,7 @@ export function checkAnswers(
         return (
           'kind' in item &&
           item.kind === 'period' &&
-          periodBefore(item.account, item.backdays, a, false, e.index)
+          periodBefore(item.account, (b) => b < item.backdays, a, false, e.index)
         );
       case 'pending_credits':
         return (
@@ -193,7 +199,7 @@ export function checkAnswers(
       'kind' in item && (item.kind === 'credit' || item.kind === 'debit') ? item : undefined;
     if (
       backdated?.backdays !== undefined &&
-      periodBefore(backdated.account, backdated.backdays, a, true)
+      periodBefore(backdated.account, (b) => b <= (backdated.backdays ?? -1), a, true)
     ) {
       return 'period_closed';
     }

@@ -107,6 +107,31 @@ describe('the soak checker', () => {
     expect(checks(small, observed([record(1, 'e1', 20, 20)]))).toEqual(['answers']);
   });
 
+  it("explains a movement refused period_closed at the close's own through (at or before)", () => {
+    const close: Operation = { kind: 'period', account: 0, backdays: 27 };
+    const debit: Operation = { kind: 'debit', account: 0, amount: 5, backdays: 27 };
+    const base = run();
+    const withClose: RunRecord = {
+      ...base,
+      plan: { ...plan, operations: [plan.operations[0] as Operation, close, debit] },
+      executed: [
+        base.executed[0] as Executed,
+        { index: 1, op: close, answer: answer(2, 200, {}) },
+        { index: 2, op: debit, answer: answer(4, 409, { code: 'period_closed' }) },
+      ],
+    };
+    expect(checks(withClose, observed([record(1, 'e1', 20, 20)]))).toEqual([]);
+    const later: Operation = { ...debit, backdays: 26 };
+    const after: RunRecord = {
+      ...withClose,
+      executed: [
+        ...withClose.executed.slice(0, 2),
+        { index: 2, op: later, answer: answer(4, 409, { code: 'period_closed' }) },
+      ],
+    };
+    expect(checks(after, observed([record(1, 'e1', 20, 20)]))).toEqual(['answers']);
+  });
+
   it('finds a journal whose chain is broken', () => {
     const o = observed([record(1, 'e1', 20, 20)]);
     const [first] = o.journals[0] ?? [];
