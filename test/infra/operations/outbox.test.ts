@@ -184,11 +184,18 @@ describe('StatelessStack: outbox dispatcher', () => {
     expect(propertiesOf(template, 'AWS::Logs::LogGroup')[ref]).toEqual({ RetentionInDays: 30 });
   });
 
-  it('gets exactly TABLE_NAME, EXPORT_JOBS_QUEUE_URL and CREDIT_INTAKE_QUEUE_URL', () => {
+  it('gets exactly TABLE_NAME, the two queue URLs and INTAKE_STRANDED_AFTER_SECONDS', () => {
     const vars = (dispatcher().Environment as { Variables: Record<string, unknown> }).Variables;
     expect(Object.keys(vars).sort()).toEqual(
-      ['CREDIT_INTAKE_QUEUE_URL', 'EXPORT_JOBS_QUEUE_URL', 'TABLE_NAME'].sort(),
+      [
+        'CREDIT_INTAKE_QUEUE_URL',
+        'EXPORT_JOBS_QUEUE_URL',
+        'INTAKE_STRANDED_AFTER_SECONDS',
+        'TABLE_NAME',
+      ].sort(),
     );
+    // The CDK context's default (intakeStrandedAfterSeconds, docs/deployment.md).
+    expect(vars.INTAKE_STRANDED_AFTER_SECONDS).toBe('60');
     expect(exportedValue(ledger, vars.TABLE_NAME)).toEqual({ Ref: tableId });
     expect(exportedValue(ledger, vars.EXPORT_JOBS_QUEUE_URL)).toEqual({ Ref: queueId });
     expect(exportedValue(ledger, vars.CREDIT_INTAKE_QUEUE_URL)).toEqual({ Ref: intakeId });
