@@ -22,6 +22,8 @@ export const ESM_REQUIRE_BANNER =
  * never run; kept out of the bundle they save ~130 KB and ~25% of module init (docs/benchmarks.md).
  * Should one ever run, the Lambda runtime's own SDK resolves it.
  */
+const EVENT_STREAMS = '@smithy/core/event-streams';
+
 export const NEVER_LOADED_ON_LAMBDA = [
   '@aws-sdk/credential-provider-http',
   '@aws-sdk/credential-provider-ini',
@@ -31,7 +33,7 @@ export const NEVER_LOADED_ON_LAMBDA = [
   '@smithy/credential-provider-imds',
   // Event streams (S3 SelectObjectContent and the like): the protocol imports them on the first
   // such operation only, and no function calls one (~12 KB with the checksums they pull in).
-  '@smithy/core/event-streams',
+  EVENT_STREAMS,
 ];
 
 /**
@@ -48,6 +50,19 @@ export const BUNDLE_BUDGET_BYTES = {
 /** `functions/handlers/<name>/handler.ts`, resolved from this file so the working directory does not matter. */
 export const handlerEntry = (name: string): string =>
   fileURLToPath(new URL(`../../../functions/handlers/${name}/handler.ts`, import.meta.url));
+
+/**
+ * Functions whose SDK clients import event streams statically at load (S3's, in the export
+ * worker): left out, the bundle would fail at init, for an ES module never resolves the Lambda
+ * runtime's own SDK (test/integration/bench-smoke-more.test.ts imports every bundle).
+ */
+const LOADS_EVENT_STREAMS = ['export-worker'];
+
+/** What the bundle of `entry` leaves out: {@link NEVER_LOADED_ON_LAMBDA}, less what it loads. */
+export const externalModulesOf = (entry: string): string[] =>
+  LOADS_EVENT_STREAMS.some((name) => entry === handlerEntry(name))
+    ? NEVER_LOADED_ON_LAMBDA.filter((name) => name !== EVENT_STREAMS)
+    : [...NEVER_LOADED_ON_LAMBDA];
 
 /**
  * What every function of a stack shares: the stack builds it once and hands it to each function
@@ -203,7 +218,7 @@ export class LedgerFunction extends NodejsFunction {
               // Ship the SDK versions the tests ran against, not whatever the runtime carries:
               // cancellation decoding relies on the exact exception classes and shapes.
               bundleAwsSDK: true,
-              externalModules: NEVER_LOADED_ON_LAMBDA,
+              externalModules: externalModulesOf(props.entry),
               ...(props.besideBundle?.length
                 ? {
                     commandHooks: {
