@@ -1,4 +1,4 @@
-import { createSqsWebhookQueue } from '../functions/aws/sqs-webhook-queue';
+import { createSqsWebhookQueue } from '../functions/aws/sqs/webhook-queue';
 import { localWebhookSecurity } from '../functions/aws/webhook-security';
 import { LOCAL_STAGE } from '../functions/contract/journal';
 import { MAX_RECEIVE_COUNT } from '../functions/contract/names';

@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createSqsCreditIntake } from '../../aws/sqs-credit-intake';
+import { createSqsCreditIntake } from '../../aws/sqs/credit-intake';
 import { CreditFolder } from '../../domain/intake/posting';
 import { createIntakeDueStore } from '../../dynamodb/intake/due';
 import { createPostingStore } from '../../dynamodb/intake/posting-store';

@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createSqsCreditIntake } from '../../aws/sqs-credit-intake';
-import { createSqsExportJobs } from '../../aws/sqs-export-jobs';
+import { createSqsCreditIntake } from '../../aws/sqs/credit-intake';
+import { createSqsExportJobs } from '../../aws/sqs/export-jobs';
 import { DEFAULT_INTAKE_STRANDED_AFTER_SECONDS } from '../../contract/intake';
 import { createOutboxStore } from '../../dynamodb/exports/outbox-store';
 import { createIntakeDueStore } from '../../dynamodb/intake/due';

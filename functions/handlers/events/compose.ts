@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createSqsDeadLetters } from '../../aws/sqs-dead-letters';
+import { createSqsDeadLetters } from '../../aws/sqs/dead-letters';
 import { EventService } from '../../domain/events/service';
 import type { OptimisticRetryOptions } from '../../domain/shared/retry';
 import { createEventStore } from '../../dynamodb/events/store';

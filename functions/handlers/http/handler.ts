@@ -1,5 +1,5 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { signedSqsWebhookQueue } from '../../aws/sqs-signed-queue';
+import { signedSqsWebhookQueue } from '../../aws/sqs/signed-queue';
 import { lambdaTelemetry } from '../../aws/telemetry';
 import { deployedWebhookSecurity } from '../../aws/webhook-security';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';

@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createSnsJournalEvents } from '../../aws/sns-journal-events';
-import { createSqsSearchIndex } from '../../aws/sqs-search-index';
+import { createSqsSearchIndex } from '../../aws/sqs/search-index';
 import { journalEventSource } from '../../contract/journal';
 import { JournalProjector } from '../../domain/journal-projector/projector';
 import { createJournalStore } from '../../dynamodb/journal/store';

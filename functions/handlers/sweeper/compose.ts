@@ -1,7 +1,7 @@
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSnsGapRequests } from '../../aws/sns-gap-requests';
-import { createSqsCreditIntake } from '../../aws/sqs-credit-intake';
+import { createSqsCreditIntake } from '../../aws/sqs/credit-intake';
 import { DEFAULT_INTAKE_STRANDED_AFTER_SECONDS } from '../../contract/intake';
 import { journalEventSource } from '../../contract/journal';
 import { executionDeadlineHandler } from '../../domain/exports/deadline';

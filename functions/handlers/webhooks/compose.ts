@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { httpsWebhookSender } from '../../aws/https-webhook-sender';
-import { createSqsWebhookQueue } from '../../aws/sqs-webhook-queue';
+import { createSqsWebhookQueue } from '../../aws/sqs/webhook-queue';
 import { journalEventSource } from '../../contract/journal';
 import type { WebhookQueue, WebhookSender } from '../../domain/webhooks/delivery-port';
 import type { WebhookSecurity } from '../../domain/webhooks/service';

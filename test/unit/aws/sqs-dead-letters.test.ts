@@ -1,7 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { expect, it } from 'vitest';
-import { createSqsDeadLetters } from '../../../functions/aws/sqs-dead-letters';
+import { createSqsDeadLetters } from '../../../functions/aws/sqs/dead-letters';
 
 it('sends the body unchanged with error_code and error_detail attributes', async () => {
   const sqs = mockClient(SQSClient);

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { CreditIntakeQueue } from '../domain/intake/port';
+import type { CreditIntakeQueue } from '../../domain/intake/port';
 
 /** SendMessageBatch takes at most this many messages. */
 const SQS_BATCH = 10;

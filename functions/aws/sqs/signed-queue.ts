@@ -1,7 +1,7 @@
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { UnavailableError } from '../domain/shared/errors';
-import type { WebhookQueue } from '../domain/webhooks/delivery-port';
-import { signedJsonCall } from './signed-json';
+import { UnavailableError } from '../../domain/shared/errors';
+import type { WebhookQueue } from '../../domain/webhooks/delivery-port';
+import { signedJsonCall } from '../signed-json';
 
 /**
  * The webhook queue for the HTTP function (manual retries, resumed endpoints): one SigV4-signed

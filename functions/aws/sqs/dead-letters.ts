@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { DEAD_LETTER_ATTRIBUTES } from '../contract/events';
-import type { DeadLetterPort } from '../domain/events/port';
+import { DEAD_LETTER_ATTRIBUTES } from '../../contract/events';
+import type { DeadLetterPort } from '../../domain/events/port';
 
 /** SQS message attribute values are limited; a detail never needs more than this. */
 const MAX_DETAIL_LENGTH = 1000;

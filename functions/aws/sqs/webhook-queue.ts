@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { UnavailableError } from '../domain/shared/errors';
-import type { WebhookQueue } from '../domain/webhooks/delivery-port';
+import { UnavailableError } from '../../domain/shared/errors';
+import type { WebhookQueue } from '../../domain/webhooks/delivery-port';
 
 /**
  * The webhook delivery queue (docs/contract.md §32): wakes and retries, delayed up to 900 s.

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { IndexJob, IndexQueue } from '../domain/search/port';
+import type { IndexJob, IndexQueue } from '../../domain/search/port';
 
 /** SendMessageBatch takes at most this many messages. */
 const SQS_BATCH = 10;

@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { ExportJobQueue } from '../domain/exports/port';
+import type { ExportJobQueue } from '../../domain/exports/port';
 
 /** `export-jobs` (docs/contract.md §8): at least once; consumers dedup by `executionId`. */
 export function createSqsExportJobs(client: SQSClient, queueUrl: string): ExportJobQueue {
