@@ -1,28 +1,29 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest on a clean clone (a `.ci/run` of 4 December 2026, seconds), started
+ * The files that take longest on a clean clone (seconds, from the `.ci/run` named below), started
  * first within their project so that no long file begins when the others are nearly done: on a
  * clean clone Vitest has no durations cached and would start them in path order. A file missing
  * here sorts after these, as Vitest would order it.
  */
 const SLOW_FIRST: readonly string[] = [
-  'test/faults/soak.test.ts', // 55–70 with its stack's start (6 December, under load)
-  'test/integration/bench-smoke.test.ts', // 60 together with bench-smoke-more
-  'test/integration/bench-smoke-more.test.ts',
-  'test/e2e/readme.test.ts', // 35
-  'test/browser/console.test.ts', // 31
-  'test/faults/hot-account.test.ts', // 26
-  'test/integration/exports/export-heap.test.ts', // 24
-  'test/browser/api-reference.test.ts', // 23
-  'test/e2e/signals.test.ts', // 20
-  'test/integration/statements/statements.test.ts', // 16
-  'test/faults/sigkill.test.ts', // 16
-  'test/e2e/journal.test.ts', // 16
-  'test/infra/stacks/bundling.test.ts', // 14
-  'test/faults/deferred-sigkill.test.ts', // 14
-  'test/e2e/review-edges.test.ts', // 13
-  'test/faults/deferred-contention.test.ts', // 13
+  'test/e2e/readme.test.ts', // 73 (a .ci/run of 6 December 2026, 11:28 UTC, load 3–5)
+  'test/browser/console.test.ts', // 60
+  'test/integration/exports/export-heap.test.ts', // 52
+  'test/browser/api-reference.test.ts', // 49
+  'test/integration/bench-smoke.test.ts', // 45
+  'test/e2e/deferred-credits.test.ts', // 44
+  'test/integration/bench-smoke-more.test.ts', // 43
+  'test/faults/soak.test.ts', // 35
+  'test/infra/stacks/bundling.test.ts', // 33
+  'test/integration/statements/statements.test.ts', // 33
+  'test/e2e/signals.test.ts', // 29
+  'test/faults/hot-account.test.ts', // 28
+  'test/faults/sigkill.test.ts', // 27
+  'test/e2e/journal.test.ts', // 23
+  'test/faults/deferred-contention.test.ts', // 19
+  'test/integration/intake/folder.test.ts', // 15
+  'test/e2e/review-edges.test.ts', // 15
 ];
 
 const rank = (spec: TestSpecification): number => {
