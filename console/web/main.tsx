@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { adoptToken } from './api';
+import { useFollowHash } from './components/follow-hash';
 import { Notices } from './components/notice';
 import { AccountPage } from './pages/account';
 import { AccountsPage } from './pages/accounts';
@@ -27,13 +28,7 @@ function useRoute(): string[] {
   // The route is the hash's path; a page reads its own query (`?q=…`) from the hash itself.
   const read = () => (location.hash.replace(/^#\/?/, '').split('?')[0] || 'accounts').split('/');
   const [route, setRoute] = useState(read);
-  useEffect(() => {
-    const update = () => setRoute(read());
-    // The hash may have changed between the first render and this effect: read it again.
-    update();
-    addEventListener('hashchange', update);
-    return () => removeEventListener('hashchange', update);
-  }, []);
+  useFollowHash(() => setRoute(read()));
   return route.map(decodeSegment);
 }
 

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import {
   ACCOUNTS_PER_PAGE,
   type AccountSearch,
   type AccountSummary,
   CONSOLE_ROUTES,
 } from '../../shared/api';
+import { useFollowHash } from '../components/follow-hash';
 import { money, when } from '../components/format';
 import { Load, useLoad } from '../components/load';
 import { Pager } from '../components/pager';
@@ -55,15 +56,11 @@ export function AccountsPage() {
   };
   const query = shown.q;
   // A link or typed address with another `?q=` while the page is open: follow it.
-  useEffect(() => {
-    const follow = () => {
-      const now = paramsInUrl();
-      setDraft(now.q);
-      setShownState(now);
-    };
-    addEventListener('hashchange', follow);
-    return () => removeEventListener('hashchange', follow);
-  }, []);
+  useFollowHash(() => {
+    const now = paramsInUrl();
+    setDraft(now.q);
+    setShownState(now);
+  });
   const params = new URLSearchParams();
   if (query) params.set('q', query);
   if (shown.cursor) params.set('cursor', shown.cursor);

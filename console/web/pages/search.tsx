@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { CONSOLE_ROUTES } from '../../shared/api';
 import {
   type ConsoleSearchResult,
@@ -8,6 +8,7 @@ import {
   type SearchEntryRow,
   type SearchPageOf,
 } from '../../shared/search';
+import { useFollowHash } from '../components/follow-hash';
 import { money, when } from '../components/format';
 import { Load, useLoad } from '../components/load';
 import { Pager } from '../components/pager';
@@ -59,11 +60,7 @@ export function SearchPage() {
     putParamsInUrl(next);
     setParamsState(next);
   };
-  useEffect(() => {
-    const follow = () => setParamsState(paramsInUrl());
-    addEventListener('hashchange', follow);
-    return () => removeEventListener('hashchange', follow);
-  }, []);
+  useFollowHash(() => setParamsState(paramsInUrl()));
   const query = params.toString();
   return (
     <section aria-labelledby="search-title">

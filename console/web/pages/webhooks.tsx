@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { CONSOLE_ROUTES } from '../../shared/api';
 import {
   type ConsoleWebhooks,
@@ -9,6 +9,7 @@ import {
   WEBHOOKS_OWNER_PARAM,
   type WebhookEndpointRow,
 } from '../../shared/webhooks';
+import { useFollowHash } from '../components/follow-hash';
 import { when } from '../components/format';
 import { Empty, Load, useLoad } from '../components/load';
 import { Table } from '../components/table';
@@ -59,11 +60,7 @@ export function WebhooksPage() {
     putParamsInUrl(next);
     setParamsState(next);
   };
-  useEffect(() => {
-    const follow = () => setParamsState(paramsInUrl());
-    addEventListener('hashchange', follow);
-    return () => removeEventListener('hashchange', follow);
-  }, []);
+  useFollowHash(() => setParamsState(paramsInUrl()));
   const query = params.toString();
   return (
     <section aria-labelledby="webhooks-title">
