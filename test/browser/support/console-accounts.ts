@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { ACCOUNTS_PER_PAGE } from '../../../console/shared/api';
 import { clientFor, type LocalStack } from '../../e2e/support/stack';
-import { type ConsoleBrowser, rowOf } from './console-browser';
+import { type ConsoleBrowser, consoleTokenOf, rowOf } from './console-browser';
 import { type ConsoleSeed, until } from './console-seed';
 
 /**
@@ -38,6 +38,23 @@ export function consoleAccountsTests(
     await rowOf(page, 'accounts-table', 'Bob savings').waitFor();
     await expect(page.getByTestId('accounts-table').locator('tbody tr').count()).resolves.toBe(1);
     await expect(rowOf(page, 'accounts-table', 'Bob savings').count()).resolves.toBe(1);
+    await page.close();
+  });
+
+  it('accounts: a search address set before the page listens is still followed', async () => {
+    const { browser, stack } = context();
+    const page = await browser.context.newPage();
+    // The address changes once the console has rendered, before its effects run (they wait
+    // for a paint): a page that only listened for later changes would show recent accounts.
+    await page.addInitScript(() => {
+      if (!location.hash.startsWith('#token=')) return;
+      addEventListener('DOMContentLoaded', () => {
+        location.hash = '#/accounts?q=bob';
+      });
+    });
+    await page.goto(`${stack.base}/console/#token=${consoleTokenOf(stack.output())}`);
+    await page.getByText('Accounts matching "bob"').waitFor();
+    await rowOf(page, 'accounts-table', 'Bob savings').waitFor();
     await page.close();
   });
 
