@@ -46,11 +46,10 @@ export function consoleAccountsTests(
     const page = await browser.context.newPage();
     // The address changes once the console has rendered, before its effects run (they wait
     // for a paint): a page that only listened for later changes would show recent accounts.
-    await page.addInitScript(() => {
-      if (!location.hash.startsWith('#token=')) return;
-      addEventListener('DOMContentLoaded', () => {
+    await page.addInitScript({
+      content: `if (location.hash.startsWith('#token=')) addEventListener('DOMContentLoaded', () => {
         location.hash = '#/accounts?q=bob';
-      });
+      });`,
     });
     await page.goto(`${stack.base}/console/#token=${consoleTokenOf(stack.output())}`);
     await page.getByText('Accounts matching "bob"').waitFor();
