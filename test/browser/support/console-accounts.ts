@@ -43,7 +43,7 @@ export function consoleAccountsTests(
 
   it('accounts: a search address set before the page listens is still followed', async () => {
     const { browser, stack } = context();
-    const page = await browser.context.newPage();
+    const page = await browser.blank('accounts?q=bob');
     // The address changes once the console has rendered, before its effects run (they wait
     // for a paint): a page that only listened for later changes would show recent accounts.
     await page.addInitScript({

@@ -28,6 +28,8 @@ export interface ConsoleBrowser {
    * first opened at the URL the console printed (`#token=…`), as an operator does.
    */
   open(route: string, base?: string, token?: string): Promise<Page>;
+  /** A new page that records problems as `open`'s do (under `route`), before any navigation. */
+  blank(route: string, base?: string): Promise<Page>;
   /** A full-page screenshot `<name>.png`, checked to be more than blank. */
   shoot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
@@ -55,20 +57,25 @@ export async function launchConsoleBrowser(
   });
   mkdirSync(SHOTS, { recursive: true });
   const problems: string[] = [];
+  const blank = async (route: string, base = stack.base): Promise<Page> => {
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !expectedError(m.location().url)) {
+        problems.push(`${route}: console error ${m.text()}`);
+      }
+    });
+    page.on('pageerror', (e) => problems.push(`${route}: ${e.message}`));
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base)) problems.push(`${route}: request to ${r.url()}`);
+    });
+    return page;
+  };
   return {
     context,
     problems,
+    blank,
     async open(route, base = stack.base, token = consoleTokenOf(stack.output())) {
-      const page = await context.newPage();
-      page.on('console', (m) => {
-        if (m.type() === 'error' && !expectedError(m.location().url)) {
-          problems.push(`${route}: console error ${m.text()}`);
-        }
-      });
-      page.on('pageerror', (e) => problems.push(`${route}: ${e.message}`));
-      page.on('request', (r) => {
-        if (!r.url().startsWith(base)) problems.push(`${route}: request to ${r.url()}`);
-      });
+      const page = await blank(route, base);
       await page.goto(`${base}/console/#token=${token}`);
       await page.goto(`${base}/console/#/${route}`);
       return page;
