@@ -1,7 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../kit/free-port';
 import { type RunningDynamo, startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
+import { compiledLauncher } from '../../local/services/dynamodb/launcher';
 
 /**
  * The DynamoDB Local that `npm start` runs listens on 127.0.0.1 only, like the HTTP API and the
@@ -43,10 +46,24 @@ describe.runIf(existsSync(PROC[0] ?? ''))('DynamoDB Local of the local stack', (
     expect(addresses.filter((address) => !LOOPBACK.has(address))).toEqual([]);
   });
 
+  it('compiles its launcher once, into one directory every start shares', async () => {
+    const dir = await compiledLauncher();
+    expect(dir).toBeDefined();
+    expect(existsSync(join(dir ?? '', 'LoopbackDynamoDbLocal.class'))).toBe(true);
+    expect(await compiledLauncher()).toBe(dir);
+    const empty = mkdtempSync(join(tmpdir(), 'no-javac-'));
+    expect(await compiledLauncher('no-such-javac', empty)).toBeUndefined();
+    expect(readdirSync(empty)).toEqual([]);
+  });
+
   it('falls back to every interface, and says so, when its Java lacks jdk.compiler', async () => {
     const port = await freePort();
     dynamo = await startDynamoLocal(port, 60_000, {
       launcherJavaOptions: ['--limit-modules', 'java.se'],
+      launcherCompiler: {
+        javac: 'no-such-javac',
+        cacheDir: mkdtempSync(join(tmpdir(), 'no-javac-')),
+      },
     });
 
     expect(dynamo.loopbackOnly).toBe(false);

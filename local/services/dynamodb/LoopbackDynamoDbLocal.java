@@ -3,11 +3,11 @@ import java.util.Arrays;
 
 /**
  * Runs DynamoDB Local (its jar on the class path) listening on one address only: its command
- * line has no host option, and its Jetty server listens on every interface. `npm start` runs
- * this file with Java's source launcher (java LoopbackDynamoDbLocal.java <host> <options>), so
- * nothing is compiled ahead; local/services/dynamodb/dynamodb-local.ts falls back to the plain
- * jar, and says so, where that launcher is missing. Reflection only: it compiles against the
- * JDK alone.
+ * line has no host option, and its Jetty server listens on every interface. launcher.ts
+ * compiles it once per version of this file (javac --release 17, into the temporary directory);
+ * without javac, Java's source launcher runs it (java LoopbackDynamoDbLocal.java <host>
+ * <options>); dynamodb-local.ts falls back to the plain jar, and says so, where neither works.
+ * Reflection only: it compiles against the JDK alone.
  */
 public class LoopbackDynamoDbLocal {
   public static void main(String[] args) throws Exception {

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, dirname, join } from 'node:path';
 import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_AWS } from '../../../functions/contract/local-stack';
 import { createDynamoClient, type DynamoTimeouts } from '../../../functions/dynamodb/table/client';
 import { type WaitOptions, waitUntilAnswering } from '../wait-until-answering';
+import { compiledLauncher, LAUNCHER_CLASS, LAUNCHER_SOURCE } from './launcher';
 
 /**
  * DynamoDB Local is a JVM on a developer's (often busy) machine: the same bounded client as the
@@ -28,8 +28,9 @@ export function localDynamoClient(
 export interface RunningDynamo {
   endpoint: string;
   /**
-   * True when it listens on 127.0.0.1 only (LoopbackDynamoDbLocal.java); false when this Java
-   * has no source launcher (no jdk.compiler module) and it listens on every interface.
+   * True when it listens on 127.0.0.1 only (LoopbackDynamoDbLocal.java, compiled once or run by
+   * the source launcher); false when this Java can do neither (no jdk.compiler module) and it
+   * listens on every interface.
    */
   loopbackOnly: boolean;
   stop(): Promise<void>;
@@ -44,6 +45,12 @@ export interface StartDynamoOptions {
   readonly killAfterMs?: number;
   /** JVM options of the loopback launch only (a test takes jdk.compiler away with them). */
   readonly launcherJavaOptions?: readonly string[];
+  /**
+   * The compiler that compiles the launcher once (./launcher.ts), and where it keeps the class;
+   * a test names a missing compiler and an empty directory, as on a Java without jdk.compiler.
+   * @default `javac`, into the system's temporary directory
+   */
+  readonly launcherCompiler?: { readonly javac: string; readonly cacheDir: string };
   /**
    * Keep the JVM's server compiler, for measurements that run long (`npm run bench`): large
    * transactions run about 40 % faster there once compiled. @default false
@@ -61,7 +68,11 @@ const JAR_DIR = join(
   PACKAGE_LIB,
   readdirSync(PACKAGE_LIB).find((name) => name.startsWith('dynamodb_local_')) ?? 'dynamodb_local',
 );
-const LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
+
+/** How the JVM starts: the compiled launcher, its source, or the plain jar (every interface). */
+type Launch =
+  | { readonly kind: 'class'; readonly dir: string }
+  | { readonly kind: 'source' | 'jar' };
 
 /**
  * The emulator's JVM: one serial collector, no perf-data file, and the client compiler only
@@ -74,7 +85,7 @@ const JVM_OPTIONS = ['-XX:+UseSerialGC', '-XX:-UsePerfData'];
 const CLIENT_COMPILER_ONLY = '-XX:TieredStopAtLevel=1';
 
 /** `java` arguments: the loopback launcher, or the plain jar (every interface). */
-function javaArguments(port: number, loopback: boolean, options: StartDynamoOptions): string[] {
+function javaArguments(port: number, launch: Launch, options: StartDynamoOptions): string[] {
   const javaOptions = options.launcherJavaOptions ?? [];
   const jvm = [
     ...(options.serverCompiler ? [] : [CLIENT_COMPILER_ONLY]),
@@ -84,26 +95,43 @@ function javaArguments(port: number, loopback: boolean, options: StartDynamoOpti
   // -disableTelemetry: the launcher never configures telemetry; the plain jar must be told.
   const args = ['-inMemory', '-port', String(port), '-sharedDb', '-disableTelemetry'];
   const jar = join(JAR_DIR, 'DynamoDBLocal.jar');
-  return loopback
-    ? [...jvm, ...javaOptions, '-cp', jar, LAUNCHER, HOST, ...args]
-    : [...jvm, '-jar', jar, ...args];
+  switch (launch.kind) {
+    case 'class':
+      return [
+        ...jvm,
+        ...javaOptions,
+        '-cp',
+        jar + delimiter + launch.dir,
+        LAUNCHER_CLASS,
+        HOST,
+        ...args,
+      ];
+    case 'source':
+      return [...jvm, ...javaOptions, '-cp', jar, LAUNCHER_SOURCE, HOST, ...args];
+    case 'jar':
+      return [...jvm, '-jar', jar, ...args];
+  }
 }
 
 /**
  * Starts an in-memory DynamoDB Local (Java 17+) on 127.0.0.1 only and waits until it answers;
- * where Java's source launcher is missing, on every interface (`loopbackOnly: false`).
+ * where Java can neither compile nor run the launcher's source, on every interface
+ * (`loopbackOnly: false`).
  */
 export async function startDynamoLocal(
   port: number,
   timeoutMs = 60_000,
   options: StartDynamoOptions = {},
 ): Promise<RunningDynamo> {
+  const compiler = options.launcherCompiler;
+  const dir = await compiledLauncher(compiler?.javac, compiler?.cacheDir);
+  const loopback: Launch = dir ? { kind: 'class', dir } : { kind: 'source' };
   try {
-    const running = await launchDynamoLocal(port, timeoutMs, options, true);
+    const running = await launchDynamoLocal(port, timeoutMs, options, loopback);
     return { ...running, loopbackOnly: true };
   } catch (error) {
     if (!(error instanceof NoSourceLauncherError)) throw error;
-    const running = await launchDynamoLocal(port, timeoutMs, options, false);
+    const running = await launchDynamoLocal(port, timeoutMs, options, { kind: 'jar' });
     return { ...running, loopbackOnly: false };
   }
 }
@@ -115,10 +143,10 @@ async function launchDynamoLocal(
   port: number,
   timeoutMs: number,
   options: StartDynamoOptions,
-  loopback: boolean,
+  launch: Launch,
 ): Promise<Omit<RunningDynamo, 'loopbackOnly'>> {
   options.signal?.throwIfAborted();
-  const child: ChildProcess = spawn('java', javaArguments(port, loopback, options), {
+  const child: ChildProcess = spawn('java', javaArguments(port, launch, options), {
     cwd: JAR_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -143,7 +171,7 @@ async function launchDynamoLocal(
       polling.abort();
       if (ready && !stopping) options.onUnexpectedExit?.(code, output);
       reject(
-        loopback && /jdk\.compiler/.test(output)
+        launch.kind === 'source' && /jdk\.compiler/.test(output)
           ? new NoSourceLauncherError(output)
           : new Error(
               `DynamoDB Local exited early (code ${code}). Is Java 17+ installed?\n${output}`,
