@@ -9,7 +9,9 @@ import { useLedgerFixture } from '../fixture';
  * Model-based (docs/contract.md §35, §36): random multi-currency ledger transactions and whole
  * reversals over HTTP on DynamoDB Local, against a pure model of balances. After every step
  * each balance is the model's, and money is conserved per currency: the balances of a currency
- * always sum to what was credited in it at the start, whatever moved across currencies.
+ * always sum to what was credited in it at the start, whatever moved across currencies. A leg
+ * sent in another currency than its account's is balanced in the currency it was sent in, so
+ * the answer is the account's `currency_mismatch` naming that leg, not `legs_unbalanced`.
  */
 const fixture = useLedgerFixture();
 const { api } = fixture;
@@ -46,13 +48,23 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reverse' as const), of: fc.nat(20) }) },
 );
 
-/** Each drawn leg plus, when asked, a counter-leg per currency on another account of it. */
+/** The currency a leg is sent in: its account's, or another one when it is `wrong`. */
+const currencyOf = (leg: Leg) => {
+  const own = CURRENCIES[leg.account] ?? 'EUR';
+  return leg.wrong ? (own === 'USD' ? 'EUR' : 'USD') : own;
+};
+
+/**
+ * Each drawn leg plus, when asked, a counter-leg per SENT currency on a free account of it: a
+ * wrong-currency leg is balanced like any other, so the body passes the per-currency balance
+ * check and the account's refusal (`currency_mismatch`) is what the server must answer.
+ */
 function legsOf(step: Extract<Step, { kind: 'transaction' }>): Leg[] {
   const legs = [...step.legs];
   if (!step.balanced) return legs;
-  for (const currency of new Set(CURRENCIES)) {
+  for (const currency of new Set(legs.map(currencyOf))) {
     const net = legs
-      .filter((l) => !l.wrong && CURRENCIES[l.account] === currency)
+      .filter((l) => currencyOf(l) === currency)
       .reduce((sum, l) => sum + (l.direction === 'debit' ? l.amount : -l.amount), 0);
     const free = CURRENCIES.findIndex(
       (c, i) => c === currency && !legs.some((l) => l.account === i),
@@ -68,12 +80,37 @@ function legsOf(step: Extract<Step, { kind: 'transaction' }>): Leg[] {
   return legs;
 }
 
-const currencyOf = (leg: Leg) => {
-  const own = CURRENCIES[leg.account] ?? 'EUR';
-  return leg.wrong ? (own === 'USD' ? 'EUR' : 'USD') : own;
-};
+/**
+ * Always run first, each balanced in what it was sent: a wrong leg at index 0 (a USD account
+ * sent EUR); a short EUR debit, then two wrong legs (GBP accounts sent USD), where the first
+ * wrong one, legs[1], is named (currency ranks before funds, the first leg among equals); then
+ * a sound transaction.
+ */
+const MISMATCHES: Step[] = [
+  {
+    kind: 'transaction',
+    legs: [{ account: 0, direction: 'debit', amount: 50, wrong: true }],
+    balanced: true,
+  },
+  {
+    kind: 'transaction',
+    legs: [
+      { account: 2, direction: 'debit', amount: 2 * FUNDS, wrong: false },
+      { account: 4, direction: 'credit', amount: 30, wrong: true },
+      { account: 5, direction: 'debit', amount: 40, wrong: true },
+    ],
+    balanced: true,
+  },
+  {
+    kind: 'transaction',
+    legs: [{ account: 1, direction: 'debit', amount: 20, wrong: false }],
+    balanced: true,
+  },
+];
 
 it('agrees with the model and conserves money per currency (§35)', async () => {
+  /** How many `currency_mismatch` answers were expected, over every run: the path is reached. */
+  let mismatches = 0;
   await fc.assert(
     fc.asyncProperty(fc.array(stepArb, { minLength: 3, maxLength: 10 }), async (steps) => {
       const ids: string[] = [];
@@ -111,17 +148,22 @@ it('agrees with the model and conserves money per currency (§35)', async () => 
           const res = await api.post('/v1/ledger-transactions', body, randomUUID());
           const unbalanced = sumsByCurrency(body).some((s) => s.debits !== s.credits);
           const mismatched = legs.findIndex((l) => l.wrong);
+          const wrong = legs[mismatched];
           const short = legs.some(
             (l) => l.direction === 'debit' && (balances[l.account] ?? 0) < l.amount,
           );
           if (unbalanced) {
             expect([res.statusCode, bodyOf(res).code], res.body).toEqual([422, 'legs_unbalanced']);
-          } else if (mismatched >= 0) {
-            expect([res.statusCode, bodyOf(res).code], res.body).toEqual([
-              422,
-              'currency_mismatch',
-            ]);
-            expect(String(bodyOf(res).detail)).toContain(`legs[${mismatched}]`);
+          } else if (wrong) {
+            mismatches += 1;
+            // The first wrong leg in order is named, with what was sent and what the account holds.
+            expect(res.statusCode, res.body).toBe(422);
+            expect(bodyOf(res)).toMatchObject({
+              code: 'currency_mismatch',
+              detail:
+                `legs[${mismatched}] (account ${ids[wrong.account]}) is in ${currencyOf(wrong)}; ` +
+                `the account holds ${CURRENCIES[wrong.account]}.`,
+            });
           } else if (short) {
             expect([res.statusCode, bodyOf(res).code], res.body).toEqual([
               409,
@@ -147,6 +189,7 @@ it('agrees with the model and conserves money per currency (§35)', async () => 
         }
       }
     }),
-    { numRuns: 8 },
+    { numRuns: 8, examples: [[MISMATCHES]] },
   );
+  expect(mismatches).toBeGreaterThanOrEqual(2);
 });

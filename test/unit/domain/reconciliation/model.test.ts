@@ -147,6 +147,38 @@ describe('checkZeroSum (d)', () => {
       checkZeroSum({ kind: 'ledger_transaction', id: 'l', expectedLegs: 3, legs: lopsided }, 2),
     ).toEqual([expect.objectContaining({ actual: '3 legs, sum -1' })]);
   });
+
+  it('sums each currency apart: 100 USD out and 100 EUR in is not zero (§35)', () => {
+    const crossed = [
+      entry('ledger_debit', 100, { currency: 'USD' }),
+      entry('ledger_credit', 100, { accountId: 'b', currency: 'EUR' }),
+    ];
+    const found = checkZeroSum(
+      { kind: 'ledger_transaction', id: 'fx', expectedLegs: 2, legs: crossed },
+      4,
+    );
+    expect(found).toEqual([
+      {
+        check: 'zero_sum',
+        sequence: 4,
+        expected: '2 legs, sum 0 per currency',
+        actual: '2 legs, sum -100 USD, 100 EUR',
+        detail: 'ledger_transaction fx has 2 of 2 legs, summing to -100 USD, 100 EUR',
+      },
+    ]);
+  });
+
+  it('finds nothing in an exchange that balances in each currency (§35)', () => {
+    const exchange = [
+      entry('ledger_debit', 100, { accountId: 'a', currency: 'USD' }),
+      entry('ledger_credit', 100, { accountId: 'b', currency: 'USD' }),
+      entry('ledger_debit', 92, { accountId: 'c', currency: 'EUR' }),
+      entry('ledger_credit', 92, { accountId: 'd', currency: 'EUR' }),
+    ];
+    expect(
+      checkZeroSum({ kind: 'ledger_transaction', id: 'fx', expectedLegs: 4, legs: exchange }, 4),
+    ).toEqual([]);
+  });
 });
 
 describe('the hash chain check (docs/contract.md §27)', () => {
