@@ -7,16 +7,22 @@ import type { CreditIntakeQueue, IntakeDuePort } from './port';
  * markers. A marker falls due once its account's oldest pending credit is older than
  * `strandedAfterSeconds`; the sweep then reads the oldest pending credit itself: none (the
  * account was drained and the marker outlived it) → the marker goes; else the account is queued
- * on `credit-intake` again and the marker falls due again `strandedAfterSeconds` later. So a
- * folder that failed (its messages dead-lettered) heals without a new credit or an operator.
- * Set-aside credits (§36) are not pending: they never keep a marker.
+ * on `credit-intake` again, its lag measured, and the marker falls due again when that credit is
+ * `strandedAfterSeconds` old — which, for a credit already that old, is at once: the marker
+ * stays due (1 ms after this sweep's instant, so not twice in one pass), and every later sweep,
+ * however soon it runs, queues the account and measures its lag again while it stays stranded.
+ * (Pushed back a whole period, a marker would miss each sweep that ran a little less than a
+ * period after the last: the lag would have minutes without a datapoint and its alarm, which
+ * wants one in each of 5 minutes, might never fire.) So a folder that failed (its messages
+ * dead-lettered) heals without a new credit or an operator. Set-aside credits (§36) are not
+ * pending: they never keep a marker.
  */
 export interface IntakeSweep {
   readonly handler: SweepHandler;
   /**
    * Seconds since the acceptance of the oldest stranded credit the sweep found since the last
-   * call (`CreditIntakeLagSeconds`, emitted by the sweep so it fires when the folder never
-   * runs); undefined when no marker was due.
+   * call (`CreditIntakeLagSeconds`, emitted by each sweep that found one, so it fires when the
+   * folder never runs); undefined when no marker was due.
    */
   takeLag(): number | undefined;
 }
@@ -46,11 +52,8 @@ export function intakeSweep(
       if (unsent.length > 0) {
         throw new UnavailableError(undefined, `account ${accountId}: credit-intake refused`);
       }
-      await markers.postpone(
-        accountId,
-        oldest,
-        new Date(now.getTime() + strandedAfterSeconds * 1000),
-      );
+      const stranded = Date.parse(oldest) + strandedAfterSeconds * 1000;
+      await markers.postpone(accountId, oldest, new Date(Math.max(now.getTime() + 1, stranded)));
       return 'settled';
     },
   };

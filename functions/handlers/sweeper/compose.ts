@@ -103,7 +103,8 @@ export function composeSweeper(options: SweeperComposition): SweepRun {
     // A gauge: each overdue source is re-counted every 180 s, so every alarm period sees it
     // (docs/alarms.md, docs/contract.md §30).
     metrics.count(METRICS.overdueGaps, gaps.takeOverdue());
-    // The oldest stranded credit's age: present whenever a marker fell due (§31, §36).
+    // The oldest stranded credit's age: present whenever a marker fell due, which a stranded
+    // account's does on every run while it stays stranded (§31, §36; docs/alarms.md).
     const lag = intake.takeLag();
     if (lag !== undefined) metrics.seconds(METRICS.creditIntakeLag, lag);
     if (report.truncated) log.warn('sweep stopped at its time budget; the rest waits', {});

@@ -1,9 +1,13 @@
 /** The alarm descriptions of deferred credits (docs/contract.md §24), re-exported by lib/alarm-catalog.ts. */
 
-/** Shown on the credit-intake-lag alarm; `thresholdSeconds` and `minutes` are its own. */
-export function creditIntakeLagDescription(thresholdSeconds: number, minutes: number): string {
+/** Shown on the credit-intake-lag alarm; the threshold, `minutes` of `window` are its own. */
+export function creditIntakeLagDescription(
+  thresholdSeconds: number,
+  minutes: number,
+  window: number,
+): string {
   return [
-    `The oldest pending credit has waited more than ${thresholdSeconds} s, for ${minutes}`,
+    `The oldest pending credit has waited more than ${thresholdSeconds} s, in ${minutes} of ${window}`,
     'minutes (CreditIntakeLagSeconds, max of the folder and of the sweep, which measures stranded',
     'accounts from their oldest acceptance even when the folder never runs): credits into deferred',
     'accounts are accepted but not',

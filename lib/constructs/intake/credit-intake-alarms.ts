@@ -9,8 +9,10 @@ import type { OperationsAlarmSpec } from '../operations/operations-alarms';
 
 /** `credit-intake-lag` fires when the lag stays over this (docs/contract.md §24: over 60 s)… */
 export const CREDIT_INTAKE_LAG_THRESHOLD_SECONDS = 60;
-/** …in every one of this many consecutive minutes (§24: for 5 minutes). */
+/** …in this many minutes (§24: for 5 minutes)… */
 export const CREDIT_INTAKE_LAG_MINUTES = 5;
+/** …of this many consecutive ones: one minute without a datapoint does not hide it. */
+export const CREDIT_INTAKE_LAG_WINDOW_MINUTES = 6;
 
 const S = text.ALARM_SLUGS;
 
@@ -37,15 +39,21 @@ export function creditIntakeAlarms(
       statistic: cloudwatch.Stats.MAXIMUM,
     });
   return {
-    // A gauge, emitted by each folder run that found pending credits and by each sweep that found
-    // a stranded account (docs/contract.md §24, §36: measured from the oldest acceptance, so it
-    // fires when the folder never runs): the larger per minute, over the threshold in each of 5
-    // consecutive minutes. Nothing pending and nothing stranded emits nothing (not breaching).
+    // A gauge, emitted by each folder run that found pending credits and by every sweep while an
+    // account stays stranded (docs/contract.md §24, §36: measured from the oldest acceptance, so
+    // it fires when the folder never runs): the larger per minute, over the threshold in 5 of 6
+    // consecutive minutes. It is emitted only while something waits, so a minute without a
+    // datapoint is treated as not breaching: nothing pending is no alarm, and the alarm returns
+    // to OK once the account drains (`ignore` would hold ALARM, with no datapoint to follow;
+    // `breaching` would fire on an idle ledger). What missing data must not do is hide a stranded
+    // credit: the sweep emits once a minute while it waits, and 5 of 6 lets one minute go without
+    // (a run dropped by EventBridge, or two runs' datapoints landing in one minute).
     [S.creditIntakeLag]: add('CreditIntakeLagAlarm', {
       slug: S.creditIntakeLag,
       description: text.creditIntakeLagDescription(
         CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
         CREDIT_INTAKE_LAG_MINUTES,
+        CREDIT_INTAKE_LAG_WINDOW_MINUTES,
       ),
       metric: new cloudwatch.MathExpression({
         expression: 'MAX([folder, sweep])',
@@ -58,7 +66,8 @@ export function creditIntakeAlarms(
       }),
       threshold: CREDIT_INTAKE_LAG_THRESHOLD_SECONDS,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: CREDIT_INTAKE_LAG_MINUTES,
+      evaluationPeriods: CREDIT_INTAKE_LAG_WINDOW_MINUTES,
+      datapointsToAlarm: CREDIT_INTAKE_LAG_MINUTES,
     }),
     // The folder's feed itself: a message older than the lag threshold, sustained (§31).
     [S.creditIntakeQueueAge]: add('CreditIntakeQueueAgeAlarm', {

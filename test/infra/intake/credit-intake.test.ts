@@ -204,15 +204,19 @@ describe('credit-intake queues, folder and operations (default config)', () => {
     }
   });
 
-  it('alarms when the lag stays over 60 s for 5 minutes (1-minute maximum, 5 of 5)', () => {
+  it('alarms when the lag stays over 60 s for 5 minutes (1-minute maximum, 5 of 6)', () => {
     const lag = alarm('credit-intake-lag');
+    // Emitted only while a credit waits: a minute without is not breaching (idle is OK and the
+    // alarm clears once drained), and 5 of 6 lets one such minute pass without hiding a
+    // stranded credit (the sweep emits each minute while it waits).
     expect(lag).toMatchObject({
       Threshold: 60,
       ComparisonOperator: 'GreaterThanThreshold',
-      EvaluationPeriods: 5,
+      EvaluationPeriods: 6,
       DatapointsToAlarm: 5,
       TreatMissingData: 'notBreaching',
     });
+    expect(lag.AlarmDescription).toContain('more than 60 s, in 5 of 6 minutes');
     // The larger of the folder's and the sweep's gauges (docs/contract.md §24, §36).
     const metrics = lag.Metrics as { Expression?: string; MetricStat?: unknown }[];
     expect(metrics.find((m) => m.Expression)?.Expression).toBe('MAX([folder, sweep])');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { httpResponses } from '../../../functions/api/problems';
 import { DEFAULT_INTAKE_SHARDS } from '../../../functions/domain/accounts/model';
@@ -120,6 +120,70 @@ describe('period closes on deferred accounts (docs/contract.md §26)', () => {
     const again = await closeThrough(id, through);
     expect(again.statusCode).toBe(200);
     expect(bodyOf(again)).toMatchObject({ closedThrough: through, balance: 7 });
+  });
+
+  it('a close that raced a switch to deferred retries, answers the account as written, replays it', async () => {
+    const id = await api.account();
+    const through = secondsAgo(10);
+    const real = createStatementStore(fixture);
+    let reads = 0;
+    // Between the close's first read (direct) and its write, the account turns deferred; no
+    // credit comes. The write, conditioned on the mode read, fails; the close reads again.
+    const port: StatementPort = {
+      ...real,
+      async getEffectiveAccount(accountId) {
+        const read = await real.getEffectiveAccount(accountId);
+        reads += 1;
+        if (reads === 1) {
+          expect(read?.account.creditIntake ?? 'direct').toBe('direct');
+          const switched = await api.post(`/v1/accounts/${id}/settings`, {
+            creditIntake: 'deferred',
+          });
+          expect(switched.statusCode).toBe(200);
+        }
+        return read;
+      },
+    };
+    const service = new StatementService(port, {
+      idempotencyRetentionSeconds: 3600,
+      responses: httpResponses,
+      newId: randomUUID,
+      readers: [],
+    });
+    const key = randomUUID();
+    const close = await service.closePeriod(
+      { principal: 'alice', idempotencyKey: key, now: new Date() },
+      id,
+      through,
+      { through },
+    );
+    expect(close.statusCode).toBe(200);
+    expect(reads).toBe(2);
+    // As written: deferred, and every gate of the shards the switch fixed fenced first.
+    const stored = await fixture.client.send(
+      new GetItemCommand({
+        TableName: fixture.tableName,
+        Key: marshall(keys.account(id)),
+        ConsistentRead: true,
+      }),
+    );
+    const account = unmarshall(stored.Item ?? {});
+    expect(account).toMatchObject({
+      creditIntake: 'deferred',
+      intakeShards: DEFAULT_INTAKE_SHARDS,
+      closedThrough: through,
+    });
+    const answered = JSON.parse(close.body);
+    expect(answered).toMatchObject({ creditIntake: 'deferred', closedThrough: through });
+    expect(answered).toEqual(bodyOf(await api.get(`/v1/accounts/${id}`)));
+    const gates = await gatesOf(id);
+    expect(gates).toHaveLength(DEFAULT_INTAKE_SHARDS);
+    for (const gate of gates) expect(gate).toMatchObject({ closedThrough: through });
+    // A retry under the same key, over HTTP: the same answer, byte for byte.
+    const retry = await api.post(`/v1/accounts/${id}/period-closes`, { through }, key);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toBe(close.body);
   });
 
   it('sets aside a credit in a closed period; later credits post; closes still wait (§36)', async () => {

@@ -1,3 +1,4 @@
+import type { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -5,6 +6,8 @@ import { MAX_RECEIVE_COUNT } from '../../../functions/contract/names';
 import { CreditFolder } from '../../../functions/domain/intake/posting';
 import { intakeSweep } from '../../../functions/domain/intake/sweep';
 import { UnavailableError } from '../../../functions/domain/shared/errors';
+import { silentLog } from '../../../functions/domain/shared/log';
+import { METRICS } from '../../../functions/domain/shared/metrics';
 import { Sweeper } from '../../../functions/domain/sweeper/service';
 import { createIntakeDueStore } from '../../../functions/dynamodb/intake/due';
 import { createPostingStore } from '../../../functions/dynamodb/intake/posting-store';
@@ -14,6 +17,9 @@ import { keys } from '../../../functions/dynamodb/table/keys';
 import { getItem } from '../../../functions/dynamodb/table/reads';
 import { createCreditIntakeConsumer } from '../../../functions/handlers/credit-intake/consumer';
 import { createOutboxDispatcher } from '../../../functions/handlers/dispatcher/dispatcher';
+import { composeSweeper } from '../../../functions/handlers/sweeper/compose';
+import { testSweeper } from '../../support/config';
+import { recordingMetrics } from '../../support/fakes/metrics';
 import { intakeOf } from '../../support/intake/intake';
 import { bodyOf } from '../../support/ledger-api';
 import { quietRuntime } from '../../support/runtime';
@@ -130,6 +136,67 @@ describe('stranded pending credits heal by themselves (docs/contract.md §24)', 
       balance = Number(bodyOf(await fixture.api.get(`/v1/accounts/${id}`)).balance);
     }
     expect(balance).toBe(12);
+    expect(await getItem(fixture.client, fixture.tableName, keys.intakeDue(id))).toBeUndefined();
+  });
+
+  it('the deployed sweeper queues a stranded account and emits its lag on every run', async () => {
+    const table = { client: fixture.client, tableName: fixture.tableName };
+    const id = await fixture.api.accountWith({ creditIntake: 'deferred' });
+    const res = await fixture.api.post(`/v1/accounts/${id}/transactions`, {
+      type: 'credit',
+      amount: 9,
+      currency: 'EUR',
+    });
+    expect(res.statusCode).toBe(201);
+    const [credit] = (await intakeOf(fixture.client, fixture.tableName, id)).pending;
+    const acceptedAt = Date.parse(String(credit?.acceptedAt));
+    // The marker as the dispatcher writes it (deployed: due 60 s after the acceptance).
+    await createIntakeDueStore(table).mark(
+      id,
+      String(credit?.acceptedAt),
+      new Date(acceptedAt + 60_000),
+    );
+
+    // The sweeper as its Lambda composes it, its SQS client recording what it sends.
+    const sent: string[] = [];
+    const sqs = {
+      send: async (command: SendMessageBatchCommand) => {
+        for (const entry of command.input.Entries ?? []) sent.push(String(entry.MessageBody));
+        return { Failed: [] };
+      },
+    } as unknown as SQSClient;
+    const metrics = recordingMetrics();
+    let now = new Date(acceptedAt);
+    const sweep = composeSweeper({
+      dynamo: fixture.client,
+      ...testSweeper({ tableName: fixture.tableName }),
+      sqs,
+      clock: () => now,
+      log: silentLog,
+      metrics,
+    });
+    /** One scheduled run, `seconds` after the acceptance: what it queued and the lag it emitted. */
+    const runAt = async (seconds: number) => {
+      now = new Date(acceptedAt + seconds * 1000);
+      sent.length = 0;
+      metrics.readings.delete(METRICS.creditIntakeLag);
+      await sweep();
+      return { sent: [...sent], lag: metrics.readings.get(METRICS.creditIntakeLag) };
+    };
+
+    // Not stranded yet: nothing queued, no lag.
+    expect(await runAt(30)).toEqual({ sent: [], lag: undefined });
+    // "Every minute", as EventBridge runs it: a little early or late each time. Every run while
+    // the credit waits queues the account once and emits the lag from its acceptance.
+    for (const seconds of [61, 120, 178.5, 239, 297]) {
+      expect(await runAt(seconds)).toEqual({
+        sent: [JSON.stringify({ accountId: id })],
+        lag: [seconds],
+      });
+    }
+    // Posted: the next run deletes the marker, queues nothing and emits no lag.
+    await new CreditFolder(createPostingStore(table), { clock: () => new Date() }).postAll(id);
+    expect(await runAt(356)).toEqual({ sent: [], lag: undefined });
     expect(await getItem(fixture.client, fixture.tableName, keys.intakeDue(id))).toBeUndefined();
   });
 });

@@ -30,18 +30,47 @@ function rig(oldest: Record<string, string | undefined>, refuse = false) {
 }
 
 describe('the intake sweep (docs/contract.md §24)', () => {
-  it('queues a stranded account again, postpones its marker and measures the lag', async () => {
+  it('queues a stranded account again, keeps its marker due and measures the lag', async () => {
     const { calls, sweep } = rig({ a: '2026-12-01T10:03:00.000Z', b: '2026-12-01T10:04:00.000Z' });
     expect(await sweep.handler.settle(due('a'), NOW)).toBe('settled');
     expect(await sweep.handler.settle(due('b'), NOW)).toBe('settled');
+    // Due 1 ms after this sweep's instant: not again in this pass, in every later one.
     expect(calls).toEqual([
       'notify a',
-      'postpone a 2026-12-01T10:03:00.000Z 2026-12-01T10:06:00.000Z',
+      'postpone a 2026-12-01T10:03:00.000Z 2026-12-01T10:05:00.001Z',
       'notify b',
-      'postpone b 2026-12-01T10:04:00.000Z 2026-12-01T10:06:00.000Z',
+      'postpone b 2026-12-01T10:04:00.000Z 2026-12-01T10:05:00.001Z',
     ]);
     expect(sweep.takeLag()).toBe(120);
     expect(sweep.takeLag()).toBeUndefined();
+  });
+
+  it('a stranded account is queued and measured by every sweep, however soon it runs', async () => {
+    const oldest = '2026-12-01T10:03:00.000Z';
+    const { calls, sweep } = rig({ a: oldest });
+    // The marker as the due index holds it: a sweep takes it when dueAt <= its instant. The
+    // schedule says "every minute"; real runs come a little early or late.
+    let dueAt = NOW.getTime() - 1000;
+    const lags: (number | undefined)[] = [];
+    for (const seconds of [0, 59, 118, 178.5, 238, 299]) {
+      const now = new Date(NOW.getTime() + seconds * 1000);
+      if (dueAt <= now.getTime()) await sweep.handler.settle(due('a'), now);
+      const postponed = calls.at(-1)?.split(' ').at(-1);
+      if (postponed) dueAt = Date.parse(postponed);
+      lags.push(sweep.takeLag());
+    }
+    expect(calls.filter((call) => call === 'notify a')).toHaveLength(6);
+    expect(lags).toEqual([120, 179, 238, 298.5, 358, 419]);
+  });
+
+  it('a marker whose oldest pending credit is younger falls due when that one strands', async () => {
+    const { calls, sweep } = rig({ a: '2026-12-01T10:04:30.000Z' });
+    expect(await sweep.handler.settle(due('a'), NOW)).toBe('settled');
+    expect(calls).toEqual([
+      'notify a',
+      'postpone a 2026-12-01T10:04:30.000Z 2026-12-01T10:05:30.000Z',
+    ]);
+    expect(sweep.takeLag()).toBe(30);
   });
 
   it("deletes a drained account's marker (at the count it listed) without queueing it", async () => {
