@@ -104,7 +104,7 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
       request,
       () => this.planPosting(ctx, accountId, input, rawBody),
       async ({ claim, posting }) => {
-        const result = await this.movements.post(requestOnce(claim), posting);
+        const result = await this.movements.post(requestOnce(claim, ctx.operationIndex), posting);
         return this.commands.settle(claim, result, requestRefusal);
       },
     );

@@ -168,7 +168,7 @@ export class BatchService {
         continue;
       }
       await flush();
-      results[index] = await this.alone(ctx, operation);
+      results[index] = await this.alone(ctx, operation, index);
     }
     await flush();
     return results;
@@ -194,7 +194,7 @@ export class BatchService {
         );
         // Their time aged since a first attempt (§31): each replays through its single route.
         for (const index of aged)
-          results[index] = await this.alone(ctx, operations[index] as BatchOperation);
+          results[index] = await this.alone(ctx, operations[index] as BatchOperation, index);
         for (const chunk of coalesce(planned, this.routing.routesFor(planned))) {
           const written = await this.writeChunk(chunk.map((i) => planned[i] as PlannedMovement));
           for (const i of chunk) {
@@ -206,7 +206,7 @@ export class BatchService {
                   response: (planned[i] as PlannedMovement).claim.response,
                   replayed: false,
                 }
-              : await this.alone(ctx, operation);
+              : await this.alone(ctx, operation, index);
           }
         }
       }),
@@ -249,9 +249,14 @@ export class BatchService {
   /**
    * One operation through its single route's command, under its own key: its answer, a
    * refusal rendered as that route renders it, or `503` once the batch's deadline has passed.
+   * It keeps its `index` in the batch, so its entries list in request order (§36).
    */
-  private async alone(ctx: CommandContext, operation: BatchOperation): Promise<OperationResult> {
-    const own = { ...ctx, idempotencyKey: operation.key };
+  private async alone(
+    ctx: CommandContext,
+    operation: BatchOperation,
+    index: number,
+  ): Promise<OperationResult> {
+    const own = { ...ctx, idempotencyKey: operation.key, operationIndex: index };
     try {
       if (this.pastDeadline())
         throw new UnavailableError(

@@ -21,6 +21,11 @@ export interface CommandContext {
   readonly principal: string;
   readonly idempotencyKey: string;
   readonly now: Date;
+  /**
+   * The operation's index in its batch (docs/contract.md §36): its entries list in request order
+   * among the batch's, all written at the batch's one time. None for a single request.
+   */
+  readonly operationIndex?: number;
 }
 
 /** A command's answer: the stored first response, or its replay. */

@@ -61,7 +61,10 @@ export class LedgerTransactionService extends MovingService<
       request,
       () => this.planLedgerTransaction(ctx, input, rawBody),
       async ({ claim, write }) => {
-        const result = await this.movements.ledgerTransaction(requestOnce(claim), write);
+        const result = await this.movements.ledgerTransaction(
+          requestOnce(claim, ctx.operationIndex),
+          write,
+        );
         return this.commands.settle(claim, result, requestRefusal);
       },
     );

@@ -11,14 +11,28 @@ import { type DomainError, InternalError } from '../shared/errors';
  * (a batch operation's claim, §25) is a new kind here and there, and nothing in the movements.
  */
 export type Once =
-  /** An HTTP request (§4): (principal, operation, key) + fingerprint, the first response stored. */
-  | { readonly kind: 'request'; readonly claim: IdempotencyClaim }
+  /**
+   * An HTTP request (§4): (principal, operation, key) + fingerprint, the first response stored;
+   * a batch operation's carries its index in the batch, which orders its entries (§36).
+   */
+  | {
+      readonly kind: 'request';
+      readonly claim: IdempotencyClaim;
+      readonly operationIndex?: number;
+    }
   /** A ledger event (§6): (source, id) + content hash, and its sequence item when numbered. */
   | { readonly kind: 'inbox'; readonly claim: InboxClaim; readonly sequence?: SequenceWrite }
   /** An export's request (§5): its request claim and the export its fee pays for. */
   | { readonly kind: 'export'; readonly claim: IdempotencyClaim; readonly paysFor: PaidExport };
 
-export const requestOnce = (claim: IdempotencyClaim): Once => ({ kind: 'request', claim });
+export const requestOnce = (claim: IdempotencyClaim, operationIndex?: number): Once =>
+  operationIndex === undefined
+    ? { kind: 'request', claim }
+    : { kind: 'request', claim, operationIndex };
+
+/** The index in its request of the operation a movement is (§36): 0 but in a batch. */
+export const operationIndexOf = (once: Once): number =>
+  (once.kind === 'request' ? once.operationIndex : undefined) ?? 0;
 
 export const exportOnce = (claim: IdempotencyClaim, paysFor: PaidExport): Once => ({
   kind: 'export',

@@ -32,7 +32,7 @@ export class TransferService extends MovingService<TransferPort, TransferService
       request,
       () => this.planTransfer(ctx, input, rawBody),
       async ({ claim, write }) => {
-        const result = await this.movements.transfer(requestOnce(claim), write);
+        const result = await this.movements.transfer(requestOnce(claim, ctx.operationIndex), write);
         return this.commands.settle(claim, result, requestRefusal);
       },
     );

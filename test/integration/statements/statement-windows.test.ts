@@ -109,6 +109,57 @@ describe('statement windows (docs/contract.md §26)', () => {
     },
   );
 
+  it("lists an independent batch's entries in request order, applied alone or together (§36)", async () => {
+    // Ties on effectiveAt and the batch's one commit time: only the position orders them.
+    const [a, b, c] = [await api.account(), await api.account(), await api.account(100)];
+    const t = at(-DAY);
+    const posting = (accountId: string, type: 'credit' | 'debit', amount: number) => ({
+      key: randomUUID(),
+      op: type,
+      accountId,
+      body: { type, amount, currency: 'EUR', effectiveAt: t },
+    });
+    const leg = (accountId: string, direction: 'credit' | 'debit', amount: number) => ({
+      accountId,
+      direction,
+      amount,
+    });
+    const operations = [
+      // Coalesced into one transaction on `a`; `b`'s lone credit is applied on its own.
+      posting(a, 'credit', 6),
+      posting(a, 'credit', 2),
+      posting(b, 'credit', 4),
+      {
+        key: randomUUID(),
+        op: 'ledger_transaction',
+        body: {
+          currency: 'EUR',
+          effectiveAt: t,
+          legs: [leg(c, 'debit', 8), leg(a, 'credit', 5), leg(b, 'credit', 3)],
+        },
+      },
+      // Lone postings of `c` and `b` around two credits coalesced on `a`.
+      posting(c, 'debit', 7),
+      posting(a, 'credit', 1),
+      posting(a, 'credit', 9),
+      posting(b, 'credit', 20),
+      {
+        key: randomUUID(),
+        op: 'transfer',
+        body: { fromAccountId: c, toAccountId: a, amount: 11, currency: 'EUR', effectiveAt: t },
+      },
+    ];
+    const res = await api.post('/v1/batches', { mode: 'independent', operations });
+    expect(res.statusCode, res.body).toBe(200);
+    const results = bodyOf(res).results as { status: number }[];
+    expect(results.map((r) => r.status)).toEqual(operations.map(() => 201));
+    const window = { from: at(-2 * DAY), to: at(0) };
+    const listed = async (id: string) => amounts(bodyOf(await statement(id, window)));
+    expect(await listed(a)).toEqual([6, 2, 5, 1, 9, 11]);
+    expect(await listed(b)).toEqual([4, 3, 20]);
+    expect(await listed(c)).toEqual([8, 7, 11]);
+  });
+
   it('answers 503 with Retry-After while the index trails a full month’s entry count (§31)', async () => {
     const id = await api.account();
     const t = at(-45 * DAY);
