@@ -56,7 +56,7 @@ function report(r: SoakResult): void {
   console.log(
     `soak: seed ${r.seed}, ${r.operations} operations in ${r.rounds} round(s), ${r.seconds} s`,
   );
-  console.log(`operations by kind: ${kinds}`);
+  console.log(`operations by kind: ${kinds} (${r.exchanges} exchange(s) USD/EUR applied)`);
   console.log(
     `faults: ${r.faults.lostAnswers} lost answers, ${r.faults.kills} kills, ${r.faults.outages} DynamoDB outages, ${r.faults.retries} retries, ${r.faults.eventsSent} event messages (${r.faults.transientDeadLetters} dead-lettered as transient)`,
   );

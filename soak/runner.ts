@@ -1,6 +1,6 @@
 import type { Client } from './client';
 import type { sendEvents } from './events';
-import { type Context, CURRENCY, type Executed, execute } from './execute';
+import { type Context, type Executed, execute } from './execute';
 import type { Operation, Plan } from './plan';
 import { seeded } from './random';
 
@@ -56,7 +56,7 @@ export async function runPlan(
   const accounts: string[] = [];
   for (const [i, spec] of plan.accounts.entries()) {
     const answer = await client.send('POST', '/v1/accounts', `${run}-account-${i}`, {
-      currency: CURRENCY,
+      currency: spec.currency,
       overdraftLimit: spec.overdraft,
       ...(spec.deferred ? { creditIntake: 'deferred' } : {}),
     });
@@ -86,6 +86,7 @@ export async function runPlan(
     client,
     run,
     accounts,
+    specs: plan.accounts,
     startedAt,
     done: (index) =>
       promises.get(index) ??

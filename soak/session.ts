@@ -38,6 +38,8 @@ export interface Counters {
   eventsSent: number;
   /** Events SQS dead-lettered after their receives ran out (transient; not a finding, §6). */
   transientDeadLetters: number;
+  /** Exchanges (ledger transactions in more than one currency) the ledger applied. */
+  exchanges: number;
   readonly byKind: Record<string, number>;
 }
 
@@ -88,6 +90,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     outages: 0,
     eventsSent: 0,
     transientDeadLetters: 0,
+    exchanges: 0,
     byKind: {},
   };
   const target: RunTarget = {
@@ -110,6 +113,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     onDone: (e) => {
       counters.operations++;
       counters.byKind[e.op.kind] = (counters.byKind[e.op.kind] ?? 0) + 1;
+      if (e.op.kind === 'ledger' && e.op.rates && e.answer?.status === 201) counters.exchanges++;
     },
   };
   const replay = async (
@@ -129,7 +133,8 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     counters.transientDeadLetters += transient.length;
     if (transient.length > 0)
       log(`  ${transient.length} event(s) dead-lettered after their receives ran out (transient)`);
-    return { record, found: check(record, observed) };
+    const found = check(record, observed);
+    return { record, found };
   };
   return {
     client,

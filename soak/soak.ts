@@ -40,6 +40,8 @@ export interface SoakResult {
     transientDeadLetters: number;
   };
   readonly findings: readonly Finding[];
+  /** Exchanges (ledger transactions in USD and EUR) the ledger applied. */
+  readonly exchanges: number;
   /** Each failing round's plan, its findings and the shortest sequence (plan positions) found. */
   readonly failures: readonly Failure[];
   readonly seconds: number;
@@ -126,6 +128,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
       transientDeadLetters: counters.transientDeadLetters,
     },
     findings,
+    exchanges: counters.exchanges,
     failures,
     seconds: Math.round((Date.now() - started) / 1000),
   };
