@@ -60,6 +60,11 @@ function report(r: SoakResult): void {
   console.log(
     `faults: ${r.faults.lostAnswers} lost answers, ${r.faults.kills} kills, ${r.faults.outages} DynamoDB outages, ${r.faults.retries} retries, ${r.faults.eventsSent} event messages (${r.faults.transientDeadLetters} dead-lettered as transient)`,
   );
+  console.log(
+    r.deepVerify
+      ? `journal verify: ${r.verified} journal(s) read from the table`
+      : 'journal verify: skipped (--url: a foreign stack; hash chains checked over HTTP only)',
+  );
   if (r.findings.length === 0) {
     console.log('checks: all passed');
     return;

@@ -1,3 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { JournalVerifier } from '../functions/domain/journal/verify';
+import { createJournalVerifyStore } from '../functions/dynamodb/journal/verify-store';
 import { localSqsClient } from '../local/services/sqs/fauxqs';
 import { ensureQueues } from '../local/services/sqs/queues';
 import { ensureTopics, localSnsClient } from '../local/services/sqs/topics';
@@ -38,6 +42,8 @@ export interface Counters {
   eventsSent: number;
   /** Events SQS dead-lettered after their receives ran out (transient; not a finding, §6). */
   transientDeadLetters: number;
+  /** Journals the project's verifier read from the table (own stack only). */
+  verified: number;
   /** Exchanges (ledger transactions in more than one currency) the ledger applied. */
   exchanges: number;
   readonly byKind: Record<string, number>;
@@ -52,6 +58,8 @@ export interface RoundResult {
 
 export interface Session {
   readonly client: Client;
+  /** Whether each round runs `verify` over the table (own stack) or skips it (`--url`). */
+  readonly deepVerify: boolean;
   readonly proxy: LossyProxy;
   readonly counters: Counters;
   /** Runs the plan (with a kill at 40 % and an outage at 70 % when `faults`), checks it, shrinks a failure. */
@@ -90,9 +98,28 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     outages: 0,
     eventsSent: 0,
     transientDeadLetters: 0,
+    verified: 0,
     exchanges: 0,
     byKind: {},
   };
+  // The composition `npm run cli -- verify` runs (cli/commands/verify.ts), on the stack's table.
+  const dynamo =
+    stack && new DynamoDBClient({ ...LOCAL_AWS, endpoint: stack.dynamoEndpoint, maxAttempts: 3 });
+  const verifier =
+    stack &&
+    dynamo &&
+    new JournalVerifier(createJournalVerifyStore({ client: dynamo, tableName: stack.tableName }));
+  const verify =
+    verifier &&
+    (async (accountId: string) => {
+      const verification = await verifier.verifyAccount(accountId);
+      counters.verified++;
+      return verification;
+    });
+  if (!verify)
+    log(
+      'journal verify skipped: a foreign stack (--url), whose table the soak does not read; journals are checked by their hash chain over HTTP only',
+    );
   const target: RunTarget = {
     client,
     sendEvents: (run, accounts, items) =>
@@ -128,7 +155,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       ...(only ? { only } : {}),
     });
     counters.eventsSent += record.eventsSent;
-    const observed = await observe(client, record, queues);
+    const observed = await observe(client, record, queues, verify);
     const transient = transientDeadLetters(record, observed);
     counters.transientDeadLetters += transient.length;
     if (transient.length > 0)
@@ -138,6 +165,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
   };
   return {
     client,
+    deepVerify: verify !== undefined,
     proxy,
     counters,
     output: () => stack?.output() ?? '',
@@ -149,7 +177,9 @@ export async function startSession(options: SessionOptions): Promise<Session> {
         : { killAt: [], outageAt: [], outageMs: 0 };
       const { found } = await replay(plan, injected);
       const seconds = Math.round((Date.now() - started) / 1000);
-      log(`seed ${plan.seed}: ${n} operations, ${found.length} finding(s), ${seconds} s`);
+      log(
+        `seed ${plan.seed}: ${n} operations, ${found.length} finding(s), ${seconds} s${verify ? '' : ' (journal verify skipped: --url)'}`,
+      );
       if (found.length === 0) return { findings: found, seconds };
       for (const f of found.slice(0, 20)) log(`  ${f.check}: ${f.detail}`);
       if (shrinkBudget > 0)
@@ -165,6 +195,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       return { findings: found, shortest, seconds };
     },
     close: async () => {
+      dynamo?.destroy();
       await proxy.close();
       if (stack) await stack.stop();
       else side?.sqs.destroy();

@@ -42,6 +42,10 @@ export interface SoakResult {
   readonly findings: readonly Finding[];
   /** Exchanges (ledger transactions in USD and EUR) the ledger applied. */
   readonly exchanges: number;
+  /** Journals `verify` read from the table. */
+  readonly verified: number;
+  /** False on a foreign stack (`--url`): the journal verifier did not run. */
+  readonly deepVerify: boolean;
   /** Each failing round's plan, its findings and the shortest sequence (plan positions) found. */
   readonly failures: readonly Failure[];
   readonly seconds: number;
@@ -129,6 +133,8 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     },
     findings,
     exchanges: counters.exchanges,
+    verified: counters.verified,
+    deepVerify: session.deepVerify,
     failures,
     seconds: Math.round((Date.now() - started) / 1000),
   };

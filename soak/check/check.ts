@@ -87,6 +87,7 @@ export function check(record: RunRecord, observed: Observed): Finding[] {
     }
   });
   checkConservation(record, observed, effective, add);
+  checkVerified(record, observed, add);
   checkMonitors(record, observed, add);
   if (dead) {
     for (const e of executed) {
@@ -145,6 +146,35 @@ function checkConservation(
 }
 
 const EXTERNAL = new Set(['credit', 'debit', 'capture', 'reversal']);
+
+/**
+ * The project's journal verifier (functions/domain/journal/verify.ts, what `npm run cli --
+ * verify` runs) over every account's table items, when the soak owns the stack: each break is
+ * a finding, and so is a verifier that read another number of records than the journal route
+ * gave. Skipped (undefined) on a foreign stack (`--url`).
+ */
+function checkVerified(
+  record: RunRecord,
+  observed: Observed,
+  add: (check: string, detail: string) => void,
+): void {
+  if (observed.verified === undefined) return;
+  record.accounts.forEach((_, i) => {
+    const v = observed.verified?.[i];
+    const journal = observed.journals[i]?.length ?? 0;
+    if (!v) add('journal_verify', `account ${i} was not verified`);
+    else if (v.broken)
+      add(
+        'journal_verify',
+        `account ${i} sequence ${v.broken.sequence} (${v.broken.problem}): ${v.broken.detail}`,
+      );
+    else if (v.records !== journal)
+      add(
+        'journal_verify',
+        `account ${i}: verify read ${v.records} record(s), the journal route ${journal}`,
+      );
+  });
+}
 
 function checkMonitors(
   record: RunRecord,

@@ -10,8 +10,9 @@ const TIMEOUT_MS = 120_000;
  * The soak (docs/reliability.md, CONTRACT §31 "Model-based test") inside `npm test`: one seeded
  * round against `npm start`'s composition with every feature and every transport, answers lost
  * by the proxy, the contention layer on, the stack SIGKILLed and restarted and DynamoDB cut off
- * mid-run, held against the sequential model. Sized by operations, not time, so it is the same
- * run on any machine (≤ 45 s on a loaded 2-core machine, CONTRACT §36). Then the same checker on a planted defect: a credit whose answer was
+ * mid-run, held against the sequential model, and every journal through the project's verifier.
+ * Sized by operations, not time, so it is the same run on any machine (≤ 45 s on a loaded 2-core
+ * machine, CONTRACT §36). Then the same checker on a planted defect: a credit whose answer was
  * lost is applied again on its retry.
  *
  * The seed draws every kind of operation, both batch modes, events with duplicates and gaps,
@@ -46,7 +47,8 @@ describe('soak', () => {
     const result = await session.round(plan, { faults: true, shrinkBudget: 0 });
     expect(result.findings, `${lines.join('\n')}\n${session.output().slice(-5_000)}`).toEqual([]);
     expect(session.counters.operations).toBe(OPERATIONS);
-    // An exchange was applied.
+    // Every journal went through the project's verifier too, and an exchange was applied.
+    expect(session.counters.verified).toBe(plan.accounts.length);
     expect(session.counters.exchanges).toBeGreaterThan(0);
     expect(session.counters.kills).toBe(1);
     expect(session.counters.outages).toBe(1);

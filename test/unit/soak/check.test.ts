@@ -11,7 +11,8 @@ import type { RunRecord } from '../../../soak/runner';
 /**
  * The soak's checker (soak/check/) on hand-made runs: a clean one passes, and each planted
  * defect — a credit applied twice, a refusal the model never gives, a journal whose chain is
- * cut, a monitor that did not fire, a credit left pending, an exchange applied with legs that balance only across currencies, rates not
+ * cut, a break the journal verifier found in the table, a monitor that did not fire, a credit
+ * left pending, an exchange applied with legs that balance only across currencies, rates not
  * echoed — is a finding of its own check.
  */
 const plan: Plan = {
@@ -80,6 +81,7 @@ function observed(records: JournalRecord[], changes: Partial<Observed> = {}): Ob
     monitors: [{ state: String(balance >= 10) }],
     monitorEvents: new Map([['m', [1]]]),
     deadLetters: new Map(),
+    verified: [{ accountId: 'a', records: records.length }],
     ...changes,
   };
 }
@@ -138,6 +140,27 @@ describe('the soak checker', () => {
     const [first] = o.journals[0] ?? [];
     const forged = { ...o, journals: [[{ ...(first as JournalRecord), hash: '0'.repeat(64) }]] };
     expect(checks(run(), forged)).toEqual(['journal_chain']);
+  });
+
+  it('finds a break the journal verifier read in the table, and a journal it read otherwise', () => {
+    const o = observed([record(1, 'e1', 20, 20)]);
+    const broken = {
+      ...o,
+      verified: [
+        {
+          accountId: 'a',
+          records: 1,
+          broken: { sequence: 1, problem: 'hash' as const, detail: 'the time-keyed copy differs' },
+        },
+      ],
+    };
+    expect(checks(run(), broken)).toEqual(['journal_verify']);
+    expect(checks(run(), { ...o, verified: [{ accountId: 'a', records: 2 }] })).toEqual([
+      'journal_verify',
+    ]);
+    expect(checks(run(), { ...o, verified: [] })).toEqual(['journal_verify']);
+    // A foreign stack (--url): not verified, not a finding.
+    expect(checks(run(), { ...o, verified: undefined })).toEqual([]);
   });
 
   it('finds a monitor that did not fire, a credit left pending, a statement that does not add up', () => {
@@ -249,6 +272,10 @@ describe('the soak checker', () => {
             totalDebits: sum(-1),
           };
         }),
+        verified: journals.map((records, i) => ({
+          accountId: 'abcd'[i] ?? '',
+          records: records.length,
+        })),
       };
     };
     const credited = record(1, 'e1', 20, 20);
