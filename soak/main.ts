@@ -66,7 +66,7 @@ function report(r: SoakResult): void {
       : 'journal verify: skipped (--url: a foreign stack; hash chains checked over HTTP only)',
   );
   if (r.findings.length === 0) {
-    console.log('checks: all passed');
+    console.log(`checks: all passed (${r.checked} run(s) checked)`);
     return;
   }
   console.log(`FAILED (${r.findings.length} finding(s) in ${r.failures.length} round(s))`);

@@ -42,6 +42,9 @@ export interface Counters {
   eventsSent: number;
   /** Events SQS dead-lettered after their receives ran out (transient; not a finding, §6). */
   transientDeadLetters: number;
+  /** Rounds (and shrink replays) checked, and the findings they had. */
+  checked: number;
+  findings: number;
   /** Journals the project's verifier read from the table (own stack only). */
   verified: number;
   /** Exchanges (ledger transactions in more than one currency) the ledger applied. */
@@ -98,6 +101,8 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     outages: 0,
     eventsSent: 0,
     transientDeadLetters: 0,
+    checked: 0,
+    findings: 0,
     verified: 0,
     exchanges: 0,
     byKind: {},
@@ -161,6 +166,8 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     if (transient.length > 0)
       log(`  ${transient.length} event(s) dead-lettered after their receives ran out (transient)`);
     const found = check(record, observed);
+    counters.checked++;
+    counters.findings += found.length;
     return { record, found };
   };
   return {

@@ -42,7 +42,8 @@ export interface SoakResult {
   readonly findings: readonly Finding[];
   /** Exchanges (ledger transactions in USD and EUR) the ledger applied. */
   readonly exchanges: number;
-  /** Journals `verify` read from the table. */
+  /** Rounds and shrink replays checked; journals `verify` read from the table. */
+  readonly checked: number;
   readonly verified: number;
   /** False on a foreign stack (`--url`): the journal verifier did not run. */
   readonly deepVerify: boolean;
@@ -75,6 +76,9 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     kills: counters.kills,
     outages: counters.outages,
     retries: client.stats.retries,
+    checked: counters.checked,
+    findings: counters.findings,
+    verified: counters.verified,
   }));
   // Ctrl-C or a CI timeout: stop the stack (and DynamoDB Local) before leaving.
   const interrupted = () => {
@@ -133,6 +137,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     },
     findings,
     exchanges: counters.exchanges,
+    checked: counters.checked,
     verified: counters.verified,
     deepVerify: session.deepVerify,
     failures,
