@@ -26,7 +26,8 @@ export interface Faults {
 
 export interface RunTarget {
   readonly client: Client;
-  readonly sendEvents: (
+  /** Absent without an SQS endpoint (`--url` without `--sqs`): `events` operations are skipped. */
+  readonly sendEvents?: (
     run: string,
     accounts: readonly string[],
     items: Parameters<typeof sendEvents>[5],
@@ -94,6 +95,7 @@ export async function runPlan(
   };
   const one = async (index: number, op: Operation): Promise<Executed> => {
     if (op.kind === 'events') {
+      if (!target.sendEvents) return { index, op, skipped: 'no SQS endpoint to send events to' };
       eventsSent += await target.sendEvents(run, accounts, op.items);
       return { index, op };
     }

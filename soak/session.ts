@@ -9,7 +9,7 @@ import { check, type Finding, transientDeadLetters } from './check/check';
 import { type Client, soakClient } from './client';
 import { sendEvents } from './events';
 import { observe, type Queues } from './observe';
-import type { Plan } from './plan';
+import type { EventItem, Plan } from './plan';
 import { type Faults, type RunRecord, type RunTarget, runPlan } from './runner';
 import { shrink } from './shrink';
 import { type LossyProxy, startLossyProxy } from './stack/lossy-proxy';
@@ -127,10 +127,10 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     );
   const target: RunTarget = {
     client,
-    sendEvents: (run, accounts, items) =>
-      queues
-        ? sendEvents(queues.sqs, queues.ledgerEvents, run, options.seed, accounts, items)
-        : Promise.resolve(0),
+    ...(queues && {
+      sendEvents: (run: string, accounts: readonly string[], items: readonly EventItem[]) =>
+        sendEvents(queues.sqs, queues.ledgerEvents, run, options.seed, accounts, items),
+    }),
     ...(stack && {
       killAndRestart: async () => {
         counters.kills++;

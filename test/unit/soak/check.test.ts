@@ -189,6 +189,12 @@ describe('the soak checker', () => {
       checks(withEvent, observed([record(1, 'e1', 20, 20)], dlq('receives_exhausted'))),
     ).toEqual([]);
     expect(checks(withEvent, observed(applied, dlq('receives_exhausted')))).toEqual([]);
+    // Not sent (a foreign stack without --sqs): nothing expected of it.
+    const skipped: RunRecord = {
+      ...withEvent,
+      executed: [...base.executed, { index: 2, op: events, skipped: 'no SQS endpoint' }],
+    };
+    expect(checks(skipped, observed([record(1, 'e1', 20, 20)]))).toEqual([]);
     expect(checks(withEvent, observed(applied, dlq('account_closed')))).toEqual([
       'applied_once',
       'balances',
