@@ -1,9 +1,19 @@
-import type { AccountSpec, BatchItem, EventItem, Operation, OperationKind } from './operations';
+import type {
+  AccountSpec,
+  BatchItem,
+  Currency,
+  EventItem,
+  Leg,
+  Operation,
+  OperationKind,
+} from './operations';
 import type { Random } from './random';
 
 /**
  * The operation mix of a soak plan (soak/plan.ts): weights per kind, amounts, back-dated
- * entries, batches and ledger events, each drawn from the seed.
+ * entries, batches, exchanges between currencies and ledger events, each drawn from the seed.
+ * Movements between accounts stay within one currency, except an exchange, whose legs balance
+ * in each currency (CONTRACT §35).
  */
 type Drawer = (before: readonly Operation[]) => Operation;
 
@@ -15,12 +25,22 @@ export function drawer(random: Random, accounts: readonly AccountSpec[]): Drawer
   const eventAccounts = open.filter((i) => accounts[i]?.events);
   const closable = accounts.map((_, i) => i).filter((i) => accounts[i]?.closable);
   const amount = () => random.pick([1, 5, 20, 50, 100, 250, 400, 1_000]);
+  const currencyOf = (i: number) => accounts[i]?.currency;
+  const sameCurrency = (a: number) => open.filter((i) => currencyOf(i) === currencyOf(a));
+  /** Two open accounts of one currency, the first from `from`. */
   const two = (from: readonly number[]) => {
     const a = random.pick(from);
-    let b = random.pick(open);
-    while (b === a) b = random.pick(open);
+    const peers = sameCurrency(a);
+    let b = random.pick(peers);
+    while (b === a) b = random.pick(peers);
     return [a, b] as const;
   };
+  /** Open accounts whose currency has at least three: a 3-leg transaction's first. */
+  const three = open.filter((i) => sameCurrency(i).length >= 3);
+  const inCurrency = (currency: Currency) => open.filter((i) => currencyOf(i) === currency);
+  /** A currency's liquidity account: its first open account with an overdraft. */
+  const desk = (currency: Currency) =>
+    inCurrency(currency).find((i) => (accounts[i]?.overdraft ?? 0) > 0);
   let nextEventAmount = EVENT_AMOUNT_BASE;
   let nextSequence = 1;
   const weights: [number, (before: readonly Operation[]) => Operation | undefined][] = [
@@ -39,18 +59,63 @@ export function drawer(random: Random, accounts: readonly AccountSpec[]): Drawer
     [
       4,
       () => {
-        const [a, b] = two(open);
-        let c = random.pick(open);
-        while (c === a || c === b) c = random.pick(open);
+        if (three.length === 0) return undefined;
+        const [a, b] = two(three);
+        const peers = sameCurrency(a);
+        let c = random.pick(peers);
+        while (c === a || c === b) c = random.pick(peers);
         const x = amount();
         const y = amount();
         return {
           kind: 'ledger',
+          currency: currencyOf(a) ?? 'EUR',
           legs: [
             { account: a, direction: 'debit', amount: x + y },
             { account: b, direction: 'credit', amount: x },
             { account: c, direction: 'credit', amount: y },
           ],
+        };
+      },
+    ],
+    // An exchange (README "Currency exchange"): a customer changes money of one currency into
+    // the other through the desk's two liquidity accounts (each currency's account with an
+    // overdraft: a liquidity line), one transaction whose legs balance per currency; the rate
+    // is only recorded. The customer's debit needs funds, the desk's has its line.
+    [
+      3,
+      () => {
+        const usdDesk = desk('USD');
+        const eurDesk = desk('EUR');
+        const usdCustomers = inCurrency('USD').filter((i) => i !== usdDesk);
+        const eurCustomers = inCurrency('EUR').filter((i) => i !== eurDesk);
+        if (usdDesk === undefined || eurDesk === undefined) return undefined;
+        if (usdCustomers.length === 0 || eurCustomers.length === 0) return undefined;
+        const usdCustomer = random.pick(usdCustomers);
+        const eurCustomer = random.pick(eurCustomers);
+        const rate = random.pick(['0.9213', '0.85', '1.0825']);
+        const dollars = amount();
+        const euros = Math.max(1, Math.round(dollars * Number(rate)));
+        const sellsUsd = random.chance(0.5);
+        // Half name every leg's currency; half give EUR as the default and name only USD's.
+        const byDefault = random.chance(0.5);
+        const leg = (account: number, direction: Leg['direction'], sum: number, c: Currency) => ({
+          account,
+          direction,
+          amount: sum,
+          ...(byDefault && c === 'EUR' ? {} : { currency: c }),
+        });
+        const [usdFrom, usdTo] = sellsUsd ? [usdCustomer, usdDesk] : [usdDesk, usdCustomer];
+        const [eurFrom, eurTo] = sellsUsd ? [eurDesk, eurCustomer] : [eurCustomer, eurDesk];
+        return {
+          kind: 'ledger',
+          ...(byDefault ? { currency: 'EUR' as const } : {}),
+          legs: [
+            leg(usdFrom, 'debit', dollars, 'USD'),
+            leg(usdTo, 'credit', dollars, 'USD'),
+            leg(eurFrom, 'debit', euros, 'EUR'),
+            leg(eurTo, 'credit', euros, 'EUR'),
+          ],
+          rates: [{ base: 'USD', quote: 'EUR', rate }],
         };
       },
     ],

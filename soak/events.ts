@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { ledgerEvent } from '../kit/ledger-events';
-import { CURRENCY } from './execute';
+import { EVENT_CURRENCY } from './execute';
 import type { EventItem } from './plan';
 import { hashed } from './random';
 
@@ -32,7 +32,7 @@ export async function sendEvents(
         subject,
         sequence: item.sequence,
         amount: item.amount,
-        currency: CURRENCY,
+        currency: EVENT_CURRENCY,
       }),
     );
     return item.duplicate ? [body, body] : [body];

@@ -1,5 +1,5 @@
 import type { Answer, Client } from './client';
-import type { BatchItem, Operation } from './plan';
+import type { AccountSpec, BatchItem, Currency, Operation } from './plan';
 
 /**
  * One planned operation sent over HTTP under its keys. Earlier operations are named by position:
@@ -19,13 +19,16 @@ export interface Context {
   readonly client: Client;
   readonly run: string;
   readonly accounts: readonly string[];
+  /** The plan's accounts, by the same index: each movement is sent in its account's currency. */
+  readonly specs: readonly AccountSpec[];
   /** The run's start: back-dated times count back from it. */
   readonly startedAt: number;
   done(index: number): Promise<Executed>;
 }
 
 const DAY_MS = 86_400_000;
-export const CURRENCY = 'EUR';
+/** Ledger events' currency: only EUR accounts receive events (soak/plan.ts). */
+export const EVENT_CURRENCY: Currency = 'EUR';
 
 export const effectiveAt = (context: Context, backdays: number) =>
   new Date(context.startedAt - backdays * DAY_MS).toISOString();
@@ -34,6 +37,12 @@ const id = (context: Context, account: number) => {
   const value = context.accounts[account];
   if (value === undefined) throw new Error(`no account ${account}`);
   return value;
+};
+
+const currency = (context: Context, account: number): Currency => {
+  const spec = context.specs[account];
+  if (spec === undefined) throw new Error(`no account ${account}`);
+  return spec.currency;
 };
 
 export async function execute(context: Context, index: number, op: Operation): Promise<Executed> {
@@ -52,7 +61,7 @@ export async function execute(context: Context, index: number, op: Operation): P
         await post(`/v1/accounts/${id(context, op.account)}/transactions`, {
           type: op.kind,
           amount: op.amount,
-          currency: CURRENCY,
+          currency: currency(context, op.account),
           ...(op.backdays === undefined ? {} : { effectiveAt: effectiveAt(context, op.backdays) }),
         }),
       );
@@ -62,25 +71,27 @@ export async function execute(context: Context, index: number, op: Operation): P
           fromAccountId: id(context, op.account),
           toAccountId: id(context, op.to),
           amount: op.amount,
-          currency: CURRENCY,
+          currency: currency(context, op.account),
         }),
       );
     case 'ledger':
       return done(
         await post('/v1/ledger-transactions', {
-          currency: CURRENCY,
+          ...(op.currency === undefined ? {} : { currency: op.currency }),
           legs: op.legs.map((l) => ({
             accountId: id(context, l.account),
             direction: l.direction,
             amount: l.amount,
+            ...(l.currency === undefined ? {} : { currency: l.currency }),
           })),
+          ...(op.rates === undefined ? {} : { rates: op.rates }),
         }),
       );
     case 'hold':
       return done(
         await post(`/v1/accounts/${id(context, op.account)}/holds`, {
           amount: op.amount,
-          currency: CURRENCY,
+          currency: currency(context, op.account),
           expiresInSeconds: op.short ? 2 : 3_600,
         }),
       );
@@ -172,7 +183,7 @@ function batchOperation(context: Context, key: string, item: BatchItem) {
         fromAccountId: id(context, item.account),
         toAccountId: id(context, item.to),
         amount: item.amount,
-        currency: CURRENCY,
+        currency: currency(context, item.account),
       },
     };
   }
@@ -180,7 +191,7 @@ function batchOperation(context: Context, key: string, item: BatchItem) {
     key,
     op: item.op,
     accountId: id(context, item.account),
-    body: { type: item.op, amount: item.amount, currency: CURRENCY },
+    body: { type: item.op, amount: item.amount, currency: currency(context, item.account) },
   };
 }
 

@@ -56,12 +56,17 @@ function report(r: SoakResult): void {
   console.log(
     `soak: seed ${r.seed}, ${r.operations} operations in ${r.rounds} round(s), ${r.seconds} s`,
   );
-  console.log(`operations by kind: ${kinds}`);
+  console.log(`operations by kind: ${kinds} (${r.exchanges} exchange(s) USD/EUR applied)`);
   console.log(
     `faults: ${r.faults.lostAnswers} lost answers, ${r.faults.kills} kills, ${r.faults.outages} DynamoDB outages, ${r.faults.retries} retries, ${r.faults.eventsSent} event messages (${r.faults.transientDeadLetters} dead-lettered as transient)`,
   );
+  console.log(
+    r.deepVerify
+      ? `journal verify: ${r.verified} journal(s) read from the table`
+      : 'journal verify: skipped (--url: a foreign stack; hash chains checked over HTTP only)',
+  );
   if (r.findings.length === 0) {
-    console.log('checks: all passed');
+    console.log(`checks: all passed (${r.checked} run(s) checked)`);
     return;
   }
   console.log(`FAILED (${r.findings.length} finding(s) in ${r.failures.length} round(s))`);

@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DEAD_LETTER_ATTRIBUTES, RECEIVES_EXHAUSTED } from '../functions/contract/events';
 import type { JournalRecord } from '../functions/domain/journal/model';
+import type { Verification } from '../functions/domain/journal/verify';
 import type { Client } from './client';
 import { DAY } from './execute';
 import type { RunRecord } from './runner';
@@ -32,6 +33,11 @@ export interface Observed {
   readonly monitorEvents: ReadonlyMap<string, readonly number[]> | undefined;
   /** `ledger-events-dlq`: event id → error code. */
   readonly deadLetters: ReadonlyMap<string, string> | undefined;
+  /**
+   * The journal verifier's result per account (read from the table), when the soak owns the
+   * stack; undefined on a foreign one (`--url`): its table is not the soak's to read.
+   */
+  readonly verified: readonly Verification[] | undefined;
 }
 
 export interface Queues {
@@ -49,6 +55,7 @@ export async function observe(
   client: Client,
   record: RunRecord,
   queues: Queues | undefined,
+  verify?: (accountId: string) => Promise<Verification>,
 ): Promise<Observed> {
   const deadline = Date.now() + SETTLE_MS;
   const ids = record.accounts;
@@ -86,25 +93,34 @@ export async function observe(
     },
     500,
   );
-  const accounts = await Promise.all(ids.map((id) => client.get(`/v1/accounts/${id}`)));
-  const journals = await Promise.all(ids.map((id) => journal(client, id)));
-  const pending = await Promise.all(ids.map(pendingOf));
+  // Settled: nothing changes any more, so everything is read at once.
   const from = new Date(record.startedAt - 61 * DAY).toISOString();
   const to = new Date(Date.now() + 60_000).toISOString();
-  const statements = await Promise.all(ids.map((id) => statementTotals(client, id, from, to)));
-  const monitors = await Promise.all(
-    record.monitors.map((m, i) =>
-      client.get(`/v1/accounts/${ids[record.plan.monitors[i]?.account ?? 0]}/monitors/${m}`),
-    ),
-  );
+  const all = <T>(read: (id: string) => Promise<T>) => Promise.all(ids.map(read));
+  const [accounts, journals, pending, statements, monitors, fired, dead, verified] =
+    await Promise.all([
+      all((id) => client.get(`/v1/accounts/${id}`)),
+      all((id) => journal(client, id)),
+      all(pendingOf),
+      all((id) => statementTotals(client, id, from, to)),
+      Promise.all(
+        record.monitors.map((m, i) =>
+          client.get(`/v1/accounts/${ids[record.plan.monitors[i]?.account ?? 0]}/monitors/${m}`),
+        ),
+      ),
+      queues ? monitorEvents(queues, new Set(record.monitors)) : undefined,
+      queues ? deadLetters(queues, record.run) : undefined,
+      verify ? all(verify) : undefined,
+    ]);
   return {
     accounts,
     journals,
     pending,
     statements,
     monitors,
-    monitorEvents: queues ? await monitorEvents(queues, new Set(record.monitors)) : undefined,
-    deadLetters: queues ? await deadLetters(queues, record.run) : undefined,
+    monitorEvents: fired,
+    deadLetters: dead,
+    verified,
   };
 }
 

@@ -1,8 +1,13 @@
 /** The operations a soak plan is made of (soak/plan.ts draws them, soak/draw.ts each one). */
+
+/** The currencies of the soak's accounts (CONTRACT §35: exchanges move both in one transaction). */
+export type Currency = 'EUR' | 'USD';
+
 export interface AccountSpec {
+  readonly currency: Currency;
   readonly deferred: boolean;
   readonly overdraft: number;
-  /** Receives ledger events (never closed: a poison event would depend on timing). */
+  /** Receives ledger events (never closed: a poison event would depend on timing); EUR only. */
   readonly events: boolean;
   /** Only these are ever closed; they receive nothing but HTTP operations. */
   readonly closable: boolean;
@@ -19,7 +24,16 @@ export type Leg = {
   readonly account: number;
   readonly direction: 'debit' | 'credit';
   readonly amount: number;
+  /** The leg's own currency; absent: the transaction's default `currency`. */
+  readonly currency?: Currency;
 };
+
+/** An exchange rate recorded for audit (§35): 1 `base` = `rate` `quote`; the ledger never converts. */
+export interface Rate {
+  readonly base: Currency;
+  readonly quote: Currency;
+  readonly rate: string;
+}
 
 /** One movement as a batch operation carries it. */
 export type BatchItem =
@@ -45,7 +59,13 @@ export type Operation =
       readonly to: number;
       readonly amount: number;
     }
-  | { readonly kind: 'ledger'; readonly legs: readonly Leg[] }
+  | {
+      readonly kind: 'ledger';
+      /** The default of legs without their own; absent when every leg names one. */
+      readonly currency?: Currency;
+      readonly legs: readonly Leg[];
+      readonly rates?: readonly Rate[];
+    }
   | {
       readonly kind: 'hold';
       readonly account: number;

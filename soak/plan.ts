@@ -5,11 +5,13 @@ import { seeded } from './random';
 export type {
   AccountSpec,
   BatchItem,
+  Currency,
   EventItem,
   Leg,
   MonitorSpec,
   Operation,
   OperationKind,
+  Rate,
 } from './operations';
 
 /**
@@ -36,13 +38,18 @@ export interface PlanOptions {
 export function drawPlan(options: PlanOptions): Plan {
   const random = seeded(options.seed);
   const accounts: AccountSpec[] = [
-    { deferred: false, overdraft: 0, events: true, closable: false },
-    { deferred: false, overdraft: 500, events: true, closable: false },
-    { deferred: true, overdraft: 0, events: true, closable: false },
-    { deferred: false, overdraft: 0, events: false, closable: false },
-    { deferred: true, overdraft: 0, events: false, closable: false },
-    { deferred: false, overdraft: 0, events: false, closable: true },
-    { deferred: false, overdraft: 0, events: false, closable: true },
+    { currency: 'EUR', deferred: false, overdraft: 0, events: true, closable: false },
+    { currency: 'EUR', deferred: false, overdraft: 500, events: true, closable: false },
+    { currency: 'EUR', deferred: true, overdraft: 0, events: true, closable: false },
+    { currency: 'EUR', deferred: false, overdraft: 0, events: false, closable: false },
+    { currency: 'EUR', deferred: true, overdraft: 0, events: false, closable: false },
+    { currency: 'EUR', deferred: false, overdraft: 0, events: false, closable: true },
+    { currency: 'EUR', deferred: false, overdraft: 0, events: false, closable: true },
+    // A second currency. Exchanges (`ledger` with `rates`, README's "Currency exchange") go
+    // through the desk's liquidity accounts, each currency's account with an overdraft (1, 7),
+    // from and to a customer's (another EUR account; 8).
+    { currency: 'USD', deferred: false, overdraft: 1_000, events: false, closable: false },
+    { currency: 'USD', deferred: true, overdraft: 0, events: false, closable: false },
   ];
   const monitors: MonitorSpec[] = [
     { account: 0, field: 'balance', operator: 'gte', value: 2_000 },

@@ -1,6 +1,6 @@
 import type { Client } from './client';
 import type { sendEvents } from './events';
-import { type Context, CURRENCY, type Executed, execute } from './execute';
+import { type Context, type Executed, execute } from './execute';
 import type { Operation, Plan } from './plan';
 import { seeded } from './random';
 
@@ -26,7 +26,8 @@ export interface Faults {
 
 export interface RunTarget {
   readonly client: Client;
-  readonly sendEvents: (
+  /** Absent without an SQS endpoint (`--url` without `--sqs`): `events` operations are skipped. */
+  readonly sendEvents?: (
     run: string,
     accounts: readonly string[],
     items: Parameters<typeof sendEvents>[5],
@@ -56,7 +57,7 @@ export async function runPlan(
   const accounts: string[] = [];
   for (const [i, spec] of plan.accounts.entries()) {
     const answer = await client.send('POST', '/v1/accounts', `${run}-account-${i}`, {
-      currency: CURRENCY,
+      currency: spec.currency,
       overdraftLimit: spec.overdraft,
       ...(spec.deferred ? { creditIntake: 'deferred' } : {}),
     });
@@ -86,6 +87,7 @@ export async function runPlan(
     client,
     run,
     accounts,
+    specs: plan.accounts,
     startedAt,
     done: (index) =>
       promises.get(index) ??
@@ -93,6 +95,7 @@ export async function runPlan(
   };
   const one = async (index: number, op: Operation): Promise<Executed> => {
     if (op.kind === 'events') {
+      if (!target.sendEvents) return { index, op, skipped: 'no SQS endpoint to send events to' };
       eventsSent += await target.sendEvents(run, accounts, op.items);
       return { index, op };
     }

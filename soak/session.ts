@@ -1,3 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_AWS } from '../functions/contract/local-stack';
+import { JournalVerifier } from '../functions/domain/journal/verify';
+import { createJournalVerifyStore } from '../functions/dynamodb/journal/verify-store';
 import { localSqsClient } from '../local/services/sqs/fauxqs';
 import { ensureQueues } from '../local/services/sqs/queues';
 import { ensureTopics, localSnsClient } from '../local/services/sqs/topics';
@@ -5,7 +9,7 @@ import { check, type Finding, transientDeadLetters } from './check/check';
 import { type Client, soakClient } from './client';
 import { sendEvents } from './events';
 import { observe, type Queues } from './observe';
-import type { Plan } from './plan';
+import type { EventItem, Plan } from './plan';
 import { type Faults, type RunRecord, type RunTarget, runPlan } from './runner';
 import { shrink } from './shrink';
 import { type LossyProxy, startLossyProxy } from './stack/lossy-proxy';
@@ -38,6 +42,13 @@ export interface Counters {
   eventsSent: number;
   /** Events SQS dead-lettered after their receives ran out (transient; not a finding, §6). */
   transientDeadLetters: number;
+  /** Rounds (and shrink replays) checked, and the findings they had. */
+  checked: number;
+  findings: number;
+  /** Journals the project's verifier read from the table (own stack only). */
+  verified: number;
+  /** Exchanges (ledger transactions in more than one currency) the ledger applied. */
+  exchanges: number;
   readonly byKind: Record<string, number>;
 }
 
@@ -50,6 +61,8 @@ export interface RoundResult {
 
 export interface Session {
   readonly client: Client;
+  /** Whether each round runs `verify` over the table (own stack) or skips it (`--url`). */
+  readonly deepVerify: boolean;
   readonly proxy: LossyProxy;
   readonly counters: Counters;
   /** Runs the plan (with a kill at 40 % and an outage at 70 % when `faults`), checks it, shrinks a failure. */
@@ -88,14 +101,36 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     outages: 0,
     eventsSent: 0,
     transientDeadLetters: 0,
+    checked: 0,
+    findings: 0,
+    verified: 0,
+    exchanges: 0,
     byKind: {},
   };
+  // The composition `npm run cli -- verify` runs (cli/commands/verify.ts), on the stack's table.
+  const dynamo =
+    stack && new DynamoDBClient({ ...LOCAL_AWS, endpoint: stack.dynamoEndpoint, maxAttempts: 3 });
+  const verifier =
+    stack &&
+    dynamo &&
+    new JournalVerifier(createJournalVerifyStore({ client: dynamo, tableName: stack.tableName }));
+  const verify =
+    verifier &&
+    (async (accountId: string) => {
+      const verification = await verifier.verifyAccount(accountId);
+      counters.verified++;
+      return verification;
+    });
+  if (!verify)
+    log(
+      'journal verify skipped: a foreign stack (--url), whose table the soak does not read; journals are checked by their hash chain over HTTP only',
+    );
   const target: RunTarget = {
     client,
-    sendEvents: (run, accounts, items) =>
-      queues
-        ? sendEvents(queues.sqs, queues.ledgerEvents, run, options.seed, accounts, items)
-        : Promise.resolve(0),
+    ...(queues && {
+      sendEvents: (run: string, accounts: readonly string[], items: readonly EventItem[]) =>
+        sendEvents(queues.sqs, queues.ledgerEvents, run, options.seed, accounts, items),
+    }),
     ...(stack && {
       killAndRestart: async () => {
         counters.kills++;
@@ -110,6 +145,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     onDone: (e) => {
       counters.operations++;
       counters.byKind[e.op.kind] = (counters.byKind[e.op.kind] ?? 0) + 1;
+      if (e.op.kind === 'ledger' && e.op.rates && e.answer?.status === 201) counters.exchanges++;
     },
   };
   const replay = async (
@@ -124,15 +160,19 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       ...(only ? { only } : {}),
     });
     counters.eventsSent += record.eventsSent;
-    const observed = await observe(client, record, queues);
+    const observed = await observe(client, record, queues, verify);
     const transient = transientDeadLetters(record, observed);
     counters.transientDeadLetters += transient.length;
     if (transient.length > 0)
       log(`  ${transient.length} event(s) dead-lettered after their receives ran out (transient)`);
-    return { record, found: check(record, observed) };
+    const found = check(record, observed);
+    counters.checked++;
+    counters.findings += found.length;
+    return { record, found };
   };
   return {
     client,
+    deepVerify: verify !== undefined,
     proxy,
     counters,
     output: () => stack?.output() ?? '',
@@ -144,7 +184,9 @@ export async function startSession(options: SessionOptions): Promise<Session> {
         : { killAt: [], outageAt: [], outageMs: 0 };
       const { found } = await replay(plan, injected);
       const seconds = Math.round((Date.now() - started) / 1000);
-      log(`seed ${plan.seed}: ${n} operations, ${found.length} finding(s), ${seconds} s`);
+      log(
+        `seed ${plan.seed}: ${n} operations, ${found.length} finding(s), ${seconds} s${verify ? '' : ' (journal verify skipped: --url)'}`,
+      );
       if (found.length === 0) return { findings: found, seconds };
       for (const f of found.slice(0, 20)) log(`  ${f.check}: ${f.detail}`);
       if (shrinkBudget > 0)
@@ -160,6 +202,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       return { findings: found, shortest, seconds };
     },
     close: async () => {
+      dynamo?.destroy();
       await proxy.close();
       if (stack) await stack.stop();
       else side?.sqs.destroy();

@@ -40,6 +40,13 @@ export interface SoakResult {
     transientDeadLetters: number;
   };
   readonly findings: readonly Finding[];
+  /** Exchanges (ledger transactions in USD and EUR) the ledger applied. */
+  readonly exchanges: number;
+  /** Rounds and shrink replays checked; journals `verify` read from the table. */
+  readonly checked: number;
+  readonly verified: number;
+  /** False on a foreign stack (`--url`): the journal verifier did not run. */
+  readonly deepVerify: boolean;
   /** Each failing round's plan, its findings and the shortest sequence (plan positions) found. */
   readonly failures: readonly Failure[];
   readonly seconds: number;
@@ -69,6 +76,9 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     kills: counters.kills,
     outages: counters.outages,
     retries: client.stats.retries,
+    checked: counters.checked,
+    findings: counters.findings,
+    verified: counters.verified,
   }));
   // Ctrl-C or a CI timeout: stop the stack (and DynamoDB Local) before leaving.
   const interrupted = () => {
@@ -126,6 +136,10 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
       transientDeadLetters: counters.transientDeadLetters,
     },
     findings,
+    exchanges: counters.exchanges,
+    checked: counters.checked,
+    verified: counters.verified,
+    deepVerify: session.deepVerify,
     failures,
     seconds: Math.round((Date.now() - started) / 1000),
   };

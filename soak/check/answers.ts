@@ -1,7 +1,7 @@
 import type { JournalRecord } from '../../functions/domain/journal/model';
 import type { Answer } from '../client';
 import type { Executed } from '../execute';
-import type { BatchItem, Operation, Plan } from '../plan';
+import type { BatchItem, Operation, Plan, Rate } from '../plan';
 import type { Finding, Replayed } from './journal';
 
 /**
@@ -19,6 +19,32 @@ interface Draw {
 }
 
 const kindOf = (item: Item) => ('op' in item ? item.op : item.kind);
+
+/** Rates as `base/quote=rate, …` (absent: `none`), whatever order an echo gives their fields. */
+const ratesText = (rates: unknown): string =>
+  Array.isArray(rates)
+    ? rates.map((r: Rate) => `${r.base}/${r.quote}=${r.rate}`).join(', ')
+    : 'none';
+
+/**
+ * Why the model refuses a ledger transaction for its currencies (§35), from the plan alone: a
+ * leg whose currency (its own, else the default) is not its account's is `currency_mismatch`;
+ * legs whose debits and credits differ in some currency are `legs_unbalanced`.
+ */
+export function currencyRefusal(
+  plan: Plan,
+  op: Extract<Operation, { kind: 'ledger' }>,
+): 'currency_mismatch' | 'legs_unbalanced' | undefined {
+  const legCurrency = (leg: (typeof op.legs)[number]) => leg.currency ?? op.currency;
+  if (op.legs.some((leg) => legCurrency(leg) !== plan.accounts[leg.account]?.currency))
+    return 'currency_mismatch';
+  const net = new Map<string | undefined, number>();
+  for (const leg of op.legs) {
+    const sign = leg.direction === 'debit' ? 1 : -1;
+    net.set(legCurrency(leg), (net.get(legCurrency(leg)) ?? 0) + sign * leg.amount);
+  }
+  return [...net.values()].some((n) => n !== 0) ? 'legs_unbalanced' : undefined;
+}
 
 export function checkAnswers(
   plan: Plan,
@@ -185,12 +211,17 @@ export function checkAnswers(
         return (
           'kind' in item && item.kind === 'period' && plan.accounts[item.account]?.deferred === true
         );
+      case 'currency_mismatch':
+      case 'legs_unbalanced':
+        return 'kind' in item && item.kind === 'ledger' && currencyRefusal(plan, item) === code;
       default:
         return false;
     }
   };
   /** An applied item that the model must have refused: a close or a period close came first. */
   const mustHaveRefused = (item: Item, a: Answer): string | undefined => {
+    const currencies = 'kind' in item && item.kind === 'ledger' && currencyRefusal(plan, item);
+    if (currencies) return currencies;
     // Closing a closed account answers the account again (200).
     const closing = 'kind' in item && item.kind === 'close';
     if (!closing && accountsOf(item).some((account) => closedBefore(account, a, true)))
@@ -217,6 +248,10 @@ export function checkAnswers(
     if (applied) {
       const refused = mustHaveRefused(item, a);
       if (refused) finding(e, `${kindOf(item)} was applied; the model answers ${refused}`);
+      // The rates are recorded and echoed for audit (§35), as sent.
+      const rates = 'kind' in item && item.kind === 'ledger' ? item.rates : undefined;
+      if (rates && ratesText(a.body?.rates) !== ratesText(rates))
+        finding(e, `ledger answered rates ${ratesText(a.body?.rates)}, sent ${ratesText(rates)}`);
       return;
     }
     if (!explains(item, e, a, code)) {

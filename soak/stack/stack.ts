@@ -22,6 +22,9 @@ export interface SoakStack {
   readonly queues: LocalQueues;
   readonly topics: LocalTopics;
   readonly gate: TcpGate;
+  /** DynamoDB itself (not the gate) and the stack's table: what `verify` reads at the end. */
+  readonly dynamoEndpoint: string;
+  readonly tableName: string;
   /** SIGKILLs the stack's process group and starts it again; resolves once it is ready. */
   killAndRestart(): Promise<void>;
   /** The stack's output (last 200 kB). */
@@ -48,11 +51,12 @@ export async function startSoakStack(options: StackOptions = {}): Promise<SoakSt
   const queues = await ensureQueues(sqs);
   const topics = await ensureTopics(localSnsClient(emulator.endpoint), sqs);
   const gate = await startTcpGate(endpoint);
+  const tableName = options.env?.TABLE_NAME ?? `soak-${randomUUID()}`;
   const env = {
     DYNAMODB_ENDPOINT: gate.endpoint,
     SQS_ENDPOINT: emulator.endpoint,
     SNS_ENDPOINT: emulator.endpoint,
-    TABLE_NAME: `soak-${randomUUID()}`,
+    TABLE_NAME: tableName,
     DYNAMODB_CONTENTION: 'on',
     // 5 s (the default) on a loaded machine let events miss their batch's deadline five times
     // and be dead-lettered as transient (docs/reliability.md "Found"); AWS gives ≥ 6× the timeout.
@@ -108,6 +112,8 @@ export async function startSoakStack(options: StackOptions = {}): Promise<SoakSt
     queues,
     topics,
     gate,
+    dynamoEndpoint: endpoint,
+    tableName,
     killAndRestart: async () => {
       await kill();
       await launch();
