@@ -11,8 +11,10 @@ import { dynamoEndpoint } from './dynamo-lease';
  * `own: true` starts a DynamoDB Local of its own for a file that writes tens of thousands of
  * items: DynamoDB Local keeps every stream record, and each later write on ANY of its tables
  * slows as they pile up (docs/architecture.md "Testing notes"), which timed out the files beside it.
- * `stream: false` for a file that runs no stream reader (journal projector, outbox dispatcher):
- * its writes then leave no stream records behind to slow every later write of that emulator.
+ * `stream: true` for a file that runs a stream reader (journal projector, outbox dispatcher);
+ * without one a table has no stream, so its writes leave no stream records behind: a stream
+ * doubles what each write costs DynamoDB Local, and the cost grows with every record it keeps
+ * (docs/architecture.md "Testing notes").
  */
 export async function createTestTable(
   options: { readonly own?: boolean; readonly stream?: boolean } = {},
@@ -24,7 +26,7 @@ export async function createTestTable(
   const own = options.own ? await startDynamoLocal(await freePort()) : undefined;
   const client = localDynamoClient(own?.endpoint ?? dynamoEndpoint());
   const tableName = `ledger-test-${randomUUID()}`;
-  await ensureLedgerTable(client, tableName, { stream: options.stream ?? true });
+  await ensureLedgerTable(client, tableName, { stream: options.stream ?? false });
   return {
     client,
     tableName,

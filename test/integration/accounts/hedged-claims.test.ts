@@ -27,7 +27,7 @@ let holdTransactions: Promise<void> | undefined;
 let readDelayMs = 0;
 
 beforeAll(async () => {
-  ({ client, drop, tableName } = await createTestTable({ stream: false }));
+  ({ client, drop, tableName } = await createTestTable());
   client.middlewareStack.add(
     (next, context) => async (args) => {
       commands.push(String(context.commandName));

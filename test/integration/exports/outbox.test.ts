@@ -23,7 +23,7 @@ let client: DynamoDBClient;
 let tableName: string;
 let drop: () => Promise<void>;
 beforeAll(async () => {
-  ({ client, tableName, drop } = await createTestTable());
+  ({ client, tableName, drop } = await createTestTable({ stream: true }));
 });
 afterAll(() => drop());
 

@@ -33,7 +33,7 @@ const calls: { command: string; scanned?: number }[] = [];
 
 beforeAll(async () => {
   // Its own DynamoDB Local: the 20,000 seeded entries would slow every file beside it.
-  ({ client, tableName, drop } = await createTestTable({ own: true, stream: false }));
+  ({ client, tableName, drop } = await createTestTable({ own: true }));
   // Every DynamoDB command that leaves the client, with how many items a Query read.
   client.middlewareStack.add(
     (next, context) => async (args) => {

@@ -29,7 +29,7 @@ export interface JournalFixture {
 export async function startJournalFixture(
   overrides: Partial<ServiceConfig> = {},
 ): Promise<JournalFixture> {
-  const { client, tableName, drop } = await createTestTable();
+  const { client, tableName, drop } = await createTestTable({ stream: true });
   const topic = await startJournalTopic();
   const projector = await startProjector(client, tableName, topic);
   const config = testConfig({ tableName, ...overrides });
