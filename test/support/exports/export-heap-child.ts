@@ -20,9 +20,10 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const store = createExportRunStore({
   client: localDynamoClient(env('DYNAMODB_ENDPOINT')),
   tableName: env('TABLE_NAME'),
+  pageSize: Number(env('PAGE_SIZE')),
 });
-let liveHeap = 0;
-let peakLiveHeap = 0;
+/** The live heap after each page. */
+const liveHeaps: number[] = [];
 /** After each page the worker has written, a full GC: what is left is what the run retains. */
 const measuredRuns: typeof store = {
   claimRun: (...args) => store.claimRun(...args),
@@ -30,8 +31,7 @@ const measuredRuns: typeof store = {
     for await (const page of store.entryPages(accountId, upTo)) {
       yield page;
       gc();
-      liveHeap = process.memoryUsage().heapUsed;
-      peakLiveHeap = Math.max(peakLiveHeap, liveHeap);
+      liveHeaps.push(process.memoryUsage().heapUsed);
     }
   },
 };
@@ -62,4 +62,4 @@ const outcome = await worker.run(
 );
 sample();
 clearInterval(sampler);
-process.stdout.write(JSON.stringify({ outcome, baselineHeap, peakHeap, peakLiveHeap }));
+process.stdout.write(JSON.stringify({ outcome, baselineHeap, peakHeap, liveHeaps }));
