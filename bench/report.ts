@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { batchesSection } from './batches/run';
 import { barChart, lineChart } from './charts';
 import { coldStartSection } from './cold-start/report';
+import { commitsSection } from './commits';
 import { deferredSection } from './deferred/run';
 import { hotSection } from './hot/report';
 import { REPLAY_SHAPES, type ReplayShape } from './http/replay-anatomy';
@@ -245,6 +246,9 @@ export function renderReport(
       : []),
     ...(results.batches ? [...batchesSection(results.batches), ''] : []),
     ...(results.deferred ? [...deferredSection(results.deferred), ''] : []),
+    ...(results.batches || results.deferred
+      ? [...commitsSection(results.batches, results.deferred), '']
+      : []),
     ...(results.coldStart.length > 0 ? [...coldStartSection(results, charts), ''] : []),
   ].join('\n');
   return { markdown, charts };

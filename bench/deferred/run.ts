@@ -17,6 +17,7 @@ import { keys } from '../../functions/dynamodb/table/keys';
 import type { composeHttpHandler } from '../../functions/handlers/http/compose';
 import { httpEvent } from '../../kit/http-event';
 import { itemSize, type WireItem } from '../../local/services/contention/items';
+import { busiestCommits } from '../hot/layer';
 import { HTTP_IN_FLIGHT } from '../hot/run';
 import { type HttpRound, httpRound } from '../hot/scenarios';
 import { PRINCIPAL } from '../http/scenarios';
@@ -119,6 +120,7 @@ export function measureDeferred(
           between(
             async () => (await account(accountId)).balance + (await pendingOf(accountId)).sum,
           );
+        const layerBefore = await layer.stats();
         let answering = true;
         const folding = (async () => {
           while (answering) {
@@ -144,12 +146,18 @@ export function measureDeferred(
           await folder.postAll(accountId);
         }
         const postedAfterMs = performance.now() - lastAnswer;
+        // Acceptance and posting both: the busiest of the gates and the account item.
+        const busiest = busiestCommits(layerBefore, await layer.stats());
         const posted = await account(accountId);
         if (posted.balance !== creditsPerRound || posted.version !== creditsPerRound)
           throw new Error(
             `deferred: balance ${posted.balance}, version ${posted.version} for ${creditsPerRound} credits`,
           );
-        bySide.deferred.push({ ...answered, postedAfterMs });
+        bySide.deferred.push({
+          ...answered,
+          postedAfterMs,
+          busiestCommitsPerCredit: busiest / creditsPerRound,
+        });
       }
     }
     const sizes = await itemSizes(rawItem, newAccount, folder, app);
@@ -208,7 +216,8 @@ export function deferredSection(results: DeferredResults): string[] {
     `| ${name} | ${median(rounds.map((r) => r.perSecond)).toFixed(0)} | ` +
     `${median(rounds.map((r) => r.p99Ms)).toFixed(0)} | ` +
     `${median(rounds.map((r) => r.retryAnswersPerCredit)).toFixed(3)} | ` +
-    `${median(rounds.map((r) => r.holdMs)).toFixed(1)} | ${posted} |`;
+    `${median(rounds.map((r) => r.holdMs)).toFixed(1)} | ` +
+    `${median(rounds.map((r) => r.busiestCommitsPerCredit)).toFixed(3)} | ${posted} |`;
   const postedAfter = results.bySide.deferred.map((r) => r.postedAfterMs);
   return [
     '## Deferred credits: one account (docs/contract.md §24)',
@@ -219,8 +228,8 @@ export function deferredSection(results: DeferredResults): string[] {
     'beside a direct one (each credit one transaction on the account item). Accepted money is checked exact after',
     `the answers, balance and version after the folder; ratio ${(median(deferred) / Math.max(median(direct), 1e-9)).toFixed(2)}×.`,
     '',
-    '| side | credits/s (median) | p99 ms | retry answers per credit | item hold ms | posted after the last answer |',
-    '| --- | --- | --- | --- | --- | --- |',
+    "| side | credits/s (median) | p99 ms | retry answers per credit | item hold ms | busiest item's commits per credit | posted after the last answer |",
+    '| --- | --- | --- | --- | --- | --- | --- |',
     rows(
       DEFERRED_SIDES.deferred,
       results.bySide.deferred,

@@ -12,6 +12,19 @@ export interface LayerProcess {
 
 const MAIN = join(import.meta.dirname, '../../local/services/contention/main.ts');
 
+/**
+ * Commits of the busiest item between two readings of the layer: the item a hot account's
+ * credits all write (the account item, a gate shard, a sequence item), whichever took most
+ * (docs/contract.md §33). Divided by the credits, it is what bounds one account's rate on AWS.
+ */
+export function busiestCommits(before: ContentionStats, after: ContentionStats): number {
+  let most = 0;
+  for (const [item, commits] of Object.entries(after.repeatedCommits)) {
+    most = Math.max(most, commits - (before.repeatedCommits[item] ?? 0));
+  }
+  return most;
+}
+
 export async function startLayerProcess(
   upstream: string,
   writeUnitsPerSecond: number,

@@ -11,7 +11,7 @@ import type { ContentionStats } from '../../local/services/contention/proxy';
 import { postCredit } from '../http/scenarios';
 import type { LatencyProxy } from '../latency-proxy';
 import { percentile } from '../stats';
-import type { LayerProcess } from './layer';
+import { busiestCommits, type LayerProcess } from './layer';
 
 export type Consume = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -144,6 +144,8 @@ export interface HttpRound {
   readonly retryAnswersPerCredit: number;
   /** Mean time an item was held per transaction DynamoDB Local saw (the layer's view), ms. */
   readonly holdMs: number;
+  /** Commits of the busiest item per credit (bench/hot/layer.ts `busiestCommits`). */
+  readonly busiestCommitsPerCredit: number;
 }
 
 /**
@@ -201,5 +203,6 @@ export async function httpRound(
     callsPerCredit: (proxy.total() - before) / requests,
     retryAnswersPerCredit: retryAnswers / requests,
     holdMs: meanHoldMs(layerBefore, layerAfter),
+    busiestCommitsPerCredit: busiestCommits(layerBefore, layerAfter) / requests,
   };
 }

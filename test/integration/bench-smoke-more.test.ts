@@ -74,3 +74,24 @@ it('reports batches and deferred credits into one account, judged against their 
   expect(deferred?.sizes.postedAccount).toBeGreaterThan(deferred?.sizes.directAccount ?? 0);
   expect(markdown).toMatch(/\| 10 ms \| \d+ \| \d+ \| \d+ \| \d+ \| [\d.]+× \|/);
 });
+
+it("reports the busiest item's commits per credit for direct, deferred and batched credits (§33)", () => {
+  const judged = verdicts(results);
+  const markdown = readFileSync(writeReport(results, judged, docsDir), 'utf8');
+  expect(markdown).toContain("## The busiest item's commits per credit");
+  const perCredit = (rounds: readonly { busiestCommitsPerCredit: number }[] = []) =>
+    rounds.map((r) => r.busiestCommitsPerCredit);
+  // A direct credit commits its account item once; never less, and nothing retried commits twice.
+  for (const value of perCredit(results.deferred?.bySide.direct)) expect(value).toBeCloseTo(1, 2);
+  for (const value of perCredit(results.batches?.bySide.singles)) expect(value).toBeCloseTo(1, 2);
+  // Gates share a deferred account's credits and the folder posts many per account update.
+  for (const value of perCredit(results.deferred?.bySide.deferred)) {
+    expect(value).toBeGreaterThan(0);
+    expect(value).toBeLessThan(0.75);
+  }
+  // A batch coalesces its credits into one account update per transaction.
+  for (const value of perCredit(results.batches?.bySide.batches)) {
+    expect(value).toBeGreaterThan(0);
+    expect(value).toBeLessThan(0.25);
+  }
+});

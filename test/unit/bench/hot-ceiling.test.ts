@@ -24,6 +24,7 @@ const http = (perSecond: number, holdMs: number) =>
     p99Ms: 1,
     callsPerCredit: 1,
     retryAnswersPerCredit: 0,
+    busiestCommitsPerCredit: 1,
   }) satisfies HttpRound;
 
 /** Account items of 413 B (one record: 1 KB), 1,476 B (ten: 2 KB), 2,302 B (a full chunk: 3 KB). */
