@@ -6,6 +6,7 @@ import { ensureLedgerTable } from '../local/services/dynamodb/table';
 import { createOurConsumer, createOurHttp } from './http/ours';
 import { benchLambdaContext, createPowertoolsCredit } from './http/powertools-credit';
 import { type HttpSide, PRINCIPAL, postCredit, postLedgerTransaction } from './http/scenarios';
+import { BENCH_TABLE } from './settings';
 import { SIDES } from './sides';
 import type { SqsSide } from './sqs/scenarios';
 import { createSequentialConsumer } from './sqs/sequential-consumer';
@@ -59,7 +60,7 @@ export async function fixture(
 ): Promise<Fixture> {
   const ledgerTable = `ledger-bench-${randomUUID()}`;
   const idempotencyTable = `idempotency-bench-${randomUUID()}`;
-  await ensureLedgerTable(setup, ledgerTable);
+  await ensureLedgerTable(setup, ledgerTable, BENCH_TABLE);
   await createIdempotencyTable(setup, idempotencyTable);
   const ours = createOurHttp(client, ledgerTable);
   const powertools = (useLocalCache: boolean) => {

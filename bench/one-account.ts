@@ -18,7 +18,7 @@ import { type LayerProcess, startLayerProcess } from './hot/layer';
 import { benchConfig } from './http/ours';
 import { PRINCIPAL } from './http/scenarios';
 import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
-import type { BenchSettings } from './settings';
+import { BENCH_TABLE, type BenchSettings } from './settings';
 
 export interface OneAccountBench {
   readonly layer: LayerProcess;
@@ -46,7 +46,7 @@ export async function onOneAccount<T>(
   const direct = localDynamoClient(dynamoEndpoint);
   const tableName = `ledger-${name}-${randomUUID()}`;
   try {
-    await ensureLedgerTable(direct, tableName);
+    await ensureLedgerTable(direct, tableName, BENCH_TABLE);
     const compose = (dynamo: DynamoDBClient) =>
       composeHttpHandler({
         dynamo,

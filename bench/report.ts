@@ -191,6 +191,8 @@ export function renderReport(
     'one 2-item `TransactWriteItems`, DynamoDB persistence layer, local cache off unless named),',
     'and a sequential one-transaction-per-record SQS loop. All sides call one DynamoDB Local',
     `through a proxy that adds ${s.rttMs} ms to every call (an in-region round trip) and counts calls.`,
+    'Its tables have no stream: no section reads one, and DynamoDB Local charges every write for',
+    "its stream emulation, which AWS's streams do not.",
     `Every measurement runs in ${s.rounds} rounds; the side order flips each round so drift hits`,
     'both sides; ratios are the median of per-round ratios, with the lowest and highest round.',
     'Replay targets count cache misses (both local caches off); cache hits are reported apart.',

@@ -22,7 +22,7 @@ import { benchConfig } from '../http/ours';
 import { PRINCIPAL } from '../http/scenarios';
 import { startLatencyProxy } from '../latency-proxy';
 import { progress } from '../progress';
-import type { BenchSettings } from '../settings';
+import { BENCH_TABLE, type BenchSettings } from '../settings';
 import { TODAYS_SEQUENCE_RETRY, TODAYS_TRANSACTION_RETRY } from './baseline';
 import { type CommandCosts, measureCosts } from './costs';
 import { startLayerProcess } from './layer';
@@ -77,7 +77,7 @@ export async function measureHot(
   const direct = localDynamoClient(dynamoEndpoint);
   const tableName = `ledger-hot-${randomUUID()}`;
   try {
-    await ensureLedgerTable(direct, tableName);
+    await ensureLedgerTable(direct, tableName, BENCH_TABLE);
     const config = benchConfig(tableName);
     const http = (retry?: typeof TODAYS_TRANSACTION_RETRY) =>
       composeHttpHandler({
