@@ -49,6 +49,14 @@ export interface LedgerConfig {
   /** DynamoDB deletion protection on the ledger table. @default true */
   readonly deletionProtection: boolean;
   /**
+   * How many of the account directory's indexes (`accounts`, `account-owners`, `account-names`,
+   * in that order) the ledger table has: a stage deployed before the directory gains them one
+   * per deploy, since CloudFormation creates at most one GSI per table update (docs/deployment.md
+   * "Upgrading to the account directory"). 0–3.
+   * @default 3 (all: a fresh stage)
+   */
+  readonly accountDirectoryIndexes: number;
+  /**
    * What happens to every resource except the ledger table (queues, callback secret, log groups,
    * alarm topic key) when it leaves its stack. The table is always retained.
    * @default 'retain' with deletion protection, 'destroy' without

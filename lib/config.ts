@@ -38,6 +38,7 @@ import {
 } from '../functions/contract/retention';
 import { DEFAULT_INTAKE_SHARDS } from '../functions/domain/accounts/model';
 import { MAX_INTAKE_SHARDS, MIN_INTAKE_SHARDS } from '../functions/domain/accounts/pending-credits';
+import { DIRECTORY_INDEXES } from '../functions/dynamodb/table/indexes';
 import { authOf, checkThrottling, reserved } from './config-checks';
 import {
   ALARM_EMAIL_PATTERN,
@@ -116,6 +117,9 @@ const contextShape = {
       .transform(audienceList),
   ),
   deletionProtection: booleanSetting(),
+  // The account directory's GSIs the table has, first n: an upgraded stage adds one per deploy
+  // (docs/deployment.md "Upgrading to the account directory").
+  accountDirectoryIndexes: integerSetting(0, DIRECTORY_INDEXES.length),
   idempotencyRetentionSeconds: positiveInteger(),
   idempotencyHedgedRead: booleanSetting(),
   inboxRetentionSeconds: positiveInteger(),
@@ -194,6 +198,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     stage: context.stage ?? DEFAULT_STAGE,
     auth: authOf(context, ctx),
     deletionProtection,
+    accountDirectoryIndexes: context.accountDirectoryIndexes ?? DIRECTORY_INDEXES.length,
     removalPolicy: context.removalPolicy ?? (deletionProtection ? 'retain' : 'destroy'),
     logRetentionDays: context.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS,
     idempotencyRetentionSeconds:

@@ -41,6 +41,7 @@ export function createLedgerStacks(
     description: `idempotent-ledger (${config.stage}): data resources`,
     tags,
     deletionProtection: config.deletionProtection,
+    accountDirectoryIndexes: config.accountDirectoryIndexes,
     removalPolicy,
     // SQS names are unique per account and region: stages sharing an account must not collide.
     queueNamePrefix: `${config.stage}-`,

@@ -27,6 +27,13 @@ export interface StatefulStackProps extends StackProps {
   readonly deletionProtection?: boolean;
 
   /**
+   * How many of the account directory's indexes the ledger table has (in their order); see
+   * {@link LedgerTableProps.accountDirectoryIndexes}.
+   * @default all (3)
+   */
+  readonly accountDirectoryIndexes?: number;
+
+  /**
    * What happens to the queues and the callback secret when they leave the stack. The table is
    * always retained.
    * @default RETAIN with deletion protection, DESTROY without
@@ -106,7 +113,10 @@ export class StatefulStack extends Stack {
     const removalPolicy =
       props.removalPolicy ?? (deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
 
-    const ledgerTable = new LedgerTable(this, 'Ledger', { deletionProtection });
+    const ledgerTable = new LedgerTable(this, 'Ledger', {
+      deletionProtection,
+      accountDirectoryIndexes: props.accountDirectoryIndexes,
+    });
     this.table = ledgerTable.table;
 
     this.eventQueues = new LedgerEventQueues(this, 'LedgerEvents', {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ValidationError } from '../../../functions/domain/shared/errors';
+import { UnavailableError, ValidationError } from '../../../functions/domain/shared/errors';
 import { describeError } from '../../../functions/domain/shared/log';
 import { CONSOLE_API, CONSOLE_PATH, CONSOLE_ROUTES, CONSOLE_TOKEN_HEADER } from '../../shared/api';
 import type { AccountReader } from '../accounts/reader';
@@ -117,6 +117,10 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
         if (error instanceof ValidationError) {
           // A foreign cursor or the like: the asker's mistake, said in words (§31).
           answer = { status: 400, body: { error: error.detail } };
+        } else if (error instanceof UnavailableError) {
+          // Not there yet (a directory index before its upgrade step) or throttled: try later.
+          deps.log(`could not answer ${req.method} ${path}: ${describeError(error)}`);
+          answer = { status: 503, body: { error: error.detail } };
         } else {
           deps.log(`could not answer ${req.method} ${path}: ${describeError(error)}`);
           answer = { status: 502, body: { error: `the read failed: ${describeError(error)}` } };

@@ -1,6 +1,6 @@
 import { type AttributeValue, type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { ValidationError } from '../../domain/shared/errors';
+import { UnavailableError, ValidationError } from '../../domain/shared/errors';
 import {
   ACCOUNT_INDEX,
   ACCOUNT_SHARD_COUNT,
@@ -8,6 +8,33 @@ import {
   searchText,
 } from '../table/account-index';
 import { storageError } from '../table/sdk-errors';
+
+/** DynamoDB's words for an index the table lacks, or one it is still building (backfilling). */
+const MISSING_INDEX = /specified index|backfilling global secondary index/i;
+const isMissingIndex = (error: unknown): boolean =>
+  error instanceof Error &&
+  error.name === 'ValidationException' &&
+  MISSING_INDEX.test(error.message);
+
+/**
+ * A directory index the table does not have yet (a stage upgraded from before the directory
+ * gains its indexes one deploy at a time) or is still building: not the asker's fault, and
+ * over once the upgrade is done, so `503` with the step that ends it.
+ */
+export class DirectoryIndexMissing extends UnavailableError {
+  constructor(
+    readonly index: string,
+    cause: unknown,
+  ) {
+    super(
+      cause,
+      `The account directory's index "${index}" is not on this table yet, or is still being built: ` +
+        'deploy with the CDK context accountDirectoryIndexes raised by one per deploy up to 3, ' +
+        'then run `npm run cli -- accounts-backfill` (docs/deployment.md "Upgrading to the ' +
+        'account directory").',
+    );
+  }
+}
 
 /** One page of the directory: account ids in order, and where the next page starts. */
 export interface DirectoryPage {
@@ -106,6 +133,9 @@ export function createAccountDirectory(options: {
         more: answer.LastEvaluatedKey !== undefined,
       };
     } catch (error) {
+      if (isMissingIndex(error)) {
+        throw new DirectoryIndexMissing(listing.index, error);
+      }
       throw storageError(error);
     }
   }

@@ -19,13 +19,8 @@ export interface TableIndex {
 
 const s = (name: string): IndexKey => ({ name, type: 'S' });
 
-/**
- * Every index of the ledger table: the one definition the CDK table
- * (lib/constructs/shared/ledger-table.ts) and the local stack's table
- * (local/services/dynamodb/table.ts) are built from. Each is sparse: only items carrying both
- * key attributes are in it.
- */
-export const TABLE_INDEXES: readonly TableIndex[] = [
+/** The indexes from before the account directory: the sweeper's due work, effective time. */
+const BASE_INDEXES: readonly TableIndex[] = [
   // The sweeper's due work (./due-index.ts); ALL: it settles an item without reading it again.
   {
     name: DUE_INDEX.name,
@@ -40,7 +35,15 @@ export const TABLE_INDEXES: readonly TableIndex[] = [
     sortKey: s(EFFECTIVE_INDEX.keyAttribute),
     projection: 'ALL',
   },
-  // The console's account directory (./account-index.ts); KEYS_ONLY: balance updates skip it.
+];
+
+/**
+ * The console's account directory (./account-index.ts); KEYS_ONLY: balance updates skip it. In
+ * the order a deployed table gains them, one per deploy (CloudFormation creates at most one GSI
+ * per table update): CDK context `accountDirectoryIndexes` takes the first n (docs/deployment.md
+ * "Upgrading to the account directory").
+ */
+export const DIRECTORY_INDEXES: readonly TableIndex[] = [
   {
     name: ACCOUNT_INDEX.recent,
     partitionKey: s(ACCOUNT_INDEX.shardAttribute),
@@ -60,3 +63,16 @@ export const TABLE_INDEXES: readonly TableIndex[] = [
     projection: 'KEYS_ONLY',
   },
 ];
+
+/**
+ * The ledger table's indexes with the first `directoryIndexes` of {@link DIRECTORY_INDEXES}: the
+ * one definition the CDK table (lib/constructs/shared/ledger-table.ts) and the local stack's
+ * table (local/services/dynamodb/table.ts) are built from. Each is sparse: only items carrying
+ * both key attributes are in it.
+ */
+export function tableIndexes(directoryIndexes = DIRECTORY_INDEXES.length): readonly TableIndex[] {
+  return [...BASE_INDEXES, ...DIRECTORY_INDEXES.slice(0, directoryIndexes)];
+}
+
+/** Every index of the ledger table (a fresh stage's, and the local stack's). */
+export const TABLE_INDEXES: readonly TableIndex[] = tableIndexes();

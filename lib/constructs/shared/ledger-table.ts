@@ -1,7 +1,11 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLE_INDEXES, type TableIndex } from '../../../functions/dynamodb/table/indexes';
+import {
+  DIRECTORY_INDEXES,
+  type TableIndex,
+  tableIndexes,
+} from '../../../functions/dynamodb/table/indexes';
 import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
 
 /**
@@ -36,6 +40,14 @@ export interface LedgerTableProps {
    * @default true
    */
   readonly deletionProtection?: boolean;
+  /**
+   * How many of the account directory's indexes (`accounts`, `account-owners`, `account-names`,
+   * in that order) the table has. CloudFormation refuses a table update that creates or deletes
+   * more than one GSI, so a table deployed before the directory gains them one deploy at a time:
+   * 1, then 2, then 3 (docs/deployment.md "Upgrading to the account directory").
+   * @default 3 (all)
+   */
+  readonly accountDirectoryIndexes?: number;
 }
 
 /**
@@ -67,8 +79,18 @@ export class LedgerTable extends Construct {
       // NEW_IMAGE feeds the outbox dispatcher (lib/constructs/exports/outbox-dispatcher.ts).
       stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
-    // Every index from the one definition the local stack's table uses too.
-    for (const index of TABLE_INDEXES) {
+    const directoryIndexes = props.accountDirectoryIndexes ?? DIRECTORY_INDEXES.length;
+    if (
+      !Number.isInteger(directoryIndexes) ||
+      directoryIndexes < 0 ||
+      directoryIndexes > DIRECTORY_INDEXES.length
+    ) {
+      throw new Error(
+        `accountDirectoryIndexes must be an integer from 0 to ${DIRECTORY_INDEXES.length}; got ${directoryIndexes}`,
+      );
+    }
+    // The indexes from the one definition the local stack's table uses too.
+    for (const index of tableIndexes(directoryIndexes)) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: {

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
-import { CONSOLE_ROUTES } from '../../../console/shared/api';
+import { CONSOLE_API, CONSOLE_ROUTES } from '../../../console/shared/api';
 import type { LocalStack } from '../../e2e/support/stack';
-import type { ConsoleBrowser } from './console-browser';
+import { queueDepth } from '../../support/queue-depth';
+import { type ConsoleBrowser, consoleTokenOf, REBOUND_HOST } from './console-browser';
 import { CONSOLE_TABLE, type ConsoleSeed, until } from './console-seed';
 
 /**
@@ -32,6 +35,132 @@ export function consoleAuthTests(
     await alert.waitFor();
     await expect(alert.textContent()).resolves.toContain('/console/#token=');
     await page.close();
+  });
+
+  it('another site’s page is refused even with the token (Sec-Fetch-Site, Origin), a rebound name too (Host)', async () => {
+    const { browser, seed, stack } = context();
+    const token = consoleTokenOf(stack.output());
+    const actionLines = () =>
+      stack
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('[console] action='));
+    const linesBefore = actionLines().length;
+    const depthBefore = await queueDepth(seed.producer.sqs, seed.producer.dlqUrl);
+    const read = `${stack.base}${CONSOLE_ROUTES.accounts}`;
+    const redrive = `${stack.base}${CONSOLE_ROUTES.redrive}`;
+    const order = { queue: 'ledger-events-dlq', confirm: true };
+    // Another site, on a server of its own at localhost (the console is at 127.0.0.1): a link
+    // to a console read, and the classic cross-site form whose text/plain body is JSON.
+    const other = createServer((_req, res) => {
+      const field = JSON.stringify({ ...order, pad: '' }).slice(0, -2);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        `<!doctype html><title>another site</title><a href="${read}">accounts</a>` +
+          `<form method="post" action="${redrive}" enctype="text/plain">` +
+          `<input type="hidden" name='${field}' value='"}'><button>Redrive</button></form>`,
+      );
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherOrigin = `http://localhost:${(other.address() as AddressInfo).port}`;
+    const page = await browser.context.newPage();
+    try {
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      const preflights: number[] = [];
+      cdp.on('Network.responseReceived', (e) => {
+        if (e.type === 'Preflight') preflights.push(e.response.status);
+      });
+      await page.goto(`${otherOrigin}/`);
+
+      // As the page's script can: the token header makes the fetch preflighted, the console
+      // refuses the preflight, and the browser never sends the POST.
+      const sent = await page.evaluate(
+        ({ url, token, body }) =>
+          fetch(url, {
+            method: 'POST',
+            headers: { 'x-console-token': token, 'content-type': 'application/json' },
+            body,
+          }).then(
+            (r) => r.status,
+            (e: unknown) => String(e),
+          ),
+        { url: redrive, token, body: JSON.stringify(order) },
+      );
+      expect(sent).toBe('TypeError: Failed to fetch');
+      expect(preflights).toEqual([403]);
+
+      // The token handed to the page anyway (as if it had leaked): the route adds it, and the
+      // JSON type, to the page's link and form, which need no preflight. Only the cross-site
+      // rules stand between them and the console.
+      await page.route(
+        (url) => url.origin === stack.base && url.pathname.startsWith(CONSOLE_API),
+        (route) =>
+          route.continue({
+            headers: {
+              ...route.request().headers(),
+              'x-console-token': token,
+              'content-type': 'application/json',
+            },
+          }),
+      );
+      // The link: a GET carries no Origin, so Sec-Fetch-Site (cross-site) alone refuses it.
+      const [got] = await Promise.all([
+        page.waitForResponse(read),
+        page.getByRole('link', { name: 'accounts' }).click(),
+      ]);
+      const gotHeaders = await got.request().allHeaders();
+      expect(gotHeaders['x-console-token']).toBe(token);
+      expect(gotHeaders.origin).toBeUndefined();
+      expect(got.status()).toBe(403);
+      await expect(got.json()).resolves.toEqual({
+        error: expect.stringMatching(
+          /^a cross-site request is refused.*\(Sec-Fetch-Site\)$/,
+        ) as unknown,
+      });
+      // The form: a POST carries its Origin and is refused for it; nothing is redriven or logged.
+      await page.goto(`${otherOrigin}/`);
+      const [posted] = await Promise.all([
+        page.waitForResponse(redrive),
+        page.getByRole('button', { name: 'Redrive' }).click(),
+      ]);
+      expect(JSON.parse(posted.request().postData() ?? '')).toMatchObject(order);
+      await expect(posted.request().allHeaders()).resolves.toMatchObject({
+        origin: otherOrigin,
+        'x-console-token': token,
+        'content-type': 'application/json',
+      });
+      expect(posted.status()).toBe(403);
+      await expect(posted.json()).resolves.toEqual({
+        error: `requests from ${otherOrigin} are refused: only the console's own pages may call it`,
+      });
+      await page.unroute(() => true);
+      expect(actionLines().length).toBe(linesBefore);
+      expect(await queueDepth(seed.producer.sqs, seed.producer.dlqUrl)).toBe(depthBefore);
+
+      // DNS rebinding: a name that resolves to the console's address but is not a loopback
+      // name. Its page is same-origin with the console's port, so only Host refuses it.
+      const rebound = `http://${REBOUND_HOST}:${new URL(stack.base).port}`;
+      const doc = await page.goto(`${rebound}/console/`);
+      expect(doc?.status()).toBe(403);
+      const answer = await page.evaluate(
+        ({ path, token }) =>
+          fetch(path, { headers: { 'x-console-token': token } }).then(async (r) => ({
+            status: r.status,
+            body: (await r.json()) as unknown,
+          })),
+        { path: CONSOLE_ROUTES.accounts, token },
+      );
+      expect(answer).toEqual({
+        status: 403,
+        body: {
+          error: 'the console answers requests addressed to a loopback name only (Host header)',
+        },
+      });
+    } finally {
+      await page.close();
+      other.close();
+    }
   });
 
   it('a malformed id or escape is a message in the page, never a blank app', async () => {

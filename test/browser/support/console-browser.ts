@@ -14,6 +14,11 @@ import { until } from './console-seed';
  * or, with CONSOLE_SCREENSHOTS=docs (`npm run console:screenshots`), docs/console/.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/**
+ * A name that is not loopback but that this browser resolves to 127.0.0.1, as DNS rebinding
+ * makes an attacker's name resolve: the console must refuse requests addressed to it (Host).
+ */
+export const REBOUND_HOST = 'console-rebound.example';
 const SHOTS =
   process.env.CONSOLE_SCREENSHOTS === 'docs'
     ? join(process.cwd(), 'docs', 'console')
@@ -53,6 +58,7 @@ export async function launchConsoleBrowser(
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      `--host-resolver-rules=MAP ${REBOUND_HOST} 127.0.0.1`,
     ],
   });
   mkdirSync(SHOTS, { recursive: true });

@@ -28,6 +28,7 @@ describe('resolveLedgerConfig: defaults', () => {
       stage: 'dev',
       auth: { kind: 'iam' },
       deletionProtection: true,
+      accountDirectoryIndexes: 3,
       idempotencyRetentionSeconds: DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
       idempotencyHedgedRead: true,
       inboxRetentionSeconds: DEFAULT_INBOX_RETENTION_SECONDS,

@@ -2,6 +2,7 @@ import { App, Duration } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TTL_ATTRIBUTE } from '../../../functions/dynamodb/table/keys';
+import { LedgerConfigError } from '../../../lib/config';
 import { StatefulStack } from '../../../lib/stateful-stack';
 import {
   logicalIdOf,
@@ -137,6 +138,72 @@ describe('StatefulStack', () => {
   it('outputs the table name', () => {
     const tableId = onlyLogicalId(template, 'AWS::DynamoDB::Table');
     template.hasOutput('TableName', { Value: { Ref: tableId } });
+  });
+});
+
+/**
+ * An upgraded stage gains the directory's indexes one deploy at a time (CloudFormation creates at
+ * most one GSI per table update): context `accountDirectoryIndexes` (docs/deployment.md
+ * "Upgrading to the account directory").
+ */
+describe('StatefulStack: accountDirectoryIndexes', () => {
+  const tableOf = (template: Template) => {
+    const [table] = Object.values(propertiesOf(template, 'AWS::DynamoDB::Table'));
+    return table as {
+      GlobalSecondaryIndexes: { IndexName: string }[];
+      AttributeDefinitions: { AttributeName: string }[];
+    };
+  };
+  const indexesOf = (template: Template) =>
+    tableOf(template).GlobalSecondaryIndexes.map((index) => index.IndexName);
+  const attributesOf = (template: Template) =>
+    tableOf(template)
+      .AttributeDefinitions.map((a) => a.AttributeName)
+      .sort();
+  const BEFORE = ['due', 'effective'];
+  const BEFORE_ATTRIBUTES = ['dueAt', 'dueShard', 'effectiveAccount', 'effectiveKey', 'pk', 'sk'];
+
+  it.each([
+    // As `-c accountDirectoryIndexes=1` hands it over: a string.
+    ['1', ['accounts'], ['accountsAt', 'accountsShard']],
+    [2, ['accounts', 'account-owners'], ['accountsAt', 'accountsShard', 'ownerKey']],
+    [0, [], []],
+    [
+      3,
+      ['accounts', 'account-owners', 'account-names'],
+      ['accountsAt', 'accountsShard', 'nameKey', 'ownerKey'],
+    ],
+  ])(
+    'accountDirectoryIndexes=%j: exactly the first of them, and only their attributes',
+    (value, directory, attributes) => {
+      const { stateful } = synthLedger({ accountDirectoryIndexes: value });
+      expect(indexesOf(stateful)).toEqual([...BEFORE, ...directory]);
+      expect(attributesOf(stateful)).toEqual([...BEFORE_ATTRIBUTES, ...attributes].sort());
+    },
+    SYNTH_HOOK_TIMEOUT_MS,
+  );
+
+  it('defaults to all three, as a fresh stage needs', () => {
+    expect(indexesOf(synthLedger().stateful)).toEqual([
+      ...BEFORE,
+      'accounts',
+      'account-owners',
+      'account-names',
+    ]);
+  });
+
+  it('refuses anything but an integer from 0 to 3 at synth', () => {
+    for (const refused of [4, -1, '1.5', 'all', 'accounts', true]) {
+      const synth = () => synthLedger({ accountDirectoryIndexes: refused });
+      expect(synth, String(refused)).toThrow(LedgerConfigError);
+      expect(synth, String(refused)).toThrow(
+        `Invalid CDK context: accountDirectoryIndexes must be an integer from 0 to 3; got ${JSON.stringify(refused)}`,
+      );
+    }
+    // The construct checks too, for a caller that skips the context.
+    expect(() => new StatefulStack(new App(), 'Refused', { accountDirectoryIndexes: 4 })).toThrow(
+      /accountDirectoryIndexes must be an integer from 0 to 3; got 4/,
+    );
   });
 });
 

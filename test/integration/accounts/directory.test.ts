@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { accountsBackfillCommand } from '../../../cli/commands/accounts/backfill';
@@ -9,7 +13,9 @@ import { createIntakeReader } from '../../../console/server/intake/intake';
 import { ACCOUNTS_PER_PAGE, type AccountSearch } from '../../../console/shared/api';
 import { ValidationError } from '../../../functions/domain/shared/errors';
 import { backfillAccountDirectory } from '../../../functions/dynamodb/accounts/backfill';
+import { DirectoryIndexMissing } from '../../../functions/dynamodb/accounts/directory';
 import { ACCOUNT_INDEX } from '../../../functions/dynamodb/table/account-index';
+import { DIRECTORY_INDEXES } from '../../../functions/dynamodb/table/indexes';
 import { keys } from '../../../functions/dynamodb/table/keys';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
@@ -23,8 +29,8 @@ import { useLedgerFixture } from '../fixture';
 const fixture = useLedgerFixture();
 const { api } = fixture;
 
-const reader = () => {
-  const options = { client: fixture.client, tableName: fixture.tableName, clock: () => new Date() };
+const reader = (tableName = fixture.tableName) => {
+  const options = { client: fixture.client, tableName, clock: () => new Date() };
   return createAccountReader({
     ...options,
     gapRefetchAfterSeconds: 60,
@@ -175,5 +181,52 @@ describe('console: the account directory', () => {
       () => {},
     );
     expect(again).toEqual({ seen: 0, indexed: 0 });
+  });
+
+  it('on a table mid-upgrade, a missing index is a 503-worthy error naming it and the step', async () => {
+    // A stage deployed with accountDirectoryIndexes=1: `accounts`, not yet `account-owners`.
+    const [accounts] = DIRECTORY_INDEXES;
+    if (!accounts) throw new Error('no directory index');
+    const tableName = `ledger-upgrade-${randomUUID()}`;
+    const keys = [accounts.partitionKey, accounts.sortKey];
+    await fixture.client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+          ...keys.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: accounts.name,
+            KeySchema: [
+              { AttributeName: accounts.partitionKey.name, KeyType: 'HASH' },
+              { AttributeName: accounts.sortKey.name, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: accounts.projection },
+          },
+        ],
+      }),
+    );
+    try {
+      await expect(reader(tableName).recent()).resolves.toEqual({ items: [] });
+      const search = reader(tableName).search('alice');
+      await expect(search).rejects.toThrow(DirectoryIndexMissing);
+      await expect(search).rejects.toMatchObject({
+        code: 'unavailable',
+        index: ACCOUNT_INDEX.owner,
+        detail: expect.stringMatching(
+          /"account-owners" is not on this table yet.*accountDirectoryIndexes.*accounts-backfill.*Upgrading to the account directory/,
+        ) as unknown,
+      });
+    } finally {
+      await fixture.client.send(new DeleteTableCommand({ TableName: tableName }));
+    }
   });
 });

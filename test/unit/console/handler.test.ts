@@ -14,6 +14,7 @@ import type { DeadLetters } from '../../../console/server/queues/dead-letters';
 import { consoleWebhooksOver } from '../../../console/server/webhooks/webhooks';
 import { EMPTY_EVENT_SOURCE } from '../../../functions/domain/gaps/source-state';
 import { ValidationError } from '../../../functions/domain/shared/errors';
+import { DirectoryIndexMissing } from '../../../functions/dynamodb/accounts/directory';
 
 /** The console's HTTP edge (docs/contract.md §29): what it serves and what it refuses. */
 let running: RunningConsole;
@@ -33,7 +34,13 @@ beforeAll(async () => {
           throw new ValidationError('The cursor is not one this listing returned.');
         return { items: [], ...(cursor ? {} : { nextCursor: 'next' }) };
       },
-      search: async (q: string, cursor?: string) => ({ items: [], nextCursor: `${q}:${cursor}` }),
+      search: async (q: string, cursor?: string) => {
+        if (q === 'before-upgrade') {
+          const cause = new Error('The table does not have the specified index: account-owners');
+          throw new DirectoryIndexMissing('account-owners', cause);
+        }
+        return { items: [], nextCursor: `${q}:${cursor}` };
+      },
       page: async () => undefined,
     } as unknown as AccountReader,
     deadLetters: {
@@ -163,6 +170,20 @@ describe('console HTTP edge', () => {
       scanned: 3,
       complete: true,
     });
+  });
+
+  it('a directory index the table lacks yet is 503, naming it and the upgrade step', async () => {
+    const answer = await call('/console/api/accounts?q=before-upgrade');
+    expect(answer.status).toBe(503);
+    const { error } = JSON.parse(answer.body) as { error: string };
+    expect(error).toMatch(
+      /^The account directory's index "account-owners" is not on this table yet/,
+    );
+    expect(error).toContain('accountDirectoryIndexes');
+    expect(error).toContain('npm run cli -- accounts-backfill');
+    expect(lines.at(-1)).toMatch(
+      /^could not answer GET \/console\/api\/accounts: DirectoryIndexMissing unavailable: /,
+    );
   });
 
   it('says in words when a read fails, and logs it', async () => {
