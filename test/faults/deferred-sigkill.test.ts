@@ -24,7 +24,7 @@ import { until } from './support/stacks';
  * exact record per credit.
  */
 const CREDITS = 120;
-const ledger = ledgerPerFile(7);
+const ledger = ledgerPerFile(7, { stream: true });
 const CHILD = 'test/faults/support/folder-child.ts';
 
 let topic: JournalTopic;

@@ -28,7 +28,7 @@ import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
  * test/support/model/model-driver.ts) on every outcome, every balance and available balance and, at
  * the end, every entry, reversedAmount, status, replayed body and money conservation.
  */
-const ledger = ledgerPerFile(42);
+const ledger = ledgerPerFile(42, { stream: true });
 /** The share of TransactWriteItems answers the fault proxy drops during the random run. */
 const LOST_RESPONSES = 0.1;
 

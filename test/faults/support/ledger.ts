@@ -50,11 +50,22 @@ export interface Verify {
 
 export const PRINCIPAL = 'fault-tester';
 
-export async function ledgerUnderFaults(seed: number): Promise<LedgerUnderFaults> {
+/**
+ * `stream: true` for a file that runs a stream reader (the journal projector); without one the
+ * table has no stream, which DynamoDB Local would charge every write for (test/support/dynamo.ts).
+ */
+export interface LedgerOptions {
+  readonly stream?: boolean;
+}
+
+export async function ledgerUnderFaults(
+  seed: number,
+  options: LedgerOptions = {},
+): Promise<LedgerUnderFaults> {
   const endpoint = dynamoEndpoint();
   const tableName = `faults-${randomUUID()}`;
   const direct = localDynamoClient(endpoint);
-  await ensureLedgerTable(direct, tableName);
+  await ensureLedgerTable(direct, tableName, { stream: options.stream ?? false });
   const contention = await startContentionLayer({ upstream: endpoint });
   const proxy = await startFaultProxy(contention.endpoint, seed);
   // The Lambdas' own timeouts: what a stalled DynamoDB does to a request is part of the test.
@@ -149,10 +160,10 @@ function verifier(app: HttpHandler): Verify {
 }
 
 /** One ledger under faults per test file: started before its tests, closed after them. */
-export function ledgerPerFile(seed: number): () => LedgerUnderFaults {
+export function ledgerPerFile(seed: number, options?: LedgerOptions): () => LedgerUnderFaults {
   let ledger: LedgerUnderFaults | undefined;
   beforeAll(async () => {
-    ledger = await ledgerUnderFaults(seed);
+    ledger = await ledgerUnderFaults(seed, options);
   });
   afterAll(() => ledger?.close());
   return () => {
