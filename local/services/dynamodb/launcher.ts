@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ export const LAUNCHER_SOURCE = fileURLToPath(
 export const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 
 const run = promisify(execFile);
+const JAVAC_ARGUMENTS = ['--release', '17'] as const;
 const compiled = new Map<string, Promise<string | undefined>>();
 
 /**
@@ -39,22 +40,43 @@ export function compiledLauncher(
 async function compile(javac: string, cacheDir: string): Promise<string | undefined> {
   const version = createHash('sha256')
     .update(readFileSync(LAUNCHER_SOURCE))
+    .update(JAVAC_ARGUMENTS.join(' '))
     .digest('hex')
     .slice(0, 16);
-  const target = join(cacheDir, `idempotent-ledger-${userInfo().uid}-launcher-${version}`);
-  if (existsSync(join(target, `${LAUNCHER_CLASS}.class`))) return target;
-  const scratch = mkdtempSync(`${target}-`);
+  const uid = process.getuid?.() ?? 'user';
+  const target = join(cacheDir, `idempotent-ledger-${uid}-launcher-${version}`);
+  if (ours(target)) return target;
+  let scratch: string | undefined;
   try {
-    await run(javac, ['--release', '17', '-d', scratch, LAUNCHER_SOURCE]);
+    scratch = mkdtempSync(`${target}-`);
+    await run(javac, [...JAVAC_ARGUMENTS, '-d', scratch, LAUNCHER_SOURCE]);
+    // Whatever the umask: `ours` accepts no class another user may write.
+    chmodSync(join(scratch, `${LAUNCHER_CLASS}.class`), 0o644);
     try {
       renameSync(scratch, target);
     } catch {
       // Another process renamed its copy first: the same bytes from the same source.
     }
-    return existsSync(join(target, `${LAUNCHER_CLASS}.class`)) ? target : undefined;
+    return ours(target) ? target : undefined;
   } catch {
     return undefined;
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The directory and its class are real files (no symlinks) this user owns and no one else may
+ * write: a shared temporary directory must not hand us another user's class to run.
+ */
+function ours(dir: string): boolean {
+  try {
+    return [dir, join(dir, `${LAUNCHER_CLASS}.class`)].every((path) => {
+      const stat = lstatSync(path);
+      const owner = process.getuid === undefined || stat.uid === process.getuid();
+      return owner && !stat.isSymbolicLink() && (stat.mode & 0o022) === 0;
+    });
+  } catch {
+    return false;
   }
 }
