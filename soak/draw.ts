@@ -30,10 +30,9 @@ export function drawer(random: Random, accounts: readonly AccountSpec[]): Drawer
   /** Two open accounts of one currency, the first from `from`. */
   const two = (from: readonly number[]) => {
     const a = random.pick(from);
-    const peers = sameCurrency(a);
-    let b = random.pick(peers);
-    while (b === a) b = random.pick(peers);
-    return [a, b] as const;
+    const peers = sameCurrency(a).filter((i) => i !== a);
+    if (peers.length === 0) throw new Error(`soak: account ${a} has no open peer in its currency`);
+    return [a, random.pick(peers)] as const;
   };
   /** Open accounts whose currency has at least three: a 3-leg transaction's first. */
   const three = open.filter((i) => sameCurrency(i).length >= 3);
