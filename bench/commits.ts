@@ -5,12 +5,10 @@
  */
 import type { BatchResults } from './batches/run';
 import type { DeferredResults } from './deferred/run';
+import { median } from './stats';
 
 /** Commit latency the bound below assumes: the contention layer's hold, AWS's order. */
 const COMMIT_MS = 10;
-
-const median = (values: readonly number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 export function commitsSection(batches?: BatchResults, deferred?: DeferredResults): string[] {
   const rows: [string, readonly { busiestCommitsPerCredit: number }[]][] = [];
