@@ -6,6 +6,7 @@
  */
 import { loadavg } from 'node:os';
 import { freePort } from '../kit/free-port';
+import { handlerEntry } from '../lib/constructs/shared/ledger-function';
 import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
 import { type BatchResults, measureBatches } from './batches/run';
 import { type ColdStartResult, coldStartBench } from './cold-start/run';
@@ -232,7 +233,13 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
   if (runs('cold'))
     progress(settings, 'cold starts: bundling with CDK and importing in fresh processes');
   const coldStart = runs('cold')
-    ? await coldStartBench(settings.initProcesses, !settings.smoke, settings.quiet)
+    ? await coldStartBench(
+        settings.initProcesses,
+        !settings.smoke,
+        settings.quiet,
+        // The smoke run proves the section runs; test/infra/stacks/bundling.test.ts bundles all.
+        settings.smoke ? [handlerEntry('http')] : undefined,
+      )
     : [];
   return {
     settings,

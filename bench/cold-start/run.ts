@@ -167,14 +167,19 @@ export async function measureColdStarts(
   });
 }
 
+/**
+ * Bundles `functions` (every Lambda entry unless given) and the baseline, then times their
+ * init. A smoke run bundles the HTTP function alone: the bundle test bundles every entry.
+ */
 export async function coldStartBench(
   processes: number,
   withProbes: boolean,
   quiet = false,
+  functions: readonly string[] = lambdaEntries(),
 ): Promise<ColdStartResult[]> {
   const outdir = mkdtempSync(join(tmpdir(), 'ledger-bench-bundles-'));
   try {
-    const entries = [...lambdaEntries(), POWERTOOLS_LAMBDA_ENTRY];
+    const entries = [...functions, POWERTOOLS_LAMBDA_ENTRY];
     const bundle = () =>
       bundleLikeCdk(withProbes ? [...entries, ...PROBE_ENTRIES] : entries, outdir);
     const bundles = quiet ? withQuietStderr(bundle) : bundle();
