@@ -3,10 +3,9 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { PlannedMovement } from '../../domain/batches/model';
 import type { IdempotencyClaim } from '../../domain/idempotency/port';
 import type { IntakeRoutes } from '../../domain/movements/intake';
-import { requestPosition } from '../accounts/effective-history';
 import { claimItem } from '../idempotency/command';
 import { recordItem } from '../ledger-transactions/items';
-import { entryLeg, type MoneyPlan } from '../movements/plan';
+import { type MoneyPlan, placedLegs } from '../movements/plan';
 import { keys } from '../table/keys';
 import { transferRecordItem } from '../transfers/items';
 
@@ -49,10 +48,7 @@ export function batchPlan(
     movements: movements.map((movement, i) => ({
       before: [{ role: `claim:${i}`, item: claimItem(tableName, movement.claim), decisive: true }],
       // Each entry's place in the batch's request orders it among one commit's (§36).
-      legs: movement.legs.map(({ entry, guard }, l) => ({
-        ...entryLeg(entry, guard),
-        position: requestPosition(movement.position ?? i, l),
-      })),
+      legs: placedLegs(movement.position ?? i, movement.legs),
       after: recordParts(tableName, movement, i),
     })),
     tail: options.probe ? [{ role: 'probe', item: probeItem(tableName) }] : [],

@@ -2,6 +2,7 @@ import { isCreditDirection, type LedgerEntry, signedAmount } from '../../domain/
 import type { AccountChange } from '../../domain/journal/model';
 import type { EntryGuard } from '../../domain/movements/guard';
 import type { IntakeRoutes } from '../../domain/movements/intake';
+import { requestPosition } from '../accounts/effective-history';
 import type { TransactPart } from '../table/transact';
 
 /**
@@ -76,6 +77,21 @@ export const entryLeg = (entry: LedgerEntry, guard: LegCondition): PlanLeg => ({
   guard,
   entry,
 });
+
+/**
+ * A movement's legs at their place in its request (docs/contract.md §36): `operation` is the
+ * movement's index in its request (a batch's operation, chunked or applied alone; 0 for a single
+ * request), each leg's index follows, so a batch's entries, all written at one time, list in
+ * request order.
+ */
+export const placedLegs = (
+  operation: number,
+  legs: readonly { readonly entry: LedgerEntry; readonly guard: LegCondition }[],
+): PlanLeg[] =>
+  legs.map(({ entry, guard }, l) => ({
+    ...entryLeg(entry, guard),
+    position: requestPosition(operation, l),
+  }));
 
 /** Where a leg goes: its account item, or the gate of a deferred account (its shard count). */
 export function routeOf(leg: PlanLeg, plan: MoneyPlan): number | undefined {

@@ -2,7 +2,6 @@ import type { LedgerEntry } from '../../domain/accounts/model';
 import { type MovementWrite, type Once, operationIndexOf } from '../../domain/movements/once';
 import type { MovementPort } from '../../domain/movements/port';
 import { transferMovement } from '../../domain/movements/transfer';
-import { requestPosition } from '../accounts/effective-history';
 import { holdChanged, settlementPlan } from '../holds/items';
 import { unexpectedFailure } from '../idempotency/command';
 import { recordItem } from '../ledger-transactions/items';
@@ -12,7 +11,7 @@ import { transferRecordItem } from '../transfers/items';
 import { composeMoney } from './compose';
 import { type Cancellation, commitMoney } from './decode';
 import { type OnceContext, onceFailure, onceTransactOptions, withOnce } from './once';
-import { entryLeg, type LegCondition, type MoneyPlan, type PlanLeg } from './plan';
+import { entryLeg, type MoneyPlan, placedLegs } from './plan';
 import { legsRejection, postingRejection, reversalRejection } from './refusals';
 
 /**
@@ -49,7 +48,10 @@ export function createMovementStore(options: StoreOptions): MovementPort {
   return {
     post(once, { entry, guard }, intake) {
       const context = { entryId: entry.id, at: entry.createdAt };
-      const plan = { movements: [{ legs: placedLegs(once, [{ entry, guard }]) }], intake };
+      const plan = {
+        movements: [{ legs: placedLegs(operationIndexOf(once), [{ entry, guard }]) }],
+        intake,
+      };
       return write(once, context, plan, (c) => postingRejection(c, entry.accountId));
     },
 
@@ -58,7 +60,10 @@ export function createMovementStore(options: StoreOptions): MovementPort {
       const context = { entryId: out.id, at: out.createdAt };
       const legs = transferMovement(transfer);
       const after = [{ role: 'transfer', item: transferRecordItem(tableName, transfer.transfer) }];
-      const plan = { movements: [{ legs: placedLegs(once, legs), after }], intake };
+      const plan = {
+        movements: [{ legs: placedLegs(operationIndexOf(once), legs), after }],
+        intake,
+      };
       return write(once, context, plan, (c) => legsRejection(c, entriesOf(legs)));
     },
 
@@ -66,7 +71,10 @@ export function createMovementStore(options: StoreOptions): MovementPort {
       const { record, legs } = transaction;
       const context = { entryId: legs[0]?.entry.id ?? record.id, at: record.createdAt };
       const after = [{ role: 'record', item: recordItem(tableName, record) }];
-      const plan = { movements: [{ legs: placedLegs(once, legs), after }], intake };
+      const plan = {
+        movements: [{ legs: placedLegs(operationIndexOf(once), legs), after }],
+        intake,
+      };
       return write(once, context, plan, (c) => legsRejection(c, entriesOf(legs)));
     },
 
@@ -85,20 +93,4 @@ export function createMovementStore(options: StoreOptions): MovementPort {
       return write(once, context, plan, (c) => holdChanged(c, settlement));
     },
   };
-}
-
-/**
- * A movement's legs at their place in its request (docs/contract.md §36): a batch operation
- * applied on its own keeps its index in the batch, so its entries list in request order among
- * the batch's others, all written at the batch's one time; a single request's is 0.
- */
-function placedLegs(
-  once: Once,
-  legs: readonly { readonly entry: LedgerEntry; readonly guard: LegCondition }[],
-): PlanLeg[] {
-  const operation = operationIndexOf(once);
-  return legs.map(({ entry, guard }, l) => ({
-    ...entryLeg(entry, guard),
-    position: requestPosition(operation, l),
-  }));
 }
