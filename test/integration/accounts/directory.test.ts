@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  CreateTableCommand,
-  DeleteTableCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { accountsBackfillCommand } from '../../../cli/commands/accounts/backfill';
@@ -15,8 +11,8 @@ import { ValidationError } from '../../../functions/domain/shared/errors';
 import { backfillAccountDirectory } from '../../../functions/dynamodb/accounts/backfill';
 import { DirectoryIndexMissing } from '../../../functions/dynamodb/accounts/directory';
 import { ACCOUNT_INDEX } from '../../../functions/dynamodb/table/account-index';
-import { DIRECTORY_INDEXES } from '../../../functions/dynamodb/table/indexes';
 import { keys } from '../../../functions/dynamodb/table/keys';
+import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
 import { bodyOf } from '../../support/ledger-api';
 import { useLedgerFixture } from '../fixture';
 
@@ -185,35 +181,8 @@ describe('console: the account directory', () => {
 
   it('on a table mid-upgrade, a missing index is a 503-worthy error naming it and the step', async () => {
     // A stage deployed with accountDirectoryIndexes=1: `accounts`, not yet `account-owners`.
-    const [accounts] = DIRECTORY_INDEXES;
-    if (!accounts) throw new Error('no directory index');
     const tableName = `ledger-upgrade-${randomUUID()}`;
-    const keys = [accounts.partitionKey, accounts.sortKey];
-    await fixture.client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'sk', AttributeType: 'S' },
-          ...keys.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
-        ],
-        KeySchema: [
-          { AttributeName: 'pk', KeyType: 'HASH' },
-          { AttributeName: 'sk', KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: accounts.name,
-            KeySchema: [
-              { AttributeName: accounts.partitionKey.name, KeyType: 'HASH' },
-              { AttributeName: accounts.sortKey.name, KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: accounts.projection },
-          },
-        ],
-      }),
-    );
+    await ensureLedgerTable(fixture.client, tableName, { stream: false, directoryIndexes: 1 });
     try {
       await expect(reader(tableName).recent()).resolves.toEqual({ items: [] });
       const search = reader(tableName).search('alice');
