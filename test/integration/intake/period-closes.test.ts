@@ -45,6 +45,38 @@ const gatesOf = (accountId: string) =>
     }),
   );
 
+type EffectiveRead = Awaited<ReturnType<StatementPort['getEffectiveAccount']>>;
+
+/**
+ * The close service over the real store, with `race` run once, between the close's first read
+ * of the account and its write (what another request does meanwhile); `onRead` after each read.
+ */
+function closeRacing(
+  race: (read: EffectiveRead) => Promise<void>,
+  onRead: () => void = () => {},
+): StatementService {
+  const real = createStatementStore(fixture);
+  let raced = false;
+  const port: StatementPort = {
+    ...real,
+    async getEffectiveAccount(accountId) {
+      const read = await real.getEffectiveAccount(accountId);
+      onRead();
+      if (!raced) {
+        raced = true;
+        await race(read);
+      }
+      return read;
+    },
+  };
+  return new StatementService(port, {
+    idempotencyRetentionSeconds: 3600,
+    responses: httpResponses,
+    newId: randomUUID,
+    readers: [],
+  });
+}
+
 describe('period closes on deferred accounts (docs/contract.md §26)', () => {
   it('closes while 50 credits are in flight: 200, the gates fenced, every credit posted', async () => {
     const id = await api.accountWith({ creditIntake: 'deferred' });
@@ -82,30 +114,14 @@ describe('period closes on deferred accounts (docs/contract.md §26)', () => {
   it('a close racing a switch to deferred admits no credit into the closed period', async () => {
     const id = await api.account();
     const through = secondsAgo(10);
-    const real = createStatementStore(fixture);
-    let raced = false;
     // Between the close's read (direct) and its write, the account turns deferred and a
     // credit back-dated into the period is accepted through a gate.
-    const port: StatementPort = {
-      ...real,
-      async getEffectiveAccount(accountId) {
-        const read = await real.getEffectiveAccount(accountId);
-        if (!raced) {
-          raced = true;
-          const switched = await api.post(`/v1/accounts/${id}/settings`, {
-            creditIntake: 'deferred',
-          });
-          expect(switched.statusCode).toBe(200);
-          expect((await credit(id, 7, { effectiveAt: secondsAgo(20) })).statusCode).toBe(201);
-        }
-        return read;
-      },
-    };
-    const service = new StatementService(port, {
-      idempotencyRetentionSeconds: 3600,
-      responses: httpResponses,
-      newId: randomUUID,
-      readers: [],
+    const service = closeRacing(async () => {
+      const switched = await api.post(`/v1/accounts/${id}/settings`, {
+        creditIntake: 'deferred',
+      });
+      expect(switched.statusCode).toBe(200);
+      expect((await credit(id, 7, { effectiveAt: secondsAgo(20) })).statusCode).toBe(201);
     });
     const ctx = { principal: 'alice', idempotencyKey: randomUUID(), now: new Date() };
     const close = await service.closePeriod(ctx, id, through, { through });
@@ -125,31 +141,21 @@ describe('period closes on deferred accounts (docs/contract.md §26)', () => {
   it('a close that raced a switch to deferred retries, answers the account as written, replays it', async () => {
     const id = await api.account();
     const through = secondsAgo(10);
-    const real = createStatementStore(fixture);
     let reads = 0;
     // Between the close's first read (direct) and its write, the account turns deferred; no
     // credit comes. The write, conditioned on the mode read, fails; the close reads again.
-    const port: StatementPort = {
-      ...real,
-      async getEffectiveAccount(accountId) {
-        const read = await real.getEffectiveAccount(accountId);
-        reads += 1;
-        if (reads === 1) {
-          expect(read?.account.creditIntake ?? 'direct').toBe('direct');
-          const switched = await api.post(`/v1/accounts/${id}/settings`, {
-            creditIntake: 'deferred',
-          });
-          expect(switched.statusCode).toBe(200);
-        }
-        return read;
+    const service = closeRacing(
+      async (read) => {
+        expect(read?.account.creditIntake ?? 'direct').toBe('direct');
+        const switched = await api.post(`/v1/accounts/${id}/settings`, {
+          creditIntake: 'deferred',
+        });
+        expect(switched.statusCode).toBe(200);
       },
-    };
-    const service = new StatementService(port, {
-      idempotencyRetentionSeconds: 3600,
-      responses: httpResponses,
-      newId: randomUUID,
-      readers: [],
-    });
+      () => {
+        reads += 1;
+      },
+    );
     const key = randomUUID();
     const close = await service.closePeriod(
       { principal: 'alice', idempotencyKey: key, now: new Date() },

@@ -6,6 +6,7 @@ import { seedExecution } from '../../support/exports/exports';
 import { expectExactJournal } from '../../support/journal/journal';
 import { type JournalFixture, startJournalFixture } from '../../support/journal/journal-fixture';
 import { bodyOf } from '../../support/ledger-api';
+import { type Direction, leg } from '../../support/legs';
 import { quietRuntime } from '../../support/runtime';
 
 /**
@@ -24,13 +25,6 @@ afterAll(() => fixture?.close());
 const HOUR = 3_600_000;
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-type Direction = 'debit' | 'credit';
-const leg = (accountId: string, direction: Direction, amount: number, currency?: string) => ({
-  accountId,
-  direction,
-  amount,
-  ...(currency === undefined ? {} : { currency }),
-});
 const posting = (accountId: string, type: Direction, amount: number, currency: string) => ({
   key: randomUUID(),
   op: type,

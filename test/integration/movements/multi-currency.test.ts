@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sqsEvent, sqsRecord } from '../../../kit/ledger-events';
 import { bodyOf } from '../../support/ledger-api';
+import { leg } from '../../support/legs';
 import { useLedgerFixture } from '../fixture';
 
 /**
@@ -11,13 +12,6 @@ import { useLedgerFixture } from '../fixture';
 const fixture = useLedgerFixture();
 const { api, consume, deadLetters } = fixture;
 
-type Direction = 'debit' | 'credit';
-const leg = (accountId: string, direction: Direction, amount: number, currency?: string) => ({
-  accountId,
-  direction,
-  amount,
-  ...(currency === undefined ? {} : { currency }),
-});
 const RATES = [{ base: 'USD', quote: 'EUR', rate: '0.9213' }];
 
 /** A customer with 100.00 USD and an empty EUR account; the desk's two liquidity accounts. */
