@@ -1,7 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { LOCAL_AWS } from '../functions/contract/local-stack';
-import { JournalVerifier } from '../functions/domain/journal/verify';
-import { createJournalVerifyStore } from '../functions/dynamodb/journal/verify-store';
+import { createJournalVerifier } from '../functions/dynamodb/journal/verify-store';
+import { localDynamoClient } from '../local/services/dynamodb/dynamodb-local';
 import { localSqsClient } from '../local/services/sqs/fauxqs';
 import { ensureQueues } from '../local/services/sqs/queues';
 import { ensureTopics, localSnsClient } from '../local/services/sqs/topics';
@@ -107,13 +105,10 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     exchanges: 0,
     byKind: {},
   };
-  // The composition `npm run cli -- verify` runs (cli/commands/verify.ts), on the stack's table.
-  const dynamo =
-    stack && new DynamoDBClient({ ...LOCAL_AWS, endpoint: stack.dynamoEndpoint, maxAttempts: 3 });
+  // The verifier `npm run cli -- verify` runs (cli/commands/verify.ts), on the stack's table.
+  const dynamo = stack && localDynamoClient(stack.dynamoEndpoint);
   const verifier =
-    stack &&
-    dynamo &&
-    new JournalVerifier(createJournalVerifyStore({ client: dynamo, tableName: stack.tableName }));
+    stack && dynamo && createJournalVerifier({ client: dynamo, tableName: stack.tableName });
   const verify =
     verifier &&
     (async (accountId: string) => {

@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { JournalVerifier, type Verification } from '../../functions/domain/journal/verify';
-import { createJournalVerifyStore } from '../../functions/dynamodb/journal/verify-store';
+import type { Verification } from '../../functions/domain/journal/verify';
+import { createJournalVerifier } from '../../functions/dynamodb/journal/verify-store';
 import { parseCommandArgs, stringOption } from '../args';
 import type { CliContext, Command } from '../command';
 import type { Env } from '../config';
@@ -75,9 +75,7 @@ export async function runVerify(
   dynamo: DynamoDBClient,
   ctx: Pick<CliContext, 'out'>,
 ): Promise<number> {
-  const verifier = new JournalVerifier(
-    createJournalVerifyStore({ client: dynamo, tableName: args.table }),
-  );
+  const verifier = createJournalVerifier({ client: dynamo, tableName: args.table });
   let records = 0;
   let accounts = 0;
   let broken = 0;

@@ -1,6 +1,6 @@
 import { type AttributeValue, QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { JournalVerifyPort } from '../../domain/journal/verify';
+import { JournalVerifier, type JournalVerifyPort } from '../../domain/journal/verify';
 import { JOURNAL_TIME_SK_PREFIX, keys } from '../table/keys';
 import { getItem } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
@@ -17,6 +17,10 @@ const COPIES_PAGE = 1000;
  * projector wrote them, the time-keyed copies, and the accounts with a journal — found by a Scan
  * of the journal heads (the table has no index of them; the cost is one read of the table).
  */
+/** The journal verifier over the table: what `npm run cli -- verify` and the soak run. */
+export const createJournalVerifier = (options: StoreOptions): JournalVerifier =>
+  new JournalVerifier(createJournalVerifyStore(options));
+
 export function createJournalVerifyStore(options: StoreOptions): JournalVerifyPort {
   const { client, tableName } = options;
   const journal = createJournalStore(options);
