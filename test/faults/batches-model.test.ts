@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { HttpResult } from '../../functions/api/types';
-import { PROPERTY_BUDGET } from '../support/model/budget';
+import { assertWithinBudget } from '../support/model/budget';
 import {
   ACCOUNTS,
   BatchModel,
@@ -200,10 +199,9 @@ async function runPlan(plan: readonly PlanAction[]): Promise<void> {
 
 it('agrees with the reference model on every answer and balance, answers lost or not', async () => {
   ledger().proxy.loseTransactResponses(LOST_RESPONSES);
-  await fc.assert(fc.asyncProperty(batchPlanArb, runPlan), {
+  await assertWithinBudget(batchPlanArb, runPlan, {
     numRuns: 15,
     examples: [[PENDING_NOT_SPENDABLE]],
-    ...PROPERTY_BUDGET,
   });
   ledger().proxy.loseTransactResponses(0);
   // A loaded machine may stop the property early; at least one whole run must have been checked.

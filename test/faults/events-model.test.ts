@@ -26,7 +26,7 @@ import {
   startJournalTopic,
   startProjector,
 } from '../support/journal/journal';
-import { PROPERTY_BUDGET } from '../support/model/budget';
+import { assertWithinBudget } from '../support/model/budget';
 import {
   applyRecord,
   type EventsModelState,
@@ -357,16 +357,13 @@ const EXACT_COVER: Spec[][] = [
 
 it('applies every record as the model does, batched and per record alike', async () => {
   sqs.on(SendMessageCommand).resolves({ MessageId: 'dlq' });
-  await fc.assert(
-    fc.asyncProperty(planArb, async (plan) => {
+  await assertWithinBudget(
+    planArb,
+    async (plan) => {
       await runPlan(plan, true);
       await runPlan(plan, false);
-    }),
-    {
-      numRuns: 12,
-      ...PROPERTY_BUDGET,
-      examples: [[EXACT_COVER]],
     },
+    { numRuns: 12, examples: [[EXACT_COVER]] },
   );
   expect(batchedEvents.batched).toBeGreaterThan(0);
   expect(batchedEvents.perRecord).toBe(0);

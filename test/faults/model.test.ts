@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { CreditFolder } from '../../functions/domain/intake/posting';
 import { silentLog } from '../../functions/domain/shared/log';
@@ -11,7 +10,7 @@ import { composeReconciler } from '../../functions/handlers/reconciler/compose';
 import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
 import { dynamoEndpoint } from '../support/dynamo-lease';
 import { startJournalTopic, startProjector } from '../support/journal/journal';
-import { PROPERTY_BUDGET } from '../support/model/budget';
+import { assertWithinBudget } from '../support/model/budget';
 import { type Action, planArb, runPlan } from '../support/model/model-driver';
 import { deferredAccount } from './support/deferred';
 import { createAccount, ledgerPerFile, postUntilFinal } from './support/ledger';
@@ -137,17 +136,13 @@ it('agrees with the reference model on outcomes, balances, entries and replayed 
   // A tenth of the transactions commit (or are cancelled) with their answer lost on the way
   // back: the SDK's own retry, then the caller's, must still give each intent one effect.
   ledger().proxy.loseTransactResponses(LOST_RESPONSES);
-  await fc.assert(
-    fc.asyncProperty(planArb(env.overdraft.length), (plan) => runPlan(env, plan)),
-    {
-      numRuns: 20,
-      ...PROPERTY_BUDGET,
-      // Always run too: the cover boundary (a debit of exactly the balance, raced by a second),
-      // reversals racing each other and a debit on an account that may overdraw, and key reuse
-      // of a ledger transaction's refused reversal.
-      examples: [[EXACT_COVER], [RACING_REVERSALS], [REUSED_WHOLE_REVERSAL], [DEFERRED]],
-    },
-  );
+  await assertWithinBudget(planArb(env.overdraft.length), (plan) => runPlan(env, plan), {
+    numRuns: 20,
+    // Always run too: the cover boundary (a debit of exactly the balance, raced by a second),
+    // reversals racing each other and a debit on an account that may overdraw, and key reuse
+    // of a ledger transaction's refused reversal.
+    examples: [[EXACT_COVER], [RACING_REVERSALS], [REUSED_WHOLE_REVERSAL], [DEFERRED]],
+  });
   ledger().proxy.loseTransactResponses(0);
   client.destroy();
   // Concurrent requests on one account met real contention (the layer cancelled some), and

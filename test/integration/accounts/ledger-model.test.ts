@@ -1,5 +1,4 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import fc from 'fast-check';
 import { afterAll, beforeAll, it } from 'vitest';
 import type { HttpResult } from '../../../functions/api/types';
 import { silentLog } from '../../../functions/domain/shared/log';
@@ -8,7 +7,7 @@ import { staticCallbackSecrets } from '../../../functions/schemas/exports/callba
 import { testConfig } from '../../support/config';
 import { createTestTable } from '../../support/dynamo';
 import { bodyOf, ledgerApi } from '../../support/ledger-api';
-import { PROPERTY_BUDGET } from '../../support/model/budget';
+import { assertWithinBudget } from '../../support/model/budget';
 import { type ModelEnvironment, planArb, runPlan } from '../../support/model/model-driver';
 
 /**
@@ -77,9 +76,8 @@ it('agrees with the reference model on every outcome, balance, entry and reversa
     },
     overdraft: [0, 200, 0, 0],
   };
-  await fc.assert(
-    fc.asyncProperty(planArb(env.overdraft.length), (plan) => runPlan(env, plan)),
-    // Fewer runs under load rather than a long file (PROPERTY_BUDGET).
-    { numRuns: 30, ...PROPERTY_BUDGET },
-  );
+  // Fewer runs under load rather than a long file (assertWithinBudget).
+  await assertWithinBudget(planArb(env.overdraft.length), (plan) => runPlan(env, plan), {
+    numRuns: 30,
+  });
 }, 90_000);
