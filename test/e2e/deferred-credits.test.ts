@@ -26,7 +26,10 @@ let api: ReturnType<typeof apiClient>;
 let client: LedgerClient;
 
 beforeAll(async () => {
-  stack = await startLocalStack({ EXPORT_WORKER: 'off' });
+  // Failed folder runs reappear after 1 s, not the default 5: the stranded-credit test's five
+  // receives before the dead-letter queue take 5 s instead of 25 (the healing it times after
+  // that is the sweep's, whatever the visibility).
+  stack = await startLocalStack({ EXPORT_WORKER: 'off', SQS_VISIBILITY_TIMEOUT_SECONDS: '1' });
   api = apiClient(stack.base);
   client = clientFor(stack.base, 'alice');
 });
@@ -169,7 +172,7 @@ describe('stranded pending credits heal by themselves on the local stack (docs/c
     });
     expect(res.response.status).toBe(201);
 
-    // 5 receives (5 s visibility locally), then credit-intake-dlq holds the account's message.
+    // 5 receives (1 s visibility on this stack), then credit-intake-dlq holds the account's message.
     const sqs = new SQSClient({ endpoint: stack.sqsEndpoint, ...LOCAL_AWS });
     const { QueueUrl: dlqUrl } = await sqs.send(
       new GetQueueUrlCommand({ QueueName: QUEUE_NAMES.creditIntakeDeadLetter }),
