@@ -18,9 +18,9 @@ import { creditConcurrently, stacksPerFile, until } from './support/stacks';
  * the work says.
  */
 const PRODUCERS = 5;
-const PER_PRODUCER = 24;
-const DUPLICATES = 24;
-const HTTP_REQUESTS = 24;
+const PER_PRODUCER = 16;
+const DUPLICATES = 16;
+const HTTP_REQUESTS = 16;
 const CALLERS = 8;
 
 const stacks = stacksPerFile('hot', {

@@ -22,10 +22,10 @@ import { creditConcurrently, stacksPerFile, until } from './support/stacks';
  * everything as the kill left it. Afterwards every request and every event must have had exactly
  * one effect, and every journal must be complete and exact, every record published.
  */
-const HTTP_REQUESTS = 60;
+const HTTP_REQUESTS = 40;
 const CALLERS = 6;
-const EVENTS = 160;
-const DUPLICATES = 40;
+const EVENTS = 100;
+const DUPLICATES = 25;
 
 // SNS goes through a proxy that can go down: the journal projector then falls behind. Messages
 // the kill left in flight come back quickly.
