@@ -10,10 +10,9 @@ export interface CliContext {
   readonly signal: AbortSignal;
 }
 
+/** One command, as its module exports it; its one-line summary is in its cli/registry.ts entry. */
 export interface Command {
   readonly name: string;
-  /** One line for the command list. */
-  readonly summary: string;
   /** The full `--help` text. */
   readonly help: string;
   /** Resolves the exit code. Throws CliError / UsageError for readable failures. */

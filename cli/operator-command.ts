@@ -14,7 +14,6 @@ type Options = Parameters<typeof parseCommandArgs>[2];
 /** An operator command (`reown`, `reconcile`, `gaps-backfill`): what differs between them. */
 export interface OperatorCommandSpec<A> {
   readonly name: string;
-  readonly summary: string;
   /** The full `--help` text (with `operatorTableHelp()` among its options). */
   readonly help: string;
   /** The command's own options; the table's (OPERATOR_TABLE_OPTIONS) are added. */
@@ -47,7 +46,6 @@ export function operatorCommand<A>(spec: OperatorCommandSpec<A>): OperatorComman
   };
   return {
     name: spec.name,
-    summary: spec.summary,
     help: spec.help,
     parse,
     async run(argv, ctx) {

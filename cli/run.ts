@@ -3,8 +3,7 @@ import type { CliContext } from './command';
 import { CliError, UsageError } from './errors';
 import { COMMANDS } from './registry';
 
-export { COMMANDS };
-
+/** The usage and the command list, from the registry alone: no command module is loaded. */
 export function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return `Usage: npm run cli -- <command> [options]
@@ -21,30 +20,38 @@ else PORT / SQS_PORT / SQS_ENDPOINT (as for npm start), else http://127.0.0.1:30
 Start with:  npm start   (in another terminal), then   npm run cli -- demo`;
 }
 
-/** Runs one command line; resolves the exit code and never throws. */
+/**
+ * Runs one command line; resolves the exit code and never throws. Loads only the command it
+ * runs (or whose help it prints).
+ */
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     ctx.err(overview());
     return 2;
   }
-  if (name === '--help' || name === '-h' || name === 'help') {
-    const topic = COMMANDS.find((c) => c.name === rest[0]);
-    ctx.out(topic ? topic.help : overview());
-    return 0;
-  }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const help = name === '--help' || name === '-h' || name === 'help';
+  const entry = COMMANDS.find((c) => c.name === (help ? rest[0] : name));
+  if (!entry) {
+    if (help) {
+      ctx.out(overview());
+      return 0;
+    }
     ctx.err(`error: unknown command "${name}"\n`);
     ctx.err(overview());
     return 2;
   }
   try {
+    const command = await entry.load();
+    if (help) {
+      ctx.out(command.help);
+      return 0;
+    }
     return await command.run(rest, ctx);
   } catch (error) {
     if (error instanceof UsageError) {
       ctx.err(`error: ${error.message}`);
-      ctx.err(`Run \`npm run cli -- ${error.command ?? command.name} --help\` for the options.`);
+      ctx.err(`Run \`npm run cli -- ${error.command ?? entry.name} --help\` for the options.`);
       return error.exitCode;
     }
     if (error instanceof CliError) {

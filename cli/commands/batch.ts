@@ -87,7 +87,6 @@ export const batchKey = (prefix: string, mode: Mode, operations: readonly Operat
 
 export const batchCommand: Command = {
   name: NAME,
-  summary: 'import a file of operations through POST /v1/batches, 100 at a time',
   help: `Usage: npm run cli -- batch --file <ops.json> [options]
 
 Sends the operations of a file (docs/contract.md §25) to a running \`npm start\` (or --url) in

@@ -68,7 +68,6 @@ export function parseCallbackArgs(
 
 export const callbackCommand: Command = {
   name: NAME,
-  summary: 'sign one execution callback and POST it to /v1/callbacks/<app>',
   help: `Usage: npm run cli -- callback --execution <uuid> --sequence <n> [options]
 
 Sends one signed callback (a CloudEvent, contract §7) about an export execution, the way a

@@ -49,7 +49,6 @@ export function parseDemoArgs(argv: readonly string[], env: Env): DemoArgs | { h
 
 export const demoCommand: Command = {
   name: NAME,
-  summary: 'the whole export loop in one go against a running `npm start`, down to the file',
   help: `Usage: npm run cli -- demo [options]
 
 Runs the export loop against a running \`npm start\`, step by step:

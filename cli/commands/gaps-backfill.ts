@@ -9,7 +9,6 @@ const NAME = 'gaps-backfill';
 
 export const gapsBackfillCommand = operatorCommand({
   name: NAME,
-  summary: 'put ledger-event gaps recorded before gap re-fetch into the due index (operators)',
   help: `Usage: npm run cli -- gaps-backfill [--aws] [--table <name>] [--refetch-after <seconds>]
 
 Gaps recorded before this release have no openedAt and are not in the sweeper's due index

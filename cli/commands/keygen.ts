@@ -21,7 +21,6 @@ export function generateCallbackKeys(): { signingKey: string; publicKey: string;
 
 export const keygenCommand: Command = {
   name: NAME,
-  summary: 'new callback keys: a whsk_/whpk_ ed25519 pair and a whsec_ secret',
   help: `Usage: npm run cli -- keygen
 
 Prints new keys for signed callbacks (docs/contract.md §7), in the Standard Webhooks notation:

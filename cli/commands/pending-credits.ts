@@ -45,7 +45,6 @@ const itemLine = (item: PendingItem): string =>
 
 export const pendingCreditsCommand: Command = {
   name: NAME,
-  summary: "a deferred account's credits not posted yet, oldest first (docs/contract.md §24)",
   help: `Usage: npm run cli -- pending-credits --account <id> [options]
 
 Prints the credits accepted into a deferred account and not posted yet

@@ -17,7 +17,6 @@ export interface ReconcileArgs extends OperatorTable {
 
 export const reconcileCommand = operatorCommand({
   name: NAME,
-  summary: 'check the books: journal, entries, balances, holds, zero-sum (operators)',
   help: `Usage: npm run cli -- reconcile [--findings] [--aws] [--table <name>]
 
 Runs the reconciler once (docs/contract.md §19), as the hourly Lambda and npm start do: for every

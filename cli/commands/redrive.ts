@@ -73,7 +73,6 @@ function sourceQueueOf(dlq: string): string {
 
 export const redriveCommand: Command = {
   name: NAME,
-  summary: 'move dead letters back to their source queue (SQS move task on AWS, copy locally)',
   help: `Usage: npm run cli -- redrive [--dlq <name>] [--to <name>] [--aws] [--mode auto|move-task|copy]
 
 Moves the messages of a dead-letter queue back to a source queue, for after the cause was fixed

@@ -44,7 +44,6 @@ function parseReown(values: Values): Omit<ReownArgs, keyof OperatorTable> {
 
 export const reownCommand = operatorCommand({
   name: NAME,
-  summary: 'move an account and everything under it to another principal (operators)',
   help: `Usage: npm run cli -- reown --account <id> --to <principal> [--with-linked] [--aws] [--table <name>]
 
 Moves an account and everything under it that names its owner — holds, export tasks, transfers,

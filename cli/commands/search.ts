@@ -106,7 +106,6 @@ function line(item: Found & Record<string, unknown>): string {
 
 export const searchCommand: Command = {
   name: NAME,
-  summary: 'find entries (or accounts) by metadata, reference or payment id (docs/contract.md §34)',
   help: `Usage: npm run cli -- search --metadata <key>=<value> [options]
 
 Prints the caller's entries carrying every given pair (GET /v1/transactions), newest first,

@@ -93,7 +93,6 @@ export function parseSendEventArgs(
 
 export const sendEventCommand: Command = {
   name: NAME,
-  summary: 'send a ledger CloudEvent (credit, debit or transfer) to the ledger-events queue',
   help: `Usage: npm run cli -- send-event --account <id> --amount <n> [options]
 
 Sends one CloudEvents 1.0 ledger event (contract §6) to the ${QUEUE_NAMES.ledgerEvents} queue of the

@@ -55,7 +55,6 @@ export function parseSettingsArgs(
 
 export const settingsCommand: Command = {
   name: NAME,
-  summary: "change an account's credit intake or overdraft limit (docs/contract.md §24)",
   help: `Usage: npm run cli -- settings --account <id> [--credit-intake direct|deferred] [--overdraft-limit <n>]
 
 Changes an account's settings (POST /v1/accounts/<id>/settings) and prints the account as it

@@ -67,7 +67,6 @@ function itemLine(item: StatementItem): string {
 
 export const statementCommand: Command = {
   name: NAME,
-  summary: "an account's statement of an effective-time window (docs/contract.md §26)",
   help: `Usage: npm run cli -- statement --account <id> --from <date|ISO> --to <date|ISO> [options]
 
 Prints the statement of [from, to) by effective time (GET /v1/accounts/<id>/statement): the

@@ -5,7 +5,6 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { GAP_TAP_QUEUE_NAME } from '../../functions/contract/gaps';
 import { JOURNAL_TAP_QUEUE_NAME } from '../../functions/contract/journal';
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { describeError } from '../../functions/domain/shared/log';
@@ -15,19 +14,10 @@ import type { CliContext, Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
 import { UsageError } from '../errors';
 import { queueUrl, sqsClient } from '../sqs';
+import { TAIL_QUEUES, type TailQueue } from '../tail-queues';
 import { pretty } from './callback';
 
 const NAME = 'tail';
-
-const TAIL_QUEUES = [
-  QUEUE_NAMES.ledgerEventsDeadLetter,
-  // Accounts whose pending credits the folder failed to post on 5 receives (§31).
-  QUEUE_NAMES.creditIntakeDeadLetter,
-  QUEUE_NAMES.exportJobs,
-  JOURNAL_TAP_QUEUE_NAME,
-  GAP_TAP_QUEUE_NAME,
-] as const;
-export type TailQueue = (typeof TAIL_QUEUES)[number];
 
 export interface TailArgs {
   readonly help: false;
@@ -82,7 +72,6 @@ export function parseTailArgs(argv: readonly string[], env: Env): TailArgs | { h
 
 export const tailCommand: Command = {
   name: NAME,
-  summary: `print the messages on ${TAIL_QUEUES.join(', ')} (--journal: the journal events)`,
   help: `Usage: npm run cli -- tail --queue ${TAIL_QUEUES.join('|')} [--follow] [--delete] [--json]
        npm run cli -- tail --journal [--follow] [--delete] [--json]
 

@@ -40,7 +40,6 @@ export function parseVerifyArgs(argv: readonly string[], env: Env): VerifyArgs |
 
 export const verifyCommand: Command = {
   name: NAME,
-  summary: "recompute journals' hash chain and arithmetic (operators)",
   help: `Usage: npm run cli -- verify (--account <id> | --all) [--aws] [--table <name>]
 
 Reads an account's journal (docs/contract.md §27, §31) from record 1 to its head, page by page,

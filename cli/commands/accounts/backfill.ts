@@ -4,7 +4,6 @@ import { operatorTableHelp } from '../../operator-dynamo';
 
 export const accountsBackfillCommand = operatorCommand({
   name: 'accounts-backfill',
-  summary: "put accounts created before the console's account directory into it (operators)",
   help: `Usage: npm run cli -- accounts-backfill [--aws] [--table <name>]
 
 Accounts created before this release are not in the account directory (the accounts,

@@ -31,7 +31,6 @@ export function parseResolve(values: Values): Omit<IntakeResolveArgs, keyof Oper
 
 const resolveCommand = operatorCommand({
   name: NAME,
-  summary: 'resolve a set-aside pending credit (operators)',
   help: `Usage: npm run cli -- intake resolve --account <id> --credit <entryId> --effective-at <time> [--aws] [--table <name>]
 
 Moves a credit the folder set aside (docs/contract.md §36; docs/operations.md "Set-aside credits")
@@ -75,7 +74,6 @@ export async function runResolve(
 /** `intake resolve …`: the one subcommand. */
 export const intakeCommand: Command = {
   name: NAME,
-  summary: resolveCommand.summary,
   help: resolveCommand.help,
   async run(argv, ctx) {
     const [sub, ...rest] = argv;

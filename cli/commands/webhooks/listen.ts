@@ -71,7 +71,6 @@ export async function startListener(
 
 export const webhooksCommand: Command = {
   name: NAME,
-  summary: 'webhooks listen: a loopback receiver that verifies and prints deliveries',
   help: `Usage: npm run cli -- webhooks listen [--port N] [--secret whsec_…]
 
 Starts an HTTP receiver on 127.0.0.1 (port ${DEFAULT_WEBHOOK_LISTEN_PORT} unless --port; 0 picks one)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../../cli/run';
+import { COMMANDS } from '../../../cli/registry';
 import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';
 import { banner, type StackEndpoints } from '../../../local/banner';
 import { readLocalSettings } from '../../../local/settings';
