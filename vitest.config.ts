@@ -67,8 +67,11 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: ['test/faults/**/*.test.ts'],
+          // One module graph per worker, as integration: each file imported the service, the
+          // SDK and fast-check again. Stubs are put back per file.
+          isolate: false,
           globalSetup: ['test/integration/global-setup.ts'],
-          setupFiles: ['test/support/lease-dynamo.ts'],
+          setupFiles: ['test/support/lease-dynamo.ts', 'test/support/restore-stubs.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
         },

@@ -101,7 +101,8 @@ async function measureHttp(
   for (const side of f.http) latency[side.name] = { first: [], replay: [], mismatch: [] };
   // Warm-up: JIT, sockets and the table's first writes, discarded.
   for (const side of f.http)
-    for (const scenario of LATENCY_SCENARIOS) await latencyRound(side, scenario, 5, proxy);
+    for (const scenario of LATENCY_SCENARIOS)
+      await latencyRound(side, scenario, s.smoke ? 1 : 5, proxy);
   for (let round = 0; round < s.rounds; round++) {
     progress(s, `latency round ${round + 1}/${s.rounds}`);
     for (const scenario of LATENCY_SCENARIOS)

@@ -6,7 +6,7 @@ import fc from 'fast-check';
  * loaded machine checks fewer runs instead of a longer suite; every CI run draws new seeds, so
  * the runs add up across CI runs.
  */
-export const PROPERTY_BUDGET_MS = 8_000;
+export const PROPERTY_BUDGET_MS = 6_000;
 
 /**
  * `fc.assert` over an async model property that starts no new random run once the budget is
