@@ -9,7 +9,7 @@ import { JOURNAL_TAP_QUEUE_NAME } from '../../functions/contract/journal';
 import { QUEUE_NAMES } from '../../functions/contract/names';
 import { describeError } from '../../functions/domain/shared/log';
 import { sleep } from '../../functions/domain/shared/retry';
-import { oneOf, parseCommandArgs } from '../args';
+import { intOption, oneOf, parseCommandArgs } from '../args';
 import type { CliContext, Command } from '../command';
 import { type Env, sqsEndpoint } from '../config';
 import { UsageError } from '../errors';
@@ -25,6 +25,8 @@ export interface TailArgs {
   readonly follow: boolean;
   readonly delete: boolean;
   readonly json: boolean;
+  /** Seconds to wait for a first message when the queue is empty (`--wait`); 0: one 1 s poll. */
+  readonly waitSeconds: number;
   readonly sqs: string;
 }
 
@@ -34,8 +36,14 @@ const OPTIONS = {
   follow: { type: 'boolean', short: 'f' },
   delete: { type: 'boolean' },
   json: { type: 'boolean' },
+  wait: { type: 'string', short: 'w' },
   sqs: { type: 'string' },
 } as const;
+
+/** `--wait` at most: long enough for anything the local stack sends on a schedule. */
+export const MAX_TAIL_WAIT_SECONDS = 300;
+/** SQS's longest long poll. */
+const MAX_LONG_POLL_SECONDS = 20;
 
 /** How long tail hides what it has received while it reads the rest of the queue. */
 const HOLD_SECONDS = 30;
@@ -60,9 +68,14 @@ export function parseTailArgs(argv: readonly string[], env: Env): TailArgs | { h
   if (queue === undefined) {
     throw new UsageError(`--queue is required: ${TAIL_QUEUES.join(' or ')} (or --journal)`, NAME);
   }
+  const waitSeconds = intOption(values, 'wait', NAME, { min: 0, max: MAX_TAIL_WAIT_SECONDS }) ?? 0;
+  if (waitSeconds > 0 && values.follow === true) {
+    throw new UsageError('--wait is for one read; --follow keeps waiting by itself', NAME);
+  }
   return {
     help: false,
     queue,
+    waitSeconds,
     follow: values.follow === true,
     delete: values.delete === true,
     json: values.json === true,
@@ -89,6 +102,8 @@ Options:
   -q, --queue <name>   ${TAIL_QUEUES.join(', ')}   required, unless --journal
   -j, --journal        the journal events: --queue ${JOURNAL_TAP_QUEUE_NAME}
   -f, --follow         keep reading (about once a second) and print new messages until Ctrl-C
+  -w, --wait <s>       on an empty queue, wait up to <s> seconds (0–${MAX_TAIL_WAIT_SECONDS}) for a first
+                       message, then print what is there (default: one 1 s long poll)
   --delete             consume: delete each message after printing it
   --json               one JSON object per message instead of the readable form
   --sqs <url>          SQS endpoint (default: SQS_ENDPOINT, else http://127.0.0.1:$SQS_PORT,
@@ -120,9 +135,13 @@ async function tail(client: SQSClient, url: string, args: TailArgs, ctx: CliCont
   do {
     const held: Message[] = [];
     try {
+      const waitUntil = Date.now() + args.waitSeconds * 1000;
       for (;;) {
         // Long-poll only for the first batch, so the messages are held for as short as possible.
-        const batch = await receive(client, url, held.length === 0 ? 1 : 0, ctx.signal);
+        const batch =
+          held.length === 0
+            ? await firstBatch(client, url, waitUntil, ctx.signal)
+            : await receive(client, url, 0, ctx.signal);
         if (batch.length === 0) break;
         held.push(...batch);
         for (const message of batch) {
@@ -152,6 +171,21 @@ async function tail(client: SQSClient, url: string, args: TailArgs, ctx: CliCont
     ctx.out(total === 0 ? `no messages on ${args.queue}` : `${total} message(s), ${verb}`);
   }
   return 0;
+}
+
+/** The first messages: long polls (at least one of 1 s) until some arrive or `until` passes. */
+async function firstBatch(
+  client: SQSClient,
+  url: string,
+  until: number,
+  signal: AbortSignal,
+): Promise<Message[]> {
+  for (;;) {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    const wait = Math.min(MAX_LONG_POLL_SECONDS, Math.max(1, left));
+    const batch = await receive(client, url, wait, signal);
+    if (batch.length > 0 || left <= wait || signal.aborted) return batch;
+  }
 }
 
 async function receive(

@@ -37,7 +37,7 @@ export interface SqsPollerOptions {
   readonly maxConcurrency?: number;
   /** How long a batch larger than 10 may take to fill. @default 1000 */
   readonly maxBatchingWindowMs?: number;
-  /** Long-poll wait per ReceiveMessage. @default 1 */
+  /** Long-poll wait per ReceiveMessage. @default 5 */
   readonly waitTimeSeconds?: number;
   /** How long a received message stays hidden; a failed one reappears after it. @default 5 */
   readonly visibilityTimeoutSeconds?: number;
@@ -60,7 +60,12 @@ const DEFAULT_BATCH_SIZE = 10;
 /** One ReceiveMessage returns at most this many messages. */
 const RECEIVE_LIMIT = 10;
 const DEFAULT_BATCHING_WINDOW_MS = 1_000;
-const DEFAULT_WAIT_TIME_SECONDS = 1;
+/**
+ * 5 s, not 1: an idle stack's pollers (ten webhook loops, the events consumer's, …) sent 17
+ * ReceiveMessage a second, about 3.4 CPU-s a minute of the stack's node process. Long polls
+ * return as soon as a message is there; Lambda's event source mappings wait up to 20 s.
+ */
+const DEFAULT_WAIT_TIME_SECONDS = 5;
 const DEFAULT_VISIBILITY_TIMEOUT_SECONDS = 5;
 const MAX_BACKOFF_MS = 10_000;
 

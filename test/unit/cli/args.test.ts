@@ -191,6 +191,7 @@ describe('tail arguments', () => {
       follow: false,
       delete: false,
       json: false,
+      waitSeconds: 0,
       sqs: 'http://127.0.0.1:4566',
     });
     expect(

@@ -82,7 +82,7 @@ describe('SQS poller (Lambda event source mapping stand-in)', () => {
     expect(sqs.commandCalls(ReceiveMessageCommand)[0]?.args[0].input).toEqual({
       QueueUrl: QUEUE_URL,
       MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 1,
+      WaitTimeSeconds: 5,
       VisibilityTimeout: 5,
       MessageSystemAttributeNames: ['All'],
       MessageAttributeNames: ['All'],
@@ -342,7 +342,7 @@ describe('SQS poller: batches above 10 and several batches at once', () => {
     );
     const asked = sqs.commandCalls(ReceiveMessageCommand).map((c) => c.args[0].input);
     expect(asked.map((i) => [i.MaxNumberOfMessages, i.WaitTimeSeconds])).toEqual([
-      [10, 1],
+      [10, 5],
       [10, 0],
       [6, 0],
     ]);
