@@ -27,9 +27,13 @@ let client: LedgerClient;
 
 beforeAll(async () => {
   // Failed folder runs reappear after 1 s, not the default 5: the stranded-credit test's five
-  // receives before the dead-letter queue take 5 s instead of 25 (the healing it times after
-  // that is the sweep's, whatever the visibility).
-  stack = await startLocalStack({ EXPORT_WORKER: 'off', SQS_VISIBILITY_TIMEOUT_SECONDS: '1' });
+  // receives before the dead-letter queue take 5 s instead of 25. Credits pending 4 s count as
+  // stranded, not 10: the sweep that heals them comes sooner (docs/contract.md §36).
+  stack = await startLocalStack({
+    EXPORT_WORKER: 'off',
+    SQS_VISIBILITY_TIMEOUT_SECONDS: '1',
+    INTAKE_STRANDED_AFTER_SECONDS: '4',
+  });
   api = apiClient(stack.base);
   client = clientFor(stack.base, 'alice');
 });
