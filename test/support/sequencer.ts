@@ -7,25 +7,26 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * here sorts after these, as Vitest would order it.
  */
 const SLOW_FIRST: readonly string[] = [
-  'test/e2e/readme.test.ts', // 45 (a clean clone's .ci/run of 6 December 2026, 21:12 UTC, quiet)
-  'test/browser/console.test.ts', // 36
-  'test/e2e/deferred-credits.test.ts', // 35
-  'test/faults/hot-account.test.ts', // 29
+  'test/e2e/readme.test.ts', // 37 (a clean clone's Vitest run of 6 December 2026, 23:07 UTC, quiet)
+  'test/browser/console.test.ts', // 27
   'test/faults/soak.test.ts', // 27
-  'test/integration/statements/statements.test.ts', // 24
-  'test/integration/bench-smoke-more.test.ts', // 21
-  'test/integration/bench-smoke.test.ts', // 20
-  'test/browser/api-reference.test.ts', // 20
-  'test/faults/sigkill.test.ts', // 17
-  'test/e2e/journal.test.ts', // 17
-  'test/infra/stacks/bundling.test.ts', // 15
-  'test/e2e/signals.test.ts', // 14
-  'test/integration/exports/export-heap.test.ts', // 13
-  'test/faults/model.test.ts', // 13
-  'test/faults/gaps-sigkill.test.ts', // 12
-  'test/faults/deferred-contention.test.ts', // 11
+  'test/e2e/journal.test.ts', // 20
+  'test/faults/hot-account.test.ts', // 19
+  'test/integration/bench-smoke.test.ts', // 17
+  'test/browser/api-reference.test.ts', // 14
+  'test/infra/stacks/bundling.test.ts', // 13
+  'test/e2e/deferred-credits.test.ts', // 12
+  'test/integration/bench-smoke-more.test.ts', // 12
+  'test/e2e/signals.test.ts', // 12
+  'test/faults/gaps-sigkill.test.ts', // 11
   'test/e2e/review-edges.test.ts', // 11
-  'test/e2e/exports-deadline.test.ts', // 10
+  'test/faults/sigkill.test.ts', // 11
+  'test/faults/deferred-contention.test.ts', // 10
+  'test/integration/exports/export-heap.test.ts', // 10
+  'test/e2e/exports-deadline.test.ts', // 9
+  'test/integration/statements/statements.test.ts', // 9
+  'test/faults/model.test.ts', // 8
+  'test/e2e/smoke.test.ts', // 8
 ];
 
 const rank = (spec: TestSpecification): number => {
