@@ -20,7 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'demo',
     summary: 'the whole export loop in one go against a running `npm start`, down to the file',
-    load: () => import('./commands/demo').then((m) => m.demoCommand),
+    load: () => import('./commands/demo/demo').then((m) => m.demoCommand),
   },
   {
     name: 'callback',
@@ -45,7 +45,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'tail',
     summary: `print the messages on ${TAIL_QUEUES.join(', ')} (--journal: the journal events)`,
-    load: () => import('./commands/tail').then((m) => m.tailCommand),
+    load: () => import('./commands/tail/tail').then((m) => m.tailCommand),
   },
   {
     name: 'redrive',

@@ -3,7 +3,7 @@ import { JOURNAL_TAP_QUEUE_NAME } from '../functions/contract/journal';
 import { QUEUE_NAMES } from '../functions/contract/names';
 
 /**
- * The queues `tail` reads (cli/commands/tail.ts). Its own module, so the registry's summary of
+ * The queues `tail` reads (cli/commands/tail/tail.ts). Its own module, so the registry's summary of
  * tail (cli/registry.ts) names them without loading the command and the SQS client.
  */
 export const TAIL_QUEUES = [

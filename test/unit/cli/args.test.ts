@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseCallbackArgs } from '../../../cli/commands/callback';
-import { parseDemoArgs } from '../../../cli/commands/demo';
+import { parseDemoArgs } from '../../../cli/commands/demo/demo';
 import { parseSendEventArgs } from '../../../cli/commands/send-event';
-import { journalLine, parseTailArgs } from '../../../cli/commands/tail';
+import { journalLine } from '../../../cli/commands/tail/format';
+import { parseTailArgs } from '../../../cli/commands/tail/tail';
 import { apiUrl, secretsFor, sqsEndpoint } from '../../../cli/config';
 import { CliError, UsageError } from '../../../cli/errors';
 import { DEMO_CALLBACK_SECRET } from '../../../functions/contract/local-stack';

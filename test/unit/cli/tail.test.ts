@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_TAIL_WAIT_SECONDS, parseTailArgs, tailCommand } from '../../../cli/commands/tail';
+import { MAX_TAIL_WAIT_SECONDS, parseTailArgs, tailCommand } from '../../../cli/commands/tail/tail';
 
 /** `tail --wait`: a newcomer waits for a message the stack sends on a schedule, not a sleep. */
 const sqs = mockClient(SQSClient);

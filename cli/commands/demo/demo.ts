@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { LedgerClient, Schemas } from '../../client/index';
-import { QUEUE_NAMES } from '../../functions/contract/names';
-import { sleep } from '../../functions/domain/shared/retry';
-import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../args';
-import { reach, unreachable } from '../callbacks';
-import { expectStatus, ledgerClient } from '../client';
-import type { Command } from '../command';
-import { apiUrl, type Env } from '../config';
-import { CliError } from '../errors';
-import { demoSplitPayment } from '../ledger-demo';
-import { demoTransfer } from '../transfer-demo';
+import type { LedgerClient, Schemas } from '../../../client/index';
+import { QUEUE_NAMES } from '../../../functions/contract/names';
+import { sleep } from '../../../functions/domain/shared/retry';
+import { intOption, oneOf, parseCommandArgs, secondsOption, stringOption } from '../../args';
+import { reach, unreachable } from '../../callbacks';
+import { expectStatus, ledgerClient } from '../../client';
+import type { Command } from '../../command';
+import { apiUrl, type Env } from '../../config';
+import { CliError } from '../../errors';
+import { demoSplitPayment } from './ledger';
+import { demoTransfer } from './transfer';
 
 const NAME = 'demo';
 

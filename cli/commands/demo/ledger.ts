@@ -1,5 +1,5 @@
-import type { LedgerClient } from '../client/index';
-import { balanceOf, type Call, expectStatus } from './client';
+import type { LedgerClient } from '../../../client/index';
+import { balanceOf, type Call, expectStatus } from '../../client';
 
 /** How the demo awaits a typed-client call (a request that never reached the API is a CliError). */
 
