@@ -4,7 +4,8 @@ import { QUEUE_NAMES } from '../functions/contract/names';
 
 /**
  * The queues `tail` reads (cli/commands/tail/tail.ts). Its own module, so the registry's summary of
- * tail (cli/registry.ts) names them without loading the command and the SQS client.
+ * tail (cli/registry.ts) names them without loading the command and the SQS client; outside
+ * cli/commands/ because the registry imports nothing from there statically (registry.test.ts).
  */
 export const TAIL_QUEUES = [
   QUEUE_NAMES.ledgerEventsDeadLetter,

@@ -63,7 +63,10 @@ const DEFAULT_BATCHING_WINDOW_MS = 1_000;
 /**
  * 5 s, not 1: an idle stack's pollers (ten webhook loops, the events consumer's, …) sent 17
  * ReceiveMessage a second, about 3.4 CPU-s a minute of the stack's node process. Long polls
- * return as soon as a message is there; Lambda's event source mappings wait up to 20 s.
+ * return as soon as a message is there; Lambda's event source mappings wait up to 20 s. The
+ * cost: a poller that was killed leaves its poll open on a queue that outlives it (the faults
+ * tests' emulator) for up to 5 s, and a message that arrives then is taken for nobody, hidden for
+ * its visibility timeout, as on SQS.
  */
 const DEFAULT_WAIT_TIME_SECONDS = 5;
 const DEFAULT_VISIBILITY_TIMEOUT_SECONDS = 5;

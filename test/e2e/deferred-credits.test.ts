@@ -26,14 +26,7 @@ let api: ReturnType<typeof apiClient>;
 let client: LedgerClient;
 
 beforeAll(async () => {
-  // Failed folder runs reappear after 1 s, not the default 5: the stranded-credit test's five
-  // receives before the dead-letter queue take 5 s instead of 25. Credits pending 4 s count as
-  // stranded, not 10: the sweep that heals them comes sooner (docs/contract.md §36).
-  stack = await startLocalStack({
-    EXPORT_WORKER: 'off',
-    SQS_VISIBILITY_TIMEOUT_SECONDS: '1',
-    INTAKE_STRANDED_AFTER_SECONDS: '4',
-  });
+  stack = await startLocalStack({ EXPORT_WORKER: 'off' });
   api = apiClient(stack.base);
   client = clientFor(stack.base, 'alice');
 });
@@ -149,9 +142,35 @@ describe('the credit folder on the local stack (docs/contract.md §24)', () => {
 });
 
 describe('stranded pending credits heal by themselves on the local stack (docs/contract.md §36)', () => {
+  /**
+   * A stack of its own, so that nothing else is dead-lettered there and its settings reach no
+   * other test: failed folder runs reappear after 1 s, not the default 5 (the five receives
+   * before the dead-letter queue take 5 s instead of 25), and credits pending 4 s count as
+   * stranded, not 10 (the sweep that heals them comes sooner).
+   */
+  let stranded: LocalStack;
+  beforeAll(async () => {
+    stranded = await startLocalStack({
+      EXPORT_WORKER: 'off',
+      SQS_VISIBILITY_TIMEOUT_SECONDS: '1',
+      INTAKE_STRANDED_AFTER_SECONDS: '4',
+    });
+  });
+  afterAll(async () => {
+    if (stranded) await stranded.interrupt();
+    stranded?.kill();
+  });
+
   it('a folder failed 5 times (its message dead-lettered) posts within 2 minutes once it can', async () => {
-    const dynamo = new DynamoDBClient({ endpoint: stack.dynamo.endpoint, ...LOCAL_AWS });
-    const TableName = stack.dynamo.tableName;
+    const client = clientFor(stranded.base, 'alice');
+    const accountOf = async (accountId: string) => {
+      const { data } = await client.GET('/v1/accounts/{accountId}', {
+        params: { path: { accountId } },
+      });
+      return { balance: data?.balance ?? 0, version: data?.version ?? 0 };
+    };
+    const dynamo = new DynamoDBClient({ endpoint: stranded.dynamo.endpoint, ...LOCAL_AWS });
+    const TableName = stranded.dynamo.tableName;
     const created = await client.POST('/v1/accounts', {
       params: { header: key(randomUUID()) },
       body: { currency: 'EUR', creditIntake: 'deferred' },
@@ -177,7 +196,7 @@ describe('stranded pending credits heal by themselves on the local stack (docs/c
     expect(res.response.status).toBe(201);
 
     // 5 receives (1 s visibility on this stack), then credit-intake-dlq holds the account's message.
-    const sqs = new SQSClient({ endpoint: stack.sqsEndpoint, ...LOCAL_AWS });
+    const sqs = new SQSClient({ endpoint: stranded.sqsEndpoint, ...LOCAL_AWS });
     const { QueueUrl: dlqUrl } = await sqs.send(
       new GetQueueUrlCommand({ QueueName: QUEUE_NAMES.creditIntakeDeadLetter }),
     );
@@ -208,7 +227,11 @@ describe('stranded pending credits heal by themselves on the local stack (docs/c
     }
     expect(seen).toEqual({ balance: 77, version: 1 });
     expect(Date.now() - healing).toBeLessThan(120_000);
-    const pending = await api('GET', `/v1/accounts/${id}/pending-credits`, alice);
+    const pending = await apiClient(stranded.base)(
+      'GET',
+      `/v1/accounts/${id}/pending-credits`,
+      alice,
+    );
     expect(pending.json.items).toEqual([]);
   }, 240_000);
 });

@@ -43,7 +43,7 @@ afterAll(() => {
   stack?.kill();
 });
 
-/** Runs `npm run cli -- <args>` (as tsx cli/main.ts) against the stack; resolves code and output. */
+/** Runs `npm run cli -- <args>` (as node --import tsx cli/main.ts) against the stack; resolves code and output. */
 function cli(...args: string[]) {
   return runScript(
     'cli/main.ts',

@@ -204,7 +204,8 @@ it('agrees with the reference model on every answer and balance, answers lost or
     examples: [[PENDING_NOT_SPENDABLE]],
   });
   ledger().proxy.loseTransactResponses(0);
-  // A loaded machine may stop the property early; at least one whole run must have been checked.
-  expect(runs).toBeGreaterThan(0);
+  // A loaded machine may stop the property early; its example and at least one random run
+  // were checked whole.
+  expect(runs).toBeGreaterThan(1);
   expect(ledger().proxy.stats.lostResponses).toBeGreaterThan(0);
 });

@@ -98,7 +98,8 @@ describe('a hot account under conflicts, throttling, duplicates and SIGKILL', ()
       'HTTP and event traffic on the account',
       async () => {
         seen = (await api.entries(account)).length;
-        return credits.completed() >= 4 && seen >= 40;
+        // 27 of the 96 entries the work makes, the share 40 of 144 was: the kill comes mid-drain.
+        return credits.completed() >= 4 && seen >= 27;
       },
       60_000,
     );

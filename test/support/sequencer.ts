@@ -1,7 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest on a clean clone (seconds, from the `.ci/run` named below), started
+ * The files that take longest on a clean clone (seconds, from the clean-clone run named below), started
  * first within their project so that no long file begins when the others are nearly done: on a
  * clean clone Vitest has no durations cached and would start them in path order. A file missing
  * here sorts after these, as Vitest would order it.

@@ -42,8 +42,12 @@ const OPTIONS = {
 
 /** `--wait` at most: long enough for anything the local stack sends on a schedule. */
 export const MAX_TAIL_WAIT_SECONDS = 300;
-/** SQS's longest long poll. */
-const MAX_LONG_POLL_SECONDS = 20;
+/**
+ * One long poll of `--wait` at most (SQS allows 20 s): a poll left open by a Ctrl-C can still
+ * take a message on the server for nobody, hidden for HOLD_SECONDS; shorter polls keep that
+ * window short.
+ */
+const MAX_LONG_POLL_SECONDS = 5;
 
 /** How long tail hides what it has received while it reads the rest of the queue. */
 const HOLD_SECONDS = 30;
@@ -85,8 +89,8 @@ export function parseTailArgs(argv: readonly string[], env: Env): TailArgs | { h
 
 export const tailCommand: Command = {
   name: NAME,
-  help: `Usage: npm run cli -- tail --queue ${TAIL_QUEUES.join('|')} [--follow] [--delete] [--json]
-       npm run cli -- tail --journal [--follow] [--delete] [--json]
+  help: `Usage: npm run cli -- tail --queue ${TAIL_QUEUES.join('|')} [--follow | --wait <s>] [--delete] [--json]
+       npm run cli -- tail --journal [--follow | --wait <s>] [--delete] [--json]
 
 Receives every message on the queue and prints it: id, how often it was received, when it was
 sent, its message attributes (on ${QUEUE_NAMES.ledgerEventsDeadLetter}: error_code, error_detail,

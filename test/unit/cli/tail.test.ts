@@ -43,8 +43,8 @@ describe('tail --wait', () => {
       .resolves({});
     const code = await tailCommand.run(['-q', 'ledger-gaps-tap', '--delete', '--wait', '30'], ctx);
     expect(code).toBe(0);
-    // Polls of up to 20 s (SQS's longest) until a message came, then one without waiting.
-    expect(waits()).toEqual([20, 20, 0]);
+    // Polls of up to 5 s until a message came, then one without waiting.
+    expect(waits()).toEqual([5, 5, 0]);
     expect(lines.join('\n')).toContain('ledger.gap.refetch.v1');
     expect(lines.at(-1)).toBe('1 message(s), deleted');
   });
