@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PROBLEMS } from '../../../functions/api/problems';
 import { UnavailableError, ValidationError } from '../../../functions/domain/shared/errors';
 import { describeError } from '../../../functions/domain/shared/log';
 import { CONSOLE_API, CONSOLE_PATH, CONSOLE_ROUTES, CONSOLE_TOKEN_HEADER } from '../../shared/api';
@@ -111,6 +112,7 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
         return true;
       }
       let answer: ActionAnswer;
+      let retryAfter: number | undefined;
       try {
         answer = await api(req, url);
       } catch (error) {
@@ -121,12 +123,19 @@ export function createConsoleHandler(deps: ConsoleDeps): ConsoleHandler {
           // Not there yet (a directory index before its upgrade step) or throttled: try later.
           deps.log(`could not answer ${req.method} ${path}: ${describeError(error)}`);
           answer = { status: 503, body: { error: error.detail } };
+          // As the API's 503 (functions/api/problems.ts): when to ask again.
+          retryAfter = PROBLEMS.unavailable.retryAfterSeconds;
         } else {
           deps.log(`could not answer ${req.method} ${path}: ${describeError(error)}`);
           answer = { status: 502, body: { error: `the read failed: ${describeError(error)}` } };
         }
       }
-      sendJson(res, answer.status, answer.body);
+      sendJson(
+        res,
+        answer.status,
+        answer.body,
+        retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
+      );
       return true;
     }
     await deps.bundle.serve(path.slice(CONSOLE_PATH.length), req, res);
@@ -160,9 +169,15 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   res.writeHead(status, {
+    ...headers,
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(bytes.length),
     'cache-control': 'no-store',

@@ -93,7 +93,7 @@ function call(
     body?: string;
     token?: string | null;
   } = {},
-): Promise<{ status: number; body: string; type: string }> {
+): Promise<{ status: number; body: string; type: string; retryAfter?: string }> {
   const token = options.token === undefined ? TOKEN : options.token;
   return new Promise((resolve, reject) => {
     const req = request(
@@ -110,7 +110,14 @@ function call(
           body += chunk.toString();
         });
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type']) }),
+          resolve({
+            status: res.statusCode ?? 0,
+            body,
+            type: String(res.headers['content-type']),
+            ...(res.headers['retry-after'] === undefined
+              ? {}
+              : { retryAfter: String(res.headers['retry-after']) }),
+          }),
         );
       },
     );
@@ -175,6 +182,8 @@ describe('console HTTP edge', () => {
   it('a directory index the table lacks yet is 503, naming it and the upgrade step', async () => {
     const answer = await call('/console/api/accounts?q=before-upgrade');
     expect(answer.status).toBe(503);
+    // When to ask again, as the API's 503 says it.
+    expect(answer.retryAfter).toBe('1');
     const { error } = JSON.parse(answer.body) as { error: string };
     expect(error).toMatch(
       /^The account directory's index "account-owners" is not on this table yet/,
@@ -188,6 +197,7 @@ describe('console HTTP edge', () => {
 
   it('says in words when a read fails, and logs it', async () => {
     const answer = await call('/console/api/findings');
+    expect(answer.retryAfter).toBeUndefined();
     expect(answer.status).toBe(502);
     expect(JSON.parse(answer.body)).toEqual({ error: 'the read failed: Error: table unreachable' });
     expect(lines.at(-1)).toBe(
