@@ -12,16 +12,10 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseRedriveArgs, redriveCommand } from '../../../cli/commands/redrive';
+import { recordingContext } from '../../support/cli/context';
 
 const sqs = mockClient(SQSClient);
-const lines: string[] = [];
-const ctx = {
-  env: { SQS_PORT: '4566' },
-  out: (l: string) => void lines.push(l),
-  err: (l: string) => void lines.push(l),
-  fetch: globalThis.fetch,
-  signal: new AbortController().signal,
-};
+const { ctx, lines } = recordingContext();
 
 beforeEach(() => {
   sqs.reset();

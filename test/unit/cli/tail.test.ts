@@ -7,17 +7,11 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_TAIL_WAIT_SECONDS, parseTailArgs, tailCommand } from '../../../cli/commands/tail/tail';
+import { recordingContext } from '../../support/cli/context';
 
 /** `tail --wait`: a newcomer waits for a message the stack sends on a schedule, not a sleep. */
 const sqs = mockClient(SQSClient);
-const lines: string[] = [];
-const ctx = {
-  env: { SQS_PORT: '4566' },
-  out: (l: string) => void lines.push(l),
-  err: (l: string) => void lines.push(l),
-  fetch: globalThis.fetch,
-  signal: new AbortController().signal,
-};
+const { ctx, lines } = recordingContext();
 const message = {
   MessageId: 'm-1',
   ReceiptHandle: 'rh-1',
