@@ -98,8 +98,9 @@ describe('deferred credits over HTTP (docs/contract.md §24)', () => {
   });
 });
 
-async function accountOf(accountId: string) {
-  const { data } = await client.GET('/v1/accounts/{accountId}', {
+/** Balance and version of an account, read through `via` (the file's stack unless given). */
+async function accountOf(accountId: string, via: LedgerClient = client) {
+  const { data } = await via.GET('/v1/accounts/{accountId}', {
     params: { path: { accountId } },
   });
   return { balance: data?.balance ?? 0, version: data?.version ?? 0 };
@@ -162,16 +163,10 @@ describe('stranded pending credits heal by themselves on the local stack (docs/c
   });
 
   it('a folder failed 5 times (its message dead-lettered) posts within 2 minutes once it can', async () => {
-    const client = clientFor(stranded.base, 'alice');
-    const accountOf = async (accountId: string) => {
-      const { data } = await client.GET('/v1/accounts/{accountId}', {
-        params: { path: { accountId } },
-      });
-      return { balance: data?.balance ?? 0, version: data?.version ?? 0 };
-    };
+    const onStranded = clientFor(stranded.base, 'alice');
     const dynamo = new DynamoDBClient({ endpoint: stranded.dynamo.endpoint, ...LOCAL_AWS });
     const TableName = stranded.dynamo.tableName;
-    const created = await client.POST('/v1/accounts', {
+    const created = await onStranded.POST('/v1/accounts', {
       params: { header: key(randomUUID()) },
       body: { currency: 'EUR', creditIntake: 'deferred' },
     });
@@ -189,7 +184,7 @@ describe('stranded pending credits heal by themselves on the local stack (docs/c
         }),
       );
     }
-    const res = await client.POST('/v1/accounts/{accountId}/transactions', {
+    const res = await onStranded.POST('/v1/accounts/{accountId}/transactions', {
       params: { path: { accountId: id }, header: key(randomUUID()) },
       body: { type: 'credit', amount: 77, currency: 'EUR' },
     });
@@ -213,17 +208,17 @@ describe('stranded pending credits heal by themselves on the local stack (docs/c
       if (!lettered) await new Promise((resolve) => setTimeout(resolve, 500));
     }
     expect(lettered).toBe(true);
-    expect(await accountOf(id)).toEqual({ balance: 0, version: 0 });
+    expect(await accountOf(id, onStranded)).toEqual({ balance: 0, version: 0 });
 
     // The fault ends; no new credit, no redrive: the sweep queues the account again by itself.
     for (let shard = 0; shard < shards; shard++) {
       await dynamo.send(new DeleteItemCommand({ TableName, Key: posted(shard) }));
     }
     const healing = Date.now();
-    let seen = await accountOf(id);
+    let seen = await accountOf(id, onStranded);
     while (seen.balance < 77 && Date.now() - healing < 120_000) {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      seen = await accountOf(id);
+      seen = await accountOf(id, onStranded);
     }
     expect(seen).toEqual({ balance: 77, version: 1 });
     expect(Date.now() - healing).toBeLessThan(120_000);
