@@ -208,7 +208,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
         statements,
         clock,
       ),
-      ...statementHandlers(statements),
+      ...statementHandlers(statements, clock),
       ...monitorHandlers(new MonitorService(deps.monitors, commandOptions)),
       ...transferHandlers(transfers),
       ...holdHandlers(new HoldService(deps.holds, deps.movements, commandOptions), clock),

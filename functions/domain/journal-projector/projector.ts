@@ -14,6 +14,8 @@ import { AccountMonitors } from '../monitors/evaluator';
 import type { MonitorEvaluationPort } from '../monitors/port';
 import { errorFields, type Log } from '../shared/log';
 import { METRICS, type MetricsPort } from '../shared/metrics';
+import { daySumsOf } from '../statements/days';
+import type { DaySumsPort } from '../statements/port';
 import type { JournalEventsPort, OutboundEvent } from './port';
 import { handOff, type SearchHandOff } from './search-hand-off';
 
@@ -27,6 +29,11 @@ export interface JournalProjectorDeps {
   readonly metrics: MetricsPort;
   /** Balance monitors (docs/contract.md §28), evaluated after each update's records. */
   readonly monitors?: MonitorEvaluationPort;
+  /**
+   * Day sums of effective time (docs/contract.md §31, §36), added after each update's records
+   * are written (and again, without effect, when a redelivery finds them written).
+   */
+  readonly days?: DaySumsPort;
   /** The search indexer's queue (docs/contract.md §34): handed each update, never awaited for it. */
   readonly search?: SearchHandOff;
 }
@@ -188,6 +195,7 @@ export class JournalProjector {
       const outcome = await this.deps.store.append(records, head);
       if (outcome.kind === 'committed') {
         this.written(records);
+        await this.addDays(image);
         return { head: headAfter(records), records };
       }
       if (attempt >= MAX_HEAD_RETRIES) {
@@ -203,6 +211,9 @@ export class JournalProjector {
     head: JournalHead | undefined,
   ): Promise<Projected> {
     this.deps.metrics.count(METRICS.journalAlreadyProjected);
+    // Only the head's own update may lack its day sums (a crash after its records): the lane
+    // moves past an update once they are added.
+    if (head?.lastSequence === image.version) await this.addDays(image);
     if (
       head?.lastSequence === image.version &&
       (head.balanceAfter !== image.balance || head.availableAfter !== image.available)
@@ -223,6 +234,18 @@ export class JournalProjector {
       image.version,
     );
     return { head, records };
+  }
+
+  /**
+   * The update's day sums, once (a day already past this update adds nothing); a failure fails
+   * the update, and the stream's retry finds its records written and adds them then.
+   */
+  private async addDays(image: AccountImage): Promise<void> {
+    const days = daySumsOf(image.changes);
+    if (!this.deps.days || days.length === 0) return;
+    const { accountId, version } = image;
+    const at = this.deps.clock().toISOString();
+    await this.deps.days.addDays(accountId, firstSequenceOf(image), version, days, at);
   }
 
   private async behind(image: AccountImage, head: JournalHead | undefined): Promise<Projected> {

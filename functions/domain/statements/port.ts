@@ -1,6 +1,7 @@
 import type { AccountRecord, LedgerEntry } from '../accounts/model';
 import type { SettledWrite } from '../idempotency/idempotent-command';
 import type { IdempotencyClaim, ResponseRecorder } from '../idempotency/port';
+import type { DaySums } from './days';
 import type { EffectiveHistory, EffectiveRange, SplitSums } from './model';
 
 /** An account with its effective-time history: one strongly consistent read. */
@@ -38,6 +39,8 @@ export interface StatementPort extends ResponseRecorder {
    * summed page by page: memory holds one page, never the month's entries).
    */
   effectiveSums(accountId: string, range: EffectiveRange, split: string): Promise<SplitSums>;
+  /** The day sums of `month` (`YYYY-MM`), ascending, strongly consistent: one read. */
+  effectiveDays(accountId: string, month: string): Promise<DaySums[]>;
   /** How many entries the index holds effective in `range` (Select COUNT: no items kept). */
   countEffective(accountId: string, range: EffectiveRange): Promise<number>;
   /** One page of the entries effective in `range`, after `cursor`. */
@@ -60,4 +63,19 @@ export interface StatementPort extends ResponseRecorder {
     account: PeriodCloseAccount,
     through: string,
   ): Promise<PeriodCloseResult>;
+}
+
+/**
+ * Where the journal projector keeps day sums (docs/contract.md §31, §36): each day's item adds
+ * an account update's sums once, while the last version it added is before `firstVersion`, and
+ * then holds `version` and `at` as `addedAt` (a redelivered update adds nothing).
+ */
+export interface DaySumsPort {
+  addDays(
+    accountId: string,
+    firstVersion: number,
+    version: number,
+    days: readonly DaySums[],
+    at: string,
+  ): Promise<void>;
 }

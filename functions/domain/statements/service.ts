@@ -1,4 +1,8 @@
-import { EFFECTIVE_SKEW_MS, MAX_STATEMENT_DAYS } from '../../contract/effective-time';
+import {
+  DAY_SUMS_SETTLE_MS,
+  EFFECTIVE_SKEW_MS,
+  MAX_STATEMENT_DAYS,
+} from '../../contract/effective-time';
 import { accountView, notFound, owned } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -14,15 +18,18 @@ import {
   UnavailableError,
   ValidationError,
 } from '../shared/errors';
+import { addDays, daysAgree, planDayReads, plusSums, settledReads } from './days';
 import { PendingCreditsError, PeriodAlreadyClosedError } from './errors';
 import {
   type EffectiveHistory,
+  type EffectiveRange,
   justAfter,
   monthOf,
   monthStart,
   NO_SUMS,
   nextMonth,
   planStatement,
+  type SplitSums,
   type StatementPlan,
   type StatementTotals,
   statementTotals,
@@ -93,13 +100,18 @@ export class StatementService {
     if (at < history.since) throw beforeHistory('query.effectiveAt', history.since);
     const until = justAfter(at);
     const head = { from: monthStart(monthOf(until)), to: until };
-    const sums = await this.port.effectiveSums(accountId, head, until);
+    const sums = await this.rangeSums(accountId, history, head, until, now);
     const { openingBalance } = statementTotals(history, { head, fullMonths: [] }, until, [sums]);
     return { accountId, effectiveAt: at, balance: openingBalance };
   }
 
   /** Opening, totals and closing of `[from, to)`, and one page of its entries. */
-  async statement(principal: string, accountId: string, query: StatementQuery): Promise<Statement> {
+  async statement(
+    principal: string,
+    accountId: string,
+    query: StatementQuery,
+    now: Date,
+  ): Promise<Statement> {
     const from = utc(query.from);
     const to = utc(query.to);
     if (from >= to) throw invalid('query.to', 'must be later than from');
@@ -112,8 +124,8 @@ export class StatementService {
     const plan = planStatement(from, to);
     await this.indexCaughtUp(accountId, history, plan);
     const [head, tail, page] = await Promise.all([
-      this.port.effectiveSums(accountId, plan.head, from),
-      plan.tail ? this.port.effectiveSums(accountId, plan.tail, from) : NO_SUMS,
+      this.rangeSums(accountId, history, plan.head, from, now),
+      plan.tail ? this.rangeSums(accountId, history, plan.tail, from, now) : NO_SUMS,
       this.port.statementItems(accountId, { from, to }, query.limit, query.cursor),
     ]);
     return {
@@ -204,6 +216,35 @@ export class StatementService {
       undefined,
       `The effective-time index of account ${accountId} trails its month sums; retry shortly.`,
     );
+  }
+
+  /**
+   * The entries effective in `range` (inside one month) summed, split at `split`, at bounded
+   * cost (docs/contract.md §31, §36): whole days from the month's day items, when they add up to
+   * the month sums the account item holds and were last added to before the settle time; the
+   * partial days and the days added to since from the index. A month whose day items disagree
+   * (they trail, or predate the month's first sums) is read entry by entry.
+   */
+  private async rangeSums(
+    accountId: string,
+    history: EffectiveHistory,
+    range: EffectiveRange,
+    split: string,
+    now: Date,
+  ): Promise<SplitSums> {
+    const reads = planDayReads(range, split);
+    const month = history.months.find((m) => m.month === monthOf(range.from));
+    // A month without sums has no entry in the index: they are written in one transaction.
+    if (!month) return NO_SUMS;
+    if (reads.days.length === 0) return this.port.effectiveSums(accountId, range, split);
+    const days = await this.port.effectiveDays(accountId, month.month);
+    if (!daysAgree(month, days)) return this.port.effectiveSums(accountId, range, split);
+    const settledFrom = new Date(now.getTime() - DAY_SUMS_SETTLE_MS).toISOString();
+    const settled = settledReads(reads, days, settledFrom);
+    const parts = await Promise.all(
+      settled.entries.map((part) => this.port.effectiveSums(accountId, part, split)),
+    );
+    return addDays(parts.reduce(plusSums, NO_SUMS), days, settled.days, split);
   }
 
   /**

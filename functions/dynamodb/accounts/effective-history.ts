@@ -1,6 +1,7 @@
 import { EFFECTIVE_HISTORY_FROM_CREATION, EFFECTIVE_INDEX } from '../../contract/effective-time';
 import { type LedgerEntry, signedAmount } from '../../domain/accounts/model';
 import type { AccountChange } from '../../domain/journal/model';
+import { sumsBy } from '../../domain/statements/days';
 import {
   type EffectiveHistory,
   type EffectiveMovement,
@@ -33,29 +34,14 @@ export const monthDebitsAttribute = (month: string): string => `${DEBITS_PREFIX}
 /** How many entries are effective in the month (docs/contract.md §31): the index is held to it. */
 export const monthEntriesAttribute = (month: string): string => `${ENTRIES_PREFIX}${month}`;
 
-/** When a change counts: its entry's `effectiveAt`, else (a capture, a fee) its own time. */
-export const effectiveTimeOf = (change: AccountChange): string => change.effectiveAt ?? change.at;
-
 /** Per effective month, what changes of the balance add to its sums (`ADD` operands). */
-export function monthSums(changes: readonly AccountChange[]): Map<string, MonthAdds> {
-  const months = new Map<string, MonthAdds>();
-  for (const change of changes) {
-    if (change.balanceDelta === 0) continue;
-    const month = monthOf(effectiveTimeOf(change));
-    const sums = months.get(month) ?? { credits: 0, debits: 0, entries: 0 };
-    if (change.balanceDelta > 0) sums.credits += change.balanceDelta;
-    else sums.debits -= change.balanceDelta;
-    // Each change of the balance is one entry in the effective index.
-    sums.entries += 1;
-    months.set(month, sums);
-  }
-  return months;
-}
+export const monthSums = (changes: readonly AccountChange[]): Map<string, MonthAdds> =>
+  sumsBy(changes, monthOf);
 
 interface MonthAdds {
-  credits: number;
-  debits: number;
-  entries: number;
+  readonly credits: number;
+  readonly debits: number;
+  readonly entries: number;
 }
 
 /** The attributes and amounts one month's changes `ADD` to the account item. */

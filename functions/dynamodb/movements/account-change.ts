@@ -3,11 +3,11 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { ACCOUNT_CHANGES_ATTRIBUTE } from '../../contract/names';
 import { MAX_BALANCE } from '../../domain/accounts/money';
 import { type AccountChange, MAX_CHANGES_PER_UPDATE } from '../../domain/journal/model';
+import { effectiveTimeOf } from '../../domain/statements/days';
 import {
   CLOSED_THROUGH,
   EFFECTIVE_OPENING,
   EFFECTIVE_SINCE,
-  effectiveTimeOf,
   monthAdds,
   monthSums,
 } from '../accounts/effective-history';

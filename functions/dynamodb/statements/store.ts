@@ -22,6 +22,7 @@ import { ENTRY_SK_PREFIX, keys } from '../table/keys';
 import { getItem, queryEach } from '../table/reads';
 import { storageError } from '../table/sdk-errors';
 import { retryPolicy, type StoreOptions, transactWithRetry } from '../table/transact';
+import { readEffectiveDays } from './days';
 
 /** `effectiveKey` of `[from, to)`: every key starts with its effectiveAt then `#`. */
 const RANGE_CONDITION = '#account = :account AND #key BETWEEN :from AND :to';
@@ -143,6 +144,8 @@ export function createStatementStore(options: StoreOptions): StatementPort {
       );
       return sums;
     },
+
+    effectiveDays: (accountId, month) => readEffectiveDays(client, tableName, accountId, month),
 
     async countEffective(accountId, range) {
       let count = 0;

@@ -48,6 +48,8 @@ export const MONITOR_SK_PREFIX = 'MONITOR#';
 export const PENDING_CREDIT_SK_PREFIX = 'PENDING#';
 /** Set-aside credits of an intake partition (§36), beside its pending credits. */
 export const SET_ASIDE_CREDIT_SK_PREFIX = 'SETASIDE#';
+/** Day sums of an account's effective time, by day (`YYYY-MM-DD`). */
+export const EFFECTIVE_DAY_SK_PREFIX = 'DAY#';
 /** Sorts after every digit and date character: the open end of a key range. */
 export const SK_RANGE_END = '~';
 
@@ -158,6 +160,16 @@ export const keys = {
   }),
   /** How many monitors the account has (the limit's guard), beside them. */
   monitorCount: (accountId: string): ItemKey => ({ pk: `MONITOR#${accountId}`, sk: 'COUNT' }),
+  /**
+   * One day (UTC) of an account's effective time (docs/contract.md §31, §36): `{ kind:
+   * 'effective-day', credits, debits, entries, through }`, kept by the journal projector
+   * (`through`: the last account version it added), in a partition of its own, so one Query
+   * reads a month of days and the account item stays small.
+   */
+  effectiveDay: (accountId: string, day: string): ItemKey => ({
+    pk: `EFFDAYS#${accountId}`,
+    sk: `${EFFECTIVE_DAY_SK_PREFIX}${day}`,
+  }),
   /**
    * The gate of one intake partition of a deferred account (docs/contract.md §24): `{ kind:
    * 'intake-gate', accountId, ownerId, currency, status, creditIntake, closedThrough?, accepted }`,

@@ -7,6 +7,7 @@ import { journalEventSource } from '../../contract/journal';
 import { JournalProjector } from '../../domain/journal-projector/projector';
 import { createJournalStore } from '../../dynamodb/journal/store';
 import { createMonitorEvaluationStore } from '../../dynamodb/monitors/store';
+import { createDaySumsStore } from '../../dynamodb/statements/days';
 import { resolveRuntime, type TableComposition, tableOptions } from '../shared/composition';
 import type { JournalProjectorConfig } from '../shared/config';
 import { type JournalProjectorHandler, journalStreamHandler } from './stream-handler';
@@ -32,6 +33,7 @@ export function composeJournalProjector(
     new JournalProjector({
       store: createJournalStore(table),
       monitors: createMonitorEvaluationStore(table),
+      days: createDaySumsStore(table),
       events: createSnsJournalEvents(options.sns, config.journalTopicArn),
       source: journalEventSource(config.stage),
       ...searchHandOff(options),

@@ -35,8 +35,8 @@ const JOURNAL_RETRY_ATTEMPTS = -1;
  * The projector's table actions: GetItem (a head), Query (an update's records, to publish them
  * again), PutItem (records, as-of copies and the head, inside TransactWriteItems, which is
  * authorised per item). Only on journal partitions (`dynamodb:LeadingKeys` `JOURNAL#*`), and a
- * PutItem of the reconciler's marks (`RECONCILE_MARK#*`): it
- * never reads or writes an account, an entry or anything else.
+ * PutItem of the reconciler's marks (`RECONCILE_MARK#*`), and an UpdateItem of day sums
+ * (`EFFDAYS#*`): it never reads or writes an account, an entry or anything else.
  */
 const JOURNAL_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'] as const;
 
@@ -166,6 +166,10 @@ export class JournalProjector extends Construct {
     // Balance monitors (docs/contract.md §28): read, and their flips recorded conditionally.
     this.function.allow('MonitorItems', MONITOR_TABLE_ACTIONS, [table.tableArn], {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.monitorCount('').pk}*`] },
+    });
+    // Day sums of effective time (docs/contract.md §31, §36): added by conditional updates only.
+    this.function.allow('EffectiveDayItems', ['dynamodb:UpdateItem'], [table.tableArn], {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.effectiveDay('*', '').pk] },
     });
     this.function.allow('JournalPublish', ['sns:Publish'], [topic.topic.topicArn]);
     this.function.allow('JournalTopicKey', TOPIC_KEY_ACTIONS, [topic.key.keyArn]);

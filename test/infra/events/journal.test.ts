@@ -138,6 +138,12 @@ describe('the journal projector (stateless stack)', () => {
         Resource: imported(arnOf(tableId)),
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MONITOR#*'] } },
       },
+      {
+        Sid: 'EffectiveDayItems',
+        Action: 'dynamodb:UpdateItem',
+        Resource: imported(arnOf(tableId)),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['EFFDAYS#*'] } },
+      },
       { Sid: 'JournalPublish', Action: 'sns:Publish', Resource: imported({ Ref: topicId }) },
       {
         Sid: 'JournalTopicKey',

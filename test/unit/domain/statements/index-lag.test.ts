@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../../../functions/domain/accounts/model';
 import { UnavailableError } from '../../../../functions/domain/shared/errors';
 import type { EffectiveHistory } from '../../../../functions/domain/statements/model';
-import { StatementService } from '../../../../functions/domain/statements/service';
-import { fakeStatementPort } from '../../../support/fakes/ledger/statements';
+import { fakeStatementPort, statementServiceOn } from '../../../support/fakes/ledger/statements';
 
 /**
  * docs/contract.md §31, §36: a statement whose effective-index reads trail the month sums (the
@@ -39,22 +38,14 @@ function service(counts: number[]) {
     getEffectiveAccount: async () => ({ account, history }),
     countEffective: async () => counts.shift() ?? 2,
   });
-  const statements = new StatementService(port, {
-    readers: [],
-    idempotencyRetentionSeconds: 60,
-    responses: {
-      success: () => ({ statusCode: 200, body: '' }),
-      rejection: () => ({ statusCode: 400, body: '' }),
-    },
-    newId: () => 'id',
-  });
+  const statements = statementServiceOn(port);
   return { port, statements };
 }
 
 describe('statements held to the month sums (docs/contract.md §31, §36)', () => {
   it('reads again while the index trails, and answers once it caught up', async () => {
     const { port, statements } = service([1, 1, 1]);
-    const statement = await statements.statement('alice', 'a1', window);
+    const statement = await statements.statement('alice', 'a1', window, new Date());
     expect(statement.totalCredits).toBe(20);
     // Only the full month February is counted: 3 trailing reads, the 4th caught up.
     expect(port.countEffective.mock.calls).toHaveLength(4);
@@ -66,7 +57,7 @@ describe('statements held to the month sums (docs/contract.md §31, §36)', () =
 
   it('is 503 when the index still trails after 3 more reads', async () => {
     const { port, statements } = service([1, 1, 1, 1]);
-    await expect(statements.statement('alice', 'a1', window)).rejects.toBeInstanceOf(
+    await expect(statements.statement('alice', 'a1', window, new Date())).rejects.toBeInstanceOf(
       UnavailableError,
     );
     expect(port.countEffective.mock.calls).toHaveLength(4);

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_SUMS_SETTLE_MS } from '../../../functions/contract/effective-time';
+import { silentLog } from '../../../functions/domain/shared/log';
+import type { DaySums } from '../../../functions/domain/statements/days';
+import { readEffectiveDays } from '../../../functions/dynamodb/statements/days';
+import { composeHttpHandler } from '../../../functions/handlers/http/compose';
+import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
+import { localJournalProjector } from '../../../local/functions';
+import { testConfig } from '../../support/config';
+import { type JournalFixture, startJournalFixture } from '../../support/journal/journal-fixture';
+import { bodyOf, ledgerApi } from '../../support/ledger-api';
+
+/**
+ * docs/contract.md §31, §36 on DynamoDB Local with the projector on the table's stream: once the
+ * projector has added an account's day sums and they settled, a statement and an effective
+ * balance read only partial days from the effective index (counted on the client), and answer
+ * what reading every entry answers; before they settled, they answer the same; a redelivered
+ * batch adds nothing twice.
+ */
+let fixture: JournalFixture;
+beforeAll(async () => {
+  fixture = await startJournalFixture();
+});
+afterAll(() => fixture?.close());
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+/** Index items the client reads from now on (ScannedCount of every Query of `effective`). */
+function countIndexReads(): { read: () => number; stop: () => void } {
+  let scanned = 0;
+  const name = `countIndexReads${Math.random()}`;
+  fixture.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const input = args.input as { IndexName?: string };
+      if (context.commandName === 'QueryCommand' && input.IndexName === 'effective') {
+        scanned += (result.output as { ScannedCount?: number }).ScannedCount ?? 0;
+      }
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+  return { read: () => scanned, stop: () => fixture.client.middlewareStack.remove(name) };
+}
+
+/** The month's day items once they hold `entries` entries (the projector runs behind). */
+async function daysOf(accountId: string, month: string, entries: number): Promise<DaySums[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const days = await readEffectiveDays(fixture.client, fixture.tableName, accountId, month);
+    if (days.reduce((n, d) => n + d.entries, 0) >= entries || Date.now() > deadline) return days;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('day sums (docs/contract.md §31, §36)', () => {
+  it('bound the index reads of statements and effective balances, exactly', async () => {
+    const { api } = fixture;
+    const id = await api.account();
+    // Last month: one movement a day at 09:00, and at 01:00 and 17:00 too on the days the reads
+    // below cut (the 2nd, 15th and 20th); every third a debit.
+    const today = new Date();
+    const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1);
+    const end = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1);
+    const times: number[] = [];
+    for (let day = start; day < end; day += DAY) {
+      const cut = [1, 14, 19].includes((day - start) / DAY);
+      times.push(...(cut ? [1, 9, 17] : [9]).map((hour) => day + hour * HOUR));
+    }
+    const moves = times.map((t, i) => ({
+      effectiveAt: new Date(t).toISOString(),
+      signed: i % 3 === 2 ? -(i + 1) : i + 1,
+    }));
+    for (const { effectiveAt, signed } of moves) {
+      const type = signed < 0 ? 'debit' : 'credit';
+      const body = { type, amount: Math.abs(signed), currency: 'EUR', effectiveAt };
+      const res = await api.post(`/v1/accounts/${id}/transactions`, body);
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const days = await daysOf(id, new Date(start).toISOString().slice(0, 7), moves.length);
+    expect(days.reduce((n, d) => n + d.entries, 0)).toBe(moves.length);
+    const sum = (pick: (t: string) => boolean) =>
+      moves.filter((m) => pick(m.effectiveAt)).reduce((s, m) => s + m.signed, 0);
+
+    // Read once the days have settled: an app whose clock runs past DAY_SUMS_SETTLE_MS.
+    const later = ledgerApi(
+      composeHttpHandler({
+        dynamo: fixture.client,
+        config: fixture.config,
+        callbackSecrets: staticCallbackSecrets('{}'),
+        log: silentLog,
+        clock: () => new Date(Date.now() + DAY_SUMS_SETTLE_MS),
+      }),
+    );
+    const counter = countIndexReads();
+    const at = new Date(start + 14 * DAY + 12 * HOUR).toISOString();
+    const balance = await later.get(`/v1/accounts/${id}/balances`, 'alice', { effectiveAt: at });
+    expect(bodyOf(balance).balance).toBe(sum((t) => t <= at));
+    const from = new Date(start + DAY + 5 * HOUR).toISOString();
+    const to = new Date(start + 19 * DAY + 13 * HOUR).toISOString();
+    const res = await later.get(`/v1/accounts/${id}/statement`, 'alice', { from, to, limit: '1' });
+    counter.stop();
+    expect(res.statusCode, res.body).toBe(200);
+    const credits = moves.filter(
+      (m) => m.effectiveAt >= from && m.effectiveAt < to && m.signed > 0,
+    );
+    expect(bodyOf(res)).toMatchObject({
+      openingBalance: sum((t) => t < from),
+      closingBalance: sum((t) => t < to),
+      totalCredits: credits.reduce((s, m) => s + m.signed, 0),
+    });
+    // The balance's partial day (3), the statement's split day and last day (3 + 3) and its
+    // page of 1 (+ 1 to know there is more): never the month's ${moves.length} entries.
+    expect(counter.read()).toBeLessThanOrEqual(3 + 6 + 2);
+    // Just added to: every day read from the index, the same answer.
+    const now = await api.get(`/v1/accounts/${id}/statement`, 'alice', { from, to, limit: '1' });
+    expect(bodyOf(now)).toEqual(bodyOf(res));
+  });
+
+  it('adds nothing twice when the projector sees its batches again', async () => {
+    const { api, projector, topic } = fixture;
+    const id = await api.account();
+    const effectiveAt = new Date(Date.now() - 3 * DAY).toISOString();
+    for (const amount of [4, 6]) {
+      const body = { type: 'credit', amount, currency: 'EUR', effectiveAt };
+      expect((await api.post(`/v1/accounts/${id}/transactions`, body)).statusCode).toBe(201);
+    }
+    const before = await daysOf(id, effectiveAt.slice(0, 7), 2);
+    expect(before).toMatchObject([
+      { day: effectiveAt.slice(0, 10), credits: 10, debits: 0, entries: 2 },
+    ]);
+    const again = localJournalProjector(
+      {
+        config: testConfig({ tableName: fixture.tableName }),
+        dynamo: fixture.client,
+        sns: topic.sns,
+        topics: topic.topics,
+      },
+      silentLog,
+    );
+    for (const batch of [...projector.seen]) {
+      expect(await again(batch)).toEqual({ batchItemFailures: [] });
+    }
+    expect(
+      await readEffectiveDays(fixture.client, fixture.tableName, id, effectiveAt.slice(0, 7)),
+    ).toEqual(before);
+  });
+});

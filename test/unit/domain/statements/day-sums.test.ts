@@ -1,0 +1,172 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AccountRecord } from '../../../../functions/domain/accounts/model';
+import type { AccountChange } from '../../../../functions/domain/journal/model';
+import {
+  addDays,
+  daySumsOf,
+  daysAgree,
+  effectiveTimeOf,
+  planDayReads,
+  settledReads,
+  sumsBy,
+} from '../../../../functions/domain/statements/days';
+import {
+  addMovements,
+  type EffectiveRange,
+  monthOf,
+  NO_SUMS,
+} from '../../../../functions/domain/statements/model';
+import { fakeStatementPort, statementServiceOn } from '../../../support/fakes/ledger/statements';
+
+/**
+ * docs/contract.md §31, §36 as a model: effective balances and statements read whole days from
+ * the day items the projector keeps and only partial days from the index — and are exactly the
+ * plain sums over the entries, whether the day items are caught up or trail (then the month is
+ * read entry by entry).
+ */
+
+const START = Date.parse('2026-03-01T00:00:00.000Z');
+const DAY_MS = 86_400_000;
+const SPAN = 75 * DAY_MS;
+const iso = (ms: number) => new Date(START + ms).toISOString();
+// Day boundaries, and a millisecond before them, as often as anywhere else.
+const instant = fc
+  .oneof(
+    fc.integer({ min: 0, max: SPAN }),
+    fc
+      .tuple(fc.integer({ min: 1, max: SPAN / DAY_MS }), fc.constantFrom(0, -1))
+      .map(([days, off]) => days * DAY_MS + off),
+  )
+  .map(iso);
+const change: fc.Arbitrary<AccountChange> = fc
+  .record({ at: instant, delta: fc.integer({ min: -500, max: 500 }), dated: fc.boolean() })
+  .map(({ at, delta, dated }) => ({
+    kind: delta >= 0 ? 'credit' : 'debit',
+    balanceDelta: delta,
+    availableDelta: delta,
+    at,
+    // A capture or a fee counts at its own time; an entry at its effectiveAt.
+    ...(dated ? { effectiveAt: iso(Math.max(0, Date.parse(at) - START - 3 * DAY_MS)) } : {}),
+  }));
+
+const account = { id: 'a1', ownerId: 'alice', currency: 'EUR' } as AccountRecord;
+
+const NOW = new Date('2026-06-01T00:00:00.000Z');
+const SETTLED = '2026-05-31T00:00:00.000Z';
+
+/**
+ * The account item's month sums, the index and (up to `projected` changes) the day items, last
+ * added to long ago, or just now for the days `fresh` picks.
+ */
+function books(changes: readonly AccountChange[], projected: number, fresh = (_: string) => false) {
+  const months = [...sumsBy(changes, monthOf)].map(([month, sums]) => ({ month, ...sums }));
+  const days = daySumsOf(changes.slice(0, projected)).map((d) => ({
+    ...d,
+    addedAt: fresh(d.day) ? NOW.toISOString() : SETTLED,
+  }));
+  const index = changes
+    .filter((c) => c.balanceDelta !== 0)
+    .map((c) => ({
+      effectiveAt: effectiveTimeOf(c),
+      credit: Math.max(c.balanceDelta, 0),
+      debit: Math.max(-c.balanceDelta, 0),
+    }));
+  const read: EffectiveRange[] = [];
+  const port = fakeStatementPort({
+    getEffectiveAccount: async () => ({
+      account,
+      history: { opening: 0, since: '1970-01-01T00:00:00.000Z', months },
+    }),
+    effectiveDays: async (_, month) => days.filter((d) => monthOf(d.day) === month),
+    effectiveSums: async (_, range, split) => {
+      read.push(range);
+      const inside = index.filter((m) => m.effectiveAt >= range.from && m.effectiveAt < range.to);
+      return addMovements(NO_SUMS, inside, split);
+    },
+    countEffective: async (_, range) =>
+      index.filter((m) => m.effectiveAt >= range.from && m.effectiveAt < range.to).length,
+  });
+  const service = statementServiceOn(port);
+  return { service, index, read };
+}
+
+const longest = (ranges: readonly EffectiveRange[]) =>
+  Math.max(0, ...ranges.map((r) => Date.parse(r.to) - Date.parse(r.from)));
+
+describe('day sums (docs/contract.md §31, §36)', () => {
+  it('give the plain sums, reading at most a day of entries per read while caught up', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(change, { maxLength: 40 }),
+        fc.uniqueArray(instant, { minLength: 2, maxLength: 2 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 31 }),
+        async (changes, pair, lag, freshDay) => {
+          const projected = changes.length - (lag % 3 === 0 ? lag % 4 : 0);
+          const fresh = (day: string) => Number(day.slice(8)) === freshDay;
+          const { service, index, read } = books(changes, projected, fresh);
+          const [from = '', to = ''] = [...pair].sort();
+          const sum = (pick: (t: string) => boolean) =>
+            index.filter((m) => pick(m.effectiveAt)).reduce((s, m) => s + m.credit - m.debit, 0);
+          const balance = await service.effectiveBalance('alice', 'a1', from, NOW);
+          expect(balance.balance).toBe(sum((t) => t <= from));
+          const statement = await service.statement('alice', 'a1', { from, to, limit: 10 }, NOW);
+          expect(statement.openingBalance).toBe(sum((t) => t < from));
+          expect(statement.closingBalance).toBe(sum((t) => t < to));
+          const inside = index.filter((m) => m.effectiveAt >= from && m.effectiveAt < to);
+          expect(statement.totalCredits).toBe(inside.reduce((s, m) => s + m.credit, 0));
+          if (projected === changes.length) expect(longest(read)).toBeLessThanOrEqual(DAY_MS);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('plan whole days around the split and the partial days at either end', () => {
+    const plan = planDayReads(
+      { from: '2026-03-02T12:00:00.000Z', to: '2026-03-06T06:00:00.000Z' },
+      '2026-03-04T08:00:00.000Z',
+    );
+    expect(plan.days).toEqual(['2026-03-03', '2026-03-05']);
+    expect(plan.entries).toEqual([
+      { from: '2026-03-02T12:00:00.000Z', to: '2026-03-03T00:00:00.000Z' },
+      { from: '2026-03-04T00:00:00.000Z', to: '2026-03-05T00:00:00.000Z' },
+      { from: '2026-03-06T00:00:00.000Z', to: '2026-03-06T06:00:00.000Z' },
+    ]);
+    const day = (d: string, credits: number, debits: number) => ({ day: d, credits, debits });
+    const items = [day('2026-03-03', 5, 1), day('2026-03-05', 7, 2)].map((d) => ({
+      ...d,
+      entries: 2,
+    }));
+    expect(addDays(NO_SUMS, items, plan.days, '2026-03-04T08:00:00.000Z')).toEqual({
+      before: 4,
+      credits: 7,
+      debits: 2,
+    });
+  });
+
+  it('are trusted for a month only when they add up to its sums, entries included', () => {
+    const month = { month: '2026-03', credits: 5, debits: 1, entries: 2 };
+    const days = [{ day: '2026-03-03', credits: 5, debits: 1, entries: 2 }];
+    expect(daysAgree(month, days)).toBe(true);
+    expect(daysAgree({ ...month, entries: 3 }, days)).toBe(false);
+    expect(daysAgree({ ...month, credits: 6 }, days)).toBe(false);
+    // Summed before the counts were written: nothing to hold the days to.
+    expect(daysAgree({ month: '2026-03', credits: 5, debits: 1 }, days)).toBe(false);
+  });
+});
+
+describe('a day the projector just added to (docs/contract.md §31)', () => {
+  it('is read from the index, which may still trail it, until it has settled', () => {
+    const reads = { days: ['2026-03-03', '2026-03-04'], entries: [] };
+    const items = [
+      { day: '2026-03-03', credits: 1, debits: 0, entries: 1, addedAt: '2026-03-10T00:00:00.000Z' },
+      { day: '2026-03-04', credits: 1, debits: 0, entries: 1, addedAt: '2026-03-10T00:05:00.000Z' },
+    ];
+    expect(settledReads(reads, items, '2026-03-10T00:05:00.000Z')).toEqual({
+      days: ['2026-03-03'],
+      entries: [{ from: '2026-03-04T00:00:00.000Z', to: '2026-03-05T00:00:00.000Z' }],
+    });
+  });
+});
