@@ -93,6 +93,11 @@ export interface HttpAppConfig {
   readonly backdateLimitDays: number;
   /** Intake partitions of an account that turns deferred (docs/contract.md §24). */
   readonly intakeShards: number;
+  /**
+   * `DAY_SUMS_SETTLE_SECONDS`: how long after the projector's last addition a day's sums count
+   * in statements (docs/contract.md §26 "Day sums"). @default 300
+   */
+  readonly daySumsSettleSeconds?: number;
 }
 
 export interface HttpAppDeps extends Runtime {
@@ -190,6 +195,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
   const statements = new StatementService(deps.statements, {
     ...commandOptions,
     readers: config.journalReaders ?? [],
+    daySumsSettleSeconds: config.daySumsSettleSeconds,
   });
 
   const search = new SearchService(deps.search);

@@ -15,11 +15,13 @@ export const MIN_BACKDATE_LIMIT_DAYS = 1;
 export const MAX_BACKDATE_LIMIT_DAYS = 3_660;
 
 /**
- * A day's sums (docs/contract.md §31, §36) count in a statement once the projector last added
- * to them this long ago; a day added to since is read entry by entry from the index, which may
- * still trail it, so a statement's items and totals agree.
+ * `DAY_SUMS_SETTLE_SECONDS`: a day's sums (docs/contract.md §31, §36) count in a statement once
+ * the projector last added to them this long ago; a day added to since is read entry by entry
+ * from the index, which may still trail it, so a statement's items and totals agree. 0 trusts
+ * them at once (a store whose index never trails, as the soak's DynamoDB Local).
  */
-export const DAY_SUMS_SETTLE_MS = 5 * 60_000;
+export const DEFAULT_DAY_SUMS_SETTLE_SECONDS = 300;
+export const MAX_DAY_SUMS_SETTLE_SECONDS = 86_400;
 
 /** A statement window is at most this long (`to − from`). */
 export const MAX_STATEMENT_DAYS = 366;

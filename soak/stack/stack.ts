@@ -62,6 +62,9 @@ export async function startSoakStack(options: StackOptions = {}): Promise<SoakSt
     // and be dead-lettered as transient (docs/reliability.md "Found"); AWS gives ≥ 6× the timeout.
     SQS_VISIBILITY_TIMEOUT_SECONDS: '10',
     EXPORT_WORKER: 'off',
+    // Statements over day sums as soon as the projector adds them (DynamoDB Local's index never
+    // trails), so the soak's statement checks read whole days from them (docs/contract.md §26).
+    DAY_SUMS_SETTLE_SECONDS: '0',
     ...options.env,
   };
   let output = '';

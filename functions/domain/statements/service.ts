@@ -1,5 +1,5 @@
 import {
-  DAY_SUMS_SETTLE_MS,
+  DEFAULT_DAY_SUMS_SETTLE_SECONDS,
   EFFECTIVE_SKEW_MS,
   MAX_STATEMENT_DAYS,
 } from '../../contract/effective-time';
@@ -39,6 +39,11 @@ import type { EffectiveAccount, StatementPage, StatementPort } from './port';
 export interface StatementServiceOptions extends CommandServiceOptions {
   /** Principals that may read any account's balances (docs/contract.md §15, §22). */
   readonly readers: readonly string[];
+  /**
+   * How long after the projector last added to a day its sums count; a day added to since is
+   * read from the index (docs/contract.md §26 "Day sums"). @default 300
+   */
+  readonly daySumsSettleSeconds?: number;
 }
 
 export interface EffectiveBalance {
@@ -76,6 +81,7 @@ const utc = (instant: string): string => new Date(instant).toISOString();
 export class StatementService {
   private readonly commands: IdempotentCommands;
   private readonly readers: ReadonlySet<string>;
+  private readonly settleMs: number;
 
   constructor(
     private readonly port: StatementPort,
@@ -83,6 +89,7 @@ export class StatementService {
   ) {
     this.commands = new IdempotentCommands(port, options);
     this.readers = new Set(options.readers);
+    this.settleMs = (options.daySumsSettleSeconds ?? DEFAULT_DAY_SUMS_SETTLE_SECONDS) * 1000;
   }
 
   /** The sum of the posted entries effective at or before `effectiveAt`. */
@@ -239,7 +246,7 @@ export class StatementService {
     if (reads.days.length === 0) return this.port.effectiveSums(accountId, range, split);
     const days = await this.port.effectiveDays(accountId, month.month);
     if (!daysAgree(month, days)) return this.port.effectiveSums(accountId, range, split);
-    const settledFrom = new Date(now.getTime() - DAY_SUMS_SETTLE_MS).toISOString();
+    const settledFrom = new Date(now.getTime() - this.settleMs).toISOString();
     const settled = settledReads(reads, days, settledFrom);
     const parts = await Promise.all(
       settled.entries.map((part) => this.port.effectiveSums(accountId, part, split)),

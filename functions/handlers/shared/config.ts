@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import {
   DEFAULT_BACKDATE_LIMIT_DAYS,
+  DEFAULT_DAY_SUMS_SETTLE_SECONDS,
   MAX_BACKDATE_LIMIT_DAYS,
+  MAX_DAY_SUMS_SETTLE_SECONDS,
   MIN_BACKDATE_LIMIT_DAYS,
 } from '../../contract/effective-time';
 import {
@@ -94,6 +96,12 @@ const serviceEnv = z.object({
     MIN_BACKDATE_LIMIT_DAYS,
     MAX_BACKDATE_LIMIT_DAYS,
     DEFAULT_BACKDATE_LIMIT_DAYS,
+  ),
+  DAY_SUMS_SETTLE_SECONDS: wholeNumber(
+    'DAY_SUMS_SETTLE_SECONDS',
+    0,
+    MAX_DAY_SUMS_SETTLE_SECONDS,
+    DEFAULT_DAY_SUMS_SETTLE_SECONDS,
   ),
   INTAKE_SHARDS: wholeNumber(
     'INTAKE_SHARDS',
@@ -256,6 +264,7 @@ export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
     idempotencyHedgedRead: e.IDEMPOTENCY_HEDGED_READ,
     journalReaders: e.JOURNAL_READERS,
     backdateLimitDays: e.BACKDATE_LIMIT_DAYS,
+    daySumsSettleSeconds: e.DAY_SUMS_SETTLE_SECONDS,
     intakeShards: e.INTAKE_SHARDS,
     intakeStrandedAfterSeconds: e.INTAKE_STRANDED_AFTER_SECONDS,
   };

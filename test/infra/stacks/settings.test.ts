@@ -58,7 +58,19 @@ describe('one settings list for the deployed functions and the local stack (§31
   });
 
   it('a value set locally reaches the functions configuration', () => {
-    const { config } = readLocalSettings({ BACKDATE_LIMIT_DAYS: '30', INTAKE_SHARDS: '3' });
-    expect(config).toMatchObject({ backdateLimitDays: 30, intakeShards: 3 });
+    const { config } = readLocalSettings({
+      BACKDATE_LIMIT_DAYS: '30',
+      INTAKE_SHARDS: '3',
+      DAY_SUMS_SETTLE_SECONDS: '0',
+    });
+    expect(config).toMatchObject({
+      backdateLimitDays: 30,
+      intakeShards: 3,
+      daySumsSettleSeconds: 0,
+    });
+    expect(readLocalSettings({}).config.daySumsSettleSeconds).toBe(300);
+    expect(() => readLocalSettings({ DAY_SUMS_SETTLE_SECONDS: '86401' })).toThrow(
+      /DAY_SUMS_SETTLE_SECONDS/,
+    );
   });
 });

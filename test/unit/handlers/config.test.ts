@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       exportBucket: 'ledger-exports',
       journalReaders: [],
       backdateLimitDays: 90,
+      daySumsSettleSeconds: 300,
       intakeShards: 8,
       intakeStrandedAfterSeconds: 60,
     });
