@@ -132,7 +132,7 @@ export function bundleLikeCdk(entries: readonly string[], outdir: string): Bundl
 }
 
 /** Time to import the bundle in a fresh process (parse, evaluate, module-scope setup). */
-async function initOnce(bundle: BundleUnderTest): Promise<number> {
+export async function initOnce(bundle: BundleUnderTest): Promise<number> {
   const url = pathToFileURL(bundle.file).href;
   const script = `const t = performance.now(); await import(${JSON.stringify(url)});
 process.stdout.write(String(performance.now() - t));`;

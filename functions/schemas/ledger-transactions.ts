@@ -8,64 +8,77 @@ import {
   rateIssues,
 } from '../domain/accounts/ledger-currencies';
 import { MAX_LEGS, MIN_LEGS } from '../domain/accounts/ledger-transaction-record';
-import { Amount, Currency, MovementDetails, PaymentId, recordedDetails, Uuid } from './shared';
+import { lazySchema } from './lazy';
+import { Amount, Currency, movementDetails, PaymentId, recordedDetails, Uuid } from './shared';
 
 /** Request and response shapes of ledger transactions (docs/contract.md §16). */
 
-const LegCurrency = Currency.meta({
-  description: "The leg's currency; default: the transaction's `currency` (§35)",
-});
+const LegCurrency = lazySchema(() =>
+  Currency.meta({
+    description: "The leg's currency; default: the transaction's `currency` (§35)",
+  }),
+);
 
-export const Leg = z.strictObject({
-  accountId: Uuid,
-  direction: z.enum(['debit', 'credit']),
-  amount: Amount,
-  currency: LegCurrency.optional(),
-});
+export const Leg = lazySchema(() =>
+  z.strictObject({
+    accountId: Uuid,
+    direction: z.enum(['debit', 'credit']),
+    amount: Amount,
+    currency: LegCurrency.optional(),
+  }),
+);
 
 /** 2–25 legs, each account at most once; HTTP bodies and `ledger.transaction.v1` share it. */
-export const Legs = z
-  .array(Leg)
-  .min(MIN_LEGS)
-  .max(MAX_LEGS)
-  .superRefine((legs, ctx) => {
-    const seen = new Set<string>();
-    legs.forEach((leg, index) => {
-      if (seen.has(leg.accountId)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'accountId'],
-          message: 'each account may appear in one leg only',
-        });
-      }
-      seen.add(leg.accountId);
-    });
-  })
-  .meta({
-    description:
-      '2–25 legs, each account at most once; debits and credits sum alike in each currency',
-  });
+export const Legs = lazySchema(() =>
+  z
+    .array(Leg)
+    .min(MIN_LEGS)
+    .max(MAX_LEGS)
+    .superRefine((legs, ctx) => {
+      const seen = new Set<string>();
+      legs.forEach((leg, index) => {
+        if (seen.has(leg.accountId)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'accountId'],
+            message: 'each account may appear in one leg only',
+          });
+        }
+        seen.add(leg.accountId);
+      });
+    })
+    .meta({
+      description:
+        '2–25 legs, each account at most once; debits and credits sum alike in each currency',
+    }),
+);
 
 /** An exchange rate recorded for audit: 1 `base` = `rate` `quote` (§35); never converts. */
-export const Rate = z.strictObject({
-  base: Currency,
-  quote: Currency,
-  rate: z
-    .string()
-    .regex(RATE_PATTERN, 'must be a decimal string of up to 12 + 12 digits, like "0.9213"')
-    .meta({ description: 'Decimal string > 0', example: '0.9213' }),
-});
+export const Rate = lazySchema(() =>
+  z.strictObject({
+    base: Currency,
+    quote: Currency,
+    rate: z
+      .string()
+      .regex(RATE_PATTERN, 'must be a decimal string of up to 12 + 12 digits, like "0.9213"')
+      .meta({ description: 'Decimal string > 0', example: '0.9213' }),
+  }),
+);
 
-export const Rates = z
-  .array(Rate)
-  .min(1)
-  .max(MAX_RATES)
-  .meta({ description: `At most ${MAX_RATES} rates, each a pair of currencies the legs move` });
+export const Rates = lazySchema(() =>
+  z
+    .array(Rate)
+    .min(1)
+    .max(MAX_RATES)
+    .meta({ description: `At most ${MAX_RATES} rates, each a pair of currencies the legs move` }),
+);
 
 /** The top-level currency is the default of the legs: optional only when every leg has one. */
-export const DefaultCurrency = Currency.optional().meta({
-  description: 'Default currency of legs without one; optional when every leg names its own',
-});
+export const DefaultCurrency = lazySchema(() =>
+  Currency.optional().meta({
+    description: 'Default currency of legs without one; optional when every leg names its own',
+  }),
+);
 
 /**
  * The rules between fields (§35, §36): every leg has a currency (its own or the default), and
@@ -97,31 +110,37 @@ export function refineCurrencies(
   }
 }
 
-export const CreateLedgerTransactionBody = z
-  .strictObject({
-    currency: DefaultCurrency,
-    legs: Legs,
-    rates: Rates.optional(),
-    ...MovementDetails,
-    paymentId: PaymentId.optional().meta({
-      description: 'Business unique key in the namespace of the first debited account',
-    }),
-  })
-  .superRefine((body, ctx) => refineCurrencies(body, ctx));
+export const CreateLedgerTransactionBody = lazySchema(() =>
+  z
+    .strictObject({
+      currency: DefaultCurrency,
+      legs: Legs,
+      rates: Rates.optional(),
+      ...movementDetails(),
+      paymentId: PaymentId.optional().meta({
+        description: 'Business unique key in the namespace of the first debited account',
+      }),
+    })
+    .superRefine((body, ctx) => refineCurrencies(body, ctx)),
+);
 
-export const LedgerTransactionPath = z.strictObject({ ledgerTransactionId: Uuid });
+export const LedgerTransactionPath = lazySchema(() =>
+  z.strictObject({ ledgerTransactionId: Uuid }),
+);
 
-export const LedgerTransaction = z.object({
-  id: Uuid,
-  currency: Currency.optional().meta({ description: 'As sent: the default of the legs' }),
-  legs: z.array(
-    z.object({
-      accountId: Uuid,
-      direction: z.enum(['debit', 'credit']),
-      amount: Amount,
-      currency: LegCurrency.optional(),
-    }),
-  ),
-  rates: z.array(Rate).optional(),
-  ...recordedDetails('Reads: how much reversals moved back so far (all of it, or nothing)'),
-});
+export const LedgerTransaction = lazySchema(() =>
+  z.object({
+    id: Uuid,
+    currency: Currency.optional().meta({ description: 'As sent: the default of the legs' }),
+    legs: z.array(
+      z.object({
+        accountId: Uuid,
+        direction: z.enum(['debit', 'credit']),
+        amount: Amount,
+        currency: LegCurrency.optional(),
+      }),
+    ),
+    rates: z.array(Rate).optional(),
+    ...recordedDetails('Reads: how much reversals moved back so far (all of it, or nothing)'),
+  }),
+);

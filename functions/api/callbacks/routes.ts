@@ -31,8 +31,6 @@ const OUTCOME_METRIC: Record<CallbackOutcome, MetricName> = {
   superseded: METRICS.callbackSuperseded,
 };
 
-const ApplicationId = CallbackPath.shape.applicationId;
-
 /** The path an application's signed callbacks are posted to (handed to export workers). */
 export function callbackPath(applicationId: string): string {
   return `${CALLBACK_PATH_PREFIX}${encodeURIComponent(applicationId)}`;
@@ -92,7 +90,7 @@ export function callbackHandlers(
 /** The size check (413), then the signature over the raw bytes, before anything is parsed. */
 async function authenticate(request: RouteRequest, secrets: CallbackSecrets, now: Date) {
   const rawBody = readRawBody(request.event);
-  const app = ApplicationId.safeParse(request.pathParameters.applicationId);
+  const app = CallbackPath.shape.applicationId.safeParse(request.pathParameters.applicationId);
   // Either header set (docs/contract.md §7); secrets and whpk_ keys come as one list.
   const { webhookId } = verifyCallback({
     headers: {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import type { RouteDocs, RouteTable } from '../spec';
 
 /**
@@ -30,7 +31,7 @@ export const DOCUMENT_ROUTES = {
       throttle: { rateLimit: 10, burstLimit: 20 },
     },
     raw: true,
-    params: z.strictObject({ code: z.string().regex(/^[a-z_]{1,64}$/) }),
+    params: lazySchema(() => z.strictObject({ code: z.string().regex(/^[a-z_]{1,64}$/) })),
     problems: ['not_found'],
     response: { status: 200, mediaType: 'text/html' },
   },

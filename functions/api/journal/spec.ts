@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { AccountPath } from '../../schemas/accounts';
 import { Balances, BalancesQuery, JournalPage, JournalQuery } from '../../schemas/journal';
+import { lazySchema } from '../../schemas/lazy';
 import { EffectiveBalance } from '../../schemas/statements';
 import { named, type RouteDocs, type RouteTable } from '../spec';
 
@@ -25,7 +26,10 @@ export const JOURNAL_ROUTES = {
     query: BalancesQuery,
     response: {
       status: 200,
-      body: named('Balances', z.union([Balances, EffectiveBalance])),
+      body: named(
+        'Balances',
+        lazySchema(() => z.union([Balances, EffectiveBalance])),
+      ),
     },
   },
 } as const satisfies RouteTable;

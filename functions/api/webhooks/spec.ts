@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OPERATION_IDS } from '../../domain/idempotency/operations';
+import { lazySchema } from '../../schemas/lazy';
 import {
   CreatedWebhookEndpoint,
   CreateWebhookEndpointBody,
@@ -62,7 +63,10 @@ export const WEBHOOK_ENDPOINT_ROUTES = {
     idempotency: OPERATION_IDS.rotateWebhookSecret,
     tag: 'webhooks',
     params: WebhookEndpointPath,
-    body: named('RotateWebhookSecret', z.strictObject({})),
+    body: named(
+      'RotateWebhookSecret',
+      lazySchema(() => z.strictObject({})),
+    ),
     response: {
       status: 201,
       body: named('RotatedWebhookSecret', RotatedWebhookSecret),

@@ -5,10 +5,13 @@ export const MAX_AMOUNT = 1_000_000_000_000;
 /** The largest `overdraftLimit` an account may have (docs/contract.md §17). */
 export const MAX_OVERDRAFT_LIMIT = MAX_AMOUNT;
 
-const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
+/** ISO 4217 codes, read from ICU on the first check rather than at every function's init. */
+let iso4217: ReadonlySet<string> | undefined;
 
 export function isIsoCurrency(code: string): boolean {
-  return /^[A-Z]{3}$/.test(code) && ISO_4217.has(code);
+  if (!/^[A-Z]{3}$/.test(code)) return false;
+  iso4217 ??= new Set(Intl.supportedValuesOf('currency'));
+  return iso4217.has(code);
 }
 
 /**

@@ -21,8 +21,11 @@ export interface CheckedUrl {
   readonly address: string | undefined;
 }
 
-/** Addresses never reachable from a deployed webhook: private, loopback, link-local, special. */
-const BLOCKED = (() => {
+/**
+ * Addresses never reachable from a deployed webhook: private, loopback, link-local, special.
+ * Built on the first check, not at the init of every function that bundles this module.
+ */
+function blockList(): BlockList {
   const list = new BlockList();
   const v4: [string, number][] = [
     ['0.0.0.0', 8],
@@ -47,7 +50,8 @@ const BLOCKED = (() => {
   ];
   for (const [net, prefix] of v6) list.addSubnet(net, prefix, 'ipv6');
   return list;
-})();
+}
+let blocked: BlockList | undefined;
 
 /** An IPv4 address carried inside an IPv6 one (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::`). */
 function embeddedV4(address: string): string | undefined {
@@ -63,10 +67,11 @@ function embeddedV4(address: string): string | undefined {
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  if (family === 4) return !BLOCKED.check(address, 'ipv4');
+  blocked ??= blockList();
+  if (family === 4) return !blocked.check(address, 'ipv4');
   const v4 = embeddedV4(address);
   if (v4 !== undefined) return isPublicAddress(v4);
-  return !BLOCKED.check(address, 'ipv6');
+  return !blocked.check(address, 'ipv6');
 }
 
 const refuse = (detail: string) => new ValidationError(detail, [{ path: 'url', message: detail }]);

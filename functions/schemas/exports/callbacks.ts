@@ -4,60 +4,68 @@ import { isUsableCallbackKey, PUBLIC_KEY_PREFIX } from '../../domain/callbacks/k
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import { EXECUTION_STATUSES } from '../../domain/exports/model';
 import { SequenceNumber } from '../events';
+import { lazySchema } from '../lazy';
 import { Sha256Hex, Uuid } from '../shared';
 
 /** docs/contract.md §12, §14: `data.result` of a SUCCEEDED export callback. */
-export const ExportResultSchema = z.strictObject({
-  key: z.string().min(1).max(1024),
-  rows: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  sha256: Sha256Hex,
-});
+export const ExportResultSchema = lazySchema(() =>
+  z.strictObject({
+    key: z.string().min(1).max(1024),
+    rows: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    sha256: Sha256Hex,
+  }),
+);
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-const NonNilUuid = Uuid.refine((v) => v !== NIL_UUID, 'must not be the nil UUID');
+const NonNilUuid = lazySchema(() => Uuid.refine((v) => v !== NIL_UUID, 'must not be the nil UUID'));
 
 /** docs/contract.md §7: the CloudEvent a worker sends about one execution. */
-export const CallbackEventSchema = z.looseObject({
-  specversion: z.literal('1.0'),
-  id: NonNilUuid,
-  source: z.string().min(1).max(512),
-  type: z.string().min(1).max(256),
-  sequence: SequenceNumber,
-  applicationid: z.string().min(1).max(64).optional(),
-  executionid: NonNilUuid,
-  taskid: NonNilUuid.optional(),
-  time: z.iso.datetime({ offset: true }).optional(),
-  data: z.strictObject({
-    status: z.enum(EXECUTION_STATUSES).optional(),
-    progress: z.number().int().min(0).max(100).optional(),
-    /** With SUCCEEDED of an export (§12): the object the worker wrote and its measurements. */
-    result: ExportResultSchema.optional(),
+export const CallbackEventSchema = lazySchema(() =>
+  z.looseObject({
+    specversion: z.literal('1.0'),
+    id: NonNilUuid,
+    source: z.string().min(1).max(512),
+    type: z.string().min(1).max(256),
+    sequence: SequenceNumber,
+    applicationid: z.string().min(1).max(64).optional(),
+    executionid: NonNilUuid,
+    taskid: NonNilUuid.optional(),
+    time: z.iso.datetime({ offset: true }).optional(),
+    data: z.strictObject({
+      status: z.enum(EXECUTION_STATUSES).optional(),
+      progress: z.number().int().min(0).max(100).optional(),
+      /** With SUCCEEDED of an export (§12): the object the worker wrote and its measurements. */
+      result: ExportResultSchema.optional(),
+    }),
   }),
-});
+);
 
 export type CallbackEvent = z.output<typeof CallbackEventSchema>;
 
 /** The path of `POST /v1/callbacks/{applicationId}` (§7). */
-export const CallbackPath = z.strictObject({
-  applicationId: z.string().regex(APPLICATION_ID_PATTERN),
-});
+export const CallbackPath = lazySchema(() =>
+  z.strictObject({
+    applicationId: z.string().regex(APPLICATION_ID_PATTERN),
+  }),
+);
 
 /** What a callback is answered (§7). */
-export const CallbackAnswer = z.object({
-  outcome: z.enum(['applied', 'duplicate', 'stale', 'superseded']),
-});
+export const CallbackAnswer = lazySchema(() =>
+  z.object({
+    outcome: z.enum(['applied', 'duplicate', 'stale', 'superseded']),
+  }),
+);
 
 /** A secret of 16+ bytes (decoded bytes for `whsec_`), or a `whpk_` raw 32-byte public key. */
-const Secret = z.string().refine(isUsableCallbackKey);
+const Secret = lazySchema(() => z.string().refine(isUsableCallbackKey));
 /**
  * `{ "<applicationId>": ["<secret>", …] }` (docs/contract.md §7). A single string is taken as a
  * one-element list: that is the shape CloudFormation generates for a fresh secret, so a new
  * deployment works before an operator rewrites the value as a list for rotation.
  */
-const SecretMap = z.record(
-  z.string().min(1),
-  z.union([Secret.transform((s) => [s]), z.array(Secret).min(1)]),
+const SecretMap = lazySchema(() =>
+  z.record(z.string().min(1), z.union([Secret.transform((s) => [s]), z.array(Secret).min(1)])),
 );
 
 /** Parses the secret document; a malformed one fails loudly instead of accepting nothing. */

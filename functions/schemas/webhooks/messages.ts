@@ -1,32 +1,39 @@
 import * as z from 'zod';
 import type { WebhookEvent } from '../../domain/webhooks/delivery';
 import type { WebhookWake } from '../../domain/webhooks/delivery-port';
+import { lazySchema } from '../lazy';
 
 /** What the webhook delivery queue carries (docs/contract.md §32). */
 
-const Wake = z.object({
-  kind: z.literal('wake'),
-  ownerId: z.string().min(1),
-  endpointId: z.string().min(1),
-  accountId: z.string().min(1),
-});
+const Wake = lazySchema(() =>
+  z.object({
+    kind: z.literal('wake'),
+    ownerId: z.string().min(1),
+    endpointId: z.string().min(1),
+    accountId: z.string().min(1),
+  }),
+);
 
-const Retry = z.object({
-  kind: z.literal('retry'),
-  ownerId: z.string().min(1),
-  endpointId: z.string().min(1),
-  deliveryId: z.string().min(1),
-  manual: z.boolean(),
-});
+const Retry = lazySchema(() =>
+  z.object({
+    kind: z.literal('retry'),
+    ownerId: z.string().min(1),
+    endpointId: z.string().min(1),
+    deliveryId: z.string().min(1),
+    manual: z.boolean(),
+  }),
+);
 
 /** A journal topic event (raw delivery): only what waking needs is checked. */
-const TopicEvent = z.looseObject({
-  specversion: z.literal('1.0'),
-  id: z.string().min(1),
-  type: z.string().min(1),
-  subject: z.string().min(1),
-  sequence: z.string().min(1),
-});
+const TopicEvent = lazySchema(() =>
+  z.looseObject({
+    specversion: z.literal('1.0'),
+    id: z.string().min(1),
+    type: z.string().min(1),
+    subject: z.string().min(1),
+    sequence: z.string().min(1),
+  }),
+);
 
 export type WebhookMessage =
   | { readonly kind: 'event'; readonly event: WebhookEvent; readonly raw: string }
