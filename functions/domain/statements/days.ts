@@ -98,7 +98,8 @@ const ceilDay = (instant: string): string =>
 export function planDayReads(range: EffectiveRange, split: string): DayReads {
   const first = ceilDay(range.from);
   const end = floorDay(range.to);
-  if (first >= end) return { days: [], entries: [range] };
+  // Inside one day: nothing whole to take from day items.
+  if (first > end) return { days: [], entries: [range] };
   const cut = split > first && split < end && floorDay(split) !== split ? dayOf(split) : undefined;
   const days: string[] = [];
   for (let start = first; start < end; start = nextDayStart(dayOf(start))) {

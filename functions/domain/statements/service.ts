@@ -243,15 +243,21 @@ export class StatementService {
     const month = history.months.find((m) => m.month === monthOf(range.from));
     // A month without sums has no entry in the index: they are written in one transaction.
     if (!month) return NO_SUMS;
-    if (reads.days.length === 0) return this.port.effectiveSums(accountId, range, split);
+    if (reads.days.length === 0) return this.entrySums(accountId, reads.entries, split);
     const days = await this.port.effectiveDays(accountId, month.month);
     if (!daysAgree(month, days)) return this.port.effectiveSums(accountId, range, split);
     const settledFrom = new Date(now.getTime() - this.settleMs).toISOString();
     const settled = settledReads(reads, days, settledFrom);
+    const sums = await this.entrySums(accountId, settled.entries, split);
+    return addDays(sums, days, settled.days, split);
+  }
+
+  /** The index entries of `ranges` summed, split at `split`: one read per range, at once. */
+  private async entrySums(accountId: string, ranges: readonly EffectiveRange[], split: string) {
     const parts = await Promise.all(
-      settled.entries.map((part) => this.port.effectiveSums(accountId, part, split)),
+      ranges.map((range) => this.port.effectiveSums(accountId, range, split)),
     );
-    return addDays(parts.reduce(plusSums, NO_SUMS), days, settled.days, split);
+    return parts.reduce(plusSums, NO_SUMS);
   }
 
   /**

@@ -134,6 +134,16 @@ describe('day sums (docs/contract.md §31, §36)', () => {
       { from: '2026-03-04T00:00:00.000Z', to: '2026-03-05T00:00:00.000Z' },
       { from: '2026-03-06T00:00:00.000Z', to: '2026-03-06T06:00:00.000Z' },
     ]);
+    // Two partial days and no whole one: each read from the index on its own (≤ a day each).
+    expect(
+      planDayReads(
+        { from: '2026-03-01T00:00:00.001Z', to: '2026-03-02T23:59:59.999Z' },
+        '2026-03-01T00:00:00.001Z',
+      ).entries,
+    ).toEqual([
+      { from: '2026-03-01T00:00:00.001Z', to: '2026-03-02T00:00:00.000Z' },
+      { from: '2026-03-02T00:00:00.000Z', to: '2026-03-02T23:59:59.999Z' },
+    ]);
     const day = (d: string, credits: number, debits: number) => ({ day: d, credits, debits });
     const items = [day('2026-03-03', 5, 1), day('2026-03-05', 7, 2)].map((d) => ({
       ...d,
