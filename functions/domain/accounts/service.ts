@@ -8,11 +8,11 @@ import type {
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
 import { requestOnce, requestRefusal } from '../movements/once';
-import { newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
+import { httpActor, newPosting, type PostingInput, type PostingWrite } from '../movements/posting';
 import { MovingService } from '../movements/service';
 import { AccountNotEmptyError, InternalError, UnavailableError } from '../shared/errors';
 import { MOVED, retryOptimistic } from '../shared/retry';
-import { type EffectiveTimeOptions, resolveEffectiveAt } from './effective-at';
+import type { EffectiveTimeOptions } from './effective-at';
 import { type Metadata, withMetadata } from './metadata';
 import {
   type Account,
@@ -120,12 +120,7 @@ export class LedgerService extends MovingService<LedgerPort, LedgerServiceOption
     input: PostTransactionInput,
     rawBody: Json,
   ): { claim: IdempotencyClaim; posting: PostingWrite } {
-    const actor = {
-      ownerId: ctx.principal,
-      origin: 'http' as const,
-      at: ctx.now.toISOString(),
-      effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
-    };
+    const actor = httpActor(ctx, input.effectiveAt, this.options.backdateLimitDays);
     const posting = newPosting({ ...input, accountId }, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.postTransaction,

@@ -1,4 +1,4 @@
-import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
+import type { EffectiveTimeOptions } from '../accounts/effective-at';
 import { isMultiCurrency, unbalancedCurrencies } from '../accounts/ledger-currencies';
 import {
   type LedgerTransaction,
@@ -20,6 +20,7 @@ import {
   newLedgerTransactionWrite,
 } from '../movements/ledger-transaction';
 import { requestOnce, requestRefusal } from '../movements/once';
+import { httpActor } from '../movements/posting';
 import { MovingService } from '../movements/service';
 import { LegsUnbalancedError } from './errors';
 import type { LedgerTransactionPort } from './port';
@@ -81,12 +82,7 @@ export class LedgerTransactionService extends MovingService<
     input: LedgerTransactionInput,
     rawBody: Json,
   ): { claim: IdempotencyClaim; write: LedgerTransactionWrite } {
-    const actor = {
-      ownerId: ctx.principal,
-      origin: 'http' as const,
-      at: ctx.now.toISOString(),
-      effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
-    };
+    const actor = httpActor(ctx, input.effectiveAt, this.options.backdateLimitDays);
     const write = newLedgerTransactionWrite(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.createLedgerTransaction,

@@ -1,3 +1,4 @@
+import { resolveEffectiveAt } from '../accounts/effective-at';
 import { type Metadata, withMetadata } from '../accounts/metadata';
 import type { EntryOrigin, PostingEntry } from '../accounts/model';
 import type { EntryGuard } from './guard';
@@ -18,6 +19,23 @@ export interface Actor {
    * resolved by `resolveEffectiveAt`, else `at`.
    */
   readonly effectiveAt: string;
+}
+
+/**
+ * The actor of a movement a caller asks for over HTTP, a batch's operations included: the
+ * principal, the request's time, and its `effectiveAt` resolved against the backdate limit.
+ */
+export function httpActor(
+  ctx: { readonly principal: string; readonly now: Date },
+  effectiveAt: string | undefined,
+  backdateLimitDays: number,
+): Actor {
+  return {
+    ownerId: ctx.principal,
+    origin: 'http',
+    at: ctx.now.toISOString(),
+    effectiveAt: resolveEffectiveAt(effectiveAt, ctx.now, backdateLimitDays),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type EffectiveTimeOptions, resolveEffectiveAt } from '../accounts/effective-at';
+import type { EffectiveTimeOptions } from '../accounts/effective-at';
 import { ownedBy } from '../accounts/model';
 import { readTransfer, type Transfer, transferView } from '../accounts/transfer-record';
 import type { Json } from '../idempotency/fingerprint';
@@ -10,6 +10,7 @@ import type {
 import { OPERATION_IDS } from '../idempotency/operations';
 import type { IdempotencyClaim } from '../idempotency/port';
 import { requestOnce, requestRefusal } from '../movements/once';
+import { httpActor } from '../movements/posting';
 import { MovingService } from '../movements/service';
 import { newTransfer, type TransferInput, type TransferWrite } from '../movements/transfer';
 import type { TransferPort } from './port';
@@ -47,12 +48,7 @@ export class TransferService extends MovingService<TransferPort, TransferService
     input: TransferInput,
     rawBody: Json,
   ): { claim: IdempotencyClaim; write: TransferWrite } {
-    const actor = {
-      ownerId: ctx.principal,
-      origin: 'http' as const,
-      at: ctx.now.toISOString(),
-      effectiveAt: resolveEffectiveAt(input.effectiveAt, ctx.now, this.options.backdateLimitDays),
-    };
+    const actor = httpActor(ctx, input.effectiveAt, this.options.backdateLimitDays);
     const write = newTransfer(input, actor, this.commands.newId);
     const claim = this.commands.claim(ctx, {
       operation: OPERATION_IDS.createTransfer,
