@@ -14,18 +14,11 @@ import type { InboxClaim } from '../../../../functions/domain/idempotency/port';
 import { inboxOnce } from '../../../../functions/domain/movements/once';
 import { createEventStore } from '../../../../functions/dynamodb/events/store';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
+import { mockedStoreOptions } from '../../../support/mocked-store';
 
 const ddb = mockClient(DynamoDBClient);
-const store = createEventStore({
-  client: new DynamoDBClient({ region: 'eu-west-1' }),
-  tableName: 'ledger',
-  retry: { sleep: async () => {}, maxAttempts: 2 },
-});
-const movements = createMovementStore({
-  client: new DynamoDBClient({ region: 'eu-west-1' }),
-  tableName: 'ledger',
-  retry: { sleep: async () => {}, maxAttempts: 2 },
-});
+const store = createEventStore(mockedStoreOptions());
+const movements = createMovementStore(mockedStoreOptions());
 const claim: InboxClaim = { source: 'urn:a', id: 'e1', nowSeconds: 100, expiresAt: 200 };
 const entry: PostingEntry = {
   id: 'x1',

@@ -12,13 +12,10 @@ import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/
 import { exportOnce } from '../../../../functions/domain/movements/once';
 import { createTaskStore } from '../../../../functions/dynamodb/exports/store';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
+import { mockedStoreOptions } from '../../../support/mocked-store';
 
 const ddb = mockClient(DynamoDBClient);
-const options = {
-  client: new DynamoDBClient({ region: 'eu-west-1' }),
-  tableName: 'ledger',
-  retry: { sleep: async () => {}, maxAttempts: 2 },
-};
+const options = mockedStoreOptions();
 const store = createTaskStore(options);
 /** An export's fee is a debit: the movement store writes it with the export (§23). */
 const movements = createMovementStore(options);

@@ -6,7 +6,6 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
 import {
   ledgerMovement,
   newLedgerTransaction,
@@ -15,24 +14,15 @@ import { requestOnce } from '../../../../functions/domain/movements/once';
 import { createLedgerTransactionStore } from '../../../../functions/dynamodb/ledger-transactions/store';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
+import { createdClaim, mockedStoreOptions } from '../../../support/mocked-store';
 
 /** docs/contract.md §16: one transaction of every leg; cancellation reasons read as facts. */
 const ddb = mockClient(DynamoDBClient);
-const options = {
-  client: new DynamoDBClient({ region: 'eu-west-1' }),
-  tableName: 'ledger',
-  retry: { sleep: async () => {}, maxAttempts: 2 },
-};
+const options = mockedStoreOptions();
 const store = createLedgerTransactionStore(options);
 /** The transaction itself is the movement store's (docs/contract.md §23). */
 const movements = createMovementStore(options);
-const claim: IdempotencyClaim = {
-  scopeId: 'scope',
-  fingerprint: 'fp',
-  expiresAt: 2000,
-  nowSeconds: 1000,
-  response: { statusCode: 201, body: '{}' },
-};
+const claim = createdClaim;
 let n = 0;
 const record = newLedgerTransaction(
   {

@@ -9,30 +9,20 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../../functions/domain/accounts/model';
 import { entryReversible } from '../../../../functions/domain/accounts/reversal-record';
-import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
 import { requestOnce } from '../../../../functions/domain/movements/once';
 import { reversalLegs } from '../../../../functions/domain/movements/reversal';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 import { createReversalStore } from '../../../../functions/dynamodb/reversals/store';
 import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
+import { createdClaim, mockedStoreOptions } from '../../../support/mocked-store';
 
 /** docs/contract.md §16: one read of the original, one guarded transaction. */
 const ddb = mockClient(DynamoDBClient);
-const options = {
-  client: new DynamoDBClient({ region: 'eu-west-1' }),
-  tableName: 'ledger',
-  retry: { sleep: async () => {}, maxAttempts: 2 },
-};
+const options = mockedStoreOptions();
 const store = createReversalStore(options);
 /** The reversal's transaction is the movement store's (docs/contract.md §23). */
 const movements = createMovementStore(options);
-const claim: IdempotencyClaim = {
-  scopeId: 'scope',
-  fingerprint: 'fp',
-  expiresAt: 2000,
-  nowSeconds: 1000,
-  response: { statusCode: 201, body: '{}' },
-};
+const claim = createdClaim;
 const entry: LedgerEntry = {
   id: 'e1',
   accountId: 'a',
