@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../cli/command';
 import { batchesOf, batchKey, operationsOf } from '../../../cli/commands/batch';
 import { runCli } from '../../../cli/run';
+import { recordingContext } from '../../support/cli/context';
 
 const op = (i: number) => ({
   key: `k${i}`,
@@ -47,15 +47,7 @@ describe('npm run cli -- batch', () => {
         headers: { 'content-type': 'application/json' },
       });
     }) as typeof globalThis.fetch;
-    const out: string[] = [];
-    const err: string[] = [];
-    const ctx: CliContext = {
-      env: {},
-      out: (l) => out.push(l),
-      err: (l) => err.push(l),
-      fetch,
-      signal: new AbortController().signal,
-    };
+    const { ctx, out, err } = recordingContext({ env: {}, fetch });
     expect(await runCli(['batch', '--file', file, '--principal', 'ops'], ctx)).toBe(1);
     expect(out.map((line) => JSON.parse(line).status)).toEqual([201, 409]);
     expect(err.join('\n')).toContain('batch 1/1 (2 operations): 1 × 201, 1 × 409');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseReownArgs } from '../../../cli/commands/reown';
 import { runCli } from '../../../cli/run';
+import { recordingContext } from '../../support/cli/context';
 
 const ACCOUNT = '0B7E8A5E-0000-4000-8000-000000000001';
 const ROLE = 'arn:aws:sts::123456789012:assumed-role/tenant-a';
@@ -44,14 +45,7 @@ describe('reown arguments (docs/operations.md "Re-owning an account")', () => {
   });
 
   it('is listed, and its help says what moves and that it resumes', async () => {
-    const out: string[] = [];
-    const ctx = {
-      env: {},
-      out: (line: string) => void out.push(line),
-      err: (line: string) => void out.push(line),
-      fetch,
-      signal: new AbortController().signal,
-    };
+    const { ctx, lines: out } = recordingContext({ env: {} });
     expect(await runCli(['reown', '--help'], ctx)).toBe(0);
     expect(out.join('\n')).toMatch(/holds, export tasks, transfers/);
     expect(out.join('\n')).toMatch(/carries on where it stopped/);

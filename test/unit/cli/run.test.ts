@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../cli/command';
 import { COMMANDS } from '../../../cli/registry';
 import { runCli } from '../../../cli/run';
+import { recordingContext } from '../../support/cli/context';
 
-function context(env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const ctx: CliContext = {
-    env,
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    fetch: (async () => {
-      throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
-    }) as typeof fetch,
-    signal: new AbortController().signal,
-  };
-  return { ctx, out, err };
-}
+/** Nothing listens: every HTTP call is refused. */
+const refused = (async () => {
+  throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
+}) as typeof fetch;
+const context = (env: Record<string, string> = {}) => recordingContext({ env, fetch: refused });
 
 describe('npm run cli', () => {
   it('lists the commands and exits 2 without one', async () => {

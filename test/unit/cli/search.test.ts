@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../cli/command';
 import { runCli } from '../../../cli/run';
+import { recordingContext } from '../../support/cli/context';
 
 /** `npm run cli -- search` (docs/contract.md §34). */
 function context(answer: (request: Request) => Response) {
   const asked: Request[] = [];
-  const out: string[] = [];
-  const err: string[] = [];
-  const ctx: CliContext = {
-    env: {},
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    fetch: (async (request: Request) => {
-      asked.push(request);
-      return answer(request);
-    }) as typeof globalThis.fetch,
-    signal: new AbortController().signal,
-  };
-  return { ctx, asked, out, err };
+  const fetch = (async (request: Request) => {
+    asked.push(request);
+    return answer(request);
+  }) as typeof globalThis.fetch;
+  return { ...recordingContext({ env: {}, fetch }), asked };
 }
 
 const json = (body: unknown) =>

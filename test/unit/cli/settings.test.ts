@@ -1,27 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../cli/command';
 import { runCli } from '../../../cli/run';
+import { recordingContext } from '../../support/cli/context';
 
 const ACCOUNT = '6f1c0e0a-0000-4000-8000-000000000001';
 
 function context(answer: (request: Request) => Promise<Response> | Response) {
   const asked: Request[] = [];
   const bodies: unknown[] = [];
-  const out: string[] = [];
-  const err: string[] = [];
   const fetch = (async (request: Request) => {
     asked.push(request);
     if (request.method === 'POST') bodies.push(await request.clone().json());
     return answer(request);
   }) as typeof globalThis.fetch;
-  const ctx: CliContext = {
-    env: {},
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    fetch,
-    signal: new AbortController().signal,
-  };
-  return { ctx, asked, bodies, out, err };
+  return { ...recordingContext({ env: {}, fetch }), asked, bodies };
 }
 
 const json = (body: unknown, status = 200) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../cli/command';
 import { runCli } from '../../../cli/run';
+import { recordingContext } from '../../support/cli/context';
 
 const ACCOUNT = '6f1c0e0a-0000-4000-8000-000000000001';
 const item = (id: string, type: string, amount: number, effectiveAt: string) => ({
@@ -51,14 +51,7 @@ describe('npm run cli -- statement', () => {
         headers: { 'content-type': 'application/json' },
       });
     }) as typeof globalThis.fetch;
-    const out: string[] = [];
-    const ctx: CliContext = {
-      env: {},
-      out: (line) => out.push(line),
-      err: () => {},
-      fetch,
-      signal: new AbortController().signal,
-    };
+    const { ctx, out } = recordingContext({ env: {}, fetch });
     const argv = ['statement', '--account', ACCOUNT, '--from', '2026-11-01', '--to', '2026-12-01'];
     expect(await runCli([...argv, '--page-size', '1'], ctx)).toBe(0);
     expect(asked.map((url) => url.searchParams.get('cursor'))).toEqual([null, 'page-2']);
