@@ -37,6 +37,14 @@ export const JOURNAL_STUCK_DESCRIPTION = [
 ].join(' ');
 
 /** Shown on the journal publish-failures alarm. */
+export const DAY_SUMS_FAILURES_DESCRIPTION = [
+  'The journal projector could not add day sums of effective time (EffectiveDaySumsFailure):',
+  'DynamoDB throttled or refused the UpdateItem of EFFDAYS# items, or the role lost it. The',
+  'stream retries from that update; the journal is written and published regardless, and',
+  'statements read the month from the index meanwhile (slower, never wrong). First: the',
+  'projector log group ("day sums not added") and its errorName.',
+].join(' ');
+
 export const JOURNAL_PUBLISH_FAILURES_DESCRIPTION = [
   'The journal topic refused ledger.journal.v1 events (JournalPublishFailure): SNS throttled or',
   'failed, or the projector lost its permission on the topic or its KMS key. The projector',

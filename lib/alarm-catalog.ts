@@ -37,6 +37,7 @@ export const ALARM_SLUGS = {
   journalBehind: 'journal-projector-behind',
   journalVersionGap: 'journal-version-gap',
   journalPublishFailures: 'journal-publish-failures',
+  daySumsFailures: 'day-sums-failures',
   journalErrors: 'journal-projector-errors',
   eventGapsOverdue: 'event-gaps-overdue',
   reconciliationMismatch: 'reconciliation-mismatch',

@@ -70,6 +70,7 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.journalEventsPublished]: [SERVICE_NAMES.journalProjector],
   [METRICS.journalPublishFailure]: [SERVICE_NAMES.journalProjector],
   [METRICS.journalLag]: [SERVICE_NAMES.journalProjector],
+  [METRICS.daySumsFailure]: [SERVICE_NAMES.journalProjector],
   [METRICS.reconciliationMismatches]: [SERVICE_NAMES.reconciler],
   [METRICS.reconciledRecords]: [SERVICE_NAMES.reconciler],
   [METRICS.journalVersionGapFindings]: [SERVICE_NAMES.reconciler],

@@ -51,6 +51,8 @@ interface Projected {
   readonly head: JournalHead | undefined;
   /** The records to publish: written now, or already in the journal. */
   readonly records: readonly JournalRecord[];
+  /** The head stood behind the update (a version gap): nothing of it is in the journal. */
+  readonly behind?: true;
 }
 
 /**
@@ -129,6 +131,7 @@ export class JournalProjector {
     }
     const { monitors, ...watched } = await this.watch(first);
     let failedAt = watched.failedAt;
+    let daysFailedAt: number | undefined;
     for (const event of monitors?.unconfirmed() ?? [])
       published.push({ index: first.index, event });
     for (const { index, image } of lane) {
@@ -137,11 +140,15 @@ export class JournalProjector {
         projected = await this.projectOne(image, head);
       } catch (error) {
         this.failure(image, error);
-        return { published, monitors, failedAt: Math.min(index, failedAt ?? index) };
+        const retryFrom = Math.min(index, failedAt ?? index, daysFailedAt ?? index);
+        return { published, monitors, failedAt: retryFrom };
       }
       head = projected.head;
       for (const record of projected.records) {
         published.push({ index, event: journalEvent(record, this.deps.source) });
+      }
+      if (daysFailedAt === undefined && !(await this.addDays(image, projected))) {
+        daysFailedAt = index;
       }
       if (failedAt !== undefined || !monitors) continue;
       try {
@@ -152,7 +159,8 @@ export class JournalProjector {
         failedAt = index;
       }
     }
-    return { published, monitors, failedAt };
+    const retryFrom = Math.min(failedAt ?? Infinity, daysFailedAt ?? Infinity);
+    return { published, monitors, failedAt: Number.isFinite(retryFrom) ? retryFrom : undefined };
   }
 
   /** The account's monitors, or where their evaluation failed: never the projection's failure. */
@@ -195,7 +203,6 @@ export class JournalProjector {
       const outcome = await this.deps.store.append(records, head);
       if (outcome.kind === 'committed') {
         this.written(records);
-        await this.addDays(image);
         return { head: headAfter(records), records };
       }
       if (attempt >= MAX_HEAD_RETRIES) {
@@ -211,9 +218,6 @@ export class JournalProjector {
     head: JournalHead | undefined,
   ): Promise<Projected> {
     this.deps.metrics.count(METRICS.journalAlreadyProjected);
-    // Only the head's own update may lack its day sums (a crash after its records): the lane
-    // moves past an update once they are added.
-    if (head?.lastSequence === image.version) await this.addDays(image);
     if (
       head?.lastSequence === image.version &&
       (head.balanceAfter !== image.balance || head.availableAfter !== image.available)
@@ -237,15 +241,29 @@ export class JournalProjector {
   }
 
   /**
-   * The update's day sums, once (a day already past this update adds nothing); a failure fails
-   * the update, and the stream's retry finds its records written and adds them then.
+   * The day sums of an update whose records stand in the journal (written now or before), once:
+   * a day that added this update already refuses it (docs/contract.md §26 "Day sums"). Isolated
+   * like monitors: a failure is logged and counted, stops the account's day sums for the rest of
+   * the batch (they are added in version order) and makes the stream retry from this update,
+   * where its records are found projected and its day sums added then; the journal goes on.
    */
-  private async addDays(image: AccountImage): Promise<void> {
+  private async addDays(image: AccountImage, projected: Projected): Promise<boolean> {
     const days = daySumsOf(image.changes);
-    if (!this.deps.days || days.length === 0) return;
+    if (!this.deps.days || days.length === 0 || projected.behind) return true;
     const { accountId, version } = image;
     const at = this.deps.clock().toISOString();
-    await this.deps.days.addDays(accountId, firstSequenceOf(image), version, days, at);
+    try {
+      await this.deps.days.addDays(accountId, firstSequenceOf(image), version, days, at);
+      return true;
+    } catch (error) {
+      this.deps.log.error('day sums not added; the stream will retry them', {
+        accountId,
+        version,
+        ...errorFields(error),
+      });
+      this.deps.metrics.count(METRICS.daySumsFailure);
+      return false;
+    }
   }
 
   private async behind(image: AccountImage, head: JournalHead | undefined): Promise<Projected> {
@@ -257,7 +275,7 @@ export class JournalProjector {
     });
     // The reconciler watches it: still behind after the retry window, it is a finding (§30).
     await this.deps.store.markForReconcile(image.accountId, head?.lastSequence ?? 0);
-    return { head, records: [] };
+    return { head, records: [], behind: true };
   }
 
   private written(records: readonly JournalRecord[]): void {

@@ -84,6 +84,11 @@ export const METRICS = {
   journalEventsPublished: 'JournalEventsPublished',
   /** Journal events the topic did not accept (retried from the stream). Alarmed on. */
   journalPublishFailure: 'JournalPublishFailure',
+  /**
+   * Account updates whose day sums of effective time (docs/contract.md §26) the projector could
+   * not add; retried from the stream, the journal unaffected. Alarmed on.
+   */
+  daySumsFailure: 'EffectiveDaySumsFailure',
   /** Seconds from a change's commit (the writer's clock) to its record, the batch's maximum. */
   journalLag: 'JournalLagSeconds',
   /** New reconciliation findings (docs/contract.md §19); each one's log line names its check. Alarmed on. */

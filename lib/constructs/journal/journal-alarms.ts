@@ -19,6 +19,7 @@ type JournalSlug =
   | typeof S.journalBehind
   | typeof S.journalVersionGap
   | typeof S.journalPublishFailures
+  | typeof S.daySumsFailures
   | typeof S.journalErrors
   | typeof S.reconciliationMismatch
   | typeof S.reconcilerErrors
@@ -66,6 +67,14 @@ export function journalAlarms(
       'JournalPublishFailureAlarm',
       text.JOURNAL_PUBLISH_FAILURES_DESCRIPTION,
       serviceMetric(METRICS.journalPublishFailure, SERVICE_NAMES.journalProjector, {
+        period: ALARM_PERIOD,
+      }),
+    ),
+    [S.daySumsFailures]: add(
+      S.daySumsFailures,
+      'DaySumsFailureAlarm',
+      text.DAY_SUMS_FAILURES_DESCRIPTION,
+      serviceMetric(METRICS.daySumsFailure, SERVICE_NAMES.journalProjector, {
         period: ALARM_PERIOD,
       }),
     ),

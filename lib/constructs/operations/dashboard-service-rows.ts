@@ -91,13 +91,14 @@ export function serviceMetricRows(
     ],
     [
       graph(
-        'Journal: records written, already projected, version gaps (ledger-journal-projector)',
+        'Journal: records written, already projected, version gaps, day sums failed (ledger-journal-projector)',
         [
           ...serviceMetrics(METRICS.journalRecordsWritten),
           ...serviceMetrics(METRICS.journalAlreadyProjected),
           ...serviceMetrics(METRICS.journalVersionGap),
           ...serviceMetrics(METRICS.journalEventsPublished),
           ...serviceMetrics(METRICS.journalPublishFailure),
+          ...serviceMetrics(METRICS.daySumsFailure),
         ],
       ),
       graph('Journal projector iterator age (ms, max) and lag (s, max)', [

@@ -98,11 +98,11 @@ describe('alarms (default config)', () => {
     TreatMissingData: 'notBreaching',
   };
 
-  it('has exactly the catalogued alarms (38), uniquely named, all in the stateless stack', () => {
+  it('has exactly the catalogued alarms (39), uniquely named, all in the stateless stack', () => {
     expect([...byName.keys()].sort()).toEqual(
       EVERY_SLUG.map((slug) => `idempotent-ledger-dev-${slug}`).sort(),
     );
-    expect(byName.size).toBe(38);
+    expect(byName.size).toBe(39);
     ledger.stateful.resourceCountIs('AWS::CloudWatch::Alarm', 0);
   });
 
@@ -332,6 +332,7 @@ describe('alarms (default config)', () => {
     for (const [slug, metric] of [
       [ALARM_SLUGS.journalVersionGap, 'JournalVersionGap'],
       [ALARM_SLUGS.journalPublishFailures, 'JournalPublishFailure'],
+      [ALARM_SLUGS.daySumsFailures, 'EffectiveDaySumsFailure'],
     ] as const) {
       const a = alarm(slug);
       expect(a.Threshold, slug).toBe(1);
@@ -572,9 +573,9 @@ describe('operations dashboard', () => {
     expect(url).toContain(dashboardId);
   });
 
-  it('starts with the status of all 38 alarms', () => {
+  it('starts with the status of all 39 alarms', () => {
     expect(widgets[0]?.type).toBe('alarm');
-    expect(widgets[0]?.properties.alarms).toHaveLength(38);
+    expect(widgets[0]?.properties.alarms).toHaveLength(39);
   });
 
   it('graphs every service metric by the service(s) that publish it', () => {
@@ -623,6 +624,7 @@ describe('operations dashboard', () => {
       [METRICS.journalEventsPublished]: ['ledger-journal-projector'],
       [METRICS.journalPublishFailure]: ['ledger-journal-projector'],
       [METRICS.journalLag]: ['ledger-journal-projector'],
+      [METRICS.daySumsFailure]: ['ledger-journal-projector'],
       [METRICS.overdueGaps]: ['ledger-sweeper'],
       [METRICS.gapsWaived]: ['ledger-events'],
       [METRICS.reconciledRecords]: ['ledger-reconciler'],
