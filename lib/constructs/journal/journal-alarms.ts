@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { METRICS } from '../../../functions/domain/shared/metrics';
+import { METRICS, type MetricName } from '../../../functions/domain/shared/metrics';
 import * as text from '../../alarm-catalog';
 import { SERVICE_NAMES, serviceMetric } from '../../service-metrics';
 import type { OperationsAlarmSpec } from '../operations/operations-alarms';
@@ -14,6 +14,9 @@ const ALARM_PERIOD = Duration.minutes(5);
 
 const S = text.ALARM_SLUGS;
 const sum = { period: ALARM_PERIOD, statistic: cloudwatch.Stats.SUM };
+/** A count the projector publishes, over the alarms' period. */
+const projectorMetric = (name: MetricName) =>
+  serviceMetric(name, SERVICE_NAMES.journalProjector, { period: ALARM_PERIOD });
 
 type JournalSlug =
   | typeof S.journalBehind
@@ -58,25 +61,19 @@ export function journalAlarms(
       S.journalVersionGap,
       'JournalVersionGapAlarm',
       text.JOURNAL_VERSION_GAP_DESCRIPTION,
-      serviceMetric(METRICS.journalVersionGap, SERVICE_NAMES.journalProjector, {
-        period: ALARM_PERIOD,
-      }),
+      projectorMetric(METRICS.journalVersionGap),
     ),
     [S.journalPublishFailures]: add(
       S.journalPublishFailures,
       'JournalPublishFailureAlarm',
       text.JOURNAL_PUBLISH_FAILURES_DESCRIPTION,
-      serviceMetric(METRICS.journalPublishFailure, SERVICE_NAMES.journalProjector, {
-        period: ALARM_PERIOD,
-      }),
+      projectorMetric(METRICS.journalPublishFailure),
     ),
     [S.daySumsFailures]: add(
       S.daySumsFailures,
       'DaySumsFailureAlarm',
       text.DAY_SUMS_FAILURES_DESCRIPTION,
-      serviceMetric(METRICS.daySumsFailure, SERVICE_NAMES.journalProjector, {
-        period: ALARM_PERIOD,
-      }),
+      projectorMetric(METRICS.daySumsFailure),
     ),
     [S.journalErrors]: add(
       S.journalErrors,
