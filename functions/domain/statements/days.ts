@@ -2,13 +2,13 @@ import type { AccountChange } from '../journal/model';
 import { type EffectiveRange, type MonthSums, monthOf, type SplitSums } from './model';
 
 /**
- * Day sums (docs/contract.md §31, §36; docs/architecture.md "Effective time"): per account and
- * day (UTC) of effective time, the credits, debits and entries effective in it, kept by the
- * journal projector in an item of their own. A partial month of a statement or an effective
- * balance then costs its month's day items (at most 31, one read) and the entries of at most
- * two partial days, never a month of entries. Day items are trusted for a month only when they
- * add up exactly to the month sums on the account item (read strongly consistent first): a month
- * whose day items trail, or that was summed before day items existed, is read entry by entry.
+ * Day sums (docs/contract.md §26 "Day sums", §31, §36): per account and day (UTC) of effective
+ * time, the credits, debits and entries effective in it, kept by the journal projector in an
+ * item of their own. A partial month of a statement or an effective balance then costs its
+ * month's day items (at most 31, one read) and the entries of a few days, never a month of
+ * entries. Day items are trusted for a month only when they, with the index's count of the days
+ * the projector may not have reached, account for every entry the account item counts in the
+ * month (`daysComplete`); else the month is read entry by entry.
  */
 
 /** Credits, debits and entries effective in one day (`YYYY-MM-DD`, UTC). */
@@ -21,7 +21,10 @@ export interface DaySums {
   readonly addedAt?: string;
 }
 
-/** When a change counts: its entry's `effectiveAt`, else (a capture, a fee) its own time. */
+/**
+ * When a change counts: its `effectiveAt` (every change with an entry carries it), else — a
+ * change without an entry, or one described before effective dates — its own time.
+ */
 export const effectiveTimeOf = (change: AccountChange): string => change.effectiveAt ?? change.at;
 
 export const dayOf = (instant: string): string => instant.slice(0, 10);
@@ -65,22 +68,40 @@ export function daySumsOf(changes: readonly AccountChange[]): DaySums[] {
     .sort((a, b) => a.day.localeCompare(b.day));
 }
 
-/** Whether a month's day items add up to its sums exactly (credits, debits and entries). */
-export function daysAgree(month: MonthSums, days: readonly DaySums[]): boolean {
+/**
+ * Whether the month's day items, with the entries the index counts on `counted` days (the days
+ * the projector may not have reached yet), account for every entry of the month (the count the
+ * account item holds, strongly consistent). Each is a lower bound of its day (items and index
+ * only ever gain entries, each once), so when they add up to the month, every one is exact.
+ * Months summed before the counts were written have none to hold them to: never.
+ */
+export function daysComplete(
+  month: MonthSums,
+  items: readonly DaySums[],
+  counted: ReadonlyMap<string, number>,
+): boolean {
   if (month.entries === undefined) return false;
-  const total = { credits: 0, debits: 0, entries: 0 };
-  for (const day of days) {
-    if (monthOf(day.day) !== month.month) return false;
-    total.credits += day.credits;
-    total.debits += day.debits;
-    total.entries += day.entries;
+  let entries = 0;
+  for (const [day, count] of counted) if (monthOf(day) === month.month) entries += count;
+  for (const item of items) {
+    if (monthOf(item.day) !== month.month) return false;
+    if (!counted.has(item.day)) entries += item.entries;
   }
-  return (
-    total.credits === month.credits &&
-    total.debits === month.debits &&
-    total.entries === month.entries
-  );
+  return entries === month.entries;
 }
+
+/** The days (UTC) from `from` to `to`, both included, ascending. */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = dayOf(from); day <= dayOf(to); day = dayOf(nextDayStart(day))) days.push(day);
+  return days;
+}
+
+/** `[start, end)` of a day. */
+export const dayRange = (day: string): EffectiveRange => ({
+  from: dayStart(day),
+  to: nextDayStart(day),
+});
 
 /** How a range inside one month is read: whole days from day items, the rest entry by entry. */
 export interface DayReads {
@@ -113,18 +134,21 @@ export function planDayReads(range: EffectiveRange, split: string): DayReads {
 }
 
 /**
- * `reads` with each day whose item was added to at or after `settledFrom` read from the index
- * instead (docs/contract.md §31): the index may still trail a day the projector just added to,
- * and its entries and the totals must agree; a day quiet since is one the index holds.
+ * `reads` with each day whose item was added to at or after `settledFrom`, and each of `counted`
+ * (counted from the index, not from its item), read from the index instead (docs/contract.md
+ * §26 "Day sums"): the index may still trail a day the projector just added to, and a
+ * statement's entries and totals must agree; a day quiet since is one the index holds.
  */
 export function settledReads(
   reads: DayReads,
   items: readonly DaySums[],
   settledFrom: string,
+  counted: Iterable<string> = [],
 ): DayReads {
-  const recent = new Set(
-    items.filter((i) => i.addedAt === undefined || i.addedAt >= settledFrom).map((i) => i.day),
-  );
+  const recent = new Set([
+    ...counted,
+    ...items.filter((i) => i.addedAt === undefined || i.addedAt >= settledFrom).map((i) => i.day),
+  ]);
   const days = reads.days.filter((day) => !recent.has(day));
   const entries = [...reads.entries];
   for (const day of reads.days) {

@@ -18,7 +18,15 @@ import {
   UnavailableError,
   ValidationError,
 } from '../shared/errors';
-import { addDays, daysAgree, planDayReads, plusSums, settledReads } from './days';
+import {
+  addDays,
+  dayRange,
+  daysBetween,
+  daysComplete,
+  planDayReads,
+  plusSums,
+  settledReads,
+} from './days';
 import { PendingCreditsError, PeriodAlreadyClosedError } from './errors';
 import {
   type EffectiveHistory,
@@ -227,10 +235,12 @@ export class StatementService {
 
   /**
    * The entries effective in `range` (inside one month) summed, split at `split`, at bounded
-   * cost (docs/contract.md §31, §36): whole days from the month's day items, when they add up to
-   * the month sums the account item holds and were last added to before the settle time; the
-   * partial days and the days added to since from the index. A month whose day items disagree
-   * (they trail, or predate the month's first sums) is read entry by entry.
+   * cost (docs/contract.md §26 "Day sums"): whole days from the month's day items, once those,
+   * with the index's count of the days the projector may not have reached (the settle window up
+   * to now), account for every entry the account item counts in the month; the partial days,
+   * those recent days and days added to within the settle window from the index. A month they do
+   * not account for (an update in flight to an older day, a month summed before day sums) is
+   * read entry by entry.
    */
   private async rangeSums(
     accountId: string,
@@ -244,10 +254,20 @@ export class StatementService {
     // A month without sums has no entry in the index: they are written in one transaction.
     if (!month) return NO_SUMS;
     if (reads.days.length === 0) return this.entrySums(accountId, reads.entries, split);
-    const days = await this.port.effectiveDays(accountId, month.month);
-    if (!daysAgree(month, days)) return this.port.effectiveSums(accountId, range, split);
     const settledFrom = new Date(now.getTime() - this.settleMs).toISOString();
-    const settled = settledReads(reads, days, settledFrom);
+    // The days the projector may not have reached: counted from the index, not their items.
+    const recent = daysBetween(settledFrom, now.toISOString()).filter(
+      (day) => monthOf(day) === month.month,
+    );
+    const [days, counts] = await Promise.all([
+      this.port.effectiveDays(accountId, month.month),
+      Promise.all(recent.map((day) => this.port.countEffective(accountId, dayRange(day)))),
+    ]);
+    const counted = new Map(recent.map((day, i) => [day, counts[i] ?? 0]));
+    if (!daysComplete(month, days, counted)) {
+      return this.port.effectiveSums(accountId, range, split);
+    }
+    const settled = settledReads(reads, days, settledFrom, recent);
     const sums = await this.entrySums(accountId, settled.entries, split);
     return addDays(sums, days, settled.days, split);
   }

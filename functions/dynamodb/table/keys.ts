@@ -162,7 +162,7 @@ export const keys = {
   monitorCount: (accountId: string): ItemKey => ({ pk: `MONITOR#${accountId}`, sk: 'COUNT' }),
   /**
    * One day (UTC) of an account's effective time (docs/contract.md §31, §36): `{ kind:
-   * 'effective-day', credits, debits, entries, through }`, kept by the journal projector
+   * 'effective-day', credits, debits, entries, through, addedAt }`, kept by the journal projector
    * (`through`: the last account version it added), in a partition of its own, so one Query
    * reads a month of days and the account item stays small.
    */

@@ -99,7 +99,7 @@ export interface JournalProjectorProps {
 
 /** Why the projector's role has `dynamodb:ListStreams` on `*` (cdk-nag AwsSolutions-IAM5). */
 const LIST_STREAMS_ACKNOWLEDGEMENT_REASON =
-  'dynamodb:ListStreams has no resource-level permissions, so IAM only accepts it on "*"; Lambda needs it to read the table stream. It returns stream ARNs and labels, no table data. Every other statement of the role names its resource (the stream ARN, the table ARN limited to JOURNAL# partitions, the journal topic and its key).';
+  'dynamodb:ListStreams has no resource-level permissions, so IAM only accepts it on "*"; Lambda needs it to read the table stream. It returns stream ARNs and labels, no table data. Every other statement of the role names its resource (the stream ARN, the table ARN limited to JOURNAL#, RECONCILE_MARK#, MONITOR# and EFFDAYS# partitions, the journal topic and its key).';
 
 /**
  * The journal projector (`functions/handlers/journal-projector/handler.ts`): a
