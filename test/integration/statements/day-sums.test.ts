@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLog } from '../../../functions/domain/shared/log';
 import type { DaySums } from '../../../functions/domain/statements/days';
-import { readEffectiveDays } from '../../../functions/dynamodb/statements/days';
+import { createDaySumsStore, readEffectiveDays } from '../../../functions/dynamodb/statements/days';
 import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { localJournalProjector } from '../../../local/functions';
@@ -150,6 +150,24 @@ describe('day sums (docs/contract.md §31, §36)', () => {
     expect(
       await readEffectiveDays(fixture.client, fixture.tableName, id, effectiveAt.slice(0, 7)),
     ).toEqual(before);
+  });
+
+  it('add each update to each day once, whatever was added before a crash', async () => {
+    const store = createDaySumsStore({ client: fixture.client, tableName: fixture.tableName });
+    const id = `guard-${Date.now()}`;
+    const day = (d: string, credits: number) => ({ day: d, credits, debits: 0, entries: 1 });
+    const at = new Date().toISOString();
+    await store.addDays(id, 1, 1, [day('2026-01-05', 10), day('2026-01-06', 20)], at);
+    // Update 2 added to the 5th, then the projector crashed before the 6th.
+    await store.addDays(id, 2, 3, [day('2026-01-05', 1)], at);
+    // The stream retries update 2 whole, and redelivers update 1.
+    await store.addDays(id, 2, 3, [day('2026-01-05', 1), day('2026-01-06', 2)], at);
+    await store.addDays(id, 1, 1, [day('2026-01-05', 10), day('2026-01-06', 20)], at);
+    const days = await readEffectiveDays(fixture.client, fixture.tableName, id, '2026-01');
+    expect(days.map(({ addedAt: _, ...d }) => d)).toEqual([
+      { day: '2026-01-05', credits: 11, debits: 0, entries: 2 },
+      { day: '2026-01-06', credits: 22, debits: 0, entries: 2 },
+    ]);
   });
 
   // Last here: it stops the projector. Needs a day of this month before today.
