@@ -14,8 +14,8 @@ import { AccountMonitors } from '../monitors/evaluator';
 import type { MonitorEvaluationPort } from '../monitors/port';
 import { errorFields, type Log } from '../shared/log';
 import { METRICS, type MetricsPort } from '../shared/metrics';
-import { daySumsOf } from '../statements/days';
 import type { DaySumsPort } from '../statements/port';
+import { addDaySums } from './day-sums';
 import type { JournalEventsPort, OutboundEvent } from './port';
 import { handOff, type SearchHandOff } from './search-hand-off';
 
@@ -147,7 +147,7 @@ export class JournalProjector {
       for (const record of projected.records) {
         published.push({ index, event: journalEvent(record, this.deps.source) });
       }
-      if (daysFailedAt === undefined && !(await this.addDays(image, projected))) {
+      if (daysFailedAt === undefined && !(await addDaySums(this.deps, image, projected))) {
         daysFailedAt = index;
       }
       if (failedAt !== undefined || !monitors) continue;
@@ -238,32 +238,6 @@ export class JournalProjector {
       image.version,
     );
     return { head, records };
-  }
-
-  /**
-   * The day sums of an update whose records stand in the journal (written now or before), once:
-   * a day that added this update already refuses it (docs/contract.md §26 "Day sums"). Isolated
-   * like monitors: a failure is logged and counted, stops the account's day sums for the rest of
-   * the batch (they are added in version order) and makes the stream retry from this update,
-   * where its records are found projected and its day sums added then; the journal goes on.
-   */
-  private async addDays(image: AccountImage, projected: Projected): Promise<boolean> {
-    const days = daySumsOf(image.changes);
-    if (!this.deps.days || days.length === 0 || projected.behind) return true;
-    const { accountId, version } = image;
-    const at = this.deps.clock().toISOString();
-    try {
-      await this.deps.days.addDays(accountId, firstSequenceOf(image), version, days, at);
-      return true;
-    } catch (error) {
-      this.deps.log.error('day sums not added; the stream will retry them', {
-        accountId,
-        version,
-        ...errorFields(error),
-      });
-      this.deps.metrics.count(METRICS.daySumsFailure);
-      return false;
-    }
   }
 
   private async behind(image: AccountImage, head: JournalHead | undefined): Promise<Projected> {
