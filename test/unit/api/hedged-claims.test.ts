@@ -13,8 +13,8 @@ import { composeHttpHandler } from '../../../functions/handlers/http/compose';
 import type { ServiceConfig } from '../../../functions/handlers/shared/config';
 import { staticCallbackSecrets } from '../../../functions/schemas/exports/callbacks';
 import { httpEvent } from '../../../kit/http-event';
-import { cancelled, conditionFailed, none } from '../../support/cancellation';
 import { testConfig } from '../../support/config';
+import { cancelled, conditionFailed, none } from '../../support/sdk/cancellation';
 
 /**
  * The hedged claim read through the composed HTTP function, on a mocked DynamoDB that answers

@@ -16,7 +16,7 @@ import { postingGuard } from '../../../../functions/domain/movements/legs';
 import { UnavailableError } from '../../../../functions/domain/shared/errors';
 import { BATCH_LEASE_KIND, createBatchStore } from '../../../../functions/dynamodb/batches/store';
 import { keys } from '../../../../functions/dynamodb/table/keys';
-import { cancelled, conditionFailed, none } from '../../../support/cancellation';
+import { cancelled, conditionFailed, none } from '../../../support/sdk/cancellation';
 
 /**
  * docs/contract.md §25: a batch's shared write is ONE transaction per chunk, retried as every

@@ -14,7 +14,7 @@ import type { InboxClaim } from '../../../../functions/domain/idempotency/port';
 import { inboxOnce } from '../../../../functions/domain/movements/once';
 import { createEventStore } from '../../../../functions/dynamodb/events/store';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
-import { mockedStoreOptions } from '../../../support/mocked-store';
+import { mockedStoreOptions } from '../../../support/sdk/mocked-store';
 
 const ddb = mockClient(DynamoDBClient);
 const store = createEventStore(mockedStoreOptions());

@@ -12,7 +12,7 @@ import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/
 import { exportOnce } from '../../../../functions/domain/movements/once';
 import { createTaskStore } from '../../../../functions/dynamodb/exports/store';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
-import { mockedStoreOptions } from '../../../support/mocked-store';
+import { mockedStoreOptions } from '../../../support/sdk/mocked-store';
 
 const ddb = mockClient(DynamoDBClient);
 const options = mockedStoreOptions();

@@ -13,8 +13,8 @@ import {
 import { requestOnce } from '../../../../functions/domain/movements/once';
 import { createLedgerTransactionStore } from '../../../../functions/dynamodb/ledger-transactions/store';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
-import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
-import { createdClaim, mockedStoreOptions } from '../../../support/mocked-store';
+import { cancelled, conditionFailed as failed, none } from '../../../support/sdk/cancellation';
+import { createdClaim, mockedStoreOptions } from '../../../support/sdk/mocked-store';
 
 /** docs/contract.md §16: one transaction of every leg; cancellation reasons read as facts. */
 const ddb = mockClient(DynamoDBClient);

@@ -13,8 +13,8 @@ import { requestOnce } from '../../../../functions/domain/movements/once';
 import { reversalLegs } from '../../../../functions/domain/movements/reversal';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
 import { createReversalStore } from '../../../../functions/dynamodb/reversals/store';
-import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
-import { createdClaim, mockedStoreOptions } from '../../../support/mocked-store';
+import { cancelled, conditionFailed as failed, none } from '../../../support/sdk/cancellation';
+import { createdClaim, mockedStoreOptions } from '../../../support/sdk/mocked-store';
 
 /** docs/contract.md §16: one read of the original, one guarded transaction. */
 const ddb = mockClient(DynamoDBClient);

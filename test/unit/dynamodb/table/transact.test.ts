@@ -15,7 +15,7 @@ import {
   retryPolicy,
   transactWithRetry,
 } from '../../../../functions/dynamodb/table/transact';
-import { cancelled, conditionFailed, none } from '../../../support/cancellation';
+import { cancelled, conditionFailed, none } from '../../../support/sdk/cancellation';
 
 const dynamo = mockClient(DynamoDBClient);
 const client = new DynamoDBClient({ region: 'eu-west-1' });

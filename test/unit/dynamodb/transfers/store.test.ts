@@ -6,7 +6,7 @@ import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/
 import { requestOnce } from '../../../../functions/domain/movements/once';
 import { transferLegs } from '../../../../functions/domain/movements/transfer';
 import { createMovementStore } from '../../../../functions/dynamodb/movements/store';
-import { cancelled, conditionFailed as failed, none } from '../../../support/cancellation';
+import { cancelled, conditionFailed as failed, none } from '../../../support/sdk/cancellation';
 
 /** docs/contract.md §10: one transaction, and cancellation reasons read as facts. */
 

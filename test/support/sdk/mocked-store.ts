@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { IdempotencyClaim } from '../../functions/domain/idempotency/port';
-import type { StoreOptions } from '../../functions/dynamodb/table/transact';
+import type { IdempotencyClaim } from '../../../functions/domain/idempotency/port';
+import type { StoreOptions } from '../../../functions/dynamodb/table/transact';
 
 /**
  * What a store's unit test builds it from: a client that aws-sdk-client-mock intercepts
