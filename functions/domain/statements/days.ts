@@ -71,23 +71,43 @@ export function daySumsOf(changes: readonly AccountChange[]): DaySums[] {
 /**
  * Whether the month's day items, with the entries the index counts on `counted` days (the days
  * the projector may not have reached yet), account for every entry of the month (the count the
- * account item holds, strongly consistent). Each is a lower bound of its day (items and index
- * only ever gain entries, each once), so when they add up to the month, every one is exact.
- * Months summed before the counts were written have none to hold them to: never.
+ * account item holds, read after them). Each is a lower bound of its day (items and index only
+ * ever gain entries, each once) and the month's count, read later, at least their sum, so when
+ * they are equal, every one is exact. Months summed before the counts were written: never.
  */
 export function daysComplete(
   month: MonthSums,
   items: readonly DaySums[],
   counted: ReadonlyMap<string, number>,
 ): boolean {
-  if (month.entries === undefined) return false;
+  return month.entries !== undefined && entriesOf(month, items, counted) === month.entries;
+}
+
+/**
+ * Whether they reach the month's count (they may exceed it: writes since it was read). Below it,
+ * they cannot be complete however much later the month is read again: counts only grow.
+ */
+export function daysReach(
+  month: MonthSums,
+  items: readonly DaySums[],
+  counted: ReadonlyMap<string, number>,
+): boolean {
+  return month.entries !== undefined && entriesOf(month, items, counted) >= month.entries;
+}
+
+/** The entries the items and the counted days hold in the month (NaN: an item of another). */
+function entriesOf(
+  month: MonthSums,
+  items: readonly DaySums[],
+  counted: ReadonlyMap<string, number>,
+): number {
   let entries = 0;
   for (const [day, count] of counted) if (monthOf(day) === month.month) entries += count;
   for (const item of items) {
-    if (monthOf(item.day) !== month.month) return false;
+    if (monthOf(item.day) !== month.month) return Number.NaN;
     if (!counted.has(item.day)) entries += item.entries;
   }
-  return entries === month.entries;
+  return entries;
 }
 
 /** The days (UTC) from `from` to `to`, both included, ascending. */

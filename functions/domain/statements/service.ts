@@ -1,8 +1,4 @@
-import {
-  DEFAULT_DAY_SUMS_SETTLE_SECONDS,
-  EFFECTIVE_SKEW_MS,
-  MAX_STATEMENT_DAYS,
-} from '../../contract/effective-time';
+import { EFFECTIVE_SKEW_MS, MAX_STATEMENT_DAYS } from '../../contract/effective-time';
 import { accountView, notFound, owned } from '../accounts/model';
 import type { Json } from '../idempotency/fingerprint';
 import {
@@ -18,26 +14,16 @@ import {
   UnavailableError,
   ValidationError,
 } from '../shared/errors';
-import {
-  addDays,
-  dayRange,
-  daysBetween,
-  daysComplete,
-  planDayReads,
-  plusSums,
-  settledReads,
-} from './days';
+import { EffectiveReads } from './effective-reads';
 import { PendingCreditsError, PeriodAlreadyClosedError } from './errors';
 import {
   type EffectiveHistory,
-  type EffectiveRange,
   justAfter,
   monthOf,
   monthStart,
   NO_SUMS,
   nextMonth,
   planStatement,
-  type SplitSums,
   type StatementPlan,
   type StatementTotals,
   statementTotals,
@@ -89,7 +75,7 @@ const utc = (instant: string): string => new Date(instant).toISOString();
 export class StatementService {
   private readonly commands: IdempotentCommands;
   private readonly readers: ReadonlySet<string>;
-  private readonly settleMs: number;
+  private readonly reads: EffectiveReads;
 
   constructor(
     private readonly port: StatementPort,
@@ -97,7 +83,7 @@ export class StatementService {
   ) {
     this.commands = new IdempotentCommands(port, options);
     this.readers = new Set(options.readers);
-    this.settleMs = (options.daySumsSettleSeconds ?? DEFAULT_DAY_SUMS_SETTLE_SECONDS) * 1000;
+    this.reads = new EffectiveReads(port, options.daySumsSettleSeconds);
   }
 
   /** The sum of the posted entries effective at or before `effectiveAt`. */
@@ -115,7 +101,7 @@ export class StatementService {
     if (at < history.since) throw beforeHistory('query.effectiveAt', history.since);
     const until = justAfter(at);
     const head = { from: monthStart(monthOf(until)), to: until };
-    const sums = await this.rangeSums(accountId, history, head, until, now);
+    const sums = await this.reads.rangeSums(accountId, history, head, until, now);
     const { openingBalance } = statementTotals(history, { head, fullMonths: [] }, until, [sums]);
     return { accountId, effectiveAt: at, balance: openingBalance };
   }
@@ -139,8 +125,8 @@ export class StatementService {
     const plan = planStatement(from, to);
     await this.indexCaughtUp(accountId, history, plan);
     const [head, tail, page] = await Promise.all([
-      this.rangeSums(accountId, history, plan.head, from, now),
-      plan.tail ? this.rangeSums(accountId, history, plan.tail, from, now) : NO_SUMS,
+      this.reads.rangeSums(accountId, history, plan.head, from, now),
+      plan.tail ? this.reads.rangeSums(accountId, history, plan.tail, from, now) : NO_SUMS,
       this.port.statementItems(accountId, { from, to }, query.limit, query.cursor),
     ]);
     return {
@@ -231,53 +217,6 @@ export class StatementService {
       undefined,
       `The effective-time index of account ${accountId} trails its month sums; retry shortly.`,
     );
-  }
-
-  /**
-   * The entries effective in `range` (inside one month) summed, split at `split`, at bounded
-   * cost (docs/contract.md §26 "Day sums"): whole days from the month's day items, once those,
-   * with the index's count of the days the projector may not have reached (the settle window up
-   * to now), account for every entry the account item counts in the month; the partial days,
-   * those recent days and days added to within the settle window from the index. A month they do
-   * not account for (an update in flight to an older day, a month summed before day sums) is
-   * read entry by entry.
-   */
-  private async rangeSums(
-    accountId: string,
-    history: EffectiveHistory,
-    range: EffectiveRange,
-    split: string,
-    now: Date,
-  ): Promise<SplitSums> {
-    const reads = planDayReads(range, split);
-    const month = history.months.find((m) => m.month === monthOf(range.from));
-    // A month without sums has no entry in the index: they are written in one transaction.
-    if (!month) return NO_SUMS;
-    if (reads.days.length === 0) return this.entrySums(accountId, reads.entries, split);
-    const settledFrom = new Date(now.getTime() - this.settleMs).toISOString();
-    // The days the projector may not have reached: counted from the index, not their items.
-    const recent = daysBetween(settledFrom, now.toISOString()).filter(
-      (day) => monthOf(day) === month.month,
-    );
-    const [days, counts] = await Promise.all([
-      this.port.effectiveDays(accountId, month.month),
-      Promise.all(recent.map((day) => this.port.countEffective(accountId, dayRange(day)))),
-    ]);
-    const counted = new Map(recent.map((day, i) => [day, counts[i] ?? 0]));
-    if (!daysComplete(month, days, counted)) {
-      return this.port.effectiveSums(accountId, range, split);
-    }
-    const settled = settledReads(reads, days, settledFrom, recent);
-    const sums = await this.entrySums(accountId, settled.entries, split);
-    return addDays(sums, days, settled.days, split);
-  }
-
-  /** The index entries of `ranges` summed, split at `split`: one read per range, at once. */
-  private async entrySums(accountId: string, ranges: readonly EffectiveRange[], split: string) {
-    const parts = await Promise.all(
-      ranges.map((range) => this.port.effectiveSums(accountId, range, split)),
-    );
-    return parts.reduce(plusSums, NO_SUMS);
   }
 
   /**

@@ -193,3 +193,39 @@ describe('a day the projector just added to (docs/contract.md §31)', () => {
     });
   });
 });
+
+describe('a write between the reads (docs/contract.md §26 "Day sums")', () => {
+  it('is caught by reading the month count after the days: the month is read entry by entry', async () => {
+    // March 10th, noon. A back-dated entry on the 3rd is not in its day item yet, and today's
+    // index counts one entry more than the account had when the statement began.
+    const now = new Date('2026-03-10T12:00:00.000Z');
+    const month = (entries: number) => ({ month: '2026-03', credits: 40, debits: 0, entries });
+    let accountReads = 0;
+    const read: EffectiveRange[] = [];
+    const port = fakeStatementPort({
+      getEffectiveAccount: async () => ({
+        account,
+        history: {
+          opening: 0,
+          since: '1970-01-01T00:00:00.000Z',
+          months: [month(accountReads++ === 0 ? 3 : 4)],
+        },
+      }),
+      effectiveDays: async () => [
+        { day: '2026-03-03', credits: 10, debits: 0, entries: 1, addedAt: SETTLED },
+      ],
+      countEffective: async (_, range) => (range.from.startsWith('2026-03-10') ? 2 : 0),
+      effectiveSums: async (_, range) => {
+        read.push(range);
+        return NO_SUMS;
+      },
+    });
+    const service = statementServiceOn(port);
+    await service.effectiveBalance('alice', 'a1', '2026-03-09T12:00:00.000Z', now);
+    // 1 + 2 = 3 entries was the first read's count; the later one says 4: not complete.
+    expect(read).toContainEqual({
+      from: '2026-03-01T00:00:00.000Z',
+      to: '2026-03-09T12:00:00.001Z',
+    });
+  });
+});
