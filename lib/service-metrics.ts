@@ -71,6 +71,7 @@ const METRIC_SERVICES: Readonly<Record<MetricName, readonly ServiceName[]>> = {
   [METRICS.journalPublishFailure]: [SERVICE_NAMES.journalProjector],
   [METRICS.journalLag]: [SERVICE_NAMES.journalProjector],
   [METRICS.daySumsFailure]: [SERVICE_NAMES.journalProjector],
+  [METRICS.monthsReadWhole]: [SERVICE_NAMES.http],
   [METRICS.reconciliationMismatches]: [SERVICE_NAMES.reconciler],
   [METRICS.reconciledRecords]: [SERVICE_NAMES.reconciler],
   [METRICS.journalVersionGapFindings]: [SERVICE_NAMES.reconciler],

@@ -196,6 +196,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpHandler {
     ...commandOptions,
     readers: config.journalReaders ?? [],
     daySumsSettleSeconds: config.daySumsSettleSeconds,
+    metrics,
   });
 
   const search = new SearchService(deps.search);

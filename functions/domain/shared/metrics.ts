@@ -89,6 +89,11 @@ export const METRICS = {
    * not add; retried from the stream, the journal unaffected. Alarmed on.
    */
   daySumsFailure: 'EffectiveDaySumsFailure',
+  /**
+   * Edge months of statements and effective balances read entry by entry: their day sums were
+   * not complete (docs/contract.md §26 "Day sums"; the projector behind, a month from before).
+   */
+  monthsReadWhole: 'EffectiveMonthsReadWhole',
   /** Seconds from a change's commit (the writer's clock) to its record, the batch's maximum. */
   journalLag: 'JournalLagSeconds',
   /** New reconciliation findings (docs/contract.md §19); each one's log line names its check. Alarmed on. */

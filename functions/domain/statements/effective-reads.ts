@@ -1,4 +1,5 @@
 import { DEFAULT_DAY_SUMS_SETTLE_SECONDS } from '../../contract/effective-time';
+import { METRICS, type MetricsPort } from '../shared/metrics';
 import {
   addDays,
   type DaySums,
@@ -33,6 +34,7 @@ export class EffectiveReads {
   constructor(
     private readonly port: StatementPort,
     settleSeconds = DEFAULT_DAY_SUMS_SETTLE_SECONDS,
+    private readonly metrics?: MetricsPort,
   ) {
     this.settleMs = settleSeconds * 1000;
   }
@@ -75,6 +77,7 @@ export class EffectiveReads {
       if (!read.later) break;
       counted = read.later;
     }
+    this.metrics?.count(METRICS.monthsReadWhole);
     return this.port.effectiveSums(accountId, range, split);
   }
 

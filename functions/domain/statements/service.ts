@@ -14,6 +14,7 @@ import {
   UnavailableError,
   ValidationError,
 } from '../shared/errors';
+import type { MetricsPort } from '../shared/metrics';
 import { EffectiveReads } from './effective-reads';
 import { PendingCreditsError, PeriodAlreadyClosedError } from './errors';
 import {
@@ -38,6 +39,8 @@ export interface StatementServiceOptions extends CommandServiceOptions {
    * read from the index (docs/contract.md §26 "Day sums"). @default 300
    */
   readonly daySumsSettleSeconds?: number;
+  /** Counts the edge months read entry by entry (`EffectiveMonthsReadWhole`). */
+  readonly metrics?: MetricsPort;
 }
 
 export interface EffectiveBalance {
@@ -83,7 +86,7 @@ export class StatementService {
   ) {
     this.commands = new IdempotentCommands(port, options);
     this.readers = new Set(options.readers);
-    this.reads = new EffectiveReads(port, options.daySumsSettleSeconds);
+    this.reads = new EffectiveReads(port, options.daySumsSettleSeconds, options.metrics);
   }
 
   /** The sum of the posted entries effective at or before `effectiveAt`. */

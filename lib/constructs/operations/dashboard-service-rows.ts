@@ -91,7 +91,7 @@ export function serviceMetricRows(
     ],
     [
       graph(
-        'Journal: records written, already projected, version gaps, day sums failed (ledger-journal-projector)',
+        'Journal: records written, already projected, version gaps, day sums failed; edge months read whole (ledger-http)',
         [
           ...serviceMetrics(METRICS.journalRecordsWritten),
           ...serviceMetrics(METRICS.journalAlreadyProjected),
@@ -99,6 +99,7 @@ export function serviceMetricRows(
           ...serviceMetrics(METRICS.journalEventsPublished),
           ...serviceMetrics(METRICS.journalPublishFailure),
           ...serviceMetrics(METRICS.daySumsFailure),
+          ...serviceMetrics(METRICS.monthsReadWhole),
         ],
       ),
       graph('Journal projector iterator age (ms, max) and lag (s, max)', [

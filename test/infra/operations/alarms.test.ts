@@ -625,6 +625,7 @@ describe('operations dashboard', () => {
       [METRICS.journalPublishFailure]: ['ledger-journal-projector'],
       [METRICS.journalLag]: ['ledger-journal-projector'],
       [METRICS.daySumsFailure]: ['ledger-journal-projector'],
+      [METRICS.monthsReadWhole]: ['ledger-http'],
       [METRICS.overdueGaps]: ['ledger-sweeper'],
       [METRICS.gapsWaived]: ['ledger-events'],
       [METRICS.reconciledRecords]: ['ledger-reconciler'],

@@ -1,7 +1,10 @@
 import type { Mocked } from 'vitest';
 import { NO_SUMS } from '../../../../functions/domain/statements/model';
 import type { DaySumsPort, StatementPort } from '../../../../functions/domain/statements/port';
-import { StatementService } from '../../../../functions/domain/statements/service';
+import {
+  StatementService,
+  type StatementServiceOptions,
+} from '../../../../functions/domain/statements/service';
 import { fakeOf, RECORDED } from '../fake';
 
 /** `StatementPort`: no account, no entries, every write committed, unless the test says so. */
@@ -27,8 +30,12 @@ export function fakeDaySumsPort(overrides: Partial<DaySumsPort> = {}): Mocked<Da
 }
 
 /** The statements service on `port`, its command responses plain (reads are what these test). */
-export const statementServiceOn = (port: StatementPort): StatementService =>
+export const statementServiceOn = (
+  port: StatementPort,
+  options: Partial<StatementServiceOptions> = {},
+): StatementService =>
   new StatementService(port, {
+    ...options,
     readers: [],
     idempotencyRetentionSeconds: 60,
     responses: {

@@ -19,6 +19,7 @@ import {
   NO_SUMS,
 } from '../../../../functions/domain/statements/model';
 import { fakeStatementPort, statementServiceOn } from '../../../support/fakes/ledger/statements';
+import { recordingMetrics } from '../../../support/fakes/metrics';
 
 /**
  * docs/contract.md §31, §36 as a model: effective balances and statements read whole days from
@@ -97,8 +98,9 @@ function books(
     countEffective: async (_, range) =>
       index.filter((m) => m.effectiveAt >= range.from && m.effectiveAt < range.to).length,
   });
-  const service = statementServiceOn(port);
-  return { service, index, read };
+  const metrics = recordingMetrics();
+  const service = statementServiceOn(port, { metrics });
+  return { service, index, read, metrics };
 }
 
 const longest = (ranges: readonly EffectiveRange[]) =>
@@ -116,7 +118,7 @@ describe('day sums (docs/contract.md §31, §36)', () => {
         async (changes, pair, lag, freshDay, lagToday) => {
           const projected = changes.length - (lag % 3 === 0 ? lag % 4 : 0);
           const fresh = (day: string) => Number(day.slice(8)) === freshDay;
-          const { service, index, read } = books(changes, projected, fresh, lagToday);
+          const { service, index, read, metrics } = books(changes, projected, fresh, lagToday);
           const [from = '', to = ''] = [...pair].sort();
           const sum = (pick: (t: string) => boolean) =>
             index.filter((m) => pick(m.effectiveAt)).reduce((s, m) => s + m.credit - m.debit, 0);
@@ -128,7 +130,10 @@ describe('day sums (docs/contract.md §31, §36)', () => {
           const inside = index.filter((m) => m.effectiveAt >= from && m.effectiveAt < to);
           expect(statement.totalCredits).toBe(inside.reduce((s, m) => s + m.credit, 0));
           // Behind on today's updates only (the usual lag): still a day at most per read.
-          if (projected === changes.length) expect(longest(read)).toBeLessThanOrEqual(DAY_MS);
+          if (projected === changes.length) {
+            expect(longest(read)).toBeLessThanOrEqual(DAY_MS);
+            expect(metrics.counts.get('EffectiveMonthsReadWhole')).toBeUndefined();
+          }
         },
       ),
       { numRuns: 200 },
@@ -220,8 +225,10 @@ describe('a write between the reads (docs/contract.md §26 "Day sums")', () => {
         return NO_SUMS;
       },
     });
-    const service = statementServiceOn(port);
+    const metrics = recordingMetrics();
+    const service = statementServiceOn(port, { metrics });
     await service.effectiveBalance('alice', 'a1', '2026-03-09T12:00:00.000Z', now);
+    expect(metrics.counts.get('EffectiveMonthsReadWhole')).toBe(1);
     // 1 + 2 = 3 entries was the first read's count; the later one says 4: not complete.
     expect(read).toContainEqual({
       from: '2026-03-01T00:00:00.000Z',
