@@ -1,13 +1,12 @@
 import { EFFECTIVE_SKEW_MS } from '../../contract/effective-time';
 import { EffectiveTimeRefused, type ValidationError } from '../shared/errors';
+import { DAY_MS } from '../shared/time';
 
 /**
  * When a movement counts in the books (docs/contract.md §26): the caller's `effectiveAt`, or the
  * commit's own time. Stored and answered as UTC with milliseconds (`toISOString`), so text
  * order is time order in every key that holds it.
  */
-
-const DAY_MS = 86_400_000;
 
 /** What every service that writes movements a caller may date is built with. */
 export interface EffectiveTimeOptions {

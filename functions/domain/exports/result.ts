@@ -2,6 +2,7 @@ import type { ExportFormat } from '../../contract/exports';
 import { RESULT_URL_TTL_SECONDS } from '../../contract/exports';
 import { ownedBy } from '../accounts/model';
 import { ResultExpiredError, TaskNotSucceededError } from '../shared/errors';
+import { DAY_MS } from '../shared/time';
 import type { ResultObjectPort, TaskPort } from './port';
 
 export interface ExportResultView {
@@ -17,8 +18,6 @@ export interface ExportResultOptions {
   /** Days objects are kept (EXPORT_RETENTION_DAYS): past them the answer is 410 at once. */
   readonly retentionDays: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * `GET /v1/tasks/{taskId}/result` (docs/contract.md §12, §14 "Exports"): the current execution's

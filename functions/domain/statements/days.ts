@@ -1,4 +1,5 @@
 import type { AccountChange } from '../journal/model';
+import { DAY_MS } from '../shared/time';
 import { type EffectiveRange, type MonthSums, monthOf, type SplitSums } from './model';
 
 /**
@@ -29,11 +30,11 @@ export const effectiveTimeOf = (change: AccountChange): string => change.effecti
 
 export const dayOf = (instant: string): string => instant.slice(0, 10);
 export const dayStart = (day: string): string => `${day}T00:00:00.000Z`;
-const DAY_MS = 86_400_000;
 const nextDayStart = (day: string): string =>
   new Date(Date.parse(dayStart(day)) + DAY_MS).toISOString();
 
-interface Adds {
+/** What changes add to one period's sums (the `ADD` operands of a month, a day's item). */
+export interface PeriodSums {
   credits: number;
   debits: number;
   entries: number;
@@ -47,8 +48,8 @@ interface Adds {
 export function sumsBy(
   changes: readonly AccountChange[],
   periodOf: (instant: string) => string,
-): Map<string, Adds> {
-  const periods = new Map<string, Adds>();
+): Map<string, PeriodSums> {
+  const periods = new Map<string, PeriodSums>();
   for (const change of changes) {
     if (change.balanceDelta === 0) continue;
     const period = periodOf(effectiveTimeOf(change));
@@ -148,7 +149,7 @@ export function planDayReads(range: EffectiveRange, split: string): DayReads {
   }
   const entries: EffectiveRange[] = [];
   if (range.from < first) entries.push({ from: range.from, to: first });
-  if (cut !== undefined) entries.push({ from: dayStart(cut), to: nextDayStart(cut) });
+  if (cut !== undefined) entries.push(dayRange(cut));
   if (end < range.to) entries.push({ from: end, to: range.to });
   return { days, entries };
 }
@@ -172,7 +173,7 @@ export function settledReads(
   const days = reads.days.filter((day) => !recent.has(day));
   const entries = [...reads.entries];
   for (const day of reads.days) {
-    if (recent.has(day)) entries.push({ from: dayStart(day), to: nextDayStart(day) });
+    if (recent.has(day)) entries.push(dayRange(day));
   }
   return { days, entries };
 }

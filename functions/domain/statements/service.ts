@@ -15,6 +15,7 @@ import {
   ValidationError,
 } from '../shared/errors';
 import type { MetricsPort } from '../shared/metrics';
+import { DAY_MS } from '../shared/time';
 import { EffectiveReads } from './effective-reads';
 import { PendingCreditsError, PeriodAlreadyClosedError } from './errors';
 import {
@@ -64,7 +65,6 @@ export type Statement = {
 } & StatementTotals &
   StatementPage;
 
-const DAY_MS = 86_400_000;
 /** Reads of an account whose intake mode keeps changing before a period close gives up (503). */
 const PERIOD_CLOSE_ATTEMPTS = 5;
 /** Reads of the index again while it trails the month sums, before a statement is `503`. */

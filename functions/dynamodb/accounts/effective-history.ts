@@ -1,7 +1,7 @@
 import { EFFECTIVE_HISTORY_FROM_CREATION, EFFECTIVE_INDEX } from '../../contract/effective-time';
 import { type LedgerEntry, signedAmount } from '../../domain/accounts/model';
 import type { AccountChange } from '../../domain/journal/model';
-import { sumsBy } from '../../domain/statements/days';
+import { type PeriodSums, sumsBy } from '../../domain/statements/days';
 import {
   type EffectiveHistory,
   type EffectiveMovement,
@@ -35,17 +35,11 @@ export const monthDebitsAttribute = (month: string): string => `${DEBITS_PREFIX}
 export const monthEntriesAttribute = (month: string): string => `${ENTRIES_PREFIX}${month}`;
 
 /** Per effective month, what changes of the balance add to its sums (`ADD` operands). */
-export const monthSums = (changes: readonly AccountChange[]): Map<string, MonthAdds> =>
+export const monthSums = (changes: readonly AccountChange[]): Map<string, PeriodSums> =>
   sumsBy(changes, monthOf);
 
-interface MonthAdds {
-  readonly credits: number;
-  readonly debits: number;
-  readonly entries: number;
-}
-
 /** The attributes and amounts one month's changes `ADD` to the account item. */
-export const monthAdds = (month: string, sums: MonthAdds): (readonly [string, number])[] => [
+export const monthAdds = (month: string, sums: PeriodSums): (readonly [string, number])[] => [
   [monthCreditsAttribute(month), sums.credits],
   [monthDebitsAttribute(month), sums.debits],
   [monthEntriesAttribute(month), sums.entries],

@@ -199,40 +199,59 @@ describe('a day the projector just added to (docs/contract.md §31)', () => {
   });
 });
 
+/**
+ * March 10th, noon: an effective balance of the 9th over a store whose month count, as the
+ * account item is read one time after another, is `counts[i]` (the last one from then on), whose
+ * 3rd of March holds `itemEntries`, and whose index counts `today[i]` entries today.
+ */
+async function balanceWhileWriting(counts: number[], itemEntries: number, today: number[]) {
+  const month = (entries: number) => ({ month: '2026-03', credits: 40, debits: 0, entries });
+  let accountReads = 0;
+  let todayReads = 0;
+  const read: EffectiveRange[] = [];
+  const nth = (list: number[], i: number) => list[Math.min(i, list.length - 1)] ?? 0;
+  const port = fakeStatementPort({
+    getEffectiveAccount: async () => ({
+      account,
+      history: {
+        opening: 0,
+        since: '1970-01-01T00:00:00.000Z',
+        months: [month(nth(counts, accountReads++))],
+      },
+    }),
+    effectiveDays: async () => [
+      { day: '2026-03-03', credits: 10, debits: 0, entries: itemEntries, addedAt: SETTLED },
+    ],
+    countEffective: async () => nth(today, todayReads++),
+    effectiveSums: async (_, range) => {
+      read.push(range);
+      return NO_SUMS;
+    },
+  });
+  const metrics = recordingMetrics();
+  const service = statementServiceOn(port, { metrics });
+  const now = new Date('2026-03-10T12:00:00.000Z');
+  await service.effectiveBalance('alice', 'a1', '2026-03-09T12:00:00.000Z', now);
+  return { read, accountReads, readWhole: metrics.counts.get('EffectiveMonthsReadWhole') };
+}
+
 describe('a write between the reads (docs/contract.md §26 "Day sums")', () => {
   it('is caught by reading the month count after the days: the month is read entry by entry', async () => {
-    // March 10th, noon. A back-dated entry on the 3rd is not in its day item yet, and today's
-    // index counts one entry more than the account had when the statement began.
-    const now = new Date('2026-03-10T12:00:00.000Z');
-    const month = (entries: number) => ({ month: '2026-03', credits: 40, debits: 0, entries });
-    let accountReads = 0;
-    const read: EffectiveRange[] = [];
-    const port = fakeStatementPort({
-      getEffectiveAccount: async () => ({
-        account,
-        history: {
-          opening: 0,
-          since: '1970-01-01T00:00:00.000Z',
-          months: [month(accountReads++ === 0 ? 3 : 4)],
-        },
-      }),
-      effectiveDays: async () => [
-        { day: '2026-03-03', credits: 10, debits: 0, entries: 1, addedAt: SETTLED },
-      ],
-      countEffective: async (_, range) => (range.from.startsWith('2026-03-10') ? 2 : 0),
-      effectiveSums: async (_, range) => {
-        read.push(range);
-        return NO_SUMS;
-      },
-    });
-    const metrics = recordingMetrics();
-    const service = statementServiceOn(port, { metrics });
-    await service.effectiveBalance('alice', 'a1', '2026-03-09T12:00:00.000Z', now);
-    expect(metrics.counts.get('EffectiveMonthsReadWhole')).toBe(1);
+    // A back-dated entry on the 3rd is not in its day item yet (1 of 2), and today's index
+    // counts one entry more (2) than the account had when the balance began (3 in all).
+    const { read, readWhole } = await balanceWhileWriting([3, 4], 1, [2]);
+    expect(readWhole).toBe(1);
     // 1 + 2 = 3 entries was the first read's count; the later one says 4: not complete.
     expect(read).toContainEqual({
       from: '2026-03-01T00:00:00.000Z',
       to: '2026-03-09T12:00:00.001Z',
     });
+  });
+
+  it('is read once more: a write today between the reads leaves the days complete the next time', async () => {
+    const { read, accountReads, readWhole } = await balanceWhileWriting([3, 4], 2, [1, 2]);
+    expect(accountReads).toBe(3);
+    expect(readWhole).toBeUndefined();
+    expect(read).toEqual([{ from: '2026-03-09T00:00:00.000Z', to: '2026-03-09T12:00:00.001Z' }]);
   });
 });
