@@ -1,4 +1,9 @@
 import * as z from 'zod';
+import {
+  DEFAULT_HEDGED_READ,
+  HEDGED_READ_SETTINGS,
+  type HedgedReadSetting,
+} from '../functions/contract/hedged-read';
 import { STAGE_PATTERN } from '../functions/contract/names';
 
 /**
@@ -51,6 +56,20 @@ export const integerSetting = (min: number, max: number) =>
   setting(`must be an integer from ${min} to ${max}`, integerFrom(min, max));
 export const positiveInteger = () =>
   setting('must be a positive integer', integerFrom(1, Number.MAX_SAFE_INTEGER));
+/** `IDEMPOTENCY_HEDGED_READ`'s values, or a boolean: `true` is `adaptive`, `false` is `off`. */
+export const hedgedReadSetting = () =>
+  setting(
+    `must be ${HEDGED_READ_SETTINGS.map((v) => `"${v}"`).join(', ')}, true or false`,
+    z.union([
+      z.enum(HEDGED_READ_SETTINGS),
+      z
+        .union([z.boolean(), z.enum(['true', 'false'])])
+        .transform(
+          (on): HedgedReadSetting => (on === true || on === 'true' ? DEFAULT_HEDGED_READ : 'off'),
+        ),
+    ]),
+  );
+
 export const booleanSetting = () =>
   setting(
     'must be true or false',

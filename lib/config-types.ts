@@ -1,3 +1,5 @@
+import type { HedgedReadSetting } from '../functions/contract/hedged-read';
+
 /**
  * The shape of a deployment's settings (lib/config.ts resolves them from CDK context): every
  * field documented with its default, as aws-cdk-lib documents its readonly props.
@@ -70,11 +72,12 @@ export interface LedgerConfig {
    */
   readonly idempotencyRetentionSeconds: number;
   /**
-   * Whether the HTTP function reads a request's claim alongside its transaction and answers a
-   * replay from the read (`IDEMPOTENCY_HEDGED_READ`; docs/contract.md §4). Costs 1–4 read
-   * units per write request. @default true
+   * How the HTTP function reads a request's claim beside its transaction, answering a replay
+   * from the read (`IDEMPOTENCY_HEDGED_READ`; docs/contract.md §4): `adaptive` only while an
+   * instance meets replays, `always` (1–4 read units per write request), `off`; `true` and
+   * `false` mean `adaptive` and `off`. @default 'adaptive'
    */
-  readonly idempotencyHedgedRead: boolean;
+  readonly idempotencyHedgedRead: HedgedReadSetting;
   /**
    * How long an inbox event id is remembered, in seconds.
    * @default DEFAULT_INBOX_RETENTION_SECONDS (30 days)

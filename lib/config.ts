@@ -24,6 +24,7 @@ import {
   MAX_GAP_REFETCH_AFTER_SECONDS,
   MIN_GAP_REFETCH_AFTER_SECONDS,
 } from '../functions/contract/gaps';
+import { DEFAULT_HEDGED_READ } from '../functions/contract/hedged-read';
 import {
   DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
   MAX_INTAKE_STRANDED_AFTER_SECONDS,
@@ -44,6 +45,7 @@ import {
   ALARM_EMAIL_PATTERN,
   audienceList,
   booleanSetting,
+  hedgedReadSetting,
   integerSetting,
   isHttpsUrl,
   LedgerConfigError,
@@ -121,7 +123,7 @@ const contextShape = {
   // (docs/deployment.md "Upgrading to the account directory").
   accountDirectoryIndexes: integerSetting(0, DIRECTORY_INDEXES.length),
   idempotencyRetentionSeconds: positiveInteger(),
-  idempotencyHedgedRead: booleanSetting(),
+  idempotencyHedgedRead: hedgedReadSetting(),
   inboxRetentionSeconds: positiveInteger(),
   exportFee: positiveInteger(),
   // Export retries fit before the deadline (docs/contract.md §12, §30): receives × visibility
@@ -203,7 +205,7 @@ const ledgerContextSchema = z.object(contextShape).transform((context, ctx): Led
     logRetentionDays: context.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS,
     idempotencyRetentionSeconds:
       context.idempotencyRetentionSeconds ?? DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
-    idempotencyHedgedRead: context.idempotencyHedgedRead ?? true,
+    idempotencyHedgedRead: context.idempotencyHedgedRead ?? DEFAULT_HEDGED_READ,
     inboxRetentionSeconds: context.inboxRetentionSeconds ?? DEFAULT_INBOX_RETENTION_SECONDS,
     exportFee: context.exportFee ?? DEFAULT_EXPORT_FEE,
     exportExecutionTimeoutSeconds:

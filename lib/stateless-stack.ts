@@ -145,7 +145,7 @@ export class StatelessStack extends Stack {
       environment: {
         ...exportEnvironment,
         JOURNAL_READERS: JSON.stringify(config.journalReaders),
-        IDEMPOTENCY_HEDGED_READ: config.idempotencyHedgedRead ? 'on' : 'off',
+        IDEMPOTENCY_HEDGED_READ: config.idempotencyHedgedRead,
         ...webhookEnvironment(webhooks),
       },
       exportObjectsReason: EXPORT_OBJECTS_REASON,

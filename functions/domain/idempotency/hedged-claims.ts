@@ -1,17 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { IdempotencyRecord } from './model';
 import type { ClaimKey, IdempotencyClaim } from './port';
+import {
+  type HedgeMode,
+  type HedgeWay,
+  ReplayWindow,
+  type ReplayWindowOptions,
+} from './replay-window';
 
 /**
  * The hedged claim read (docs/contract.md §4, §36; docs/architecture.md "Hedged claim read").
  *
- * A request whose key the settled-response cache does not know sends its transaction, then at
- * once a strongly consistent read of its claim. A claim item is only ever written in the same
- * transaction as its effect (or as the answer of a refusal), so a claim the read finds has
- * committed, with its answer: the request is a replay (or a reused key, 422) and is answered as
- * soon as the read returns, while its transaction, doomed by the claim's condition, is ignored.
- * A replay on a miss then costs one GetItem instead of a cancelled transaction. A first request
- * is not slowed: its read finds nothing (or its own commit) and the transaction answers.
+ * A claim item is only ever written in the same transaction as its effect (or as the answer of
+ * a refusal), so a claim a strongly consistent read finds has committed, with its answer: the
+ * request is a replay (or a reused key, 422) and is answered from the read, while its
+ * transaction, doomed by the claim's condition, is ignored or never sent.
+ *
+ * How the read is sent (replay-window.ts): in `always` mode, beside every transaction; in
+ * `adaptive` mode (the default), not at all while the instance met no replay among its last
+ * guarded writes (a first request then costs its transaction only, no read units), beside the
+ * transaction when it met some (a replay answered at a read's latency, a first request still at
+ * its transaction's), and before it when replays were at least half of them (a retry storm: a
+ * replay then costs one GetItem and no cancelled transaction).
  *
  * Each attempt stamps its claim with a fresh writer token, so a read that lands after the
  * request's own transaction committed, but before its answer arrived, sees its own token: that
@@ -20,6 +30,10 @@ import type { ClaimKey, IdempotencyClaim } from './port';
  * outstanding per instance; beyond that a request takes the plain path (its transaction only).
  */
 export interface HedgedClaimOptions {
+  /** `adaptive`: the read only where recent replays make it pay (replay-window.ts). @default 'adaptive' */
+  readonly mode?: HedgeMode;
+  /** The recent outcomes `adaptive` decides from. @default a window of 32 */
+  readonly window?: ReplayWindowOptions;
   /** Reads in flight per instance; more requests go unhedged. @default 8 */
   readonly maxInFlight?: number;
   /** The per-attempt writer token. @default randomUUID */
@@ -36,10 +50,14 @@ export type Settled =
 
 export const DEFAULT_HEDGED_READS_IN_FLIGHT = 8;
 
+type Write<R> = (stamped: IdempotencyClaim) => Promise<R>;
+
 export class HedgedClaims {
   private inFlight = 0;
   private readonly maxInFlight: number;
   private readonly newWriterToken: () => string;
+  private readonly mode: HedgeMode;
+  private readonly recent: ReplayWindow;
   /** Answers the read gave before the transaction did (for the bench and tests). */
   answeredByRead = 0;
 
@@ -49,6 +67,8 @@ export class HedgedClaims {
   ) {
     this.maxInFlight = options.maxInFlight ?? DEFAULT_HEDGED_READS_IN_FLIGHT;
     this.newWriterToken = options.newWriterToken ?? randomUUID;
+    this.mode = options.mode ?? 'adaptive';
+    this.recent = new ReplayWindow(options.window);
   }
 
   /** Reads in flight now. */
@@ -56,36 +76,71 @@ export class HedgedClaims {
     return this.inFlight;
   }
 
+  /** How the next request's claim would be read (`plain`: not at all). */
+  get nextWay(): HedgeWay {
+    if (this.inFlight >= this.maxInFlight) return 'plain';
+    return this.mode === 'always' ? 'alongside' : this.recent.way();
+  }
+
   /**
-   * Runs `write` with `claim` stamped with a fresh writer token and, while fewer than
-   * `maxInFlight` reads are outstanding, the claim's read right after it; answers with
-   * whichever settles the request first (see the module comment).
+   * Runs `write` with `claim` stamped with a fresh writer token, the claim's read sent the way
+   * {@link nextWay} says; answers with whichever settles the request first (see the module
+   * comment), and remembers whether it was a replay.
    */
   async write<R extends { readonly kind: string }>(
     claim: IdempotencyClaim,
-    write: (stamped: IdempotencyClaim) => Promise<R>,
+    write: Write<R>,
   ): Promise<R | Settled> {
     const stamped: IdempotencyClaim = { ...claim, writer: this.newWriterToken() };
+    const way = this.nextWay;
+    const answer =
+      way === 'plain'
+        ? ownCommit(await write(stamped), stamped)
+        : way === 'alongside'
+          ? await this.alongside(stamped, write)
+          : await this.readFirst(stamped, write);
+    this.recent.record(answer.kind === 'claimed' && 'record' in answer);
+    return answer;
+  }
+
+  private async alongside<R extends { readonly kind: string }>(
+    stamped: IdempotencyClaim,
+    write: Write<R>,
+  ): Promise<R | Settled> {
     const written = write(stamped).then((result) => ({
       by: 'write',
       answer: ownCommit(result, stamped),
     }));
-    if (this.inFlight >= this.maxInFlight) return (await written).answer;
-    this.inFlight++;
-    const fromRead = this.read(stamped).then(
-      (record) => {
-        this.inFlight--;
-        return record === undefined ? NEVER : { by: 'read', answer: answerOf(record, stamped) };
-      },
-      () => {
-        this.inFlight--;
-        return NEVER; // a failed read leaves the answer to the transaction
-      },
+    const fromRead = this.counted(stamped).then((record) =>
+      record === undefined ? NEVER : { by: 'read', answer: answerOf(record, stamped) },
     );
     // Promise.race subscribes to both, so the doomed transaction's later failure is handled.
     const first = await Promise.race([written, fromRead]);
     if (first.by === 'read') this.answeredByRead++;
     return first.answer;
+  }
+
+  /** The read, then the write only when the read found no claim (or failed). */
+  private async readFirst<R extends { readonly kind: string }>(
+    stamped: IdempotencyClaim,
+    write: Write<R>,
+  ): Promise<R | Settled> {
+    const record = await this.counted(stamped);
+    if (record === undefined) return ownCommit(await write(stamped), stamped);
+    this.answeredByRead++;
+    return answerOf(record, stamped);
+  }
+
+  /** The claim's read, counted while in flight; a failed read is no answer (undefined). */
+  private async counted(stamped: IdempotencyClaim): Promise<IdempotencyRecord | undefined> {
+    this.inFlight++;
+    try {
+      return await this.read(stamped);
+    } catch {
+      return undefined; // a failed read leaves the answer to the transaction
+    } finally {
+      this.inFlight--;
+    }
   }
 }
 

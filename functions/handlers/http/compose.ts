@@ -4,6 +4,7 @@ import type { HttpHandler } from '../../api/types';
 import { noWebhookQueue } from '../../aws/no-webhook-queue';
 import { createS3ResultObjects } from '../../aws/s3-result-objects';
 import { localWebhookSecurity } from '../../aws/webhook-security';
+import { DEFAULT_HEDGED_READ } from '../../contract/hedged-read';
 import type { CallbackSecrets } from '../../domain/callbacks/port';
 import type { ResultObjectPort } from '../../domain/exports/port';
 import { HedgedClaims } from '../../domain/idempotency/hedged-claims';
@@ -62,11 +63,12 @@ export function composeHttpHandler(options: HttpComposition): HttpHandler {
   const tasks = createTaskStore(table);
   const store = createLedgerStore(table);
   // One hedge per composition too: a replay that misses the cache is answered by a claim read
-  // sent alongside its transaction; IDEMPOTENCY_HEDGED_READ=off turns it off (§36).
+  // (IDEMPOTENCY_HEDGED_READ: adaptive by default, always, or off; §4, §36).
+  const hedging = options.config.idempotencyHedgedRead ?? DEFAULT_HEDGED_READ;
   const hedge =
-    options.config.idempotencyHedgedRead === false
+    hedging === 'off'
       ? undefined
-      : new HedgedClaims((key) => store.findRecord(key));
+      : new HedgedClaims((key) => store.findRecord(key), { mode: hedging });
   const ledger = hedge ? withHedgedLedger(store, hedge) : store;
   const movements = hedge
     ? withHedgedMovements(createMovementStore(table), hedge)

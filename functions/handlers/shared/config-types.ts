@@ -1,4 +1,5 @@
 import type { HttpAppConfig } from '../../api/app';
+import type { HedgedReadSetting } from '../../contract/hedged-read';
 import type { SecretMap } from '../../schemas/exports/callbacks';
 
 /**
@@ -21,10 +22,11 @@ export interface ServiceConfig extends HttpAppConfig {
    */
   readonly idempotencyLocalCache?: boolean;
   /**
-   * Read a request's claim alongside its transaction and answer a replay from the read
-   * (`IDEMPOTENCY_HEDGED_READ=off` disables it; docs/contract.md §4, §36). @default true
+   * How a request's claim is read beside its transaction, a replay answered from the read
+   * (`IDEMPOTENCY_HEDGED_READ`; functions/contract/hedged-read.ts; docs/contract.md §4, §36).
+   * @default 'adaptive'
    */
-  readonly idempotencyHedgedRead?: boolean;
+  readonly idempotencyHedgedRead?: HedgedReadSetting;
   /** `INTAKE_STRANDED_AFTER_SECONDS`: when pending credits strand (§36). @default 60 */
   readonly intakeStrandedAfterSeconds?: number;
 }

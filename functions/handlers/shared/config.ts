@@ -13,6 +13,12 @@ import {
   LOCAL_EXPORT_BUCKET,
 } from '../../contract/exports';
 import {
+  DEFAULT_HEDGED_READ,
+  HEDGED_READ_SETTINGS,
+  type HedgedReadSetting,
+  isHedgedReadSetting,
+} from '../../contract/hedged-read';
+import {
   DEFAULT_INTAKE_STRANDED_AFTER_SECONDS,
   MAX_INTAKE_STRANDED_AFTER_SECONDS,
   MIN_INTAKE_STRANDED_AFTER_SECONDS,
@@ -91,7 +97,12 @@ const serviceEnv = z.object({
     'be a bucket name of 3 to 63 characters',
   ),
   IDEMPOTENCY_LOCAL_CACHE: onOff('IDEMPOTENCY_LOCAL_CACHE'),
-  IDEMPOTENCY_HEDGED_READ: onOff('IDEMPOTENCY_HEDGED_READ'),
+  IDEMPOTENCY_HEDGED_READ: rule<HedgedReadSetting>(
+    'IDEMPOTENCY_HEDGED_READ',
+    DEFAULT_HEDGED_READ,
+    (value) => (isHedgedReadSetting(value) ? value : undefined),
+    `be ${HEDGED_READ_SETTINGS.join(', ').replace(/, (?=[^,]*$)/, ' or ')}`,
+  ),
   BACKDATE_LIMIT_DAYS: wholeNumber(
     'BACKDATE_LIMIT_DAYS',
     MIN_BACKDATE_LIMIT_DAYS,

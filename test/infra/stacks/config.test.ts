@@ -30,7 +30,7 @@ describe('resolveLedgerConfig: defaults', () => {
       deletionProtection: true,
       accountDirectoryIndexes: 3,
       idempotencyRetentionSeconds: DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
-      idempotencyHedgedRead: true,
+      idempotencyHedgedRead: 'adaptive',
       inboxRetentionSeconds: DEFAULT_INBOX_RETENTION_SECONDS,
       exportFee: DEFAULT_EXPORT_FEE,
       exportExecutionTimeoutSeconds: 900,
@@ -73,6 +73,16 @@ describe('resolveLedgerConfig: defaults', () => {
 });
 
 describe('resolveLedgerConfig: accepted values', () => {
+  it.each([
+    ['always', 'always'],
+    ['adaptive', 'adaptive'],
+    [true, 'adaptive'],
+    ['true', 'adaptive'],
+    [false, 'off'],
+  ])('reads idempotencyHedgedRead %s as %s', (given, mode) => {
+    expect(resolveLedgerConfig({ idempotencyHedgedRead: given }).idempotencyHedgedRead).toBe(mode);
+  });
+
   it('parses -c strings (booleans and integers arrive as strings)', () => {
     const config = resolveLedgerConfig({
       stage: 'prod',
@@ -86,7 +96,7 @@ describe('resolveLedgerConfig: accepted values', () => {
       stage: 'prod',
       deletionProtection: false,
       idempotencyRetentionSeconds: 3600,
-      idempotencyHedgedRead: false,
+      idempotencyHedgedRead: 'off',
       inboxRetentionSeconds: 7200,
       exportFee: 250,
     });
@@ -455,6 +465,11 @@ describe('resolveLedgerConfig: every validation branch throws', () => {
     ['api5xxThreshold zero', { api5xxThreshold: 0 }, /api5xxThreshold must be an integer from 1/],
     ['api5xxThreshold not numeric', { api5xxThreshold: 'five' }, /api5xxThreshold must be/],
     ['journalReaders wrong type', { journalReaders: 5 }, /journalReaders must be a comma/],
+    [
+      'idempotencyHedgedRead not a mode',
+      { idempotencyHedgedRead: 'on' },
+      /idempotencyHedgedRead must be "adaptive", "always", "off", true or false/,
+    ],
     [
       'journalReaders entry not a string',
       { journalReaders: ['ok', 7] },

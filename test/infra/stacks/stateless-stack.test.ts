@@ -100,8 +100,8 @@ describe('StatelessStack (IAM auth, default config)', () => {
           CALLBACK_SECRETS_ARN: importOf(ledger, { Ref: secretId }),
           // Nobody but the owners unless context journalReaders names someone (§15).
           JOURNAL_READERS: '[]',
-          // The hedged claim read (§36), on unless context idempotencyHedgedRead is false.
-          IDEMPOTENCY_HEDGED_READ: 'on',
+          // The hedged claim read (§36): adaptive unless context idempotencyHedgedRead says.
+          IDEMPOTENCY_HEDGED_READ: 'adaptive',
           // Webhooks (§32): retries queue there; the key that seals endpoint secrets.
           WEBHOOK_QUEUE_URL: importOf(ledger, { Ref: webhookQueueId() }),
           WEBHOOK_SEALING_KEY_ARN: importOf(ledger, { Ref: sealingSecretId() }),

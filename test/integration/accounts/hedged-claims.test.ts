@@ -2,6 +2,7 @@ import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/cl
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { HttpHandler } from '../../../functions/api/types';
+import type { HedgedReadSetting } from '../../../functions/contract/hedged-read';
 import { idempotencyScopeId } from '../../../functions/domain/idempotency/fingerprint';
 import { OPERATION_IDS } from '../../../functions/domain/idempotency/operations';
 import { epochSeconds } from '../../../functions/domain/shared/time';
@@ -22,6 +23,7 @@ let drop: () => Promise<void>;
 let tableName: string;
 let app: HttpHandler;
 let plainApp: HttpHandler;
+let adaptiveApp: () => HttpHandler;
 const commands: string[] = [];
 let holdTransactions: Promise<void> | undefined;
 let readDelayMs = 0;
@@ -40,14 +42,15 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'holdTransactionAnswers' },
   );
-  const compose = (idempotencyHedgedRead: boolean) =>
+  const compose = (idempotencyHedgedRead: HedgedReadSetting) =>
     composeHttpHandler({
       dynamo: client,
       config: testConfig({ tableName, idempotencyLocalCache: false, idempotencyHedgedRead }),
       callbackSecrets: staticCallbackSecrets('{}'),
     });
-  app = compose(true);
-  plainApp = compose(false);
+  app = compose('always');
+  plainApp = compose('off');
+  adaptiveApp = () => compose('adaptive');
 });
 
 afterAll(() => drop());
@@ -185,4 +188,31 @@ it('with IDEMPOTENCY_HEDGED_READ=off, a request costs its transaction only', asy
   expect(first.calls).toEqual(['TransactWriteItemsCommand']);
   expect(replay.calls).toEqual(['TransactWriteItemsCommand']);
   expect(replay.result.headers['idempotent-replayed']).toBe('true');
+});
+
+it('adaptive (the default): no read until a replay, then the read first, then none again', async () => {
+  const adaptive = adaptiveApp();
+  const id = await openAccount('h-adapt');
+  const call = (key: string, amount: number) =>
+    counted(() => send(key, credit(amount), transactions(id), adaptive));
+  const tx = ['TransactWriteItemsCommand'];
+  expect((await call('h-adapt-1', 4)).calls).toEqual(tx);
+  const replay = await call('h-adapt-1', 4); // answered by its cancelled transaction
+  expect(replay.calls).toEqual(tx);
+  expect(replay.result.headers['idempotent-replayed']).toBe('true');
+  // Half the instance's recent writes were replays: the read goes first, no transaction.
+  const next = await call('h-adapt-1', 4);
+  expect(next.calls).toEqual(['GetItemCommand']);
+  expect(next.result.body).toBe(replay.result.body);
+  const mismatch = await call('h-adapt-1', 5);
+  expect(mismatch.calls).toEqual(['GetItemCommand']);
+  expect(mismatch.result.statusCode).toBe(422);
+  // First requests read (first, then beside) until 32 writes without a replay passed.
+  for (let i = 0; i < 32; i++) {
+    const first = await call(`h-adapt-n${i}`, 1);
+    expect(first.result.statusCode).toBe(201);
+    expect(first.calls).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  }
+  expect((await call('h-adapt-last', 1)).calls).toEqual(tx);
+  expect(await balance(id)).toBe(4 + 32 + 1);
 });

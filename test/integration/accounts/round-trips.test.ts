@@ -30,12 +30,12 @@ beforeAll(async () => {
   // The hedged claim read adds one GetItem beside each write, counted in hedged-claims.test.ts.
   app = composeHttpHandler({
     dynamo: client,
-    config: testConfig({ tableName, idempotencyLocalCache: false, idempotencyHedgedRead: false }),
+    config: testConfig({ tableName, idempotencyLocalCache: false, idempotencyHedgedRead: 'off' }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });
   cachedApp = composeHttpHandler({
     dynamo: client,
-    config: testConfig({ tableName, idempotencyHedgedRead: false }),
+    config: testConfig({ tableName, idempotencyHedgedRead: 'off' }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });
 });
@@ -93,7 +93,7 @@ it('answers replays and mismatches of keys it saw settle without a call; a cold 
   // Another instance (its own cache) has not seen the key: one call, then none.
   const coldInstance = composeHttpHandler({
     dynamo: client,
-    config: testConfig({ tableName, idempotencyHedgedRead: false }),
+    config: testConfig({ tableName, idempotencyHedgedRead: 'off' }),
     callbackSecrets: staticCallbackSecrets('{}'),
   });
   expect(await roundTrips(() => send('rt-cache', credit, path, coldInstance))).toEqual([

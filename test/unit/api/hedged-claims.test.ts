@@ -36,7 +36,11 @@ const app = (config: Partial<ServiceConfig> = {}) =>
   composeHttpHandler({
     dynamo: new DynamoDBClient({ region: 'eu-west-1' }),
     retry: { sleep: async () => {}, maxAttempts: 1 },
-    config: testConfig({ idempotencyLocalCache: false, ...config }),
+    config: testConfig({
+      idempotencyLocalCache: false,
+      idempotencyHedgedRead: 'always',
+      ...config,
+    }),
     callbackSecrets: staticCallbackSecrets('{}'),
     newId: () => '11111111-1111-4111-8111-111111111111',
     clock: () => NOW,
@@ -150,7 +154,7 @@ describe('hedged claim read (HTTP function)', () => {
     const claim = await firstClaim();
     ddb.on(GetItemCommand).resolves({});
     ddb.on(TransactWriteItemsCommand).rejects(cancelled(conditionFailed(claim), none, none, none));
-    const replay = await app({ idempotencyHedgedRead: false })(credit());
+    const replay = await app({ idempotencyHedgedRead: 'off' })(credit());
     expect(replay.statusCode).toBe(201);
     expect(replay.headers?.['idempotent-replayed']).toBe('true');
     expect(ddb.commandCalls(GetItemCommand).filter((c) => isClaimKey(c.args[0].input))).toEqual([]);

@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       exportFee: 100,
       callbackApplicationId: 'export-worker',
       idempotencyLocalCache: true,
-      idempotencyHedgedRead: true,
+      idempotencyHedgedRead: 'adaptive',
       exportExecutionTimeoutSeconds: 900,
       maxRerunsPerTask: 20,
       exportRetentionDays: 7,
@@ -83,15 +83,12 @@ describe('loadConfig', () => {
     });
   });
 
-  it.each([
-    ['off', false],
-    ['on', true],
-  ])('reads IDEMPOTENCY_HEDGED_READ=%s (§36)', (value, enabled) => {
+  it.each(['adaptive', 'always', 'off'])('reads IDEMPOTENCY_HEDGED_READ=%s (§36)', (value) => {
     expect(loadConfig({ TABLE_NAME: 't', IDEMPOTENCY_HEDGED_READ: value })).toMatchObject({
-      idempotencyHedgedRead: enabled,
+      idempotencyHedgedRead: value,
     });
-    expect(() => loadConfig({ TABLE_NAME: 't', IDEMPOTENCY_HEDGED_READ: 'yes' })).toThrow(
-      'IDEMPOTENCY_HEDGED_READ must be on or off (got "yes")',
+    expect(() => loadConfig({ TABLE_NAME: 't', IDEMPOTENCY_HEDGED_READ: 'on' })).toThrow(
+      'IDEMPOTENCY_HEDGED_READ must be adaptive, always or off (got "on")',
     );
   });
 

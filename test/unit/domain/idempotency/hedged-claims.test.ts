@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   type ClaimReader,
+  type HedgedClaimOptions,
   HedgedClaims,
 } from '../../../../functions/domain/idempotency/hedged-claims';
 import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
@@ -40,7 +41,7 @@ type Result =
   | { kind: 'claimed'; record: IdempotencyRecord }
   | { kind: 'insufficient_funds' };
 
-function race(options: { maxInFlight?: number } = {}) {
+function race(options: HedgedClaimOptions = { mode: 'always' }) {
   const write = deferred<Result>();
   const read = deferred<IdempotencyRecord | undefined>();
   const reader = vi.fn<ClaimReader>(() => read.promise);
@@ -124,7 +125,7 @@ describe('HedgedClaims', () => {
   it('keeps at most maxInFlight reads outstanding; the next request is not hedged', async () => {
     const read = deferred<IdempotencyRecord | undefined>();
     const reader = vi.fn<ClaimReader>(() => read.promise);
-    const hedge = new HedgedClaims(reader, { maxInFlight: 2 });
+    const hedge = new HedgedClaims(reader, { mode: 'always', maxInFlight: 2 });
     const writes = [deferred<Result>(), deferred<Result>(), deferred<Result>()];
     const answers = writes.map((w) => hedge.write(claim, () => w.promise));
     expect(reader).toHaveBeenCalledTimes(2);
@@ -147,7 +148,7 @@ describe('withHedgedMovements', () => {
     const port = fakeMovementPort();
     const hedged = withHedgedMovements(
       port,
-      new HedgedClaims(reader, { newWriterToken: () => 't' }),
+      new HedgedClaims(reader, { mode: 'always', newWriterToken: () => 't' }),
     );
     await hedged.post(requestOnce(claim), posting);
     expect(port.post).toHaveBeenCalledWith(requestOnce({ ...claim, writer: 't' }), posting);

@@ -1,0 +1,143 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  type ClaimReader,
+  HedgedClaims,
+} from '../../../../functions/domain/idempotency/hedged-claims';
+import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
+import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
+import {
+  type HedgeWay,
+  ReplayWindow,
+} from '../../../../functions/domain/idempotency/replay-window';
+
+/** The rule, stated on the plain list of the last `size` outcomes (true: a replay). */
+function wayOf(outcomes: readonly boolean[], size: number, readFirstFrom: number): HedgeWay {
+  const last = outcomes.slice(-size);
+  const replays = last.filter(Boolean).length;
+  if (replays === 0) return 'plain';
+  return replays >= readFirstFrom * last.length ? 'readFirst' : 'alongside';
+}
+
+describe('ReplayWindow', () => {
+  it('sends no read until a replay; the read first while half were replays; beside it after', () => {
+    const w = new ReplayWindow({ size: 4 });
+    expect(w.way()).toBe('plain');
+    w.record(false);
+    expect(w.way()).toBe('plain');
+    w.record(true);
+    expect(w.way()).toBe('readFirst'); // 1 of 2
+    w.record(false);
+    expect(w.way()).toBe('alongside'); // 1 of 3
+    w.record(false);
+    w.record(false); // the replay is the oldest of 4 now
+    expect(w.way()).toBe('alongside');
+    w.record(false); // and forgotten
+    expect(w.way()).toBe('plain');
+  });
+
+  it('agrees with the rule on the last outcomes for any sequence', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { maxLength: 200 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        (outcomes, size, readFirstFrom) => {
+          const w = new ReplayWindow({ size, readFirstFrom });
+          outcomes.forEach((replay, i) => {
+            expect(w.way()).toBe(wayOf(outcomes.slice(0, i), size, readFirstFrom));
+            w.record(replay);
+          });
+          expect(w.way()).toBe(wayOf(outcomes, size, readFirstFrom));
+        },
+      ),
+    );
+  });
+});
+
+const claim: IdempotencyClaim = {
+  scopeId: 'scope',
+  fingerprint: 'f1',
+  nowSeconds: 1_000,
+  expiresAt: 4_600,
+  response: { statusCode: 201, body: '{"id":"e1"}' },
+};
+const stored = (fingerprint = 'f1'): IdempotencyRecord => ({
+  fingerprint,
+  statusCode: 201,
+  body: '{"id":"e0"}',
+  expiresAt: 4_000,
+  writer: 'an-earlier-attempt',
+});
+type Result = { kind: 'committed' } | { kind: 'claimed'; record: IdempotencyRecord };
+
+/** An adaptive hedge whose window already holds one replay among `firsts` + 1 writes. */
+async function afterReplay(reader: ClaimReader, firsts = 0) {
+  const hedge = new HedgedClaims(reader, { window: { size: 8 } });
+  for (let i = 0; i < firsts; i++) await hedge.write(claim, async () => ({ kind: 'committed' }));
+  await hedge.write(claim, async (): Promise<Result> => ({ kind: 'claimed', record: stored() }));
+  return hedge;
+}
+
+describe('HedgedClaims, adaptive', () => {
+  it('reads nothing while no replay came: the write answers alone', async () => {
+    const reader = vi.fn<ClaimReader>(async () => undefined);
+    const hedge = new HedgedClaims(reader);
+    expect(await hedge.write(claim, async () => ({ kind: 'committed' }))).toEqual({
+      kind: 'committed',
+    });
+    expect(reader).not.toHaveBeenCalled();
+    expect(hedge.nextWay).toBe('plain');
+  });
+
+  it('learns a replay from the cancelled write, then answers the next from the read alone', async () => {
+    const reader = vi.fn<ClaimReader>(async () => stored());
+    const hedge = await afterReplay(reader);
+    expect(reader).not.toHaveBeenCalled();
+    expect(hedge.nextWay).toBe('readFirst');
+    const write = vi.fn(async (): Promise<Result> => ({ kind: 'committed' }));
+    expect(await hedge.write(claim, write)).toEqual({ kind: 'claimed', record: stored() });
+    expect(write).not.toHaveBeenCalled(); // no transaction at all
+    expect(hedge.answeredByRead).toBe(1);
+  });
+
+  it('answers a mismatch the read found first as the claimed record (422 there)', async () => {
+    const hedge = await afterReplay(async () => stored('another-body'));
+    const write = vi.fn(async (): Promise<Result> => ({ kind: 'committed' }));
+    expect(await hedge.write(claim, write)).toEqual({
+      kind: 'claimed',
+      record: stored('another-body'),
+    });
+    expect(write).not.toHaveBeenCalled();
+  });
+
+  it('writes after a read first that found no claim, or failed', async () => {
+    const reads = [undefined, new Error('throttled')];
+    const hedge = await afterReplay(async () => {
+      const next = reads.shift();
+      if (next instanceof Error) throw next;
+      return next;
+    });
+    const writes: IdempotencyClaim[] = [];
+    const write = async (stamped: IdempotencyClaim): Promise<Result> => {
+      writes.push(stamped);
+      return { kind: 'committed' };
+    };
+    expect(await hedge.write(claim, write)).toEqual({ kind: 'committed' });
+    expect(hedge.nextWay).toBe('readFirst'); // 1 replay of 2 writes
+    expect(await hedge.write(claim, write)).toEqual({ kind: 'committed' });
+    expect(writes).toHaveLength(2);
+    expect(writes[0]?.writer).toMatch(/^[0-9a-f-]{36}$/);
+    expect(hedge.reading).toBe(0);
+  });
+
+  it('sends the read beside the write once replays are fewer than half', async () => {
+    const reader = vi.fn<ClaimReader>(() => new Promise(() => {}));
+    const hedge = await afterReplay(reader, 2);
+    expect(hedge.nextWay).toBe('alongside');
+    expect(await hedge.write(claim, async () => ({ kind: 'committed' }))).toEqual({
+      kind: 'committed',
+    });
+    expect(reader).toHaveBeenCalledTimes(1);
+  });
+});
