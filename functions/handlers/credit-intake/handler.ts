@@ -4,9 +4,10 @@ import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
 import { loadConfig } from '../shared/config';
 import { composeCreditIntakeHandler } from './compose';
+import { creditIntakeEnv } from './env';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
-const config = loadConfig(process.env, 'creditIntake');
+const config = loadConfig(process.env, creditIntakeEnv);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.creditIntake);
 
 export const handler = telemetry.instrument(

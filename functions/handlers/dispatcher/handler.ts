@@ -4,9 +4,10 @@ import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
 import { loadConfig } from '../shared/config';
 import { composeDispatcherHandler } from './compose';
+import { dispatcherEnv } from './env';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
-const config = loadConfig(process.env, 'dispatcher');
+const config = loadConfig(process.env, dispatcherEnv);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.dispatcher);
 
 export const handler = telemetry.instrument(

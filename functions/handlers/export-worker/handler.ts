@@ -6,9 +6,10 @@ import { createDynamoClient } from '../../dynamodb/table/client';
 import { callbackSecretsFrom } from '../shared/composition';
 import { loadConfig } from '../shared/config';
 import { composeExportWorker } from './compose';
+import { exportWorkerEnv } from './env';
 
 // Built once per container; a missing variable fails the cold start loudly.
-const config = loadConfig(process.env, 'exportWorker');
+const config = loadConfig(process.env, exportWorkerEnv);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.exportWorker);
 
 let invocationEndsAt = 0;

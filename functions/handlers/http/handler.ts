@@ -4,13 +4,14 @@ import { lambdaTelemetry } from '../../aws/telemetry';
 import { deployedWebhookSecurity } from '../../aws/webhook-security';
 import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
+import { callbackSecretsEnv } from '../shared/callback-secrets-env';
 import { callbackSecretsFrom } from '../shared/composition';
 import { loadConfig } from '../shared/config';
 import { loadWebhookHttpSettings } from '../webhooks/config';
 import { composeHttpHandler } from './compose';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
-const config = loadConfig(process.env, 'http');
+const config = loadConfig(process.env, callbackSecretsEnv);
 const webhooks = loadWebhookHttpSettings(process.env);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.http);
 

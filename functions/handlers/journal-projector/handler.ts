@@ -5,9 +5,10 @@ import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
 import { loadConfig } from '../shared/config';
 import { composeJournalProjector } from './compose';
+import { journalProjectorEnv } from './env';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
-const config = loadConfig(process.env, 'journalProjector');
+const config = loadConfig(process.env, journalProjectorEnv);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.journalProjector);
 
 export const handler = telemetry.instrument(

@@ -8,7 +8,7 @@ import { composeReconciler } from './compose';
 const RECONCILE_BUDGET_MS = 12 * 60_000;
 
 // Built once per container; a missing variable fails the cold start loudly.
-const config = loadConfig(process.env, 'reconciler');
+const config = loadConfig(process.env);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.reconciler);
 
 const reconcile = composeReconciler({

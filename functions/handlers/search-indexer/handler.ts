@@ -5,7 +5,7 @@ import { loadConfig } from '../shared/config';
 import { composeSearchIndexer } from './compose';
 
 // Built once per container: configuration is validated at cold start and fails loudly.
-const config = loadConfig(process.env, 'searchIndexer');
+const config = loadConfig(process.env);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.searchIndexer);
 
 export const handler = telemetry.instrument(

@@ -101,3 +101,5 @@ export interface FunctionConfigs {
   readonly searchIndexer: ServiceConfig;
 }
 export type FunctionName = keyof FunctionConfigs;
+/** What a function's own variables add to the shared configuration (its `env.ts`). */
+export type OwnConfig<F extends FunctionName> = Omit<FunctionConfigs[F], keyof ServiceConfig>;

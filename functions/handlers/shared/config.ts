@@ -32,34 +32,8 @@ import {
 } from '../../contract/retention';
 import { DEFAULT_INTAKE_SHARDS } from '../../domain/accounts/model';
 import { MAX_INTAKE_SHARDS, MIN_INTAKE_SHARDS } from '../../domain/accounts/pending-credits';
-import { parseSecretMap } from '../../schemas/exports/callbacks';
-import { lazySchema } from '../../schemas/lazy';
-import type {
-  CreditIntakeConfig,
-  DispatcherConfig,
-  EventsConfig,
-  ExportWorkerConfig,
-  FunctionConfigs,
-  FunctionName,
-  HttpConfig,
-  JournalProjectorConfig,
-  ServiceConfig,
-  SweeperConfig,
-} from './config-types';
-import {
-  gapRefetchAfter,
-  onOff,
-  optionalText,
-  positiveInt,
-  principalList,
-  queueUrl,
-  rule,
-  stageName,
-  topicArn,
-  url,
-  variablesOf,
-  wholeNumber,
-} from './env-rules';
+import type { ServiceConfig } from './config-types';
+import { onOff, positiveInt, principalList, rule, wholeNumber } from './env-rules';
 
 export type * from './config-types';
 
@@ -141,117 +115,7 @@ export type ServiceSetting = keyof typeof serviceEnv.shape;
 /** Every variable every function reads: the one list for the local stack and CDK (§31). */
 export const SERVICE_SETTINGS = Object.keys(serviceEnv.shape) as readonly ServiceSetting[];
 
-const callbackSecretsEnv = lazySchema(() =>
-  z
-    .object({ CALLBACK_SECRETS_ARN: optionalText, CALLBACK_SECRETS: optionalText })
-    .transform((e, ctx): Omit<HttpConfig, keyof ServiceConfig> => {
-      if (e.CALLBACK_SECRETS_ARN) return { callbackSecrets: { secretArn: e.CALLBACK_SECRETS_ARN } };
-      const path = e.CALLBACK_SECRETS ? 'CALLBACK_SECRETS' : 'CALLBACK_SECRETS_ARN';
-      try {
-        if (e.CALLBACK_SECRETS)
-          return { callbackSecrets: { document: parseSecretMap(e.CALLBACK_SECRETS) } };
-        ctx.addIssue({
-          code: 'custom',
-          path: [path],
-          message: 'CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS) must be set',
-        });
-      } catch (error) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [path],
-          message: `${path}: ${(error as Error).message}`,
-        });
-      }
-      return z.NEVER;
-    }),
-);
-
-/** Each function's own variables, read into the fields its configuration adds. */
-const functionEnv = {
-  http: callbackSecretsEnv,
-  events: lazySchema(() =>
-    z
-      .object({ DLQ_URL: queueUrl('DLQ_URL'), GAP_REFETCH_AFTER_SECONDS: gapRefetchAfter() })
-      .transform(
-        (e): Omit<EventsConfig, keyof ServiceConfig> => ({
-          deadLetterQueueUrl: e.DLQ_URL,
-          gapRefetchAfterSeconds: e.GAP_REFETCH_AFTER_SECONDS,
-        }),
-      ),
-  ),
-  dispatcher: lazySchema(() =>
-    z
-      .object({
-        EXPORT_JOBS_QUEUE_URL: queueUrl('EXPORT_JOBS_QUEUE_URL'),
-        CREDIT_INTAKE_QUEUE_URL: queueUrl('CREDIT_INTAKE_QUEUE_URL'),
-      })
-      .transform(
-        (e): Omit<DispatcherConfig, keyof ServiceConfig> => ({
-          exportJobsQueueUrl: e.EXPORT_JOBS_QUEUE_URL,
-          creditIntakeQueueUrl: e.CREDIT_INTAKE_QUEUE_URL,
-        }),
-      ),
-  ),
-  creditIntake: lazySchema(() =>
-    z.object({ CREDIT_INTAKE_QUEUE_URL: queueUrl('CREDIT_INTAKE_QUEUE_URL') }).transform(
-      (e): Omit<CreditIntakeConfig, keyof ServiceConfig> => ({
-        creditIntakeQueueUrl: e.CREDIT_INTAKE_QUEUE_URL,
-      }),
-    ),
-  ),
-  exportWorker: lazySchema(() =>
-    z
-      .object({ API_URL: url('API_URL', 'the HTTP API base URL') })
-      .and(callbackSecretsEnv)
-      .transform(
-        (e): Omit<ExportWorkerConfig, keyof ServiceConfig> => ({
-          apiUrl: e.API_URL.replace(/\/+$/, ''),
-          callbackSecrets: e.callbackSecrets,
-        }),
-      ),
-  ),
-  sweeper: lazySchema(() =>
-    z
-      .object({
-        GAP_REFETCH_AFTER_SECONDS: gapRefetchAfter(),
-        GAP_TOPIC_ARN: topicArn('GAP_TOPIC_ARN', 'be the gap topic ARN'),
-        STAGE: stageName(),
-        CREDIT_INTAKE_QUEUE_URL: queueUrl('CREDIT_INTAKE_QUEUE_URL'),
-      })
-      .transform(
-        (e): Omit<SweeperConfig, keyof ServiceConfig> => ({
-          gapRefetchAfterSeconds: e.GAP_REFETCH_AFTER_SECONDS,
-          gapTopicArn: e.GAP_TOPIC_ARN,
-          stage: e.STAGE,
-          creditIntakeQueueUrl: e.CREDIT_INTAKE_QUEUE_URL,
-        }),
-      ),
-  ),
-  reconciler: lazySchema(() => z.object({})),
-  journalProjector: lazySchema(() =>
-    z
-      .object({
-        JOURNAL_TOPIC_ARN: topicArn('JOURNAL_TOPIC_ARN', 'be the journal topic ARN'),
-        STAGE: stageName(),
-        SEARCH_INDEX_QUEUE_URL: queueUrl('SEARCH_INDEX_QUEUE_URL').optional(),
-      })
-      .transform(
-        (e): Omit<JournalProjectorConfig, keyof ServiceConfig> => ({
-          journalTopicArn: e.JOURNAL_TOPIC_ARN,
-          stage: e.STAGE,
-          ...(e.SEARCH_INDEX_QUEUE_URL ? { searchIndexQueueUrl: e.SEARCH_INDEX_QUEUE_URL } : {}),
-        }),
-      ),
-  ),
-  searchIndexer: lazySchema(() => z.object({})),
-} satisfies Record<FunctionName, z.ZodType>;
-
 type Env = Record<string, string | undefined>;
-
-/** A function's own variables (queues, topics, stage): `local/functions.ts` passes its own. */
-export function functionSettings(fn: FunctionName): readonly string[] {
-  return variablesOf(functionEnv[fn]);
-}
 
 /** An issue as its sentence; one whose text does not name its variable gets the name first. */
 function sentence(issue: z.core.$ZodIssue): string {
@@ -262,14 +126,15 @@ function sentence(issue: z.core.$ZodIssue): string {
 
 /**
  * Reads and validates configuration once at cold start; a bad or missing value fails loudly,
- * every problem in one message. With a function name it adds that function's variables.
+ * every problem in one message. With a function's own schema (its `env.ts`) it adds those
+ * variables; each handler imports only its own, so no bundle carries another's.
  */
 export function loadConfig(env: Env): ServiceConfig;
-export function loadConfig<F extends FunctionName>(env: Env, fn: F): FunctionConfigs[F];
-export function loadConfig(env: Env, fn?: FunctionName): ServiceConfig {
+export function loadConfig<T extends object>(env: Env, ownEnv: z.ZodType<T>): ServiceConfig & T;
+export function loadConfig(env: Env, ownEnv?: z.ZodType<object>): ServiceConfig {
   // Parsed once per container: compiling zod's fast path (`new Function`) costs more than it saves.
   const shared = serviceEnv.safeParse(env, { jitless: true });
-  const own = fn === undefined ? undefined : functionEnv[fn].safeParse(env, { jitless: true });
+  const own = ownEnv?.safeParse(env, { jitless: true });
   const issues = [...(shared.error?.issues ?? []), ...(own?.error?.issues ?? [])];
   if (!shared.success || own?.success === false) {
     throw new Error(`Invalid configuration: ${issues.map(sentence).join('. ')}.`);

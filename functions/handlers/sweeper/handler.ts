@@ -5,12 +5,13 @@ import { SERVICE_NAMES } from '../../domain/shared/metrics';
 import { createDynamoClient } from '../../dynamodb/table/client';
 import { loadConfig } from '../shared/config';
 import { composeSweeper } from './compose';
+import { sweeperEnv } from './env';
 
 /** Leaves headroom under the function's 60 s timeout (lib/constructs/schedules/sweeper.ts). */
 const SWEEP_BUDGET_MS = 40_000;
 
 // Built once per container; a missing variable fails the cold start loudly.
-const config = loadConfig(process.env, 'sweeper');
+const config = loadConfig(process.env, sweeperEnv);
 const telemetry = lambdaTelemetry(SERVICE_NAMES.sweeper);
 
 const sweep = composeSweeper({

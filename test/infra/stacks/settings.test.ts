@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type FunctionName,
-  functionSettings,
-  SERVICE_SETTINGS,
-} from '../../../functions/handlers/shared/config';
+import { functionSettings } from '../../../functions/handlers/function-envs';
+import { type FunctionName, SERVICE_SETTINGS } from '../../../functions/handlers/shared/config';
 import { WEBHOOK_SETTINGS } from '../../../functions/handlers/webhooks/config';
 import { readLocalSettings } from '../../../local/settings';
 import { propertiesOf, synthLedger } from '../synth';

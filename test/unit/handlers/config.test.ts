@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadFunctionConfig } from '../../../functions/handlers/function-envs';
 import { loadConfig } from '../../../functions/handlers/shared/config';
 
 describe('loadConfig', () => {
@@ -53,7 +54,10 @@ describe('loadConfig', () => {
   it('reads the journal projector topic and stage', () => {
     const topic = 'arn:aws:sns:eu-west-1:123456789012:ledger-journal';
     expect(
-      loadConfig({ TABLE_NAME: 't', JOURNAL_TOPIC_ARN: topic, STAGE: 'prod' }, 'journalProjector'),
+      loadFunctionConfig(
+        { TABLE_NAME: 't', JOURNAL_TOPIC_ARN: topic, STAGE: 'prod' },
+        'journalProjector',
+      ),
     ).toMatchObject({ journalTopicArn: topic, stage: 'prod' });
   });
 
@@ -174,11 +178,11 @@ describe('loadConfig explains a refused value in a sentence', () => {
   });
 
   it('joins several problems as sentences, with no zod wording', () => {
-    expect(() => loadConfig({ EXPORT_FEE: '1.5', DLQ_URL: 'not a url' }, 'events')).toThrow(
+    expect(() => loadFunctionConfig({ EXPORT_FEE: '1.5', DLQ_URL: 'not a url' }, 'events')).toThrow(
       /^Invalid configuration: TABLE_NAME must name the ledger table\. EXPORT_FEE must be a whole number .*\. DLQ_URL must be the queue URL \(got "not a url"\)\.$/,
     );
     expect(() => loadConfig({ EXPORT_FEE: '1.5' })).not.toThrow(/Invalid input|expected|received/);
-    expect(() => loadConfig({ TABLE_NAME: 't' }, 'events')).toThrow(
+    expect(() => loadFunctionConfig({ TABLE_NAME: 't' }, 'events')).toThrow(
       'Invalid configuration: DLQ_URL must be the queue URL (it is not set).',
     );
   });
@@ -188,12 +192,12 @@ describe('loadConfig for one function', () => {
   const QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/q';
 
   it("adds each function's own variables to the shared ones", () => {
-    expect(loadConfig({ TABLE_NAME: 't', DLQ_URL: QUEUE }, 'events')).toMatchObject({
+    expect(loadFunctionConfig({ TABLE_NAME: 't', DLQ_URL: QUEUE }, 'events')).toMatchObject({
       tableName: 't',
       deadLetterQueueUrl: QUEUE,
     });
     expect(
-      loadConfig(
+      loadFunctionConfig(
         { TABLE_NAME: 't', EXPORT_JOBS_QUEUE_URL: QUEUE, CREDIT_INTAKE_QUEUE_URL: `${QUEUE}2` },
         'dispatcher',
       ),
@@ -203,13 +207,15 @@ describe('loadConfig for one function', () => {
       creditIntakeQueueUrl: `${QUEUE}2`,
     });
     expect(
-      loadConfig({ TABLE_NAME: 't', CREDIT_INTAKE_QUEUE_URL: QUEUE }, 'creditIntake'),
+      loadFunctionConfig({ TABLE_NAME: 't', CREDIT_INTAKE_QUEUE_URL: QUEUE }, 'creditIntake'),
     ).toMatchObject({ tableName: 't', creditIntakeQueueUrl: QUEUE });
     expect(
-      loadConfig({ TABLE_NAME: 't', CALLBACK_SECRETS_ARN: 'arn:secret' }, 'http'),
+      loadFunctionConfig({ TABLE_NAME: 't', CALLBACK_SECRETS_ARN: 'arn:secret' }, 'http'),
     ).toMatchObject({ callbackSecrets: { secretArn: 'arn:secret' } });
     const secrets = JSON.stringify({ app: ['0123456789abcdef'] });
-    expect(loadConfig({ TABLE_NAME: 't', CALLBACK_SECRETS: secrets }, 'http')).toMatchObject({
+    expect(
+      loadFunctionConfig({ TABLE_NAME: 't', CALLBACK_SECRETS: secrets }, 'http'),
+    ).toMatchObject({
       callbackSecrets: { document: { app: ['0123456789abcdef'] } },
     });
   });
@@ -233,10 +239,10 @@ describe('loadConfig for one function', () => {
       /CALLBACK_SECRETS: callback secrets are not JSON/,
     ],
   ] as const)('fails loudly for %s on %j', (fn, env, message) => {
-    expect(() => loadConfig(env, fn)).toThrow(message);
+    expect(() => loadFunctionConfig(env, fn)).toThrow(message);
   });
 
   it("reports the shared and the function's problems together", () => {
-    expect(() => loadConfig({}, 'events')).toThrow(/TABLE_NAME.*\. DLQ_URL/);
+    expect(() => loadFunctionConfig({}, 'events')).toThrow(/TABLE_NAME.*\. DLQ_URL/);
   });
 });

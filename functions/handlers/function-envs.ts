@@ -1,0 +1,47 @@
+import * as z from 'zod';
+import { lazySchema } from '../schemas/lazy';
+import { creditIntakeEnv } from './credit-intake/env';
+import { dispatcherEnv } from './dispatcher/env';
+import { eventsEnv } from './events/env';
+import { exportWorkerEnv } from './export-worker/env';
+import { journalProjectorEnv } from './journal-projector/env';
+import { callbackSecretsEnv } from './shared/callback-secrets-env';
+import {
+  type FunctionConfigs,
+  type FunctionName,
+  loadConfig,
+  type OwnConfig,
+} from './shared/config';
+import { variablesOf } from './shared/env-rules';
+import { sweeperEnv } from './sweeper/env';
+
+/**
+ * Every function's own variables in one place, for what looks at all functions at once (the
+ * local stack's settings, tests). A Lambda handler imports its own `env.ts` only, so its bundle
+ * carries no other function's schema.
+ */
+const none = lazySchema(() => z.object({}));
+export const FUNCTION_ENVS: { readonly [F in FunctionName]: z.ZodType<OwnConfig<F>> } = {
+  http: callbackSecretsEnv,
+  events: eventsEnv,
+  dispatcher: dispatcherEnv,
+  creditIntake: creditIntakeEnv,
+  exportWorker: exportWorkerEnv,
+  sweeper: sweeperEnv,
+  reconciler: none,
+  journalProjector: journalProjectorEnv,
+  searchIndexer: none,
+};
+
+/** A function's own variables (queues, topics, stage): `local/functions.ts` passes its own. */
+export function functionSettings(fn: FunctionName): readonly string[] {
+  return variablesOf(FUNCTION_ENVS[fn]);
+}
+
+/** `loadConfig` with the function named: its shared and own variables. */
+export function loadFunctionConfig<F extends FunctionName>(
+  env: Record<string, string | undefined>,
+  fn: F,
+): FunctionConfigs[F] {
+  return loadConfig(env, FUNCTION_ENVS[fn] as z.ZodType<object>) as FunctionConfigs[F];
+}
