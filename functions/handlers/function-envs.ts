@@ -1,5 +1,3 @@
-import * as z from 'zod';
-import { lazySchema } from '../schemas/lazy';
 import { creditIntakeEnv } from './credit-intake/env';
 import { dispatcherEnv } from './dispatcher/env';
 import { eventsEnv } from './events/env';
@@ -12,7 +10,7 @@ import {
   loadConfig,
   type OwnConfig,
 } from './shared/config';
-import { variablesOf } from './shared/env-rules';
+import { type EnvSchema, envSchema } from './shared/env-rules';
 import { sweeperEnv } from './sweeper/env';
 
 /**
@@ -20,8 +18,8 @@ import { sweeperEnv } from './sweeper/env';
  * local stack's settings, tests). A Lambda handler imports its own `env.ts` only, so its bundle
  * carries no other function's schema.
  */
-const none = lazySchema(() => z.object({}));
-export const FUNCTION_ENVS: { readonly [F in FunctionName]: z.ZodType<OwnConfig<F>> } = {
+const none = envSchema({}, () => ({}));
+export const FUNCTION_ENVS: { readonly [F in FunctionName]: EnvSchema<OwnConfig<F>> } = {
   http: callbackSecretsEnv,
   events: eventsEnv,
   dispatcher: dispatcherEnv,
@@ -35,7 +33,7 @@ export const FUNCTION_ENVS: { readonly [F in FunctionName]: z.ZodType<OwnConfig<
 
 /** A function's own variables (queues, topics, stage): `local/functions.ts` passes its own. */
 export function functionSettings(fn: FunctionName): readonly string[] {
-  return variablesOf(FUNCTION_ENVS[fn]);
+  return FUNCTION_ENVS[fn].variables;
 }
 
 /** `loadConfig` with the function named: its shared and own variables. */
@@ -43,5 +41,5 @@ export function loadFunctionConfig<F extends FunctionName>(
   env: Record<string, string | undefined>,
   fn: F,
 ): FunctionConfigs[F] {
-  return loadConfig(env, FUNCTION_ENVS[fn] as z.ZodType<object>) as FunctionConfigs[F];
+  return loadConfig(env, FUNCTION_ENVS[fn] as EnvSchema<object>) as FunctionConfigs[F];
 }

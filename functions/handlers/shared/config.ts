@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import {
   DEFAULT_BACKDATE_LIMIT_DAYS,
   DEFAULT_DAY_SUMS_SETTLE_SECONDS,
@@ -33,14 +32,26 @@ import {
 import { DEFAULT_INTAKE_SHARDS } from '../../domain/accounts/model';
 import { MAX_INTAKE_SHARDS, MIN_INTAKE_SHARDS } from '../../domain/accounts/pending-credits';
 import type { ServiceConfig } from './config-types';
-import { onOff, positiveInt, principalList, rule, wholeNumber } from './env-rules';
+import {
+  bothOf,
+  type EnvSchema,
+  envSchema,
+  onOff,
+  positiveInt,
+  principalList,
+  type Rule,
+  rule,
+  valueOrThrow,
+  wholeNumber,
+} from './env-rules';
 
 export type * from './config-types';
 
-const serviceEnv = z.object({
-  TABLE_NAME: z
-    .string({ error: 'TABLE_NAME must name the ledger table' })
-    .min(1, 'TABLE_NAME must name the ledger table'),
+const tableName: Rule<string> = (raw) =>
+  raw ? { value: raw } : { problem: 'TABLE_NAME must name the ledger table' };
+
+const serviceRules = {
+  TABLE_NAME: tableName,
   IDEMPOTENCY_RETENTION_SECONDS: positiveInt(
     'IDEMPOTENCY_RETENTION_SECONDS',
     DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
@@ -107,40 +118,19 @@ const serviceEnv = z.object({
     principalList,
     'be a JSON array of principals (strings) or a comma separated list',
   ),
-});
+};
 
-/** A variable every function reads (the shared schema's keys). */
-export type ServiceSetting = keyof typeof serviceEnv.shape;
+/** A variable every function reads (the shared rules' keys). */
+export type ServiceSetting = keyof typeof serviceRules;
 
 /** Every variable every function reads: the one list for the local stack and CDK (§31). */
-export const SERVICE_SETTINGS = Object.keys(serviceEnv.shape) as readonly ServiceSetting[];
+export const SERVICE_SETTINGS = Object.keys(serviceRules) as readonly ServiceSetting[];
 
 type Env = Record<string, string | undefined>;
 
-/** An issue as its sentence; one whose text does not name its variable gets the name first. */
-function sentence(issue: z.core.$ZodIssue): string {
-  const name = issue.path.join('.');
-  const text = issue.message.replace(/\.$/, '');
-  return name === '' || text.startsWith(name) ? text : `${name}: ${text}`;
-}
-
-/**
- * Reads and validates configuration once at cold start; a bad or missing value fails loudly,
- * every problem in one message. With a function's own schema (its `env.ts`) it adds those
- * variables; each handler imports only its own, so no bundle carries another's.
- */
-export function loadConfig(env: Env): ServiceConfig;
-export function loadConfig<T extends object>(env: Env, ownEnv: z.ZodType<T>): ServiceConfig & T;
-export function loadConfig(env: Env, ownEnv?: z.ZodType<object>): ServiceConfig {
-  // Parsed once per container: compiling zod's fast path (`new Function`) costs more than it saves.
-  const shared = serviceEnv.safeParse(env, { jitless: true });
-  const own = ownEnv?.safeParse(env, { jitless: true });
-  const issues = [...(shared.error?.issues ?? []), ...(own?.error?.issues ?? [])];
-  if (!shared.success || own?.success === false) {
-    throw new Error(`Invalid configuration: ${issues.map(sentence).join('. ')}.`);
-  }
-  const e = shared.data;
-  const config: ServiceConfig = {
+const serviceEnv = envSchema(
+  serviceRules,
+  (e): ServiceConfig => ({
     tableName: e.TABLE_NAME,
     idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_SECONDS,
     inboxRetentionSeconds: e.INBOX_RETENTION_SECONDS,
@@ -157,6 +147,19 @@ export function loadConfig(env: Env, ownEnv?: z.ZodType<object>): ServiceConfig 
     daySumsSettleSeconds: e.DAY_SUMS_SETTLE_SECONDS,
     intakeShards: e.INTAKE_SHARDS,
     intakeStrandedAfterSeconds: e.INTAKE_STRANDED_AFTER_SECONDS,
-  };
-  return own === undefined ? config : { ...config, ...own.data };
+  }),
+);
+
+/**
+ * Reads and validates configuration once at cold start; a bad or missing value fails loudly,
+ * every problem in one message. With a function's own schema (its `env.ts`) it adds those
+ * variables; each handler imports only its own, so no bundle carries another's.
+ */
+export function loadConfig(env: Env): ServiceConfig;
+export function loadConfig<T extends object>(env: Env, ownEnv: EnvSchema<T>): ServiceConfig & T;
+export function loadConfig(env: Env, ownEnv?: EnvSchema<object>): ServiceConfig {
+  const read = ownEnv
+    ? bothOf(serviceEnv, ownEnv, (shared, own) => ({ ...shared, ...own })).read(env)
+    : serviceEnv.read(env);
+  return valueOrThrow(read);
 }

@@ -1,31 +1,108 @@
-import * as z from 'zod';
 import { DEFAULT_GAP_REFETCH_AFTER_SECONDS } from '../../contract/gaps';
 import { STAGE_PATTERN } from '../../contract/names';
 
 /**
  * Each variable's rule, refusing a value in one sentence that names the variable, what it must
  * be and what it got (`EXPORT_FEE must be a whole number from 1 to … (got "1.5")`), like
- * npm start's own settings; zod's generic texts never reach an operator.
+ * npm start's own settings. Plain functions, no schema library: every function reads its
+ * variables once at cold start, where building schemas would cost more than the reading.
  */
 const got = (value: unknown) => `(got ${JSON.stringify(value)})`;
 
-export const rule = <T>(
-  name: string,
-  fallback: T | undefined,
-  read: (value: string) => T | undefined,
-  must: string,
-) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx): T => {
-      if (value === undefined && fallback !== undefined) return fallback;
-      const parsed = value === undefined ? undefined : read(value.trim());
-      if (parsed !== undefined) return parsed;
-      const given = value === undefined ? '(it is not set)' : got(value);
-      ctx.addIssue({ code: 'custom', message: `${name} must ${must} ${given}` });
-      return z.NEVER;
-    });
+/** One variable's value, or the sentence that refuses it. */
+export type Rule<T> = (
+  raw: string | undefined,
+) => { readonly value: T } | { readonly problem: string };
+type Rules = Readonly<Record<string, Rule<unknown>>>;
+/** The values a set of rules reads, by variable. */
+export type ValuesOf<R extends Rules> = { [K in keyof R]: R[K] extends Rule<infer T> ? T : never };
+
+/** What a configuration refuses after its variables were read one by one (a missing pair). */
+export class Refused {
+  constructor(readonly problems: readonly string[]) {}
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+type Read<T> = { readonly value: T } | { readonly problems: readonly string[] };
+
+/** A set of variables and the configuration their values make. */
+export interface EnvSchema<T> {
+  readonly variables: readonly string[];
+  read(env: Env): Read<T>;
+}
+
+/** The variables of `rules`, read in order (every problem kept), then `build` of their values. */
+export function envSchema<R extends Rules, T>(
+  rules: R,
+  build: (values: ValuesOf<R>) => T | Refused,
+): EnvSchema<T> {
+  const variables = Object.keys(rules);
+  return {
+    variables,
+    read(env) {
+      const values: Record<string, unknown> = {};
+      const problems: string[] = [];
+      for (const name of variables) {
+        const result = (rules[name] as Rule<unknown>)(env[name]);
+        if ('problem' in result) problems.push(result.problem);
+        else values[name] = result.value;
+      }
+      if (problems.length > 0) return { problems };
+      const built = build(values as ValuesOf<R>);
+      return built instanceof Refused ? { problems: built.problems } : { value: built };
+    },
+  };
+}
+
+/** Two sets of variables read together (every problem of both), then `build` of both. */
+export function bothOf<A, B, T>(
+  a: EnvSchema<A>,
+  b: EnvSchema<B>,
+  build: (a: A, b: B) => T,
+): EnvSchema<T> {
+  return {
+    variables: [...a.variables, ...b.variables],
+    read(env) {
+      const left = a.read(env);
+      const right = b.read(env);
+      if ('value' in left && 'value' in right) return { value: build(left.value, right.value) };
+      return {
+        problems: [
+          ...('problems' in left ? left.problems : []),
+          ...('problems' in right ? right.problems : []),
+        ],
+      };
+    },
+  };
+}
+
+/** The value, or every problem in one error (`Invalid configuration: … .`). */
+export function valueOrThrow<T>(read: Read<T>): T {
+  if ('value' in read) return read.value;
+  const sentences = read.problems.map((problem) => problem.replace(/\.$/, ''));
+  throw new Error(`Invalid configuration: ${sentences.join('. ')}.`);
+}
+
+export const rule =
+  <T>(
+    name: string,
+    fallback: T | undefined,
+    read: (value: string) => T | undefined,
+    must: string,
+  ): Rule<T> =>
+  (raw) => {
+    if (raw === undefined && fallback !== undefined) return { value: fallback };
+    const parsed = raw === undefined ? undefined : read(raw.trim());
+    if (parsed !== undefined) return { value: parsed };
+    const given = raw === undefined ? '(it is not set)' : got(raw);
+    return { problem: `${name} must ${must} ${given}` };
+  };
+
+/** A rule that also takes the variable unset (`undefined`). */
+export const optional =
+  <T>(inner: Rule<T>): Rule<T | undefined> =>
+  (raw) =>
+    raw === undefined ? { value: undefined } : inner(raw);
 
 export const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
   rule(
@@ -50,7 +127,9 @@ export const positiveInt = (name: string, fallback: number) =>
 export const url = (name: string, what: string) =>
   rule<string>(name, undefined, (value) => (URL.canParse(value) ? value : undefined), `be ${what}`);
 export const queueUrl = (name: string) => url(name, 'the queue URL');
-export const optionalText = z.string().trim().min(1).optional();
+/** Any text but blank; unset is `undefined`. */
+export const optionalText = (name: string) =>
+  optional(rule<string>(name, undefined, (value) => value || undefined, 'not be blank'));
 export const gapRefetchAfter = () =>
   positiveInt('GAP_REFETCH_AFTER_SECONDS', DEFAULT_GAP_REFETCH_AFTER_SECONDS);
 export const stageName = () =>
@@ -81,14 +160,4 @@ export function principalList(text: string): readonly string[] | undefined {
   }
   if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) return undefined;
   return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
-}
-
-/** The variables a schema reads: an object's keys, through transforms and intersections. */
-export function variablesOf(schema: z.ZodType): string[] {
-  if (schema instanceof z.ZodPipe) return variablesOf(schema.in as z.ZodType);
-  if (schema instanceof z.ZodIntersection) {
-    const { left, right } = schema._zod.def;
-    return [...variablesOf(left as z.ZodType), ...variablesOf(right as z.ZodType)];
-  }
-  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }

@@ -1,11 +1,17 @@
-import * as z from 'zod';
 import {
   DEFAULT_WEBHOOK_DISABLE_AFTER_FAILURES,
   DEPLOYED_WEBHOOK_RETRIES,
   type WebhookRetrySchedule,
 } from '../../contract/webhooks';
 import { loadConfig, type ServiceConfig } from '../shared/config';
-import { queueUrl, rule, stageName, wholeNumber } from '../shared/env-rules';
+import {
+  envSchema,
+  queueUrl,
+  rule,
+  stageName,
+  valueOrThrow,
+  wholeNumber,
+} from '../shared/env-rules';
 
 /** The webhook settings the HTTP function reads besides its own (docs/contract.md §32). */
 export interface WebhookHttpSettings {
@@ -31,13 +37,14 @@ const secretArn = (name: string) =>
     'be a Secrets Manager secret ARN',
   );
 
-const httpEnv = z.object({
+const httpRules = {
   WEBHOOK_QUEUE_URL: queueUrl('WEBHOOK_QUEUE_URL'),
   WEBHOOK_SEALING_KEY_ARN: secretArn('WEBHOOK_SEALING_KEY_ARN'),
-});
+};
 
 const DAY = 86_400;
-const deliveryEnv = httpEnv.extend({
+const deliveryRules = {
+  ...httpRules,
   STAGE: stageName(),
   WEBHOOK_RETRY_BASE_SECONDS: wholeNumber(
     'WEBHOOK_RETRY_BASE_SECONDS',
@@ -63,34 +70,26 @@ const deliveryEnv = httpEnv.extend({
     100_000,
     DEFAULT_WEBHOOK_DISABLE_AFTER_FAILURES,
   ),
-});
+};
 
 /**
  * The webhook functions' own variables (their queue, the sealing key, the retry schedule): the
  * local stack passes its own resources for them (local/functions.ts), like any function's own.
  */
-export const WEBHOOK_SETTINGS = Object.keys(deliveryEnv.shape);
+export const WEBHOOK_SETTINGS = Object.keys(deliveryRules);
 
 type Env = Record<string, string | undefined>;
 
-function parsed<T>(schema: z.ZodType<T>, env: Env): T {
-  // Parsed once per container: compiling zod's fast path would cost more than it saves.
-  const result = schema.safeParse(env, { jitless: true });
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => issue.message.replace(/\.$/, ''));
-  throw new Error(`Invalid configuration: ${issues.join('. ')}.`);
-}
-
 /** What the deployed HTTP function reads for webhooks; a missing value fails at cold start. */
 export function loadWebhookHttpSettings(env: Env): WebhookHttpSettings {
-  const e = parsed(httpEnv, env);
+  const e = valueOrThrow(envSchema(httpRules, (values) => values).read(env));
   return { webhookQueueUrl: e.WEBHOOK_QUEUE_URL, webhookSealingKeyArn: e.WEBHOOK_SEALING_KEY_ARN };
 }
 
 /** The delivery function's configuration: the shared settings plus its own. */
 export function loadWebhooksConfig(env: Env): WebhooksConfig {
   const shared = loadConfig(env);
-  const e = parsed(deliveryEnv, env);
+  const e = valueOrThrow(envSchema(deliveryRules, (values) => values).read(env));
   return {
     ...shared,
     webhookQueueUrl: e.WEBHOOK_QUEUE_URL,

@@ -242,6 +242,21 @@ describe('loadConfig for one function', () => {
     expect(() => loadFunctionConfig(env, fn)).toThrow(message);
   });
 
+  it('reports both halves of a joined schema, and a blank secret', () => {
+    expect(() => loadFunctionConfig({ TABLE_NAME: 't' }, 'exportWorker')).toThrow(
+      'Invalid configuration: API_URL must be the HTTP API base URL (it is not set). CALLBACK_SECRETS_ARN (or CALLBACK_SECRETS) must be set.',
+    );
+    expect(() => loadFunctionConfig({ TABLE_NAME: 't', CALLBACK_SECRETS: '  ' }, 'http')).toThrow(
+      'Invalid configuration: CALLBACK_SECRETS must not be blank (got "  ").',
+    );
+    expect(
+      loadFunctionConfig(
+        { TABLE_NAME: 't', API_URL: 'https://api.example.com//', CALLBACK_SECRETS_ARN: 'arn:s' },
+        'exportWorker',
+      ),
+    ).toMatchObject({ apiUrl: 'https://api.example.com', callbackSecrets: { secretArn: 'arn:s' } });
+  });
+
   it("reports the shared and the function's problems together", () => {
     expect(() => loadFunctionConfig({}, 'events')).toThrow(/TABLE_NAME.*\. DLQ_URL/);
   });
