@@ -31,7 +31,7 @@ export const FUNCTION_ENVS: { readonly [F in FunctionName]: EnvSchema<OwnConfig<
   searchIndexer: none,
 };
 
-/** A function's own variables (queues, topics, stage): `local/functions.ts` passes its own. */
+/** A function's own variables (queues, topics, stage); the local stack passes its emulators' own. */
 export function functionSettings(fn: FunctionName): readonly string[] {
   return FUNCTION_ENVS[fn].variables;
 }

@@ -36,6 +36,8 @@ export interface HedgedClaimOptions {
   readonly window?: ReplayWindowOptions;
   /** Reads in flight per instance; more requests go unhedged. @default 8 */
   readonly maxInFlight?: number;
+  /** How long a read sent first holds its write back. @default 50 */
+  readonly readFirstWaitMs?: number;
   /** The per-attempt writer token. @default randomUUID */
   readonly newWriterToken?: () => string;
 }
@@ -49,12 +51,14 @@ export type Settled =
   | { readonly kind: 'claimed'; readonly record: IdempotencyRecord };
 
 export const DEFAULT_HEDGED_READS_IN_FLIGHT = 8;
+export const DEFAULT_READ_FIRST_WAIT_MS = 50;
 
 type Write<R> = (stamped: IdempotencyClaim) => Promise<R>;
 
 export class HedgedClaims {
   private inFlight = 0;
   private readonly maxInFlight: number;
+  private readonly readFirstWaitMs: number;
   private readonly newWriterToken: () => string;
   private readonly mode: HedgeMode;
   private readonly recent: ReplayWindow;
@@ -66,6 +70,7 @@ export class HedgedClaims {
     options: HedgedClaimOptions = {},
   ) {
     this.maxInFlight = options.maxInFlight ?? DEFAULT_HEDGED_READS_IN_FLIGHT;
+    this.readFirstWaitMs = options.readFirstWaitMs ?? DEFAULT_READ_FIRST_WAIT_MS;
     this.newWriterToken = options.newWriterToken ?? randomUUID;
     this.mode = options.mode ?? 'adaptive';
     this.recent = new ReplayWindow(options.window);
@@ -103,29 +108,52 @@ export class HedgedClaims {
     return answer;
   }
 
-  private async alongside<R extends { readonly kind: string }>(
+  /**
+   * The write and the claim's read (`sent`, when already sent) racing: the first that settles
+   * the request answers. A read that found no claim leaves the answer to the write; the write's
+   * later end (a doomed transaction's cancellation, even an error) is handled and ignored.
+   */
+  private alongside<R extends { readonly kind: string }>(
     stamped: IdempotencyClaim,
     write: Write<R>,
+    sent?: Promise<IdempotencyRecord | undefined>,
   ): Promise<R | Settled> {
-    const written = write(stamped).then((result) => ({
-      by: 'write',
-      answer: ownCommit(result, stamped),
-    }));
-    const fromRead = this.counted(stamped).then((record) =>
-      record === undefined ? NEVER : { by: 'read', answer: answerOf(record, stamped) },
-    );
-    // Promise.race subscribes to both, so the doomed transaction's later failure is handled.
-    const first = await Promise.race([written, fromRead]);
-    if (first.by === 'read') this.answeredByRead++;
-    return first.answer;
+    const written = write(stamped);
+    const read = sent ?? this.counted(stamped); // the write leaves first, then the read
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (answer: R | Settled, byRead: boolean) => {
+        if (settled) return;
+        settled = true;
+        if (byRead) this.answeredByRead++;
+        resolve(answer);
+      };
+      written.then(
+        (result) => settle(ownCommit(result, stamped), false),
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          reject(error);
+        },
+      );
+      void read.then((record) => {
+        if (record !== undefined) settle(answerOf(record, stamped), true);
+      });
+    });
   }
 
-  /** The read, then the write only when the read found no claim (or failed). */
+  /**
+   * The read, then the write only when the read found no claim (or failed). A read still out
+   * after `readFirstWaitMs` (a throttled table: retry storms come with them) no longer holds
+   * the write back: the write goes and the two race as {@link alongside}.
+   */
   private async readFirst<R extends { readonly kind: string }>(
     stamped: IdempotencyClaim,
     write: Write<R>,
   ): Promise<R | Settled> {
-    const record = await this.counted(stamped);
+    const read = this.counted(stamped);
+    const record = await within(read, this.readFirstWaitMs);
+    if (record === TIMED_OUT) return this.alongside(stamped, write, read);
     if (record === undefined) return ownCommit(await write(stamped), stamped);
     this.answeredByRead++;
     return answerOf(record, stamped);
@@ -144,8 +172,20 @@ export class HedgedClaims {
   }
 }
 
-/** Never settles: a read that found no claim leaves the race to the transaction. */
-const NEVER = new Promise<never>(() => {});
+const TIMED_OUT = Symbol('timed out');
+
+/** `promise`'s value, or TIMED_OUT once `ms` passed first (the timer never outlives it). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 const isClaimed = <R extends { readonly kind: string }>(
   result: R,

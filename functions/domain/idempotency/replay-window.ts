@@ -25,10 +25,11 @@ export const DEFAULT_REPLAY_WINDOW = 32;
 export const DEFAULT_READ_FIRST_FROM = 0.5;
 
 /**
- * The outcomes (replay or not) of the last `size` guarded writes of one instance. No replay
- * among them: `plain` (no read units spent while none come); some: `alongside` (a replay is
- * answered at a read's latency, a first request still at its transaction's); at least
- * `readFirstFrom` of them: `readFirst` (a retry storm: replays cost no transaction at all).
+ * The outcomes (replay or not) of the last `size` guarded writes of one instance (all it made
+ * while fewer). No replay among them: `plain` (no read units spent while none come); some:
+ * `alongside` (a replay is answered at a read's latency, a first request still at its
+ * transaction's); at least `readFirstFrom` of them: `readFirst` (a retry storm: replays cost no
+ * transaction at all). A fresh instance whose first write was a replay reads first next.
  */
 export class ReplayWindow {
   private readonly outcomes: boolean[] = [];
@@ -40,6 +41,10 @@ export class ReplayWindow {
   constructor(options: ReplayWindowOptions = {}) {
     this.size = options.size ?? DEFAULT_REPLAY_WINDOW;
     this.readFirstFrom = options.readFirstFrom ?? DEFAULT_READ_FIRST_FROM;
+    if (!Number.isInteger(this.size) || this.size < 1)
+      throw new RangeError(`a replay window holds at least one write (got ${this.size})`);
+    if (!(this.readFirstFrom > 0 && this.readFirstFrom <= 1))
+      throw new RangeError(`readFirstFrom is a share in (0, 1] (got ${this.readFirstFrom})`);
   }
 
   /** The way for the next guarded write. */

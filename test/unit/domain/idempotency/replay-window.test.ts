@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import {
   type ClaimReader,
+  type HedgedClaimOptions,
   HedgedClaims,
 } from '../../../../functions/domain/idempotency/hedged-claims';
 import type { IdempotencyRecord } from '../../../../functions/domain/idempotency/model';
@@ -72,8 +73,8 @@ const stored = (fingerprint = 'f1'): IdempotencyRecord => ({
 type Result = { kind: 'committed' } | { kind: 'claimed'; record: IdempotencyRecord };
 
 /** An adaptive hedge whose window already holds one replay among `firsts` + 1 writes. */
-async function afterReplay(reader: ClaimReader, firsts = 0) {
-  const hedge = new HedgedClaims(reader, { window: { size: 8 } });
+async function afterReplay(reader: ClaimReader, firsts = 0, options: HedgedClaimOptions = {}) {
+  const hedge = new HedgedClaims(reader, { window: { size: 8 }, ...options });
   for (let i = 0; i < firsts; i++) await hedge.write(claim, async () => ({ kind: 'committed' }));
   await hedge.write(claim, async (): Promise<Result> => ({ kind: 'claimed', record: stored() }));
   return hedge;
@@ -139,5 +140,59 @@ describe('HedgedClaims, adaptive', () => {
       kind: 'committed',
     });
     expect(reader).toHaveBeenCalledTimes(1);
+  });
+
+  it("counts a write cancelled by another attempt's claim after an empty read as a replay", async () => {
+    const hedge = await afterReplay(async () => undefined, 1); // 1 replay of 2: read first
+    const answer = await hedge.write(
+      claim,
+      async (): Promise<Result> => ({
+        kind: 'claimed',
+        record: stored(), // committed between the read and the write
+      }),
+    );
+    expect(answer).toEqual({ kind: 'claimed', record: stored() });
+    expect(hedge.nextWay).toBe('readFirst'); // 2 of 3
+  });
+
+  it("answers a write cancelled by its own attempt's claim as committed, not a replay", async () => {
+    const hedge = await afterReplay(async () => undefined, 1, { newWriterToken: () => 'mine' });
+    const answer = await hedge.write(
+      claim,
+      async (): Promise<Result> => ({
+        kind: 'claimed',
+        record: { ...stored(), writer: 'mine' }, // an SDK retry of a write that committed
+      }),
+    );
+    expect(answer).toEqual({ kind: 'committed' });
+    expect(hedge.nextWay).toBe('alongside'); // 1 of 3
+  });
+
+  it('answers its own token found by a read beside the write as committed', async () => {
+    const hedge = await afterReplay(async () => ({ ...stored(), writer: 'mine' }), 2, {
+      newWriterToken: () => 'mine',
+    });
+    expect(hedge.nextWay).toBe('alongside');
+    const answer = await hedge.write(claim, () => new Promise<Result>(() => {}));
+    expect(answer).toEqual({ kind: 'committed' });
+  });
+
+  it('sends the write once a read sent first is slower than readFirstWaitMs, then races both', async () => {
+    const reads: ((record: IdempotencyRecord | undefined) => void)[] = [];
+    const hedge = await afterReplay(() => new Promise((resolve) => reads.push(resolve)), 0, {
+      readFirstWaitMs: 5,
+    });
+    const write = vi.fn(async (): Promise<Result> => ({ kind: 'committed' }));
+    expect(await hedge.write(claim, write)).toEqual({ kind: 'committed' });
+    expect(write).toHaveBeenCalledTimes(1);
+    expect(hedge.reading).toBe(1); // the slow read still out, its answer ignored
+    reads[0]?.(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(hedge.reading).toBe(0);
+  });
+
+  it('refuses a window that could hold nothing', () => {
+    expect(() => new ReplayWindow({ size: 0 })).toThrow(RangeError);
+    expect(() => new ReplayWindow({ readFirstFrom: 0 })).toThrow(RangeError);
   });
 });
