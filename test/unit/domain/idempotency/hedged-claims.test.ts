@@ -8,6 +8,7 @@ import type { IdempotencyRecord } from '../../../../functions/domain/idempotency
 import type { IdempotencyClaim } from '../../../../functions/domain/idempotency/port';
 import { inboxOnce, requestOnce } from '../../../../functions/domain/movements/once';
 import { withHedgedMovements } from '../../../../functions/domain/movements/settled-responses';
+import { committedRecord, requestClaim } from '../../../support/fakes/claims';
 import { fakeMovementPort } from '../../../support/fakes/ledger/movements';
 
 /** A promise settled from outside: which of the write and the read ends first is the test's. */
@@ -21,20 +22,8 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-const claim: IdempotencyClaim = {
-  scopeId: 'scope',
-  fingerprint: 'f1',
-  nowSeconds: 1_000,
-  expiresAt: 4_600,
-  response: { statusCode: 201, body: '{"id":"e1"}' },
-};
-const stored = (writer: string, fingerprint = 'f1'): IdempotencyRecord => ({
-  fingerprint,
-  statusCode: 201,
-  body: '{"id":"e0"}',
-  expiresAt: 4_000,
-  writer,
-});
+const claim = requestClaim;
+const stored = committedRecord;
 
 type Result =
   | { kind: 'committed' }

@@ -11,6 +11,7 @@ import {
   type HedgeWay,
   ReplayWindow,
 } from '../../../../functions/domain/idempotency/replay-window';
+import { committedRecord, requestClaim } from '../../../support/fakes/claims';
 
 /** The rule, stated on the plain list of the last `size` outcomes (true: a replay). */
 function wayOf(outcomes: readonly boolean[], size: number, readFirstFrom: number): HedgeWay {
@@ -56,20 +57,8 @@ describe('ReplayWindow', () => {
   });
 });
 
-const claim: IdempotencyClaim = {
-  scopeId: 'scope',
-  fingerprint: 'f1',
-  nowSeconds: 1_000,
-  expiresAt: 4_600,
-  response: { statusCode: 201, body: '{"id":"e1"}' },
-};
-const stored = (fingerprint = 'f1'): IdempotencyRecord => ({
-  fingerprint,
-  statusCode: 201,
-  body: '{"id":"e0"}',
-  expiresAt: 4_000,
-  writer: 'an-earlier-attempt',
-});
+const claim = requestClaim;
+const stored = committedRecord;
 type Result = { kind: 'committed' } | { kind: 'claimed'; record: IdempotencyRecord };
 
 /** An adaptive hedge whose window already holds one replay among `firsts` + 1 writes. */
@@ -103,11 +92,11 @@ describe('HedgedClaims, adaptive', () => {
   });
 
   it('answers a mismatch the read found first as the claimed record (422 there)', async () => {
-    const hedge = await afterReplay(async () => stored('another-body'));
+    const hedge = await afterReplay(async () => stored(undefined, 'another-body'));
     const write = vi.fn(async (): Promise<Result> => ({ kind: 'committed' }));
     expect(await hedge.write(claim, write)).toEqual({
       kind: 'claimed',
-      record: stored('another-body'),
+      record: stored(undefined, 'another-body'),
     });
     expect(write).not.toHaveBeenCalled();
   });
