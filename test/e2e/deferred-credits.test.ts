@@ -43,61 +43,6 @@ const cli = (...args: string[]) =>
     SQS_ENDPOINT: '',
   });
 
-describe('deferred credits over HTTP (docs/contract.md §24)', () => {
-  it('settings, a credit by id with its status, and pending credits, over HTTP and the CLI', async () => {
-    const created = await api('POST', '/v1/accounts', {
-      ...alice,
-      key: randomUUID(),
-      body: { currency: 'EUR' },
-    });
-    const accountId = String(created.json.id);
-
-    const turned = await cli('settings', '--account', accountId, '--credit-intake', 'deferred');
-    expect(turned.code, turned.output).toBe(0);
-    expect(turned.output).toContain(`account ${accountId}: creditIntake deferred`);
-    const read = await api('GET', `/v1/accounts/${accountId}`, alice);
-    expect(read.json).toMatchObject({ creditIntake: 'deferred', version: 0 });
-
-    const credit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
-      ...alice,
-      key: randomUUID(),
-      body: { type: 'credit', amount: 300, currency: 'EUR', reference: 'fee' },
-    });
-    expect(credit.status).toBe(201);
-    expect(credit.json).not.toHaveProperty('status');
-    const entryId = String(credit.json.id);
-    const byId = await api('GET', `/v1/accounts/${accountId}/transactions/${entryId}`, alice);
-    expect(byId.status).toBe(200);
-    // Pending until a folder posts it; either way the entry is the one the POST answered.
-    expect(byId.json).toMatchObject({
-      ...credit.json,
-      status: expect.stringMatching(/^(pending|posted)$/),
-    });
-
-    const pending = await api('GET', `/v1/accounts/${accountId}/pending-credits`, alice);
-    expect(pending.status).toBe(200);
-    const items = pending.json.items as Record<string, unknown>[];
-    expect(items.every((item) => item.entryId === entryId && item.kind === 'credit')).toBe(true);
-    const listed = await cli('pending-credits', '--account', accountId);
-    expect(listed.code, listed.output).toBe(0);
-    expect(listed.output).toMatch(/\d+ pending credit\(s\) on /);
-
-    const foreign = await api('GET', `/v1/accounts/${accountId}/transactions/${entryId}`, {
-      principal: 'mallory',
-    });
-    expect(foreign.status).toBe(404);
-    const empty = await api('POST', `/v1/accounts/${accountId}/settings`, {
-      ...alice,
-      key: randomUUID(),
-      body: {},
-    });
-    expect([empty.status, empty.json.code]).toEqual([400, 'validation_failed']);
-    const lowered = await cli('settings', '--account', accountId, '--overdraft-limit', '5');
-    expect(lowered.code, lowered.output).toBe(0);
-    expect(lowered.output).toContain('overdraftLimit 5');
-  });
-});
-
 /** Balance and version of an account, read through `via` (the file's stack unless given). */
 async function accountOf(accountId: string, via: LedgerClient = client) {
   const { data } = await via.GET('/v1/accounts/{accountId}', {
@@ -106,43 +51,9 @@ async function accountOf(accountId: string, via: LedgerClient = client) {
   return { balance: data?.balance ?? 0, version: data?.version ?? 0 };
 }
 
-describe('the credit folder on the local stack (docs/contract.md §24)', () => {
-  it('prints the folder in the banner and creates its queues', () => {
-    expect(stack.output()).toContain(`${QUEUE_NAMES.creditIntake} -> the credit folder`);
-    expect(stack.output()).toContain(`/${QUEUE_NAMES.creditIntakeDeadLetter}`);
-  });
-
-  it('posts every credit into a deferred account within seconds, each exactly once', async () => {
-    const created = await client.POST('/v1/accounts', {
-      params: { header: key(randomUUID()) },
-      body: { currency: 'EUR', creditIntake: 'deferred' },
-    });
-    expect(created.response.status).toBe(201);
-    const id = created.data?.id ?? '';
-    const amounts = Array.from({ length: 40 }, (_, i) => i + 1);
-    await Promise.all(
-      amounts.map(async (amount) => {
-        const res = await client.POST('/v1/accounts/{accountId}/transactions', {
-          params: { path: { accountId: id }, header: key(randomUUID()) },
-          body: { type: 'credit', amount, currency: 'EUR' },
-        });
-        expect(res.response.status).toBe(201);
-      }),
-    );
-    const answered = Date.now();
-    const total = amounts.reduce((a, b) => a + b, 0);
-    let seen = await accountOf(id);
-    while (seen.balance < total && Date.now() - answered < 20_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      seen = await accountOf(id);
-    }
-    expect(seen).toEqual({ balance: total, version: amounts.length });
-    // Within 10 s of the last answer (docs/contract.md §24's target).
-    expect(Date.now() - answered).toBeLessThan(10_000);
-  });
-});
-
-describe('stranded pending credits heal by themselves on the local stack (docs/contract.md §36)', () => {
+// The stranded test is mostly waiting (five 1 s receives, then the sweep) on a stack of its own,
+// so it runs beside the tests on the file's stack, which stay one after another.
+describe.concurrent('stranded pending credits heal by themselves on the local stack (docs/contract.md §36)', () => {
   /**
    * A stack of its own, so that nothing else is dead-lettered there and its settings reach no
    * other test: failed folder runs reappear after 1 s, not the default 5 (the five receives
@@ -162,7 +73,9 @@ describe('stranded pending credits heal by themselves on the local stack (docs/c
     stranded?.kill();
   });
 
-  it('a folder failed 5 times (its message dead-lettered) posts within 2 minutes once it can', async () => {
+  it('a folder failed 5 times (its message dead-lettered) posts within 2 minutes once it can', async ({
+    expect,
+  }) => {
     const onStranded = clientFor(stranded.base, 'alice');
     const dynamo = new DynamoDBClient({ endpoint: stranded.dynamo.endpoint, ...LOCAL_AWS });
     const TableName = stranded.dynamo.tableName;
@@ -229,4 +142,97 @@ describe('stranded pending credits heal by themselves on the local stack (docs/c
     );
     expect(pending.json.items).toEqual([]);
   }, 240_000);
+});
+
+describe("on the file's stack", { concurrent: true }, () => {
+  describe.sequential('deferred credits over HTTP (docs/contract.md §24)', () => {
+    it('settings, a credit by id with its status, and pending credits, over HTTP and the CLI', async () => {
+      const created = await api('POST', '/v1/accounts', {
+        ...alice,
+        key: randomUUID(),
+        body: { currency: 'EUR' },
+      });
+      const accountId = String(created.json.id);
+
+      const turned = await cli('settings', '--account', accountId, '--credit-intake', 'deferred');
+      expect(turned.code, turned.output).toBe(0);
+      expect(turned.output).toContain(`account ${accountId}: creditIntake deferred`);
+      const read = await api('GET', `/v1/accounts/${accountId}`, alice);
+      expect(read.json).toMatchObject({ creditIntake: 'deferred', version: 0 });
+
+      const credit = await api('POST', `/v1/accounts/${accountId}/transactions`, {
+        ...alice,
+        key: randomUUID(),
+        body: { type: 'credit', amount: 300, currency: 'EUR', reference: 'fee' },
+      });
+      expect(credit.status).toBe(201);
+      expect(credit.json).not.toHaveProperty('status');
+      const entryId = String(credit.json.id);
+      const byId = await api('GET', `/v1/accounts/${accountId}/transactions/${entryId}`, alice);
+      expect(byId.status).toBe(200);
+      // Pending until a folder posts it; either way the entry is the one the POST answered.
+      expect(byId.json).toMatchObject({
+        ...credit.json,
+        status: expect.stringMatching(/^(pending|posted)$/),
+      });
+
+      const pending = await api('GET', `/v1/accounts/${accountId}/pending-credits`, alice);
+      expect(pending.status).toBe(200);
+      const items = pending.json.items as Record<string, unknown>[];
+      expect(items.every((item) => item.entryId === entryId && item.kind === 'credit')).toBe(true);
+      const listed = await cli('pending-credits', '--account', accountId);
+      expect(listed.code, listed.output).toBe(0);
+      expect(listed.output).toMatch(/\d+ pending credit\(s\) on /);
+
+      const foreign = await api('GET', `/v1/accounts/${accountId}/transactions/${entryId}`, {
+        principal: 'mallory',
+      });
+      expect(foreign.status).toBe(404);
+      const empty = await api('POST', `/v1/accounts/${accountId}/settings`, {
+        ...alice,
+        key: randomUUID(),
+        body: {},
+      });
+      expect([empty.status, empty.json.code]).toEqual([400, 'validation_failed']);
+      const lowered = await cli('settings', '--account', accountId, '--overdraft-limit', '5');
+      expect(lowered.code, lowered.output).toBe(0);
+      expect(lowered.output).toContain('overdraftLimit 5');
+    });
+  });
+
+  describe.sequential('the credit folder on the local stack (docs/contract.md §24)', () => {
+    it('prints the folder in the banner and creates its queues', () => {
+      expect(stack.output()).toContain(`${QUEUE_NAMES.creditIntake} -> the credit folder`);
+      expect(stack.output()).toContain(`/${QUEUE_NAMES.creditIntakeDeadLetter}`);
+    });
+
+    it('posts every credit into a deferred account within seconds, each exactly once', async () => {
+      const created = await client.POST('/v1/accounts', {
+        params: { header: key(randomUUID()) },
+        body: { currency: 'EUR', creditIntake: 'deferred' },
+      });
+      expect(created.response.status).toBe(201);
+      const id = created.data?.id ?? '';
+      const amounts = Array.from({ length: 40 }, (_, i) => i + 1);
+      await Promise.all(
+        amounts.map(async (amount) => {
+          const res = await client.POST('/v1/accounts/{accountId}/transactions', {
+            params: { path: { accountId: id }, header: key(randomUUID()) },
+            body: { type: 'credit', amount, currency: 'EUR' },
+          });
+          expect(res.response.status).toBe(201);
+        }),
+      );
+      const answered = Date.now();
+      const total = amounts.reduce((a, b) => a + b, 0);
+      let seen = await accountOf(id);
+      while (seen.balance < total && Date.now() - answered < 20_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        seen = await accountOf(id);
+      }
+      expect(seen).toEqual({ balance: total, version: amounts.length });
+      // Within 10 s of the last answer (docs/contract.md §24's target).
+      expect(Date.now() - answered).toBeLessThan(10_000);
+    });
+  });
 });

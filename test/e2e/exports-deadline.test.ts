@@ -23,6 +23,8 @@ const alice = { principal: 'alice' };
  * load (the CLI's callbacks, which start tsx, run on a stack of their own: exports-cli.test.ts).
  */
 const DEADLINE_SECONDS = 6;
+/** The stack's sweeps of due deadlines; "exactly once" below waits out three of them. */
+const SWEEP_INTERVAL_MS = 250;
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;
 let sqs: SQSClient;
@@ -31,7 +33,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     EXPORT_WORKER: 'off',
     EXPORT_EXECUTION_TIMEOUT_SECONDS: String(DEADLINE_SECONDS),
-    SWEEP_INTERVAL_SECONDS: '0.5',
+    SWEEP_INTERVAL_SECONDS: String(SWEEP_INTERVAL_MS / 1000),
   });
   api = apiClient(stack.base);
   sqs = new SQSClient({
@@ -124,7 +126,7 @@ describe('an export whose job is never worked', () => {
     // Exactly once: later sweeps change nothing (no second write, same updatedAt), and the
     // sweeps together settled this stack's one execution once.
     const timedOut = (await api('GET', `/v1/tasks/${taskId}`, alice)).text;
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await new Promise((resolve) => setTimeout(resolve, 3 * SWEEP_INTERVAL_MS));
     expect((await api('GET', `/v1/tasks/${taskId}`, alice)).text).toBe(timedOut);
     const settles = [...stack.output().matchAll(/"kind":"execution","settled":(\d+)/g)].map((m) =>
       Number(m[1]),

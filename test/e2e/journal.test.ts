@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import {
-  DeleteMessageBatchCommand,
-  GetQueueUrlCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerClient } from '../../client/index';
 import { JOURNAL_TAP_QUEUE_NAME } from '../../functions/contract/journal';
-import type { JournalEvent } from '../../functions/domain/journal/events';
 import type { JournalRecord } from '../../functions/domain/journal/model';
 import { expectExactJournal } from '../support/journal/journal';
 import { startReceiver } from '../support/webhooks/receiver';
+import { tapReader } from './support/journal-tap';
 import { runScript } from './support/run-script';
 import { clientFor, key, type LocalStack, startLocalStack } from './support/stack';
 
@@ -47,43 +42,6 @@ afterAll(() => {
   sqs?.destroy();
   stack?.kill();
 });
-
-/** Reads the tap queue until stopped, noting when each event id first arrived. */
-function tapReader() {
-  const arrivals = new Map<string, { at: number; event: JournalEvent }>();
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: tapUrl,
-          MaxNumberOfMessages: 10,
-          WaitTimeSeconds: 1,
-        }),
-      );
-      const at = Date.now();
-      for (const message of Messages) {
-        const event = JSON.parse(message.Body ?? '{}') as JournalEvent;
-        if (!arrivals.has(event.id)) arrivals.set(event.id, { at, event });
-      }
-      if (Messages.length > 0) {
-        await sqs.send(
-          new DeleteMessageBatchCommand({
-            QueueUrl: tapUrl,
-            Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
-          }),
-        );
-      }
-    }
-  })();
-  return {
-    arrivals,
-    stop: async () => {
-      running = false;
-      await loop;
-    },
-  };
-}
 
 async function account(funds = 0): Promise<string> {
   const created = await alice.POST('/v1/accounts', {
@@ -150,9 +108,46 @@ const percentile = (sorted: readonly number[], p: number) =>
 /** Credits whose lag is timed, one after another (each waits for its event). */
 const CREDITS_TIMED = 20;
 
-describe('the journal on npm start', () => {
-  it('journals 45 concurrent credits and crossing transfers exactly, and publishes every record', async () => {
-    const tap = tapReader();
+// The retries' backoff (1 s, 2 s, 4 s) is waiting, so this suite runs beside the journal's
+// below, which use other accounts and stay one after another. Its writes come first; at most its
+// last delivery, one POST to a loopback receiver, overlaps the lag measured there.
+describe.concurrent('webhook delivery on npm start (docs/contract.md §32, §36)', () => {
+  it('delivers a credit journal event, signed, to a loopback receiver through 3 failures in 30 s', async ({
+    expect,
+  }) => {
+    const receiver = await startReceiver((i) => (i < 3 ? 500 : 204));
+    try {
+      const a = await account();
+      const created = await alice.POST('/v1/webhook-endpoints', {
+        params: { header: key(randomUUID()) },
+        body: { url: receiver.url, events: ['ledger.journal.v1'], accountIds: [a] },
+      });
+      const secret = created.data?.secret ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      await credit(a, 250);
+      const deadline = Date.now() + 30_000;
+      while (!receiver.received.some((r) => r.status === 204) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const ok = receiver.received.find((r) => r.status === 204);
+      expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 500, 204]);
+      const event = new Webhook(secret).verify(
+        ok?.body ?? '',
+        (ok?.headers ?? {}) as Record<string, string>,
+      );
+      expect(event).toMatchObject({ type: 'ledger.journal.v1', subject: a });
+      // Every retry kept the event's id as webhook-id.
+      const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+      expect(ids.size).toBe(1);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
+
+describe('the journal on npm start', { concurrent: true }, () => {
+  it.sequential('journals 45 concurrent credits and crossing transfers exactly, and publishes every record', async () => {
+    const tap = tapReader(sqs, tapUrl);
     try {
       const a = await account(5_000);
       const b = await account(5_000);
@@ -189,7 +184,7 @@ describe('the journal on npm start', () => {
     }
   });
 
-  it('journals place, capture and void of holds, and answers as-of balances between them', async () => {
+  it.sequential('journals place, capture and void of holds, and answers as-of balances between them', async () => {
     const a = await account(1_000);
     const place = async (amount: number) =>
       (
@@ -231,8 +226,8 @@ describe('the journal on npm start', () => {
     expect((await balances(new Date().toISOString(), mallory)).response.status).toBe(404);
   });
 
-  it('delivers a credit to the journal and its event within seconds (the lag, measured)', async () => {
-    const tap = tapReader();
+  it.sequential('delivers a credit to the journal and its event within seconds (the lag, measured)', async () => {
+    const tap = tapReader(sqs, tapUrl);
     const a = await account();
     const lags: number[] = [];
     try {
@@ -260,7 +255,7 @@ describe('the journal on npm start', () => {
     expect(p99).toBeLessThan(10_000);
   });
 
-  it('prints the journal events with npm run cli -- tail --journal', async () => {
+  it.sequential('prints the journal events with npm run cli -- tail --journal', async () => {
     const a = await account(42);
     await caughtUp(a);
     const deadline = Date.now() + 10_000;
@@ -272,37 +267,5 @@ describe('the journal on npm start', () => {
       }));
     }
     expect(output, output).toContain(`${a} #1 credit        balance +42 = 42, available +42 = 42`);
-  });
-});
-
-describe('webhook delivery on npm start (docs/contract.md §32, §36)', () => {
-  it('delivers a credit journal event, signed, to a loopback receiver through 3 failures in 30 s', async () => {
-    const receiver = await startReceiver((i) => (i < 3 ? 500 : 204));
-    try {
-      const a = await account();
-      const created = await alice.POST('/v1/webhook-endpoints', {
-        params: { header: key(randomUUID()) },
-        body: { url: receiver.url, events: ['ledger.journal.v1'], accountIds: [a] },
-      });
-      const secret = created.data?.secret ?? '';
-      expect(secret).toMatch(/^whsec_/);
-      await credit(a, 250);
-      const deadline = Date.now() + 30_000;
-      while (!receiver.received.some((r) => r.status === 204) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const ok = receiver.received.find((r) => r.status === 204);
-      expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 500, 204]);
-      const event = new Webhook(secret).verify(
-        ok?.body ?? '',
-        (ok?.headers ?? {}) as Record<string, string>,
-      );
-      expect(event).toMatchObject({ type: 'ledger.journal.v1', subject: a });
-      // Every retry kept the event's id as webhook-id.
-      const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
-      expect(ids.size).toBe(1);
-    } finally {
-      await receiver.stop();
-    }
   });
 });

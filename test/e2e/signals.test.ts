@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { groupAlive, portAnswers, startLocalStack } from './support/stack';
 
 /**
@@ -17,10 +17,13 @@ async function until(condition: () => Promise<boolean> | boolean, ms: number): P
   return condition();
 }
 
+// Each signal has a stack of its own (its own process group, DynamoDB Local and ports) and
+// checks only that group and those ports, so the three run side by side.
 describe('npm start stops everything on a signal to its own pid', () => {
-  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)(
+  it.concurrent.for(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)(
     '%s',
-    async (signal) => {
+    { timeout: 180_000 },
+    async (signal, { expect }) => {
       const stack = await startLocalStack(
         {},
         { timeoutMs: 120_000, launcher: 'npm', dynamo: 'own' },
@@ -38,6 +41,5 @@ describe('npm start stops everything on a signal to its own pid', () => {
         stack.kill();
       }
     },
-    180_000,
   );
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { DEMO_CALLBACK_SECRET } from '../../functions/contract/local-stack';
 import { runScript } from './support/run-script';
 import { type LocalStack, startLocalStack } from './support/stack';
@@ -24,8 +24,12 @@ function smoke(args: string[]) {
 const rows = (output: string) =>
   output.split('\n').filter((line) => /^(PASS|FAIL|SKIP) /.test(line));
 
-describe('npm run smoke against the local stack', () => {
-  it('passes every check, the signed callback round trip included, and exits 0', async () => {
+// The two runs are independent (each makes its own throwaway accounts and keys, as runs against
+// a stage do) and mostly wait on the stack: they run side by side.
+describe.concurrent('npm run smoke against the local stack', () => {
+  it('passes every check, the signed callback round trip included, and exits 0', async ({
+    expect,
+  }) => {
     const { code, output } = await smoke([
       '--url',
       stack.base,
@@ -59,7 +63,7 @@ describe('npm run smoke against the local stack', () => {
     expect(code).toBe(0);
   });
 
-  it('fails the callback check and exits 1 when the secret is wrong', async () => {
+  it('fails the callback check and exits 1 when the secret is wrong', async ({ expect }) => {
     const { code, output } = await smoke([
       '--url',
       stack.base,

@@ -12,9 +12,11 @@ import { stacksPerFile, until } from './support/stacks';
  * exactly one request id, and that request must reach the topic.
  */
 
+/** A sweep every half second: the wait after the restart below is counted in sweeps. */
+const SWEEP_INTERVAL_MS = 500;
 const stacks = stacksPerFile('gaps-sigkill', {
   GAP_REFETCH_AFTER_SECONDS: '1',
-  SWEEP_INTERVAL_SECONDS: '1',
+  SWEEP_INTERVAL_SECONDS: String(SWEEP_INTERVAL_MS / 1000),
 });
 
 describe('gap re-fetch across a SIGKILL and concurrent sweepers', () => {
@@ -65,8 +67,8 @@ describe('gap re-fetch across a SIGKILL and concurrent sweepers', () => {
       },
       30_000,
     );
-    // Several more sweeps of both stacks.
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    // Several more sweeps of both stacks: four each.
+    await new Promise((resolve) => setTimeout(resolve, 4 * SWEEP_INTERVAL_MS));
     seen.push(...(await drainRequests(stacks().sqs, stacks().topics.gaps.tap.url)));
     const ids = new Set(seen.map((r) => r.event.id));
     expect(ids.size).toBe(1);
