@@ -26,6 +26,8 @@ export interface LatencyRound {
   readonly samplesMs: number[];
   /** DynamoDB calls through the proxy, per request. */
   readonly calls: number[];
+  /** Of those, `TransactWriteItems` calls (a replay answered by a read sent first has none). */
+  readonly transactions: number[];
 }
 
 const credit = (amount: number) => ({ type: 'credit', amount, currency: 'EUR' });
@@ -77,18 +79,22 @@ export async function latencyRound(
   if (scenario !== 'first') await expectStatus(side, request(settledKey, 1), 201);
   const samplesMs: number[] = [];
   const calls: number[] = [];
+  const transactions: number[] = [];
+  const transacted = () => proxy.counts().TransactWriteItems ?? 0;
   for (let i = 0; i < requests; i++) {
     const event =
       scenario === 'first'
         ? request(randomUUID(), 1)
         : request(settledKey, scenario === 'mismatch' ? 2 : 1);
     const before = proxy.total();
+    const transactedBefore = transacted();
     const start = performance.now();
     await expectStatus(side, event, EXPECTED_STATUS[scenario]);
     samplesMs.push(performance.now() - start);
     calls.push(proxy.total() - before);
+    transactions.push(transacted() - transactedBefore);
   }
-  return { samplesMs, calls };
+  return { samplesMs, calls, transactions };
 }
 
 export interface ThroughputRound {

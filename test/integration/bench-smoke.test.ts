@@ -40,14 +40,25 @@ const callsOf = (side: string, scenario: 'first' | 'replay' | 'mismatch') => [
   ...new Set(results.latency[side]?.[scenario].flatMap((round) => round.calls)),
 ];
 
+const transactionsOf = (side: string, scenario: 'first' | 'replay' | 'mismatch') => [
+  ...new Set(results.latency[side]?.[scenario].flatMap((round) => round.transactions)),
+];
+
 it('counts one write, or one read, or both per request for us, three for a Powertools first', () => {
-  // The adaptive claim read (docs/contract.md §4, §36): a transaction alone, the claim's
-  // GetItem alone (read first, a replay) or both; which one when is
+  // The adaptive claim read (docs/contract.md §4, §36): a first request always sends its
+  // transaction (with or without the claim's GetItem); a replay or mismatch sends its
+  // transaction (cancelled), the GetItem, or both — when which is
   // test/integration/accounts/hedged-claims.test.ts's.
   const oneOrTwo = (calls: number[]) => calls.length > 0 && calls.every((n) => n === 1 || n === 2);
-  for (const side of [SIDES.ours, SIDES.oursLedger])
+  for (const side of [SIDES.ours, SIDES.oursLedger]) {
     for (const scenario of ['first', 'replay', 'mismatch'] as const)
       expect(callsOf(side, scenario), `${side} ${scenario}`).toSatisfy(oneOrTwo);
+    expect(transactionsOf(side, 'first'), `${side} first`).toEqual([1]);
+    for (const scenario of ['replay', 'mismatch'] as const)
+      expect(transactionsOf(side, scenario), `${side} ${scenario}`).toSatisfy((n: number[]) =>
+        n.every((t) => t === 0 || t === 1),
+      );
+  }
   expect(callsOf(SIDES.powertools, 'first')).toEqual([3]);
   expect(callsOf(SIDES.powertools, 'replay')).toEqual([1]);
   // Both local caches answer replays and mismatches of settled keys without a call.
