@@ -78,18 +78,21 @@ const deliveryRules = {
  */
 export const WEBHOOK_SETTINGS = Object.keys(deliveryRules);
 
+const httpEnv = envSchema(httpRules, (values) => values);
+const deliveryEnv = envSchema(deliveryRules, (values) => values);
+
 type Env = Record<string, string | undefined>;
 
 /** What the deployed HTTP function reads for webhooks; a missing value fails at cold start. */
 export function loadWebhookHttpSettings(env: Env): WebhookHttpSettings {
-  const e = valueOrThrow(envSchema(httpRules, (values) => values).read(env));
+  const e = valueOrThrow(httpEnv.read(env));
   return { webhookQueueUrl: e.WEBHOOK_QUEUE_URL, webhookSealingKeyArn: e.WEBHOOK_SEALING_KEY_ARN };
 }
 
 /** The delivery function's configuration: the shared settings plus its own. */
 export function loadWebhooksConfig(env: Env): WebhooksConfig {
   const shared = loadConfig(env);
-  const e = valueOrThrow(envSchema(deliveryRules, (values) => values).read(env));
+  const e = valueOrThrow(deliveryEnv.read(env));
   return {
     ...shared,
     webhookQueueUrl: e.WEBHOOK_QUEUE_URL,

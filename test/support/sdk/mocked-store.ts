@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { IdempotencyClaim } from '../../../functions/domain/idempotency/port';
 import type { StoreOptions } from '../../../functions/dynamodb/table/transact';
+import { requestClaim } from '../fakes/claims';
 
 /**
  * What a store's unit test builds it from: a client that aws-sdk-client-mock intercepts
@@ -14,9 +15,8 @@ export const mockedStoreOptions = (): StoreOptions => ({
 
 /** A claim as a command hands it to a store: its first answer `201 {}` already rendered. */
 export const createdClaim: IdempotencyClaim = {
-  scopeId: 'scope',
+  ...requestClaim,
   fingerprint: 'fp',
   expiresAt: 2000,
-  nowSeconds: 1000,
   response: { statusCode: 201, body: '{}' },
 };
