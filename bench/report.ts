@@ -5,10 +5,11 @@ import { batchesSection } from './batches/run';
 import { barChart, lineChart } from './charts';
 import { coldStartSection } from './cold-start/report';
 import { commitsSection } from './commits';
+import type { CpuSplit } from './cpu';
 import { deferredSection } from './deferred/run';
 import { hotSection } from './hot/report';
 import { REPLAY_SHAPES, type ReplayShape } from './http/replay-anatomy';
-import { LATENCY_SCENARIOS, type LatencyScenario } from './http/scenarios';
+import { LATENCY_SCENARIOS, type LatencyScenario, type ThroughputRound } from './http/scenarios';
 import { color, ms, row } from './report-format';
 import { type BenchResults, SIDES } from './run-bench';
 import { formatSpread, median, percentile, spread } from './stats';
@@ -105,12 +106,31 @@ function replayAnatomySection(results: BenchResults): string[] {
   return lines;
 }
 
+/** Median CPU per request of the rounds, `–` where a process was not measured. */
+function cpuCell(rounds: readonly ThroughputRound[]): string {
+  const of = (pick: (split: CpuSplit) => number | undefined): string => {
+    const values = rounds.flatMap((r) => {
+      const value = r.cpuMsPerRequest ? pick(r.cpuMsPerRequest) : undefined;
+      return value === undefined ? [] : [value];
+    });
+    return values.length === rounds.length && values.length > 0 ? median(values).toFixed(2) : '–';
+  };
+  return `${of((split) => split.benchMs)} / ${of((split) => split.dynamoMs)}`;
+}
+
 function throughputSection(results: BenchResults, charts: Map<string, string>): string[] {
   const lines = [
     '## Throughput, first requests in flight',
     '',
-    row(['in flight', 'accounts', 'side', 'req/s', 'DynamoDB calls per request']),
-    row(['---', '---', '---', '---', '---']),
+    row([
+      'in flight',
+      'accounts',
+      'side',
+      'req/s',
+      'DynamoDB calls per request',
+      'CPU ms per request: bench process / DynamoDB Local',
+    ]),
+    row(['---', '---', '---', '---', '---', '---']),
   ];
   const groups = results.throughput.map((c) => ({
     label: `${c.inFlight} in flight, ${c.accounts} account${c.accounts === 1 ? '' : 's'}`,
@@ -123,6 +143,7 @@ function throughputSection(results: BenchResults, charts: Map<string, string>): 
           side,
           formatSpread(s, 0),
           median(rounds.map((r) => r.callsPerRequest)).toFixed(2),
+          cpuCell(rounds),
         ]),
       );
       return { name: side, color: color(side), value: s.median, min: s.min, max: s.max };

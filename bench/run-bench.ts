@@ -10,6 +10,7 @@ import { handlerEntry } from '../lib/constructs/shared/ledger-function';
 import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
 import { type BatchResults, measureBatches } from './batches/run';
 import { type ColdStartResult, coldStartBench } from './cold-start/run';
+import { type CpuMeter, cpuMeter } from './cpu';
 import { type DeferredResults, measureDeferred } from './deferred/run';
 import { type Fixture, fixture } from './fixture';
 import { type HotResults, measureHot } from './hot/run';
@@ -95,6 +96,7 @@ async function measureHttp(
   s: BenchSettings,
   proxy: LatencyProxy,
   cases: ThroughputCases,
+  cpu: CpuMeter,
   anatomy = true,
 ) {
   const latency: BenchResults['latency'] = {};
@@ -129,7 +131,7 @@ async function measureHttp(
         append(
           bySide,
           side.name,
-          await throughputRound(side, inFlight, targets, s.throughputRequests, proxy),
+          await throughputRound(side, inFlight, targets, s.throughputRequests, proxy, cpu),
         );
       }
     }
@@ -173,10 +175,15 @@ export interface RunBenchOptions {
  */
 async function onDynamo<T>(
   options: RunBenchOptions,
-  work: (endpoint: string, proxy: LatencyProxy, f: () => Promise<Fixture>) => Promise<T>,
+  work: (
+    endpoint: string,
+    proxy: LatencyProxy,
+    f: () => Promise<Fixture>,
+    cpu: CpuMeter,
+  ) => Promise<T>,
   profile?: LatencyProfile,
 ): Promise<T> {
-  const dynamo = options.dynamoEndpoint
+  const dynamo: { endpoint: string; pid?: number; stop(): Promise<void> } = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => {} }
     : await startDynamoLocal(await freePort(), undefined, { serverCompiler: true });
   const proxy = await startLatencyProxy({
@@ -187,8 +194,11 @@ async function onDynamo<T>(
   const client = localDynamoClient(proxy.endpoint);
   const setup = localDynamoClient(dynamo.endpoint);
   try {
-    return await work(dynamo.endpoint, proxy, () =>
-      fixture(client, setup, options.settings.spreadAccounts),
+    return await work(
+      dynamo.endpoint,
+      proxy,
+      () => fixture(client, setup, options.settings.spreadAccounts),
+      cpuMeter(dynamo.pid),
     );
   } finally {
     client.destroy();
@@ -208,14 +218,16 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
     [50, settings.spreadAccounts],
   ];
   const { latency, throughput, replayAnatomy } = runs('http')
-    ? await onDynamo(options, async (_, proxy, f) => measureHttp(await f(), settings, proxy, all))
+    ? await onDynamo(options, async (_, proxy, f, cpu) =>
+        measureHttp(await f(), settings, proxy, all, cpu),
+      )
     : { latency: {}, throughput: [], replayAnatomy: [] };
   // The same sides again on the AWS-like profile: the latencies and 10 in flight on one account.
   const aws = LATENCY_PROFILES.awsLike();
   const awsLike = runs('http')
     ? await onDynamo(
         options,
-        async (_, proxy, f) => measureHttp(await f(), settings, proxy, [[10, 1]], false),
+        async (_, proxy, f, cpu) => measureHttp(await f(), settings, proxy, [[10, 1]], cpu, false),
         aws,
       )
     : undefined;

@@ -34,7 +34,7 @@ export const PROBE_ENTRIES = ['empty', 'dynamodb-client', 'contract-schemas', 't
 );
 
 /** Stand-ins for what CloudFormation resolves at deploy time; the handlers read them at init. */
-const DEPLOYED_ENV: Readonly<Record<string, string>> = {
+export const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   AWS_REGION: 'us-east-1',
   TABLE_NAME: 'ledger',
   IDEMPOTENCY_TABLE_NAME: 'idempotency',

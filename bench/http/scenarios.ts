@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpEvent, HttpResult } from '../../functions/api/types';
 import { httpEvent } from '../../kit/http-event';
+import type { CpuMeter, CpuSplit } from '../cpu';
 import type { LatencyProxy } from '../latency-proxy';
 
 export const PRINCIPAL = 'bench';
@@ -100,18 +101,25 @@ export async function latencyRound(
 export interface ThroughputRound {
   readonly perSecond: number;
   readonly callsPerRequest: number;
+  /** CPU per request of the bench process and of DynamoDB Local, when a meter was given. */
+  readonly cpuMsPerRequest?: CpuSplit;
 }
 
-/** `requests` first requests, `inFlight` at a time, spread round-robin over `accounts`. */
+/**
+ * `requests` first requests, `inFlight` at a time, spread round-robin over `accounts`; with
+ * `cpu`, also what they cost the bench process and DynamoDB Local in CPU time.
+ */
 export async function throughputRound(
   side: HttpSide,
   inFlight: number,
   accounts: readonly string[],
   requests: number,
   proxy: LatencyProxy,
+  cpu?: CpuMeter,
 ): Promise<ThroughputRound> {
   let next = 0;
   const before = proxy.total();
+  const stopCpu = cpu?.();
   const start = performance.now();
   const worker = async () => {
     while (next < requests) {
@@ -121,5 +129,15 @@ export async function throughputRound(
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
   const seconds = (performance.now() - start) / 1000;
-  return { perSecond: requests / seconds, callsPerRequest: (proxy.total() - before) / requests };
+  const used = stopCpu?.();
+  return {
+    perSecond: requests / seconds,
+    callsPerRequest: (proxy.total() - before) / requests,
+    ...(used ? { cpuMsPerRequest: perRequest(used, requests) } : {}),
+  };
 }
+
+const perRequest = (used: CpuSplit, requests: number): CpuSplit => ({
+  benchMs: used.benchMs / requests,
+  ...(used.dynamoMs === undefined ? {} : { dynamoMs: used.dynamoMs / requests }),
+});

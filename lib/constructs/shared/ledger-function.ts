@@ -133,8 +133,12 @@ export interface LedgerFunctionProps extends LedgerFunctionDefaults {
 const copyInto = (files: readonly string[], outputDir: string): string[] =>
   files.map((file) => `cp ${JSON.stringify(file)} ${JSON.stringify(`${outputDir}/`)}`);
 
-/** The runtime of every function; the bundles target it (`target: 'node22'`). */
+/** The runtime of every function; the bundles target it ({@link BUNDLE_TARGET}). */
 const LEDGER_RUNTIME = lambda.Runtime.NODEJS_22_X;
+
+/** esbuild's target and package fields for every bundle (bench/cold-start/where.ts bundles alike). */
+export const BUNDLE_TARGET = 'node22';
+export const BUNDLE_MAIN_FIELDS = ['module', 'main'];
 
 /**
  * Timeout of the HTTP and dispatcher functions. A stalled DynamoDB call gives up well before it
@@ -203,8 +207,8 @@ export class LedgerFunction extends NodejsFunction {
             handler: exportName,
             bundling: {
               format: OutputFormat.ESM,
-              target: 'node22',
-              mainFields: ['module', 'main'],
+              target: BUNDLE_TARGET,
+              mainFields: BUNDLE_MAIN_FIELDS,
               banner: ESM_REQUIRE_BANNER,
               minify: true,
               sourceMap: true,

@@ -33,6 +33,8 @@ export interface RunningDynamo {
    * listens on every interface.
    */
   loopbackOnly: boolean;
+  /** The JVM's process id (the bench reads its CPU time from /proc). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -217,7 +219,7 @@ async function launchDynamoLocal(
     options.signal?.removeEventListener('abort', onAbort);
   }
   ready = true;
-  return { endpoint, stop };
+  return { endpoint, stop, ...(child.pid === undefined ? {} : { pid: child.pid }) };
 }
 
 /** Waits until a DynamoDB endpoint answers ListTables. */

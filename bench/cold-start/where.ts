@@ -1,0 +1,116 @@
+/**
+ * Where a function's module init goes: compiling and linking the bundle, then evaluating each
+ * package's top-level code and the handler's own composition.
+ *
+ *   node --import tsx bench/cold-start/where.ts [entry] [processes]
+ *
+ * Bundles `entry` (default: the HTTP function; `powertools` for the baseline) like CDK does but
+ * unminified, with a timestamp before each module's code (esbuild's bundle is one flat scope,
+ * each module's statements under a `// path` comment), imports it in fresh processes with the
+ * deployed environment, and prints medians: time to the first module's code (reading,
+ * compiling and linking the bundle) and evaluation per package. Unminified code compiles a
+ * little slower than the deployed bundle; the split, not the sum, is the point.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import {
+  BUNDLE_MAIN_FIELDS,
+  BUNDLE_TARGET,
+  ESM_REQUIRE_BANNER,
+  externalModulesOf,
+  handlerEntry,
+} from '../../lib/constructs/shared/ledger-function';
+import { median } from '../stats';
+import { DEPLOYED_ENV, POWERTOOLS_LAMBDA_ENTRY } from './run';
+
+const MARKS = '__initMarks';
+
+/** `node_modules/@aws-sdk/core/dist/…` → `@aws-sdk/core`; `functions/api/app.ts` → `functions/api`. */
+export function moduleGroup(path: string): string {
+  const pkg = [...path.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)/g)].at(-1);
+  return pkg ? (pkg[1] as string) : path.split('/').slice(0, 2).join('/');
+}
+
+/** The bundle's text with a mark before each module's code and one at its end. */
+export function withMarks(bundle: string): string {
+  const lines = bundle.split('\n').map((line) => {
+    const module = line.match(/^\/\/ (\S+)$/);
+    return module
+      ? `${MARKS}.push([${JSON.stringify(moduleGroup(module[1] as string))}, performance.now()]);\n${line}`
+      : line;
+  });
+  return `${lines.join('\n')}\n${MARKS}.push(['end', performance.now()]);\n`;
+}
+
+/** Run in a fresh process: the import timed, then the marks summed per group. */
+const PROBE = `globalThis.${MARKS} = [];
+const start = performance.now();
+await import(process.argv[1]);
+const marks = globalThis.${MARKS};
+const groups = {};
+for (let i = 0; i + 1 < marks.length; i++) {
+  groups[marks[i][0]] = (groups[marks[i][0]] ?? 0) + marks[i + 1][1] - marks[i][1];
+}
+process.stdout.write(JSON.stringify({ total: performance.now() - start, beforeFirst: marks[0][1] - start, groups }));`;
+
+interface Split {
+  readonly total: number;
+  readonly beforeFirst: number;
+  readonly groups: Record<string, number>;
+}
+
+async function main(entryArg: string | undefined, processes: number): Promise<void> {
+  const entry =
+    entryArg === 'powertools' ? POWERTOOLS_LAMBDA_ENTRY : resolve(entryArg ?? handlerEntry('http'));
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-init-split-'));
+  try {
+    const file = join(dir, 'index.mjs');
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: BUNDLE_TARGET,
+      mainFields: BUNDLE_MAIN_FIELDS,
+      external: externalModulesOf(entry),
+      banner: { js: ESM_REQUIRE_BANNER },
+      outfile: file,
+      logLevel: 'error',
+    });
+    writeFileSync(file, withMarks(readFileSync(file, 'utf8')));
+    const splits: Split[] = [];
+    for (let i = 0; i < processes; i++) {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--input-type=module', '-e', PROBE, file],
+        { env: { PATH: process.env.PATH, ...DEPLOYED_ENV }, cwd: dir },
+      );
+      splits.push(JSON.parse(stdout) as Split);
+    }
+    const med = (pick: (s: Split) => number) => median(splits.map(pick)).toFixed(1);
+    const groups = [...new Set(splits.flatMap((s) => Object.keys(s.groups)))];
+    const evaluated = groups
+      .map((g) => [g, median(splits.map((s) => s.groups[g] ?? 0))] as const)
+      .sort((a, b) => b[1] - a[1]);
+    const evaluation = median(splits.map((s) => s.total - s.beforeFirst));
+    console.log(`${relative(process.cwd(), entry)}: ${processes} fresh processes, medians`);
+    console.log(`  import, in all              ${med((s) => s.total)} ms`);
+    console.log(`  read, compile and link      ${med((s) => s.beforeFirst)} ms`);
+    console.log(`  evaluate                    ${evaluation.toFixed(1)} ms, of which:`);
+    for (const [group, ms] of evaluated.slice(0, 12)) {
+      console.log(`    ${ms.toFixed(2).padStart(6)} ms  ${group}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Run as a script only: the tests import the functions above.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main(process.argv[2], Number(process.argv[3] ?? 10));
+}
