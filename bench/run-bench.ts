@@ -7,7 +7,11 @@
 import { loadavg } from 'node:os';
 import { freePort } from '../kit/free-port';
 import { handlerEntry } from '../lib/constructs/shared/ledger-function';
-import { localDynamoClient, startDynamoLocal } from '../local/services/dynamodb/dynamodb-local';
+import {
+  localDynamoClient,
+  type RunningDynamo,
+  startDynamoLocal,
+} from '../local/services/dynamodb/dynamodb-local';
 import { type BatchResults, measureBatches } from './batches/run';
 import { type ColdStartResult, coldStartBench } from './cold-start/run';
 import { type CpuMeter, cpuMeter } from './cpu';
@@ -183,7 +187,7 @@ async function onDynamo<T>(
   ) => Promise<T>,
   profile?: LatencyProfile,
 ): Promise<T> {
-  const dynamo: { endpoint: string; pid?: number; stop(): Promise<void> } = options.dynamoEndpoint
+  const dynamo: Pick<RunningDynamo, 'endpoint' | 'pid' | 'stop'> = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => {} }
     : await startDynamoLocal(await freePort(), undefined, { serverCompiler: true });
   const proxy = await startLatencyProxy({
