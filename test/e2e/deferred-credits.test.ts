@@ -25,7 +25,16 @@ let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;
 let client: LedgerClient;
 
+/** The stranded tests' stack (below), started beside the file's: neither waits for the other. */
+let strandedStart: Promise<LocalStack> | undefined;
+
 beforeAll(async () => {
+  strandedStart = startLocalStack({
+    EXPORT_WORKER: 'off',
+    SQS_VISIBILITY_TIMEOUT_SECONDS: '1',
+    INTAKE_STRANDED_AFTER_SECONDS: '4',
+  });
+  strandedStart.catch(() => {}); // its describe's beforeAll reports a failed start
   stack = await startLocalStack({ EXPORT_WORKER: 'off' });
   api = apiClient(stack.base);
   client = clientFor(stack.base, 'alice');
@@ -62,11 +71,9 @@ describe.concurrent('stranded pending credits heal by themselves on the local st
    */
   let stranded: LocalStack;
   beforeAll(async () => {
-    stranded = await startLocalStack({
-      EXPORT_WORKER: 'off',
-      SQS_VISIBILITY_TIMEOUT_SECONDS: '1',
-      INTAKE_STRANDED_AFTER_SECONDS: '4',
-    });
+    if (!strandedStart)
+      throw new Error("the stranded stack was not started by the file's beforeAll");
+    stranded = await strandedStart;
   });
   afterAll(async () => {
     if (stranded) await stranded.interrupt();
