@@ -125,7 +125,7 @@ describe.concurrent('stranded pending credits heal by themselves on the local st
         }),
       );
       lettered = Number(Attributes?.ApproximateNumberOfMessages ?? 0) > 0;
-      if (!lettered) await new Promise((resolve) => setTimeout(resolve, 500));
+      if (!lettered) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(lettered).toBe(true);
     expect(await accountOf(id, onStranded)).toEqual({ balance: 0, version: 0 });
@@ -137,7 +137,7 @@ describe.concurrent('stranded pending credits heal by themselves on the local st
     const healing = Date.now();
     let seen = await accountOf(id, onStranded);
     while (seen.balance < 77 && Date.now() - healing < 120_000) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 100));
       seen = await accountOf(id, onStranded);
     }
     expect(seen).toEqual({ balance: 77, version: 1 });
