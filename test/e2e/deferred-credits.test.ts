@@ -25,7 +25,16 @@ let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;
 let client: LedgerClient;
 
+/** The stranded tests' stack (below), started beside the file's: neither waits for the other. */
+let strandedStart: Promise<LocalStack> | undefined;
+
 beforeAll(async () => {
+  strandedStart = startLocalStack({
+    EXPORT_WORKER: 'off',
+    SQS_VISIBILITY_TIMEOUT_SECONDS: '1',
+    INTAKE_STRANDED_AFTER_SECONDS: '4',
+  });
+  strandedStart.catch(() => {}); // its describe's beforeAll reports a failed start
   stack = await startLocalStack({ EXPORT_WORKER: 'off' });
   api = apiClient(stack.base);
   client = clientFor(stack.base, 'alice');
@@ -62,11 +71,9 @@ describe.concurrent('stranded pending credits heal by themselves on the local st
    */
   let stranded: LocalStack;
   beforeAll(async () => {
-    stranded = await startLocalStack({
-      EXPORT_WORKER: 'off',
-      SQS_VISIBILITY_TIMEOUT_SECONDS: '1',
-      INTAKE_STRANDED_AFTER_SECONDS: '4',
-    });
+    if (!strandedStart)
+      throw new Error("the stranded stack was not started by the file's beforeAll");
+    stranded = await strandedStart;
   });
   afterAll(async () => {
     if (stranded) await stranded.interrupt();
@@ -118,7 +125,7 @@ describe.concurrent('stranded pending credits heal by themselves on the local st
         }),
       );
       lettered = Number(Attributes?.ApproximateNumberOfMessages ?? 0) > 0;
-      if (!lettered) await new Promise((resolve) => setTimeout(resolve, 500));
+      if (!lettered) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(lettered).toBe(true);
     expect(await accountOf(id, onStranded)).toEqual({ balance: 0, version: 0 });
@@ -130,7 +137,7 @@ describe.concurrent('stranded pending credits heal by themselves on the local st
     const healing = Date.now();
     let seen = await accountOf(id, onStranded);
     while (seen.balance < 77 && Date.now() - healing < 120_000) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 100));
       seen = await accountOf(id, onStranded);
     }
     expect(seen).toEqual({ balance: 77, version: 1 });

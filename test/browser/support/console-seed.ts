@@ -170,11 +170,12 @@ async function seedDeferred(alice: ReturnType<typeof clientFor>) {
   return { deferredId: data.id, pendingIds };
 }
 
+/** Checks every 50 ms (after the check's own time) until `check` holds; fails after `ms`. */
 export async function until(check: () => Promise<boolean>, what: string, ms = 30_000) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await check()) return;
-    await sleep(250);
+    await sleep(50);
   }
   throw new Error(`timed out waiting for ${what}`);
 }
