@@ -5,13 +5,9 @@
  * Returns raw per-round numbers; report.ts judges.
  */
 import { loadavg } from 'node:os';
-import { freePort } from '../kit/free-port';
+import { startDynamoLocalOnFreePort } from '../kit/dynamo-local';
 import { handlerEntry } from '../lib/constructs/shared/ledger-function';
-import {
-  localDynamoClient,
-  type RunningDynamo,
-  startDynamoLocal,
-} from '../local/services/dynamodb/dynamodb-local';
+import { localDynamoClient, type RunningDynamo } from '../local/services/dynamodb/dynamodb-local';
 import { type BatchResults, measureBatches } from './batches/run';
 import { type ColdStartResult, coldStartBench } from './cold-start/run';
 import { type CpuMeter, cpuMeter } from './cpu';
@@ -189,7 +185,7 @@ async function onDynamo<T>(
 ): Promise<T> {
   const dynamo: Pick<RunningDynamo, 'endpoint' | 'pid' | 'stop'> = options.dynamoEndpoint
     ? { endpoint: options.dynamoEndpoint, stop: async () => {} }
-    : await startDynamoLocal(await freePort(), undefined, { serverCompiler: true });
+    : await startDynamoLocalOnFreePort({ options: { serverCompiler: true } });
   const proxy = await startLatencyProxy({
     target: dynamo.endpoint,
     rttMs: options.settings.rttMs,

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { startDynamoLocalOnFreePort } from '../../kit/dynamo-local';
 import { freePort } from '../../kit/free-port';
-import { type RunningDynamo, startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
+import type { RunningDynamo } from '../../local/services/dynamodb/dynamodb-local';
 import { localSqsClient, type RunningSqs, startSqsEmulator } from '../../local/services/sqs/fauxqs';
 import { ensureQueues, type LocalQueues } from '../../local/services/sqs/queues';
 import { ensureTopics, type LocalTopics, localSnsClient } from '../../local/services/sqs/topics';
@@ -44,7 +45,7 @@ const KEEP_OUTPUT = 200_000;
 export async function startSoakStack(options: StackOptions = {}): Promise<SoakStack> {
   const dynamo: RunningDynamo | undefined = options.dynamoEndpoint
     ? undefined
-    : await startDynamoLocal(await freePort());
+    : await startDynamoLocalOnFreePort();
   const endpoint = options.dynamoEndpoint ?? dynamo?.endpoint ?? '';
   const emulator: RunningSqs = await startSqsEmulator(await freePort());
   const sqs = localSqsClient(emulator.endpoint);

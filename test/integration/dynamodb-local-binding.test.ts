@@ -1,9 +1,14 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../kit/free-port';
-import { type RunningDynamo, startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
+import {
+  DynamoPortTakenError,
+  type RunningDynamo,
+  startDynamoLocal,
+} from '../../local/services/dynamodb/dynamodb-local';
 import { compiledLauncher } from '../../local/services/dynamodb/launcher';
 
 /**
@@ -44,6 +49,19 @@ describe.runIf(existsSync(PROC[0] ?? ''))('DynamoDB Local of the local stack', (
     const addresses = listeners(port);
     expect(addresses.length).toBeGreaterThan(0);
     expect(addresses.filter((address) => !LOOPBACK.has(address))).toEqual([]);
+  });
+
+  it('says so when another process holds its port, apart from any other failure', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const started = startDynamoLocal(port, 30_000);
+      await expect(started).rejects.toThrow(DynamoPortTakenError);
+      await expect(started).rejects.toMatchObject({ port });
+    } finally {
+      holder.close();
+    }
   });
 
   it('compiles its launcher once, into one directory every start shares', async () => {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freePort } from '../../kit/free-port';
-import { type RunningDynamo, startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
+import { startDynamoLocalOnFreePort } from '../../kit/dynamo-local';
+import type { RunningDynamo } from '../../local/services/dynamodb/dynamodb-local';
 
 /**
  * DynamoDB Locals that test files lease one at a time, each retired after it served
@@ -45,9 +45,7 @@ export async function startDynamoPool(options: DynamoPoolOptions): Promise<Dynam
   let started = 0;
   const launch = (): Instance => {
     started += 1;
-    const ready = options.start
-      ? options.start()
-      : freePort().then((port) => startDynamoLocal(port));
+    const ready = options.start ? options.start() : startDynamoLocalOnFreePort();
     const instance: Instance = { ready, active: 0, served: 0, retiring: false };
     instances.add(instance);
     void ready.then((d) => byEndpoint.set(d.endpoint, instance)).catch(() => {});

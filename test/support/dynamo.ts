@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../../kit/free-port';
-import { localDynamoClient, startDynamoLocal } from '../../local/services/dynamodb/dynamodb-local';
+import { startDynamoLocalOnFreePort } from '../../kit/dynamo-local';
+import { localDynamoClient } from '../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../local/services/dynamodb/table';
 import { dynamoEndpoint } from './dynamo-lease';
 
@@ -23,7 +23,7 @@ export async function createTestTable(
   tableName: string;
   drop: () => Promise<void>;
 }> {
-  const own = options.own ? await startDynamoLocal(await freePort()) : undefined;
+  const own = options.own ? await startDynamoLocalOnFreePort() : undefined;
   const client = localDynamoClient(own?.endpoint ?? dynamoEndpoint());
   const tableName = `ledger-test-${randomUUID()}`;
   await ensureLedgerTable(client, tableName, { stream: options.stream ?? false });

@@ -141,6 +141,24 @@ export async function startDynamoLocal(
 /** This Java cannot run a source file (no jdk.compiler module, e.g. a jlink-ed runtime). */
 class NoSourceLauncherError extends Error {}
 
+/**
+ * The JVM could not listen on its port: another process holds it. A port found free can be
+ * taken again before the JVM binds it (kit/dynamo-local.ts then tries another).
+ */
+export class DynamoPortTakenError extends Error {
+  constructor(
+    readonly port: number,
+    output: string,
+  ) {
+    super(
+      `DynamoDB Local could not listen on 127.0.0.1:${port}: another process holds it\n${output}`,
+    );
+  }
+}
+
+/** What DynamoDB Local's server (Jetty) prints when its port is taken. */
+const PORT_TAKEN = /Failed to bind to|Address already in use/;
+
 async function launchDynamoLocal(
   port: number,
   timeoutMs: number,
@@ -175,9 +193,11 @@ async function launchDynamoLocal(
       reject(
         launch.kind === 'source' && /jdk\.compiler/.test(output)
           ? new NoSourceLauncherError(output)
-          : new Error(
-              `DynamoDB Local exited early (code ${code}). Is Java 17+ installed?\n${output}`,
-            ),
+          : PORT_TAKEN.test(output)
+            ? new DynamoPortTakenError(port, output)
+            : new Error(
+                `DynamoDB Local exited early (code ${code}). Is Java 17+ installed?\n${output}`,
+              ),
       );
     });
     child.once('error', (error) => {

@@ -6,11 +6,10 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { buildApp } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EXPORT_BUCKET } from '../../../functions/contract/exports';
-import { freePort } from '../../../kit/free-port';
+import { startDynamoLocalOnFreePort } from '../../../kit/dynamo-local';
 import {
   localDynamoClient,
   type RunningDynamo,
-  startDynamoLocal,
 } from '../../../local/services/dynamodb/dynamodb-local';
 import { ensureLedgerTable } from '../../../local/services/dynamodb/table';
 import { ensureBucket, localS3Client } from '../../../local/services/s3/bucket';
@@ -48,7 +47,7 @@ const s3Server = buildApp({ logger: false, defaultRegion: 'us-east-1' });
 let s3Endpoint: string;
 
 beforeAll(async () => {
-  dynamo = await startDynamoLocal(await freePort());
+  dynamo = await startDynamoLocalOnFreePort();
   client = localDynamoClient(dynamo.endpoint);
   // The worker reads entries only: no stream reader runs here.
   await ensureLedgerTable(client, tableName, { stream: false });
