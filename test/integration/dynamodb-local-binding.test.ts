@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +62,21 @@ describe.runIf(existsSync(PROC[0] ?? ''))('DynamoDB Local of the local stack', (
       await expect(started).rejects.toMatchObject({ port });
     } finally {
       holder.close();
+    }
+  });
+
+  it('never takes another server answering on its port for itself', async () => {
+    // As another DynamoDB Local would, on a port both were handed: it answers ListTables.
+    const other = createHttpServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end('{"TableNames":[]}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const { port } = other.address() as AddressInfo;
+    try {
+      await expect(startDynamoLocal(port, 30_000)).rejects.toThrow(DynamoPortTakenError);
+    } finally {
+      other.close();
     }
   });
 

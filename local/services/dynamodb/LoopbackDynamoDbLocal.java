@@ -10,6 +10,9 @@ import java.util.Arrays;
  * Reflection only: it compiles against the JDK alone.
  */
 public class LoopbackDynamoDbLocal {
+  /** Printed once the server listens (dynamodb-local.ts's LAUNCHER_LISTENING). */
+  static final String LISTENING = "LoopbackDynamoDbLocal: listening";
+
   public static void main(String[] args) throws Exception {
     String host = args[0];
     String[] options = Arrays.copyOfRange(args, 1, args.length);
@@ -25,5 +28,9 @@ public class LoopbackDynamoDbLocal {
       connector.getClass().getMethod("setHost", String.class).invoke(connector, host);
     }
     server.getClass().getMethod("start").invoke(server);
+    // Only this JVM can have bound the port once start returned: dynamodb-local.ts waits for
+    // this line, so a server of another process answering on the port is never taken for ours.
+    System.out.println(LISTENING);
+    System.out.flush();
   }
 }

@@ -159,6 +159,13 @@ export class DynamoPortTakenError extends Error {
 /** What DynamoDB Local's server (Jetty) prints when its port is taken. */
 const PORT_TAKEN = /Failed to bind to|Address already in use/;
 
+/**
+ * What the launcher prints once its server listens (LoopbackDynamoDbLocal.java). A start through
+ * the launcher is ready only after it: the endpoint answering alone could be another process's
+ * DynamoDB Local on a port this JVM then fails to bind.
+ */
+export const LAUNCHER_LISTENING = 'LoopbackDynamoDbLocal: listening';
+
 async function launchDynamoLocal(
   port: number,
   timeoutMs: number,
@@ -176,8 +183,17 @@ async function launchDynamoLocal(
   };
   process.once('exit', killOnExit);
   let output = '';
+  let onListening = () => {};
+  // The plain jar prints no such line: its readiness is the endpoint answering alone.
+  const listening =
+    launch.kind === 'jar'
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          onListening = resolve;
+        });
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8_000);
+    if (output.includes(LAUNCHER_LISTENING)) onListening();
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
@@ -227,7 +243,10 @@ async function launchDynamoLocal(
   const endpoint = `http://${HOST}:${port}`;
   try {
     await Promise.race([
-      waitUntilDynamoAnswers(endpoint, timeoutMs, polling.signal),
+      Promise.all([
+        withinTime(listening, timeoutMs, 'its launcher never said it listens'),
+        waitUntilDynamoAnswers(endpoint, timeoutMs, polling.signal),
+      ]),
       exited,
       aborted,
     ]);
@@ -240,6 +259,19 @@ async function launchDynamoLocal(
   }
   ready = true;
   return { endpoint, stop, ...(child.pid === undefined ? {} : { pid: child.pid }) };
+}
+
+/** `work`, or a rejection naming `what` after `ms`. */
+async function withinTime<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`DynamoDB Local: ${what} within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Waits until a DynamoDB endpoint answers ListTables. */

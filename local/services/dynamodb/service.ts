@@ -5,7 +5,12 @@ import { type ContentionSettings, startContentionService } from '../contention/s
 import { reachExternal } from '../external';
 import type { Lifecycle } from '../lifecycle';
 import { assertPortFree } from '../ports';
-import { localDynamoClient, startDynamoLocal, waitUntilDynamoAnswers } from './dynamodb-local';
+import {
+  DynamoPortTakenError,
+  localDynamoClient,
+  startDynamoLocal,
+  waitUntilDynamoAnswers,
+} from './dynamodb-local';
 import { ensureLedgerTable, resolveStreamArn } from './table';
 
 export interface DynamoService {
@@ -95,7 +100,15 @@ export function reachExternalDynamo(endpoint: string, signal: AbortSignal): Prom
   );
 }
 
-function explainJavaFailure(error: unknown): Error {
+/** A failed start of DynamoDB Local as `npm start` says it: what to do about it. */
+export function explainJavaFailure(error: unknown): Error {
+  if (error instanceof DynamoPortTakenError) {
+    // Taken between assertPortFree and the JVM's bind: said as the other services say it.
+    return new Error(
+      `port ${error.port} on 127.0.0.1 is already in use; set DYNAMODB_PORT to another port`,
+      { cause: error },
+    );
+  }
   const cause = error instanceof Error ? error.cause : undefined;
   if ((cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
     return new Error(
