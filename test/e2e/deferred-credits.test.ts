@@ -40,9 +40,14 @@ beforeAll(async () => {
   client = clientFor(stack.base, 'alice');
 });
 
+// Both stacks stop here, the stranded one too: its describe's hooks do not run when the file's
+// beforeAll failed or a filter skipped it, and it would outlive the file.
 afterAll(async () => {
-  if (stack) await stack.interrupt();
-  stack?.kill();
+  const stop = async (running: LocalStack | undefined) => {
+    if (running) await running.interrupt();
+    running?.kill();
+  };
+  await Promise.all([stop(stack), strandedStart?.then(stop, () => {})]);
 });
 
 const cli = (...args: string[]) =>
@@ -74,10 +79,6 @@ describe.concurrent('stranded pending credits heal by themselves on the local st
     if (!strandedStart)
       throw new Error("the stranded stack was not started by the file's beforeAll");
     stranded = await strandedStart;
-  });
-  afterAll(async () => {
-    if (stranded) await stranded.interrupt();
-    stranded?.kill();
   });
 
   it('a folder failed 5 times (its message dead-lettered) posts within 2 minutes once it can', async ({

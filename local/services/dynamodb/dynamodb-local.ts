@@ -184,12 +184,20 @@ async function launchDynamoLocal(
   process.once('exit', killOnExit);
   let output = '';
   let onListening = () => {};
+  let listeningTimer: NodeJS.Timeout | undefined;
   // The plain jar prints no such line: its readiness is the endpoint answering alone.
   const listening =
     launch.kind === 'jar'
       ? Promise.resolve()
-      : new Promise<void>((resolve) => {
+      : new Promise<void>((resolve, reject) => {
           onListening = resolve;
+          listeningTimer = setTimeout(
+            () =>
+              reject(
+                new Error(`DynamoDB Local's launcher said nothing of listening in ${timeoutMs} ms`),
+              ),
+            timeoutMs,
+          );
         });
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8_000);
@@ -243,10 +251,7 @@ async function launchDynamoLocal(
   const endpoint = `http://${HOST}:${port}`;
   try {
     await Promise.race([
-      Promise.all([
-        withinTime(listening, timeoutMs, 'its launcher never said it listens'),
-        waitUntilDynamoAnswers(endpoint, timeoutMs, polling.signal),
-      ]),
+      Promise.all([listening, waitUntilDynamoAnswers(endpoint, timeoutMs, polling.signal)]),
       exited,
       aborted,
     ]);
@@ -255,23 +260,11 @@ async function launchDynamoLocal(
     await stop();
     throw error;
   } finally {
+    clearTimeout(listeningTimer);
     options.signal?.removeEventListener('abort', onAbort);
   }
   ready = true;
   return { endpoint, stop, ...(child.pid === undefined ? {} : { pid: child.pid }) };
-}
-
-/** `work`, or a rejection naming `what` after `ms`. */
-async function withinTime<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`DynamoDB Local: ${what} within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Waits until a DynamoDB endpoint answers ListTables. */
