@@ -31,22 +31,21 @@ export function procStatCpuMs(stat: string, ticksPerSecond: number): number {
   return ((utime + stime) * 1000) / ticksPerSecond;
 }
 
-let ticks: number | undefined;
 /** The kernel's clock ticks per second (`getconf CLK_TCK`, 100 where it cannot be asked). */
 function ticksPerSecond(): number {
-  if (ticks === undefined) {
-    try {
-      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      ticks = 100;
-    }
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
   }
-  return ticks;
 }
+
+// Asked once, at load: never inside a measured stretch.
+const TICKS_PER_SECOND = ticksPerSecond();
 
 function processCpuMs(pid: number): number | undefined {
   try {
-    return procStatCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'), ticksPerSecond());
+    return procStatCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'), TICKS_PER_SECOND);
   } catch {
     return undefined;
   }
