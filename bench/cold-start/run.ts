@@ -34,7 +34,7 @@ export const PROBE_ENTRIES = ['empty', 'dynamodb-client', 'contract-schemas', 't
 );
 
 /** Stand-ins for what CloudFormation resolves at deploy time; the handlers read them at init. */
-export const DEPLOYED_ENV: Readonly<Record<string, string>> = {
+const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   AWS_REGION: 'us-east-1',
   TABLE_NAME: 'ledger',
   IDEMPOTENCY_TABLE_NAME: 'idempotency',
@@ -131,23 +131,36 @@ export function bundleLikeCdk(entries: readonly string[], outdir: string): Bundl
   });
 }
 
-/** Time to import the bundle in a fresh process (parse, evaluate, module-scope setup). */
-export async function initOnce(bundle: BundleUnderTest): Promise<number> {
-  const url = pathToFileURL(bundle.file).href;
-  const script = `const t = performance.now(); await import(${JSON.stringify(url)});
-process.stdout.write(String(performance.now() - t));`;
+/**
+ * Runs `script` (an ES module that imports `file`, given as `process.argv[1]`) in a fresh node
+ * process as the deployed function would start: its NODE_OPTIONS, the deployed environment, the
+ * bundle's directory. Answers what the script wrote.
+ */
+export async function inFreshProcess(
+  script: string,
+  file: string,
+  nodeOptions = '',
+): Promise<string> {
   const args = [
-    ...bundle.nodeOptions.split(' ').filter(Boolean),
+    ...nodeOptions.split(' ').filter(Boolean),
     '--input-type=module',
     '-e',
     script,
+    pathToFileURL(file).href,
   ];
   const { stdout } = await run(process.execPath, args, {
     env: { PATH: process.env.PATH, ...DEPLOYED_ENV },
-    cwd: dirname(bundle.file),
+    cwd: dirname(file),
     timeout: 30_000,
   });
-  return Number(stdout);
+  return stdout;
+}
+
+/** Time to import the bundle in a fresh process (parse, evaluate, module-scope setup). */
+export async function initOnce(bundle: BundleUnderTest): Promise<number> {
+  const script = `const t = performance.now(); await import(process.argv[1]);
+process.stdout.write(String(performance.now() - t));`;
+  return Number(await inFreshProcess(script, bundle.file, bundle.nodeOptions));
 }
 
 /** `processes` fresh imports per bundle, the bundles alternating so drift hits each alike. */

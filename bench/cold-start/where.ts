@@ -14,12 +14,10 @@
  * longer; the split, not the sum, is the point. A module esbuild wraps to run on first use
  * (`__commonJS`, `__esm`) is timed where its caller runs it.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import {
   BUNDLE_MAIN_FIELDS,
@@ -29,7 +27,7 @@ import {
   handlerEntry,
 } from '../../lib/constructs/shared/ledger-function';
 import { median } from '../stats';
-import { DEPLOYED_ENV, POWERTOOLS_LAMBDA_ENTRY } from './run';
+import { inFreshProcess, POWERTOOLS_LAMBDA_ENTRY } from './run';
 
 const MARKS = '__initMarks';
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -93,12 +91,7 @@ async function main(entryArg: string | undefined, processes: number): Promise<vo
     writeFileSync(file, withMarks(readFileSync(file, 'utf8')));
     const splits: Split[] = [];
     for (let i = 0; i < processes; i++) {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ['--input-type=module', '-e', PROBE, file],
-        { env: { PATH: process.env.PATH, ...DEPLOYED_ENV }, cwd: dir },
-      );
-      splits.push(JSON.parse(stdout) as Split);
+      splits.push(JSON.parse(await inFreshProcess(PROBE, file)) as Split);
     }
     const med = (pick: (s: Split) => number) => median(splits.map(pick)).toFixed(1);
     const groups = [...new Set(splits.flatMap((s) => Object.keys(s.groups)))];
