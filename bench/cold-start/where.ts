@@ -17,7 +17,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import {
   BUNDLE_MAIN_FIELDS,
@@ -26,6 +25,7 @@ import {
   externalModulesOf,
   handlerEntry,
 } from '../../lib/constructs/shared/ledger-function';
+import { isScript } from '../script';
 import { median } from '../stats';
 import { inFreshProcess, POWERTOOLS_LAMBDA_ENTRY } from './run';
 
@@ -112,6 +112,6 @@ async function main(entryArg: string | undefined, processes: number): Promise<vo
 }
 
 // Run as a script only: the tests import the functions above.
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+if (isScript(import.meta.url)) {
   await main(process.argv[2], Number(process.argv[3] ?? 10));
 }

@@ -12,6 +12,7 @@
  */
 import { PARTITION_WRITE_UNITS_PER_SECOND } from '../../functions/contract/events';
 import { chunksOf } from '../../functions/domain/events/runs';
+import { isScript } from '../script';
 
 /**
  * Records in the fullest chunk one transaction carries for one producer's numbered credits (as
@@ -89,7 +90,7 @@ export function awsCeilingRows(sizes: HotItemSizes): string[][] {
   return rows;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isScript(import.meta.url)) {
   const [perRecord = 400, batched10 = 2_000, batchedFull = 4_000] = process.argv
     .slice(2)
     .map(Number);

@@ -6,16 +6,15 @@ import java.util.Arrays;
  * line has no host option, and its Jetty server listens on every interface. launcher.ts
  * compiles it once per version of this file (javac --release 17, into the temporary directory);
  * without javac, Java's source launcher runs it (java LoopbackDynamoDbLocal.java <host>
- * <options>); dynamodb-local.ts falls back to the plain jar, and says so, where neither works.
+ * <line printed once listening> <options>); dynamodb-local.ts falls back to the plain jar, and says so, where neither works.
  * Reflection only: it compiles against the JDK alone.
  */
 public class LoopbackDynamoDbLocal {
-  /** Printed once the server listens (dynamodb-local.ts's LAUNCHER_LISTENING). */
-  static final String LISTENING = "LoopbackDynamoDbLocal: listening";
-
   public static void main(String[] args) throws Exception {
     String host = args[0];
-    String[] options = Arrays.copyOfRange(args, 1, args.length);
+    // Printed once the server listens: dynamodb-local.ts names it (LAUNCHER_LISTENING).
+    String listening = args[1];
+    String[] options = Arrays.copyOfRange(args, 2, args.length);
     Class<?> runner = Class.forName("software.amazon.dynamodb.services.local.main.ServerRunner");
     Object server =
         runner
@@ -30,7 +29,7 @@ public class LoopbackDynamoDbLocal {
     server.getClass().getMethod("start").invoke(server);
     // Only this JVM can have bound the port once start returned: dynamodb-local.ts waits for
     // this line, so a server of another process answering on the port is never taken for ours.
-    System.out.println(LISTENING);
+    System.out.println(listening);
     System.out.flush();
   }
 }

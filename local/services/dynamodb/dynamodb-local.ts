@@ -86,6 +86,13 @@ type Launch =
 const JVM_OPTIONS = ['-XX:+UseSerialGC', '-XX:-UsePerfData'];
 const CLIENT_COMPILER_ONLY = '-XX:TieredStopAtLevel=1';
 
+/**
+ * The line the launcher prints once its server listens (its second argument). A start through
+ * the launcher is ready only after it: the endpoint answering alone could be another process's
+ * DynamoDB Local on a port this JVM then fails to bind.
+ */
+const LAUNCHER_LISTENING = 'LoopbackDynamoDbLocal: listening';
+
 /** `java` arguments: the loopback launcher, or the plain jar (every interface). */
 function javaArguments(port: number, launch: Launch, options: StartDynamoOptions): string[] {
   const javaOptions = options.launcherJavaOptions ?? [];
@@ -106,10 +113,20 @@ function javaArguments(port: number, launch: Launch, options: StartDynamoOptions
         jar + delimiter + launch.dir,
         LAUNCHER_CLASS,
         HOST,
+        LAUNCHER_LISTENING,
         ...args,
       ];
     case 'source':
-      return [...jvm, ...javaOptions, '-cp', jar, LAUNCHER_SOURCE, HOST, ...args];
+      return [
+        ...jvm,
+        ...javaOptions,
+        '-cp',
+        jar,
+        LAUNCHER_SOURCE,
+        HOST,
+        LAUNCHER_LISTENING,
+        ...args,
+      ];
     case 'jar':
       return [...jvm, '-jar', jar, ...args];
   }
@@ -146,25 +163,19 @@ class NoSourceLauncherError extends Error {}
  * taken again before the JVM binds it (kit/dynamo-local.ts then tries another).
  */
 export class DynamoPortTakenError extends Error {
+  readonly host = HOST;
   constructor(
     readonly port: number,
     output: string,
   ) {
     super(
-      `DynamoDB Local could not listen on 127.0.0.1:${port}: another process holds it\n${output}`,
+      `DynamoDB Local could not listen on ${HOST}:${port}: another process holds it\n${output}`,
     );
   }
 }
 
 /** What DynamoDB Local's server (Jetty) prints when its port is taken. */
 const PORT_TAKEN = /Failed to bind to|Address already in use/;
-
-/**
- * What the launcher prints once its server listens (LoopbackDynamoDbLocal.java). A start through
- * the launcher is ready only after it: the endpoint answering alone could be another process's
- * DynamoDB Local on a port this JVM then fails to bind.
- */
-export const LAUNCHER_LISTENING = 'LoopbackDynamoDbLocal: listening';
 
 async function launchDynamoLocal(
   port: number,

@@ -105,7 +105,7 @@ export function explainJavaFailure(error: unknown): Error {
   if (error instanceof DynamoPortTakenError) {
     // Taken between assertPortFree and the JVM's bind: said as the other services say it.
     return new Error(
-      `port ${error.port} on 127.0.0.1 is already in use; set DYNAMODB_PORT to another port`,
+      `port ${error.port} on ${error.host} is already in use; set DYNAMODB_PORT to another port`,
       { cause: error },
     );
   }
